@@ -1,0 +1,364 @@
+#include "sim/config/Reader.h"
+
+#include "sim/config/ConfigError.h"
+#include "sim/config/EditDistance.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <set>
+
+namespace tessim::config {
+
+/// Shared by copies of a Reader and linked from its parent, so finish() sees the whole tree.
+struct Reader::State {
+    const Node* map = nullptr;
+    std::vector<std::string> known; // asked for or expected: "did you mean" candidates
+    std::set<std::string> consumed;
+    std::vector<std::pair<std::string, std::shared_ptr<State>>> children;
+
+    void remember(const std::string& key) {
+        if (std::find(known.begin(), known.end(), key) == known.end()) {
+            known.push_back(key);
+        }
+    }
+};
+
+namespace {
+
+[[noreturn]] void typeError(const Node& node, std::string_view expected) {
+    if (node.isScalar()) {
+        throw ConfigError(node.location(), node.path(),
+                          fmt::format("expected {}, got '{}'", expected, node.scalar()));
+    }
+    throw ConfigError(node.location(), node.path(),
+                      fmt::format("expected {}, got {}", expected, node.kindName()));
+}
+
+/// Strict integer syntax: decimal digits with an optional '-', or 0x and hex digits.
+template <class I>
+bool parseInteger(std::string_view text, I& out) {
+    int base = 10;
+    std::string_view digits = text;
+    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+        base = 16;
+        digits.remove_prefix(2);
+    }
+    if (digits.empty() || digits.front() == '+' || (base == 16 && digits.front() == '-')) {
+        return false;
+    }
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out, base);
+    return ec == std::errc() && end == digits.data() + digits.size();
+}
+
+/// Integer syntax, whatever the size: tells "too large" apart from "not a number at all".
+bool looksLikeInteger(std::string_view text) {
+    if (!text.empty() && text.front() == '-') {
+        text.remove_prefix(1);
+    }
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) != 0;
+    });
+}
+
+template <class I>
+void decodeInteger(const Node& node, I& out) {
+    if (node.isScalar() && parseInteger(node.scalar(), out)) {
+        return;
+    }
+    if (node.isScalar() && looksLikeInteger(node.scalar())) {
+        if (std::is_unsigned_v<I> && node.scalar().front() == '-') {
+            typeError(node, "a non-negative integer");
+        }
+        typeError(node, fmt::format("an integer from {} to {}", std::numeric_limits<I>::min(),
+                                    std::numeric_limits<I>::max()));
+    }
+    typeError(node, "an integer");
+}
+
+template <class Q>
+void decodeQuantity(const Node& node, Q& out,
+                    std::optional<Q> (*parse)(std::string_view, std::string*),
+                    std::string_view expected) {
+    if (!node.isScalar()) {
+        typeError(node, expected);
+    }
+    std::string why;
+    const std::optional<Q> value = parse(node.scalar(), &why);
+    if (!value) {
+        throw ConfigError(node.location(), node.path(), why);
+    }
+    out = *value;
+}
+
+template <class T>
+void decodeList(const Node& node, std::vector<T>& out, std::string_view expected,
+                void (*decodeItem)(const Node&, T&)) {
+    if (!node.isSequence()) {
+        typeError(node, expected);
+    }
+    out.clear();
+    for (const Node& item : node.items()) {
+        T value{};
+        decodeItem(item, value);
+        out.push_back(std::move(value));
+    }
+}
+
+} // namespace
+
+Reader::Reader(const Node& map) : state_(std::make_shared<State>()) {
+    if (!map.isMap() && !map.isNull()) {
+        throw ConfigError(map.location(), map.path(),
+                          fmt::format("expected a map, got {}", map.kindName()));
+    }
+    state_->map = &map;
+}
+
+Reader::Reader(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+const Node* Reader::optional(const std::string& key) const {
+    state_->remember(key);
+    const Node* node = state_->map->find(key);
+    if (node == nullptr) {
+        return nullptr;
+    }
+    state_->consumed.insert(key);
+    return node->isNull() ? nullptr : node;
+}
+
+const Node& Reader::required(const std::string& key) const {
+    state_->remember(key);
+    const Node* node = state_->map->find(key);
+    if (node != nullptr) {
+        state_->consumed.insert(key);
+        return *node;
+    }
+    std::string message = "missing required key";
+    // The key may be there under a misspelt name; say so now rather than at finish().
+    std::vector<std::string> unread;
+    for (const auto& entry : state_->map->entries()) {
+        if (state_->consumed.count(entry.first) == 0) {
+            unread.push_back(entry.first);
+        }
+    }
+    const std::string misspelt = closestMatch(key, unread);
+    if (!misspelt.empty()) {
+        message += fmt::format("; is it misspelt as '{}'?", misspelt);
+    }
+    throw ConfigError(state_->map->location(), joinPath(state_->map->path(), key), message);
+}
+
+void Reader::decode(const Node& node, bool& out) {
+    static const std::set<std::string> kTrue{"true", "True", "TRUE"};
+    static const std::set<std::string> kFalse{"false", "False", "FALSE"};
+    if (node.isScalar() && kTrue.count(node.scalar()) != 0) {
+        out = true;
+    } else if (node.isScalar() && kFalse.count(node.scalar()) != 0) {
+        out = false;
+    } else {
+        typeError(node, "true or false");
+    }
+}
+
+void Reader::decode(const Node& node, int64_t& out) { decodeInteger(node, out); }
+void Reader::decode(const Node& node, uint64_t& out) { decodeInteger(node, out); }
+void Reader::decode(const Node& node, int& out) { decodeInteger(node, out); }
+void Reader::decode(const Node& node, uint32_t& out) { decodeInteger(node, out); }
+
+void Reader::decode(const Node& node, double& out) {
+    if (node.isScalar()) {
+        std::string_view text = node.scalar();
+        if (text.size() > 1 && text.front() == '+') {
+            text.remove_prefix(1);
+        }
+        const bool startsWell =
+            !text.empty() && (std::isdigit(static_cast<unsigned char>(text.front())) ||
+                              text.front() == '-' || text.front() == '.');
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+        if (startsWell && ec == std::errc() && end == text.data() + text.size() &&
+            std::isfinite(out)) {
+            return;
+        }
+    }
+    typeError(node, "a number");
+}
+
+void Reader::decode(const Node& node, std::string& out) {
+    if (!node.isScalar()) {
+        typeError(node, "a string");
+    }
+    out = node.scalar();
+}
+
+void Reader::decode(const Node& node, Bytes& out) {
+    decodeQuantity(node, out, &parseBytes, "a size with a unit, like 512 KiB");
+}
+
+void Reader::decode(const Node& node, Frequency& out) {
+    decodeQuantity(node, out, &parseFrequency, "a frequency with a unit, like 1 GHz");
+}
+
+void Reader::decode(const Node& node, Bandwidth& out) {
+    decodeQuantity(node, out, &parseBandwidth, "a bandwidth with a unit, like 25.6 GB/s");
+}
+
+void Reader::decode(const Node& node, Duration& out) {
+    decodeQuantity(node, out, &parseDuration, "a duration with a unit, like 10 ns");
+}
+
+void Reader::decode(const Node& node, Energy& out) {
+    decodeQuantity(node, out, &parseEnergy, "an energy with a unit, like 1.5 pJ");
+}
+
+void Reader::decode(const Node& node, Power& out) {
+    decodeQuantity(node, out, &parsePower, "a power with a unit, like 250 mW");
+}
+
+void Reader::decode(const Node& node, std::vector<int64_t>& out) {
+    decodeList<int64_t>(node, out, "a list of integers", &Reader::decode);
+}
+
+void Reader::decode(const Node& node, std::vector<double>& out) {
+    decodeList<double>(node, out, "a list of numbers", &Reader::decode);
+}
+
+void Reader::decode(const Node& node, std::vector<std::string>& out) {
+    decodeList<std::string>(node, out, "a list of strings", &Reader::decode);
+}
+
+std::string Reader::describeReal(double value) { return fmt::format("{}", value); }
+
+void Reader::rangeError(const Node& node, const std::string& min, const std::string& max) {
+    const std::string shown = node.isScalar() ? node.scalar() : std::string(node.kindName());
+    std::string bounds;
+    if (min.empty()) {
+        bounds = fmt::format("it must be at most {}", max);
+    } else if (max.empty()) {
+        bounds = fmt::format("it must be at least {}", min);
+    } else {
+        bounds = fmt::format("it must be between {} and {}", min, max);
+    }
+    throw ConfigError(node.location(), node.path(),
+                      fmt::format("{} is out of range: {}", shown, bounds));
+}
+
+std::string Reader::oneOf(const std::string& key, std::vector<std::string> allowed,
+                          std::optional<std::string> fallback) const {
+    const Node* node = fallback ? optional(key) : &required(key);
+    if (node == nullptr) {
+        return *fallback;
+    }
+    std::string choices;
+    for (const std::string& choice : allowed) {
+        choices += fmt::format("{}'{}'", choices.empty() ? "" : ", ", choice);
+    }
+    if (!node->isScalar()) {
+        typeError(*node, fmt::format("one of {}", choices));
+    }
+    const std::string& value = node->scalar();
+    if (std::find(allowed.begin(), allowed.end(), value) != allowed.end()) {
+        return value;
+    }
+    std::string message = fmt::format("expected one of {}, got '{}'", choices, value);
+    const std::string suggestion = closestMatch(value, allowed);
+    if (!suggestion.empty()) {
+        message += fmt::format("; did you mean '{}'?", suggestion);
+    }
+    throw ConfigError(node->location(), node->path(), message);
+}
+
+bool Reader::has(const std::string& key) const {
+    state_->remember(key);
+    return state_->map->find(key) != nullptr;
+}
+
+Reader Reader::makeChild(const std::string& key, const Node& node) const {
+    // Asking for the same child twice must not give two ledgers that each miss half the keys.
+    for (const auto& [childKey, state] : state_->children) {
+        if (childKey == key && state->map == &node) {
+            return Reader(state);
+        }
+    }
+    Reader child(node);
+    state_->children.emplace_back(key, child.state_);
+    return child;
+}
+
+Reader Reader::child(const std::string& key) const { return makeChild(key, required(key)); }
+
+std::optional<Reader> Reader::optionalChild(const std::string& key) const {
+    state_->remember(key);
+    const Node* node = state_->map->find(key);
+    if (node == nullptr) {
+        return std::nullopt;
+    }
+    state_->consumed.insert(key);
+    return makeChild(key, *node);
+}
+
+std::vector<Reader> Reader::children(const std::string& key) const {
+    const Node* list = optional(key);
+    std::vector<Reader> result;
+    if (list == nullptr) {
+        return result;
+    }
+    if (!list->isSequence()) {
+        typeError(*list, "a list of maps");
+    }
+    for (const Node& item : list->items()) {
+        result.push_back(makeChild(key, item));
+    }
+    return result;
+}
+
+const Node& Reader::node(const std::string& key) const { return required(key); }
+
+const Node& Reader::self() const { return *state_->map; }
+
+const std::string& Reader::path() const { return state_->map->path(); }
+
+void Reader::fail(const std::string& key, const std::string& message) const {
+    const Node* node = state_->map->find(key);
+    throw ConfigError(node != nullptr ? node->keyLocation() : state_->map->location(),
+                      joinPath(state_->map->path(), key), message);
+}
+
+void Reader::finish() const {
+    struct Walk {
+        static void check(const State& state) {
+            for (const auto& [key, value] : state.map->entries()) {
+                if (state.consumed.count(key) == 0) {
+                    std::string message = fmt::format("unknown key '{}'", key);
+                    const std::string suggestion = closestMatch(key, state.known);
+                    if (!suggestion.empty()) {
+                        message += fmt::format("; did you mean '{}'?", suggestion);
+                    }
+                    throw ConfigError(value.keyLocation(), value.path(), message);
+                }
+                for (const auto& [childKey, child] : state.children) {
+                    if (childKey == key) {
+                        check(*child);
+                    }
+                }
+            }
+        }
+    };
+    Walk::check(*state_);
+}
+
+void Reader::ignore(const std::string& key) const {
+    state_->remember(key);
+    state_->consumed.insert(key);
+}
+
+void Reader::expectKeys(std::vector<std::string> keys) const {
+    for (const std::string& key : keys) {
+        state_->remember(key);
+    }
+}
+
+} // namespace tessim::config
