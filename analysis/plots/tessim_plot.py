@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+"""Plots of tessim sweep results (results.csv), written as PNG and SVG.
+
+  heatmap  a metric over two parameters (mean over any other parameter)
+  pareto   one column against another, the non-dominated points (both minimised) joined
+  lines    metric(s) against a parameter, one line per value of --group
+
+Called by `tessim plot` and `tessim sweep --plot`; runs with Debian's python3-matplotlib.
+Values with units ("256 KiB", "1.6 GHz", "12 ns") are placed by their numeric value and
+labelled as written.
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import sys
+
+_UNITS = {
+    "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "KB": 1e3, "MB": 1e6, "GB": 1e9,
+    "Hz": 1, "kHz": 1e3, "MHz": 1e6, "GHz": 1e9,
+    "B/s": 1, "KB/s": 1e3, "MB/s": 1e6, "GB/s": 1e9,
+    "KiB/s": 1 << 10, "MiB/s": 1 << 20, "GiB/s": 1 << 30,
+    "ps": 1e-12, "ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1,
+    "fJ": 1e-15, "pJ": 1e-12, "nJ": 1e-9, "uJ": 1e-6, "mJ": 1e-3, "J": 1,
+    "uW": 1e-6, "mW": 1e-3, "W": 1,
+}
+_QUANTITY = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z/]+)?\s*$")
+
+
+def number(text):
+    """The value of a plain number or a quantity with a unit; None otherwise."""
+    if text is None:
+        return None
+    match = _QUANTITY.match(text)
+    if not match:
+        return None
+    value, unit = match.groups()
+    if unit is None:
+        return float(value)
+    if unit not in _UNITS:
+        return None
+    return float(value) * _UNITS[unit]
+
+
+def fail(message):
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path, needed):
+    try:
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            columns = reader.fieldnames or []
+            rows = [r for r in reader if r.get("status", "ok") == "ok"]
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+    for name in needed:
+        if name and name not in columns:
+            fail(f"column '{name}' is not in {path} (columns: {', '.join(columns)})")
+    return rows
+
+
+def levels(rows, column):
+    """Distinct values of a column, numeric ones in numeric order, others as they come."""
+    seen = []
+    for r in rows:
+        if r[column] not in seen:
+            seen.append(r[column])
+    if all(number(v) is not None for v in seen):
+        seen.sort(key=number)
+    return seen
+
+
+def mean(values):
+    values = [v for v in values if v is not None and math.isfinite(v)]
+    return sum(values) / len(values) if values else float("nan")
+
+
+def safe(name):
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)
+
+
+def save(fig, out_dir, stem):
+    os.makedirs(out_dir, exist_ok=True)
+    paths = []
+    for ext in ("png", "svg"):
+        path = os.path.join(out_dir, f"{safe(stem)}.{ext}")
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+        paths.append(path)
+    for path in paths:
+        print(path)
+
+
+def numeric_axis(ax, axis, values):
+    """Log scale for positive values spanning more than 16x (sizes, n)."""
+    finite = [v for v in values if v is not None and math.isfinite(v)]
+    if finite and min(finite) > 0 and max(finite) / min(finite) > 16:
+        (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
+
+
+def heatmap(plt, rows, args):
+    xs, ys = levels(rows, args.x), levels(rows, args.y[0])
+    grid = [[mean([number(r[args.metric]) for r in rows
+                   if r[args.x] == x and r[args.y[0]] == y]) for x in xs] for y in ys]
+    fig, ax = plt.subplots(figsize=(max(5, 0.9 * len(xs) + 2), max(4, 0.5 * len(ys) + 2)))
+    image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
+    ax.set_xticks(range(len(xs)), xs, rotation=45 if len(xs) > 6 else 0)
+    ax.set_yticks(range(len(ys)), ys)
+    ax.set_xlabel(args.x)
+    ax.set_ylabel(args.y[0])
+    fig.colorbar(image, ax=ax, label=args.metric)
+    if len(xs) * len(ys) <= 144:
+        finite = [v for row in grid for v in row if math.isfinite(v)]
+        middle = (min(finite) + max(finite)) / 2 if finite else 0
+        for j, row in enumerate(grid):
+            for i, v in enumerate(row):
+                if math.isfinite(v):
+                    ax.text(i, j, f"{v:.3g}", ha="center", va="center", fontsize=8,
+                            color="white" if v < middle else "black")
+    ax.set_title(f"{args.metric} over {args.x} × {args.y[0]}")
+    save(fig, args.out, f"heatmap_{args.metric}_over_{args.x}_x_{args.y[0]}")
+
+
+def pareto(plt, rows, args):
+    y = args.y[0]
+    points = [(number(r[args.x]), number(r[y]), r.get(args.group, "") if args.group else "")
+              for r in rows]
+    points = [p for p in points if p[0] is not None and p[1] is not None]
+    if not points:
+        fail(f"no ok row has numbers in both '{args.x}' and '{y}'")
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    groups = levels([{"g": p[2]} for p in points], "g")
+    for g in groups:
+        mine = [p for p in points if p[2] == g]
+        ax.scatter([p[0] for p in mine], [p[1] for p in mine], s=18, alpha=0.75,
+                   label=g if args.group else None)
+    front, best = [], math.inf
+    for p in sorted(points, key=lambda p: (p[0], p[1])):
+        if p[1] < best:
+            front.append(p)
+            best = p[1]
+    ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="black",
+            linewidth=1, label="Pareto front (min, min)")
+    numeric_axis(ax, "x", [p[0] for p in points])
+    numeric_axis(ax, "y", [p[1] for p in points])
+    ax.set_xlabel(args.x)
+    ax.set_ylabel(y)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, title=args.group or None)
+    ax.set_title(f"{y} vs {args.x}")
+    save(fig, args.out, f"pareto_{y}_vs_{args.x}" + (f"_by_{args.group}" if args.group else ""))
+
+
+def lines(plt, rows, args):
+    xs = levels(rows, args.x)
+    numeric_x = all(number(v) is not None for v in xs)
+    position = {v: (number(v) if numeric_x else i) for i, v in enumerate(xs)}
+    groups = levels(rows, args.group) if args.group else [None]
+    fig, axes = plt.subplots(len(args.y), 1, sharex=True, squeeze=False,
+                             figsize=(7, 2.6 * len(args.y) + 0.8))
+    for ax, metric in zip(axes[:, 0], args.y):
+        for g in groups:
+            mine = [r for r in rows if g is None or r[args.group] == g]
+            at = [x for x in xs if any(r[args.x] == x for r in mine)]
+            values = [mean([number(r[metric]) for r in mine if r[args.x] == x]) for x in at]
+            ax.plot([position[x] for x in at], values, marker="o", markersize=3,
+                    label=g if g is not None else None)
+        ax.set_ylabel(metric)
+        ax.grid(True, alpha=0.3)
+        if args.group:
+            ax.legend(fontsize=8, title=args.group)
+    bottom = axes[-1, 0]
+    if numeric_x:
+        numeric_axis(bottom, "x", list(position.values()))
+        bottom.set_xticks([position[x] for x in xs], xs, rotation=45 if len(xs) > 6 else 0)
+        bottom.minorticks_off()
+    else:
+        bottom.set_xticks(range(len(xs)), xs, rotation=45 if len(xs) > 6 else 0)
+    bottom.set_xlabel(args.x)
+    fig.suptitle(" and ".join(args.y) + f" vs {args.x}" + (f" per {args.group}" if args.group else ""))
+    fig.tight_layout()
+    save(fig, args.out, f"lines_{'-'.join(args.y)}_vs_{args.x}" +
+         (f"_by_{args.group}" if args.group else ""))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", help="results.csv of a tessim sweep")
+    parser.add_argument("--kind", required=True, choices=["heatmap", "pareto", "lines"])
+    parser.add_argument("--x", required=True)
+    parser.add_argument("--y", required=True, action="append",
+                        help="y column (lines: repeat for one panel each)")
+    parser.add_argument("--group", default="")
+    parser.add_argument("--metric", default="")
+    parser.add_argument("--out", default=".")
+    args = parser.parse_args()
+    args.y = [c for y in args.y for c in y.split(",") if c]
+    if args.kind == "heatmap" and not args.metric:
+        fail("--kind heatmap needs --metric")
+    if args.kind != "lines" and len(args.y) != 1:
+        fail(f"--kind {args.kind} takes one --y")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        fail(f"plots need matplotlib for {sys.executable} (Debian: apt-get install python3-matplotlib)")
+    rows = load(args.results, [args.x, *args.y, args.group, args.metric])
+    if not rows:
+        fail(f"{args.results} has no ok rows to plot")
+    {"heatmap": heatmap, "pareto": pareto, "lines": lines}[args.kind](plt, rows, args)
+
+
+if __name__ == "__main__":
+    main()

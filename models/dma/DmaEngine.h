@@ -1,0 +1,40 @@
+// Base of DMA engine models: a SystemC module that engines drive through DmaControlIf and that
+// moves data with TLM transactions on its initiator socket (one socket index per memory space).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+
+#include "sim/core/DmaControl.h"
+#include "sim/energy/EnergyLedger.h"
+#include "sim/stats/StatsTree.h"
+
+namespace tessim {
+
+class TraceSink;
+
+class DmaEngine : public sc_core::sc_module, public DmaControlIf {
+public:
+    tlm_utils::multi_passthrough_initiator_socket<DmaEngine> memory;
+
+    explicit DmaEngine(sc_core::sc_module_name name) : sc_core::sc_module(name), memory("memory") {
+        spaceToSocket_.fill(-1);
+    }
+    void mapSpace(std::uint8_t space, unsigned socketIndex) { spaceToSocket_[space] = static_cast<int>(socketIndex); }
+    void setFunctional(bool on) { functional_ = on; }
+    void setTrace(TraceSink* trace) { trace_ = trace; }
+    // Tick at which the last transfer completed (the kernel is not over before it).
+    virtual Tick lastCompletion() const = 0;
+    virtual void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const = 0;
+
+protected:
+    std::array<int, 256> spaceToSocket_{};
+    bool functional_ = false;
+    TraceSink* trace_ = nullptr;
+};
+
+}  // namespace tessim

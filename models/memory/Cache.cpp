@@ -1,0 +1,209 @@
+#include "models/memory/Cache.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "models/memory/CycleParameter.h"
+
+namespace tessim {
+
+CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
+    using namespace config;
+    CacheConfig c;
+    c.level = r.get<std::string>("level", name);
+    c.size = r.get<Bytes>("size", Range<Bytes>{Bytes{1}, Bytes{~0ULL}}).value;
+    c.ways = r.get<unsigned>("ways", Range<unsigned>{1, 64});
+    c.lineBytes = static_cast<unsigned>(r.get<Bytes>("line", Bytes{64}, Range<Bytes>{Bytes{4}, Bytes{4096}}).value);
+    if ((c.lineBytes & (c.lineBytes - 1)) != 0) r.fail("line", "the line size must be a power of two");
+    if (c.size % (std::uint64_t{c.ways} * c.lineBytes) != 0)
+        r.fail("size", fmt::format("size must be a multiple of ways × line ({} B)", std::uint64_t{c.ways} * c.lineBytes));
+    std::string policy = r.oneOf("policy", {"lru", "plru", "random"}, std::string("lru"));
+    c.policy = policy == "lru" ? ReplacementPolicy::Lru : policy == "plru" ? ReplacementPolicy::Plru : ReplacementPolicy::Random;
+    if (c.policy == ReplacementPolicy::Plru && (c.ways & (c.ways - 1)) != 0)
+        r.fail("policy", "plru needs a power-of-two number of ways");
+    c.seed = r.get<std::uint64_t>("seed", std::uint64_t{1});
+    c.clock = ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
+    c.hitCycles = readCycles(r, "hit_latency", c.clock);
+    c.mshrs = r.get<unsigned>("mshrs", 8u, Range<unsigned>{1, 1024});
+    c.next = r.get<std::string>("next");
+    if (auto e = r.optionalChild("energy")) {
+        c.readJoules = e->get<Energy>("read", Energy{0.0}).joules;
+        c.writeJoules = e->get<Energy>("write", Energy{c.readJoules}).joules;
+        c.fillJoules = e->get<Energy>("fill", Energy{0.0}).joules;
+    }
+    c.staticWatts = r.get<Power>("static_power", Power{0.0}).watts;
+    return c;
+}
+
+Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
+    : Memory(name, config.level, ~std::uint64_t{0}),
+      next("next"),
+      config_(config),
+      tags_(config.sets(), config.ways, config.policy, config.seed),
+      mshrFree_(config.mshrs, 0),
+      hitTicks_(config.clock.at(config.hitCycles)) {
+    while ((1u << lineShift_) < config_.lineBytes) ++lineShift_;
+    nextGp_.set_extension(&nextExt_);
+    nextGp_.set_byte_enable_ptr(nullptr);
+    nextGp_.set_dmi_allowed(false);
+    nextGp_.set_streaming_width(config_.lineBytes);
+}
+
+void Cache::setNextLevel(std::uint8_t space, std::uint64_t capacity) {
+    nextExt_.space = space;
+    setCapacity(capacity);
+}
+
+void Cache::resetTiming() {
+    Memory::resetTiming();
+    tags_.reset();
+    std::fill(mshrFree_.begin(), mshrFree_.end(), 0);
+    reads_ = writes_ = hits_ = readMisses_ = writeMisses_ = 0;
+    lineAccesses_ = fills_ = evictions_ = writebacks_ = mshrStalls_ = 0;
+    mshrStallTicks_ = 0;
+}
+
+Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at) {
+    nextGp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    nextGp_.set_address(addr);
+    nextGp_.set_data_length(config_.lineBytes);
+    nextGp_.set_data_ptr(nullptr);
+    nextGp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = delayUntil(at);
+    next->b_transport(nextGp_, delay);
+    if (nextGp_.is_response_error())
+        throw std::runtime_error(fmt::format("cache {}: {} of line {:#x} at the next level failed: {}", name(),
+                                             write ? "write-back" : "fill", addr, nextGp_.get_response_string()));
+    return absoluteAfter(delay);
+}
+
+Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick t) {
+    ++lineAccesses_;
+    bool hit = false;
+    CacheTags::Victim victim;
+    CacheTags::Line& line = tags_.access(lineNumber, hit, victim);
+    if (hit) {
+        ++hits_;
+        if (write) line.dirty = true;
+        return std::max(t + hitTicks_, line.readyAt);
+    }
+    if (write) ++writeMisses_; else ++readMisses_;
+    auto mshr = std::min_element(mshrFree_.begin(), mshrFree_.end());
+    Tick start = t;
+    if (*mshr > t) {
+        ++mshrStalls_;
+        mshrStallTicks_ += *mshr - t;
+        start = *mshr;
+    }
+    // The tag check precedes the request to the next level; the write-back of a dirty victim
+    // leaves through a write buffer and does not delay the fill.
+    Tick issue = start + hitTicks_;
+    if (victim.valid) {
+        ++evictions_;
+        if (victim.dirty) {
+            ++writebacks_;
+            sendNext(true, victim.lineNumber << lineShift_, issue);
+        }
+    }
+    ++fills_;
+    Tick filled = sendNext(false, lineNumber << lineShift_, issue);
+    *mshr = filled;
+    line.readyAt = filled;
+    line.dirty = write;
+    return filled;
+}
+
+Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) {
+    Tick t = alignUp(arrival, config_.clock.period);
+    bool write = gp.is_write();
+    std::uint64_t addr = gp.get_address(), bytes = gp.get_data_length();
+    Tick done = t + hitTicks_;
+    if (ext && ext->strided()) {
+        std::uint64_t last = ~std::uint64_t{0};
+        for (std::uint32_t i = 0; i < ext->elements; ++i) {
+            std::uint64_t a = addr + static_cast<std::uint64_t>(ext->stride * static_cast<std::int64_t>(i));
+            for (std::uint64_t l = a >> lineShift_; l <= (a + ext->elementBytes - 1) >> lineShift_; ++l) {
+                if (l == last) continue;
+                last = l;
+                done = std::max(done, accessLine(l, write, t));
+            }
+        }
+        bytes = std::uint64_t{ext->elements} * ext->elementBytes;
+    } else if (bytes > 0) {
+        for (std::uint64_t l = addr >> lineShift_; l <= (addr + bytes - 1) >> lineShift_; ++l)
+            done = std::max(done, accessLine(l, write, t));
+    }
+    if (write) {
+        ++writes_;
+        bytesWritten_ += bytes;
+    } else {
+        ++reads_;
+        bytesRead_ += bytes;
+    }
+    return done;
+}
+
+void Cache::debugNext(bool write, std::uint64_t addr, void* data, std::uint64_t bytes) {
+    tlm::tlm_generic_payload gp;
+    AccessExtension ext;
+    ext.space = nextExt_.space;
+    gp.set_extension(&ext);
+    gp.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    gp.set_address(addr);
+    gp.set_data_ptr(static_cast<unsigned char*>(data));
+    gp.set_data_length(static_cast<unsigned>(bytes));
+    gp.set_streaming_width(static_cast<unsigned>(bytes));
+    unsigned moved = next->transport_dbg(gp);
+    gp.clear_extension(&ext);
+    if (moved != bytes)
+        throw std::runtime_error(fmt::format("cache {}: functional {} of {} B at {:#x} failed at the next level",
+                                             name(), write ? "write" : "read", bytes, addr));
+}
+
+void Cache::debugRead(std::uint64_t addr, void* data, std::uint64_t bytes) { debugNext(false, addr, data, bytes); }
+
+void Cache::debugWrite(std::uint64_t addr, const void* data, std::uint64_t bytes) {
+    debugNext(true, addr, const_cast<void*>(data), bytes);
+}
+
+void Cache::functionalAccess(tlm::tlm_generic_payload& gp, const AccessExtension& ext) {
+    unsigned char* data = gp.get_data_ptr();
+    bool write = gp.is_write();
+    if (!ext.strided()) {
+        debugNext(write, gp.get_address(), data, gp.get_data_length());
+        return;
+    }
+    for (std::uint32_t i = 0; i < ext.elements; ++i)
+        debugNext(write, gp.get_address() + static_cast<std::uint64_t>(ext.stride * static_cast<std::int64_t>(i)),
+                  data + std::size_t{i} * ext.elementBytes, ext.elementBytes);
+}
+
+void Cache::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const {
+    auto& node = stats.child(name());
+    std::uint64_t misses = readMisses_ + writeMisses_;
+    node.add("reads", reads_, "accesses");
+    node.add("writes", writes_, "accesses");
+    node.add("bytes_read", bytesRead_, "B");
+    node.add("bytes_written", bytesWritten_, "B");
+    node.add("line_accesses", lineAccesses_, "lines", "tag look-ups (an access may touch several lines)");
+    node.add("hits", hits_, "lines");
+    node.add("misses", misses, "lines");
+    node.add("read_misses", readMisses_, "lines");
+    node.add("write_misses", writeMisses_, "lines");
+    node.add("hit_rate", lineAccesses_ ? static_cast<double>(hits_) / static_cast<double>(lineAccesses_) : 0.0, "ratio");
+    node.add("evictions", evictions_, "lines", "valid lines replaced");
+    node.add("writebacks", writebacks_, "lines", "dirty lines written to the next level");
+    node.add("fill_bytes", fills_ * config_.lineBytes, "B", "bytes read from the next level");
+    node.add("writeback_bytes", writebacks_ * config_.lineBytes, "B", "bytes written to the next level");
+    node.add("mshr_full_stalls", mshrStalls_, "misses", "misses that waited for a free MSHR");
+    node.add("mshr_stall_time", ticksToSeconds(mshrStallTicks_), "s", "time misses waited for a free MSHR");
+    energy.addEvents(name(), "read", reads_, config_.readJoules);
+    energy.addEvents(name(), "write", writes_, config_.writeJoules);
+    energy.addEvents(name(), "line_fill_or_writeback", fills_ + writebacks_, config_.fillJoules);
+    energy.addStaticPower(name(), config_.staticWatts);
+    (void)seconds;
+}
+
+}  // namespace tessim

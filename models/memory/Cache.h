@@ -1,0 +1,93 @@
+// A set-associative, write-back, write-allocate cache (K1 L1D per core, L2 per cluster,
+// FT-Matrix2000 global cache). Misses and write-backs go to the next level as TLM transactions
+// on `next`, which is bound to another memory (or an interconnect in front of it). MSHRs bound
+// the misses in flight: a miss that finds them all busy waits for the first to free (an
+// MSHR-full stall). A line whose fill is in flight is present in the tags at once; a later
+// access to it waits for the fill (a merged miss) but counts as a hit.
+//
+// Functional runs: the cache holds no data; functional bytes pass through to the next level's
+// backing store (debug transport), so every level sees the same, always-current data.
+//
+// YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random), seed (random),
+// clock, hit_latency (cycles or duration), mshrs, next (memory name, wired by the target),
+// level, energy: {read, write: per access; fill: per line moved to or from the next level},
+// static_power. The address range is the next level's.
+#pragma once
+
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "models/memory/CacheTags.h"
+#include "models/memory/Memory.h"
+#include "sim/config/Reader.h"
+
+namespace tessim {
+
+struct CacheConfig {
+    std::string level;
+    std::uint64_t size = 0;
+    unsigned ways = 1;
+    unsigned lineBytes = 64;
+    ReplacementPolicy policy = ReplacementPolicy::Lru;
+    std::uint64_t seed = 1;
+    ClockDomain clock;
+    std::uint64_t hitCycles = 1;
+    unsigned mshrs = 8;
+    std::string next;
+    double readJoules = 0.0;
+    double writeJoules = 0.0;
+    double fillJoules = 0.0;
+    double staticWatts = 0.0;
+
+    static CacheConfig fromYaml(config::Reader& r, const std::string& name);
+    std::uint64_t sets() const { return size / (std::uint64_t{ways} * lineBytes); }
+};
+
+class Cache : public Memory {
+public:
+    tlm_utils::simple_initiator_socket<Cache> next;
+
+    Cache(sc_core::sc_module_name name, const CacheConfig& config);
+
+    double peakBandwidth() const override { return config_.lineBytes * config_.clock.hz(); }
+    void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
+    void resetTiming() override;
+    tlm::tlm_initiator_socket<>* nextLevelSocket() override { return &next; }
+    void setNextLevel(std::uint8_t space, std::uint64_t capacity) override;
+    void debugRead(std::uint64_t addr, void* data, std::uint64_t bytes) override;
+    void debugWrite(std::uint64_t addr, const void* data, std::uint64_t bytes) override;
+
+    const CacheConfig& config() const { return config_; }
+    std::uint64_t hits() const { return hits_; }
+    std::uint64_t misses() const { return readMisses_ + writeMisses_; }
+    std::uint64_t evictions() const { return evictions_; }
+    std::uint64_t writebacks() const { return writebacks_; }
+    std::uint64_t mshrStalls() const { return mshrStalls_; }
+    // Bytes sent to (write-backs) and requested from (fills) the next level.
+    std::uint64_t bytesToNext() const { return writebacks_ * config_.lineBytes; }
+    std::uint64_t bytesFromNext() const { return fills_ * config_.lineBytes; }
+
+protected:
+    Tick access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) override;
+    void functionalAccess(tlm::tlm_generic_payload& gp, const AccessExtension& ext) override;
+
+private:
+    Tick accessLine(std::uint64_t lineNumber, bool write, Tick t);
+    Tick sendNext(bool write, std::uint64_t addr, Tick at);
+    void debugNext(bool write, std::uint64_t addr, void* data, std::uint64_t bytes);
+
+    CacheConfig config_;
+    CacheTags tags_;
+    std::vector<Tick> mshrFree_;
+    Tick hitTicks_;
+    unsigned lineShift_ = 0;
+    tlm::tlm_generic_payload nextGp_;
+    AccessExtension nextExt_;
+    std::uint64_t reads_ = 0, writes_ = 0, hits_ = 0, readMisses_ = 0, writeMisses_ = 0;
+    std::uint64_t lineAccesses_ = 0, fills_ = 0, evictions_ = 0, writebacks_ = 0;
+    std::uint64_t mshrStalls_ = 0;
+    Tick mshrStallTicks_ = 0;
+};
+
+}  // namespace tessim

@@ -1,0 +1,224 @@
+#include "models/memory/Ddr.h"
+
+#include <algorithm>
+
+namespace tessim {
+
+Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
+    : Memory(name, config.level, config.size),
+      config_(config),
+      map_(config),
+      period_(config.clock.period),
+      burstTicks_(config.burstCycles() * config.clock.period),
+      refi_(config.t.tREFI * config.clock.period),
+      rfc_(config.t.tRFC * config.clock.period),
+      banks_(std::size_t{config.channels} * config.ranks * config.banks),
+      bus_(config.channels) {}
+
+void Ddr::resetTiming() {
+    Memory::resetTiming();
+    for (auto& b : banks_) b = Bank{};
+    for (auto& b : bus_) b = ReservationTimeline{};
+    reads_ = writes_ = readBursts_ = writeBursts_ = 0;
+    rowHits_ = rowMisses_ = rowEmpty_ = reorderedHits_ = activates_ = precharges_ = 0;
+    firstArrival_ = kTickMax;
+    lastEnd_ = 0;
+}
+
+// Ranks refresh in turn, spread evenly over the interval.
+Tick Ddr::refreshOffset(unsigned rank) const {
+    return (config_.t.tREFI * rank / config_.ranks) * period_;
+}
+
+std::uint64_t Ddr::refreshIndex(unsigned rank, Tick t) const {
+    Tick o = refreshOffset(rank);
+    return t < o ? 0 : (t - o) / refi_;
+}
+
+Tick Ddr::nextRefreshStart(unsigned rank, Tick t) const {
+    Tick o = refreshOffset(rank);
+    std::uint64_t j = t < o + refi_ + rfc_ ? 1 : (t - o - rfc_) / refi_ + 1;
+    return o + j * refi_;
+}
+
+std::uint64_t Ddr::refreshesBy(Tick until) const {
+    if (refi_ == 0) return 0;
+    std::uint64_t n = 0;
+    for (unsigned r = 0; r < config_.ranks; ++r) n += refreshIndex(r, until);
+    return n * config_.channels;
+}
+
+Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival) {
+    const DdrTiming& tm = config_.t;
+    Bank& b = banks_[(std::size_t{loc.channel} * config_.ranks + loc.rank) * config_.banks + loc.bank];
+    ReservationTimeline& bus = bus_[loc.channel];
+    const Tick dur = bursts * burstTicks_;
+    const Tick lat = (write ? tm.tCWL : tm.tCL) * period_;
+    Tick t = alignUp(arrival, period_);
+
+    if (config_.frfcfs && b.prevValid && b.prevRow == loc.row && t < b.prevPrecharge) {
+        // Arrived while its row was open: a row-hit-first controller would have served it
+        // before the precharge that a later-served request caused.
+        Tick ds = bus.earliestStart(std::max(t, b.prevColReady) + lat, dur);
+        bool refreshFree = refi_ == 0 || nextRefreshStart(loc.rank, t) >= ds + dur;
+        if (ds + dur <= b.prevPrecharge && refreshFree) {
+            bus.reserve(ds, dur);
+            ++rowHits_;
+            ++reorderedHits_;
+            return ds + dur;
+        }
+    }
+
+    RowOutcome outcome;
+    Tick act = 0, pre = 0, ds = 0;
+    for (;;) {
+        if (refi_ != 0) {
+            // A refresh since the bank was last used closed its row.
+            std::uint64_t idx = refreshIndex(loc.rank, t);
+            if (idx > b.refreshSeen) {
+                b.refreshSeen = idx;
+                b.open = false;
+                b.prevValid = false;
+                b.actReady = std::max(b.actReady, refreshOffset(loc.rank) + idx * refi_ + rfc_);
+            }
+        }
+        Tick colReady;
+        if (b.open && b.row == loc.row) {
+            outcome = RowOutcome::Hit;
+            colReady = std::max(t, b.colReady);
+        } else if (!b.open) {
+            outcome = RowOutcome::Empty;
+            act = std::max(t, b.actReady);
+            colReady = act + tm.tRCD * period_;
+        } else {
+            outcome = RowOutcome::Miss;
+            pre = std::max(t, b.preReady);
+            act = std::max(pre + tm.tRP * period_, b.actReady);
+            colReady = act + tm.tRCD * period_;
+        }
+        ds = bus.earliestStart(colReady + lat, dur);
+        if (refi_ == 0) break;
+        // The whole command sequence must fit between refreshes of the rank.
+        Tick window = nextRefreshStart(loc.rank, t);
+        if (window >= ds + dur) break;
+        t = window + rfc_;
+    }
+    bus.reserve(ds, dur);
+    const Tick end = ds + dur;
+    const Tick col = ds - lat;
+    switch (outcome) {
+        case RowOutcome::Hit: ++rowHits_; break;
+        case RowOutcome::Empty: ++rowEmpty_; break;
+        case RowOutcome::Miss:
+            ++rowMisses_;
+            ++precharges_;
+            b.prevValid = true;
+            b.prevRow = b.row;
+            b.prevColReady = b.colReady;
+            b.prevPrecharge = pre;
+            break;
+    }
+    if (outcome != RowOutcome::Hit) {
+        ++activates_;
+        b.row = loc.row;
+        b.open = true;
+        b.colReady = act + tm.tRCD * period_;
+        b.preReady = act + tm.tRAS * period_;
+    }
+    Tick preAfter = write ? end + tm.tWR * period_ : col + (tm.tRTP + (bursts - 1) * config_.burstCycles()) * period_;
+    b.preReady = std::max(b.preReady, preAfter);
+    if (!config_.openPage) {
+        // Auto-precharge: the row closes as soon as allowed.
+        ++precharges_;
+        b.open = false;
+        b.prevValid = false;
+        b.actReady = std::max(b.actReady, b.preReady + tm.tRP * period_);
+    }
+    return end;
+}
+
+Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival) {
+    const std::uint64_t g = map_.granule(), burst = config_.burstBytes();
+    Tick done = arrival;
+    std::uint64_t end = addr + bytes;
+    while (addr < end) {
+        DdrLocation loc = map_.decode(addr);
+        std::uint64_t segEnd = std::min(end, (addr / g + 1) * g);
+        std::uint64_t rowEnd = loc.rowOffset + (segEnd - addr);
+        // Following granules in the same row of the same bank join the segment.
+        while (segEnd < end) {
+            DdrLocation nextLoc = map_.decode(segEnd);
+            if (nextLoc.channel != loc.channel || nextLoc.rank != loc.rank || nextLoc.bank != loc.bank ||
+                nextLoc.row != loc.row || nextLoc.rowOffset != rowEnd)
+                break;
+            std::uint64_t n = std::min(end, segEnd + g) - segEnd;
+            segEnd += n;
+            rowEnd += n;
+        }
+        std::uint64_t bursts = (rowEnd - 1) / burst - loc.rowOffset / burst + 1;
+        if (write) writeBursts_ += bursts; else readBursts_ += bursts;
+        done = std::max(done, serve(loc, bursts, write, arrival));
+        addr = segEnd;
+    }
+    return done;
+}
+
+Tick Ddr::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) {
+    bool write = gp.is_write();
+    std::uint64_t addr = gp.get_address(), bytes = gp.get_data_length();
+    Tick done = arrival;
+    if (ext && ext->strided()) {
+        bytes = std::uint64_t{ext->elements} * ext->elementBytes;
+        for (std::uint32_t i = 0; i < ext->elements; ++i)
+            done = std::max(done, serveRange(addr + static_cast<std::uint64_t>(ext->stride * static_cast<std::int64_t>(i)),
+                                             ext->elementBytes, write, arrival));
+    } else {
+        done = serveRange(addr, bytes, write, arrival);
+    }
+    if (write) {
+        ++writes_;
+        bytesWritten_ += bytes;
+    } else {
+        ++reads_;
+        bytesRead_ += bytes;
+    }
+    firstArrival_ = std::min(firstArrival_, arrival);
+    lastEnd_ = std::max(lastEnd_, done);
+    return done;
+}
+
+void Ddr::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const {
+    auto& node = stats.child(name());
+    std::uint64_t rowAccesses = rowHits_ + rowMisses_ + rowEmpty_;
+    std::uint64_t refreshes = refreshesBy(secondsToTicks(seconds));
+    Tick busy = 0;
+    for (const auto& b : bus_) busy += b.busyTicks();
+    node.add("reads", reads_, "requests");
+    node.add("writes", writes_, "requests");
+    node.add("bytes_read", bytesRead_, "B");
+    node.add("bytes_written", bytesWritten_, "B");
+    node.add("read_bursts", readBursts_, "bursts");
+    node.add("write_bursts", writeBursts_, "bursts");
+    node.add("activates", activates_, "commands");
+    node.add("precharges", precharges_, "commands");
+    node.add("refreshes", refreshes, "commands", "all-bank refreshes, all ranks and channels");
+    node.add("row_hits", rowHits_, "segments");
+    node.add("row_misses", rowMisses_, "segments", "row conflicts: precharge + activate");
+    node.add("row_empty", rowEmpty_, "segments", "bank closed (start, refresh, closed page): activate");
+    node.add("row_hits_reordered", reorderedHits_, "segments", "row hits served ahead of a later row switch (FR-FCFS)");
+    node.add("row_hit_rate", rowAccesses ? static_cast<double>(rowHits_) / static_cast<double>(rowAccesses) : 0.0, "ratio");
+    double bytes = static_cast<double>(bytesRead_ + bytesWritten_);
+    node.add("achieved_bandwidth", seconds > 0 ? bytes / seconds : 0.0, "B/s", "bytes moved over the run time");
+    double span = lastEnd_ > firstArrival_ && firstArrival_ != kTickMax ? ticksToSeconds(lastEnd_ - firstArrival_) : 0.0;
+    node.add("active_bandwidth", span > 0 ? bytes / span : 0.0, "B/s", "bytes moved from first request to last completion");
+    node.add("peak_bandwidth", config_.peakBandwidth(), "B/s");
+    node.add("bus_utilisation", seconds > 0 ? ticksToSeconds(busy) / (seconds * config_.channels) : 0.0, "ratio",
+             "fraction of time the data buses were transferring");
+    energy.addEvents(name(), "activate", activates_, config_.activateJoules);
+    energy.addEvents(name(), "read_burst", readBursts_, config_.readBurstJoules);
+    energy.addEvents(name(), "write_burst", writeBursts_, config_.writeBurstJoules);
+    energy.addEvents(name(), "refresh", refreshes, config_.refreshJoules);
+    energy.addStaticPower(name(), config_.backgroundWatts);
+}
+
+}  // namespace tessim

@@ -1,0 +1,89 @@
+// DDR memory (LPDDR4/4X, DDR4): channels with their own data bus, ranks, banks with open-page
+// row buffers, the main timing parameters, refresh, and energy per command.
+//
+// Transaction-level controller: a request is split into row segments by the address map; each
+// segment is scheduled at arrival against its bank's state (row hit: CL + burst; empty bank:
+// RCD + CL + burst; row conflict: RP + RCD + CL + burst, precharge no earlier than RAS after the
+// activate and RTP/WR after the last column) and its channel's data bus (a reservation timeline
+// that fills gaps, so requests to other banks overlap activates). Refresh: every tREFI each
+// rank is blocked for tRFC (ranks staggered) and its rows are closed. FR-FCFS: a request that
+// arrived while its row was still open, before a later-served request switched the row, is
+// served as a row hit ahead of that switch (the only reordering a controller that answers each
+// transaction on arrival can see); `scheduler: fcfs` serves strictly in call order.
+//
+// YAML (impl: ddr): preset (a parameter set in configs/memory/), and any of its keys: level,
+// standard, size, channels, ranks, banks, row_size, bus_width (bits), burst_length, clock
+// (command clock; data rate = 2 × clock), tCL, tCWL, tRCD, tRP, tRAS, tRTP, tWR, tRFC, tREFI
+// (cycles or durations), mapping (MSB first, e.g. [row, rank, bank, column, channel]),
+// interleave, page_policy (open | closed), scheduler (fr-fcfs | fcfs), energy: {activate,
+// read_burst, write_burst, refresh, background_power}.
+#pragma once
+
+#include <vector>
+
+#include "models/memory/DdrAddressMap.h"
+#include "models/memory/DdrConfig.h"
+#include "models/memory/Memory.h"
+#include "sim/core/ReservationTimeline.h"
+
+namespace tessim {
+
+class Ddr : public Memory {
+public:
+    Ddr(sc_core::sc_module_name name, const DdrConfig& config);
+
+    double peakBandwidth() const override { return config_.peakBandwidth(); }
+    void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
+    void resetTiming() override;
+
+    const DdrConfig& config() const { return config_; }
+    const DdrAddressMap& addressMap() const { return map_; }
+    std::uint64_t rowHits() const { return rowHits_; }
+    std::uint64_t rowMisses() const { return rowMisses_; }
+    std::uint64_t rowEmpty() const { return rowEmpty_; }
+    std::uint64_t activates() const { return activates_; }
+    std::uint64_t bursts() const { return readBursts_ + writeBursts_; }
+    // All-bank refreshes issued (all ranks, all channels) by `until`.
+    std::uint64_t refreshesBy(Tick until) const;
+    Tick lastCompletion() const { return lastEnd_; }
+
+protected:
+    Tick access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) override;
+
+private:
+    struct Bank {
+        std::uint64_t row = 0;
+        bool open = false;
+        Tick colReady = 0;    // earliest column command for the open row (activate + RCD)
+        Tick preReady = 0;    // earliest precharge
+        Tick actReady = 0;    // earliest activate
+        std::uint64_t refreshSeen = 0;
+        // The row open before the last row switch, for FR-FCFS hits that arrived in time.
+        bool prevValid = false;
+        std::uint64_t prevRow = 0;
+        Tick prevColReady = 0;
+        Tick prevPrecharge = 0;
+    };
+    enum class RowOutcome { Hit, Empty, Miss };
+
+    Tick serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival);
+    Tick serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival);
+    Tick refreshOffset(unsigned rank) const;
+    std::uint64_t refreshIndex(unsigned rank, Tick t) const;
+    // The first refresh window of `rank` that ends after t: its start.
+    Tick nextRefreshStart(unsigned rank, Tick t) const;
+
+    DdrConfig config_;
+    DdrAddressMap map_;
+    Tick period_;
+    Tick burstTicks_;
+    Tick refi_, rfc_;
+    std::vector<Bank> banks_;                 // [channel][rank][bank]
+    std::vector<ReservationTimeline> bus_;    // per channel
+    std::uint64_t reads_ = 0, writes_ = 0, readBursts_ = 0, writeBursts_ = 0;
+    std::uint64_t rowHits_ = 0, rowMisses_ = 0, rowEmpty_ = 0, reorderedHits_ = 0;
+    std::uint64_t activates_ = 0, precharges_ = 0;
+    Tick firstArrival_ = kTickMax, lastEnd_ = 0;
+};
+
+}  // namespace tessim

@@ -1,0 +1,83 @@
+#include "models/memory/DdrAddressMap.h"
+
+namespace tessim {
+namespace {
+
+bool isPow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+unsigned log2Of(std::uint64_t v) {
+    unsigned s = 0;
+    while ((std::uint64_t{1} << s) < v) ++s;
+    return s;
+}
+
+}  // namespace
+
+DdrAddressMap::DdrAddressMap(const DdrConfig& c) : granule_(c.interleave) {
+    pow2_ = isPow2(granule_);
+    granuleShift_ = log2Of(granule_);
+    unsigned shift = 0;
+    for (std::size_t i = 0; i < 5; ++i) {
+        DdrField f = c.mapping[c.mapping.size() - 1 - i];
+        std::uint64_t count = 0;
+        switch (f) {
+            case DdrField::Channel: count = c.channels; break;
+            case DdrField::Rank: count = c.ranks; break;
+            case DdrField::Bank: count = c.banks; break;
+            case DdrField::Row: count = c.rows(); break;
+            case DdrField::Column: count = c.rowBytes / c.interleave; break;
+        }
+        pow2_ = pow2_ && isPow2(count);
+        fields_[i] = Field{f, count, shift, count - 1};
+        shift += log2Of(count);
+    }
+}
+
+DdrLocation DdrAddressMap::decode(std::uint64_t addr) const {
+    DdrLocation loc;
+    std::uint64_t offset, g;
+    if (pow2_) {
+        offset = addr & (granule_ - 1);
+        g = addr >> granuleShift_;
+    } else {
+        offset = addr % granule_;
+        g = addr / granule_;
+    }
+    std::uint64_t column = 0;
+    for (const Field& f : fields_) {
+        std::uint64_t v;
+        if (pow2_) {
+            v = (g >> f.shift) & f.mask;
+        } else {
+            v = g % f.count;
+            g /= f.count;
+        }
+        switch (f.field) {
+            case DdrField::Channel: loc.channel = static_cast<unsigned>(v); break;
+            case DdrField::Rank: loc.rank = static_cast<unsigned>(v); break;
+            case DdrField::Bank: loc.bank = static_cast<unsigned>(v); break;
+            case DdrField::Row: loc.row = v; break;
+            case DdrField::Column: column = v; break;
+        }
+    }
+    loc.rowOffset = column * granule_ + offset;
+    return loc;
+}
+
+std::uint64_t DdrAddressMap::encode(const DdrLocation& loc) const {
+    std::uint64_t g = 0;
+    for (std::size_t i = fields_.size(); i-- > 0;) {
+        const Field& f = fields_[i];
+        std::uint64_t v = 0;
+        switch (f.field) {
+            case DdrField::Channel: v = loc.channel; break;
+            case DdrField::Rank: v = loc.rank; break;
+            case DdrField::Bank: v = loc.bank; break;
+            case DdrField::Row: v = loc.row; break;
+            case DdrField::Column: v = loc.rowOffset / granule_; break;
+        }
+        g = g * f.count + v % f.count;
+    }
+    return g * granule_ + loc.rowOffset % granule_;
+}
+
+}  // namespace tessim

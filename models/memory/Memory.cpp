@@ -1,0 +1,71 @@
+#include "models/memory/Memory.h"
+
+#include <fmt/format.h>
+
+namespace tessim {
+
+Memory::Memory(sc_core::sc_module_name name, std::string level, std::uint64_t capacity)
+    : sc_core::sc_module(name), socket("socket"), level_(std::move(level)), capacity_(capacity) {
+    socket.register_b_transport(this, &Memory::bTransport);
+    socket.register_transport_dbg(this, &Memory::transportDbg);
+}
+
+bool Memory::inRange(const tlm::tlm_generic_payload& gp, const AccessExtension* ext) const {
+    std::uint64_t first = gp.get_address();
+    std::uint64_t span = gp.get_data_length();
+    if (ext && ext->strided() && ext->elements > 0) {
+        std::int64_t lastOffset = ext->stride * static_cast<std::int64_t>(ext->elements - 1);
+        if (lastOffset < 0) {
+            if (static_cast<std::uint64_t>(-lastOffset) > first) return false;
+            first -= static_cast<std::uint64_t>(-lastOffset);
+            span = static_cast<std::uint64_t>(-lastOffset) + ext->elementBytes;
+        } else {
+            span = static_cast<std::uint64_t>(lastOffset) + ext->elementBytes;
+        }
+    }
+    return first <= capacity_ && span <= capacity_ - first;
+}
+
+void Memory::debugRead(std::uint64_t addr, void* data, std::uint64_t bytes) { store_.read(addr, data, bytes); }
+
+void Memory::debugWrite(std::uint64_t addr, const void* data, std::uint64_t bytes) {
+    store_.write(addr, data, bytes);
+}
+
+void Memory::functionalAccess(tlm::tlm_generic_payload& gp, const AccessExtension& ext) {
+    if (gp.is_read()) {
+        if (ext.strided())
+            store_.readStrided(gp.get_address(), ext.stride, ext.elementBytes, ext.elements, gp.get_data_ptr());
+        else
+            store_.read(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
+    } else {
+        if (ext.strided())
+            store_.writeStrided(gp.get_address(), ext.stride, ext.elementBytes, ext.elements, gp.get_data_ptr());
+        else
+            store_.write(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
+    }
+}
+
+void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    AccessExtension* ext = gp.get_extension<AccessExtension>();
+    if (!inRange(gp, ext)) {
+        gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    Tick arrival = absoluteAfter(delay);
+    Tick done = access(gp, ext, arrival);
+    if (ext && ext->functional && gp.get_data_ptr()) functionalAccess(gp, *ext);
+    delay = delayUntil(done);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned Memory::transportDbg(int, tlm::tlm_generic_payload& gp) {
+    if (!inRange(gp, nullptr)) return 0;
+    if (gp.is_read())
+        debugRead(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
+    else
+        debugWrite(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
+    return gp.get_data_length();
+}
+
+}  // namespace tessim

@@ -1,0 +1,75 @@
+// Base of every memory model (scratchpad, cache, DDR, simple fixed-latency memory): a TLM-2.0
+// target with many initiators, traffic counters per direction, a traffic level name for reports,
+// and an optional backing store of real bytes for functional runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "models/memory/BackingStore.h"
+#include "sim/core/MemoryAccess.h"
+#include "sim/energy/EnergyLedger.h"
+#include "sim/stats/StatsTree.h"
+
+namespace tessim {
+
+class Memory : public sc_core::sc_module {
+public:
+    tlm_utils::multi_passthrough_target_socket<Memory> socket;
+
+    Memory(sc_core::sc_module_name name, std::string level, std::uint64_t capacity);
+
+    const std::string& level() const { return level_; }
+    std::uint64_t capacity() const { return capacity_; }
+    std::uint64_t bytesRead() const { return bytesRead_; }
+    std::uint64_t bytesWritten() const { return bytesWritten_; }
+    // Peak bandwidth of the memory's data path, B/s (bounds use it).
+    virtual double peakBandwidth() const = 0;
+    virtual void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const = 0;
+    BackingStore& store() { return store_; }
+
+    // Byte access for functional initialisation and checks. A memory that keeps no data of its
+    // own (a cache) forwards to the level that does.
+    virtual void debugRead(std::uint64_t addr, void* data, std::uint64_t bytes);
+    virtual void debugWrite(std::uint64_t addr, const void* data, std::uint64_t bytes);
+
+    // Levels that forward misses to another memory (caches) expose the initiator socket to bind
+    // to that memory (or to an interconnect in front of it); others return null.
+    virtual tlm::tlm_initiator_socket<>* nextLevelSocket() { return nullptr; }
+    // Called once the next level is bound: its memory space (interconnects route by it) and its
+    // capacity, which becomes this level's address range.
+    virtual void setNextLevel(std::uint8_t space, std::uint64_t capacity) {}
+
+    // Forgets all timing state and counters (row buffers, tags, timelines), keeping the backing
+    // store: probes run each micro-pattern on a fresh memory.
+    virtual void resetTiming() { bytesRead_ = bytesWritten_ = 0; }
+
+protected:
+    // Timing: given the arrival tick, returns the tick the access completes. Counts traffic.
+    // May fill ext->conflictTicks.
+    virtual Tick access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) = 0;
+    // Moves the payload's bytes for a functional access (default: this memory's backing store).
+    virtual void functionalAccess(tlm::tlm_generic_payload& gp, const AccessExtension& ext);
+    void setCapacity(std::uint64_t capacity) { capacity_ = capacity; }
+
+    std::uint64_t bytesRead_ = 0;
+    std::uint64_t bytesWritten_ = 0;
+
+private:
+    void bTransport(int initiator, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+    unsigned transportDbg(int initiator, tlm::tlm_generic_payload& gp);
+    bool inRange(const tlm::tlm_generic_payload& gp, const AccessExtension* ext) const;
+
+    std::string level_;
+    std::uint64_t capacity_;
+    BackingStore store_;
+};
+
+// Rounds a tick up to the next edge of a clock (commands and transfers start on edges).
+inline Tick alignUp(Tick t, Tick period) { return (t + period - 1) / period * period; }
+
+}  // namespace tessim

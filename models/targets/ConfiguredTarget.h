@@ -1,0 +1,59 @@
+// A target built entirely from YAML: memories, DMA engines and compute engines with their units,
+// each a top-level key whose `impl` says what it is (`sram: {impl: scratchpad, size: 1 MiB}`,
+// `core: {impl: engine, memories: [sram, ddr], dma: dma0, units: {...}}`), so --set paths read
+// naturally: --set target.sram.size=2MiB.
+// Chips (minimal, npu, k1, ftm2000) differ only in their YAML; this class holds no component
+// logic, only construction and wiring.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/dma/DmaEngine.h"
+#include "models/memory/Interconnect.h"
+#include "models/memory/Memory.h"
+#include "sim/config/Node.h"
+#include "sim/engine/SyncHub.h"
+#include "sim/target/Target.h"
+
+namespace tessim {
+
+class ConfiguredTarget : public Target, private FunctionalMemory {
+public:
+    // `root` is the target's YAML tree (includes and --set overrides applied).
+    explicit ConfiguredTarget(const config::Node& root);
+    ~ConfiguredTarget() override;
+
+    const TargetInfo& info() const override { return info_; }
+    std::vector<Engine*> engines() override;
+    Engine* findEngine(const std::string& name) override;
+    void setFunctional(bool on) override;
+    void setTrace(TraceSink* trace) override;
+    FunctionalMemory& functionalMemory() override { return *this; }
+    Tick kernelEnd() const override;
+    std::vector<LevelTraffic> traffic() const override;
+    void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
+    nlohmann::ordered_json resolved() const override { return resolved_; }
+
+    Memory* findMemory(const std::string& name);
+
+private:
+    void read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) override;
+    void write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) override;
+    Memory& memoryForSpace(std::uint8_t space);
+    // Interconnects, `via:` and cache `next:` levels (models/memory).
+    void wireMemoryLevels(const config::Reader& r, const std::vector<std::string>& interconnectKeys,
+                          const std::vector<std::string>& memoryKeys);
+
+    TargetInfo info_;
+    SyncHub sync_;
+    std::vector<std::unique_ptr<Memory>> memories_;       // index = space id
+    std::vector<std::unique_ptr<DmaEngine>> dmaEngines_;
+    std::vector<std::unique_ptr<Interconnect>> interconnects_;
+    std::vector<Interconnect*> via_;                       // per space: the interconnect in front, or null
+    std::vector<std::unique_ptr<Engine>> engines_;
+    nlohmann::ordered_json resolved_;
+};
+
+}  // namespace tessim

@@ -1,0 +1,134 @@
+#include "sim/app/Simulation.h"
+
+#include <algorithm>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "models/targets/ConfiguredTarget.h"
+#include "sim/app/ConfigLibrary.h"
+#include "sim/config/ConfigError.h"
+#include "sim/config/Loader.h"
+#include "sim/core/SimulationSetup.h"
+#include "sim/ir/OpJsonl.h"
+#include "sim/report/Report.h"
+#include "sim/report/TraceSink.h"
+#include "workloads/WorkloadFactory.h"
+
+namespace tessim {
+
+ResolvedInputs resolveInputs(const RunRequest& request) {
+    ResolvedInputs in;
+    in.target = config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, request.target));
+    if (!request.workload.empty())
+        in.workload = config::loadYamlFile(resolveLibraryPath(LibraryKind::Workload, request.workload));
+    if (!request.plan.empty()) in.plan = config::loadYamlFile(resolveLibraryPath(LibraryKind::Plan, request.plan));
+    int index = 0;
+    for (const auto& assignment : request.sets) {
+        ++index;
+        config::Location where{"<command line>", 0, index};
+        auto eq = assignment.find('=');
+        auto dot = assignment.find('.');
+        if (eq == std::string::npos || dot == std::string::npos || dot > eq)
+            throw config::ConfigError(where, "", "--set expects key=value with a key starting with target., workload. or plan. (got '" + assignment + "')");
+        std::string root = assignment.substr(0, dot);
+        std::string rest = assignment.substr(dot + 1);
+        config::Node* node = root == "target" ? &in.target : root == "workload" ? &in.workload : root == "plan" ? &in.plan : nullptr;
+        if (!node)
+            throw config::ConfigError(where, assignment.substr(0, eq), "--set keys start with target., workload. or plan. (got '" + root + ".')");
+        if (node->isNull() && root == "workload")
+            throw config::ConfigError(where, assignment.substr(0, eq), "--set workload.… needs --workload");
+        config::applyOverride(*node, rest, where);
+    }
+    return in;
+}
+
+namespace {
+
+// Everything a run builds, in the order SystemC needs it.
+struct Elaboration {
+    std::unique_ptr<ConfiguredTarget> target;
+    std::unique_ptr<Workload> workload;
+    std::vector<EngineStream> streams;
+};
+
+Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
+    initSystemC();
+    Elaboration e;
+    e.target = std::make_unique<ConfiguredTarget>(in.target);
+    if (!in.workload.isNull()) e.workload = makeWorkload(in.workload, in.plan, e.target->info());
+    else if (request.scheduleFile.empty())
+        throw config::ConfigError({"<command line>", 0, 0}, "", "a run needs --workload (or --schedule)");
+    if (!request.scheduleFile.empty())
+        e.streams = readSchedule(request.scheduleFile, e.target->info());
+    else
+        e.streams = e.workload->streams();
+    return e;
+}
+
+}  // namespace
+
+std::uint64_t emitSchedule(const RunRequest& request, std::ostream& out) {
+    ResolvedInputs in = resolveInputs(request);
+    Elaboration e = elaborate(request, in);
+    return writeSchedule(out, e.streams, e.target->info());
+}
+
+nlohmann::ordered_json runSimulation(const RunRequest& request) {
+    ResolvedInputs in = resolveInputs(request);
+    Elaboration e = elaborate(request, in);
+    ConfiguredTarget& target = *e.target;
+    TraceSink trace;
+    if (!request.traceFile.empty()) target.setTrace(&trace);
+    target.setFunctional(request.functional);
+    for (auto& s : e.streams) {
+        Engine* engine = target.findEngine(s.engine);
+        if (!engine) throw std::runtime_error("schedule names engine '" + s.engine + "' that target '" + target.info().name + "' lacks");
+        engine->setStream(std::move(s.stream));
+    }
+    if (request.functional && e.workload) e.workload->initialise(target.functionalMemory());
+
+    try {
+        sc_core::sc_start();
+    } catch (const sc_core::sc_report& r) {
+        throw std::runtime_error(r.get_msg());
+    }
+
+    RunOutcome outcome;
+    outcome.targetName = target.info().name;
+    outcome.targetResolved = target.resolved();
+    outcome.workloadResolved = e.workload ? e.workload->resolvedWorkload() : nlohmann::ordered_json();
+    outcome.planResolved = e.workload ? e.workload->resolvedPlan() : nlohmann::ordered_json();
+    if (!in.workload.isNull()) {
+        const auto* n = in.workload.find("name");
+        outcome.workloadName = n && n->isScalar() ? n->scalar() : request.workload;
+    }
+    if (!in.plan.isNull()) {
+        const auto* n = in.plan.find("name");
+        outcome.planName = n && n->isScalar() ? n->scalar() : request.plan;
+    } else {
+        outcome.planName = "default";
+    }
+    if (!request.scheduleFile.empty()) outcome.planName = "schedule:" + request.scheduleFile;
+    outcome.kernelEnd = target.kernelEnd();
+    outcome.info = target.info();
+    for (Engine* engine : target.engines()) {
+        EngineOutcome eo;
+        eo.name = engine->config().name;
+        eo.mainCompute = engine->config().isMainCompute && engine->hasStream();
+        std::uint64_t endCycle = engine->config().clock.cyclesCeil(outcome.kernelEnd);
+        eo.stalls = engine->stalls(endCycle);
+        eo.work = engine->workDone();
+        eo.peakWorkPerSecond = engine->peakWorkPerCycle() * engine->config().clock.hz();
+        outcome.engines.push_back(eo);
+    }
+    outcome.traffic = target.traffic();
+    if (e.workload) outcome.compulsory = e.workload->compulsoryBytes();
+    double seconds = ticksToSeconds(outcome.kernelEnd);
+    target.collect(outcome.stats, outcome.energy, seconds);
+    if (request.functional && e.workload) outcome.functional = e.workload->check(target.functionalMemory());
+    if (!request.traceFile.empty()) trace.write(request.traceFile);
+    return buildReport(outcome);
+}
+
+}  // namespace tessim

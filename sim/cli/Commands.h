@@ -1,0 +1,20 @@
+// Sub-commands of the `tessim` executable. Each lives in its own file and registers itself on
+// the CLI11 app; its callback stores the process exit code (0 ok, 1 invalid/failed, 2 usage or
+// config error) in commandExitCode().
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace tessim::cli {
+
+int& commandExitCode();
+
+void addRunCommands(CLI::App& app);    // run, validate, emit
+void addListCommand(CLI::App& app);    // list targets|workloads|plans|papers
+void addBenchCommand(CLI::App& app);   // simulator speed figures
+void addProbeCommand(CLI::App& app);   // memory micro-patterns
+void addSweepCommand(CLI::App& app);   // parallel, resumable sweeps
+void addPlotCommand(CLI::App& app);    // PNG/SVG from sweep results
+void addReproduceCommand(CLI::App& app);  // published claims vs simulation
+
+}  // namespace tessim::cli

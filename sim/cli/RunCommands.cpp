@@ -1,0 +1,119 @@
+// `tessim run` and `tessim emit`: one simulation, report or schedule to stdout (and --out).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "sim/app/Simulation.h"
+#include "sim/cli/Commands.h"
+#include "sim/config/ConfigError.h"
+#include "sim/report/Report.h"
+
+namespace tessim::cli {
+namespace {
+
+struct RunOptions {
+    RunRequest request;
+    std::string format = "json";
+    std::string outDir;
+};
+
+void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
+    sub->add_option("--target", o.request.target, "target name or YAML path")->required();
+    sub->add_option("--workload", o.request.workload, "workload name or YAML path");
+    sub->add_option("--plan", o.request.plan, "plan name or YAML path");
+    sub->add_option("--set", o.request.sets, "override a config value: target.|workload.|plan.<dotted.key>=<value>")
+        ->take_all()->allow_extra_args(false);
+    if (withFormat) {
+        sub->add_option("--format", o.format, "report format")->check(CLI::IsMember({"json", "md", "csv", "scalesim"}));
+        sub->add_option("--trace", o.request.traceFile, "write a Chrome trace-event JSON (Perfetto UI)");
+        sub->add_flag("--functional", o.request.functional, "also execute on real values and check against a reference");
+        sub->add_option("--schedule", o.request.scheduleFile, "replay a JSON Lines schedule instead of generating one");
+    }
+    sub->add_option("--out", o.outDir, "also write the output into this directory");
+}
+
+// Errors end the command with exit code 2 (bad input) and a message on stderr; nothing is
+// written to stdout, so a partial report never looks complete.
+template <class F>
+void guarded(F&& body) {
+    try {
+        body();
+    } catch (const config::ConfigError& e) {
+        std::cerr << e.what() << '\n';
+        commandExitCode() = 2;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << '\n';
+        commandExitCode() = 2;
+    }
+}
+
+void writeFile(const std::string& dir, const std::string& name, const std::string& text) {
+    std::filesystem::create_directories(dir);
+    std::string path = (std::filesystem::path(dir) / name).string();
+    std::ofstream out(path);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+}
+
+}  // namespace
+
+void addRunCommands(CLI::App& app) {
+    auto run = std::make_shared<RunOptions>();
+    auto* runCmd = app.add_subcommand("run", "simulate a workload on a target and print the report");
+    addRunOptions(runCmd, *run, true);
+    runCmd->callback([run] {
+        guarded([&] {
+            if (run->format == "scalesim")
+                throw std::runtime_error("--format scalesim needs the NPU target (not in this build yet)");
+            nlohmann::ordered_json report = runSimulation(run->request);
+            std::string text;
+            std::string file;
+            if (run->format == "json") {
+                text = report.dump(2) + "\n";
+                file = "report.json";
+            } else if (run->format == "md") {
+                text = reportToMarkdown(report);
+                file = "report.md";
+            } else {
+                text = reportToCsv(report);
+                file = "report.csv";
+            }
+            if (!run->outDir.empty()) writeFile(run->outDir, file, text);
+            std::cout << text << std::flush;
+            if (report.contains("functional") && report["functional"]["mismatches"].get<std::uint64_t>() > 0) {
+                std::cerr << "functional check failed: " << report["functional"]["first_mismatch"].get<std::string>() << '\n';
+                commandExitCode() = 1;
+            }
+        });
+    });
+
+    auto emit = std::make_shared<RunOptions>();
+    auto* emitCmd = app.add_subcommand("emit", "print the generated schedule as JSON Lines");
+    addRunOptions(emitCmd, *emit, false);
+    emitCmd->callback([emit] {
+        guarded([&] {
+            if (emit->outDir.empty()) {
+                emitSchedule(emit->request, std::cout);
+                std::cout.flush();
+            } else {
+                std::filesystem::create_directories(emit->outDir);
+                std::string path = (std::filesystem::path(emit->outDir) / "schedule.jsonl").string();
+                std::ofstream out(path);
+                emitSchedule(emit->request, out);
+                if (!out) throw std::runtime_error("cannot write '" + path + "'");
+            }
+        });
+    });
+
+    for (const char* reserved : {"validate", "dse"}) {
+        auto* sub = app.add_subcommand(reserved, std::string("(reserved: ") + reserved + " arrives with its issue)");
+        sub->allow_extras();
+        sub->callback([reserved] {
+            std::cerr << "error: 'tessim " << reserved << "' is not available in this build yet\n";
+            commandExitCode() = 2;
+        });
+    }
+}
+
+}  // namespace tessim::cli

@@ -1,0 +1,46 @@
+// The memory protocol between initiators (engines, DMA, caches) and memories: TLM-2.0 blocking
+// transport with annotated delay. The generic payload carries address (offset inside the
+// target memory's space), length and data; this extension carries what TLM has no field for.
+//
+// Timing contract of b_transport(gp, delay): the request arrives at sc_time_stamp() + delay; the
+// target reserves its timelines and returns delay such that sc_time_stamp() + delay is the time
+// the last byte is delivered (read) or accepted (write). Targets never call wait().
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+#include <tlm>
+
+#include "sim/core/Time.h"
+
+namespace tessim {
+
+struct AccessExtension : tlm::tlm_extension<AccessExtension> {
+    std::uint32_t elementBytes = 0;  // > 0: strided access of `elements` elements of this size
+    std::uint32_t elements = 0;
+    std::int64_t stride = 0;         // bytes between element starts
+    std::uint16_t initiator = 0;     // who asks (stats, arbitration)
+    std::uint8_t space = 0;          // destination memory space (interconnects route by it)
+    bool functional = false;         // move real bytes to/from gp data pointer
+    // Filled by the target: ticks of the latency caused by bank or port conflicts.
+    Tick conflictTicks = 0;
+
+    tlm::tlm_extension_base* clone() const override { return new AccessExtension(*this); }
+    void copy_from(const tlm::tlm_extension_base& other) override {
+        *this = static_cast<const AccessExtension&>(other);
+    }
+    bool strided() const { return elementBytes != 0; }
+};
+
+inline Tick nowTicks() { return sc_core::sc_time_stamp().value(); }
+inline sc_core::sc_time ticksToScTime(Tick t) { return sc_core::sc_time::from_value(t); }
+
+// Converts an absolute tick to the annotated delay of a b_transport call and back.
+inline sc_core::sc_time delayUntil(Tick absolute) {
+    Tick now = nowTicks();
+    return sc_core::sc_time::from_value(absolute > now ? absolute - now : 0);
+}
+inline Tick absoluteAfter(const sc_core::sc_time& delay) { return nowTicks() + delay.value(); }
+
+}  // namespace tessim

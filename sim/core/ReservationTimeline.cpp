@@ -1,0 +1,67 @@
+#include "sim/core/ReservationTimeline.h"
+
+#include <algorithm>
+
+namespace tessim {
+
+std::size_t ReservationTimeline::findSlot(Tick arrival, Tick duration, Tick& start) const {
+    // First interval that ends after the arrival; everything before it is irrelevant.
+    auto it = std::upper_bound(intervals_.begin(), intervals_.end(), arrival,
+                               [](Tick t, const Interval& iv) { return t < iv.end; });
+    Tick candidate = arrival;
+    for (; it != intervals_.end(); ++it) {
+        if (candidate + duration <= it->start) break;
+        candidate = std::max(candidate, it->end);
+    }
+    start = candidate;
+    return static_cast<std::size_t>(it - intervals_.begin());
+}
+
+Tick ReservationTimeline::earliestStart(Tick arrival, Tick duration) const {
+    if (intervals_.empty() || arrival >= intervals_.back().end) return arrival;
+    Tick start = 0;
+    findSlot(arrival, duration, start);
+    return start;
+}
+
+Tick ReservationTimeline::reserve(Tick arrival, Tick duration) {
+    ++reservations_;
+    busyTicks_ += duration;
+    // Fast path: in-order arrival at or after the end of all reservations.
+    if (intervals_.empty() || arrival >= intervals_.back().end) {
+        if (duration == 0) return arrival;
+        if (!intervals_.empty() && intervals_.back().end == arrival) {
+            intervals_.back().end += duration;
+        } else {
+            intervals_.push_back({arrival, arrival + duration});
+        }
+    } else {
+        Tick start = 0;
+        std::size_t pos = findSlot(arrival, duration, start);
+        waitTicks_ += start - arrival;
+        if (duration == 0) return start;
+        Interval iv{start, start + duration};
+        auto it = intervals_.insert(intervals_.begin() + static_cast<std::ptrdiff_t>(pos), iv);
+        // Merge with touching neighbours so the list stays short.
+        if (it + 1 != intervals_.end() && it->end == (it + 1)->start) {
+            it->end = (it + 1)->end;
+            intervals_.erase(it + 1);
+        }
+        if (it != intervals_.begin() && (it - 1)->end == it->start) {
+            (it - 1)->end = it->end;
+            intervals_.erase(it);
+        }
+        if (intervals_.size() > kMaxIntervals) {
+            intervals_[1].start = intervals_[0].start;
+            intervals_.erase(intervals_.begin());
+        }
+        return start;
+    }
+    if (intervals_.size() > kMaxIntervals) {
+        intervals_[1].start = intervals_[0].start;
+        intervals_.erase(intervals_.begin());
+    }
+    return arrival;
+}
+
+}  // namespace tessim

@@ -1,0 +1,43 @@
+// A shared resource (DDR bank, bus, SRAM port) modelled by when it is busy rather than by ticking:
+// a request starts at the earliest free gap at or after its arrival that fits its duration.
+// Engines run ahead of each other (temporal decoupling), so requests may arrive out of time
+// order; keeping recent busy intervals lets a late-arriving early request use an earlier gap.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/Time.h"
+
+namespace tessim {
+
+class ReservationTimeline {
+public:
+    // How many busy intervals are kept; older ones are merged (their gaps count as busy), which
+    // can only delay, never speed up, a request — the timeline stays conservative.
+    static constexpr std::size_t kMaxIntervals = 64;
+
+    // Reserves [start, start + duration) with start >= arrival; returns start.
+    Tick reserve(Tick arrival, Tick duration);
+    // The earliest start reserve() would return, without reserving.
+    Tick earliestStart(Tick arrival, Tick duration) const;
+
+    Tick busyUntil() const { return intervals_.empty() ? 0 : intervals_.back().end; }
+    Tick busyTicks() const { return busyTicks_; }
+    std::uint64_t reservations() const { return reservations_; }
+    // Ticks requests spent waiting for the resource (start - arrival), summed.
+    Tick waitTicks() const { return waitTicks_; }
+
+private:
+    struct Interval {
+        Tick start;
+        Tick end;
+    };
+    std::size_t findSlot(Tick arrival, Tick duration, Tick& start) const;
+    std::vector<Interval> intervals_;  // sorted, disjoint, non-adjacent
+    Tick busyTicks_ = 0;
+    Tick waitTicks_ = 0;
+    std::uint64_t reservations_ = 0;
+};
+
+}  // namespace tessim

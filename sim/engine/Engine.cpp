@@ -1,0 +1,446 @@
+#include "sim/engine/Engine.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/engine/ElementArithmetic.h"
+#include "sim/report/TraceSink.h"
+
+namespace tessim {
+namespace {
+
+constexpr unsigned kSyncEveryOps = 4096;
+
+bool isCompute(OpKind k) {
+    switch (k) {
+        case OpKind::Fma: case OpKind::Mul: case OpKind::Add: case OpKind::Broadcast:
+        case OpKind::Slide: case OpKind::Reduce: case OpKind::MacTile:
+            return true;
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
+Engine::Engine(sc_core::sc_module_name name, EngineConfig config,
+               std::vector<std::unique_ptr<FunctionalUnit>> units, SyncHub& sync)
+    : sc_core::sc_module(name),
+      memory("memory"),
+      dma("dma"),
+      config_(std::move(config)),
+      units_(std::move(units)),
+      sync_(sync) {
+    spaceToSocket_.fill(-1);
+    for (unsigned u = 0; u < units_.size(); ++u) {
+        for (unsigned i = 0; i < units_[u]->instances(); ++i) slots_.push_back(Slot{u, 0});
+    }
+    for (unsigned k = 0; k < slotsForKind_.size(); ++k) {
+        for (unsigned s = 0; s < slots_.size(); ++s) {
+            if (units_[slots_[s].unit]->executes(static_cast<OpKind>(k))) slotsForKind_[k].push_back(s);
+        }
+    }
+    vregs_.resize(kVectorRegs);
+    payload_.set_extension(&access_);
+    payload_.set_byte_enable_ptr(nullptr);
+    payload_.set_dmi_allowed(false);
+    tlm_utils::tlm_quantumkeeper::set_global_quantum(ticksToScTime(config_.quantum));
+    SC_THREAD(run);
+}
+
+// The payload would delete its extensions; ours is a member, so detach it first.
+Engine::~Engine() { payload_.clear_extension(&access_); }
+
+void Engine::mapSpace(std::uint8_t space, unsigned socketIndex) {
+    spaceToSocket_[space] = static_cast<int>(socketIndex);
+}
+
+double Engine::peakWorkPerCycle() const {
+    double peak = 0.0;
+    for (const auto& u : units_) peak += u->peakWorkPerCycle() * u->instances();
+    return peak;
+}
+
+void Engine::synchronise() {
+    Tick local = config_.clock.at(cycle_);
+    Tick now = nowTicks();
+    if (local > now) {
+        quantum_.set(ticksToScTime(local - now));
+        quantum_.sync();
+    }
+}
+
+void Engine::run() {
+    quantum_.reset();
+    Op op;
+    unsigned sinceSync = 0;
+    if (stream_) {
+        while (stream_->next(op)) {
+            issue(op);
+            ++opsIssued_;
+            if (++sinceSync == kSyncEveryOps) {
+                sinceSync = 0;
+                if (config_.clock.at(cycle_) >= nowTicks() + config_.quantum) synchronise();
+            }
+        }
+    }
+    // Drain: the engine is done when every result and memory access has completed.
+    std::uint64_t computeDone = 0, memoryDone = 0;
+    for (unsigned r = 0; r < kRegIds; ++r) {
+        if (regFromMemory_[r])
+            memoryDone = std::max(memoryDone, regReady_[r]);
+        else
+            computeDone = std::max(computeDone, regReady_[r]);
+    }
+    for (const auto& s : slots_) {
+        if (units_[s.unit]->unitClass() == UnitClass::Memory)
+            memoryDone = std::max(memoryDone, s.freeAt);
+        else
+            computeDone = std::max(computeDone, s.freeAt);
+    }
+    memoryDone = std::max(memoryDone, memoryDrain_);
+    computeDone = std::max(computeDone, computeDrain_);
+    // The tail belongs to whatever finishes last.
+    waitUntil(std::max(computeDone, memoryDone),
+              memoryDone >= computeDone ? StallReason::Memory : StallReason::Compute);
+    finishCycle_ = cycle_;
+    synchronise();
+}
+
+void Engine::waitUntil(std::uint64_t cycle, StallReason reason) {
+    if (cycle > cycle_) {
+        stalls_.add(reason, cycle - cycle_);
+        cycle_ = cycle;
+    }
+}
+
+std::uint64_t Engine::reserveSlot(std::uint64_t earliest, bool bundleStart) {
+    bool canShare = slotsUsed_ > 0 && cycle_ == issueCycle_ + 1 && slotsUsed_ < config_.issueWidth &&
+                    !(config_.vliw && bundleStart) && earliest <= issueCycle_;
+    std::uint64_t s = canShare ? issueCycle_ : std::max(earliest, cycle_);
+    if (canShare) {
+        ++slotsUsed_;
+    } else {
+        issueCycle_ = s;
+        slotsUsed_ = 1;
+    }
+    return s;
+}
+
+void Engine::accountIssue(std::uint64_t s, StallReason gapReason, StallReason opReason) {
+    if (s >= cycle_) {
+        stalls_.add(gapReason, s - cycle_);
+        stalls_.add(opReason, 1);
+        cycle_ = s + 1;
+        lastIssueReason_ = opReason;
+    } else if (opReason == StallReason::Compute && lastIssueReason_ != StallReason::Compute) {
+        // A cycle that issued both a memory op and a compute op counts as computing.
+        stalls_.cycles[static_cast<std::size_t>(lastIssueReason_)] -= 1;
+        stalls_.add(StallReason::Compute, 1);
+        lastIssueReason_ = StallReason::Compute;
+    }
+}
+
+unsigned Engine::pickUnit(OpKind kind, std::uint64_t& freeAt) {
+    const auto& candidates = slotsForKind_[static_cast<std::size_t>(kind)];
+    if (candidates.empty())
+        throw std::runtime_error(fmt::format("engine {}: no unit executes op '{}'", name(), opKindName(kind)));
+    unsigned best = candidates[0];
+    for (unsigned c : candidates)
+        if (slots_[c].freeAt < slots_[best].freeAt) best = c;
+    freeAt = slots_[best].freeAt;
+    return best;
+}
+
+void Engine::issue(const Op& op) {
+    if (isCompute(op.kind)) {
+        issueCompute(op);
+        return;
+    }
+    switch (op.kind) {
+        case OpKind::Nop:
+            return;
+        case OpKind::VLoad: case OpKind::VStore: case OpKind::ScalarLoad:
+            issueMemory(op);
+            return;
+        case OpKind::DmaStart:
+            issueDmaStart(op);
+            return;
+        case OpKind::DmaWait: {
+            if (dma.size() == 0) throw std::runtime_error(fmt::format("engine {}: dma_wait without a DMA engine", name()));
+            Tick done = dma->completion(op.tag, config_.clock.at(cycle_));
+            std::uint64_t before = cycle_;
+            waitUntil(config_.clock.cyclesCeil(done), StallReason::Memory);
+            if (trace_ && cycle_ > before)
+                trace_->span(name(), "dma_wait", config_.clock.at(before), config_.clock.at(cycle_));
+            return;
+        }
+        case OpKind::Barrier: case OpKind::Join: case OpKind::Fork: {
+            synchronise();
+            if (op.kind == OpKind::Barrier) sync_.barrier(op.tag, op.count);
+            else if (op.kind == OpKind::Join) sync_.join(op.tag, op.count);
+            else sync_.signal(op.tag);
+            waitUntil(config_.clock.cyclesCeil(nowTicks()), StallReason::Sync);
+            return;
+        }
+        default:
+            throw std::runtime_error(fmt::format("engine {}: cannot issue op '{}'", name(), opKindName(op.kind)));
+    }
+}
+
+void Engine::issueCompute(const Op& op) {
+    std::uint64_t depReady = 0;
+    bool depMemory = false;
+    for (auto r : op.src) {
+        if (r == kNoReg) continue;
+        if (regReady_[r] > depReady) {
+            depReady = regReady_[r];
+            depMemory = regFromMemory_[r];
+        }
+    }
+    std::uint64_t unitFree = 0;
+    unsigned slot = pickUnit(op.kind, unitFree);
+    FunctionalUnit& unit = *units_[slots_[slot].unit];
+    std::uint64_t s = reserveSlot(std::max(depReady, unitFree), op.flags & Op::kBundleStart);
+    StallReason gap = unitFree >= depReady
+                          ? (unit.unitClass() == UnitClass::Compute ? StallReason::Compute : StallReason::Structural)
+                          : (depMemory ? StallReason::Memory : StallReason::Dependency);
+    accountIssue(s, gap, StallReason::Compute);
+    std::uint64_t occupancy = unit.occupancy(op);
+    slots_[slot].freeAt = s + occupancy;
+    unit.account(op);
+    workDone_ += unit.work(op);
+    if (op.dst != kNoReg) {
+        regReady_[op.dst] = s + unit.latency(op);
+        regFromMemory_[op.dst] = false;
+    } else {
+        computeDrain_ = std::max(computeDrain_, s + unit.latency(op));
+    }
+    if (trace_ && occupancy >= 16)
+        trace_->span(name(), std::string(opKindName(op.kind)), config_.clock.at(s), config_.clock.at(s + occupancy));
+    if (functional_) {
+        if (op.kind == OpKind::MacTile)
+            unit.executeFunctional(op, *this);
+        else
+            executeFunctional(op, nullptr);
+    }
+}
+
+void Engine::issueMemory(const Op& op) {
+    bool write = op.kind == OpKind::VStore;
+    std::uint64_t depReady = 0;
+    bool depMemory = false;
+    if (write && op.src[0] != kNoReg) {
+        depReady = regReady_[op.src[0]];
+        depMemory = regFromMemory_[op.src[0]];
+    }
+    std::uint64_t unitFree = 0;
+    unsigned slot = pickUnit(op.kind, unitFree);
+    FunctionalUnit& unit = *units_[slots_[slot].unit];
+    std::uint64_t s = reserveSlot(std::max(depReady, unitFree), op.flags & Op::kBundleStart);
+    StallReason gap = unitFree >= depReady ? StallReason::Structural
+                                           : (depMemory ? StallReason::Memory : StallReason::Dependency);
+    accountIssue(s, gap, StallReason::Memory);
+    std::uint64_t occupancy = unit.occupancy(op);
+    unit.account(op);
+    ++memoryOps_;
+
+    std::vector<std::uint8_t>* data = nullptr;
+    if (functional_) {
+        data = &functionalBuffer_;
+        if (write) storeBytes(op, *data);
+    }
+    Tick done = memoryAccess(op, config_.clock.at(s), write, data);
+    std::uint64_t doneCycle = config_.clock.cyclesCeil(done);
+    // Bank or port conflicts keep the load/store unit busy: later memory ops see them.
+    std::uint64_t conflictCycles = config_.clock.cyclesCeil(access_.conflictTicks);
+    slots_[slot].freeAt = s + occupancy + conflictCycles;
+    if (write) {
+        memoryDrain_ = std::max(memoryDrain_, doneCycle);
+    } else if (op.dst != kNoReg) {
+        regReady_[op.dst] = std::max(s + occupancy, doneCycle) + unit.latency(op);
+        regFromMemory_[op.dst] = true;
+        if (functional_) executeFunctional(op, data);
+    }
+}
+
+void Engine::issueDmaStart(const Op& op) {
+    if (dma.size() == 0) throw std::runtime_error(fmt::format("engine {}: dma_start without a DMA engine", name()));
+    std::uint64_t s = reserveSlot(cycle_, op.flags & Op::kBundleStart);
+    accountIssue(s, StallReason::Structural, StallReason::Memory);
+    ++dmaStarts_;
+    dma->start(op.dma, op.tag, config_.clock.at(s));
+}
+
+Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::uint8_t>* data) {
+    int socket = spaceToSocket_[op.space];
+    if (socket < 0)
+        throw std::runtime_error(fmt::format("engine {}: op '{}' addresses memory space {} that is not connected",
+                                             name(), opKindName(op.kind), op.space));
+    unsigned elem = dtypeBytes(op.dtype);
+    std::uint32_t elements = op.kind == OpKind::ScalarLoad ? 1 : op.vl;
+    std::uint64_t bytes = std::uint64_t{elements} * elem;
+    bool strided = op.stride != 0 && op.stride != static_cast<std::int64_t>(elem);
+    access_.elementBytes = strided ? elem : 0;
+    access_.elements = strided ? elements : 0;
+    access_.stride = strided ? op.stride : 0;
+    access_.functional = data != nullptr;
+    access_.space = op.space;
+    access_.conflictTicks = 0;
+    if (data && data->size() < bytes) data->resize(bytes);
+    payload_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    payload_.set_address(op.addr);
+    payload_.set_data_length(static_cast<unsigned>(bytes));
+    payload_.set_streaming_width(static_cast<unsigned>(bytes));
+    payload_.set_data_ptr(data ? data->data() : nullptr);
+    payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = delayUntil(at);
+    memory[static_cast<unsigned>(socket)]->b_transport(payload_, delay);
+    if (payload_.is_response_error())
+        throw std::runtime_error(fmt::format("engine {}: {} of {} B at space {} offset {:#x} failed: {}", name(),
+                                             opKindName(op.kind), bytes, op.space, op.addr,
+                                             payload_.get_response_string()));
+    if (write) bytesWritten_ += bytes; else bytesRead_ += bytes;
+    return absoluteAfter(delay);
+}
+
+StallBreakdown Engine::stalls(std::uint64_t kernelEndCycle) const {
+    StallBreakdown b = stalls_;
+    if (kernelEndCycle > cycle_) b.add(StallReason::Idle, kernelEndCycle - cycle_);
+    return b;
+}
+
+void Engine::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const {
+    auto& node = stats.child(config_.name);
+    node.add("ops_issued", opsIssued_, "ops", "ops issued");
+    node.add("memory_ops", memoryOps_, "ops", "vector and scalar loads and stores");
+    node.add("bytes_read", bytesRead_, "B", "bytes loaded by the engine's load/store units");
+    node.add("bytes_written", bytesWritten_, "B", "bytes stored by the engine's load/store units");
+    node.add("dma_starts", dmaStarts_, "descriptors", "DMA transfers started");
+    node.add("finish_cycle", finishCycle_, "cycles", "cycle at which the engine completed its stream");
+    for (const auto& u : units_) u->collect(config_.name + "." + u->name(), node, energy, seconds);
+}
+
+// ---- functional execution ------------------------------------------------------------------
+
+void Engine::storeBytes(const Op& op, std::vector<std::uint8_t>& out) const {
+    const auto& v = vregs_[op.src[0]];
+    unsigned elem = dtypeBytes(op.dtype);
+    out.assign(std::size_t{op.vl} * elem, 0);
+    for (std::uint32_t i = 0; i < op.vl; ++i)
+        encodeElement(op.dtype, i < v.size() ? v[i] : 0.0, out.data() + std::size_t{i} * elem);
+}
+
+// Vector ops with vl shorter than the register leave the remaining elements undisturbed.
+static std::vector<double> undisturbedTail(const std::vector<double>& old, std::size_t n) {
+    std::vector<double> result = old;
+    result.resize(std::max(old.size(), n));
+    return result;
+}
+
+void Engine::executeFunctional(const Op& op, const std::vector<std::uint8_t>* loaded) {
+    auto vec = [&](std::uint8_t r) -> std::vector<double>& {
+        if (r >= kVectorRegs) throw std::runtime_error(fmt::format("engine {}: register {} is not a vector register", name(), r));
+        return vregs_[r];
+    };
+    auto scalar = [&](std::uint8_t r) -> double& {
+        if (r < kScalarRegBase || r >= kRegIds) throw std::runtime_error(fmt::format("engine {}: register {} is not a scalar register", name(), r));
+        return sregs_[r - kScalarRegBase];
+    };
+    auto element = [](const std::vector<double>& v, std::size_t i) { return i < v.size() ? v[i] : 0.0; };
+    const std::size_t n = op.vl;
+    unsigned elem = dtypeBytes(op.dtype);
+    switch (op.kind) {
+        case OpKind::VLoad: {
+            auto& d = vec(op.dst);
+            d.resize(std::max(d.size(), n));
+            for (std::size_t i = 0; i < n; ++i) d[i] = decodeElement(op.dtype, loaded->data() + i * elem);
+            break;
+        }
+        case OpKind::ScalarLoad:
+            scalar(op.dst) = decodeElement(op.dtype, loaded->data());
+            break;
+        case OpKind::Fma: case OpKind::Mul: case OpKind::Add: {
+            std::vector<double> result = undisturbedTail(vec(op.dst), n);
+            const auto& a = vec(op.src[0]);
+            const auto& b = vec(op.src[1]);
+            for (std::size_t i = 0; i < n; ++i) {
+                if (op.kind == OpKind::Fma)
+                    result[i] = fmaIn(op.dtype, element(a, i), element(b, i), element(vec(op.src[2]), i));
+                else if (op.kind == OpKind::Mul)
+                    result[i] = mulIn(op.dtype, element(a, i), element(b, i));
+                else
+                    result[i] = addIn(op.dtype, element(a, i), element(b, i));
+            }
+            vec(op.dst) = std::move(result);
+            break;
+        }
+        case OpKind::Broadcast: {
+            double value = roundTo(op.dtype, op.src[0] == kNoReg ? op.imm : scalar(op.src[0]));
+            auto& d = vec(op.dst);
+            d.resize(std::max(d.size(), n));
+            std::fill(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(n), value);
+            break;
+        }
+        case OpKind::Slide: {
+            std::vector<double> result = undisturbedTail(vec(op.dst), n);
+            const auto& a = vec(op.src[0]);
+            auto shift = static_cast<std::int64_t>(op.imm);
+            for (std::size_t i = 0; i < n; ++i) {
+                std::int64_t j = static_cast<std::int64_t>(i) + shift;
+                if (j >= 0 && static_cast<std::size_t>(j) < n) result[i] = element(a, static_cast<std::size_t>(j));
+                else if (op.src[1] != kNoReg && j >= static_cast<std::int64_t>(n))
+                    result[i] = element(vec(op.src[1]), static_cast<std::size_t>(j) - n);
+                else result[i] = 0.0;
+            }
+            vec(op.dst) = std::move(result);
+            break;
+        }
+        case OpKind::Reduce: {
+            double acc = op.src[1] == kNoReg ? 0.0 : scalar(op.src[1]);
+            const auto& a = vec(op.src[0]);
+            for (std::size_t i = 0; i < n; ++i) acc = addIn(op.dtype, acc, element(a, i));
+            if (op.dst < kVectorRegs) {
+                auto& d = vec(op.dst);
+                d.resize(std::max<std::size_t>(d.size(), 1));
+                d[0] = acc;
+            } else {
+                scalar(op.dst) = acc;
+            }
+            break;
+        }
+        default:
+            break;
+    }
+}
+
+void Engine::read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) {
+    int socket = spaceToSocket_[space];
+    if (socket < 0) throw std::runtime_error(fmt::format("engine {}: memory space {} is not connected", name(), space));
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(addr);
+    gp.set_data_ptr(static_cast<unsigned char*>(data));
+    gp.set_data_length(static_cast<unsigned>(bytes));
+    gp.set_streaming_width(static_cast<unsigned>(bytes));
+    if (memory[static_cast<unsigned>(socket)]->transport_dbg(gp) != bytes)
+        throw std::runtime_error(fmt::format("engine {}: functional read of {} B at space {} offset {:#x} failed", name(), bytes, space, addr));
+}
+
+void Engine::write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) {
+    int socket = spaceToSocket_[space];
+    if (socket < 0) throw std::runtime_error(fmt::format("engine {}: memory space {} is not connected", name(), space));
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(addr);
+    gp.set_data_ptr(static_cast<unsigned char*>(const_cast<void*>(data)));
+    gp.set_data_length(static_cast<unsigned>(bytes));
+    gp.set_streaming_width(static_cast<unsigned>(bytes));
+    if (memory[static_cast<unsigned>(socket)]->transport_dbg(gp) != bytes)
+        throw std::runtime_error(fmt::format("engine {}: functional write of {} B at space {} offset {:#x} failed", name(), bytes, space, addr));
+}
+
+}  // namespace tessim

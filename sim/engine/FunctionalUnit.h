@@ -1,0 +1,61 @@
+// A functional unit of an engine: which ops it executes, for how many cycles it is busy
+// (reciprocal throughput) and after how many cycles its result is ready (latency).
+// Variants (table-driven vector unit, systolic MAC array, ...) implement this interface.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/energy/EnergyLedger.h"
+#include "sim/ir/Op.h"
+#include "sim/stats/StatsTree.h"
+
+namespace tessim {
+
+class FunctionalMemory;
+
+enum class UnitClass { Compute, Memory };
+
+class FunctionalUnit {
+public:
+    FunctionalUnit(std::string name, UnitClass unitClass, unsigned instances)
+        : name_(std::move(name)), class_(unitClass), instances_(instances) {}
+    virtual ~FunctionalUnit() = default;
+
+    virtual bool executes(OpKind kind) const = 0;
+    // Cycles the unit instance stays busy with this op (≥ 1).
+    virtual std::uint64_t occupancy(const Op& op) const = 0;
+    // Cycles from issue until the result can be used (memory ops: extra pipeline cycles after
+    // the data arrives).
+    virtual std::uint64_t latency(const Op& op) const = 0;
+    // Count the op for statistics and energy (called once per issued op).
+    virtual void account(const Op& op) = 0;
+    // Tile-level ops that touch memory themselves (MAC tiles) execute here in functional mode.
+    virtual void executeFunctional(const Op& op, FunctionalMemory& memory) {}
+    // Work of an op in the unit of peak(): element operations, MACs...
+    virtual double work(const Op& op) const { return 0.0; }
+    // Peak work per cycle of one instance (the compute bound uses it).
+    virtual double peakWorkPerCycle() const { return 0.0; }
+
+    virtual void collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
+                         double seconds) const = 0;
+
+    const std::string& name() const { return name_; }
+    UnitClass unitClass() const { return class_; }
+    unsigned instances() const { return instances_; }
+
+private:
+    std::string name_;
+    UnitClass class_;
+    unsigned instances_;
+};
+
+// Byte-level access to the memories an engine is connected to, for functional execution.
+class FunctionalMemory {
+public:
+    virtual ~FunctionalMemory() = default;
+    virtual void read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) = 0;
+    virtual void write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) = 0;
+};
+
+}  // namespace tessim

@@ -1,0 +1,117 @@
+// The op IR: what a schedule tells an engine to do. Ops carry addresses and sizes, so the same
+// stream drives timing, traffic, energy, hazard checks and functional execution.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace tessim {
+
+enum class OpKind : std::uint8_t {
+    Nop,
+    VLoad,       // vd ← mem[space:addr + i·stride], vl elements (stride 0 = unit stride)
+    VStore,      // mem ← vs0
+    ScalarLoad,  // sd ← mem[space:addr]
+    Fma,         // vd ← vs0 · vs1 + vs2
+    Mul,         // vd ← vs0 · vs1
+    Add,         // vd ← vs0 + vs1
+    Broadcast,   // vd ← splat(scalar register vs0, or imm when vs0 is none)
+    Slide,       // vd[i] ← vs0[i + imm] (elements shifted in from vs1, or zero when vs1 is none)
+    Reduce,      // d ← Σ vs0[i] (+ scalar vs1 when given); d is a scalar register or element 0 of a vector
+    MacTile,     // a tile of convolution / GEMM on a MAC array (see MacTileArgs)
+    DmaStart,    // start the DMA described by dma, completion signalled on tag
+    DmaWait,     // wait until every DMA started with tag has completed
+    Barrier,     // all `count` engines that reach barrier `tag` continue together
+    Fork,        // signal event `tag` (another engine's Join waits for it)
+    Join,        // wait until event `tag` has been signalled `count` times in total
+};
+
+enum class DType : std::uint8_t { I8, I16, I32, F16, F32, F64 };
+
+constexpr std::uint8_t kNoReg = 0xFF;
+constexpr unsigned kVectorRegs = 64;   // v0..v63 → register ids 0..63
+constexpr unsigned kScalarRegBase = 64;  // s0..s63 → register ids 64..127
+constexpr unsigned kRegIds = 128;
+
+inline unsigned dtypeBytes(DType t) {
+    switch (t) {
+        case DType::I8: return 1;
+        case DType::I16: case DType::F16: return 2;
+        case DType::I32: case DType::F32: return 4;
+        case DType::F64: return 8;
+    }
+    return 4;
+}
+
+// A 1-D to 3-D strided copy: innermost run of `bytes[0]` contiguous bytes, repeated bytes[1] times
+// with strides[0], repeated bytes[2] times with strides[1]. Overlapping source windows (halos)
+// are allowed. multicast: bit i set = also write the same data to destination space dstSpace+i.
+struct DmaArgs {
+    std::uint8_t srcSpace;
+    std::uint8_t dstSpace;
+    std::uint8_t channel;
+    std::uint8_t multicastCount;  // extra destinations (0 = unicast); see multicastStride
+    std::uint32_t rowBytes;       // innermost contiguous bytes
+    std::uint32_t rows;           // second dimension count (≥ 1)
+    std::uint32_t planes;         // third dimension count (≥ 1)
+    std::uint64_t src;
+    std::uint64_t dst;
+    std::int64_t srcRowStride;
+    std::int64_t srcPlaneStride;
+    std::int64_t dstRowStride;
+    std::int64_t dstPlaneStride;
+    std::uint64_t multicastStride;  // destination i is dst + i·multicastStride (another core's memory window)
+
+    std::uint64_t totalBytes() const {
+        return std::uint64_t{rowBytes} * rows * planes;
+    }
+};
+
+// A convolution tile on a MAC array: out[n][y][x] (+)= Σ_c,ky,kx in[c][y·s+ky][x·s+kx] · w[n][c][ky][kx].
+// Tensors sit in one scratchpad space at the given offsets, channel-major, densely packed.
+// A GEMM is a tile with kh = kw = 1, inH = outH = 1.
+struct MacTileArgs {
+    std::uint8_t space;
+    std::uint8_t accumulate;  // 1: add into existing partial sums (input channels split)
+    std::uint8_t stride;
+    std::uint8_t kh;
+    std::uint8_t kw;
+    std::uint8_t pad;         // unused by the array itself: padding is materialised by the schedule
+    std::uint16_t channels;   // input channels of this tile
+    std::uint16_t filters;    // output channels of this tile
+    std::uint32_t inH, inW;   // input tile (halo included)
+    std::uint32_t outH, outW; // output tile
+    std::uint64_t in;         // offsets in `space`
+    std::uint64_t weights;
+    std::uint64_t out;
+};
+
+struct Op {
+    OpKind kind = OpKind::Nop;
+    DType dtype = DType::F32;
+    std::uint8_t space = 0;       // memory space for loads and stores
+    std::uint8_t dst = kNoReg;
+    std::uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
+    std::uint8_t flags = 0;       // kBundleStart
+    std::uint32_t vl = 0;         // elements
+    std::uint32_t tag = 0;        // DMA tag, barrier id, event id
+    std::uint32_t count = 0;      // barrier participants, join count
+    std::uint64_t addr = 0;
+    std::int64_t stride = 0;      // bytes; 0 = unit stride
+    double imm = 0.0;
+    union {
+        DmaArgs dma;
+        MacTileArgs mac;
+    };
+
+    Op() : dma{} {}
+
+    static constexpr std::uint8_t kBundleStart = 1;  // VLIW: this op opens a new bundle
+};
+
+std::string_view opKindName(OpKind k);
+bool parseOpKind(std::string_view name, OpKind& out);
+std::string_view dtypeName(DType t);
+bool parseDType(std::string_view name, DType& out);
+
+}  // namespace tessim

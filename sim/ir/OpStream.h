@@ -1,0 +1,64 @@
+// A lazily generated stream of ops for one engine. Generators produce ops a chunk (one loop
+// iteration, one tile) at a time, so a stream never holds millions of ops in memory.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/ir/Op.h"
+
+namespace tessim {
+
+class OpStream {
+public:
+    virtual ~OpStream() = default;
+    // Fills `op` with the next op; false at the end of the stream.
+    virtual bool next(Op& op) = 0;
+};
+
+// Base for generators: refill() appends the next chunk of ops; the base hands them out.
+class ChunkedOpStream : public OpStream {
+public:
+    bool next(Op& op) final {
+        while (pos_ == buffer_.size()) {
+            buffer_.clear();
+            pos_ = 0;
+            if (!refill(buffer_)) return false;
+        }
+        op = buffer_[pos_++];
+        return true;
+    }
+
+protected:
+    // Append the next ops to `out`; return false when the stream has ended (out ignored).
+    virtual bool refill(std::vector<Op>& out) = 0;
+
+private:
+    std::vector<Op> buffer_;
+    std::size_t pos_ = 0;
+};
+
+// A stream over ops held in memory (replayed schedules, tests).
+class VectorOpStream : public OpStream {
+public:
+    explicit VectorOpStream(std::vector<Op> ops) : ops_(std::move(ops)) {}
+    bool next(Op& op) override {
+        if (pos_ == ops_.size()) return false;
+        op = ops_[pos_++];
+        return true;
+    }
+
+private:
+    std::vector<Op> ops_;
+    std::size_t pos_ = 0;
+};
+
+// One named stream per engine ("core0", "dma", ...), the unit a schedule generator returns.
+struct EngineStream {
+    std::string engine;
+    std::unique_ptr<OpStream> stream;
+};
+
+}  // namespace tessim

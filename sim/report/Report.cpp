@@ -1,0 +1,168 @@
+#include "sim/report/Report.h"
+
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace tessim {
+
+using Json = nlohmann::ordered_json;
+
+Json buildReport(const RunOutcome& o) {
+    Json j;
+    j["schema"] = "tessim.report/1";
+    j["target"] = Json{{"name", o.targetName}, {"config", o.targetResolved}};
+    j["workload"] = Json{{"name", o.workloadName}, {"config", o.workloadResolved}};
+    j["plan"] = Json{{"name", o.planName}, {"config", o.planResolved}};
+    const double seconds = ticksToSeconds(o.kernelEnd);
+    j["cycles"] = o.info.mainClock.cyclesCeil(o.kernelEnd);
+    j["seconds"] = seconds;
+
+    Json engines = Json::object();
+    std::uint64_t mainCompute = 0, mainTotal = 0;
+    double work = 0.0, peak = 0.0;
+    for (const auto& e : o.engines) {
+        Json stall = Json::object();
+        Json cycles = Json::object();
+        const std::uint64_t total = e.stalls.total();
+        for (std::size_t r = 0; r < kStallReasons; ++r) {
+            auto reason = static_cast<StallReason>(r);
+            std::string name(stallReasonName(reason));
+            stall[name] = total ? static_cast<double>(e.stalls[reason]) / static_cast<double>(total) : (reason == StallReason::Idle ? 1.0 : 0.0);
+            cycles[name] = e.stalls[reason];
+        }
+        engines[e.name] = Json{{"stall", stall}, {"cycles", cycles}, {"main_compute", e.mainCompute}, {"work", e.work}};
+        if (e.mainCompute) {
+            mainCompute += e.stalls[StallReason::Compute];
+            mainTotal += total;
+        }
+        if (e.work > 0) {
+            work += e.work;
+            peak += e.peakWorkPerSecond;
+        }
+    }
+    j["engines"] = engines;
+    j["stall_fraction"] = mainTotal ? 1.0 - static_cast<double>(mainCompute) / static_cast<double>(mainTotal) : 0.0;
+
+    Json traffic = Json::object();
+    for (const auto& t : o.traffic) traffic[t.level] = Json{{"read", t.read}, {"write", t.write}};
+    j["traffic_bytes"] = traffic;
+
+    Json energy = o.energy.toJson(seconds);
+    double joules = energy["total"].get<double>();
+    j["energy_j"] = energy;
+    j["power_w"] = seconds > 0 ? joules / seconds : 0.0;
+
+    Json bounds;
+    bounds["compute_s"] = peak > 0 ? work / peak : 0.0;
+    Json bandwidth = Json::object();
+    Json compulsory = Json::object();
+    for (const auto& [level, bytes] : o.compulsory) {
+        double bw = 0.0;
+        for (const auto& s : o.info.spaces)
+            if (s.level == level) bw += s.peakBandwidth;
+        bandwidth[level] = bw > 0 ? static_cast<double>(bytes) / bw : 0.0;
+        compulsory[level] = bytes;
+    }
+    bounds["bandwidth_s"] = bandwidth;
+    bounds["compulsory_bytes"] = compulsory;
+    j["bounds"] = bounds;
+
+    if (o.functional.checked) {
+        Json f;
+        f["checked"] = true;
+        f["elements"] = o.functional.elements;
+        f["mismatches"] = o.functional.mismatches;
+        f["max_abs_error"] = o.functional.maxAbsError;
+        if (!o.functional.firstMismatch.empty()) f["first_mismatch"] = o.functional.firstMismatch;
+        j["functional"] = f;
+    }
+    // Copy: the outcome's tree plus the energy events, each with a unit.
+    Json statsJson = o.stats.toJson();
+    StatsTree energyStats;
+    o.energy.addToStats(energyStats.child("energy_events"));
+    Json energyJson = energyStats.toJson();
+    for (auto& [k, v] : energyJson.items()) statsJson[k] = v;
+    j["stats"] = statsJson;
+    return j;
+}
+
+namespace {
+
+void flattenJson(const Json& j, const std::string& prefix, std::vector<std::pair<std::string, std::string>>& rows) {
+    if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it)
+            flattenJson(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), rows);
+    } else if (j.is_array()) {
+        for (std::size_t i = 0; i < j.size(); ++i) flattenJson(j[i], prefix + "[" + std::to_string(i) + "]", rows);
+    } else if (j.is_string()) {
+        rows.emplace_back(prefix, j.get<std::string>());
+    } else {
+        rows.emplace_back(prefix, j.dump());
+    }
+}
+
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+}  // namespace
+
+std::string reportToMarkdown(const Json& r) {
+    std::ostringstream md;
+    md << "# tessim report: " << r["target"]["name"].get<std::string>() << " / "
+       << r["workload"]["name"].get<std::string>() << " / " << r["plan"]["name"].get<std::string>() << "\n\n";
+    md << "| quantity | value |\n|---|---|\n";
+    md << fmt::format("| cycles | {} |\n", r["cycles"].get<std::uint64_t>());
+    md << fmt::format("| time | {:.6g} s |\n", r["seconds"].get<double>());
+    md << fmt::format("| stall fraction | {:.4f} |\n", r["stall_fraction"].get<double>());
+    md << fmt::format("| energy | {:.6g} J |\n", r["energy_j"]["total"].get<double>());
+    md << fmt::format("| power | {:.6g} W |\n", r["power_w"].get<double>());
+    for (auto it = r["traffic_bytes"].begin(); it != r["traffic_bytes"].end(); ++it)
+        md << fmt::format("| {} traffic | {} B read, {} B written |\n", it.key(), it.value()["read"].get<std::uint64_t>(),
+                          it.value()["write"].get<std::uint64_t>());
+    md << "\n## Engines (fraction of cycles)\n\n| engine | compute | memory | dependency | structural | sync | idle |\n|---|---|---|---|---|---|---|\n";
+    for (auto it = r["engines"].begin(); it != r["engines"].end(); ++it) {
+        const auto& s = it.value()["stall"];
+        md << fmt::format("| {} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} |\n", it.key(),
+                          s["compute"].get<double>(), s["memory"].get<double>(), s["dependency"].get<double>(),
+                          s["structural"].get<double>(), s["sync"].get<double>(), s["idle"].get<double>());
+    }
+    md << "\n## Bounds\n\n| bound | value |\n|---|---|\n";
+    md << fmt::format("| compute | {:.6g} s |\n", r["bounds"]["compute_s"].get<double>());
+    for (auto it = r["bounds"]["bandwidth_s"].begin(); it != r["bounds"]["bandwidth_s"].end(); ++it)
+        md << fmt::format("| {} bandwidth | {:.6g} s |\n", it.key(), it.value().get<double>());
+    md << "\n## Energy by component\n\n| component | dynamic (J) | static (J) |\n|---|---|---|\n";
+    for (auto it = r["energy_j"]["by_component"].begin(); it != r["energy_j"]["by_component"].end(); ++it)
+        md << fmt::format("| {} | {:.6g} | {:.6g} |\n", it.key(), it.value()["dynamic"].get<double>(),
+                          it.value()["static"].get<double>());
+    if (r.contains("functional")) {
+        const auto& f = r["functional"];
+        md << fmt::format("\nFunctional check: {} elements, {} mismatches, max abs error {:.3g}\n",
+                          f["elements"].get<std::uint64_t>(), f["mismatches"].get<std::uint64_t>(),
+                          f["max_abs_error"].get<double>());
+    }
+    return md.str();
+}
+
+std::string reportToCsv(const Json& r) {
+    std::vector<std::pair<std::string, std::string>> rows;
+    Json copy = r;
+    copy.erase("stats");
+    copy["target"].erase("config");
+    copy["workload"].erase("config");
+    copy["plan"].erase("config");
+    flattenJson(copy, "", rows);
+    std::ostringstream csv;
+    csv << "key,value\n";
+    for (const auto& [k, v] : rows) csv << csvField(k) << ',' << csvField(v) << '\n';
+    return csv.str();
+}
+
+}  // namespace tessim

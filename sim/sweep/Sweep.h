@@ -1,0 +1,34 @@
+// `tessim sweep`: reads the sweep file, runs the points still missing from DIR (locally or over
+// MPI), streams rows to DIR/results.{csv,jsonl}, then writes DIR/pareto.csv, prints a summary
+// and draws the plots the file asks for.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tessim::sweep {
+
+struct SweepOptions {
+    std::string specPath;
+    size_t jobs = 0;     // 0: every core this process may use
+    std::string outDir;  // empty: out/sweeps/<sweep name>
+    bool resume = false;
+    std::optional<double> timeoutSeconds;  // overrides the file's `timeout`
+    bool mpi = false;
+    bool plot = false;
+    /// argv prefix that runs one point; empty: this executable's `run` (/proc/self/exe run).
+    /// Tests put a stand-in here; the CLI never does.
+    std::vector<std::string> command;
+    /// Progress bar on a terminal, plain lines otherwise; std::nullopt: isatty(2).
+    std::optional<bool> terminal;
+    double progressInterval = 5.0;  // seconds between plain progress lines
+};
+
+/// Exit status: 0 every point ok, 1 some point failed or timed out (or a plot failed),
+/// 130 interrupted. A bad sweep file throws config::ConfigError; other unusable input
+/// (results of another sweep in DIR, --mpi without MPI) throws std::runtime_error.
+int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace tessim::sweep

@@ -1,0 +1,44 @@
+// A kernel schedule generator bound to a workload (shapes) and a plan (tiling, strategy): it
+// yields one lazily generated op stream per engine, the compulsory traffic that bounds the
+// schedule, and, for functional runs, the input data and the reference check.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/engine/FunctionalUnit.h"
+#include "sim/ir/OpStream.h"
+#include "sim/target/TargetInfo.h"
+
+namespace tessim {
+
+struct FunctionalCheck {
+    bool checked = false;
+    std::uint64_t elements = 0;
+    std::uint64_t mismatches = 0;
+    double maxAbsError = 0.0;
+    std::string firstMismatch;  // where and what, for the report
+};
+
+class Workload {
+public:
+    virtual ~Workload() = default;
+    // Workload and plan as used, with automatic choices made explicit.
+    virtual nlohmann::ordered_json resolvedWorkload() const = 0;
+    virtual nlohmann::ordered_json resolvedPlan() const = 0;
+    // One stream per engine that takes part; engines not named stay idle.
+    virtual std::vector<EngineStream> streams() = 0;
+    // Bytes that any schedule must move at each level (inputs read once, outputs written once).
+    virtual std::map<std::string, std::uint64_t> compulsoryBytes() const = 0;
+    // Functional runs: write inputs into the target's memories, then check outputs afterwards.
+    virtual void initialise(FunctionalMemory& memory) = 0;
+    virtual FunctionalCheck check(FunctionalMemory& memory) = 0;
+    // Per-layer results for multi-layer workloads (empty for single kernels).
+    virtual bool multiLayer() const { return false; }
+};
+
+}  // namespace tessim

@@ -1,0 +1,182 @@
+// `tessim sweep` and `tessim plot` as users run them: exit codes, malformed files, kill -9 and
+// --resume of the real process, MPI giving the local rows, plots on disk.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <thread>
+
+#include <fcntl.h>
+
+#include "tests/sweep/SweepTestSupport.h"
+
+namespace tessim::sweep {
+namespace {
+
+using namespace tessim::sweep::testing;
+
+const std::string kTessim = TESSIM_BINARY;
+
+// A sweep over the stand-in run command (the undocumented `_test_point_command` hook).
+std::string fakeSweep(const std::string& dir, const std::string& body) {
+    std::string path = dir + "/sweep.yaml";
+    writeText(path, "_test_point_command: [/bin/sh, " + sourceDir() + "/tests/sweep/fake_run.sh]\n" +
+                        "base: {target: minimal, workload: axpy}\n" + body);
+    return path;
+}
+
+TEST(SweepCli, MalformedSweepFileIsAClearErrorWithExit2) {
+    std::string dir = scratchDir("cli-bad");
+    writeText(dir + "/bad.yaml", "base: {target: minimal, workload: axpy}\n"
+                                 "grid:\n"
+                                 "  workload.n: [1, 2]\n"
+                                 "  sram.size: [1 MiB]\n");
+    CommandResult r = runShell(kTessim + " sweep " + dir + "/bad.yaml --out " + dir + "/out", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(dir + "/bad.yaml:4:3: error:"), std::string::npos) << r.err;
+    EXPECT_FALSE(exists(dir + "/out/results.csv"));
+
+    writeText(dir + "/syntax.yaml", "base: {target: minimal\ngrid: [\n");
+    r = runShell(kTessim + " sweep " + dir + "/syntax.yaml", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(dir + "/syntax.yaml:"), std::string::npos) << r.err;
+
+    r = runShell(kTessim + " sweep " + dir + "/missing.yaml", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("missing.yaml"), std::string::npos) << r.err;
+}
+
+TEST(SweepCli, ExistingResultsNeedResume) {
+    std::string dir = scratchDir("cli-exist");
+    std::string spec = fakeSweep(dir, "grid: {workload.n: [1, 2, 3]}\n");
+    CommandResult r = runShell(kTessim + " sweep " + spec + " --jobs 2 --out " + dir + "/out", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = runShell(kTessim + " sweep " + spec + " --out " + dir + "/out", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--resume"), std::string::npos) << r.err;
+    r = runShell(kTessim + " sweep " + spec + " --resume --out " + dir + "/out", dir);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("(0 run now, 3 from an earlier run)"), std::string::npos) << r.out;
+}
+
+TEST(SweepCli, TimeoutOptionAndFailedPointsGiveExit1) {
+    std::string dir = scratchDir("cli-timeout");
+    std::string spec = fakeSweep(dir, "grid: {workload.n: [1, hang, abc]}\n");
+    CommandResult r =
+        runShell(kTessim + " sweep " + spec + " --timeout 0.5 --out " + dir + "/out", dir);
+    EXPECT_EQ(r.status, 1) << r.err;
+    std::string csv = readText(dir + "/out/results.csv");
+    EXPECT_NE(csv.find(",timeout,no result within 0.5 s"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",error,exit 2: <command line>"), std::string::npos) << csv;
+}
+
+TEST(SweepCli, KillNineOfTheProcessThenResume) {
+    std::string dir = scratchDir("cli-kill");
+    std::string spec = dir + "/sweep.yaml";
+    writeText(spec, "_test_point_command: [/bin/sh, " + sourceDir() + "/tests/sweep/fake_run.sh]\n"
+                    "base: {target: minimal, workload: axpy, set: {workload.delay: 0.1}}\n"
+                    "grid: {workload.n: {from: 1, to: 30, step: 1}}\n");
+    CommandResult reference =
+        runShell(kTessim + " sweep " + spec + " --jobs 2 --out " + dir + "/reference", dir);
+    ASSERT_EQ(reference.status, 0) << reference.err;
+
+    pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        int devNull = ::open("/dev/null", O_WRONLY);
+        ::dup2(devNull, 1);
+        ::dup2(devNull, 2);
+        std::string out = dir + "/killed";
+        ::execl(kTessim.c_str(), kTessim.c_str(), "sweep", spec.c_str(), "--jobs", "2", "--out",
+                out.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (countLines(dir + "/killed/results.jsonl") < 6 &&
+           std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    size_t kept = countLines(dir + "/killed/results.jsonl");
+    ASSERT_GE(kept, 6u);
+    ASSERT_LT(kept, 30u);
+
+    CommandResult resumed =
+        runShell(kTessim + " sweep " + spec + " --jobs 2 --resume --out " + dir + "/killed", dir);
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+    for (const char* file : {"results.csv", "results.jsonl"}) {
+        EXPECT_EQ(sortedLines(dir + "/killed/" + file), sortedLines(dir + "/reference/" + file))
+            << file;
+    }
+}
+
+TEST(SweepCli, MpiRunGivesTheLocalRows) {
+    std::string dir = scratchDir("cli-mpi");
+    std::string spec = fakeSweep(dir, "grid: {workload.n: [1, 2, 3, 4, 5, 6, 7, 8, abc]}\n"
+                                      "objectives: [{minimize: seconds}, {minimize: energy_j.total}]\n");
+#ifndef TESSIM_HAVE_MPI
+    CommandResult r = runShell(kTessim + " sweep " + spec + " --mpi --out " + dir + "/mpi", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("without MPI"), std::string::npos) << r.err;
+    GTEST_SKIP() << "built without MPI";
+#else
+    if (!onPath("mpirun")) GTEST_SKIP() << "mpirun is not installed";
+    CommandResult one = runShell(kTessim + " sweep " + spec + " --jobs 1 --out " + dir + "/one", dir);
+    CommandResult two = runShell(kTessim + " sweep " + spec + " --jobs 2 --out " + dir + "/two", dir);
+    CommandResult mpi = runShell("mpirun --allow-run-as-root --oversubscribe -np 3 " + kTessim +
+                                     " sweep " + spec + " --mpi --jobs 2 --out " + dir + "/mpi",
+                                 dir);
+    EXPECT_EQ(one.status, 1) << one.err;  // the point n=abc fails on purpose
+    EXPECT_EQ(two.status, 1) << two.err;
+    EXPECT_NE(mpi.status, 0) << mpi.err;  // mpirun passes rank 0's 1 on
+    EXPECT_NE(mpi.out.find("on 2 MPI workers"), std::string::npos) << mpi.out << mpi.err;
+    for (const char* file : {"results.csv", "results.jsonl"}) {
+        EXPECT_EQ(countLines(dir + "/one/" + file), file[8] == 'c' ? 10u : 9u);
+        EXPECT_EQ(sortedLines(dir + "/one/" + file), sortedLines(dir + "/two/" + file)) << file;
+        EXPECT_EQ(sortedLines(dir + "/one/" + file), sortedLines(dir + "/mpi/" + file)) << file;
+    }
+    EXPECT_EQ(readText(dir + "/one/pareto.csv"), readText(dir + "/mpi/pareto.csv"));
+#endif
+}
+
+bool matplotlibAvailable() {
+    return std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
+}
+
+TEST(SweepCli, PlotsAreWrittenAsPngAndSvg) {
+    if (!matplotlibAvailable()) GTEST_SKIP() << "/usr/bin/python3 has no matplotlib";
+    std::string dir = scratchDir("cli-plot");
+    std::string spec = fakeSweep(dir, R"(grid:
+  workload.n: [1, 2, 4, 8]
+  target.sram.size: [256 KiB, 1 MiB, 512 KiB]
+  plan.strategy: [naive, double-buffer]
+objectives: [{minimize: seconds}, {minimize: energy_j.total}]
+plots:
+  - {kind: lines, x: target.sram.size, y: [traffic_bytes.ddr.read, seconds], group: plan.strategy}
+  - {kind: heatmap, x: target.sram.size, y: workload.n, metric: seconds}
+  - {kind: pareto, x: seconds, y: energy_j.total, group: plan.strategy}
+)");
+    CommandResult r = runShell(kTessim + " sweep " + spec + " --plot --out " + dir + "/out", dir);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    for (const char* name : {"lines_traffic_bytes.ddr.read-seconds_vs_target.sram.size_by_plan.strategy",
+                             "heatmap_seconds_over_target.sram.size_x_workload.n",
+                             "pareto_energy_j.total_vs_seconds_by_plan.strategy"}) {
+        for (const char* ext : {".png", ".svg"}) {
+            EXPECT_TRUE(exists(dir + "/out/plots/" + name + ext)) << name << ext << "\n" << r.out;
+        }
+    }
+    r = runShell(kTessim + " plot " + dir + "/out/results.csv --kind heatmap --x plan.strategy"
+                 " --y target.sram.size --metric cycles --out " + dir + "/more", dir);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(exists(dir + "/more/heatmap_cycles_over_plan.strategy_x_target.sram.size.png"))
+        << r.out;
+    r = runShell(kTessim + " plot " + dir + "/out/results.csv --kind lines --x workload.n"
+                 " --y no.such.column --out " + dir + "/more", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("no.such.column"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace tessim::sweep

@@ -1,0 +1,21 @@
+#include "workloads/WorkloadFactory.h"
+
+#include "sim/config/Reader.h"
+#include "workloads/vector/StreamingVectorKernel.h"
+
+namespace tessim {
+
+const std::vector<std::string>& kernelNames() {
+    static const std::vector<std::string> names{"axpy", "dot"};
+    return names;
+}
+
+std::unique_ptr<Workload> makeWorkload(const config::Node& workload, const config::Node& plan,
+                                       const TargetInfo& target) {
+    config::Reader w(workload);
+    std::string kernel = w.oneOf("kernel", kernelNames());
+    if (kernel == "axpy" || kernel == "dot") return makeStreamingVectorKernel(kernel, workload, plan, target);
+    w.fail("kernel", "unknown kernel '" + kernel + "'");
+}
+
+}  // namespace tessim
