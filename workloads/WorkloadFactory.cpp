@@ -1,12 +1,13 @@
 #include "workloads/WorkloadFactory.h"
 
 #include "sim/config/Reader.h"
+#include "workloads/conv/ConvKernel.h"
 #include "workloads/vector/StreamingVectorKernel.h"
 
 namespace tessim {
 
 const std::vector<std::string>& kernelNames() {
-    static const std::vector<std::string> names{"axpy", "dot"};
+    static const std::vector<std::string> names{"axpy", "dot", "conv2d"};
     return names;
 }
 
@@ -15,6 +16,7 @@ std::unique_ptr<Workload> makeWorkload(const config::Node& workload, const confi
     config::Reader w(workload);
     std::string kernel = w.oneOf("kernel", kernelNames());
     if (kernel == "axpy" || kernel == "dot") return makeStreamingVectorKernel(kernel, workload, plan, target);
+    if (kernel == "conv2d") return makeConvKernel(workload, plan, target);
     w.fail("kernel", "unknown kernel '" + kernel + "'");
 }
 

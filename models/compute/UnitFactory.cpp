@@ -1,5 +1,6 @@
 #include "models/compute/UnitFactory.h"
 
+#include "models/compute/SystolicArray.h"
 #include "sim/engine/TableUnit.h"
 
 namespace tessim {
@@ -51,7 +52,8 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
 std::unique_ptr<FunctionalUnit> makeUnit(config::Reader& r, const std::string& name, const UnitContext& context) {
     std::string impl = r.get<std::string>("impl", std::string("table"));
     if (impl == "table") return makeTableUnit(r, name, context);
-    r.fail("impl", "unknown unit model '" + impl + "' (expected one of: table)");
+    if (impl == "systolic") return std::make_unique<SystolicArray>(SystolicConfig::fromYaml(r, name));
+    r.fail("impl", "unknown unit model '" + impl + "' (expected one of: table, systolic)");
 }
 
 }  // namespace tessim

@@ -1,0 +1,153 @@
+#include "models/compute/SystolicArray.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace tessim {
+
+SystolicConfig SystolicConfig::fromYaml(config::Reader& r, const std::string& name) {
+    using namespace config;
+    SystolicConfig c;
+    c.name = name;
+    c.rows = r.get<unsigned>("rows", Range<unsigned>{1, 4096});
+    c.cols = r.get<unsigned>("cols", Range<unsigned>{1, 4096});
+    std::string df = r.oneOf("dataflow", {"os", "ws", "is"}, std::string("ws"));
+    c.dataflow = df == "os" ? Dataflow::OutputStationary
+                 : df == "ws" ? Dataflow::WeightStationary : Dataflow::InputStationary;
+    r.oneOf("dtype", {"i8"}, std::string("i8"));
+    if (auto e = r.optionalChild("energy")) {
+        c.joulesPerMac = e->get<Energy>("mac_i8", Energy{0.0}).joules;
+        c.joulesPerSramReadByte = e->get<Energy>("operand_read_per_byte", Energy{0.0}).joules;
+        c.joulesPerSramWriteByte = e->get<Energy>("psum_write_per_byte", Energy{c.joulesPerSramReadByte}).joules;
+        c.staticWatts = e->get<Power>("static_power", Power{0.0}).watts;
+    }
+    return c;
+}
+
+SystolicMapping mapTile(unsigned rows, unsigned cols, Dataflow dataflow, std::uint64_t outPixels,
+                        std::uint64_t filters, std::uint64_t window) {
+    SystolicMapping m;
+    switch (dataflow) {
+        case Dataflow::OutputStationary: m.sr = outPixels; m.sc = filters; m.t = window; break;
+        case Dataflow::WeightStationary: m.sr = window; m.sc = filters; m.t = outPixels; break;
+        case Dataflow::InputStationary: m.sr = window; m.sc = outPixels; m.t = filters; break;
+    }
+    m.folds = ((m.sr + rows - 1) / rows) * ((m.sc + cols - 1) / cols);
+    m.cyclesPerFold = dataflow == Dataflow::OutputStationary ? rows + cols + m.t - 2
+                                                             : 2 * std::uint64_t{rows} + cols + m.t - 2;
+    return m;
+}
+
+SystolicArray::SystolicArray(SystolicConfig config)
+    : FunctionalUnit(config.name, UnitClass::Compute, 1), config_(std::move(config)) {}
+
+std::uint64_t SystolicArray::macs(const MacTileArgs& a) {
+    return std::uint64_t{a.outH} * a.outW * a.filters * a.channels * a.kh * a.kw;
+}
+std::uint64_t SystolicArray::inputBytes(const MacTileArgs& a) { return std::uint64_t{a.channels} * a.inH * a.inW; }
+std::uint64_t SystolicArray::weightBytes(const MacTileArgs& a) {
+    return std::uint64_t{a.filters} * a.channels * a.kh * a.kw;
+}
+std::uint64_t SystolicArray::outputBytes(const MacTileArgs& a) { return std::uint64_t{a.filters} * a.outH * a.outW * 4; }
+
+static SystolicMapping mappingOf(const SystolicConfig& c, const MacTileArgs& a) {
+    return mapTile(c.rows, c.cols, c.dataflow, std::uint64_t{a.outH} * a.outW, a.filters,
+                   std::uint64_t{a.channels} * a.kh * a.kw);
+}
+
+std::uint64_t SystolicArray::occupancy(const Op& op) const {
+    if (macs(op.mac) == 0) return 1;  // fence
+    return std::max<std::uint64_t>(1, mappingOf(config_, op.mac).cycles());
+}
+
+double SystolicArray::work(const Op& op) const { return static_cast<double>(macs(op.mac)); }
+
+void SystolicArray::account(const Op& op) {
+    const MacTileArgs& a = op.mac;
+    std::uint64_t m = macs(a);
+    if (m == 0) {
+        ++fences_;
+        return;
+    }
+    ++tiles_;
+    macs_ += m;
+    SystolicMapping map = mappingOf(config_, a);
+    cycles_ += map.cycles();
+    folds_ += map.folds;
+    std::uint64_t rowFolds = (map.sr + config_.rows - 1) / config_.rows;
+    std::uint64_t colFolds = (map.sc + config_.cols - 1) / config_.cols;
+    // Used processing elements per fold, summed over folds (partial folds use fewer rows/cols).
+    std::uint64_t usedRows = map.sr, usedCols = map.sc;
+    usedPeCycles_ += usedRows * usedCols * map.t;
+    // SRAM operand traffic as SCALE-Sim counts it: the stationary operand is loaded once per
+    // fold, the streamed operand is read once per fold, partial sums written per row fold.
+    const std::uint64_t e = std::uint64_t{a.outH} * a.outW, k = std::uint64_t{a.channels} * a.kh * a.kw;
+    std::uint64_t reads = 0, writes = 0;
+    switch (config_.dataflow) {
+        case Dataflow::WeightStationary:
+            reads = k * a.filters + e * k * colFolds;
+            writes = e * a.filters * rowFolds * 4;
+            break;
+        case Dataflow::InputStationary:
+            reads = e * k + k * a.filters * colFolds;
+            writes = e * a.filters * rowFolds * 4;
+            break;
+        case Dataflow::OutputStationary:
+            reads = e * k * colFolds + k * a.filters * rowFolds;
+            writes = e * a.filters * 4;
+            break;
+    }
+    if (a.accumulate) reads += outputBytes(a);
+    sramReadBytes_ += reads;
+    sramWriteBytes_ += writes;
+}
+
+void SystolicArray::executeFunctional(const Op& op, FunctionalMemory& memory) {
+    const MacTileArgs& a = op.mac;
+    if (macs(a) == 0) return;
+    std::vector<std::int8_t> in(inputBytes(a)), w(weightBytes(a));
+    std::vector<std::int32_t> out(std::uint64_t{a.filters} * a.outH * a.outW, 0);
+    memory.read(a.space, a.in, in.data(), in.size());
+    memory.read(a.space, a.weights, w.data(), w.size());
+    if (a.accumulate) memory.read(a.space, a.out, out.data(), out.size() * 4);
+    const std::uint64_t plane = std::uint64_t{a.inH} * a.inW;
+    for (std::uint32_t n = 0; n < a.filters; ++n) {
+        std::int32_t* o = out.data() + std::uint64_t{n} * a.outH * a.outW;
+        for (std::uint32_t c = 0; c < a.channels; ++c) {
+            const std::int8_t* ic = in.data() + c * plane;
+            const std::int8_t* wc = w.data() + (std::uint64_t{n} * a.channels + c) * a.kh * a.kw;
+            for (std::uint32_t ky = 0; ky < a.kh; ++ky)
+                for (std::uint32_t kx = 0; kx < a.kw; ++kx) {
+                    const std::int32_t wv = wc[ky * a.kw + kx];
+                    for (std::uint32_t y = 0; y < a.outH; ++y) {
+                        const std::int8_t* row = ic + std::uint64_t{y * a.stride + ky} * a.inW + kx;
+                        std::int32_t* orow = o + std::uint64_t{y} * a.outW;
+                        for (std::uint32_t x = 0; x < a.outW; ++x) orow[x] += wv * row[x * a.stride];
+                    }
+                }
+        }
+    }
+    memory.write(a.space, a.out, out.data(), out.size() * 4);
+}
+
+void SystolicArray::collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
+                            double seconds) const {
+    auto& node = stats.child(name());
+    node.add("tiles", tiles_, "ops", "MAC tiles executed");
+    node.add("fences", fences_, "ops", "zero-work tiles that order a write-back after compute");
+    node.add("macs", macs_, "MAC", "multiply-accumulates");
+    node.add("busy_cycles", cycles_, "cycles", "array cycles of the tiles (SCALE-Sim formula)");
+    node.add("folds", folds_, "folds", "array folds");
+    node.add("sram_read_bytes", sramReadBytes_, "B", "operand bytes read from SRAM by the array");
+    node.add("sram_write_bytes", sramWriteBytes_, "B", "partial-sum bytes written by the array");
+    double peCycles = double(cycles_) * config_.rows * config_.cols;
+    node.add("mapping_efficiency", peCycles > 0 ? double(macs_) / peCycles : 0.0, "ratio",
+             "MACs / (busy cycles × rows × cols)");
+    energy.addEvents(path, "mac_i8", macs_, config_.joulesPerMac);
+    energy.addEvents(path, "operand_read", sramReadBytes_, config_.joulesPerSramReadByte);
+    energy.addEvents(path, "psum_write", sramWriteBytes_, config_.joulesPerSramWriteByte);
+    if (config_.staticWatts > 0) energy.addStaticPower(path, config_.staticWatts);
+    (void)seconds;
+}
+
+}  // namespace tessim

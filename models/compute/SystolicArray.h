@@ -1,0 +1,70 @@
+// A systolic MAC array (impl: systolic): rows × cols INT8 MACs with INT32 accumulation, dataflow
+// os | ws | is. Executes OpKind::MacTile; a tile's cycle count is SCALE-Sim v2's stall-free
+// formula (../shared/facts/scalesim-compat.md): folds × (fill + skew + T + drain).
+// A MacTile with no output (outH·outW = 0) is a fence: it occupies the array one cycle after the
+// work before it, so the next op (a DMA start of a write-back) issues only after it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/config/Reader.h"
+#include "sim/engine/FunctionalUnit.h"
+
+namespace tessim {
+
+enum class Dataflow : std::uint8_t { OutputStationary, WeightStationary, InputStationary };
+
+struct SystolicConfig {
+    std::string name;
+    unsigned rows = 32;
+    unsigned cols = 32;
+    Dataflow dataflow = Dataflow::WeightStationary;
+    double joulesPerMac = 0.0;         // one INT8 multiply + INT32 accumulate
+    double joulesPerSramReadByte = 0.0;  // operand bytes fed from the on-chip SRAM
+    double joulesPerSramWriteByte = 0.0; // partial-sum bytes written back
+    double staticWatts = 0.0;
+
+    static SystolicConfig fromYaml(config::Reader& r, const std::string& name);
+};
+
+// SCALE-Sim's mapping of a tile: Sr × Sc operands spatially, T temporally.
+struct SystolicMapping {
+    std::uint64_t sr = 0, sc = 0, t = 0;
+    std::uint64_t folds = 0;
+    std::uint64_t cyclesPerFold = 0;
+    std::uint64_t cycles() const { return folds * cyclesPerFold; }
+};
+
+SystolicMapping mapTile(unsigned rows, unsigned cols, Dataflow dataflow, std::uint64_t outPixels,
+                        std::uint64_t filters, std::uint64_t window);
+
+class SystolicArray : public FunctionalUnit {
+public:
+    explicit SystolicArray(SystolicConfig config);
+
+    bool executes(OpKind kind) const override { return kind == OpKind::MacTile; }
+    std::uint64_t occupancy(const Op& op) const override;
+    std::uint64_t latency(const Op& op) const override { return occupancy(op); }
+    void account(const Op& op) override;
+    void executeFunctional(const Op& op, FunctionalMemory& memory) override;
+    double work(const Op& op) const override;
+    double peakWorkPerCycle() const override { return double(config_.rows) * config_.cols; }
+    void collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
+                 double seconds) const override;
+
+    const SystolicConfig& config() const { return config_; }
+    static std::uint64_t macs(const MacTileArgs& a);
+    // Operand bytes read from SRAM: input tile and weights once per fold they are streamed in.
+    static std::uint64_t inputBytes(const MacTileArgs& a);
+    static std::uint64_t weightBytes(const MacTileArgs& a);
+    static std::uint64_t outputBytes(const MacTileArgs& a);
+
+private:
+    SystolicConfig config_;
+    std::uint64_t tiles_ = 0, fences_ = 0, macs_ = 0, cycles_ = 0, folds_ = 0;
+    std::uint64_t sramReadBytes_ = 0, sramWriteBytes_ = 0;
+    std::uint64_t usedPeCycles_ = 0;  // Σ min(Sr,rows)·min(Sc,cols)·cyclesPerFold: mapping efficiency
+};
+
+}  // namespace tessim
