@@ -14,8 +14,12 @@ namespace {
 // Generates `total` ops of one pattern without storing them.
 class SyntheticStream : public ChunkedOpStream {
 public:
-    SyntheticStream(std::string pattern, std::uint64_t total, std::uint8_t space)
-        : pattern_(std::move(pattern)), total_(total), space_(space) {}
+    SyntheticStream(const std::string& pattern, std::uint64_t total, std::uint8_t space)
+        : pattern_(pattern == "fma-independent" ? Pattern::Independent
+                   : pattern == "fma-dependent" ? Pattern::Dependent
+                                                : Pattern::LoadStore),
+          total_(total),
+          space_(space) {}
 
 protected:
     bool refill(std::vector<Op>& out) override {
@@ -25,13 +29,13 @@ protected:
             Op op;
             op.dtype = DType::F32;
             op.vl = 8;
-            if (pattern_ == "fma-independent") {
+            if (pattern_ == Pattern::Independent) {
                 op.kind = OpKind::Fma;
                 op.dst = static_cast<std::uint8_t>(8 + done_ % 24);
                 op.src[0] = 0;
                 op.src[1] = 1;
                 op.src[2] = 2;
-            } else if (pattern_ == "fma-dependent") {
+            } else if (pattern_ == Pattern::Dependent) {
                 op.kind = OpKind::Fma;
                 op.dst = 3;
                 op.src[0] = 0;
@@ -51,7 +55,8 @@ protected:
     }
 
 private:
-    std::string pattern_;
+    enum class Pattern { Independent, Dependent, LoadStore };
+    Pattern pattern_;
     std::uint64_t total_;
     std::uint8_t space_;
     std::uint64_t done_ = 0;

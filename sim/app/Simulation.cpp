@@ -26,7 +26,7 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
     int index = 0;
     for (const auto& assignment : request.sets) {
         ++index;
-        config::Location where{"<command line>", 0, index};
+        config::Location where = config::commandLineLocation(index);
         auto eq = assignment.find('=');
         auto dot = assignment.find('.');
         if (eq == std::string::npos || dot == std::string::npos || dot > eq)

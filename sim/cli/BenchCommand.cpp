@@ -2,6 +2,7 @@
 // elaboration per process) and the parent prints the table.
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -31,7 +32,9 @@ void addBenchCommand(CLI::App& app) {
         std::cout << fmt::format("{:<18} {:>12} {:>10} {:>16} {:>14}\n", "case", "ops", "wall s", "ops per second",
                                  "sim cycles");
         for (const auto& name : benchCases()) {
-            std::string cmd = fmt::format("/proc/self/exe bench --case {} --ops {}", name, o->ops);
+            // Resolve our own path here: inside popen's shell /proc/self/exe is the shell.
+            std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+            std::string cmd = fmt::format("'{}' bench --case {} --ops {}", self, name, o->ops);
             std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
             if (!pipe) throw std::runtime_error("cannot start benchmark child");
             std::array<char, 512> buf{};

@@ -13,6 +13,8 @@ namespace tessim {
 namespace {
 
 constexpr unsigned kSyncEveryOps = 4096;
+// Stalls at least this long appear in traces (shorter ones would flood the trace).
+constexpr std::uint64_t kTracedStallCycles = 8;
 
 bool isCompute(OpKind k) {
     switch (k) {
@@ -75,11 +77,10 @@ void Engine::synchronise() {
 
 void Engine::run() {
     quantum_.reset();
-    Op op;
     unsigned sinceSync = 0;
     if (stream_) {
-        while (stream_->next(op)) {
-            issue(op);
+        while (const Op* op = stream_->next()) {
+            issue(*op);
             ++opsIssued_;
             if (++sinceSync == kSyncEveryOps) {
                 sinceSync = 0;
@@ -132,6 +133,9 @@ std::uint64_t Engine::reserveSlot(std::uint64_t earliest, bool bundleStart) {
 
 void Engine::accountIssue(std::uint64_t s, StallReason gapReason, StallReason opReason) {
     if (s >= cycle_) {
+        if (trace_ && s - cycle_ >= kTracedStallCycles)
+            trace_->span(name(), std::string(stallReasonName(gapReason)) + " stall", config_.clock.at(cycle_),
+                         config_.clock.at(s));
         stalls_.add(gapReason, s - cycle_);
         stalls_.add(opReason, 1);
         cycle_ = s + 1;

@@ -6,7 +6,12 @@
 namespace tessim {
 
 TableUnit::TableUnit(TableUnitConfig config)
-    : FunctionalUnit(config.name, config.unitClass, config.instances), config_(std::move(config)) {}
+    : FunctionalUnit(config.name, config.unitClass, config.instances), config_(std::move(config)) {
+    for (const auto& [kind, t] : config_.ops) {
+        timing_[static_cast<std::size_t>(kind)] = t;
+        executes_[static_cast<std::size_t>(kind)] = true;
+    }
+}
 
 std::uint64_t TableUnit::registerGroups(const Op& op) const {
     std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
@@ -14,7 +19,7 @@ std::uint64_t TableUnit::registerGroups(const Op& op) const {
 }
 
 std::uint64_t TableUnit::occupancy(const Op& op) const {
-    const auto& t = config_.ops.at(op.kind);
+    const auto& t = timing_[static_cast<std::size_t>(op.kind)];
     double cycles = 0.0;
     if (config_.unitClass == UnitClass::Memory && op.kind != OpKind::ScalarLoad) {
         std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
@@ -29,7 +34,7 @@ std::uint64_t TableUnit::occupancy(const Op& op) const {
 }
 
 std::uint64_t TableUnit::latency(const Op& op) const {
-    const auto& t = config_.ops.at(op.kind);
+    const auto& t = timing_[static_cast<std::size_t>(op.kind)];
     // A grouped op's last register leaves the pipeline (groups − 1) occupancy slots later.
     double extra = config_.unitClass == UnitClass::Compute
                        ? t.reciprocal * static_cast<double>(registerGroups(op) - 1)

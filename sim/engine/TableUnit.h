@@ -34,7 +34,7 @@ class TableUnit : public FunctionalUnit {
 public:
     explicit TableUnit(TableUnitConfig config);
 
-    bool executes(OpKind kind) const override { return config_.ops.count(kind) != 0; }
+    bool executes(OpKind kind) const override { return executes_[static_cast<std::size_t>(kind)]; }
     std::uint64_t occupancy(const Op& op) const override;
     std::uint64_t latency(const Op& op) const override;
     void account(const Op& op) override;
@@ -46,6 +46,9 @@ public:
 private:
     std::uint64_t registerGroups(const Op& op) const;
     TableUnitConfig config_;
+    // The op table as an array indexed by op kind: the hot path does no map look-ups.
+    std::array<TableUnitConfig::Timing, 16> timing_{};
+    std::array<bool, 16> executes_{};
     // [op kind][dtype] → (ops, elements)
     std::array<std::array<std::uint64_t, 6>, 16> opCount_{};
     std::array<std::array<std::uint64_t, 6>, 16> elementCount_{};

@@ -187,9 +187,8 @@ std::uint64_t writeSchedule(std::ostream& out, std::vector<EngineStream>& stream
     // Engines are written one after another: each engine's stream keeps its order, which is all
     // the replay needs (engines synchronise through DMA tags, barriers and events, not line order).
     for (auto& es : streams) {
-        Op op;
-        while (es.stream->next(op)) {
-            out << opToJson(es.engine, op, target).dump() << '\n';
+        while (const Op* op = es.stream->next()) {
+            out << opToJson(es.engine, *op, target).dump() << '\n';
             ++count;
         }
     }

@@ -14,21 +14,21 @@ namespace tessim {
 class OpStream {
 public:
     virtual ~OpStream() = default;
-    // Fills `op` with the next op; false at the end of the stream.
-    virtual bool next(Op& op) = 0;
+    // The next op, or nullptr at the end of the stream. The pointer stays valid until the next
+    // call (streams hand out ops in place: no copy on the engine's hot path).
+    virtual const Op* next() = 0;
 };
 
 // Base for generators: refill() appends the next chunk of ops; the base hands them out.
 class ChunkedOpStream : public OpStream {
 public:
-    bool next(Op& op) final {
+    const Op* next() final {
         while (pos_ == buffer_.size()) {
             buffer_.clear();
             pos_ = 0;
-            if (!refill(buffer_)) return false;
+            if (!refill(buffer_)) return nullptr;
         }
-        op = buffer_[pos_++];
-        return true;
+        return &buffer_[pos_++];
     }
 
 protected:
@@ -44,11 +44,7 @@ private:
 class VectorOpStream : public OpStream {
 public:
     explicit VectorOpStream(std::vector<Op> ops) : ops_(std::move(ops)) {}
-    bool next(Op& op) override {
-        if (pos_ == ops_.size()) return false;
-        op = ops_[pos_++];
-        return true;
-    }
+    const Op* next() override { return pos_ == ops_.size() ? nullptr : &ops_[pos_++]; }
 
 private:
     std::vector<Op> ops_;

@@ -1,0 +1,187 @@
+// End-to-end runs of the tessim executable: the report contract of DESIGN.md, its invariants,
+// determinism, schedule round trips, functional checks and error handling.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "common/ProcessRunner.h"
+
+namespace tessim {
+namespace {
+
+using test::runTessim;
+using Json = nlohmann::json;
+
+std::string tempPath(const std::string& name) {
+    auto dir = std::filesystem::temp_directory_path() / ("tessim_pipeline_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return (dir / name).string();
+}
+
+Json runJson(const std::string& args) {
+    auto r = runTessim("run " + args);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return Json::parse(r.out);
+}
+
+void expectInvariants(const Json& r) {
+    ASSERT_EQ(r["schema"], "tessim.report/1");
+    for (const char* key : {"target", "workload", "plan", "cycles", "seconds", "engines", "stall_fraction",
+                            "traffic_bytes", "energy_j", "power_w", "bounds", "stats"})
+        EXPECT_TRUE(r.contains(key)) << key;
+    for (auto& [name, engine] : r["engines"].items()) {
+        double sum = 0;
+        for (auto& [reason, fraction] : engine["stall"].items()) sum += fraction.get<double>();
+        EXPECT_NEAR(sum, 1.0, 1e-12) << name;
+    }
+    double seconds = r["seconds"].get<double>();
+    EXPECT_GT(seconds, 0.0);
+    EXPECT_GE(seconds, r["bounds"]["compute_s"].get<double>());
+    for (auto& [level, bound] : r["bounds"]["bandwidth_s"].items()) EXPECT_GE(seconds, bound.get<double>()) << level;
+    for (auto& [level, bytes] : r["bounds"]["compulsory_bytes"].items()) {
+        auto traffic = r["traffic_bytes"][level];
+        EXPECT_GE(traffic["read"].get<std::uint64_t>() + traffic["write"].get<std::uint64_t>(),
+                  bytes.get<std::uint64_t>()) << level;
+    }
+    double parts = 0;
+    for (auto& [name, c] : r["energy_j"]["by_component"].items())
+        parts += c["dynamic"].get<double>() + c["static"].get<double>();
+    EXPECT_DOUBLE_EQ(parts, r["energy_j"]["total"].get<double>());
+    EXPECT_NEAR(r["power_w"].get<double>() * seconds, r["energy_j"]["total"].get<double>(), 1e-12);
+}
+
+TEST(RunPipeline, AxpyReportHoldsTheContractInvariants) {
+    expectInvariants(runJson("--target minimal --workload axpy --set workload.n=100000"));
+}
+
+TEST(RunPipeline, DotReportHoldsTheContractInvariants) {
+    expectInvariants(runJson("--target minimal --workload dot --set workload.n=30000 --set plan.memory=spm"));
+}
+
+TEST(RunPipeline, ScratchpadIsFasterThanDdrForTheSameKernel) {
+    Json ddr = runJson("--target minimal --workload axpy --set workload.n=8192");
+    Json spm = runJson("--target minimal --workload axpy --set workload.n=8192 --set plan.memory=spm");
+    EXPECT_LT(spm["seconds"].get<double>(), ddr["seconds"].get<double>());
+    EXPECT_EQ(spm["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(spm["traffic_bytes"]["sram"]["read"].get<std::uint64_t>(), 2u * 8192 * 4);
+}
+
+TEST(RunPipeline, TwoRunsGiveByteIdenticalReports) {
+    auto a = runTessim("run --target minimal --workload dot --set workload.n=30001");
+    auto b = runTessim("run --target minimal --workload dot --set workload.n=30001");
+    ASSERT_EQ(a.exitCode, 0) << a.err;
+    EXPECT_EQ(a.out, b.out);
+    auto c = runTessim("run --target minimal --workload dot --set workload.n=30001 --format md");
+    auto d = runTessim("run --target minimal --workload dot --set workload.n=30001 --format md");
+    EXPECT_EQ(c.out, d.out);
+}
+
+TEST(RunPipeline, EmittedScheduleReplaysToTheSameReport) {
+    std::string sched = tempPath("axpy.jsonl");
+    auto e = runTessim("emit --target minimal --workload axpy --set workload.n=5003 > " + sched);
+    ASSERT_EQ(e.exitCode, 0) << e.err;
+    Json generated = runJson("--target minimal --workload axpy --set workload.n=5003 --functional");
+    Json replayed = runJson("--target minimal --workload axpy --set workload.n=5003 --functional --schedule " + sched);
+    for (const char* key : {"cycles", "seconds", "engines", "traffic_bytes", "energy_j", "bounds", "functional"})
+        EXPECT_EQ(generated[key], replayed[key]) << key;
+}
+
+struct FunctionalCase {
+    const char* kernel;
+    const char* dtype;
+    int n;
+};
+
+void PrintTo(const FunctionalCase& c, std::ostream* os) { *os << c.kernel << '_' << c.dtype << '_' << c.n; }
+
+class FunctionalRuns : public ::testing::TestWithParam<FunctionalCase> {};
+
+TEST_P(FunctionalRuns, ResultsEqualThePlainReference) {
+    const auto& c = GetParam();
+    Json r = runJson(std::string("--target minimal --workload ") + c.kernel + " --functional --set workload.n=" +
+                     std::to_string(c.n) + " --set workload.dtype=" + c.dtype);
+    ASSERT_TRUE(r.contains("functional"));
+    EXPECT_EQ(r["functional"]["mismatches"].get<int>(), 0) << r["functional"].dump();
+    EXPECT_EQ(r["functional"]["elements"].get<int>(), std::string(c.kernel) == "axpy" ? c.n : 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, FunctionalRuns,
+                         ::testing::Values(FunctionalCase{"axpy", "f32", 1001}, FunctionalCase{"axpy", "i32", 777},
+                                           FunctionalCase{"axpy", "f64", 64}, FunctionalCase{"dot", "f32", 12345},
+                                           FunctionalCase{"dot", "i8", 999}, FunctionalCase{"dot", "f64", 5}));
+
+TEST(RunPipeline, TraceFileIsChromeTraceJson) {
+    std::string trace = tempPath("trace.json");
+    runJson("--target minimal --workload axpy --set workload.n=20000 --trace " + trace);
+    std::ifstream in(trace);
+    Json t = Json::parse(in);
+    ASSERT_TRUE(t.contains("traceEvents"));
+    EXPECT_GT(t["traceEvents"].size(), 1u);
+}
+
+TEST(RunPipeline, MarkdownAndCsvFormats) {
+    auto md = runTessim("run --target minimal --workload axpy --set workload.n=1000 --format md");
+    EXPECT_EQ(md.exitCode, 0);
+    EXPECT_NE(md.out.find("| cycles |"), std::string::npos);
+    auto csv = runTessim("run --target minimal --workload axpy --set workload.n=1000 --format csv");
+    EXPECT_EQ(csv.exitCode, 0);
+    EXPECT_EQ(csv.out.rfind("key,value\n", 0), 0u);
+    EXPECT_NE(csv.out.find("\ncycles,"), std::string::npos);
+}
+
+TEST(RunPipelineErrors, BadUnitOnTheCommandLineExitsTwoWithTheKey) {
+    auto r = runTessim("run --target minimal --workload axpy --set target.spm.size=12ns");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_NE(r.err.find("spm.size"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("<command line>"), std::string::npos) << r.err;
+}
+
+TEST(RunPipelineErrors, UnknownKeyInATargetFileNamesFileLineColumnAndSuggestion) {
+    std::string path = tempPath("bad-target.yaml");
+    std::ifstream src(std::string(TESSIM_SOURCE_DIR) + "/configs/targets/minimal.yaml");
+    std::string text((std::istreambuf_iterator<char>(src)), std::istreambuf_iterator<char>());
+    text.replace(text.find("  latency: 2 ns"), 14, "  latecny: 2 ns");
+    // Keep the energy table reachable from the temporary copy.
+    text.replace(text.find("../energy/"), 10, std::string(TESSIM_SOURCE_DIR) + "/configs/energy/");
+    std::ofstream(path) << text;
+    auto r = runTessim("run --target " + path + " --workload axpy");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find(path + ":"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("latecny"), std::string::npos) << r.err;
+    // Either the unknown key or the missing one is reported, with the other named as the fix.
+    EXPECT_NE(r.err.find("latency"), std::string::npos) << r.err;
+}
+
+TEST(RunPipelineErrors, UnknownNamesAndMissingFilesExitTwo) {
+    EXPECT_EQ(runTessim("run --target nosuchtarget --workload axpy").exitCode, 2);
+    EXPECT_EQ(runTessim("run --target minimal --workload /nonexistent/w.yaml").exitCode, 2);
+    EXPECT_EQ(runTessim("run --target minimal --workload axpy --set bogus.key=1").exitCode, 2);
+    EXPECT_EQ(runTessim("run --target minimal --workload axpy --set workload.n=-5").exitCode, 2);
+    EXPECT_EQ(runTessim("run --target minimal --workload axpy --set workload.n=1000000000").exitCode, 2);
+}
+
+TEST(RunPipelineErrors, MalformedScheduleNamesTheLine) {
+    std::string path = tempPath("bad.jsonl");
+    std::ofstream(path) << "{\"schema\":\"tessim.schedule/1\"}\n{\"engine\":\"core\",\"op\":\"fma\",\"vd\":1,\"vl\":8}\n"
+                        << "{\"engine\":\"core\",\"op\":\"vload\",\"vd\":1,\"vl\":8,\"mem\":\"nowhere\",\"addr\":0}\n";
+    auto r = runTessim("run --target minimal --schedule " + path);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find(path + ":3:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("nowhere"), std::string::npos) << r.err;
+}
+
+TEST(RunPipelineErrors, OutOfRangeScheduleAccessIsAnErrorNotACrash) {
+    std::string path = tempPath("oob.jsonl");
+    std::ofstream(path) << "{\"engine\":\"core\",\"op\":\"vload\",\"vd\":1,\"vl\":8,\"mem\":\"spm\",\"addr\":4294967296}\n";
+    auto r = runTessim("run --target minimal --schedule " + path);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("vload"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
+
+}  // namespace
+}  // namespace tessim
