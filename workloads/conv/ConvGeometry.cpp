@@ -95,10 +95,22 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
     double best = std::numeric_limits<double>::infinity();
     std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
     ConvTiling smallestTiling;
-    for (std::size_t hi = 0; hi < ths.size(); ++hi)
-        for (std::size_t wi = 0; wi < tws.size(); ++wi)
-            for (std::uint32_t tc : tcs)
-                for (std::uint32_t tf : tfs) {
+    // Channel and filter splits cost weight reloads, partial-sum traffic and array mapping
+    // efficiency (a short window under-fills the array), so the largest (tile_c, tile_f) for which
+    // some spatial tile fits is taken first (channels kept whole before filters); the spatial tile
+    // is then the one with the least estimated time.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    for (std::uint32_t tf : tfs)
+        for (std::uint32_t tc : tcs) pairs.emplace_back(tc, tf);
+    std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
+        return std::uint64_t{a.first} * a.second > std::uint64_t{b.first} * b.second ||
+               (std::uint64_t{a.first} * a.second == std::uint64_t{b.first} * b.second && a.first > b.first);
+    });
+    for (const auto& [tc, tf] : pairs) {
+        if (best != std::numeric_limits<double>::infinity()) break;
+        for (std::size_t hi = 0; hi < ths.size(); ++hi)
+            for (std::size_t wi = 0; wi < tws.size(); ++wi) {
+                {
                     ConvTiling t{ths[hi], tws[wi], tc, tf};
                     SramLayout l = sramLayout(s, t, strategy);
                     if (l.total < smallest) { smallest = l.total; smallestTiling = t; }
@@ -123,6 +135,8 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
                         out = t;
                     }
                 }
+            }
+    }
     if (best == std::numeric_limits<double>::infinity()) {
         SramLayout l = sramLayout(s, smallestTiling, strategy);
         message = fmt::format(

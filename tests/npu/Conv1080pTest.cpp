@@ -1,0 +1,92 @@
+// conv1080p on the npu target: the three strategies through the CLI (one process per run).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CliResult {
+    int status = -1;
+    std::string output;
+};
+
+CliResult runCli(const std::string& args) {
+    CliResult r;
+    std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return r;
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+nlohmann::json run(const std::string& plan, const std::string& extra = "") {
+    CliResult r = runCli("run --target npu --workload conv1080p --plan " + plan + " " + extra);
+    EXPECT_EQ(r.status, 0) << r.output;
+    return nlohmann::json::parse(r.output);
+}
+
+std::uint64_t ddrBytes(const nlohmann::json& r) {
+    return r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>() + r["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>();
+}
+
+void checkInvariants(const nlohmann::json& r) {
+    double seconds = r["seconds"].get<double>();
+    EXPECT_GE(seconds, r["bounds"]["compute_s"].get<double>());
+    for (auto& [level, s] : r["bounds"]["bandwidth_s"].items()) EXPECT_GE(seconds, s.get<double>()) << level;
+    EXPECT_GE(ddrBytes(r), r["bounds"]["compulsory_bytes"]["ddr"].get<std::uint64_t>());
+    // DDR reads are exactly the input with its halo, the weights and the zero line; writes the output.
+    const auto& p = r["plan"]["config"];
+    EXPECT_EQ(r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(),
+              p["input_fetch_bytes"].get<std::uint64_t>() + p["weight_fetch_bytes"].get<std::uint64_t>() +
+                  p["zero_line_bytes"].get<std::uint64_t>());
+    EXPECT_EQ(r["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>(), p["output_bytes"].get<std::uint64_t>());
+    // Halo closed form (3×3, stride 1, pad 1): every interior tile boundary re-reads K − S = 2
+    // rows (columns); filter chunks re-read the whole input.
+    const std::uint64_t H = 540, W = 960, C = 64, F = 64, K = 3, S = 1;
+    std::uint64_t th = p["tile_h"], tw = p["tile_w"], tf = p["tile_f"];
+    std::uint64_t nH = (H + th - 1) / th, nW = (W + tw - 1) / tw, nF = (F + tf - 1) / tf;
+    std::uint64_t halo = nF * C * (H + (nH - 1) * (K - S)) * (W + (nW - 1) * (K - S)) - C * H * W;
+    EXPECT_EQ(p["halo_bytes"].get<std::uint64_t>(), halo);
+    double sum = 0;
+    for (auto& [reason, f] : r["engines"]["npu"]["stall"].items()) sum += f.get<double>();
+    EXPECT_NEAR(sum, 1.0, 1e-9);
+}
+
+TEST(Conv1080p, StrategiesImproveInOrder) {
+    auto naive = run("naive"), single = run("static-single"), dbl = run("double-buffer");
+    for (const auto* r : {&naive, &single, &dbl}) checkInvariants(*r);
+    EXPECT_GT(ddrBytes(naive), ddrBytes(single));
+    EXPECT_GT(ddrBytes(single), ddrBytes(dbl));
+    EXPECT_GT(naive["stall_fraction"].get<double>(), single["stall_fraction"].get<double>());
+    EXPECT_GT(single["stall_fraction"].get<double>(), dbl["stall_fraction"].get<double>());
+    EXPECT_GT(naive["seconds"].get<double>(), single["seconds"].get<double>());
+    EXPECT_GT(single["seconds"].get<double>(), dbl["seconds"].get<double>());
+    // Compute-bound (compute bound above the DDR bound): double buffering hides the DMA.
+    ASSERT_GT(dbl["bounds"]["compute_s"].get<double>(), dbl["bounds"]["bandwidth_s"]["ddr"].get<double>());
+    EXPECT_LT(dbl["stall_fraction"].get<double>(), 0.05);
+}
+
+TEST(Conv1080p, SramSizeOverrideAdaptsThePlan) {
+    auto small = run("double-buffer", "--set target.sram.size=256KiB");
+    auto big = run("double-buffer", "--set target.sram.size=2MiB");
+    checkInvariants(small);
+    checkInvariants(big);
+    EXPECT_LE(small["plan"]["config"]["sram_bytes_used"].get<std::uint64_t>(), 256u * 1024u);
+    EXPECT_GT(ddrBytes(small), ddrBytes(big));
+}
+
+TEST(Conv1080p, PlanThatCannotFitIsAConfigError) {
+    CliResult r = runCli("run --target npu --workload conv1080p --plan static-single --set plan.tile_h=64 --set plan.tile_c=full --set plan.tile_f=full");
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("SRAM holds 1048576 B"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("tile_h"), std::string::npos) << r.output;
+}
+
+}  // namespace

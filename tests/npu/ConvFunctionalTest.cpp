@@ -1,0 +1,72 @@
+// Every conv strategy, run functionally on reduced shapes, gives the direct convolution's output
+// bit-exactly (INT8 inputs, INT32 accumulation). One simulation per test process.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/app/Simulation.h"
+
+namespace tessim {
+namespace {
+
+struct Case {
+    const char* name;
+    const char* plan;
+    std::vector<std::string> sets;
+};
+
+class ConvFunctional : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ConvFunctional, MatchesDirectConvolution) {
+    const Case& c = GetParam();
+    RunRequest r;
+    r.target = "npu";
+    r.workload = "conv1080p";
+    r.plan = c.plan;
+    r.functional = true;
+    r.sets = c.sets;
+    auto report = runSimulation(r);
+    ASSERT_TRUE(report.contains("functional")) << report.dump();
+    const auto& f = report["functional"];
+    EXPECT_TRUE(f["checked"].get<bool>());
+    EXPECT_GT(f["elements"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(f["mismatches"].get<std::uint64_t>(), 0u) << f.dump();
+    EXPECT_GE(report["seconds"].get<double>(), report["bounds"]["compute_s"].get<double>());
+}
+
+std::vector<std::string> shape(int h, int w, int c, int f, int k, int s, int p) {
+    return {"workload.h=" + std::to_string(h), "workload.w=" + std::to_string(w),
+            "workload.channels=" + std::to_string(c), "workload.filters=" + std::to_string(f),
+            "workload.k=" + std::to_string(k), "workload.stride=" + std::to_string(s),
+            "workload.pad=" + std::to_string(p)};
+}
+std::vector<std::string> with(std::vector<std::string> v, std::vector<std::string> more) {
+    v.insert(v.end(), more.begin(), more.end());
+    return v;
+}
+
+const Case kCases[] = {
+    {"naive_odd", "naive", shape(13, 17, 5, 7, 3, 1, 1)},
+    {"naive_stride2", "naive", shape(15, 11, 3, 4, 3, 2, 1)},
+    {"static_odd", "static-single", with(shape(13, 17, 5, 7, 3, 1, 1), {"plan.tile_h=4"})},
+    {"static_stride2_pad2", "static-single", with(shape(19, 13, 6, 5, 5, 2, 2), {"plan.tile_h=3"})},
+    {"static_channel_split", "static-single",
+     with(shape(11, 9, 10, 6, 3, 1, 1), {"plan.tile_h=4", "plan.tile_c=3"})},
+    {"double_odd", "double-buffer",
+     with(shape(13, 17, 5, 7, 3, 1, 1), {"plan.tile_h=3", "plan.tile_w=5"})},
+    {"double_stride2", "double-buffer",
+     with(shape(17, 15, 4, 9, 3, 2, 1), {"plan.tile_h=2", "plan.tile_w=3", "plan.tile_f=4"})},
+    {"double_channel_split", "double-buffer",
+     with(shape(12, 10, 9, 5, 3, 1, 1), {"plan.tile_h=5", "plan.tile_w=4", "plan.tile_c=4"})},
+    {"double_split_all_nopad", "double-buffer",
+     with(shape(10, 9, 7, 6, 3, 1, 0), {"plan.tile_h=3", "plan.tile_w=2", "plan.tile_c=2", "plan.tile_f=4"})},
+    {"double_auto_small_sram", "double-buffer",
+     with(shape(21, 23, 16, 8, 3, 1, 1), {"target.sram.size=8KiB"})},
+};
+
+INSTANTIATE_TEST_SUITE_P(Npu, ConvFunctional, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+}  // namespace
+}  // namespace tessim
