@@ -39,6 +39,9 @@ StridedDma::StridedDma(sc_core::sc_module_name name, const StridedDmaConfig& con
     SC_THREAD(drainProcess);
 }
 
+// The payload would free its extensions on destruction; ours is a member.
+StridedDma::~StridedDma() { gp_.clear_extension(&ext_); }
+
 Tick StridedDma::nextBurstTime(const Channel& ch) const {
     Tick t = std::max(ch.nextIssue, ch.queue.front().ready);
     return std::max(t, ch.inflight[ch.head]);

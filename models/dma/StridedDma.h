@@ -49,6 +49,7 @@ class StridedDma : public DmaEngine {
 public:
     SC_HAS_PROCESS(StridedDma);
     StridedDma(sc_core::sc_module_name name, const StridedDmaConfig& config);
+    ~StridedDma() override;
 
     void start(const DmaArgs& desc, std::uint32_t tag, Tick issue) override;
     Tick completion(std::uint32_t tag, Tick asker) override;

@@ -27,6 +27,7 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.clock = ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
     c.hitCycles = readCycles(r, "hit_latency", c.clock);
     c.mshrs = r.get<unsigned>("mshrs", 8u, Range<unsigned>{1, 1024});
+    c.ports = r.get<unsigned>("ports", 1u, Range<unsigned>{1, 64});
     c.next = r.get<std::string>("next");
     if (auto e = r.optionalChild("energy")) {
         c.readJoules = e->get<Energy>("read", Energy{0.0}).joules;
@@ -43,6 +44,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
       config_(config),
       tags_(config.sets(), config.ways, config.policy, config.seed),
       mshrFree_(config.mshrs, 0),
+      ports_(config.ports),
       hitTicks_(config.clock.at(config.hitCycles)) {
     while ((1u << lineShift_) < config_.lineBytes) ++lineShift_;
     nextGp_.set_extension(&nextExt_);
@@ -50,6 +52,9 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
     nextGp_.set_dmi_allowed(false);
     nextGp_.set_streaming_width(config_.lineBytes);
 }
+
+// The payload would free its extensions on destruction; ours is a member.
+Cache::~Cache() { nextGp_.clear_extension(&nextExt_); }
 
 void Cache::setNextLevel(std::uint8_t space, std::uint64_t capacity) {
     nextExt_.space = space;
@@ -60,6 +65,7 @@ void Cache::resetTiming() {
     Memory::resetTiming();
     tags_.reset();
     std::fill(mshrFree_.begin(), mshrFree_.end(), 0);
+    for (auto& p : ports_) p = ReservationTimeline{};
     reads_ = writes_ = hits_ = readMisses_ = writeMisses_ = 0;
     lineAccesses_ = fills_ = evictions_ = writebacks_ = mshrStalls_ = 0;
     mshrStallTicks_ = 0;
@@ -71,16 +77,23 @@ Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at) {
     nextGp_.set_data_length(config_.lineBytes);
     nextGp_.set_data_ptr(nullptr);
     nextGp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = delayUntil(at);
+    const Tick now = nowTicks();
+    sc_core::sc_time delay = sc_core::sc_time::from_value(at > now ? at - now : 0);
     next->b_transport(nextGp_, delay);
     if (nextGp_.is_response_error())
         throw std::runtime_error(fmt::format("cache {}: {} of line {:#x} at the next level failed: {}", name(),
                                              write ? "write-back" : "fill", addr, nextGp_.get_response_string()));
-    return absoluteAfter(delay);
+    return now + delay.value();
 }
 
-Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick t) {
+Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival) {
     ++lineAccesses_;
+    // Each port looks up one line per cycle.
+    const Tick period = config_.clock.period;
+    ReservationTimeline* port = &ports_[0];
+    for (auto& p : ports_)
+        if (p.earliestStart(arrival, period) < port->earliestStart(arrival, period)) port = &p;
+    Tick t = port->reserve(arrival, period);
     bool hit = false;
     CacheTags::Victim victim;
     CacheTags::Line& line = tags_.access(lineNumber, hit, victim);

@@ -9,7 +9,7 @@
 // backing store (debug transport), so every level sees the same, always-current data.
 //
 // YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random), seed (random),
-// clock, hit_latency (cycles or duration), mshrs, next (memory name, wired by the target),
+// clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, next (memory name, wired by the target),
 // level, energy: {read, write: per access; fill: per line moved to or from the next level},
 // static_power. The address range is the next level's.
 #pragma once
@@ -20,6 +20,7 @@
 
 #include "models/memory/CacheTags.h"
 #include "models/memory/Memory.h"
+#include "sim/core/ReservationTimeline.h"
 #include "sim/config/Reader.h"
 
 namespace tessim {
@@ -34,6 +35,7 @@ struct CacheConfig {
     ClockDomain clock;
     std::uint64_t hitCycles = 1;
     unsigned mshrs = 8;
+    unsigned ports = 1;           // line look-ups per cycle
     std::string next;
     double readJoules = 0.0;
     double writeJoules = 0.0;
@@ -49,8 +51,9 @@ public:
     tlm_utils::simple_initiator_socket<Cache> next;
 
     Cache(sc_core::sc_module_name name, const CacheConfig& config);
+    ~Cache() override;
 
-    double peakBandwidth() const override { return config_.lineBytes * config_.clock.hz(); }
+    double peakBandwidth() const override { return static_cast<double>(config_.lineBytes) * config_.ports * config_.clock.hz(); }
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
     void resetTiming() override;
     tlm::tlm_initiator_socket<>* nextLevelSocket() override { return &next; }
@@ -80,6 +83,7 @@ private:
     CacheConfig config_;
     CacheTags tags_;
     std::vector<Tick> mshrFree_;
+    std::vector<ReservationTimeline> ports_;
     Tick hitTicks_;
     unsigned lineShift_ = 0;
     tlm::tlm_generic_payload nextGp_;

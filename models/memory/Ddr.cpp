@@ -13,12 +13,20 @@ Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
       refi_(config.t.tREFI * config.clock.period),
       rfc_(config.t.tRFC * config.clock.period),
       banks_(std::size_t{config.channels} * config.ranks * config.banks),
-      bus_(config.channels) {}
+      bus_(config.channels),
+      epochs_(config.ranks),
+      writeSlotFree_(config.writeQueue, 0) {
+    posted_.reserve(config.writeQueue);
+}
 
 void Ddr::resetTiming() {
     Memory::resetTiming();
     for (auto& b : banks_) b = Bank{};
     for (auto& b : bus_) b = ReservationTimeline{};
+    for (auto& e : epochs_) e = RefreshEpoch{};
+    std::fill(writeSlotFree_.begin(), writeSlotFree_.end(), 0);
+    posted_.clear();
+    writeDrains_ = 0;
     reads_ = writes_ = readBursts_ = writeBursts_ = 0;
     rowHits_ = rowMisses_ = rowEmpty_ = reorderedHits_ = activates_ = precharges_ = 0;
     firstArrival_ = kTickMax;
@@ -35,10 +43,21 @@ std::uint64_t Ddr::refreshIndex(unsigned rank, Tick t) const {
     return t < o ? 0 : (t - o) / refi_;
 }
 
-Tick Ddr::nextRefreshStart(unsigned rank, Tick t) const {
+const Ddr::RefreshEpoch& Ddr::epoch(unsigned rank, Tick t) {
+    RefreshEpoch& e = epochs_[rank];
+    if (t >= e.from && t < e.to) return e;
     Tick o = refreshOffset(rank);
-    std::uint64_t j = t < o + refi_ + rfc_ ? 1 : (t - o - rfc_) / refi_ + 1;
-    return o + j * refi_;
+    e.index = refreshIndex(rank, t);
+    e.from = e.index == 0 ? 0 : o + e.index * refi_;
+    e.to = o + (e.index + 1) * refi_;
+    return e;
+}
+
+Tick Ddr::nextRefreshStart(unsigned rank, Tick t) {
+    const RefreshEpoch& e = epoch(rank, t);
+    // Inside the window that opened this epoch, or else the window that closes it.
+    if (e.index > 0 && t < e.from + rfc_) return e.from;
+    return e.to;
 }
 
 std::uint64_t Ddr::refreshesBy(Tick until) const {
@@ -74,12 +93,12 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     for (;;) {
         if (refi_ != 0) {
             // A refresh since the bank was last used closed its row.
-            std::uint64_t idx = refreshIndex(loc.rank, t);
-            if (idx > b.refreshSeen) {
-                b.refreshSeen = idx;
+            const RefreshEpoch& e = epoch(loc.rank, t);
+            if (e.index > b.refreshSeen) {
+                b.refreshSeen = e.index;
                 b.open = false;
                 b.prevValid = false;
-                b.actReady = std::max(b.actReady, refreshOffset(loc.rank) + idx * refi_ + rfc_);
+                b.actReady = std::max(b.actReady, e.from + rfc_);
             }
         }
         Tick colReady;
@@ -96,7 +115,8 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
             act = std::max(pre + tm.tRP * period_, b.actReady);
             colReady = act + tm.tRCD * period_;
         }
-        ds = bus.earliestStart(colReady + lat, dur);
+        // In-order arrivals (the common case) need no search of the bus timeline.
+        ds = bus.busyUntil() <= colReady + lat ? colReady + lat : bus.earliestStart(colReady + lat, dur);
         if (refi_ == 0) break;
         // The whole command sequence must fit between refreshes of the rank.
         Tick window = nextRefreshStart(loc.rank, t);
@@ -137,6 +157,39 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     return end;
 }
 
+Tick Ddr::postWrite(const DdrLocation& loc, std::uint64_t bursts, Tick arrival) {
+    auto slot = std::min_element(writeSlotFree_.begin(), writeSlotFree_.end());
+    if (*slot == kTickMax) {
+        // Every entry is queued and none drained: drain now, then take the first to free.
+        drainWrites();
+        slot = std::min_element(writeSlotFree_.begin(), writeSlotFree_.end());
+    }
+    Tick accepted = alignUp(std::max(arrival, *slot), period_);
+    *slot = kTickMax;
+    posted_.push_back(PostedWrite{loc, bursts, accepted, static_cast<unsigned>(slot - writeSlotFree_.begin())});
+    if (posted_.size() == writeSlotFree_.size()) drainWrites();
+    return accepted;
+}
+
+void Ddr::drainWrites() {
+    if (posted_.empty()) return;
+    ++writeDrains_;
+    // Served bank by bank, row by row; each write no earlier than it was accepted.
+    std::stable_sort(posted_.begin(), posted_.end(), [](const PostedWrite& a, const PostedWrite& b) {
+        if (a.loc.channel != b.loc.channel) return a.loc.channel < b.loc.channel;
+        if (a.loc.rank != b.loc.rank) return a.loc.rank < b.loc.rank;
+        if (a.loc.bank != b.loc.bank) return a.loc.bank < b.loc.bank;
+        if (a.loc.row != b.loc.row) return a.loc.row < b.loc.row;
+        return a.loc.rowOffset < b.loc.rowOffset;
+    });
+    for (const auto& w : posted_) {
+        Tick end = serve(w.loc, w.bursts, true, w.accepted);
+        writeSlotFree_[w.slot] = end;
+        lastEnd_ = std::max(lastEnd_, end);
+    }
+    posted_.clear();
+}
+
 Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival) {
     const std::uint64_t g = map_.granule(), burst = config_.burstBytes();
     Tick done = arrival;
@@ -157,7 +210,8 @@ Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick a
         }
         std::uint64_t bursts = (rowEnd - 1) / burst - loc.rowOffset / burst + 1;
         if (write) writeBursts_ += bursts; else readBursts_ += bursts;
-        done = std::max(done, serve(loc, bursts, write, arrival));
+        Tick end = write && !writeSlotFree_.empty() ? postWrite(loc, bursts, arrival) : serve(loc, bursts, write, arrival);
+        done = std::max(done, end);
         addr = segEnd;
     }
     return done;
@@ -199,6 +253,7 @@ void Ddr::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const 
     node.add("bytes_written", bytesWritten_, "B");
     node.add("read_bursts", readBursts_, "bursts");
     node.add("write_bursts", writeBursts_, "bursts");
+    node.add("write_queue_drains", writeDrains_, "batches", "drains of the posted-write queue");
     node.add("activates", activates_, "commands");
     node.add("precharges", precharges_, "commands");
     node.add("refreshes", refreshes, "commands", "all-bank refreshes, all ranks and channels");

@@ -10,12 +10,17 @@
 // arrived while its row was still open, before a later-served request switched the row, is
 // served as a row hit ahead of that switch (the only reordering a controller that answers each
 // transaction on arrival can see); `scheduler: fcfs` serves strictly in call order.
+// Writes are posted into a write queue of `write_queue` entries: a write completes when it is
+// accepted; a full queue is drained in one batch sorted by bank and row (so write-backs do not
+// ping-pong row buffers with reads), and a write that finds every entry busy waits until the
+// earliest drained one has reached the DRAM.
 //
 // YAML (impl: ddr): preset (a parameter set in configs/memory/), and any of its keys: level,
 // standard, size, channels, ranks, banks, row_size, bus_width (bits), burst_length, clock
 // (command clock; data rate = 2 × clock), tCL, tCWL, tRCD, tRP, tRAS, tRTP, tWR, tRFC, tREFI
 // (cycles or durations), mapping (MSB first, e.g. [row, rank, bank, column, channel]),
-// interleave, page_policy (open | closed), scheduler (fr-fcfs | fcfs), energy: {activate,
+// interleave, page_policy (open | closed), scheduler (fr-fcfs | fcfs), write_queue (entries,
+// 0 = writes are scheduled on arrival), energy: {activate,
 // read_burst, write_burst, refresh, background_power}.
 #pragma once
 
@@ -66,12 +71,30 @@ private:
     };
     enum class RowOutcome { Hit, Empty, Miss };
 
+    struct PostedWrite {
+        DdrLocation loc;
+        std::uint64_t bursts;
+        Tick accepted;
+        unsigned slot;
+    };
+
     Tick serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival);
     Tick serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival);
+    // Queues a write segment; returns when it is accepted.
+    Tick postWrite(const DdrLocation& loc, std::uint64_t bursts, Tick arrival);
+    void drainWrites();
     Tick refreshOffset(unsigned rank) const;
+    // Refreshes of `rank` started at or before t (the first starts at offset + tREFI).
     std::uint64_t refreshIndex(unsigned rank, Tick t) const;
+    // The interval between two refresh starts that holds t, remembered per rank because
+    // requests mostly arrive in time order (saves two divisions per request).
+    struct RefreshEpoch {
+        Tick from = 1, to = 0;  // empty
+        std::uint64_t index = 0;
+    };
+    const RefreshEpoch& epoch(unsigned rank, Tick t);
     // The first refresh window of `rank` that ends after t: its start.
-    Tick nextRefreshStart(unsigned rank, Tick t) const;
+    Tick nextRefreshStart(unsigned rank, Tick t);
 
     DdrConfig config_;
     DdrAddressMap map_;
@@ -80,6 +103,10 @@ private:
     Tick refi_, rfc_;
     std::vector<Bank> banks_;                 // [channel][rank][bank]
     std::vector<ReservationTimeline> bus_;    // per channel
+    std::vector<RefreshEpoch> epochs_;        // per rank
+    std::vector<Tick> writeSlotFree_;         // per write-queue entry: free from (kTickMax: queued)
+    std::vector<PostedWrite> posted_;
+    std::uint64_t writeDrains_ = 0;
     std::uint64_t reads_ = 0, writes_ = 0, readBursts_ = 0, writeBursts_ = 0;
     std::uint64_t rowHits_ = 0, rowMisses_ = 0, rowEmpty_ = 0, reorderedHits_ = 0;
     std::uint64_t activates_ = 0, precharges_ = 0;

@@ -113,6 +113,7 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
     if (c.size % perRow != 0)
         p.pick("size").fail("size", fmt::format("size must be a multiple of channels × ranks × banks × row_size ({} B)", perRow));
     c.openPage = p.pick("page_policy").oneOf("page_policy", {"open", "closed"}, std::string("open")) == "open";
+    c.writeQueue = p.pick("write_queue").get<unsigned>("write_queue", 32u, Range<unsigned>{0, 4096});
     c.frfcfs = p.pick("scheduler").oneOf("scheduler", {"fr-fcfs", "fcfs"}, std::string("fr-fcfs")) == "fr-fcfs";
 
     if (auto e = p.pick("energy").optionalChild("energy")) {

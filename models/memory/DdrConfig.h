@@ -43,6 +43,7 @@ struct DdrConfig {
     std::uint64_t interleave = 64;    // bytes mapped contiguously before the lowest field advances
     bool openPage = true;
     bool frfcfs = true;
+    unsigned writeQueue = 32;         // posted writes buffered before a drain; 0 = none
     double activateJoules = 0.0;      // one activate + its precharge
     double readBurstJoules = 0.0;
     double writeBurstJoules = 0.0;

@@ -52,10 +52,10 @@ void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
         gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    Tick arrival = absoluteAfter(delay);
-    Tick done = access(gp, ext, arrival);
+    const Tick now = nowTicks();
+    Tick done = access(gp, ext, now + delay.value());
     if (ext && ext->functional && gp.get_data_ptr()) functionalAccess(gp, *ext);
-    delay = delayUntil(done);
+    delay = sc_core::sc_time::from_value(done > now ? done - now : 0);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -227,6 +227,11 @@ Memory* ConfiguredTarget::findMemory(const std::string& name) {
     return s ? memories_[s->id].get() : nullptr;
 }
 
+void ConfiguredTarget::resetMemoryTiming() {
+    for (auto& m : memories_) m->resetTiming();
+    for (auto& b : interconnects_) b->resetTiming();
+}
+
 void ConfiguredTarget::setFunctional(bool on) {
     for (auto& e : engines_) e->setFunctional(on);
     for (auto& d : dmaEngines_) d->setFunctional(on);

@@ -37,6 +37,8 @@ public:
     nlohmann::ordered_json resolved() const override { return resolved_; }
 
     Memory* findMemory(const std::string& name);
+    // Forgets the timing state of every memory and interconnect (probes start each pattern fresh).
+    void resetMemoryTiming();
 
 private:
     void read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) override;

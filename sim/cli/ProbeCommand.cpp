@@ -1,16 +1,102 @@
-// Placeholder until the probe command lands; it refuses clearly rather than pretending to work.
+// `tessim probe ddr|cache|sram --target T`: standard micro-patterns on one of a target's
+// memories (models/memory/MemoryProbe), printed as one JSON object.
 #include <iostream>
+#include <memory>
 
+#include <systemc>
+
+#include "models/memory/MemoryProbe.h"
+#include "models/targets/ConfiguredTarget.h"
+#include "sim/app/Simulation.h"
 #include "sim/cli/Commands.h"
+#include "sim/config/ConfigError.h"
+#include "sim/core/SimulationSetup.h"
 
 namespace tessim::cli {
+namespace {
+
+struct ProbeRequest {
+    std::string kind;
+    std::string target;
+    std::string memory;
+    std::vector<std::string> sets;
+    ProbeOptions options;
+    std::uint64_t streamKiB = 8192;
+};
+
+bool isKind(Memory* m, const std::string& kind) {
+    if (kind == "ddr") return dynamic_cast<Ddr*>(m) != nullptr;
+    if (kind == "cache") return dynamic_cast<Cache*>(m) != nullptr;
+    return dynamic_cast<Scratchpad*>(m) != nullptr;
+}
+
+nlohmann::ordered_json runProbe(ProbeRequest& p) {
+    RunRequest request;
+    request.target = p.target;
+    request.sets = p.sets;
+    ResolvedInputs inputs = resolveInputs(request);
+    initSystemC();
+    ConfiguredTarget target(inputs.target);
+    const TargetInfo& info = target.info();
+    Memory* memory = nullptr;
+    std::string names;
+    for (const auto& s : info.spaces) {
+        Memory* m = target.findMemory(s.name);
+        if (!isKind(m, p.kind)) continue;
+        names += (names.empty() ? "" : ", ") + s.name;
+        if (!memory && (p.memory.empty() || p.memory == s.name)) memory = m;
+    }
+    std::string implName = p.kind == "sram" ? "scratchpad" : p.kind;
+    if (!memory) {
+        if (p.memory.empty())
+            throw std::runtime_error("target '" + info.name + "' has no memory with impl: " + implName);
+        throw std::runtime_error("target '" + info.name + "' has no " + implName + " named '" + p.memory + "'" +
+                                 (names.empty() ? "" : " (its " + implName + " memories: " + names + ")"));
+    }
+    p.options.streamBytes = p.streamKiB * 1024;
+    MemoryProbe probe("probe", [&] { target.resetMemoryTiming(); }, p.options);
+    probe.socket.bind(memory->socket);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+
+    nlohmann::ordered_json out;
+    out["schema"] = "tessim.probe/1";
+    out["probe"] = p.kind;
+    out["target"] = info.name;
+    out["memory"] = std::string(memory->name());
+    nlohmann::ordered_json figures;
+    if (p.kind == "ddr") figures = probe.probeDdr(*dynamic_cast<Ddr*>(memory));
+    else if (p.kind == "cache") figures = probe.probeCache(*dynamic_cast<Cache*>(memory));
+    else figures = probe.probeScratchpad(*dynamic_cast<Scratchpad*>(memory));
+    for (auto& [k, v] : figures.items()) out[k] = v;
+    return out;
+}
+
+}  // namespace
 
 void addProbeCommand(CLI::App& app) {
-    auto* sub = app.add_subcommand("probe", "(not available in this build)");
-    sub->allow_extras();
-    sub->callback([] {
-        std::cerr << "error: 'tessim probe' is not available in this build\n";
-        commandExitCode() = 2;
+    auto p = std::make_shared<ProbeRequest>();
+    auto* sub = app.add_subcommand("probe", "characterise a target's memory with micro-patterns (JSON)");
+    sub->add_option("kind", p->kind, "ddr, cache or sram")->required()->check(CLI::IsMember({"ddr", "cache", "sram"}));
+    sub->add_option("--target", p->target, "target name or YAML path")->required();
+    sub->add_option("--memory", p->memory, "which memory of that kind (default: the first)");
+    sub->add_option("--set", p->sets, "override a config value: target.<dotted.key>=<value>")->take_all()
+        ->allow_extra_args(false);
+    sub->add_option("--outstanding", p->options.outstanding, "requests in flight in streams (default 64)")
+        ->check(CLI::Range(1u, 65536u));
+    sub->add_option("--request", p->options.requestBytes, "request size in bytes (default 64)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
+    sub->add_option("--stream-kib", p->streamKiB, "KiB per streaming pattern (default 8192)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24));
+    sub->callback([p] {
+        try {
+            std::cout << runProbe(*p).dump(2) << '\n' << std::flush;
+        } catch (const config::ConfigError& e) {
+            std::cerr << e.what() << '\n';
+            commandExitCode() = 2;
+        } catch (const std::exception& e) {
+            std::cerr << "error: " << e.what() << '\n';
+            commandExitCode() = 2;
+        }
     });
 }
 

@@ -1,0 +1,192 @@
+#include "models/memory/MemoryProbe.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace tessim {
+namespace {
+
+double gbps(std::uint64_t bytes, Tick ticks) {
+    return ticks ? static_cast<double>(bytes) / ticksToSeconds(ticks) / 1e9 : 0.0;
+}
+double ns(Tick ticks) { return static_cast<double>(ticks) / 1e3; }
+// Rounded for stable, readable output.
+double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
+
+// A fixed-seed generator, so probe output is reproducible.
+struct Lcg {
+    std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+    std::uint64_t next() {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return state >> 17;
+    }
+};
+
+}  // namespace
+
+MemoryProbe::MemoryProbe(sc_core::sc_module_name name, std::function<void()> reset, ProbeOptions options)
+    : sc_core::sc_module(name), socket("socket"), reset_(std::move(reset)), options_(options) {
+    gp_.set_extension(&ext_);
+    gp_.set_byte_enable_ptr(nullptr);
+    gp_.set_dmi_allowed(false);
+}
+
+MemoryProbe::~MemoryProbe() { gp_.clear_extension(&ext_); }
+
+Tick MemoryProbe::request(bool write, std::uint64_t addr, std::uint64_t bytes, Tick at, const AccessExtension* shape) {
+    ext_ = shape ? *shape : AccessExtension{};
+    ext_.conflictTicks = 0;
+    gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    gp_.set_address(addr);
+    gp_.set_data_length(static_cast<unsigned>(bytes));
+    gp_.set_streaming_width(static_cast<unsigned>(bytes));
+    gp_.set_data_ptr(nullptr);
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = delayUntil(at);
+    socket->b_transport(gp_, delay);
+    if (gp_.is_response_error())
+        throw std::runtime_error(fmt::format("probe: {} of {} B at {:#x} failed: {}", write ? "write" : "read", bytes,
+                                             addr, gp_.get_response_string()));
+    return absoluteAfter(delay);
+}
+
+Tick MemoryProbe::stream(bool write, std::uint64_t count, const std::function<std::uint64_t(std::uint64_t)>& addr,
+                         Tick start) {
+    std::vector<Tick> inflight(options_.outstanding, start);
+    Tick last = start;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        Tick& slot = inflight[i % inflight.size()];
+        slot = request(write, addr(i), options_.requestBytes, slot);
+        last = std::max(last, slot);
+    }
+    return last;
+}
+
+nlohmann::ordered_json MemoryProbe::probeDdr(const Ddr& ddr) {
+    const DdrConfig& c = ddr.config();
+    const DdrAddressMap& map = ddr.addressMap();
+    const Tick period = c.clock.period;
+    const std::uint64_t req = options_.requestBytes;
+    nlohmann::ordered_json out;
+    out["standard"] = c.standard;
+    out["peak_GBps"] = round3(c.peakBandwidth() / 1e9);
+
+    // Latencies: an idle bank, its open row, then another row of the same bank.
+    reset_();
+    std::uint64_t a0 = map.encode(DdrLocation{0, 0, 0, 1, 0});
+    std::uint64_t a1 = map.encode(DdrLocation{0, 0, 0, 2, 0});
+    Tick done0 = request(false, a0, req, 0);
+    Tick t1 = alignUp(done0 + 100'000, period);
+    Tick done1 = request(false, a0, req, t1);
+    Tick t2 = alignUp(done1 + 100'000, period);
+    Tick done2 = request(false, a1, req, t2);
+    out["row_hit_ns"] = round3(ns(done1 - t1));
+    out["row_miss_ns"] = round3(ns(done2 - t2));
+    out["row_empty_ns"] = round3(ns(done0));
+
+    const std::uint64_t count = options_.streamBytes / req;
+    const std::uint64_t bytes = count * req;
+    reset_();
+    Tick seqRead = stream(false, count, [&](std::uint64_t i) { return i * req; });
+    double seqHitRate = static_cast<double>(ddr.rowHits()) /
+                        static_cast<double>(std::max<std::uint64_t>(1, ddr.rowHits() + ddr.rowMisses() + ddr.rowEmpty()));
+    reset_();
+    Tick seqWrite = stream(true, count, [&](std::uint64_t i) { return i * req; });
+    reset_();
+    Lcg rng;
+    const std::uint64_t slots = c.size / req;
+    Tick randRead = stream(false, count, [&](std::uint64_t) { return rng.next() % slots * req; });
+    double randHitRate = static_cast<double>(ddr.rowHits()) /
+                         static_cast<double>(std::max<std::uint64_t>(1, ddr.rowHits() + ddr.rowMisses() + ddr.rowEmpty()));
+    out["seq_read_GBps"] = round3(gbps(bytes, seqRead));
+    out["seq_write_GBps"] = round3(gbps(bytes, seqWrite));
+    out["random_read_GBps"] = round3(gbps(bytes, randRead));
+    out["seq_row_hit_rate"] = round3(seqHitRate);
+    out["random_row_hit_rate"] = round3(randHitRate);
+    out["refresh_overhead"] = round3(c.refreshOverhead());
+    out["request_bytes"] = req;
+    out["outstanding"] = options_.outstanding;
+    out["stream_bytes"] = bytes;
+    out["clock_MHz"] = round3(c.clock.hz() / 1e6);
+    out["timing_cycles"] = {{"tCL", c.t.tCL}, {"tCWL", c.t.tCWL}, {"tRCD", c.t.tRCD}, {"tRP", c.t.tRP},
+                            {"tRAS", c.t.tRAS}, {"tRFC", c.t.tRFC}, {"tREFI", c.t.tREFI}, {"burst", c.burstCycles()}};
+    return out;
+}
+
+nlohmann::ordered_json MemoryProbe::probeCache(const Cache& cache) {
+    const CacheConfig& c = cache.config();
+    const std::uint64_t line = c.lineBytes, req = options_.requestBytes;
+    nlohmann::ordered_json out;
+    out["size_bytes"] = c.size;
+    out["ways"] = c.ways;
+    out["line_bytes"] = line;
+
+    reset_();
+    Tick miss = request(false, 0, std::min(req, line), 0);
+    Tick t1 = alignUp(miss + 100'000, c.clock.period);
+    Tick hit = request(false, 0, std::min(req, line), t1) - t1;
+    out["hit_ns"] = round3(ns(hit));
+    out["miss_ns"] = round3(ns(miss));
+
+    // A stream that fits (half the cache): a cold pass, then a warm pass that only hits.
+    const std::uint64_t fitting = std::max<std::uint64_t>(1, c.size / 2 / req);
+    auto sequential = [&](std::uint64_t i) { return i * req; };
+    reset_();
+    Tick cold = stream(false, fitting, sequential);
+    std::uint64_t hitsBefore = cache.hits(), missesBefore = cache.misses();
+    Tick start = alignUp(cold + 100'000, c.clock.period);
+    Tick warm = stream(false, fitting, sequential, start);
+    out["hit_read_GBps"] = round3(gbps(fitting * req, warm - start));
+    std::uint64_t warmHits = cache.hits() - hitsBefore, warmMisses = cache.misses() - missesBefore;
+    out["warm_hit_rate"] = round3(static_cast<double>(warmHits) / static_cast<double>(std::max<std::uint64_t>(1, warmHits + warmMisses)));
+
+    const std::uint64_t big = 4 * c.size / req;
+    reset_();
+    Tick seq = stream(false, big, [&](std::uint64_t i) { return i * req; });
+    out["seq_read_GBps"] = round3(gbps(big * req, seq));
+    out["seq_hit_rate"] = round3(static_cast<double>(cache.hits()) / static_cast<double>(std::max<std::uint64_t>(1, cache.hits() + cache.misses())));
+    out["mshr_full_stalls"] = cache.mshrStalls();
+    reset_();
+    Tick wr = stream(true, big, [&](std::uint64_t i) { return i * req; });
+    out["seq_write_GBps"] = round3(gbps(big * req, wr));
+    out["writebacks"] = cache.writebacks();
+    out["request_bytes"] = req;
+    out["outstanding"] = options_.outstanding;
+    return out;
+}
+
+nlohmann::ordered_json MemoryProbe::probeScratchpad(Scratchpad& spm) {
+    const ScratchpadConfig& c = spm.config();
+    nlohmann::ordered_json out;
+    out["size_bytes"] = c.size;
+    out["banks"] = c.banks;
+    out["bank_width_bytes"] = c.bankWidth;
+    out["ports"] = c.ports;
+    out["peak_GBps"] = round3(c.peakBandwidth() / 1e9);
+    reset_();
+    out["latency_ns"] = round3(ns(request(false, 0, c.bankWidth, 0)));
+    // Full-width accesses (one word per bank) streamed back to back.
+    const std::uint64_t width = std::uint64_t{c.banks} * c.bankWidth;
+    const std::uint64_t count = std::max<std::uint64_t>(1, std::min(options_.streamBytes, c.size) / width);
+    reset_();
+    Tick seq = 0;
+    for (std::uint64_t i = 0; i < count; ++i) seq = std::max(seq, request(false, i * width % c.size, width, 0));
+    out["seq_read_GBps"] = round3(gbps(count * width, seq));
+    // Strided accesses of `banks` bank-wide elements: extra cycles from bank conflicts.
+    nlohmann::ordered_json conflicts;
+    for (std::uint64_t s : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{c.banks}, std::uint64_t{c.banks} + 1}) {
+        AccessExtension shape;
+        shape.elementBytes = c.bankWidth;
+        shape.elements = c.banks;
+        shape.stride = static_cast<std::int64_t>(s * c.bankWidth);
+        conflicts[std::to_string(s)] = spm.footprint(0, 0, &shape).conflictCycles();
+    }
+    out["conflict_cycles_by_stride"] = conflicts;
+    out["stride_unit"] = "bank words; each access has one element per bank";
+    return out;
+}
+
+}  // namespace tessim

@@ -1,0 +1,34 @@
+// Helpers for the memory-model tests: a fresh SystemC kernel per test (so the binary also runs
+// all tests in one process), configs from YAML text, and closed-form helpers.
+#pragma once
+
+#include <string>
+
+#include <systemc>
+
+#include "sim/config/Loader.h"
+#include "sim/config/Reader.h"
+#include "sim/core/SimulationSetup.h"
+
+namespace tessim::test {
+
+// A new simulation context: modules of earlier tests (and their elaboration) are forgotten.
+inline void freshKernel() {
+    initSystemC();
+    sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+    sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+}
+
+// Elaborates and starts the kernel at time 0 without advancing it.
+inline void elaborate() { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
+
+template <class Config>
+Config configFrom(const std::string& yaml) {
+    config::Node node = config::loadYamlString(yaml, "test.yaml");
+    config::Reader r(node);
+    Config c = Config::fromYaml(r, "test");
+    r.finish();
+    return c;
+}
+
+}  // namespace tessim::test
