@@ -93,10 +93,10 @@ def save(fig, out_dir, stem):
         print(path)
 
 
-def numeric_axis(ax, axis, values):
-    """Log scale for positive values spanning more than 16x (sizes, n)."""
+def numeric_axis(ax, axis, values, span=8):
+    """Log scale for positive values spanning `span` times or more (sizes, n, bandwidths)."""
     finite = [v for v in values if v is not None and math.isfinite(v)]
-    if finite and min(finite) > 0 and max(finite) / min(finite) > 16:
+    if finite and min(finite) > 0 and max(finite) / min(finite) >= span:
         (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
 
 
@@ -143,8 +143,8 @@ def pareto(plt, rows, args):
             best = p[1]
     ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="black",
             linewidth=1, label="Pareto front (min, min)")
-    numeric_axis(ax, "x", [p[0] for p in points])
-    numeric_axis(ax, "y", [p[1] for p in points])
+    numeric_axis(ax, "x", [p[0] for p in points], span=100)
+    numeric_axis(ax, "y", [p[1] for p in points], span=100)
     ax.set_xlabel(args.x)
     ax.set_ylabel(y)
     ax.grid(True, alpha=0.3)

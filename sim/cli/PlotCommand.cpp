@@ -16,9 +16,7 @@ void addPlotCommand(CLI::App& app) {
         std::string out = ".";
     };
     auto args = std::make_shared<Args>();
-    sub->add_option("results", args->csv, "results.csv of a sweep")
-        ->required()
-        ->check(CLI::ExistingFile);
+    sub->add_option("results", args->csv, "results.csv of a sweep")->required()->check(CLI::ExistingFile);
     sub->add_option("--kind", args->plot.kind,
                     "heatmap (metric over x × y), pareto (y against x), lines (y against x, one "
                     "line per group)")
@@ -37,8 +35,8 @@ void addPlotCommand(CLI::App& app) {
             commandExitCode() = 2;
             return;
         }
-        commandExitCode() = sweep::runPlotScript(
-            sweep::plotScriptArguments(args->csv, args->plot, args->out), std::cerr);
+        commandExitCode() =
+            sweep::runPlotScript(sweep::plotScriptArguments(args->csv, args->plot, args->out), std::cerr);
     });
 }
 

@@ -21,8 +21,7 @@ bool runPointsLocally(const SweepSpec& spec, const std::vector<Point>& points,
         }
         // A short wait keeps the progress display and the stop check lively.
         for (auto& finished : pool.wait(0.2)) {
-            sink(pointResult(spec, points[finished.tag], finished.result,
-                             settings.timeoutSeconds));
+            sink(pointResult(spec, points[finished.tag], finished.result, settings.timeoutSeconds));
         }
     }
     tick(0);

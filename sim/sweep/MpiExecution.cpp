@@ -28,12 +28,15 @@ constexpr int64_t kNoMorePoints = -1;
 
 }  // namespace
 
-bool mpiBuilt() { return true; }
+bool mpiBuilt() {
+    return true;
+}
 
 MpiSession::MpiSession() {
     int initialized = 0;
     MPI_Initialized(&initialized);
-    if (!initialized) MPI_Init(nullptr, nullptr);
+    if (!initialized)
+        MPI_Init(nullptr, nullptr);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
@@ -41,7 +44,8 @@ MpiSession::MpiSession() {
 MpiSession::~MpiSession() {
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (!finalized) MPI_Finalize();
+    if (!finalized)
+        MPI_Finalize();
 }
 
 int MpiSession::broadcast(int value) const {
@@ -49,14 +53,15 @@ int MpiSession::broadcast(int value) const {
     return value;
 }
 
-bool coordinateMpiPoints(const MpiSession& mpi, const std::vector<size_t>& pending,
-                         const RowSink& sink, const Tick& tick) {
+bool coordinateMpiPoints(const MpiSession& mpi, const std::vector<size_t>& pending, const RowSink& sink,
+                         const Tick& tick) {
     size_t next = 0;
     int working = mpi.size() - 1;
     size_t outstanding = 0;  // handed out, no row yet
     bool stopped = false;
     while (working > 0) {
-        if (!stopped && !tick(outstanding)) stopped = true;
+        if (!stopped && !tick(outstanding))
+            stopped = true;
         int flag = 0;
         MPI_Status status;
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status);
@@ -79,21 +84,23 @@ bool coordinateMpiPoints(const MpiSession& mpi, const std::vector<size_t>& pendi
             int length = 0;
             MPI_Get_count(&status, MPI_CHAR, &length);
             std::string line(static_cast<size_t>(length), '\0');
-            MPI_Recv(line.data(), length, MPI_CHAR, source, kResult, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-            if (outstanding > 0) --outstanding;
+            MPI_Recv(line.data(), length, MPI_CHAR, source, kResult, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (outstanding > 0)
+                --outstanding;
             if (auto row = parseJsonLine(line)) {
-                if (!stopped) sink(*row);
+                if (!stopped)
+                    sink(*row);
             } else {
                 std::cerr << "warning: rank " << source << " sent an unreadable row\n";
             }
         } else {
-            MPI_Recv(nullptr, 0, MPI_CHAR, source, status.MPI_TAG, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-            if (status.MPI_TAG == kDone) --working;
+            MPI_Recv(nullptr, 0, MPI_CHAR, source, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (status.MPI_TAG == kDone)
+                --working;
         }
     }
-    if (!stopped) tick(0);
+    if (!stopped)
+        tick(0);
     return !stopped;
 }
 
@@ -121,11 +128,9 @@ void runMpiWorker(const MpiSession& mpi, const SweepSpec& spec, const std::vecto
             }
         }
         for (auto& finished : pool.wait(0.2)) {
-            ResultRow row = pointResult(spec, points[finished.tag], finished.result,
-                                        settings.timeoutSeconds);
+            ResultRow row = pointResult(spec, points[finished.tag], finished.result, settings.timeoutSeconds);
             std::string line = jsonLine(row);
-            MPI_Send(line.data(), static_cast<int>(line.size()), MPI_CHAR, 0, kResult,
-                     MPI_COMM_WORLD);
+            MPI_Send(line.data(), static_cast<int>(line.size()), MPI_CHAR, 0, kResult, MPI_COMM_WORLD);
         }
     }
     MPI_Send(nullptr, 0, MPI_CHAR, 0, kDone, MPI_COMM_WORLD);
@@ -134,25 +139,27 @@ void runMpiWorker(const MpiSession& mpi, const SweepSpec& spec, const std::vecto
 
 #else  // no MPI in this build
 
-bool mpiBuilt() { return false; }
+bool mpiBuilt() {
+    return false;
+}
 
 MpiSession::MpiSession() {
-    throw std::runtime_error(
-        "--mpi: this tessim was built without MPI (CMake found none); install an MPI "
-        "(apt-get install libopenmpi-dev openmpi-bin) and rebuild");
+    throw std::runtime_error("--mpi: this tessim was built without MPI (CMake found none); install an MPI "
+                             "(apt-get install libopenmpi-dev openmpi-bin) and rebuild");
 }
 
 MpiSession::~MpiSession() = default;
 
-int MpiSession::broadcast(int value) const { return value; }
+int MpiSession::broadcast(int value) const {
+    return value;
+}
 
-bool coordinateMpiPoints(const MpiSession&, const std::vector<size_t>&, const RowSink&,
-                         const Tick&) {
+bool coordinateMpiPoints(const MpiSession&, const std::vector<size_t>&, const RowSink&, const Tick&) {
     return false;
 }
 
-void runMpiWorker(const MpiSession&, const SweepSpec&, const std::vector<Point>&,
-                  const ExecutionSettings&, const Tick&) {}
+void runMpiWorker(const MpiSession&, const SweepSpec&, const std::vector<Point>&, const ExecutionSettings&,
+                  const Tick&) {}
 
 #endif
 

@@ -33,8 +33,8 @@ private:
 
 /// Rank 0: hands out `pending` (indices into the point list) until none is left and every
 /// worker has reported; false when `tick` stopped it.
-bool coordinateMpiPoints(const MpiSession& mpi, const std::vector<size_t>& pending,
-                         const RowSink& sink, const Tick& tick);
+bool coordinateMpiPoints(const MpiSession& mpi, const std::vector<size_t>& pending, const RowSink& sink,
+                         const Tick& tick);
 
 /// Ranks 1..n-1: run points until rank 0 has none left; `keepGoing` false kills and leaves.
 void runMpiWorker(const MpiSession& mpi, const SweepSpec& spec, const std::vector<Point>& points,

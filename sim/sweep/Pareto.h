@@ -16,7 +16,6 @@ std::optional<double> columnNumber(const ResultRow& row, const std::string& key)
 
 /// Indices of the ok rows that no other ok row dominates (rows lacking an objective are left
 /// out), ordered by the objectives (best first) and then by id.
-std::vector<size_t> paretoFront(const std::vector<ResultRow>& rows,
-                                const std::vector<Objective>& objectives);
+std::vector<size_t> paretoFront(const std::vector<ResultRow>& rows, const std::vector<Objective>& objectives);
 
 }  // namespace tessim::sweep

@@ -14,16 +14,20 @@ extern char** environ;
 namespace tessim::sweep {
 
 std::string plotScriptPath() {
-    if (const char* path = std::getenv("TESSIM_PLOT_SCRIPT"); path && *path) return path;
+    if (const char* path = std::getenv("TESSIM_PLOT_SCRIPT"); path && *path)
+        return path;
     return std::string(TESSIM_CONFIG_DIR) + "/../analysis/plots/tessim_plot.py";
 }
 
-std::vector<std::string> plotScriptArguments(const std::string& resultsCsv,
-                                             const PlotRequest& plot, const std::string& outDir) {
+std::vector<std::string> plotScriptArguments(const std::string& resultsCsv, const PlotRequest& plot,
+                                             const std::string& outDir) {
     std::vector<std::string> args{resultsCsv, "--kind", plot.kind, "--x", plot.x};
-    for (const auto& y : plot.y) args.insert(args.end(), {"--y", y});
-    if (!plot.group.empty()) args.insert(args.end(), {"--group", plot.group});
-    if (!plot.metric.empty()) args.insert(args.end(), {"--metric", plot.metric});
+    for (const auto& y : plot.y)
+        args.insert(args.end(), {"--y", y});
+    if (!plot.group.empty())
+        args.insert(args.end(), {"--group", plot.group});
+    if (!plot.metric.empty())
+        args.insert(args.end(), {"--metric", plot.metric});
     args.insert(args.end(), {"--out", outDir});
     return args;
 }
@@ -44,7 +48,8 @@ int runPlotScript(const std::vector<std::string>& args, std::ostream& err) {
     std::vector<std::string> argv{interpreter, script};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> cargs;
-    for (auto& a : argv) cargs.push_back(a.data());
+    for (auto& a : argv)
+        cargs.push_back(a.data());
     cargs.push_back(nullptr);
     std::cout.flush();
     std::cerr.flush();
@@ -57,7 +62,8 @@ int runPlotScript(const std::vector<std::string>& args, std::ostream& err) {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
     err << "error: the plot script was killed by signal " << WTERMSIG(status) << '\n';
     return 1;
 }

@@ -14,8 +14,8 @@ namespace tessim::sweep {
 std::string plotScriptPath();
 
 /// The script's arguments for one plot of a results file.
-std::vector<std::string> plotScriptArguments(const std::string& resultsCsv,
-                                             const PlotRequest& plot, const std::string& outDir);
+std::vector<std::string> plotScriptArguments(const std::string& resultsCsv, const PlotRequest& plot,
+                                             const std::string& outDir);
 
 /// Runs the script (stdout and stderr inherited) and returns its exit status; 2 when python or
 /// the script cannot be started.

@@ -13,7 +13,9 @@ namespace tessim::sweep {
 namespace {
 
 // Twelve significant digits hide the error that from + i * step accumulates (0.30000000000000004).
-double clean(double value) { return std::stod(fmt::format("{:.12g}", value)); }
+double clean(double value) {
+    return std::stod(fmt::format("{:.12g}", value));
+}
 
 // mt19937_64 is specified bit for bit by the standard; the distributions are not, so the unit
 // interval and the shuffle are done here to give the same samples with every library.
@@ -62,20 +64,25 @@ std::vector<ParameterValues> gridRows(const std::vector<Axis>& axes) {
 }
 
 std::vector<ParameterValues> zipRows(const std::vector<Axis>& axes) {
-    if (axes.empty()) return {ParameterValues{}};
+    if (axes.empty())
+        return {ParameterValues{}};
     std::vector<std::vector<std::string>> columns;
-    for (const Axis& axis : axes) columns.push_back(domainValues(axis.domain));
+    for (const Axis& axis : axes)
+        columns.push_back(domainValues(axis.domain));
     size_t length = columns.front().size();
-    for (const auto& c : columns) length = std::min(length, c.size());
+    for (const auto& c : columns)
+        length = std::min(length, c.size());
     std::vector<ParameterValues> rows(length);
     for (size_t i = 0; i < length; ++i) {
-        for (size_t a = 0; a < axes.size(); ++a) rows[i].emplace_back(axes[a].key, columns[a][i]);
+        for (size_t a = 0; a < axes.size(); ++a)
+            rows[i].emplace_back(axes[a].key, columns[a][i]);
     }
     return rows;
 }
 
 std::vector<ParameterValues> sampleRows(const std::optional<SampleBlock>& block) {
-    if (!block) return {ParameterValues{}};
+    if (!block)
+        return {ParameterValues{}};
     PortableRng rng(block->seed);
     size_t n = static_cast<size_t>(block->count);
     size_t dims = block->axes.size();
@@ -84,15 +91,18 @@ std::vector<ParameterValues> sampleRows(const std::optional<SampleBlock>& block)
     if (block->method == SampleMethod::LatinHypercube) {
         for (size_t d = 0; d < dims; ++d) {
             std::vector<size_t> strata(n);
-            for (size_t i = 0; i < n; ++i) strata[i] = i;
-            for (size_t i = n; i > 1; --i) std::swap(strata[i - 1], strata[rng.below(i)]);
+            for (size_t i = 0; i < n; ++i)
+                strata[i] = i;
+            for (size_t i = n; i > 1; --i)
+                std::swap(strata[i - 1], strata[rng.below(i)]);
             for (size_t i = 0; i < n; ++i) {
                 unit[i][d] = (static_cast<double>(strata[i]) + rng.unit()) / static_cast<double>(n);
             }
         }
     } else {
         for (size_t i = 0; i < n; ++i) {
-            for (size_t d = 0; d < dims; ++d) unit[i][d] = rng.unit();
+            for (size_t d = 0; d < dims; ++d)
+                unit[i][d] = rng.unit();
         }
     }
     std::vector<ParameterValues> rows(n);
@@ -109,13 +119,15 @@ std::vector<ParameterValues> sampleRows(const std::optional<SampleBlock>& block)
 std::string rangeValueText(const NumericRange& r, double value) {
     double lo = std::min(r.from, r.to);
     double hi = std::max(r.from, r.to);
-    if (r.round > 0.0) value = std::round(value / r.round) * r.round;
+    if (r.round > 0.0)
+        value = std::round(value / r.round) * r.round;
     if (r.isSize) {
         value = std::clamp(std::round(value), std::ceil(lo), std::floor(hi));
         return formatSize(static_cast<uint64_t>(value));
     }
     double shown = clean(std::clamp(value, lo, hi) / r.unitScale);
-    if (r.integer) shown = std::round(shown);
+    if (r.integer)
+        shown = std::round(shown);
     std::string text = formatNumber(shown);
     return r.unit.empty() ? text : text + " " + r.unit;
 }
@@ -125,7 +137,8 @@ std::vector<std::string> expandRange(const NumericRange& r) {
     if (r.step) {
         double span = r.to - r.from;
         auto n = static_cast<int64_t>(std::floor(span / *r.step + 1e-9)) + 1;
-        for (int64_t i = 0; i < n; ++i) raw.push_back(r.from + static_cast<double>(i) * *r.step);
+        for (int64_t i = 0; i < n; ++i)
+            raw.push_back(r.from + static_cast<double>(i) * *r.step);
     } else {
         int64_t n = r.count.value_or(1);
         for (int64_t i = 0; i < n; ++i) {
@@ -136,7 +149,8 @@ std::vector<std::string> expandRange(const NumericRange& r) {
     std::vector<std::string> values;
     for (double v : raw) {
         std::string text = rangeValueText(r, v);
-        if (std::find(values.begin(), values.end(), text) == values.end()) values.push_back(text);
+        if (std::find(values.begin(), values.end(), text) == values.end())
+            values.push_back(text);
     }
     return values;
 }
@@ -148,10 +162,12 @@ double pointCountEstimate(const SweepSpec& spec) {
     }
     if (!spec.zip.empty()) {
         size_t length = SIZE_MAX;
-        for (const Axis& axis : spec.zip) length = std::min(length, domainValues(axis.domain).size());
+        for (const Axis& axis : spec.zip)
+            length = std::min(length, domainValues(axis.domain).size());
         count *= static_cast<double>(length);
     }
-    if (spec.sample) count *= static_cast<double>(spec.sample->count);
+    if (spec.sample)
+        count *= static_cast<double>(spec.sample->count);
     return count;
 }
 
@@ -178,7 +194,8 @@ std::vector<Point> generatePoints(const SweepSpec& spec, size_t* duplicates) {
             }
         }
     }
-    if (duplicates) *duplicates = dropped;
+    if (duplicates)
+        *duplicates = dropped;
     return points;
 }
 

@@ -30,7 +30,8 @@ constexpr size_t kMaxStderr = 64u << 10;  // the tail is what explains a failure
 
 std::string readMemoryFile(int fd, size_t limit, bool keepTail) {
     struct stat st {};
-    if (fd < 0 || ::fstat(fd, &st) != 0 || st.st_size <= 0) return "";
+    if (fd < 0 || ::fstat(fd, &st) != 0 || st.st_size <= 0)
+        return "";
     auto size = static_cast<size_t>(st.st_size);
     size_t length = std::min(size, limit);
     off_t offset = keepTail ? static_cast<off_t>(size - length) : 0;
@@ -39,7 +40,8 @@ std::string readMemoryFile(int fd, size_t limit, bool keepTail) {
     while (done < length) {
         ssize_t n = ::pread(fd, text.data() + done, length - done, offset + static_cast<off_t>(done));
         if (n <= 0) {
-            if (n < 0 && errno == EINTR) continue;
+            if (n < 0 && errno == EINTR)
+                continue;
             break;
         }
         done += static_cast<size_t>(n);
@@ -49,17 +51,19 @@ std::string readMemoryFile(int fd, size_t limit, bool keepTail) {
 }
 
 std::string resolveExecutable(const std::string& name) {
-    if (name.find('/') != std::string::npos) return name;
+    if (name.find('/') != std::string::npos)
+        return name;
     const char* path = std::getenv("PATH");
     std::string dirs = path ? path : "/usr/bin:/bin";
     size_t start = 0;
     while (start <= dirs.size()) {
         size_t colon = dirs.find(':', start);
-        std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos
-                                                                        : colon - start);
+        std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
         std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-        if (colon == std::string::npos) break;
+        if (::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+        if (colon == std::string::npos)
+            break;
         start = colon + 1;
     }
     return name;
@@ -93,27 +97,29 @@ size_t availableCores() {
     CPU_ZERO(&set);
     if (::sched_getaffinity(0, sizeof set, &set) == 0) {
         int count = CPU_COUNT(&set);
-        if (count > 0) return static_cast<size_t>(count);
+        if (count > 0)
+            return static_cast<size_t>(count);
     }
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
-ProcessPool::ProcessPool(size_t slots, double timeoutSeconds,
-                         std::vector<std::string> extraEnvironment)
+ProcessPool::ProcessPool(size_t slots, double timeoutSeconds, std::vector<std::string> extraEnvironment)
     : slots_(std::max<size_t>(1, slots)), timeout_(timeoutSeconds) {
     for (char** e = environ; e && *e; ++e) {
         std::string entry = *e;
         std::string name = entry.substr(0, entry.find('='));
-        bool replaced = std::any_of(extraEnvironment.begin(), extraEnvironment.end(),
-                                    [&](const std::string& x) {
-                                        return x.compare(0, name.size() + 1, name + "=") == 0;
-                                    });
-        if (!replaced) environment_.push_back(entry);
+        bool replaced =
+            std::any_of(extraEnvironment.begin(), extraEnvironment.end(),
+                        [&](const std::string& x) { return x.compare(0, name.size() + 1, name + "=") == 0; });
+        if (!replaced)
+            environment_.push_back(entry);
     }
     environment_.insert(environment_.end(), extraEnvironment.begin(), extraEnvironment.end());
 }
 
-ProcessPool::~ProcessPool() { killAll(); }
+ProcessPool::~ProcessPool() {
+    killAll();
+}
 
 void ProcessPool::start(size_t tag, const std::vector<std::string>& argv) {
     auto fail = [&](const std::string& why) {
@@ -121,25 +127,30 @@ void ProcessPool::start(size_t tag, const std::vector<std::string>& argv) {
         f.result.startError = why;
         failedStarts_.push_back(std::move(f));
     };
-    if (argv.empty()) return fail("empty command");
+    if (argv.empty())
+        return fail("empty command");
     auto* child = new Child;
     child->tag = tag;
     child->outFd = ::memfd_create("tessim-point-stdout", MFD_CLOEXEC);
     child->errFd = ::memfd_create("tessim-point-stderr", MFD_CLOEXEC);
     if (child->outFd < 0 || child->errFd < 0) {
         std::string why = std::string("memfd_create: ") + std::strerror(errno);
-        if (child->outFd >= 0) ::close(child->outFd);
-        if (child->errFd >= 0) ::close(child->errFd);
+        if (child->outFd >= 0)
+            ::close(child->outFd);
+        if (child->errFd >= 0)
+            ::close(child->errFd);
         delete child;
         return fail(why);
     }
     // Everything the child needs is prepared before fork: after it only system calls happen.
     std::string program = resolveExecutable(argv[0]);
     std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     std::vector<char*> env;
-    for (const auto& e : environment_) env.push_back(const_cast<char*>(e.c_str()));
+    for (const auto& e : environment_)
+        env.push_back(const_cast<char*>(e.c_str()));
     env.push_back(nullptr);
     pid_t parent = ::getpid();
 
@@ -148,9 +159,11 @@ void ProcessPool::start(size_t tag, const std::vector<std::string>& argv) {
         ::setpgid(0, 0);
         // The point dies with the sweep (kill -9 included), so a resume never races an orphan.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent) ::_exit(137);
+        if (::getppid() != parent)
+            ::_exit(137);
         int devNull = ::open("/dev/null", O_RDONLY);
-        if (devNull >= 0) ::dup2(devNull, 0);
+        if (devNull >= 0)
+            ::dup2(devNull, 0);
         ::dup2(child->outFd, 1);
         ::dup2(child->errFd, 2);
         ::execve(program.c_str(), args.data(), env.data());
@@ -177,20 +190,21 @@ void ProcessPool::start(size_t tag, const std::vector<std::string>& argv) {
 }
 
 bool ProcessPool::reap(Child& child, bool block) {
-    if (child.exited) return true;
+    if (child.exited)
+        return true;
     // Peek first (WNOWAIT): while the leader is an unreaped zombie its pid, and so its group id,
     // cannot be reused, so the group kill below cannot hit a stranger.
     siginfo_t info{};
     int r;
     do {
-        r = ::waitid(P_PID, static_cast<id_t>(child.pid), &info,
-                     WEXITED | WNOWAIT | (block ? 0 : WNOHANG));
+        r = ::waitid(P_PID, static_cast<id_t>(child.pid), &info, WEXITED | WNOWAIT | (block ? 0 : WNOHANG));
     } while (r < 0 && errno == EINTR);
     if (r < 0) {
         child.exited = true;  // not ours any more; report what we have
         return true;
     }
-    if (info.si_pid != child.pid) return false;
+    if (info.si_pid != child.pid)
+        return false;
     // Grandchildren left in the group go with their leader.
     ::kill(-child.pid, SIGKILL);
     int status = 0;
@@ -204,15 +218,18 @@ bool ProcessPool::reap(Child& child, bool block) {
 ProcessPool::Finished ProcessPool::collect(Child& child) {
     Finished f{child.tag, {}};
     ProcessResult& r = f.result;
-    if (WIFEXITED(child.status)) r.exitCode = WEXITSTATUS(child.status);
-    if (WIFSIGNALED(child.status)) r.signal = WTERMSIG(child.status);
+    if (WIFEXITED(child.status))
+        r.exitCode = WEXITSTATUS(child.status);
+    if (WIFSIGNALED(child.status))
+        r.signal = WTERMSIG(child.status);
     r.timedOut = child.timedOut;
     r.out = readMemoryFile(child.outFd, kMaxStdout, false);
     r.err = readMemoryFile(child.errFd, kMaxStderr, true);
     r.seconds = std::chrono::duration<double>(Clock::now() - child.started).count();
     ::close(child.outFd);
     ::close(child.errFd);
-    if (child.pidfd >= 0) ::close(child.pidfd);
+    if (child.pidfd >= 0)
+        ::close(child.pidfd);
     return f;
 }
 
@@ -225,8 +242,7 @@ std::vector<ProcessPool::Finished> ProcessPool::wait(double maxSeconds) {
         auto now = Clock::now();
         for (auto it = children_.begin(); it != children_.end();) {
             Child& c = **it;
-            if (!c.exited && timeout_ > 0.0 &&
-                now - c.started >= std::chrono::duration<double>(timeout_)) {
+            if (!c.exited && timeout_ > 0.0 && now - c.started >= std::chrono::duration<double>(timeout_)) {
                 c.timedOut = true;
                 ::kill(-c.pid, SIGKILL);
                 ::kill(c.pid, SIGKILL);
@@ -240,7 +256,8 @@ std::vector<ProcessPool::Finished> ProcessPool::wait(double maxSeconds) {
                 ++it;
             }
         }
-        if (!finished.empty() || children_.empty() || now >= until) return finished;
+        if (!finished.empty() || children_.empty() || now >= until)
+            return finished;
 
         // Sleep until a child exits, the next timeout falls due or the caller's time is up.
         auto wake = until;

@@ -10,8 +10,8 @@
 namespace tessim::sweep {
 
 struct ProcessResult {
-    int exitCode = -1;     // when the process exited
-    int signal = 0;        // when a signal ended it
+    int exitCode = -1;  // when the process exited
+    int signal = 0;     // when a signal ended it
     bool timedOut = false;
     std::string startError;  // the command could not be started
     std::string out;

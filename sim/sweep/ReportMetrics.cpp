@@ -10,21 +10,25 @@ using Json = nlohmann::ordered_json;
 const Json* unwrap(const Json* value) {
     if (value && value->is_object()) {
         auto it = value->find("value");
-        if (it != value->end() && !it->is_object()) return &*it;
+        if (it != value->end() && !it->is_object())
+            return &*it;
     }
     return value;
 }
 
 // "layers[2]" indexes an array; the longest dotted run of segments that names a key wins.
 const Json* walk(const Json& node, const std::vector<std::string>& segments, size_t first) {
-    if (first == segments.size()) return &node;
+    if (first == segments.size())
+        return &node;
     if (node.is_object()) {
         for (size_t last = segments.size(); last > first; --last) {
             std::string key = segments[first];
-            for (size_t i = first + 1; i < last; ++i) key += "." + segments[i];
+            for (size_t i = first + 1; i < last; ++i)
+                key += "." + segments[i];
             auto it = node.find(key);
             if (it != node.end()) {
-                if (const Json* found = walk(*it, segments, last)) return found;
+                if (const Json* found = walk(*it, segments, last))
+                    return found;
             }
             // name[index]
             size_t open = key.find('[');
@@ -33,7 +37,8 @@ const Json* walk(const Json& node, const std::vector<std::string>& segments, siz
                 if (arr != node.end() && arr->is_array()) {
                     size_t index = std::stoul(key.substr(open + 1, key.size() - open - 2));
                     if (index < arr->size()) {
-                        if (const Json* found = walk((*arr)[index], segments, last)) return found;
+                        if (const Json* found = walk((*arr)[index], segments, last))
+                            return found;
                     }
                 }
             }

@@ -9,7 +9,6 @@
 namespace tessim::sweep {
 
 /// The value at `path`, or nullptr. A {"value": v, "unit": u} leaf (the stats tree) gives v.
-const nlohmann::ordered_json* findMetric(const nlohmann::ordered_json& report,
-                                         const std::string& path);
+const nlohmann::ordered_json* findMetric(const nlohmann::ordered_json& report, const std::string& path);
 
 }  // namespace tessim::sweep

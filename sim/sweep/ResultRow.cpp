@@ -6,10 +6,12 @@ namespace tessim::sweep {
 namespace {
 
 std::string csvField(std::string_view text) {
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos)
+        return std::string(text);
     std::string quoted = "\"";
     for (char c : text) {
-        if (c == '"') quoted += '"';
+        if (c == '"')
+            quoted += '"';
         quoted += c;
     }
     quoted += '"';
@@ -28,22 +30,29 @@ std::string_view statusName(PointStatus status) {
 }
 
 std::optional<PointStatus> parseStatus(std::string_view name) {
-    if (name == "ok") return PointStatus::Ok;
-    if (name == "error") return PointStatus::Error;
-    if (name == "timeout") return PointStatus::Timeout;
+    if (name == "ok")
+        return PointStatus::Ok;
+    if (name == "error")
+        return PointStatus::Error;
+    if (name == "timeout")
+        return PointStatus::Timeout;
     return std::nullopt;
 }
 
 std::string metricText(const nlohmann::ordered_json& value) {
-    if (value.is_null()) return "";
-    if (value.is_string()) return value.get<std::string>();
+    if (value.is_null())
+        return "";
+    if (value.is_string())
+        return value.get<std::string>();
     return value.dump();
 }
 
 std::string csvHeader(const ResultColumns& columns) {
     std::string line = "id";
-    for (const auto& p : columns.params) line += "," + csvField(p);
-    for (const auto& m : columns.metrics) line += "," + csvField(m);
+    for (const auto& p : columns.params)
+        line += "," + csvField(p);
+    for (const auto& m : columns.metrics)
+        line += "," + csvField(m);
     line += ",status,message\n";
     return line;
 }
@@ -80,9 +89,11 @@ std::string jsonLine(const ResultRow& row) {
     nlohmann::ordered_json j;
     j["id"] = row.id;
     j["params"] = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : row.params) j["params"][k] = v;
+    for (const auto& [k, v] : row.params)
+        j["params"][k] = v;
     j["metrics"] = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : row.metrics) j["metrics"][k] = v;
+    for (const auto& [k, v] : row.metrics)
+        j["metrics"][k] = v;
     j["status"] = statusName(row.status);
     j["message"] = row.message;
     // Replace invalid UTF-8 from a point's stderr rather than throwing.
@@ -91,16 +102,19 @@ std::string jsonLine(const ResultRow& row) {
 
 std::optional<ResultRow> parseJsonLine(std::string_view line) {
     auto j = nlohmann::ordered_json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return std::nullopt;
+    if (j.is_discarded() || !j.is_object())
+        return std::nullopt;
     try {
         ResultRow row;
         row.id = j.at("id").get<std::string>();
         for (const auto& [k, v] : j.at("params").items()) {
             row.params.emplace_back(k, v.get<std::string>());
         }
-        for (const auto& [k, v] : j.at("metrics").items()) row.metrics.emplace_back(k, v);
+        for (const auto& [k, v] : j.at("metrics").items())
+            row.metrics.emplace_back(k, v);
         auto status = parseStatus(j.at("status").get<std::string>());
-        if (!status || row.id.empty()) return std::nullopt;
+        if (!status || row.id.empty())
+            return std::nullopt;
         row.status = *status;
         row.message = j.at("message").get<std::string>();
         return row;
@@ -112,9 +126,11 @@ std::optional<ResultRow> parseJsonLine(std::string_view line) {
 std::string csvRecordId(std::string_view line) {
     size_t comma = line.find(',');
     std::string_view id = line.substr(0, comma);
-    if (id.empty() || id.size() > 64) return "";
+    if (id.empty() || id.size() > 64)
+        return "";
     for (char c : id) {
-        if (!std::isxdigit(static_cast<unsigned char>(c))) return "";
+        if (!std::isxdigit(static_cast<unsigned char>(c)))
+            return "";
     }
     return std::string(id);
 }

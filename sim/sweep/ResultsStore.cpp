@@ -27,7 +27,8 @@ bool fileExists(const std::string& path) {
 
 std::string readFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw systemError("cannot read", path);
+    if (!in)
+        throw systemError("cannot read", path);
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
@@ -49,7 +50,8 @@ void writeAll(int fd, const std::string& data, const std::string& path) {
     while (done < data.size()) {
         ssize_t n = ::write(fd, data.data() + done, data.size() - done);
         if (n < 0) {
-            if (errno == EINTR) continue;
+            if (errno == EINTR)
+                continue;
             throw systemError("cannot write", path);
         }
         done += static_cast<size_t>(n);
@@ -58,7 +60,8 @@ void writeAll(int fd, const std::string& data, const std::string& path) {
 
 int openForAppend(const std::string& path) {
     int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) throw systemError("cannot open", path);
+    if (fd < 0)
+        throw systemError("cannot open", path);
     return fd;
 }
 
@@ -78,7 +81,8 @@ void makeDirectories(const std::string& path) {
     while (pos != std::string::npos) {
         pos = path.find('/', pos + 1);
         partial = path.substr(0, pos);
-        if (partial.empty()) continue;
+        if (partial.empty())
+            continue;
         if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
             throw systemError("cannot create directory", partial);
         }
@@ -88,7 +92,8 @@ void makeDirectories(const std::string& path) {
 void writeFileAtomically(const std::string& path, const std::string& content) {
     std::string temp = path + ".tmp";
     int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) throw systemError("cannot write", temp);
+    if (fd < 0)
+        throw systemError("cannot write", temp);
     try {
         writeAll(fd, content, temp);
     } catch (...) {
@@ -97,7 +102,8 @@ void writeFileAtomically(const std::string& path, const std::string& content) {
     }
     ::fsync(fd);
     ::close(fd);
-    if (::rename(temp.c_str(), path.c_str()) != 0) throw systemError("cannot rename", temp);
+    if (::rename(temp.c_str(), path.c_str()) != 0)
+        throw systemError("cannot rename", temp);
     size_t slash = path.find_last_of('/');
     syncDirectory(slash == std::string::npos ? "." : path.substr(0, slash));
 }
@@ -109,22 +115,23 @@ ResultsStore::ResultsStore(std::string dir, ResultColumns columns, nlohmann::ord
     std::string identityPath = dir_ + "/sweep.json";
     bool hasResults = fileExists(csvPath()) || fileExists(jsonlPath());
     if (hasResults && !resume) {
-        throw std::runtime_error(fmt::format(
-            "'{}' already holds sweep results; pass --resume to continue that sweep, or choose "
-            "another --out",
-            dir_));
+        throw std::runtime_error(
+            fmt::format("'{}' already holds sweep results; pass --resume to continue that sweep, or choose "
+                        "another --out",
+                        dir_));
     }
     if (fileExists(identityPath) && hasResults) {
         auto earlier = nlohmann::ordered_json::parse(readFile(identityPath), nullptr, false);
         if (earlier != identity) {
-            throw std::runtime_error(fmt::format(
-                "cannot resume in '{}': its results were made with a different base run, "
-                "parameter list or metrics (see {}); use another --out",
-                dir_, identityPath));
+            throw std::runtime_error(
+                fmt::format("cannot resume in '{}': its results were made with a different base run, "
+                            "parameter list or metrics (see {}); use another --out",
+                            dir_, identityPath));
         }
     }
     writeFileAtomically(identityPath, identity.dump(2) + "\n");
-    if (hasResults) loadExisting();
+    if (hasResults)
+        loadExisting();
     csvFd_ = openForAppend(csvPath());
     jsonlFd_ = openForAppend(jsonlPath());
     if (::lseek(csvFd_, 0, SEEK_END) == 0) {
@@ -134,24 +141,24 @@ ResultsStore::ResultsStore(std::string dir, ResultColumns columns, nlohmann::ord
 }
 
 ResultsStore::~ResultsStore() {
-    if (csvFd_ >= 0) ::close(csvFd_);
-    if (jsonlFd_ >= 0) ::close(jsonlFd_);
+    if (csvFd_ >= 0)
+        ::close(csvFd_);
+    if (jsonlFd_ >= 0)
+        ::close(jsonlFd_);
 }
 
 void ResultsStore::loadExisting() {
     bool jsonTorn = false;
     bool csvTorn = false;
-    std::vector<std::string> jsonLines =
-        fileExists(jsonlPath()) ? completeLines(readFile(jsonlPath()), &jsonTorn)
-                                : std::vector<std::string>{};
+    std::vector<std::string> jsonLines = fileExists(jsonlPath())
+                                             ? completeLines(readFile(jsonlPath()), &jsonTorn)
+                                             : std::vector<std::string>{};
     std::vector<std::string> csvLines =
-        fileExists(csvPath()) ? completeLines(readFile(csvPath()), &csvTorn)
-                              : std::vector<std::string>{};
+        fileExists(csvPath()) ? completeLines(readFile(csvPath()), &csvTorn) : std::vector<std::string>{};
     std::string header = csvHeader(columns_);
     if (!csvLines.empty() && csvLines.front() != header) {
         throw std::runtime_error(fmt::format(
-            "cannot resume: the columns of '{}' differ from this sweep's; use another --out",
-            csvPath()));
+            "cannot resume: the columns of '{}' differ from this sweep's; use another --out", csvPath()));
     }
 
     std::map<std::string, std::string> csvById;
@@ -179,7 +186,8 @@ void ResultsStore::loadExisting() {
         done_.insert(row->id);
         rows_.push_back(std::move(*row));
     }
-    if (done_.size() != csvRows) changed = true;
+    if (done_.size() != csvRows)
+        changed = true;
     if (changed) {
         writeFileAtomically(jsonlPath(), jsonKept);
         writeFileAtomically(csvPath(), csvKept);

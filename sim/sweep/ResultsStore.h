@@ -19,8 +19,7 @@ public:
     /// `identity` describes what the rows mean (base run, columns); it is kept in
     /// DIR/sweep.json and a resume with a different one is refused. Without `resume`, a
     /// directory that already holds results is refused too. Throws std::runtime_error.
-    ResultsStore(std::string dir, ResultColumns columns, nlohmann::ordered_json identity,
-                 bool resume);
+    ResultsStore(std::string dir, ResultColumns columns, nlohmann::ordered_json identity, bool resume);
     ~ResultsStore();
     ResultsStore(const ResultsStore&) = delete;
     ResultsStore& operator=(const ResultsStore&) = delete;

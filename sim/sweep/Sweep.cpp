@@ -29,7 +29,9 @@ namespace {
 
 volatile std::sig_atomic_t gInterrupted = 0;
 
-void onInterrupt(int) { gInterrupted = 1; }
+void onInterrupt(int) {
+    gInterrupted = 1;
+}
 
 // SIGINT/SIGTERM/SIGHUP stop the sweep cleanly (points killed, rows kept) while it runs.
 class InterruptGuard {
@@ -39,10 +41,12 @@ public:
         struct sigaction action {};
         action.sa_handler = onInterrupt;
         sigemptyset(&action.sa_mask);
-        for (size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &action, &saved_[i]);
+        for (size_t i = 0; i < kSignals.size(); ++i)
+            ::sigaction(kSignals[i], &action, &saved_[i]);
     }
     ~InterruptGuard() {
-        for (size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &saved_[i], nullptr);
+        for (size_t i = 0; i < kSignals.size(); ++i)
+            ::sigaction(kSignals[i], &saved_[i], nullptr);
     }
 
 private:
@@ -57,7 +61,8 @@ nlohmann::ordered_json identityOf(const SweepSpec& spec) {
     id["workload"] = spec.workload;
     id["plan"] = spec.plan;
     id["set"] = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : spec.fixed) id["set"][k] = v;
+    for (const auto& [k, v] : spec.fixed)
+        id["set"][k] = v;
     id["parameters"] = spec.parameterKeys();
     id["metrics"] = spec.metrics;
     return id;
@@ -65,17 +70,20 @@ nlohmann::ordered_json identityOf(const SweepSpec& spec) {
 
 std::string describeParams(const ParameterValues& params) {
     std::string text;
-    for (const auto& [k, v] : params) text += (text.empty() ? "" : " ") + k + "=" + v;
+    for (const auto& [k, v] : params)
+        text += (text.empty() ? "" : " ") + k + "=" + v;
     return text;
 }
 
 std::string cellText(const ResultRow& row, const std::string& key) {
     for (const auto& [k, v] : row.params) {
-        if (k == key) return v;
+        if (k == key)
+            return v;
     }
     for (const auto& [k, v] : row.metrics) {
         if (k == key) {
-            if (v.is_number_float()) return fmt::format("{:.6g}", v.get<double>());
+            if (v.is_number_float())
+                return fmt::format("{:.6g}", v.get<double>());
             return metricText(v);
         }
     }
@@ -89,22 +97,26 @@ void printTable(std::ostream& out, const std::vector<const ResultRow*>& rows,
     std::vector<std::vector<std::string>> cells{header};
     for (size_t i = 0; i < rows.size() && i < limit; ++i) {
         std::vector<std::string> line{rows[i]->id};
-        for (const auto& c : columns) line.push_back(cellText(*rows[i], c));
+        for (const auto& c : columns)
+            line.push_back(cellText(*rows[i], c));
         cells.push_back(std::move(line));
     }
     std::vector<size_t> width(header.size(), 0);
     for (const auto& line : cells) {
-        for (size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+        for (size_t c = 0; c < line.size(); ++c)
+            width[c] = std::max(width[c], line[c].size());
     }
     for (const auto& line : cells) {
         std::string text = " ";
         for (size_t c = 0; c < line.size(); ++c) {
             text += " " + line[c] + std::string(width[c] - line[c].size(), ' ');
         }
-        while (!text.empty() && text.back() == ' ') text.pop_back();
+        while (!text.empty() && text.back() == ' ')
+            text.pop_back();
         out << text << '\n';
     }
-    if (rows.size() > limit) out << "  ... " << rows.size() - limit << " more\n";
+    if (rows.size() > limit)
+        out << "  ... " << rows.size() - limit << " more\n";
 }
 
 struct Tally {
@@ -121,7 +133,7 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
     std::vector<Point> points = generatePoints(spec, &duplicates);
 
     ExecutionSettings settings;
-    settings.command = !options.command.empty()       ? options.command
+    settings.command = !options.command.empty()         ? options.command
                        : !spec.testPointCommand.empty() ? spec.testPointCommand
                                                         : defaultRunCommand();
     settings.jobs = options.jobs > 0 ? options.jobs : availableCores();
@@ -134,7 +146,8 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
         mpi = std::make_unique<MpiSession>();
         if (mpi->rank() != 0) {
             // Workers follow rank 0's verdict on the results directory.
-            if (mpi->broadcast(0) != 0) return 0;
+            if (mpi->broadcast(0) != 0)
+                return 0;
             runMpiWorker(*mpi, spec, points, settings, [](size_t) { return gInterrupted == 0; });
             return 0;
         }
@@ -146,21 +159,23 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
         ResultColumns columns{spec.parameterKeys(), spec.metrics};
         store = std::make_unique<ResultsStore>(outDir, columns, identityOf(spec), options.resume);
     } catch (...) {
-        if (distributed) mpi->broadcast(1);
+        if (distributed)
+            mpi->broadcast(1);
         throw;
     }
-    if (distributed) mpi->broadcast(0);
+    if (distributed)
+        mpi->broadcast(0);
 
     std::vector<size_t> pending;
     for (size_t i = 0; i < points.size(); ++i) {
-        if (!store->doneIds().count(points[i].id)) pending.push_back(i);
+        if (!store->doneIds().count(points[i].id))
+            pending.push_back(i);
     }
     if (duplicates > 0) {
         err << fmt::format("note: {} duplicate points (equal parameters) run once\n", duplicates);
     }
     bool terminal = options.terminal.value_or(::isatty(2) == 1);
-    Progress progress(err, terminal, points.size(), points.size() - pending.size(),
-                      options.progressInterval);
+    Progress progress(err, terminal, points.size(), points.size() - pending.size(), options.progressInterval);
     auto started = std::chrono::steady_clock::now();
     RowSink sink = [&](const ResultRow& row) {
         store->append(row);
@@ -183,31 +198,30 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
 
     // The summary and the front cover this sweep's points (the files keep every row).
     std::set<std::string> ids;
-    for (const Point& p : points) ids.insert(p.id);
+    for (const Point& p : points)
+        ids.insert(p.id);
     std::vector<ResultRow> rows;
     Tally tally;
     for (const ResultRow& row : store->rows()) {
-        if (!ids.count(row.id)) continue;
+        if (!ids.count(row.id))
+            continue;
         rows.push_back(row);
         (row.status == PointStatus::Ok      ? tally.ok
          : row.status == PointStatus::Error ? tally.error
                                             : tally.timeout)++;
     }
 
-    out << fmt::format("sweep '{}': {} points: {} ok, {} error, {} timeout ({} run now{}) in "
-                       "{:.1f} s, {} on {} jobs\n",
-                       spec.name, points.size(), tally.ok, tally.error, tally.timeout,
-                       pending.size(),
-                       store->resumedCount() > 0
-                           ? fmt::format(", {} from an earlier run", store->resumedCount())
-                           : "",
-                       wall, distributed ? fmt::format("{} MPI workers", mpi->size() - 1)
-                                         : std::string("locally"),
-                       settings.jobs);
+    out << fmt::format(
+        "sweep '{}': {} points: {} ok, {} error, {} timeout ({} run now{}) in "
+        "{:.1f} s, {}{} jobs\n",
+        spec.name, points.size(), tally.ok, tally.error, tally.timeout, pending.size(),
+        store->resumedCount() > 0 ? fmt::format(", {} from an earlier run", store->resumedCount()) : "", wall,
+        distributed ? fmt::format("{} MPI workers x ", mpi->size() - 1) : std::string(), settings.jobs);
     out << "results: " << store->csvPath() << ", " << store->jsonlPath() << '\n';
     std::vector<const ResultRow*> failed;
     for (const auto& row : rows) {
-        if (row.status != PointStatus::Ok) failed.push_back(&row);
+        if (row.status != PointStatus::Ok)
+            failed.push_back(&row);
     }
     if (!failed.empty()) {
         out << "failed points:\n";
@@ -215,7 +229,8 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
             out << fmt::format("  {} {:7} {}: {}\n", failed[i]->id, statusName(failed[i]->status),
                                describeParams(failed[i]->params), failed[i]->message);
         }
-        if (failed.size() > 10) out << "  ... " << failed.size() - 10 << " more\n";
+        if (failed.size() > 10)
+            out << "  ... " << failed.size() - 10 << " more\n";
     }
 
     if (!spec.objectives.empty()) {
@@ -233,20 +248,21 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
         for (const Objective& o : spec.objectives) {
             over += (over.empty() ? "" : ", ") +
                     std::string(o.direction == Direction::Minimize ? "min " : "max ") + o.key;
-            if (std::find(shown.begin(), shown.end(), o.key) == shown.end()) shown.push_back(o.key);
+            if (std::find(shown.begin(), shown.end(), o.key) == shown.end())
+                shown.push_back(o.key);
         }
-        out << fmt::format("pareto front ({}): {} of {} ok points -> {}\n", over, front.size(),
-                           tally.ok, paretoPath);
+        out << fmt::format("pareto front ({}): {} of {} ok points -> {}\n", over, front.size(), tally.ok,
+                           paretoPath);
         printTable(out, frontRows, shown, 20);
     }
 
     int status = tally.error + tally.timeout > 0 ? 1 : 0;
     if (options.plot) {
-        if (spec.plots.empty()) err << "note: --plot: the sweep file lists no plots\n";
+        if (spec.plots.empty())
+            err << "note: --plot: the sweep file lists no plots\n";
         for (const PlotRequest& plot : spec.plots) {
             out.flush();
-            if (runPlotScript(plotScriptArguments(store->csvPath(), plot, outDir + "/plots"),
-                              err) != 0) {
+            if (runPlotScript(plotScriptArguments(store->csvPath(), plot, outDir + "/plots"), err) != 0) {
                 status = std::max(status, 1);
             }
         }

@@ -30,11 +30,9 @@ constexpr double kMaxPoints = 10000000.0;
     throw ConfigError(node.location(), node.path(), message);
 }
 
-// Reads a key's node and marks it consumed, whatever Reader::node() does about consumption.
-const Node& take(Reader& reader, const std::string& key) {
-    const Node& node = reader.node(key);
-    reader.ignore(key);
-    return node;
+// The raw node of a required key (Reader::node marks it as read).
+const Node& take(const Reader& reader, const std::string& key) {
+    return reader.node(key);
 }
 
 void checkParameterKey(const std::string& key, const Node& value) {
@@ -50,11 +48,11 @@ void checkParameterKey(const std::string& key, const Node& value) {
 
 std::string scalarValue(const Node& node) {
     if (!node.isScalar()) {
-        failAt(node, fmt::format("expected a value (the text given to --set), got {}",
-                                 node.kindName()));
+        failAt(node, fmt::format("expected a value (the text given to --set), got {}", node.kindName()));
     }
     const std::string& text = node.scalar();
-    if (text.empty()) failAt(node, "expected a value, got an empty string");
+    if (text.empty())
+        failAt(node, "expected a value, got an empty string");
     if (text.find_first_of("\r\n") != std::string::npos) {
         failAt(node, "a value cannot span lines");
     }
@@ -88,7 +86,8 @@ Amount parseAmount(const Node& node) {
     }
     auto written = plainNumber(text.substr(0, split));
     std::string unit = text.substr(split);
-    while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
+    while (!unit.empty() && unit.front() == ' ')
+        unit.erase(unit.begin());
     if (auto v = config::parseBytes(text)) {
         amount.value = static_cast<double>(v->value);
         amount.family = "size";
@@ -145,29 +144,34 @@ NumericRange parseRange(const Node& node, bool sampled) {
             failAt(n, fmt::format("'{}' must be of the same kind as 'from' ({})", key,
                                   from.family.empty() ? "a plain number" : "a " + from.family));
         }
-        if (a.value <= 0.0) failAt(n, fmt::format("'{}' must be positive", key));
+        if (a.value <= 0.0)
+            failAt(n, fmt::format("'{}' must be positive", key));
         return a;
     };
     if (reader.has("step")) {
-        if (sampled) reader.fail("step", "a sampled range takes from, to, log, integer and round; "
-                                         "step and count belong to grid and zip ranges");
+        if (sampled)
+            reader.fail("step", "a sampled range takes from, to, log, integer and round; "
+                                "step and count belong to grid and zip ranges");
         Amount step = sameKind("step");
         range.step = step.value;
         allIntegral = allIntegral && step.literalInteger;
     }
     if (reader.has("count")) {
-        if (sampled) reader.fail("count", "a sampled range takes from, to, log, integer and "
-                                          "round; the sample's count sets how many points");
+        if (sampled)
+            reader.fail("count", "a sampled range takes from, to, log, integer and "
+                                 "round; the sample's count sets how many points");
         int64_t count = reader.get<int64_t>("count");
         if (count < 1 || count > kMaxValuesPerAxis) {
             reader.fail("count", fmt::format("must be between 1 and {}", kMaxValuesPerAxis));
         }
         range.count = count;
     }
-    if (reader.has("round")) range.round = sameKind("round").value;
+    if (reader.has("round"))
+        range.round = sameKind("round").value;
     range.log = reader.get<bool>("log", false);
     range.integer = reader.get<bool>("integer", allIntegral);
-    if (range.isSize) range.integer = true;
+    if (range.isSize)
+        range.integer = true;
     reader.finish();
 
     if (!sampled) {
@@ -188,15 +192,16 @@ NumericRange parseRange(const Node& node, bool sampled) {
             }
             double n = std::floor((range.to - range.from) / *range.step + 1e-9) + 1.0;
             if (n > static_cast<double>(kMaxValuesPerAxis)) {
-                reader.fail("step", fmt::format("gives {} values; at most {} per parameter",
-                                                n, kMaxValuesPerAxis));
+                reader.fail("step",
+                            fmt::format("gives {} values; at most {} per parameter", n, kMaxValuesPerAxis));
             }
         }
     }
     if (range.log && (range.from <= 0.0 || range.to <= 0.0)) {
         failAt(range.from <= 0.0 ? fromNode : toNode, "a log range needs positive bounds");
     }
-    if (sampled && range.to < range.from) failAt(toNode, "'to' must not be below 'from'");
+    if (sampled && range.to < range.from)
+        failAt(toNode, "'to' must not be below 'from'");
     return range;
 }
 
@@ -204,17 +209,14 @@ ValueDomain parseDomain(const Node& node, bool sampled) {
     ValueDomain domain;
     switch (node.kind()) {
     case Node::Kind::Sequence:
-        for (const Node& item : node.items()) domain.values.push_back(scalarValue(item));
-        if (domain.values.empty()) failAt(node, "needs at least one value");
+        for (const Node& item : node.items())
+            domain.values.push_back(scalarValue(item));
+        if (domain.values.empty())
+            failAt(node, "needs at least one value");
         break;
-    case Node::Kind::Scalar:
-        domain.values.push_back(scalarValue(node));
-        break;
-    case Node::Kind::Map:
-        domain.range = parseRange(node, sampled);
-        break;
-    default:
-        failAt(node, "expected a list of values or a range {from, to, step|count, log}");
+    case Node::Kind::Scalar: domain.values.push_back(scalarValue(node)); break;
+    case Node::Kind::Map: domain.range = parseRange(node, sampled); break;
+    default: failAt(node, "expected a list of values or a range {from, to, step|count, log}");
     }
     return domain;
 }
@@ -229,8 +231,7 @@ std::vector<Axis> parseAxes(const Node& block, bool sampled, std::set<std::strin
         checkParameterKey(key, value);
         if (!seen.insert(key).second) {
             throw ConfigError(value.keyLocation(), value.path(),
-                              fmt::format("'{}' is already fixed or swept elsewhere in this file",
-                                          key));
+                              fmt::format("'{}' is already fixed or swept elsewhere in this file", key));
         }
         Axis axis;
         axis.key = key;
@@ -257,11 +258,11 @@ void checkMetricPath(const std::string& path, const Node& where) {
     }
 }
 
-std::string knownNames(const std::vector<std::string>& params,
-                       const std::vector<std::string>& metrics) {
+std::string knownNames(const std::vector<std::string>& params, const std::vector<std::string>& metrics) {
     std::string list;
     for (const auto* group : {&params, &metrics}) {
-        for (const auto& name : *group) list += (list.empty() ? "" : ", ") + name;
+        for (const auto& name : *group)
+            list += (list.empty() ? "" : ", ") + name;
     }
     return list;
 }
@@ -280,18 +281,25 @@ void checkColumn(const std::string& name, const Node& where, const std::vector<s
 }  // namespace
 
 const std::vector<std::string>& defaultMetrics() {
-    static const std::vector<std::string> metrics{
-        "seconds",        "cycles",  "stall_fraction",        "energy_j.total",
-        "power_w",        "traffic_bytes.ddr.read", "traffic_bytes.ddr.write"};
+    static const std::vector<std::string> metrics{"seconds",
+                                                  "cycles",
+                                                  "stall_fraction",
+                                                  "energy_j.total",
+                                                  "power_w",
+                                                  "traffic_bytes.ddr.read",
+                                                  "traffic_bytes.ddr.write"};
     return metrics;
 }
 
 std::vector<std::string> SweepSpec::parameterKeys() const {
     std::vector<std::string> keys;
-    for (const Axis& a : grid) keys.push_back(a.key);
-    for (const Axis& a : zip) keys.push_back(a.key);
+    for (const Axis& a : grid)
+        keys.push_back(a.key);
+    for (const Axis& a : zip)
+        keys.push_back(a.key);
     if (sample) {
-        for (const Axis& a : sample->axes) keys.push_back(a.key);
+        for (const Axis& a : sample->axes)
+            keys.push_back(a.key);
     }
     return keys;
 }
@@ -304,7 +312,18 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
     SweepSpec spec;
     spec.file = file;
     Reader top(root);
-    spec.name = top.get<std::string>("name", stem(file));
+    std::string fallbackName = stem(file);
+    for (char& c : fallbackName) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
+            c = '_';
+    }
+    spec.name = top.get<std::string>("name", fallbackName.empty() ? "sweep" : fallbackName);
+    static const std::regex namePattern(R"(^[A-Za-z0-9_][A-Za-z0-9._-]*$)");
+    if (!std::regex_match(spec.name, namePattern)) {
+        top.fail("name", fmt::format("'{}' cannot name a directory; use letters, digits, '.', "
+                                     "'_' and '-'",
+                                     spec.name));
+    }
 
     std::set<std::string> seen;
     {
@@ -314,7 +333,8 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
         spec.plan = base.get<std::string>("plan", std::string());
         if (base.has("set")) {
             const Node& set = take(base, "set");
-            if (!set.isMap()) failAt(set, fmt::format("expected a map, got {}", set.kindName()));
+            if (!set.isMap())
+                failAt(set, fmt::format("expected a map, got {}", set.kindName()));
             for (const auto& [key, value] : set.entries()) {
                 checkParameterKey(key, value);
                 seen.insert(key);
@@ -324,7 +344,8 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
         base.finish();
     }
 
-    if (top.has("grid")) spec.grid = parseAxes(take(top, "grid"), false, seen);
+    if (top.has("grid"))
+        spec.grid = parseAxes(take(top, "grid"), false, seen);
     if (top.has("zip")) {
         const Node& zip = take(top, "zip");
         spec.zip = parseAxes(zip, false, seen);
@@ -356,8 +377,7 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
         spec.sample = std::move(block);
     }
     if (spec.grid.empty() && spec.zip.empty() && !spec.sample) {
-        throw ConfigError(root.location(), "",
-                          "a sweep needs at least one of 'grid', 'zip' or 'sample'");
+        throw ConfigError(root.location(), "", "a sweep needs at least one of 'grid', 'zip' or 'sample'");
     }
 
     std::vector<std::string> params = spec.parameterKeys();
@@ -371,8 +391,7 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
             std::string path = scalarValue(item);
             checkMetricPath(path, item);
             if (std::find(params.begin(), params.end(), path) != params.end()) {
-                failAt(item, fmt::format("'{}' is a swept parameter; it is recorded already",
-                                         path));
+                failAt(item, fmt::format("'{}' is a swept parameter; it is recorded already", path));
             }
             if (std::find(spec.metrics.begin(), spec.metrics.end(), path) != spec.metrics.end()) {
                 failAt(item, fmt::format("metric '{}' is listed twice", path));
@@ -396,8 +415,7 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
             const auto& [direction, value] = item.entries()[0];
             Objective objective;
             objective.key = scalarValue(value);
-            objective.direction =
-                direction == "minimize" ? Direction::Minimize : Direction::Maximize;
+            objective.direction = direction == "minimize" ? Direction::Minimize : Direction::Maximize;
             checkColumn(objective.key, value, params, spec.metrics, "objective");
             spec.objectives.push_back(objective);
         }
@@ -405,7 +423,8 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
 
     if (top.has("plots")) {
         const Node& plots = take(top, "plots");
-        if (!plots.isSequence()) failAt(plots, "expected a list of plots");
+        if (!plots.isSequence())
+            failAt(plots, "expected a list of plots");
         for (const Node& item : plots.items()) {
             Reader plot(item);
             PlotRequest request;
@@ -447,7 +466,8 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
 
     if (top.has("timeout")) {
         double seconds = top.get<config::Duration>("timeout").seconds;
-        if (seconds <= 0.0) top.fail("timeout", "must be positive");
+        if (seconds <= 0.0)
+            top.fail("timeout", "must be positive");
         spec.timeoutSeconds = seconds;
     }
     if (top.has("_test_point_command")) {
@@ -458,8 +478,7 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
     double count = pointCountEstimate(spec);
     if (count > kMaxPoints) {
         throw ConfigError(root.location(), "",
-                          fmt::format("this sweep has {} points; at most {} are allowed", count,
-                                      kMaxPoints));
+                          fmt::format("this sweep has {} points; at most {} are allowed", count, kMaxPoints));
     }
     return spec;
 }

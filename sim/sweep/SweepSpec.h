@@ -21,13 +21,13 @@ namespace tessim::sweep {
 struct NumericRange {
     double from = 0.0;  // in the base unit (bytes, Hz, ...) when the range has a unit
     double to = 0.0;
-    std::optional<double> step;  // grid/zip: linear step
+    std::optional<double> step;    // grid/zip: linear step
     std::optional<int64_t> count;  // grid/zip: number of values (with `log`, geometric)
     bool log = false;
-    bool integer = false;  // round to whole numbers (always for sizes, to whole bytes)
-    double round = 0.0;    // snap to a multiple of this (base unit); 0: no snapping
-    bool isSize = false;   // values are sizes: printed exactly in B/KiB/MiB/GiB
-    std::string unit;      // display unit for non-size quantities
+    bool integer = false;    // round to whole numbers (always for sizes, to whole bytes)
+    double round = 0.0;      // snap to a multiple of this (base unit); 0: no snapping
+    bool isSize = false;     // values are sizes: printed exactly in B/KiB/MiB/GiB
+    std::string unit;        // display unit for non-size quantities
     double unitScale = 1.0;  // base units per display unit
 };
 
@@ -72,10 +72,10 @@ struct SweepSpec {
     std::string name;
     std::string target;
     std::string workload;
-    std::string plan;  // empty: the run's default
+    std::string plan;                                        // empty: the run's default
     std::vector<std::pair<std::string, std::string>> fixed;  // base.set, in file order
-    std::vector<Axis> grid;  // cartesian product, first key outermost
-    std::vector<Axis> zip;   // equal-length lists walked together
+    std::vector<Axis> grid;                                  // cartesian product, first key outermost
+    std::vector<Axis> zip;                                   // equal-length lists walked together
     std::optional<SampleBlock> sample;
     std::vector<std::string> metrics;
     std::vector<Objective> objectives;

@@ -32,10 +32,13 @@ std::string formatSize(uint64_t bytes) {
 
 std::optional<double> plainNumber(std::string_view text) {
     std::string s(text);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.pop_back();
     size_t start = 0;
-    while (start < s.size() && std::isspace(static_cast<unsigned char>(s[start]))) ++start;
-    if (start == s.size()) return std::nullopt;
+    while (start < s.size() && std::isspace(static_cast<unsigned char>(s[start])))
+        ++start;
+    if (start == s.size())
+        return std::nullopt;
     const char* begin = s.c_str() + start;
     char* end = nullptr;
     errno = 0;
@@ -47,13 +50,20 @@ std::optional<double> plainNumber(std::string_view text) {
 }
 
 std::optional<double> numericValue(std::string_view text) {
-    if (auto v = plainNumber(text)) return v;
-    if (auto v = config::parseBytes(text)) return static_cast<double>(v->value);
-    if (auto v = config::parseFrequency(text)) return v->hz;
-    if (auto v = config::parseBandwidth(text)) return v->bytes_per_s;
-    if (auto v = config::parseDuration(text)) return v->seconds;
-    if (auto v = config::parseEnergy(text)) return v->joules;
-    if (auto v = config::parsePower(text)) return v->watts;
+    if (auto v = plainNumber(text))
+        return v;
+    if (auto v = config::parseBytes(text))
+        return static_cast<double>(v->value);
+    if (auto v = config::parseFrequency(text))
+        return v->hz;
+    if (auto v = config::parseBandwidth(text))
+        return v->bytes_per_s;
+    if (auto v = config::parseDuration(text))
+        return v->seconds;
+    if (auto v = config::parseEnergy(text))
+        return v->joules;
+    if (auto v = config::parsePower(text))
+        return v->watts;
     return std::nullopt;
 }
 

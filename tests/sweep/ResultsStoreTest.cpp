@@ -16,7 +16,9 @@ using namespace tessim::sweep::testing;
 
 const ResultColumns kColumns{{"target.sram.size", "plan.strategy"}, {"seconds", "energy_j.total"}};
 
-nlohmann::ordered_json identity() { return {{"schema", "test"}, {"target", "npu"}}; }
+nlohmann::ordered_json identity() {
+    return {{"schema", "test"}, {"target", "npu"}};
+}
 
 ResultRow makeRow(const std::string& size, const std::string& strategy, double seconds,
                   PointStatus status = PointStatus::Ok) {
@@ -25,7 +27,8 @@ ResultRow makeRow(const std::string& size, const std::string& strategy, double s
     row.id = pointId(row.params);
     row.metrics = {{"seconds", seconds}, {"energy_j.total", seconds * 2}};
     row.status = status;
-    if (status != PointStatus::Ok) row.message = "exit 2: bad, \"quoted\" value";
+    if (status != PointStatus::Ok)
+        row.message = "exit 2: bad, \"quoted\" value";
     return row;
 }
 
@@ -54,7 +57,8 @@ TEST(ResultRow, CsvAndJsonLines) {
 }
 
 TEST(ResultsStore, AppendsAndRefusesToOverwrite) {
-    std::string dir = scratchDir("store");
+    ScratchDir scratch("store");
+    const std::string& dir = scratch.path;
     {
         ResultsStore store(dir, kColumns, identity(), false);
         store.append(makeRow("256 KiB", "naive", 1.0));
@@ -76,7 +80,8 @@ TEST(ResultsStore, AppendsAndRefusesToOverwrite) {
 }
 
 TEST(ResultsStore, ResumeDropsTornAndHalfWrittenRows) {
-    std::string dir = scratchDir("torn");
+    ScratchDir scratch("torn");
+    const std::string& dir = scratch.path;
     ResultRow a = makeRow("256 KiB", "naive", 1.0);
     ResultRow b = makeRow("512 KiB", "naive", 0.7, PointStatus::Timeout);
     ResultRow c = makeRow("1 MiB", "naive", 0.5);

@@ -82,10 +82,12 @@ grid:
     std::vector<Point> points = generatePoints(spec);
     ASSERT_EQ(points.size(), 2u);
     std::vector<std::string> argv = pointCommand(spec, points[1], {"/proc/self/exe", "run"});
-    std::vector<std::string> expected{"/proc/self/exe", "run",       "--target",
-                                      "npu",            "--workload", "conv1080p",
-                                      "--plan",         "tiles.yaml", "--set",
-                                      "plan.tile_w=32", "--set",      "target.sram.size=1.5 MiB",
+    std::vector<std::string> expected{"/proc/self/exe", "run",
+                                      "--target",       "npu",
+                                      "--workload",     "conv1080p",
+                                      "--plan",         "tiles.yaml",
+                                      "--set",          "plan.tile_w=32",
+                                      "--set",          "target.sram.size=1.5 MiB",
                                       "--format",       "json"};
     EXPECT_EQ(argv, expected);
 }
@@ -101,10 +103,8 @@ grid:
     std::vector<Point> points = generatePoints(spec);
     EXPECT_EQ(valuesOf(points, "workload.n"),
               (std::vector<std::string>{"8", "16", "24", "32", "40", "48", "56", "64"}));
-    EXPECT_EQ(valuesOf(points, "plan.alpha"),
-              (std::vector<std::string>{"0.1", "0.2", "0.3", "0.4", "0.5"}));
-    EXPECT_EQ(valuesOf(points, "target.clock"),
-              (std::vector<std::string>{"1 GHz", "1.5 GHz", "2 GHz"}));
+    EXPECT_EQ(valuesOf(points, "plan.alpha"), (std::vector<std::string>{"0.1", "0.2", "0.3", "0.4", "0.5"}));
+    EXPECT_EQ(valuesOf(points, "target.clock"), (std::vector<std::string>{"1 GHz", "1.5 GHz", "2 GHz"}));
     EXPECT_EQ(points.size(), 8u * 5u * 3u);
 }
 
@@ -119,9 +119,8 @@ zip:
 )");
     std::vector<Point> points = generatePoints(spec);
     ASSERT_EQ(points.size(), 6u);
-    EXPECT_EQ(points[2].params, (ParameterValues{{"plan.strategy", "naive"},
-                                                 {"plan.tile_h", "32"},
-                                                 {"plan.tile_w", "64"}}));
+    EXPECT_EQ(points[2].params,
+              (ParameterValues{{"plan.strategy", "naive"}, {"plan.tile_h", "32"}, {"plan.tile_w", "64"}}));
 }
 
 TEST(SweepSpec, LatinHypercubeIsStratifiedAndSeeded) {
@@ -230,6 +229,22 @@ TEST(SweepSpec, MalformedFilesNameFileLineAndColumn) {
     // Unknown plot kind.
     e = errorOf(base + "grid: {workload.n: [1]}\nplots:\n  - {kind: pie, x: workload.n, y: seconds}\n");
     EXPECT_EQ(e.rfind("test.yaml:4:", 0), 0u) << e;
+}
+
+TEST(SweepSpec, ExampleSweepsParse) {
+    for (const char* name : {"minimal-axpy", "npu-sram-tiling"}) {
+        std::string path = std::string(TESSIM_SOURCE_DIR) + "/configs/sweeps/" + name + ".yaml";
+        SweepSpec spec;
+        ASSERT_NO_THROW(spec = loadSweepSpec(path)) << path;
+        EXPECT_EQ(spec.name, name);
+        EXPECT_FALSE(spec.objectives.empty());
+        EXPECT_FALSE(spec.plots.empty());
+    }
+    SweepSpec npu = loadSweepSpec(std::string(TESSIM_SOURCE_DIR) + "/configs/sweeps/npu-sram-tiling.yaml");
+    std::vector<Point> points = generatePoints(npu);
+    EXPECT_EQ(points.size(), 5u * 3u * 4u);
+    EXPECT_EQ(valuesOf(points, "target.sram.size"),
+              (std::vector<std::string>{"256 KiB", "512 KiB", "1 MiB", "2 MiB", "4 MiB"}));
 }
 
 TEST(ValueText, NumbersAndQuantities) {

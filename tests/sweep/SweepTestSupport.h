@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -14,7 +15,9 @@
 
 namespace tessim::sweep::testing {
 
-inline std::string sourceDir() { return TESSIM_SOURCE_DIR; }
+inline std::string sourceDir() {
+    return TESSIM_SOURCE_DIR;
+}
 
 /// `tessim run` stand-in (tests/sweep/fake_run.sh).
 inline std::vector<std::string> fakeRunCommand() {
@@ -30,6 +33,21 @@ inline std::string scratchDir(const std::string& name) {
     char* dir = ::mkdtemp(buffer.data());
     return dir ? std::string(dir) : std::string();
 }
+
+/// A scratch directory removed with everything in it when the test ends (kept when
+/// TESSIM_KEEP_TEST_DIRS is set, to look at).
+struct ScratchDir {
+    explicit ScratchDir(const std::string& name) : path(scratchDir(name)) {}
+    ~ScratchDir() {
+        if (!path.empty() && !std::getenv("TESSIM_KEEP_TEST_DIRS")) {
+            std::error_code ignored;
+            std::filesystem::remove_all(path, ignored);
+        }
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    std::string path;
+};
 
 inline void writeText(const std::string& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
@@ -51,7 +69,8 @@ inline bool exists(const std::string& path) {
 inline std::vector<std::string> sortedLines(const std::string& path) {
     std::vector<std::string> lines;
     std::istringstream in(readText(path));
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
     std::sort(lines.begin(), lines.end());
     return lines;
 }
