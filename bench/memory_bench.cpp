@@ -23,8 +23,7 @@ using namespace tessim;
 // Before the kernel prints its banner (stdout stays machine-readable).
 const bool kBannerOff = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
 
-template <class Config>
-Config configFrom(const std::string& yaml) {
+template <class Config> Config configFrom(const std::string& yaml) {
     config::Node node = config::loadYamlString(yaml, "memory_bench.yaml");
     config::Reader r(node);
     Config c = Config::fromYaml(r, "bench");
@@ -45,8 +44,7 @@ struct Driver : sc_core::sc_module {
     }
     ~Driver() override { gp.clear_extension(&ext); }
 
-    template <class AddressOf>
-    double run(std::uint64_t count, AddressOf addressOf) {
+    template <class AddressOf> double run(std::uint64_t count, AddressOf addressOf) {
         constexpr unsigned kInFlight = 32;
         Tick inflight[kInFlight] = {};
         auto start = std::chrono::steady_clock::now();
@@ -95,7 +93,8 @@ int sc_main(int, char*[]) {
     out["ddr_random_per_s"] = toDdr.run(n, [&](std::uint64_t) { return lcg(seed) % ddrSlots * 64; });
     // Cache hits: a 256 KiB working set in the 512 KiB cache (warm after its first pass).
     out["cache_hit_per_s"] = toCache.run(n, [](std::uint64_t i) { return (i % 4096) * 64; });
-    out["cache_hit_rate"] = static_cast<double>(cache.hits()) / static_cast<double>(cache.hits() + cache.misses());
+    out["cache_hit_rate"] =
+        static_cast<double>(cache.hits()) / static_cast<double>(cache.hits() + cache.misses());
     cache.resetTiming();
     ddr2.resetTiming();
     // A stream 4× the cache: every request misses to DDR (and evicts).
@@ -103,10 +102,10 @@ int sc_main(int, char*[]) {
     cache.resetTiming();
     ddr2.resetTiming();
     // 90 % hits: a mix of both.
-    out["cache_mixed_per_s"] = toCache.run(n, [&](std::uint64_t i) {
-        return i % 10 == 0 ? (1ULL << 30) + i * 64 : (lcg(seed) % 4096) * 64;
-    });
-    out["cache_mixed_hit_rate"] = static_cast<double>(cache.hits()) / static_cast<double>(cache.hits() + cache.misses());
+    out["cache_mixed_per_s"] = toCache.run(
+        n, [&](std::uint64_t i) { return i % 10 == 0 ? (1ULL << 30) + i * 64 : (lcg(seed) % 4096) * 64; });
+    out["cache_mixed_hit_rate"] =
+        static_cast<double>(cache.hits()) / static_cast<double>(cache.hits() + cache.misses());
     out["goal_per_s"] = 10e6;
     std::cout << out.dump(2) << std::endl;
     return 0;

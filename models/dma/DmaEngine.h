@@ -24,7 +24,9 @@ public:
     explicit DmaEngine(sc_core::sc_module_name name) : sc_core::sc_module(name), memory("memory") {
         spaceToSocket_.fill(-1);
     }
-    void mapSpace(std::uint8_t space, unsigned socketIndex) { spaceToSocket_[space] = static_cast<int>(socketIndex); }
+    void mapSpace(std::uint8_t space, unsigned socketIndex) {
+        spaceToSocket_[space] = static_cast<int>(socketIndex);
+    }
     void setFunctional(bool on) { functional_ = on; }
     void setTrace(TraceSink* trace) { trace_ = trace; }
     // Tick at which the last transfer completed (the kernel is not over before it).

@@ -17,7 +17,8 @@ StridedDmaConfig StridedDmaConfig::fromYaml(config::Reader& r, const std::string
     c.burst = r.get<Bytes>("burst", Bytes{256}, Range<Bytes>{Bytes{1}, Bytes{1 << 20}}).value;
     c.outstanding = r.get<unsigned>("outstanding", 8u, Range<unsigned>{1, 4096});
     c.queueDepth = r.get<unsigned>("queue_depth", 16u, Range<unsigned>{1, 1 << 20});
-    c.clock = ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
+    c.clock =
+        ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
     c.setupCycles = readCycles(r, "setup", c.clock, 0);
     c.lookahead = secondsToTicks(r.get<Duration>("lookahead", Duration{1e-6}).seconds);
     if (auto e = r.optionalChild("energy")) {
@@ -31,7 +32,8 @@ StridedDmaConfig StridedDmaConfig::fromYaml(config::Reader& r, const std::string
 
 StridedDma::StridedDma(sc_core::sc_module_name name, const StridedDmaConfig& config)
     : DmaEngine(name), config_(config), channels_(config.channels), buffer_(config.burst) {
-    for (auto& ch : channels_) ch.inflight.assign(config_.outstanding, 0);
+    for (auto& ch : channels_)
+        ch.inflight.assign(config_.outstanding, 0);
     gp_.set_extension(&ext_);
     gp_.set_byte_enable_ptr(nullptr);
     gp_.set_dmi_allowed(false);
@@ -40,7 +42,9 @@ StridedDma::StridedDma(sc_core::sc_module_name name, const StridedDmaConfig& con
 }
 
 // The payload would free its extensions on destruction; ours is a member.
-StridedDma::~StridedDma() { gp_.clear_extension(&ext_); }
+StridedDma::~StridedDma() {
+    gp_.clear_extension(&ext_);
+}
 
 Tick StridedDma::nextBurstTime(const Channel& ch) const {
     Tick t = std::max(ch.nextIssue, ch.queue.front().ready);
@@ -49,25 +53,28 @@ Tick StridedDma::nextBurstTime(const Channel& ch) const {
 
 void StridedDma::schedule(unsigned channel) {
     Channel& ch = channels_[channel];
-    if (ch.scheduled || ch.queue.empty()) return;
+    if (ch.scheduled || ch.queue.empty())
+        return;
     ch.scheduled = true;
     Tick t = nextBurstTime(ch);
     heap_.push({t, channel});
     // Wake the drain process in time for this burst (an earlier pending wake-up is kept).
-    if (sc_core::sc_get_status() & (sc_core::SC_RUNNING | sc_core::SC_PAUSED)) wakeup_.notify(delayUntil(t));
+    if (sc_core::sc_get_status() & (sc_core::SC_RUNNING | sc_core::SC_PAUSED))
+        wakeup_.notify(delayUntil(t));
 }
 
 void StridedDma::start(const DmaArgs& desc, std::uint32_t tag, Tick issue) {
     if (desc.channel >= channels_.size())
-        throw std::runtime_error(fmt::format("DMA {}: channel {} does not exist ({} channels)", name(), desc.channel,
-                                             channels_.size()));
+        throw std::runtime_error(fmt::format("DMA {}: channel {} does not exist ({} channels)", name(),
+                                             desc.channel, channels_.size()));
     Channel& ch = channels_[desc.channel];
     bool waited = false;
     while (ch.queue.size() >= config_.queueDepth) {
         step();
         waited = true;
     }
-    if (waited) ++queueFullStalls_;
+    if (waited)
+        ++queueFullStalls_;
     Tick ready = std::max(issue, waited ? ch.queueFreed : Tick{0}) + config_.clock.at(config_.setupCycles);
     ch.queue.push_back(Descriptor{desc, tag, ready});
     ++tags_[tag].pending;
@@ -79,8 +86,9 @@ Tick StridedDma::transfer(bool write, std::uint8_t space, std::uint64_t addr, st
                           const Descriptor& d) {
     int socket = spaceToSocket_[space];
     if (socket < 0)
-        throw std::runtime_error(fmt::format("DMA {}: channel {} tag {} addresses memory space {} that is not connected",
-                                             name(), d.args.channel, d.tag, space));
+        throw std::runtime_error(
+            fmt::format("DMA {}: channel {} tag {} addresses memory space {} that is not connected", name(),
+                        d.args.channel, d.tag, space));
     ext_.space = space;
     ext_.functional = functional_;
     ext_.conflictTicks = 0;
@@ -93,14 +101,15 @@ Tick StridedDma::transfer(bool write, std::uint8_t space, std::uint64_t addr, st
     sc_core::sc_time delay = delayUntil(at);
     memory[static_cast<unsigned>(socket)]->b_transport(gp_, delay);
     if (gp_.is_response_error())
-        throw std::runtime_error(fmt::format("DMA {}: dma_start (channel {}, tag {}) {} of {} B at space {} offset {:#x} failed: {}",
-                                             name(), d.args.channel, d.tag, write ? "write" : "read", bytes, space, addr,
-                                             gp_.get_response_string()));
+        throw std::runtime_error(fmt::format(
+            "DMA {}: dma_start (channel {}, tag {}) {} of {} B at space {} offset {:#x} failed: {}", name(),
+            d.args.channel, d.tag, write ? "write" : "read", bytes, space, addr, gp_.get_response_string()));
     return absoluteAfter(delay);
 }
 
 void StridedDma::step() {
-    if (heap_.empty()) return;
+    if (heap_.empty())
+        return;
     unsigned c = heap_.top().second;
     Tick issue = heap_.top().first;
     heap_.pop();
@@ -111,10 +120,13 @@ void StridedDma::step() {
     std::uint32_t rows = std::max<std::uint32_t>(a.rows, 1), planes = std::max<std::uint32_t>(a.planes, 1);
     Tick burstDone = issue;
     if (a.rowBytes > 0) {
-        std::uint64_t rowSrc = a.src + static_cast<std::uint64_t>(a.srcPlaneStride * d.plane + a.srcRowStride * d.row);
-        std::uint64_t rowDst = a.dst + static_cast<std::uint64_t>(a.dstPlaneStride * d.plane + a.dstRowStride * d.row);
+        std::uint64_t rowSrc =
+            a.src + static_cast<std::uint64_t>(a.srcPlaneStride * d.plane + a.srcRowStride * d.row);
+        std::uint64_t rowDst =
+            a.dst + static_cast<std::uint64_t>(a.dstPlaneStride * d.plane + a.dstRowStride * d.row);
         std::uint64_t src = rowSrc + d.offset;
-        std::uint64_t len = std::min<std::uint64_t>(a.rowBytes - d.offset, config_.burst - src % config_.burst);
+        std::uint64_t len =
+            std::min<std::uint64_t>(a.rowBytes - d.offset, config_.burst - src % config_.burst);
         std::uint32_t n = static_cast<std::uint32_t>(len);
         d.firstBurst = std::min(d.firstBurst, issue);
         Tick readDone = transfer(false, a.srcSpace, src, n, issue, d);
@@ -147,8 +159,8 @@ void StridedDma::step() {
         ch.lastDone = std::max(ch.lastDone, d.done);
         lastDone_ = std::max(lastDone_, d.done);
         if (trace_ && d.firstBurst != kTickMax)
-            trace_->span(std::string(name()) + ".ch" + std::to_string(c), fmt::format("dma tag {}", d.tag), d.firstBurst,
-                         d.done);
+            trace_->span(std::string(name()) + ".ch" + std::to_string(c), fmt::format("dma tag {}", d.tag),
+                         d.firstBurst, d.done);
         ch.queueFreed = issue;
         ch.queue.pop_front();
     }
@@ -157,13 +169,16 @@ void StridedDma::step() {
 
 Tick StridedDma::completion(std::uint32_t tag, Tick asker) {
     auto it = tags_.find(tag);
-    if (it == tags_.end()) return asker;
-    while (it->second.pending > 0) step();
+    if (it == tags_.end())
+        return asker;
+    while (it->second.pending > 0)
+        step();
     return it->second.done;
 }
 
 void StridedDma::drainAll() {
-    while (!heap_.empty()) step();
+    while (!heap_.empty())
+        step();
 }
 
 Tick StridedDma::lastCompletion() const {
@@ -177,8 +192,10 @@ void StridedDma::drainProcess() {
     for (;;) {
         sc_core::wait(wakeup_);
         Tick horizon = nowTicks() + config_.lookahead;
-        while (!heap_.empty() && heap_.top().first <= horizon) step();
-        if (!heap_.empty()) wakeup_.notify(delayUntil(heap_.top().first));
+        while (!heap_.empty() && heap_.top().first <= horizon)
+            step();
+        if (!heap_.empty())
+            wakeup_.notify(delayUntil(heap_.top().first));
     }
 }
 
@@ -188,7 +205,8 @@ void StridedDma::collect(StatsTree& stats, EnergyLedger& energy, double seconds)
     node.add("bursts", bursts_, "bursts");
     node.add("bytes_read", bytesRead_, "B", "bytes read from sources");
     node.add("bytes_written", bytesWritten_, "B", "bytes written to destinations (multicast counts each)");
-    node.add("queue_full_stalls", queueFullStalls_, "descriptors", "descriptors that found their channel's queue full");
+    node.add("queue_full_stalls", queueFullStalls_, "descriptors",
+             "descriptors that found their channel's queue full");
     node.add("last_completion", ticksToSeconds(lastDone_), "s");
     for (std::size_t c = 0; c < channels_.size(); ++c)
         node.add(fmt::format("channel{}.bytes", c), channels_[c].bytes, "B", "bytes read by the channel");

@@ -67,7 +67,7 @@ private:
     struct Descriptor {
         DmaArgs args;
         std::uint32_t tag;
-        Tick ready;           // issue + setup
+        Tick ready;  // issue + setup
         Tick firstBurst = kTickMax;
         Tick done = 0;
         std::uint32_t row = 0, plane = 0;
@@ -78,9 +78,9 @@ private:
         std::vector<Tick> inflight;  // completion of the last `outstanding` bursts, ring
         std::size_t head = 0;
         Tick nextIssue = 0;
-        Tick queueFreed = 0;         // when the last descriptor left the queue
+        Tick queueFreed = 0;  // when the last descriptor left the queue
         Tick lastDone = 0;
-        bool scheduled = false;      // in the heap
+        bool scheduled = false;  // in the heap
         std::uint64_t bytes = 0;
     };
     struct TagState {

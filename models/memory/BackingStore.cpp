@@ -42,14 +42,16 @@ void BackingStore::readStrided(std::uint64_t addr, std::int64_t stride, std::uin
                                std::uint32_t elements, void* data) const {
     auto* out = static_cast<std::uint8_t*>(data);
     for (std::uint32_t i = 0; i < elements; ++i)
-        read(addr + static_cast<std::uint64_t>(stride * i), out + std::size_t{i} * elementBytes, elementBytes);
+        read(addr + static_cast<std::uint64_t>(stride * i), out + std::size_t{i} * elementBytes,
+             elementBytes);
 }
 
 void BackingStore::writeStrided(std::uint64_t addr, std::int64_t stride, std::uint32_t elementBytes,
                                 std::uint32_t elements, const void* data) {
     const auto* in = static_cast<const std::uint8_t*>(data);
     for (std::uint32_t i = 0; i < elements; ++i)
-        write(addr + static_cast<std::uint64_t>(stride * i), in + std::size_t{i} * elementBytes, elementBytes);
+        write(addr + static_cast<std::uint64_t>(stride * i), in + std::size_t{i} * elementBytes,
+              elementBytes);
 }
 
 }  // namespace tessim

@@ -15,16 +15,22 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.level = r.get<std::string>("level", name);
     c.size = r.get<Bytes>("size", Range<Bytes>{Bytes{1}, Bytes{~0ULL}}).value;
     c.ways = r.get<unsigned>("ways", Range<unsigned>{1, 64});
-    c.lineBytes = static_cast<unsigned>(r.get<Bytes>("line", Bytes{64}, Range<Bytes>{Bytes{4}, Bytes{4096}}).value);
-    if ((c.lineBytes & (c.lineBytes - 1)) != 0) r.fail("line", "the line size must be a power of two");
+    c.lineBytes =
+        static_cast<unsigned>(r.get<Bytes>("line", Bytes{64}, Range<Bytes>{Bytes{4}, Bytes{4096}}).value);
+    if ((c.lineBytes & (c.lineBytes - 1)) != 0)
+        r.fail("line", "the line size must be a power of two");
     if (c.size % (std::uint64_t{c.ways} * c.lineBytes) != 0)
-        r.fail("size", fmt::format("size must be a multiple of ways × line ({} B)", std::uint64_t{c.ways} * c.lineBytes));
+        r.fail("size", fmt::format("size must be a multiple of ways × line ({} B)",
+                                   std::uint64_t{c.ways} * c.lineBytes));
     std::string policy = r.oneOf("policy", {"lru", "plru", "random"}, std::string("lru"));
-    c.policy = policy == "lru" ? ReplacementPolicy::Lru : policy == "plru" ? ReplacementPolicy::Plru : ReplacementPolicy::Random;
+    c.policy = policy == "lru"    ? ReplacementPolicy::Lru
+               : policy == "plru" ? ReplacementPolicy::Plru
+                                  : ReplacementPolicy::Random;
     if (c.policy == ReplacementPolicy::Plru && (c.ways & (c.ways - 1)) != 0)
         r.fail("policy", "plru needs a power-of-two number of ways");
     c.seed = r.get<std::uint64_t>("seed", std::uint64_t{1});
-    c.clock = ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
+    c.clock =
+        ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
     c.hitCycles = readCycles(r, "hit_latency", c.clock);
     c.mshrs = r.get<unsigned>("mshrs", 8u, Range<unsigned>{1, 1024});
     c.ports = r.get<unsigned>("ports", 1u, Range<unsigned>{1, 64});
@@ -39,14 +45,11 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
 }
 
 Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
-    : Memory(name, config.level, ~std::uint64_t{0}),
-      next("next"),
-      config_(config),
-      tags_(config.sets(), config.ways, config.policy, config.seed),
-      mshrFree_(config.mshrs, 0),
-      ports_(config.ports),
-      hitTicks_(config.clock.at(config.hitCycles)) {
-    while ((1u << lineShift_) < config_.lineBytes) ++lineShift_;
+    : Memory(name, config.level, ~std::uint64_t{0}), next("next"), config_(config),
+      tags_(config.sets(), config.ways, config.policy, config.seed), mshrFree_(config.mshrs, 0),
+      ports_(config.ports), hitTicks_(config.clock.at(config.hitCycles)) {
+    while ((1u << lineShift_) < config_.lineBytes)
+        ++lineShift_;
     nextGp_.set_extension(&nextExt_);
     nextGp_.set_byte_enable_ptr(nullptr);
     nextGp_.set_dmi_allowed(false);
@@ -54,7 +57,9 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
 }
 
 // The payload would free its extensions on destruction; ours is a member.
-Cache::~Cache() { nextGp_.clear_extension(&nextExt_); }
+Cache::~Cache() {
+    nextGp_.clear_extension(&nextExt_);
+}
 
 void Cache::setNextLevel(std::uint8_t space, std::uint64_t capacity) {
     nextExt_.space = space;
@@ -65,7 +70,8 @@ void Cache::resetTiming() {
     Memory::resetTiming();
     tags_.reset();
     std::fill(mshrFree_.begin(), mshrFree_.end(), 0);
-    for (auto& p : ports_) p = ReservationTimeline{};
+    for (auto& p : ports_)
+        p = ReservationTimeline{};
     reads_ = writes_ = hits_ = readMisses_ = writeMisses_ = 0;
     lineAccesses_ = fills_ = evictions_ = writebacks_ = mshrStalls_ = 0;
     mshrStallTicks_ = 0;
@@ -81,8 +87,9 @@ Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at) {
     sc_core::sc_time delay = sc_core::sc_time::from_value(at > now ? at - now : 0);
     next->b_transport(nextGp_, delay);
     if (nextGp_.is_response_error())
-        throw std::runtime_error(fmt::format("cache {}: {} of line {:#x} at the next level failed: {}", name(),
-                                             write ? "write-back" : "fill", addr, nextGp_.get_response_string()));
+        throw std::runtime_error(fmt::format("cache {}: {} of line {:#x} at the next level failed: {}",
+                                             name(), write ? "write-back" : "fill", addr,
+                                             nextGp_.get_response_string()));
     return now + delay.value();
 }
 
@@ -92,17 +99,22 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival) {
     const Tick period = config_.clock.period;
     ReservationTimeline* port = &ports_[0];
     for (auto& p : ports_)
-        if (p.earliestStart(arrival, period) < port->earliestStart(arrival, period)) port = &p;
+        if (p.earliestStart(arrival, period) < port->earliestStart(arrival, period))
+            port = &p;
     Tick t = port->reserve(arrival, period);
     bool hit = false;
     CacheTags::Victim victim;
     CacheTags::Line& line = tags_.access(lineNumber, hit, victim);
     if (hit) {
         ++hits_;
-        if (write) line.dirty = true;
+        if (write)
+            line.dirty = true;
         return std::max(t + hitTicks_, line.readyAt);
     }
-    if (write) ++writeMisses_; else ++readMisses_;
+    if (write)
+        ++writeMisses_;
+    else
+        ++readMisses_;
     auto mshr = std::min_element(mshrFree_.begin(), mshrFree_.end());
     Tick start = t;
     if (*mshr > t) {
@@ -138,7 +150,8 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
         for (std::uint32_t i = 0; i < ext->elements; ++i) {
             std::uint64_t a = addr + static_cast<std::uint64_t>(ext->stride * static_cast<std::int64_t>(i));
             for (std::uint64_t l = a >> lineShift_; l <= (a + ext->elementBytes - 1) >> lineShift_; ++l) {
-                if (l == last) continue;
+                if (l == last)
+                    continue;
                 last = l;
                 done = std::max(done, accessLine(l, write, t));
             }
@@ -171,11 +184,14 @@ void Cache::debugNext(bool write, std::uint64_t addr, void* data, std::uint64_t 
     unsigned moved = next->transport_dbg(gp);
     gp.clear_extension(&ext);
     if (moved != bytes)
-        throw std::runtime_error(fmt::format("cache {}: functional {} of {} B at {:#x} failed at the next level",
-                                             name(), write ? "write" : "read", bytes, addr));
+        throw std::runtime_error(
+            fmt::format("cache {}: functional {} of {} B at {:#x} failed at the next level", name(),
+                        write ? "write" : "read", bytes, addr));
 }
 
-void Cache::debugRead(std::uint64_t addr, void* data, std::uint64_t bytes) { debugNext(false, addr, data, bytes); }
+void Cache::debugRead(std::uint64_t addr, void* data, std::uint64_t bytes) {
+    debugNext(false, addr, data, bytes);
+}
 
 void Cache::debugWrite(std::uint64_t addr, const void* data, std::uint64_t bytes) {
     debugNext(true, addr, const_cast<void*>(data), bytes);
@@ -189,7 +205,8 @@ void Cache::functionalAccess(tlm::tlm_generic_payload& gp, const AccessExtension
         return;
     }
     for (std::uint32_t i = 0; i < ext.elements; ++i)
-        debugNext(write, gp.get_address() + static_cast<std::uint64_t>(ext.stride * static_cast<std::int64_t>(i)),
+        debugNext(write,
+                  gp.get_address() + static_cast<std::uint64_t>(ext.stride * static_cast<std::int64_t>(i)),
                   data + std::size_t{i} * ext.elementBytes, ext.elementBytes);
 }
 
@@ -205,7 +222,8 @@ void Cache::collect(StatsTree& stats, EnergyLedger& energy, double seconds) cons
     node.add("misses", misses, "lines");
     node.add("read_misses", readMisses_, "lines");
     node.add("write_misses", writeMisses_, "lines");
-    node.add("hit_rate", lineAccesses_ ? static_cast<double>(hits_) / static_cast<double>(lineAccesses_) : 0.0, "ratio");
+    node.add("hit_rate",
+             lineAccesses_ ? static_cast<double>(hits_) / static_cast<double>(lineAccesses_) : 0.0, "ratio");
     node.add("evictions", evictions_, "lines", "valid lines replaced");
     node.add("writebacks", writebacks_, "lines", "dirty lines written to the next level");
     node.add("fill_bytes", fills_ * config_.lineBytes, "B", "bytes read from the next level");

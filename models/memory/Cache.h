@@ -9,8 +9,8 @@
 // backing store (debug transport), so every level sees the same, always-current data.
 //
 // YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random), seed (random),
-// clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, next (memory name, wired by the target),
-// level, energy: {read, write: per access; fill: per line moved to or from the next level},
+// clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, next (memory name, wired
+// by the target), level, energy: {read, write: per access; fill: per line moved to or from the next level},
 // static_power. The address range is the next level's.
 #pragma once
 
@@ -20,8 +20,8 @@
 
 #include "models/memory/CacheTags.h"
 #include "models/memory/Memory.h"
-#include "sim/core/ReservationTimeline.h"
 #include "sim/config/Reader.h"
+#include "sim/core/ReservationTimeline.h"
 
 namespace tessim {
 
@@ -35,7 +35,7 @@ struct CacheConfig {
     ClockDomain clock;
     std::uint64_t hitCycles = 1;
     unsigned mshrs = 8;
-    unsigned ports = 1;           // line look-ups per cycle
+    unsigned ports = 1;  // line look-ups per cycle
     std::string next;
     double readJoules = 0.0;
     double writeJoules = 0.0;
@@ -53,7 +53,9 @@ public:
     Cache(sc_core::sc_module_name name, const CacheConfig& config);
     ~Cache() override;
 
-    double peakBandwidth() const override { return static_cast<double>(config_.lineBytes) * config_.ports * config_.clock.hz(); }
+    double peakBandwidth() const override {
+        return static_cast<double>(config_.lineBytes) * config_.ports * config_.clock.hz();
+    }
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
     void resetTiming() override;
     tlm::tlm_initiator_socket<>* nextLevelSocket() override { return &next; }

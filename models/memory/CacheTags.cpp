@@ -4,11 +4,14 @@ namespace tessim {
 
 CacheTags::CacheTags(std::uint64_t sets, unsigned ways, ReplacementPolicy policy, std::uint64_t seed)
     : sets_(sets), ways_(ways), policy_(policy), seed_(seed), rng_(seed | 1),
-      setsPow2_((sets & (sets - 1)) == 0), lines_(sets * ways), plru_(policy == ReplacementPolicy::Plru ? sets : 0, 0) {}
+      setsPow2_((sets & (sets - 1)) == 0), lines_(sets * ways),
+      plru_(policy == ReplacementPolicy::Plru ? sets : 0, 0) {}
 
 void CacheTags::reset() {
-    for (auto& l : lines_) l = Line{};
-    for (auto& p : plru_) p = 0;
+    for (auto& l : lines_)
+        l = Line{};
+    for (auto& p : plru_)
+        p = 0;
     clock_ = 0;
     rng_ = seed_ | 1;
 }
@@ -17,7 +20,8 @@ bool CacheTags::contains(std::uint64_t lineNumber) const {
     std::uint64_t set = setsPow2_ ? (lineNumber & (sets_ - 1)) : lineNumber % sets_;
     const Line* row = &lines_[set * ways_];
     for (unsigned w = 0; w < ways_; ++w)
-        if (row[w].valid && row[w].lineNumber == lineNumber) return true;
+        if (row[w].valid && row[w].lineNumber == lineNumber)
+            return true;
     return false;
 }
 
@@ -31,7 +35,10 @@ void CacheTags::touch(std::uint64_t set, unsigned way) {
         for (unsigned span = ways_; span > 1; span /= 2) {
             bool right = (way % span) >= span / 2;
             // Point away from the way just used.
-            if (right) bits &= ~(std::uint64_t{1} << node); else bits |= std::uint64_t{1} << node;
+            if (right)
+                bits &= ~(std::uint64_t{1} << node);
+            else
+                bits |= std::uint64_t{1} << node;
             node = 2 * node + (right ? 2 : 1);
         }
         plru_[set] = bits;
@@ -41,30 +48,33 @@ void CacheTags::touch(std::uint64_t set, unsigned way) {
 unsigned CacheTags::pickVictim(std::uint64_t set) {
     Line* row = &lines_[set * ways_];
     for (unsigned w = 0; w < ways_; ++w)
-        if (!row[w].valid) return w;
+        if (!row[w].valid)
+            return w;
     switch (policy_) {
-        case ReplacementPolicy::Lru: {
-            unsigned best = 0;
-            for (unsigned w = 1; w < ways_; ++w)
-                if (row[w].stamp < row[best].stamp) best = w;
-            return best;
+    case ReplacementPolicy::Lru: {
+        unsigned best = 0;
+        for (unsigned w = 1; w < ways_; ++w)
+            if (row[w].stamp < row[best].stamp)
+                best = w;
+        return best;
+    }
+    case ReplacementPolicy::Plru: {
+        std::uint64_t bits = plru_[set];
+        unsigned node = 0, way = 0;
+        for (unsigned span = ways_; span > 1; span /= 2) {
+            bool right = (bits >> node) & 1;
+            if (right)
+                way += span / 2;
+            node = 2 * node + (right ? 2 : 1);
         }
-        case ReplacementPolicy::Plru: {
-            std::uint64_t bits = plru_[set];
-            unsigned node = 0, way = 0;
-            for (unsigned span = ways_; span > 1; span /= 2) {
-                bool right = (bits >> node) & 1;
-                if (right) way += span / 2;
-                node = 2 * node + (right ? 2 : 1);
-            }
-            return way;
-        }
-        case ReplacementPolicy::Random: {
-            rng_ ^= rng_ << 13;
-            rng_ ^= rng_ >> 7;
-            rng_ ^= rng_ << 17;
-            return static_cast<unsigned>(rng_ % ways_);
-        }
+        return way;
+    }
+    case ReplacementPolicy::Random: {
+        rng_ ^= rng_ << 13;
+        rng_ ^= rng_ >> 7;
+        rng_ ^= rng_ << 17;
+        return static_cast<unsigned>(rng_ % ways_);
+    }
     }
     return 0;
 }

@@ -5,25 +5,22 @@
 namespace tessim {
 
 Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
-    : Memory(name, config.level, config.size),
-      config_(config),
-      map_(config),
-      period_(config.clock.period),
-      burstTicks_(config.burstCycles() * config.clock.period),
-      refi_(config.t.tREFI * config.clock.period),
+    : Memory(name, config.level, config.size), config_(config), map_(config), period_(config.clock.period),
+      burstTicks_(config.burstCycles() * config.clock.period), refi_(config.t.tREFI * config.clock.period),
       rfc_(config.t.tRFC * config.clock.period),
-      banks_(std::size_t{config.channels} * config.ranks * config.banks),
-      bus_(config.channels),
-      epochs_(config.ranks),
-      writeSlotFree_(config.writeQueue, 0) {
+      banks_(std::size_t{config.channels} * config.ranks * config.banks), bus_(config.channels),
+      epochs_(config.ranks), writeSlotFree_(config.writeQueue, 0) {
     posted_.reserve(config.writeQueue);
 }
 
 void Ddr::resetTiming() {
     Memory::resetTiming();
-    for (auto& b : banks_) b = Bank{};
-    for (auto& b : bus_) b = ReservationTimeline{};
-    for (auto& e : epochs_) e = RefreshEpoch{};
+    for (auto& b : banks_)
+        b = Bank{};
+    for (auto& b : bus_)
+        b = ReservationTimeline{};
+    for (auto& e : epochs_)
+        e = RefreshEpoch{};
     std::fill(writeSlotFree_.begin(), writeSlotFree_.end(), 0);
     posted_.clear();
     writeDrains_ = 0;
@@ -45,7 +42,8 @@ std::uint64_t Ddr::refreshIndex(unsigned rank, Tick t) const {
 
 const Ddr::RefreshEpoch& Ddr::epoch(unsigned rank, Tick t) {
     RefreshEpoch& e = epochs_[rank];
-    if (t >= e.from && t < e.to) return e;
+    if (t >= e.from && t < e.to)
+        return e;
     Tick o = refreshOffset(rank);
     e.index = refreshIndex(rank, t);
     e.from = e.index == 0 ? 0 : o + e.index * refi_;
@@ -56,14 +54,17 @@ const Ddr::RefreshEpoch& Ddr::epoch(unsigned rank, Tick t) {
 Tick Ddr::nextRefreshStart(unsigned rank, Tick t) {
     const RefreshEpoch& e = epoch(rank, t);
     // Inside the window that opened this epoch, or else the window that closes it.
-    if (e.index > 0 && t < e.from + rfc_) return e.from;
+    if (e.index > 0 && t < e.from + rfc_)
+        return e.from;
     return e.to;
 }
 
 std::uint64_t Ddr::refreshesBy(Tick until) const {
-    if (refi_ == 0) return 0;
+    if (refi_ == 0)
+        return 0;
     std::uint64_t n = 0;
-    for (unsigned r = 0; r < config_.ranks; ++r) n += refreshIndex(r, until);
+    for (unsigned r = 0; r < config_.ranks; ++r)
+        n += refreshIndex(r, until);
     return n * config_.channels;
 }
 
@@ -117,26 +118,28 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
         }
         // In-order arrivals (the common case) need no search of the bus timeline.
         ds = bus.busyUntil() <= colReady + lat ? colReady + lat : bus.earliestStart(colReady + lat, dur);
-        if (refi_ == 0) break;
+        if (refi_ == 0)
+            break;
         // The whole command sequence must fit between refreshes of the rank.
         Tick window = nextRefreshStart(loc.rank, t);
-        if (window >= ds + dur) break;
+        if (window >= ds + dur)
+            break;
         t = window + rfc_;
     }
     bus.reserve(ds, dur);
     const Tick end = ds + dur;
     const Tick col = ds - lat;
     switch (outcome) {
-        case RowOutcome::Hit: ++rowHits_; break;
-        case RowOutcome::Empty: ++rowEmpty_; break;
-        case RowOutcome::Miss:
-            ++rowMisses_;
-            ++precharges_;
-            b.prevValid = true;
-            b.prevRow = b.row;
-            b.prevColReady = b.colReady;
-            b.prevPrecharge = pre;
-            break;
+    case RowOutcome::Hit: ++rowHits_; break;
+    case RowOutcome::Empty: ++rowEmpty_; break;
+    case RowOutcome::Miss:
+        ++rowMisses_;
+        ++precharges_;
+        b.prevValid = true;
+        b.prevRow = b.row;
+        b.prevColReady = b.colReady;
+        b.prevPrecharge = pre;
+        break;
     }
     if (outcome != RowOutcome::Hit) {
         ++activates_;
@@ -145,7 +148,8 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
         b.colReady = act + tm.tRCD * period_;
         b.preReady = act + tm.tRAS * period_;
     }
-    Tick preAfter = write ? end + tm.tWR * period_ : col + (tm.tRTP + (bursts - 1) * config_.burstCycles()) * period_;
+    Tick preAfter =
+        write ? end + tm.tWR * period_ : col + (tm.tRTP + (bursts - 1) * config_.burstCycles()) * period_;
     b.preReady = std::max(b.preReady, preAfter);
     if (!config_.openPage) {
         // Auto-precharge: the row closes as soon as allowed.
@@ -166,20 +170,27 @@ Tick Ddr::postWrite(const DdrLocation& loc, std::uint64_t bursts, Tick arrival) 
     }
     Tick accepted = alignUp(std::max(arrival, *slot), period_);
     *slot = kTickMax;
-    posted_.push_back(PostedWrite{loc, bursts, accepted, static_cast<unsigned>(slot - writeSlotFree_.begin())});
-    if (posted_.size() == writeSlotFree_.size()) drainWrites();
+    posted_.push_back(
+        PostedWrite{loc, bursts, accepted, static_cast<unsigned>(slot - writeSlotFree_.begin())});
+    if (posted_.size() == writeSlotFree_.size())
+        drainWrites();
     return accepted;
 }
 
 void Ddr::drainWrites() {
-    if (posted_.empty()) return;
+    if (posted_.empty())
+        return;
     ++writeDrains_;
     // Served bank by bank, row by row; each write no earlier than it was accepted.
     std::stable_sort(posted_.begin(), posted_.end(), [](const PostedWrite& a, const PostedWrite& b) {
-        if (a.loc.channel != b.loc.channel) return a.loc.channel < b.loc.channel;
-        if (a.loc.rank != b.loc.rank) return a.loc.rank < b.loc.rank;
-        if (a.loc.bank != b.loc.bank) return a.loc.bank < b.loc.bank;
-        if (a.loc.row != b.loc.row) return a.loc.row < b.loc.row;
+        if (a.loc.channel != b.loc.channel)
+            return a.loc.channel < b.loc.channel;
+        if (a.loc.rank != b.loc.rank)
+            return a.loc.rank < b.loc.rank;
+        if (a.loc.bank != b.loc.bank)
+            return a.loc.bank < b.loc.bank;
+        if (a.loc.row != b.loc.row)
+            return a.loc.row < b.loc.row;
         return a.loc.rowOffset < b.loc.rowOffset;
     });
     for (const auto& w : posted_) {
@@ -209,8 +220,12 @@ Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick a
             rowEnd += n;
         }
         std::uint64_t bursts = (rowEnd - 1) / burst - loc.rowOffset / burst + 1;
-        if (write) writeBursts_ += bursts; else readBursts_ += bursts;
-        Tick end = write && !writeSlotFree_.empty() ? postWrite(loc, bursts, arrival) : serve(loc, bursts, write, arrival);
+        if (write)
+            writeBursts_ += bursts;
+        else
+            readBursts_ += bursts;
+        Tick end = write && !writeSlotFree_.empty() ? postWrite(loc, bursts, arrival)
+                                                    : serve(loc, bursts, write, arrival);
         done = std::max(done, end);
         addr = segEnd;
     }
@@ -224,7 +239,8 @@ Tick Ddr::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arriva
     if (ext && ext->strided()) {
         bytes = std::uint64_t{ext->elements} * ext->elementBytes;
         for (std::uint32_t i = 0; i < ext->elements; ++i)
-            done = std::max(done, serveRange(addr + static_cast<std::uint64_t>(ext->stride * static_cast<std::int64_t>(i)),
+            done = std::max(done, serveRange(addr + static_cast<std::uint64_t>(ext->stride *
+                                                                               static_cast<std::int64_t>(i)),
                                              ext->elementBytes, write, arrival));
     } else {
         done = serveRange(addr, bytes, write, arrival);
@@ -246,7 +262,8 @@ void Ddr::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const 
     std::uint64_t rowAccesses = rowHits_ + rowMisses_ + rowEmpty_;
     std::uint64_t refreshes = refreshesBy(secondsToTicks(seconds));
     Tick busy = 0;
-    for (const auto& b : bus_) busy += b.busyTicks();
+    for (const auto& b : bus_)
+        busy += b.busyTicks();
     node.add("reads", reads_, "requests");
     node.add("writes", writes_, "requests");
     node.add("bytes_read", bytesRead_, "B");
@@ -260,15 +277,21 @@ void Ddr::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const 
     node.add("row_hits", rowHits_, "segments");
     node.add("row_misses", rowMisses_, "segments", "row conflicts: precharge + activate");
     node.add("row_empty", rowEmpty_, "segments", "bank closed (start, refresh, closed page): activate");
-    node.add("row_hits_reordered", reorderedHits_, "segments", "row hits served ahead of a later row switch (FR-FCFS)");
-    node.add("row_hit_rate", rowAccesses ? static_cast<double>(rowHits_) / static_cast<double>(rowAccesses) : 0.0, "ratio");
+    node.add("row_hits_reordered", reorderedHits_, "segments",
+             "row hits served ahead of a later row switch (FR-FCFS)");
+    node.add("row_hit_rate",
+             rowAccesses ? static_cast<double>(rowHits_) / static_cast<double>(rowAccesses) : 0.0, "ratio");
     double bytes = static_cast<double>(bytesRead_ + bytesWritten_);
-    node.add("achieved_bandwidth", seconds > 0 ? bytes / seconds : 0.0, "B/s", "bytes moved over the run time");
-    double span = lastEnd_ > firstArrival_ && firstArrival_ != kTickMax ? ticksToSeconds(lastEnd_ - firstArrival_) : 0.0;
-    node.add("active_bandwidth", span > 0 ? bytes / span : 0.0, "B/s", "bytes moved from first request to last completion");
+    node.add("achieved_bandwidth", seconds > 0 ? bytes / seconds : 0.0, "B/s",
+             "bytes moved over the run time");
+    double span = lastEnd_ > firstArrival_ && firstArrival_ != kTickMax
+                      ? ticksToSeconds(lastEnd_ - firstArrival_)
+                      : 0.0;
+    node.add("active_bandwidth", span > 0 ? bytes / span : 0.0, "B/s",
+             "bytes moved from first request to last completion");
     node.add("peak_bandwidth", config_.peakBandwidth(), "B/s");
-    node.add("bus_utilisation", seconds > 0 ? ticksToSeconds(busy) / (seconds * config_.channels) : 0.0, "ratio",
-             "fraction of time the data buses were transferring");
+    node.add("bus_utilisation", seconds > 0 ? ticksToSeconds(busy) / (seconds * config_.channels) : 0.0,
+             "ratio", "fraction of time the data buses were transferring");
     energy.addEvents(name(), "activate", activates_, config_.activateJoules);
     energy.addEvents(name(), "read_burst", readBursts_, config_.readBurstJoules);
     energy.addEvents(name(), "write_burst", writeBursts_, config_.writeBurstJoules);

@@ -59,9 +59,9 @@ private:
     struct Bank {
         std::uint64_t row = 0;
         bool open = false;
-        Tick colReady = 0;    // earliest column command for the open row (activate + RCD)
-        Tick preReady = 0;    // earliest precharge
-        Tick actReady = 0;    // earliest activate
+        Tick colReady = 0;  // earliest column command for the open row (activate + RCD)
+        Tick preReady = 0;  // earliest precharge
+        Tick actReady = 0;  // earliest activate
         std::uint64_t refreshSeen = 0;
         // The row open before the last row switch, for FR-FCFS hits that arrived in time.
         bool prevValid = false;
@@ -101,10 +101,10 @@ private:
     Tick period_;
     Tick burstTicks_;
     Tick refi_, rfc_;
-    std::vector<Bank> banks_;                 // [channel][rank][bank]
-    std::vector<ReservationTimeline> bus_;    // per channel
-    std::vector<RefreshEpoch> epochs_;        // per rank
-    std::vector<Tick> writeSlotFree_;         // per write-queue entry: free from (kTickMax: queued)
+    std::vector<Bank> banks_;               // [channel][rank][bank]
+    std::vector<ReservationTimeline> bus_;  // per channel
+    std::vector<RefreshEpoch> epochs_;      // per rank
+    std::vector<Tick> writeSlotFree_;       // per write-queue entry: free from (kTickMax: queued)
     std::vector<PostedWrite> posted_;
     std::uint64_t writeDrains_ = 0;
     std::uint64_t reads_ = 0, writes_ = 0, readBursts_ = 0, writeBursts_ = 0;

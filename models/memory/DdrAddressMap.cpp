@@ -3,10 +3,13 @@
 namespace tessim {
 namespace {
 
-bool isPow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+bool isPow2(std::uint64_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
 unsigned log2Of(std::uint64_t v) {
     unsigned s = 0;
-    while ((std::uint64_t{1} << s) < v) ++s;
+    while ((std::uint64_t{1} << s) < v)
+        ++s;
     return s;
 }
 
@@ -20,11 +23,11 @@ DdrAddressMap::DdrAddressMap(const DdrConfig& c) : granule_(c.interleave) {
         DdrField f = c.mapping[c.mapping.size() - 1 - i];
         std::uint64_t count = 0;
         switch (f) {
-            case DdrField::Channel: count = c.channels; break;
-            case DdrField::Rank: count = c.ranks; break;
-            case DdrField::Bank: count = c.banks; break;
-            case DdrField::Row: count = c.rows(); break;
-            case DdrField::Column: count = c.rowBytes / c.interleave; break;
+        case DdrField::Channel: count = c.channels; break;
+        case DdrField::Rank: count = c.ranks; break;
+        case DdrField::Bank: count = c.banks; break;
+        case DdrField::Row: count = c.rows(); break;
+        case DdrField::Column: count = c.rowBytes / c.interleave; break;
         }
         pow2_ = pow2_ && isPow2(count);
         fields_[i] = Field{f, count, shift, count - 1};
@@ -52,11 +55,11 @@ DdrLocation DdrAddressMap::decode(std::uint64_t addr) const {
             g /= f.count;
         }
         switch (f.field) {
-            case DdrField::Channel: loc.channel = static_cast<unsigned>(v); break;
-            case DdrField::Rank: loc.rank = static_cast<unsigned>(v); break;
-            case DdrField::Bank: loc.bank = static_cast<unsigned>(v); break;
-            case DdrField::Row: loc.row = v; break;
-            case DdrField::Column: column = v; break;
+        case DdrField::Channel: loc.channel = static_cast<unsigned>(v); break;
+        case DdrField::Rank: loc.rank = static_cast<unsigned>(v); break;
+        case DdrField::Bank: loc.bank = static_cast<unsigned>(v); break;
+        case DdrField::Row: loc.row = v; break;
+        case DdrField::Column: column = v; break;
         }
     }
     loc.rowOffset = column * granule_ + offset;
@@ -69,11 +72,11 @@ std::uint64_t DdrAddressMap::encode(const DdrLocation& loc) const {
         const Field& f = fields_[i];
         std::uint64_t v = 0;
         switch (f.field) {
-            case DdrField::Channel: v = loc.channel; break;
-            case DdrField::Rank: v = loc.rank; break;
-            case DdrField::Bank: v = loc.bank; break;
-            case DdrField::Row: v = loc.row; break;
-            case DdrField::Column: v = loc.rowOffset / granule_; break;
+        case DdrField::Channel: v = loc.channel; break;
+        case DdrField::Rank: v = loc.rank; break;
+        case DdrField::Bank: v = loc.bank; break;
+        case DdrField::Row: v = loc.row; break;
+        case DdrField::Column: v = loc.rowOffset / granule_; break;
         }
         g = g * f.count + v % f.count;
     }

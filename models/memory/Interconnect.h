@@ -34,7 +34,7 @@ class Memory;
 
 struct InterconnectConfig {
     bool crossbar = false;
-    std::uint64_t width = 16;      // bytes per cycle per data path
+    std::uint64_t width = 16;  // bytes per cycle per data path
     ClockDomain clock;
     std::uint64_t latencyCycles = 0;
     double joulesPerByte = 0.0;
@@ -46,8 +46,8 @@ struct InterconnectConfig {
 
 class Interconnect : public sc_core::sc_module {
 public:
-    tlm_utils::multi_passthrough_target_socket<Interconnect> socket;        // initiators bind here
-    tlm_utils::multi_passthrough_initiator_socket<Interconnect> downstream; // to memories
+    tlm_utils::multi_passthrough_target_socket<Interconnect> socket;         // initiators bind here
+    tlm_utils::multi_passthrough_initiator_socket<Interconnect> downstream;  // to memories
 
     Interconnect(sc_core::sc_module_name name, const InterconnectConfig& config);
 
@@ -67,13 +67,14 @@ private:
 
     InterconnectConfig config_;
     std::array<int, 256> route_;
-    std::vector<std::uint8_t> spaces_;         // downstream index → space
-    std::vector<ReservationTimeline> paths_;   // one (bus) or one per downstream (crossbar)
+    std::vector<std::uint8_t> spaces_;        // downstream index → space
+    std::vector<ReservationTimeline> paths_;  // one (bus) or one per downstream (crossbar)
     std::uint64_t transfers_ = 0, bytesRead_ = 0, bytesWritten_ = 0, busyCycles_ = 0;
 };
 
 // The `impl` names of interconnect models (the target loader dispatches components by them).
 const std::vector<std::string>& interconnectImpls();
-std::unique_ptr<Interconnect> makeInterconnect(const std::string& impl, config::Reader& r, const std::string& name);
+std::unique_ptr<Interconnect> makeInterconnect(const std::string& impl, config::Reader& r,
+                                               const std::string& name);
 
 }  // namespace tessim

@@ -16,7 +16,8 @@ bool Memory::inRange(const tlm::tlm_generic_payload& gp, const AccessExtension* 
     if (ext && ext->strided() && ext->elements > 0) {
         std::int64_t lastOffset = ext->stride * static_cast<std::int64_t>(ext->elements - 1);
         if (lastOffset < 0) {
-            if (static_cast<std::uint64_t>(-lastOffset) > first) return false;
+            if (static_cast<std::uint64_t>(-lastOffset) > first)
+                return false;
             first -= static_cast<std::uint64_t>(-lastOffset);
             span = static_cast<std::uint64_t>(-lastOffset) + ext->elementBytes;
         } else {
@@ -26,7 +27,9 @@ bool Memory::inRange(const tlm::tlm_generic_payload& gp, const AccessExtension* 
     return first <= capacity_ && span <= capacity_ - first;
 }
 
-void Memory::debugRead(std::uint64_t addr, void* data, std::uint64_t bytes) { store_.read(addr, data, bytes); }
+void Memory::debugRead(std::uint64_t addr, void* data, std::uint64_t bytes) {
+    store_.read(addr, data, bytes);
+}
 
 void Memory::debugWrite(std::uint64_t addr, const void* data, std::uint64_t bytes) {
     store_.write(addr, data, bytes);
@@ -35,12 +38,14 @@ void Memory::debugWrite(std::uint64_t addr, const void* data, std::uint64_t byte
 void Memory::functionalAccess(tlm::tlm_generic_payload& gp, const AccessExtension& ext) {
     if (gp.is_read()) {
         if (ext.strided())
-            store_.readStrided(gp.get_address(), ext.stride, ext.elementBytes, ext.elements, gp.get_data_ptr());
+            store_.readStrided(gp.get_address(), ext.stride, ext.elementBytes, ext.elements,
+                               gp.get_data_ptr());
         else
             store_.read(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
     } else {
         if (ext.strided())
-            store_.writeStrided(gp.get_address(), ext.stride, ext.elementBytes, ext.elements, gp.get_data_ptr());
+            store_.writeStrided(gp.get_address(), ext.stride, ext.elementBytes, ext.elements,
+                                gp.get_data_ptr());
         else
             store_.write(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
     }
@@ -54,13 +59,15 @@ void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     }
     const Tick now = nowTicks();
     Tick done = access(gp, ext, now + delay.value());
-    if (ext && ext->functional && gp.get_data_ptr()) functionalAccess(gp, *ext);
+    if (ext && ext->functional && gp.get_data_ptr())
+        functionalAccess(gp, *ext);
     delay = sc_core::sc_time::from_value(done > now ? done - now : 0);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 unsigned Memory::transportDbg(int, tlm::tlm_generic_payload& gp) {
-    if (!inRange(gp, nullptr)) return 0;
+    if (!inRange(gp, nullptr))
+        return 0;
     if (gp.is_read())
         debugRead(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
     else

@@ -70,6 +70,8 @@ private:
 };
 
 // Rounds a tick up to the next edge of a clock (commands and transfers start on edges).
-inline Tick alignUp(Tick t, Tick period) { return (t + period - 1) / period * period; }
+inline Tick alignUp(Tick t, Tick period) {
+    return (t + period - 1) / period * period;
+}
 
 }  // namespace tessim

@@ -12,9 +12,13 @@ namespace {
 double gbps(std::uint64_t bytes, Tick ticks) {
     return ticks ? static_cast<double>(bytes) / ticksToSeconds(ticks) / 1e9 : 0.0;
 }
-double ns(Tick ticks) { return static_cast<double>(ticks) / 1e3; }
+double ns(Tick ticks) {
+    return static_cast<double>(ticks) / 1e3;
+}
 // Rounded for stable, readable output.
-double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
+double round3(double v) {
+    return std::round(v * 1000.0) / 1000.0;
+}
 
 // A fixed-seed generator, so probe output is reproducible.
 struct Lcg {
@@ -34,9 +38,12 @@ MemoryProbe::MemoryProbe(sc_core::sc_module_name name, std::function<void()> res
     gp_.set_dmi_allowed(false);
 }
 
-MemoryProbe::~MemoryProbe() { gp_.clear_extension(&ext_); }
+MemoryProbe::~MemoryProbe() {
+    gp_.clear_extension(&ext_);
+}
 
-Tick MemoryProbe::request(bool write, std::uint64_t addr, std::uint64_t bytes, Tick at, const AccessExtension* shape) {
+Tick MemoryProbe::request(bool write, std::uint64_t addr, std::uint64_t bytes, Tick at,
+                          const AccessExtension* shape) {
     ext_ = shape ? *shape : AccessExtension{};
     ext_.conflictTicks = 0;
     gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -48,13 +55,14 @@ Tick MemoryProbe::request(bool write, std::uint64_t addr, std::uint64_t bytes, T
     sc_core::sc_time delay = delayUntil(at);
     socket->b_transport(gp_, delay);
     if (gp_.is_response_error())
-        throw std::runtime_error(fmt::format("probe: {} of {} B at {:#x} failed: {}", write ? "write" : "read", bytes,
-                                             addr, gp_.get_response_string()));
+        throw std::runtime_error(fmt::format("probe: {} of {} B at {:#x} failed: {}",
+                                             write ? "write" : "read", bytes, addr,
+                                             gp_.get_response_string()));
     return absoluteAfter(delay);
 }
 
-Tick MemoryProbe::stream(bool write, std::uint64_t count, const std::function<std::uint64_t(std::uint64_t)>& addr,
-                         Tick start) {
+Tick MemoryProbe::stream(bool write, std::uint64_t count,
+                         const std::function<std::uint64_t(std::uint64_t)>& addr, Tick start) {
     std::vector<Tick> inflight(options_.outstanding, start);
     Tick last = start;
     for (std::uint64_t i = 0; i < count; ++i) {
@@ -91,16 +99,18 @@ nlohmann::ordered_json MemoryProbe::probeDdr(const Ddr& ddr) {
     const std::uint64_t bytes = count * req;
     reset_();
     Tick seqRead = stream(false, count, [&](std::uint64_t i) { return i * req; });
-    double seqHitRate = static_cast<double>(ddr.rowHits()) /
-                        static_cast<double>(std::max<std::uint64_t>(1, ddr.rowHits() + ddr.rowMisses() + ddr.rowEmpty()));
+    double seqHitRate =
+        static_cast<double>(ddr.rowHits()) /
+        static_cast<double>(std::max<std::uint64_t>(1, ddr.rowHits() + ddr.rowMisses() + ddr.rowEmpty()));
     reset_();
     Tick seqWrite = stream(true, count, [&](std::uint64_t i) { return i * req; });
     reset_();
     Lcg rng;
     const std::uint64_t slots = c.size / req;
     Tick randRead = stream(false, count, [&](std::uint64_t) { return rng.next() % slots * req; });
-    double randHitRate = static_cast<double>(ddr.rowHits()) /
-                         static_cast<double>(std::max<std::uint64_t>(1, ddr.rowHits() + ddr.rowMisses() + ddr.rowEmpty()));
+    double randHitRate =
+        static_cast<double>(ddr.rowHits()) /
+        static_cast<double>(std::max<std::uint64_t>(1, ddr.rowHits() + ddr.rowMisses() + ddr.rowEmpty()));
     out["seq_read_GBps"] = round3(gbps(bytes, seqRead));
     out["seq_write_GBps"] = round3(gbps(bytes, seqWrite));
     out["random_read_GBps"] = round3(gbps(bytes, randRead));
@@ -111,8 +121,9 @@ nlohmann::ordered_json MemoryProbe::probeDdr(const Ddr& ddr) {
     out["outstanding"] = options_.outstanding;
     out["stream_bytes"] = bytes;
     out["clock_MHz"] = round3(c.clock.hz() / 1e6);
-    out["timing_cycles"] = {{"tCL", c.t.tCL}, {"tCWL", c.t.tCWL}, {"tRCD", c.t.tRCD}, {"tRP", c.t.tRP},
-                            {"tRAS", c.t.tRAS}, {"tRFC", c.t.tRFC}, {"tREFI", c.t.tREFI}, {"burst", c.burstCycles()}};
+    out["timing_cycles"] = {{"tCL", c.t.tCL},     {"tCWL", c.t.tCWL},        {"tRCD", c.t.tRCD},
+                            {"tRP", c.t.tRP},     {"tRAS", c.t.tRAS},        {"tRFC", c.t.tRFC},
+                            {"tREFI", c.t.tREFI}, {"burst", c.burstCycles()}};
     return out;
 }
 
@@ -141,13 +152,16 @@ nlohmann::ordered_json MemoryProbe::probeCache(const Cache& cache) {
     Tick warm = stream(false, fitting, sequential, start);
     out["hit_read_GBps"] = round3(gbps(fitting * req, warm - start));
     std::uint64_t warmHits = cache.hits() - hitsBefore, warmMisses = cache.misses() - missesBefore;
-    out["warm_hit_rate"] = round3(static_cast<double>(warmHits) / static_cast<double>(std::max<std::uint64_t>(1, warmHits + warmMisses)));
+    out["warm_hit_rate"] = round3(static_cast<double>(warmHits) /
+                                  static_cast<double>(std::max<std::uint64_t>(1, warmHits + warmMisses)));
 
     const std::uint64_t big = 4 * c.size / req;
     reset_();
     Tick seq = stream(false, big, [&](std::uint64_t i) { return i * req; });
     out["seq_read_GBps"] = round3(gbps(big * req, seq));
-    out["seq_hit_rate"] = round3(static_cast<double>(cache.hits()) / static_cast<double>(std::max<std::uint64_t>(1, cache.hits() + cache.misses())));
+    out["seq_hit_rate"] =
+        round3(static_cast<double>(cache.hits()) /
+               static_cast<double>(std::max<std::uint64_t>(1, cache.hits() + cache.misses())));
     out["mshr_full_stalls"] = cache.mshrStalls();
     reset_();
     Tick wr = stream(true, big, [&](std::uint64_t i) { return i * req; });
@@ -173,11 +187,13 @@ nlohmann::ordered_json MemoryProbe::probeScratchpad(Scratchpad& spm) {
     const std::uint64_t count = std::max<std::uint64_t>(1, std::min(options_.streamBytes, c.size) / width);
     reset_();
     Tick seq = 0;
-    for (std::uint64_t i = 0; i < count; ++i) seq = std::max(seq, request(false, i * width % c.size, width, 0));
+    for (std::uint64_t i = 0; i < count; ++i)
+        seq = std::max(seq, request(false, i * width % c.size, width, 0));
     out["seq_read_GBps"] = round3(gbps(count * width, seq));
     // Strided accesses of `banks` bank-wide elements: extra cycles from bank conflicts.
     nlohmann::ordered_json conflicts;
-    for (std::uint64_t s : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{c.banks}, std::uint64_t{c.banks} + 1}) {
+    for (std::uint64_t s :
+         {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{c.banks}, std::uint64_t{c.banks} + 1}) {
         AccessExtension shape;
         shape.elementBytes = c.bankWidth;
         shape.elements = c.banks;

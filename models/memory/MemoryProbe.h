@@ -16,9 +16,9 @@
 namespace tessim {
 
 struct ProbeOptions {
-    unsigned outstanding = 64;           // requests in flight in streaming patterns
-    std::uint64_t requestBytes = 64;     // request size of latency and streaming patterns
-    std::uint64_t streamBytes = 8 << 20; // bytes per streaming pattern
+    unsigned outstanding = 64;            // requests in flight in streaming patterns
+    std::uint64_t requestBytes = 64;      // request size of latency and streaming patterns
+    std::uint64_t streamBytes = 8 << 20;  // bytes per streaming pattern
 };
 
 class MemoryProbe : public sc_core::sc_module {
@@ -34,7 +34,8 @@ public:
     nlohmann::ordered_json probeScratchpad(Scratchpad& spm);
 
     // One request arriving at `at`; returns its completion tick.
-    Tick request(bool write, std::uint64_t addr, std::uint64_t bytes, Tick at, const AccessExtension* shape = nullptr);
+    Tick request(bool write, std::uint64_t addr, std::uint64_t bytes, Tick at,
+                 const AccessExtension* shape = nullptr);
     // Requests addr(i), i < count, with at most `outstanding` in flight, all ready at `start`;
     // returns the completion tick of the last.
     Tick stream(bool write, std::uint64_t count, const std::function<std::uint64_t(std::uint64_t)>& addr,

@@ -12,11 +12,14 @@ ScratchpadConfig ScratchpadConfig::fromYaml(config::Reader& r, const std::string
     c.level = r.get<std::string>("level", name);
     c.size = r.get<Bytes>("size", Range<Bytes>{Bytes{1}, Bytes{~0ULL}}).value;
     c.banks = r.get<unsigned>("banks", 1u, Range<unsigned>{1, 4096});
-    c.bankWidth = static_cast<unsigned>(r.get<Bytes>("bank_width", Bytes{8}, Range<Bytes>{Bytes{1}, Bytes{4096}}).value);
+    c.bankWidth = static_cast<unsigned>(
+        r.get<Bytes>("bank_width", Bytes{8}, Range<Bytes>{Bytes{1}, Bytes{4096}}).value);
     c.ports = r.get<unsigned>("ports", 1u, Range<unsigned>{1, 64});
-    c.clock = ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
+    c.clock =
+        ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
     c.latencyCycles = readCycles(r, "latency", c.clock, 1);
-    if (c.latencyCycles < 1) r.fail("latency", "an access takes at least one cycle");
+    if (c.latencyCycles < 1)
+        r.fail("latency", "an access takes at least one cycle");
     if (c.size % (std::uint64_t{c.banks} * c.bankWidth) != 0)
         r.fail("size", "size must be a multiple of banks × bank_width");
     if (auto e = r.optionalChild("energy")) {
@@ -28,15 +31,13 @@ ScratchpadConfig ScratchpadConfig::fromYaml(config::Reader& r, const std::string
 }
 
 Scratchpad::Scratchpad(sc_core::sc_module_name name, const ScratchpadConfig& config)
-    : Memory(name, config.level, config.size),
-      config_(config),
-      ports_(config.ports),
-      bankWords_(config.banks, 0),
-      bankLastWord_(config.banks, ~std::uint64_t{0}) {}
+    : Memory(name, config.level, config.size), config_(config), ports_(config.ports),
+      bankWords_(config.banks, 0), bankLastWord_(config.banks, ~std::uint64_t{0}) {}
 
 void Scratchpad::resetTiming() {
     Memory::resetTiming();
-    for (auto& p : ports_) p = ReservationTimeline{};
+    for (auto& p : ports_)
+        p = ReservationTimeline{};
     reads_ = writes_ = wordsRead_ = wordsWritten_ = 0;
     conflictCycles_ = conflictedAccesses_ = busyCycles_ = 0;
 }
@@ -45,7 +46,8 @@ BankFootprint Scratchpad::footprint(std::uint64_t addr, std::uint64_t bytes, con
     const std::uint64_t width = config_.bankWidth, banks = config_.banks;
     BankFootprint f;
     if (!ext || !ext->strided()) {
-        if (bytes == 0) return f;
+        if (bytes == 0)
+            return f;
         // A contiguous run of W words spreads evenly: the busiest bank holds ceil(W / banks).
         f.words = (addr + bytes - 1) / width - addr / width + 1;
         f.cycles = f.idealCycles = (f.words + banks - 1) / banks;
@@ -60,7 +62,8 @@ BankFootprint Scratchpad::footprint(std::uint64_t addr, std::uint64_t bytes, con
         std::uint64_t first = a / width, last = (a + ext->elementBytes - 1) / width;
         for (std::uint64_t w = first; w <= last; ++w) {
             std::uint64_t b = w % banks;
-            if (bankLastWord_[b] == w) continue;
+            if (bankLastWord_[b] == w)
+                continue;
             bankLastWord_[b] = w;
             ++bankWords_[b];
             ++f.words;
@@ -93,7 +96,8 @@ Tick Scratchpad::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick
         conflictCycles_ += conflict;
         ++conflictedAccesses_;
     }
-    if (ext) ext->conflictTicks = conflict * period;
+    if (ext)
+        ext->conflictTicks = conflict * period;
     std::uint64_t bytes = gp.get_data_length();
     if (gp.is_read()) {
         ++reads_;
@@ -116,7 +120,8 @@ void Scratchpad::collect(StatsTree& stats, EnergyLedger& energy, double seconds)
     node.add("bank_words_read", wordsRead_, "words", "bank-word reads (energy events)");
     node.add("bank_words_written", wordsWritten_, "words", "bank-word writes (energy events)");
     node.add("bank_conflict_cycles", conflictCycles_, "cycles", "cycles lost to bank conflicts");
-    node.add("bank_conflicted_accesses", conflictedAccesses_, "accesses", "accesses with at least one conflict");
+    node.add("bank_conflicted_accesses", conflictedAccesses_, "accesses",
+             "accesses with at least one conflict");
     double busy = ticksToSeconds(config_.clock.at(busyCycles_));
     node.add("busy", busy, "s", "port-cycles spent serving accesses");
     node.add("utilisation", seconds > 0 ? busy / (seconds * config_.ports) : 0.0, "ratio");

@@ -21,7 +21,7 @@ struct ScratchpadConfig {
     std::string level;
     std::uint64_t size = 0;
     unsigned banks = 1;
-    unsigned bankWidth = 8;     // bytes per bank word
+    unsigned bankWidth = 8;  // bytes per bank word
     unsigned ports = 1;
     ClockDomain clock;
     std::uint64_t latencyCycles = 1;

@@ -11,7 +11,8 @@ SimpleMemoryConfig SimpleMemoryConfig::fromYaml(config::Reader& r, const std::st
     c.level = r.get<std::string>("level", name);
     c.size = r.get<Bytes>("size", Range<Bytes>{Bytes{1}, Bytes{~0ULL}}).value;
     c.latency = secondsToTicks(r.get<Duration>("latency").seconds);
-    c.bandwidth = r.get<Bandwidth>("bandwidth", Range<Bandwidth>{Bandwidth{1.0}, Bandwidth{1e15}}).bytes_per_s;
+    c.bandwidth =
+        r.get<Bandwidth>("bandwidth", Range<Bandwidth>{Bandwidth{1.0}, Bandwidth{1e15}}).bytes_per_s;
     Reader e = r.child("energy");
     c.readJoulesPerByte = e.get<Energy>("read_energy_per_byte").joules;
     c.writeJoulesPerByte = e.get<Energy>("write_energy_per_byte", Energy{c.readJoulesPerByte}).joules;

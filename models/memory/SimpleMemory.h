@@ -15,7 +15,7 @@ struct SimpleMemoryConfig {
     std::string level;
     std::uint64_t size = 0;
     Tick latency = 0;
-    double bandwidth = 1e9;       // B/s
+    double bandwidth = 1e9;  // B/s
     double readJoulesPerByte = 0.0;
     double writeJoulesPerByte = 0.0;
     double staticWatts = 0.0;

@@ -102,14 +102,16 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         std::vector<std::pair<Interconnect*, unsigned>> viaSockets;
         for (const auto& memName : owner.get<std::vector<std::string>>(key)) {
             const MemorySpaceInfo* s = info_.findSpace(memName);
-            if (!s) owner.fail(key, "no memory named '" + memName + "'");
+            if (!s)
+                owner.fail(key, "no memory named '" + memName + "'");
             Interconnect* bus = via_[s->id];
             if (!bus) {
                 initiator.memory.bind(memories_[s->id]->socket);
                 initiator.mapSpace(s->id, static_cast<unsigned>(initiator.memory.size() - 1));
                 continue;
             }
-            auto it = std::find_if(viaSockets.begin(), viaSockets.end(), [&](const auto& v) { return v.first == bus; });
+            auto it = std::find_if(viaSockets.begin(), viaSockets.end(),
+                                   [&](const auto& v) { return v.first == bus; });
             if (it == viaSockets.end()) {
                 initiator.memory.bind(bus->socket);
                 viaSockets.emplace_back(bus, static_cast<unsigned>(initiator.memory.size() - 1));
@@ -161,7 +163,8 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
 
 ConfiguredTarget::~ConfiguredTarget() = default;
 
-void ConfiguredTarget::wireMemoryLevels(const config::Reader& r, const std::vector<std::string>& interconnectKeys,
+void ConfiguredTarget::wireMemoryLevels(const config::Reader& r,
+                                        const std::vector<std::string>& interconnectKeys,
                                         const std::vector<std::string>& memoryKeys) {
     using namespace config;
     std::vector<std::string> interconnectNames;
@@ -174,10 +177,12 @@ void ConfiguredTarget::wireMemoryLevels(const config::Reader& r, const std::vect
     via_.assign(memories_.size(), nullptr);
     for (const auto& name : memoryKeys) {
         Reader m = r.child(name);
-        if (!m.has("via")) continue;
+        if (!m.has("via"))
+            continue;
         std::string busName = m.get<std::string>("via");
         auto it = std::find(interconnectNames.begin(), interconnectNames.end(), busName);
-        if (it == interconnectNames.end()) m.fail("via", "no interconnect named '" + busName + "'");
+        if (it == interconnectNames.end())
+            m.fail("via", "no interconnect named '" + busName + "'");
         std::uint8_t id = info_.space(name).id;
         via_[id] = interconnects_[static_cast<std::size_t>(it - interconnectNames.begin())].get();
         via_[id]->attach(*memories_[id], id);
@@ -189,23 +194,32 @@ void ConfiguredTarget::wireMemoryLevels(const config::Reader& r, const std::vect
         Reader m = r.child(name);
         std::uint8_t id = info_.space(name).id;
         tlm::tlm_initiator_socket<>* socket = memories_[id]->nextLevelSocket();
-        if (!m.has("next")) continue;
-        if (!socket) m.fail("next", "only caches forward to a next level");
+        if (!m.has("next"))
+            continue;
+        if (!socket)
+            m.fail("next", "only caches forward to a next level");
         std::string nextName = m.get<std::string>("next");
         const MemorySpaceInfo* n = info_.findSpace(nextName);
-        if (!n || n->id == id) m.fail("next", "no other memory named '" + nextName + "'");
-        if (via_[n->id]) socket->bind(via_[n->id]->socket); else socket->bind(memories_[n->id]->socket);
+        if (!n || n->id == id)
+            m.fail("next", "no other memory named '" + nextName + "'");
+        if (via_[n->id])
+            socket->bind(via_[n->id]->socket);
+        else
+            socket->bind(memories_[n->id]->socket);
         next[id] = n->id;
     }
     for (const auto& name : memoryKeys) {
         std::uint8_t id = info_.space(name).id;
-        if (next[id] < 0) continue;
+        if (next[id] < 0)
+            continue;
         int last = id;
         for (std::size_t steps = 0; next[static_cast<std::size_t>(last)] >= 0; ++steps) {
-            if (steps > memories_.size()) r.child(name).fail("next", "the chain of next levels forms a cycle");
+            if (steps > memories_.size())
+                r.child(name).fail("next", "the chain of next levels forms a cycle");
             last = next[static_cast<std::size_t>(last)];
         }
-        memories_[id]->setNextLevel(static_cast<std::uint8_t>(next[id]), memories_[static_cast<std::size_t>(last)]->capacity());
+        memories_[id]->setNextLevel(static_cast<std::uint8_t>(next[id]),
+                                    memories_[static_cast<std::size_t>(last)]->capacity());
         info_.spaces[id].size = memories_[id]->capacity();
     }
 }
@@ -228,8 +242,10 @@ Memory* ConfiguredTarget::findMemory(const std::string& name) {
 }
 
 void ConfiguredTarget::resetMemoryTiming() {
-    for (auto& m : memories_) m->resetTiming();
-    for (auto& b : interconnects_) b->resetTiming();
+    for (auto& m : memories_)
+        m->resetTiming();
+    for (auto& b : interconnects_)
+        b->resetTiming();
 }
 
 void ConfiguredTarget::setFunctional(bool on) {

@@ -25,8 +25,10 @@ struct ProbeRequest {
 };
 
 bool isKind(Memory* m, const std::string& kind) {
-    if (kind == "ddr") return dynamic_cast<Ddr*>(m) != nullptr;
-    if (kind == "cache") return dynamic_cast<Cache*>(m) != nullptr;
+    if (kind == "ddr")
+        return dynamic_cast<Ddr*>(m) != nullptr;
+    if (kind == "cache")
+        return dynamic_cast<Cache*>(m) != nullptr;
     return dynamic_cast<Scratchpad*>(m) != nullptr;
 }
 
@@ -42,19 +44,23 @@ nlohmann::ordered_json runProbe(ProbeRequest& p) {
     std::string names;
     for (const auto& s : info.spaces) {
         Memory* m = target.findMemory(s.name);
-        if (!isKind(m, p.kind)) continue;
+        if (!isKind(m, p.kind))
+            continue;
         names += (names.empty() ? "" : ", ") + s.name;
-        if (!memory && (p.memory.empty() || p.memory == s.name)) memory = m;
+        if (!memory && (p.memory.empty() || p.memory == s.name))
+            memory = m;
     }
     std::string implName = p.kind == "sram" ? "scratchpad" : p.kind;
     if (!memory) {
         if (p.memory.empty())
             throw std::runtime_error("target '" + info.name + "' has no memory with impl: " + implName);
-        throw std::runtime_error("target '" + info.name + "' has no " + implName + " named '" + p.memory + "'" +
+        throw std::runtime_error("target '" + info.name + "' has no " + implName + " named '" + p.memory +
+                                 "'" +
                                  (names.empty() ? "" : " (its " + implName + " memories: " + names + ")"));
     }
     p.options.streamBytes = p.streamKiB * 1024;
-    MemoryProbe probe("probe", [&] { target.resetMemoryTiming(); }, p.options);
+    MemoryProbe probe(
+        "probe", [&] { target.resetMemoryTiming(); }, p.options);
     probe.socket.bind(memory->socket);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
 
@@ -64,10 +70,14 @@ nlohmann::ordered_json runProbe(ProbeRequest& p) {
     out["target"] = info.name;
     out["memory"] = std::string(memory->name());
     nlohmann::ordered_json figures;
-    if (p.kind == "ddr") figures = probe.probeDdr(*dynamic_cast<Ddr*>(memory));
-    else if (p.kind == "cache") figures = probe.probeCache(*dynamic_cast<Cache*>(memory));
-    else figures = probe.probeScratchpad(*dynamic_cast<Scratchpad*>(memory));
-    for (auto& [k, v] : figures.items()) out[k] = v;
+    if (p.kind == "ddr")
+        figures = probe.probeDdr(*dynamic_cast<Ddr*>(memory));
+    else if (p.kind == "cache")
+        figures = probe.probeCache(*dynamic_cast<Cache*>(memory));
+    else
+        figures = probe.probeScratchpad(*dynamic_cast<Scratchpad*>(memory));
+    for (auto& [k, v] : figures.items())
+        out[k] = v;
     return out;
 }
 
@@ -76,10 +86,13 @@ nlohmann::ordered_json runProbe(ProbeRequest& p) {
 void addProbeCommand(CLI::App& app) {
     auto p = std::make_shared<ProbeRequest>();
     auto* sub = app.add_subcommand("probe", "characterise a target's memory with micro-patterns (JSON)");
-    sub->add_option("kind", p->kind, "ddr, cache or sram")->required()->check(CLI::IsMember({"ddr", "cache", "sram"}));
+    sub->add_option("kind", p->kind, "ddr, cache or sram")
+        ->required()
+        ->check(CLI::IsMember({"ddr", "cache", "sram"}));
     sub->add_option("--target", p->target, "target name or YAML path")->required();
     sub->add_option("--memory", p->memory, "which memory of that kind (default: the first)");
-    sub->add_option("--set", p->sets, "override a config value: target.<dotted.key>=<value>")->take_all()
+    sub->add_option("--set", p->sets, "override a config value: target.<dotted.key>=<value>")
+        ->take_all()
         ->allow_extra_args(false);
     sub->add_option("--outstanding", p->options.outstanding, "requests in flight in streams (default 64)")
         ->check(CLI::Range(1u, 65536u));

@@ -31,7 +31,8 @@ struct CacheBench {
     explicit CacheBench(const std::string& extra = "")
         : mem("mem", nextLevel()),
           cache("cache", test::configFrom<CacheConfig>("size: 32 KiB\nways: 4\nline: 64 B\nclock: 1 GHz\n"
-                                                       "hit_latency: 2\nmshrs: 8\nnext: mem\n" + extra)),
+                                                       "hit_latency: 2\nmshrs: 8\nnext: mem\n" +
+                                                       extra)),
           probe("probe", [this] {
               cache.resetTiming();
               mem.resetTiming();
@@ -43,13 +44,15 @@ struct CacheBench {
     // Element reads of 8 bytes at the given addresses, one every nanosecond.
     void read(const std::vector<std::uint64_t>& addrs) {
         Tick t = 0;
-        for (std::uint64_t a : addrs) probe.request(false, a, 8, t += 1000);
+        for (std::uint64_t a : addrs)
+            probe.request(false, a, 8, t += 1000);
     }
 };
 
 std::vector<std::uint64_t> range(std::uint64_t count, std::uint64_t stride, std::uint64_t base = 0) {
     std::vector<std::uint64_t> v;
-    for (std::uint64_t i = 0; i < count; ++i) v.push_back(base + i * stride);
+    for (std::uint64_t i = 0; i < count; ++i)
+        v.push_back(base + i * stride);
     return v;
 }
 
@@ -108,7 +111,8 @@ TEST(Cache, CacheSizeStrideConflictsInOneSet) {
 std::vector<std::uint64_t> transpose(std::uint64_t n) {
     std::vector<std::uint64_t> v;
     for (std::uint64_t col = 0; col < n; ++col)
-        for (std::uint64_t row = 0; row < n; ++row) v.push_back((row * n + col) * 8);
+        for (std::uint64_t row = 0; row < n; ++row)
+            v.push_back((row * n + col) * 8);
     return v;
 }
 
@@ -135,7 +139,8 @@ TEST(Cache, WriteBackTrafficIsConserved) {
     CacheBench b;
     test::elaborate();
     Tick t = 0;
-    for (std::uint64_t a = 0; a < 2 * kSize; a += 8) b.probe.request(true, a, 8, t += 1000);
+    for (std::uint64_t a = 0; a < 2 * kSize; a += 8)
+        b.probe.request(true, a, 8, t += 1000);
     // Write-allocate: every line is fetched once; the first half is evicted dirty.
     EXPECT_EQ(b.cache.misses(), 2 * kSize / kLine);
     EXPECT_EQ(b.cache.writebacks(), kSize / kLine);
@@ -165,7 +170,8 @@ TEST(Cache, MshrsLimitOutstandingMisses) {
     CacheBench b("ports: 16\n");
     test::elaborate();
     // 16 misses at once with 8 MSHRs: the second 8 wait for the first 8.
-    for (std::uint64_t i = 0; i < 16; ++i) b.probe.request(false, i * kLine, 8, 0);
+    for (std::uint64_t i = 0; i < 16; ++i)
+        b.probe.request(false, i * kLine, 8, 0);
     EXPECT_EQ(b.cache.mshrStalls(), 8u);
 }
 
@@ -181,7 +187,8 @@ TEST(Cache, CheaperPoliciesBehave) {
         // The cyclic W + 1 pattern: LRU gets no hits, these keep some.
         b.cache.resetTiming();
         b.read(range(kWays + 1, kSize));
-        for (int pass = 0; pass < 20; ++pass) b.read(range(kWays + 1, kSize));
+        for (int pass = 0; pass < 20; ++pass)
+            b.read(range(kWays + 1, kSize));
         EXPECT_GT(b.cache.hits(), 0u) << policy;
     }
 }

@@ -19,7 +19,8 @@ struct DdrBench {
     Ddr ddr;
     MemoryProbe probe;
     DdrBench(const DdrConfig& c, ProbeOptions o = {})
-        : ddr("ddr", c), probe("probe", [this] { ddr.resetTiming(); }, o) {
+        : ddr("ddr", c), probe(
+                             "probe", [this] { ddr.resetTiming(); }, o) {
         probe.socket.bind(ddr.socket);
     }
 };
@@ -94,7 +95,8 @@ TEST(Ddr, SequentialStreamingReachesPeakLessRefresh) {
 TEST(Ddr, RandomReadsAreBoundByBankCycleTime) {
     test::freshKernel();
     // Four banks, so the bank cycle (not the data bus) limits random reads.
-    DdrConfig c = configFrom<DdrConfig>("preset: lpddr4x-2666-x32\nchannels: 1\nranks: 1\nbanks: 4\nsize: 512 MiB\n");
+    DdrConfig c =
+        configFrom<DdrConfig>("preset: lpddr4x-2666-x32\nchannels: 1\nranks: 1\nbanks: 4\nsize: 512 MiB\n");
     DdrBench b(c, ProbeOptions{256, 64, 0});
     test::elaborate();
     const std::uint64_t n = 200000, bursts = 64 / c.burstBytes();
@@ -146,7 +148,8 @@ TEST(Ddr, FrFcfsServesAnEarlierRowHitAheadOfALaterRowSwitch) {
         DdrBench b(c);
         test::elaborate();
         const DdrAddressMap& m = b.ddr.addressMap();
-        std::uint64_t row1 = m.encode(DdrLocation{0, 0, 0, 1, 0}), row2 = m.encode(DdrLocation{0, 0, 0, 2, 0});
+        std::uint64_t row1 = m.encode(DdrLocation{0, 0, 0, 1, 0}),
+                      row2 = m.encode(DdrLocation{0, 0, 0, 2, 0});
         b.probe.request(false, row1, 32, 0);
         // Simulated first (temporal decoupling) but arriving later: switches the row at 200 cycles.
         b.probe.request(false, row2, 32, c.clock.at(200));
@@ -172,7 +175,8 @@ TEST(Ddr, PostedWritesDrainInRowOrder) {
         std::uint64_t acceptedAtArrival = 0;
         for (std::uint64_t i = 0; i < n; ++i) {
             std::uint64_t a = m.encode(DdrLocation{0, 0, 0, 1 + i % 2, (i / 2) * 32});
-            if (b.probe.request(true, a, 32, c.clock.at(i)) == c.clock.at(i)) ++acceptedAtArrival;
+            if (b.probe.request(true, a, 32, c.clock.at(i)) == c.clock.at(i))
+                ++acceptedAtArrival;
         }
         EXPECT_EQ(b.ddr.bytesWritten(), n * 32);
         activates = b.ddr.activates();
@@ -205,7 +209,8 @@ TEST(Ddr, AddressMapRoundTripsAndInterleavesChannels) {
     DdrConfig odd = configFrom<DdrConfig>("preset: lpddr4x-2666-x32\nchannels: 3\nranks: 1\nsize: 3 GiB\n"
                                           "mapping: [row, bank, rank, channel, column]\n");
     DdrAddressMap mo(odd);
-    for (std::uint64_t a : {0ULL, 2048ULL, 6144ULL, 99999999ULL}) EXPECT_EQ(mo.encode(mo.decode(a)), a);
+    for (std::uint64_t a : {0ULL, 2048ULL, 6144ULL, 99999999ULL})
+        EXPECT_EQ(mo.encode(mo.decode(a)), a);
     EXPECT_EQ(mo.decode(2048).channel, 1u);
 }
 

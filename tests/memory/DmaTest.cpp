@@ -19,7 +19,9 @@ constexpr std::uint8_t kDdr = 0, kSram = 1, kSram2 = 2;
 // InterconnectConfig::fromYaml takes the impl; adapt it to configFrom.
 struct BusYaml {
     InterconnectConfig c;
-    static BusYaml fromYaml(config::Reader& r, const std::string&) { return BusYaml{InterconnectConfig::fromYaml(r, "bus")}; }
+    static BusYaml fromYaml(config::Reader& r, const std::string&) {
+        return BusYaml{InterconnectConfig::fromYaml(r, "bus")};
+    }
 };
 
 // DDR (K1 LPDDR4X) behind a bus, two scratchpads directly on the DMA.
@@ -30,14 +32,19 @@ struct DmaBench {
     std::unique_ptr<StridedDma> dma;
 
     DmaBench(const std::string& prefix, const std::string& busWidth, const std::string& dmaExtra = "") {
-        ddr = std::make_unique<Ddr>((prefix + "ddr").c_str(), test::configFrom<DdrConfig>("preset: lpddr4x-2666-x32\n"));
-        bus = std::make_unique<Interconnect>((prefix + "bus").c_str(),
+        ddr = std::make_unique<Ddr>((prefix + "ddr").c_str(),
+                                    test::configFrom<DdrConfig>("preset: lpddr4x-2666-x32\n"));
+        bus = std::make_unique<Interconnect>(
+            (prefix + "bus").c_str(),
             test::configFrom<BusYaml>("width: " + busWidth + "\nclock: 1 GHz\nlatency: 2\n").c);
-        auto spm = test::configFrom<ScratchpadConfig>("size: 4 MiB\nbanks: 16\nbank_width: 8 B\nclock: 1 GHz\nlatency: 2\n");
+        auto spm = test::configFrom<ScratchpadConfig>(
+            "size: 4 MiB\nbanks: 16\nbank_width: 8 B\nclock: 1 GHz\nlatency: 2\n");
         sram = std::make_unique<Scratchpad>((prefix + "sram").c_str(), spm);
         sram2 = std::make_unique<Scratchpad>((prefix + "sram2").c_str(), spm);
-        dma = std::make_unique<StridedDma>((prefix + "dma").c_str(), test::configFrom<StridedDmaConfig>(
-            "channels: 2\nburst: 256 B\noutstanding: 16\nclock: 1 GHz\n" + dmaExtra));
+        dma = std::make_unique<StridedDma>(
+            (prefix + "dma").c_str(),
+            test::configFrom<StridedDmaConfig>("channels: 2\nburst: 256 B\noutstanding: 16\nclock: 1 GHz\n" +
+                                               dmaExtra));
         bus->attach(*ddr, kDdr);
         dma->memory.bind(bus->socket);
         dma->mapSpace(kDdr, 0);
@@ -68,7 +75,9 @@ DmaArgs tile(std::uint32_t firstRow, std::uint32_t rows, std::uint64_t dst, std:
     return a;
 }
 
-std::uint8_t pattern(std::uint64_t addr) { return static_cast<std::uint8_t>(addr * 2654435761ULL >> 13); }
+std::uint8_t pattern(std::uint64_t addr) {
+    return static_cast<std::uint8_t>(addr * 2654435761ULL >> 13);
+}
 
 TEST(Dma, TwoDimensionalTilesWithHaloMoveTheRightBytesAtTheBoundRate) {
     for (const char* busWidth : {"16 B", "8 B"}) {  // DDR-bound, then bus-bound
@@ -78,7 +87,8 @@ TEST(Dma, TwoDimensionalTilesWithHaloMoveTheRightBytesAtTheBoundRate) {
         test::elaborate();
         const std::uint32_t tiles = 4, tileRows = 256, halo = 8;
         std::vector<std::uint8_t> image(std::uint64_t{tiles} * tileRows * 4096 + halo * 4096);
-        for (std::uint64_t i = 0; i < image.size(); ++i) image[i] = pattern(i);
+        for (std::uint64_t i = 0; i < image.size(); ++i)
+            image[i] = pattern(i);
         b.ddr->debugWrite(0, image.data(), image.size());
         // Tile k reads source rows [k·256, k·256 + 264): 8 rows overlap the next tile.
         std::uint64_t bytes = 0;
@@ -99,7 +109,8 @@ TEST(Dma, TwoDimensionalTilesWithHaloMoveTheRightBytesAtTheBoundRate) {
         }
         double bound = static_cast<double>(bytes) / b.tightestBandwidth();
         EXPECT_NEAR(ticksToSeconds(done) / bound, 1.0, 0.05) << "bus " << busWidth;
-        EXPECT_GE(ticksToSeconds(done), static_cast<double>(bytes) / std::min(b.bus->peakBandwidth(), b.ddr->peakBandwidth()));
+        EXPECT_GE(ticksToSeconds(done),
+                  static_cast<double>(bytes) / std::min(b.bus->peakBandwidth(), b.ddr->peakBandwidth()));
         // Conservation: DMA reads = DDR reads = bus traffic; DMA writes = SRAM writes.
         EXPECT_EQ(b.dma->bytesRead(), bytes);
         EXPECT_EQ(b.ddr->bytesRead(), bytes);
@@ -132,7 +143,8 @@ TEST(Dma, MulticastReadsOnceAndWritesEveryDestination) {
     b.dma->setFunctional(true);
     test::elaborate();
     std::vector<std::uint8_t> src(64 * 1024);
-    for (std::size_t i = 0; i < src.size(); ++i) src[i] = pattern(i);
+    for (std::size_t i = 0; i < src.size(); ++i)
+        src[i] = pattern(i);
     b.ddr->debugWrite(0, src.data(), src.size());
     DmaArgs a{};
     a.srcSpace = kDdr;
@@ -147,7 +159,8 @@ TEST(Dma, MulticastReadsOnceAndWritesEveryDestination) {
     b.dma->start(w, 3, 0);
     b.dma->completion(3, 0);
     std::vector<std::uint8_t> got(src.size());
-    for (auto [mem, addr] : {std::pair{b.sram.get(), 0ULL}, {b.sram2.get(), 0ULL}, {b.sram.get(), 1ULL << 20}}) {
+    for (auto [mem, addr] :
+         {std::pair{b.sram.get(), 0ULL}, {b.sram2.get(), 0ULL}, {b.sram.get(), 1ULL << 20}}) {
         mem->debugRead(addr, got.data(), got.size());
         EXPECT_EQ(got, src);
     }
@@ -162,7 +175,8 @@ TEST(Dma, ThreeDimensionalTransferAndLastCompletionDrainsTheQueues) {
     b.dma->setFunctional(true);
     test::elaborate();
     std::vector<std::uint8_t> src(1 << 16);
-    for (std::size_t i = 0; i < src.size(); ++i) src[i] = pattern(i);
+    for (std::size_t i = 0; i < src.size(); ++i)
+        src[i] = pattern(i);
     b.ddr->debugWrite(0, src.data(), src.size());
     DmaArgs a{};
     a.srcSpace = kDdr;
@@ -175,7 +189,8 @@ TEST(Dma, ThreeDimensionalTransferAndLastCompletionDrainsTheQueues) {
     a.srcPlaneStride = 4096;
     a.dstRowStride = 40;
     a.dstPlaneStride = 120;
-    for (int i = 0; i < 5; ++i) b.dma->start(a, 9, 0);  // more than the queue holds
+    for (int i = 0; i < 5; ++i)
+        b.dma->start(a, 9, 0);  // more than the queue holds
     Tick last = b.dma->lastCompletion();
     EXPECT_GT(last, Tick{5 * 100 * 1000});  // five setups in sequence at least
     std::vector<std::uint8_t> got(480);

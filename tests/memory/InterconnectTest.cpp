@@ -34,7 +34,10 @@ struct Two {
     MemoryProbe p0, p1;
     explicit Two(bool crossbar)
         : a("a", fastMemory()), b("b", fastMemory()), bus("bus", busConfig(crossbar)),
-          p0("p0", [] {}, ProbeOptions{16, 256, 0}), p1("p1", [] {}, ProbeOptions{16, 256, 0}) {
+          p0(
+              "p0", [] {}, ProbeOptions{16, 256, 0}),
+          p1(
+              "p1", [] {}, ProbeOptions{16, 256, 0}) {
         bus.attach(a, 0);
         bus.attach(b, 1);
         p0.socket.bind(bus.socket);

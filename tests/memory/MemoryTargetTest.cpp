@@ -40,7 +40,8 @@ TEST(MemoryTarget, CachesChainToDdrThroughTheBus) {
     ddr->debugRead(12345, back, sizeof back);
     EXPECT_STREQ(back, text);
     // A miss in both levels: L1 fill ← L2 fill ← bus ← DDR; traffic is conserved level to level.
-    for (std::uint64_t a = 0; a < 256 * 1024; a += 64) probe.request(false, a, 8, a);
+    for (std::uint64_t a = 0; a < 256 * 1024; a += 64)
+        probe.request(false, a, 8, a);
     EXPECT_EQ(l1->misses(), 4096u);
     EXPECT_EQ(l2->bytesRead(), l1->bytesFromNext());
     EXPECT_EQ(ddr->bytesRead(), l2->bytesFromNext());
@@ -71,7 +72,8 @@ std::pair<int, std::string> runTessim(const std::string& args) {
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
     std::string out;
     std::array<char, 4096> buf{};
-    while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe.get())) out.append(buf.data(), n);
+    while (std::size_t n = fread(buf.data(), 1, buf.size(), pipe.get()))
+        out.append(buf.data(), n);
     int status = pclose(pipe.release());
     return {WEXITSTATUS(status), out};
 }
@@ -80,14 +82,16 @@ TEST(MemoryTarget, ProbeCommandPrintsJson) {
     auto [rc, out] = runTessim("probe ddr --target " + kTarget + " --stream-kib 1024");
     ASSERT_EQ(rc, 0) << out;
     auto j = nlohmann::json::parse(out);
-    for (const char* key : {"peak_GBps", "seq_read_GBps", "seq_write_GBps", "random_read_GBps", "row_hit_ns", "row_miss_ns"})
+    for (const char* key :
+         {"peak_GBps", "seq_read_GBps", "seq_write_GBps", "random_read_GBps", "row_hit_ns", "row_miss_ns"})
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_NEAR(j["peak_GBps"].get<double>(), 10.66, 0.01);
-    EXPECT_DOUBLE_EQ(j["row_hit_ns"].get<double>(), (24 + 2 * 8) * 0.75);            // tCL + 2 bursts
+    EXPECT_DOUBLE_EQ(j["row_hit_ns"].get<double>(), (24 + 2 * 8) * 0.75);             // tCL + 2 bursts
     EXPECT_DOUBLE_EQ(j["row_miss_ns"].get<double>(), (24 + 24 + 24 + 2 * 8) * 0.75);  // + tRP + tRCD
     EXPECT_LE(j["seq_read_GBps"].get<double>(), j["peak_GBps"].get<double>());
     for (const char* kind : {"cache", "sram"}) {
-        auto [rc2, out2] = runTessim(std::string("probe ") + kind + " --target " + kTarget + " --stream-kib 256");
+        auto [rc2, out2] =
+            runTessim(std::string("probe ") + kind + " --target " + kTarget + " --stream-kib 256");
         EXPECT_EQ(rc2, 0) << out2;
         EXPECT_TRUE(nlohmann::json::accept(out2)) << out2;
     }

@@ -20,10 +20,11 @@ inline void freshKernel() {
 }
 
 // Elaborates and starts the kernel at time 0 without advancing it.
-inline void elaborate() { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
+inline void elaborate() {
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+}
 
-template <class Config>
-Config configFrom(const std::string& yaml) {
+template <class Config> Config configFrom(const std::string& yaml) {
     config::Node node = config::loadYamlString(yaml, "test.yaml");
     config::Reader r(node);
     Config c = Config::fromYaml(r, "test");

@@ -15,11 +15,14 @@ namespace {
 constexpr unsigned kBanks = 8, kWidth = 8;
 
 ScratchpadConfig spmConfig(const std::string& extra = "") {
-    return test::configFrom<ScratchpadConfig>("size: 64 KiB\nbanks: 8\nbank_width: 8 B\nclock: 1 GHz\nlatency: 2\n"
-                                              "energy: {read: 2 pJ, write: 3 pJ}\n" + extra);
+    return test::configFrom<ScratchpadConfig>(
+        "size: 64 KiB\nbanks: 8\nbank_width: 8 B\nclock: 1 GHz\nlatency: 2\n"
+        "energy: {read: 2 pJ, write: 3 pJ}\n" +
+        extra);
 }
 
-AccessExtension strided(std::uint64_t strideWords, std::uint32_t elements, std::uint32_t elementBytes = kWidth) {
+AccessExtension strided(std::uint64_t strideWords, std::uint32_t elements,
+                        std::uint32_t elementBytes = kWidth) {
     AccessExtension e;
     e.elementBytes = elementBytes;
     e.elements = elements;
@@ -97,8 +100,9 @@ TEST(Scratchpad, OutOfRangeIsAnErrorWithTheAddress) {
 }
 
 TEST(Scratchpad, ConfigChecksGeometry) {
-    EXPECT_THROW(test::configFrom<ScratchpadConfig>("size: 1000 B\nbanks: 8\nbank_width: 8 B\nclock: 1 GHz\n"),
-                 config::ConfigError);
+    EXPECT_THROW(
+        test::configFrom<ScratchpadConfig>("size: 1000 B\nbanks: 8\nbank_width: 8 B\nclock: 1 GHz\n"),
+        config::ConfigError);
     EXPECT_THROW(test::configFrom<ScratchpadConfig>("size: 1 KiB\nbanks: 8\nclock: 1 GHz\nlatncy: 2\n"),
                  config::ConfigError);
 }
