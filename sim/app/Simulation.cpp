@@ -14,14 +14,23 @@
 #include "sim/report/Report.h"
 #include "sim/report/TraceSink.h"
 #include "workloads/WorkloadFactory.h"
+#include "workloads/scalesim/ScaleSimConfig.h"
+#include "workloads/scalesim/ScaleSimKernel.h"
+#include "workloads/scalesim/ScaleSimTopology.h"
 
 namespace tessim {
 
 ResolvedInputs resolveInputs(const RunRequest& request) {
     ResolvedInputs in;
-    in.target = config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, request.target));
+    // SCALE-Sim inputs (.cfg architecture, .csv topology) are converted to target/workload trees.
+    if (isScaleSimConfigPath(request.target))
+        in.target = loadScaleSimTarget(request.target, config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, "npu")));
+    else
+        in.target = config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, request.target));
     if (!request.workload.empty())
-        in.workload = config::loadYamlFile(resolveLibraryPath(LibraryKind::Workload, request.workload));
+        in.workload = isScaleSimTopologyPath(request.workload)
+                          ? loadScaleSimTopology(request.workload)
+                          : config::loadYamlFile(resolveLibraryPath(LibraryKind::Workload, request.workload));
     if (!request.plan.empty()) in.plan = config::loadYamlFile(resolveLibraryPath(LibraryKind::Plan, request.plan));
     int index = 0;
     for (const auto& assignment : request.sets) {
@@ -40,6 +49,7 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
             throw config::ConfigError(where, assignment.substr(0, eq), "--set workload.… needs --workload");
         config::applyOverride(*node, rest, where);
     }
+    bindScaleSimArray(in.workload, in.target);
     return in;
 }
 

@@ -4,10 +4,14 @@
 #include <iostream>
 #include <memory>
 
+#include <unistd.h>
+
 #include "sim/app/Simulation.h"
 #include "sim/cli/Commands.h"
 #include "sim/config/ConfigError.h"
 #include "sim/report/Report.h"
+#include "sim/report/ScaleSimReport.h"
+#include "workloads/scalesim/ScaleSimTopology.h"
 
 namespace tessim::cli {
 namespace {
@@ -64,12 +68,29 @@ void addRunCommands(CLI::App& app) {
     addRunOptions(runCmd, *run, true);
     runCmd->callback([run] {
         guarded([&] {
-            if (run->format == "scalesim")
-                throw std::runtime_error("--format scalesim needs the NPU target (not in this build yet)");
-            nlohmann::ordered_json report = runSimulation(run->request);
+            // SCALE-Sim topologies: the run writes a trace from which the per-layer results come.
+            const bool scalesim = isScaleSimTopologyPath(run->request.workload);
+            if (run->format == "scalesim" && !scalesim)
+                throw std::runtime_error("--format scalesim needs a SCALE-Sim topology (--workload path/topology.csv)");
+            RunRequest request = run->request;
+            std::string tempTrace;
+            if (scalesim && request.traceFile.empty()) {
+                tempTrace = (std::filesystem::temp_directory_path() /
+                             ("tessim-scalesim-" + std::to_string(::getpid()) + ".trace.json")).string();
+                request.traceFile = tempTrace;
+            }
+            nlohmann::ordered_json report = runSimulation(request);
+            if (scalesim) {
+                report["layers"] = scaleSimLayers(report, request.traceFile);
+                if (!tempTrace.empty()) std::filesystem::remove(tempTrace);
+            }
             std::string text;
             std::string file;
-            if (run->format == "json") {
+            if (run->format == "scalesim") {
+                text = scaleSimComputeCsv(report["layers"]);
+                file = "";
+                if (!run->outDir.empty()) writeScaleSimReports(run->outDir, report["layers"]);
+            } else if (run->format == "json") {
                 text = report.dump(2) + "\n";
                 file = "report.json";
             } else if (run->format == "md") {
@@ -79,7 +100,7 @@ void addRunCommands(CLI::App& app) {
                 text = reportToCsv(report);
                 file = "report.csv";
             }
-            if (!run->outDir.empty()) writeFile(run->outDir, file, text);
+            if (!run->outDir.empty() && !file.empty()) writeFile(run->outDir, file, text);
             std::cout << text << std::flush;
             if (report.contains("functional") && report["functional"]["mismatches"].get<std::uint64_t>() > 0) {
                 std::cerr << "functional check failed: " << report["functional"]["first_mismatch"].get<std::string>() << '\n';

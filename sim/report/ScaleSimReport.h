@@ -1,0 +1,37 @@
+// SCALE-Sim v2's reports (COMPUTE_REPORT.csv, BANDWIDTH_REPORT.csv, DETAILED_ACCESS_REPORT.csv)
+// from a tessim run of a SCALE-Sim topology (kernel `scalesim`).
+//
+// Per layer, from the run's trace: the array's folds are the engine's mac_tile spans (partitioned
+// by each layer's fold count), DRAM traffic per operand the DMA spans of channel 0 (ifmap),
+// 1 (filter), 2 (ofmap) with tags 4i+1…4i+4 for layer i. Cycle 0 is the start of the layer's first
+// fold (SCALE-Sim's convention: DRAM prefetch before it has negative cycles).
+//   Total Cycles = folds · per-fold − 1 + Stall Cycles (SCALE-Sim's definition)
+//   Stall Cycles = cycles the array waited between folds for tessim's memory models (the one-cycle
+//                  fence that orders each write-back after its fold is not a stall)
+//   Overall Util % = MACs / (Total Cycles · rows · cols)
+//   Mapping Efficiency % = Sr·Sc / (row folds · rows · column folds · cols)
+//   Compute Util % = Mapping Efficiency · T / (per-fold + cols − 1)  (SCALE-Sim's per-fold
+//                  demand-matrix cycles; checked against its golden run for ws only)
+// SRAM access counts are SCALE-Sim's (operand-matrix sizes per fold); DRAM counts and cycles are
+// tessim's (distinct ifmap addresses per fold, DMA timing from tessim's memory models).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace tessim {
+
+// The per-layer results (`layers` array of the JSON report) of a run whose workload kernel is
+// `scalesim`; `traceFile` is the Chrome trace the run wrote. Throws std::runtime_error when the
+// trace does not match the workload.
+nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, const std::string& traceFile);
+
+std::string scaleSimComputeCsv(const nlohmann::ordered_json& layers);
+std::string scaleSimBandwidthCsv(const nlohmann::ordered_json& layers);
+std::string scaleSimDetailedCsv(const nlohmann::ordered_json& layers);
+
+// Writes the three CSV files into `dir` (created when missing).
+void writeScaleSimReports(const std::string& dir, const nlohmann::ordered_json& layers);
+
+}  // namespace tessim

@@ -1,0 +1,438 @@
+#include "workloads/scalesim/ScaleSimKernel.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/config/ConfigError.h"
+#include "sim/config/Reader.h"
+#include "workloads/scalesim/ScaleSimTopology.h"
+
+namespace tessim {
+namespace {
+
+constexpr std::uint64_t kChunkCap = 1u << 20;        // largest single DMA descriptor
+constexpr std::uint64_t kRegionWindow = 8u << 20;    // DRAM addresses wrap in an 8 MiB window per operand
+
+struct Fold {
+    std::uint32_t ru = 0, cu = 0;  // rows and columns of the array used
+    std::uint64_t ifmapBytes = 0, filterBytes = 0, ofmapBytes = 0;
+};
+
+struct LayerRun {
+    std::size_t index = 0;  // row in the topology
+    ScaleSimLayer l;
+    ScaleSimMapping m;
+    std::vector<Fold> folds;
+    std::uint64_t dramIfmap = 0, dramFilter = 0, dramOfmap = 0;
+};
+
+struct Params {
+    std::string name, source, form, layerSel, dataflow;
+    unsigned rows = 32, cols = 32;
+    std::vector<LayerRun> layers;
+    std::string engine;
+    const MemorySpaceInfo *ifmap = nullptr, *filter = nullptr, *ofmap = nullptr, *ddr = nullptr;
+    std::uint64_t ifmapOffset = 0, filterOffset = 10000000, ofmapOffset = 20000000;
+};
+
+// Distinct SCALE-Sim ifmap addresses touched by pixels [p0, p1) × window elements [w0, w1).
+class AddressCounter {
+public:
+    explicit AddressCounter(const ScaleSimLayer& l) : l_(l) {
+        std::uint64_t maxAddr = (((l.ofmapH() - 1) * l.strideH + l.filterH - 1) * l.ifmapW +
+                                 (l.ofmapW() - 1) * l.strideW + l.filterW - 1) * l.channels + l.channels;
+        stamp_.assign(maxAddr, 0);
+    }
+    std::uint64_t count(std::uint64_t p0, std::uint64_t p1, std::uint64_t w0, std::uint64_t w1) {
+        ++epoch_;
+        std::uint64_t n = 0;
+        const std::uint64_t ow = l_.ofmapW(), c = l_.channels, fw = l_.filterW;
+        for (std::uint64_t p = p0; p < p1; ++p) {
+            const std::uint64_t oy = p / ow, ox = p % ow;
+            for (std::uint64_t w = w0; w < w1; ++w) {
+                const std::uint64_t ch = w % c, s = (w / c) % fw, r = w / (c * fw);
+                const std::uint64_t a = ((oy * l_.strideH + r) * l_.ifmapW + ox * l_.strideW + s) * c + ch;
+                if (stamp_[a] != epoch_) {
+                    stamp_[a] = epoch_;
+                    ++n;
+                }
+            }
+        }
+        return n;
+    }
+
+private:
+    const ScaleSimLayer& l_;
+    std::vector<std::uint32_t> stamp_;
+    std::uint32_t epoch_ = 0;
+};
+
+void planFolds(LayerRun& lr, unsigned rows, unsigned cols, const std::string& df) {
+    const ScaleSimLayer& l = lr.l;
+    lr.m = scaleSimMapping(l, rows, cols, df);
+    const auto& m = lr.m;
+    const std::uint64_t e = l.pixels(), k = l.window(), n = l.filters;
+    AddressCounter counter(l);
+    std::vector<std::uint64_t> rowFoldIfmap(m.rowFolds, 0);
+    if (df != "is")
+        for (std::uint64_t fr = 0; fr < m.rowFolds; ++fr) {
+            std::uint64_t r0 = fr * rows, r1 = std::min(m.sr, r0 + rows);
+            rowFoldIfmap[fr] = df == "ws" ? counter.count(0, e, r0, r1) : counter.count(r0, r1, 0, k);
+        }
+    lr.folds.reserve(m.folds());
+    for (std::uint64_t fc = 0; fc < m.colFolds; ++fc)
+        for (std::uint64_t fr = 0; fr < m.rowFolds; ++fr) {
+            Fold f;
+            std::uint64_t r0 = fr * rows, c0 = fc * cols;
+            f.ru = static_cast<std::uint32_t>(std::min<std::uint64_t>(rows, m.sr - r0));
+            f.cu = static_cast<std::uint32_t>(std::min<std::uint64_t>(cols, m.sc - c0));
+            if (df == "ws") {
+                f.ifmapBytes = rowFoldIfmap[fr];
+                f.filterBytes = std::uint64_t{f.ru} * f.cu;
+                f.ofmapBytes = e * f.cu;
+            } else if (df == "os") {
+                f.ifmapBytes = rowFoldIfmap[fr];
+                f.filterBytes = k * f.cu;
+                f.ofmapBytes = std::uint64_t{f.ru} * f.cu;
+            } else {
+                f.ifmapBytes = counter.count(c0, c0 + f.cu, r0, r0 + f.ru);
+                f.filterBytes = std::uint64_t{f.ru} * n;
+                f.ofmapBytes = std::uint64_t{f.cu} * n;
+            }
+            lr.dramIfmap += f.ifmapBytes;
+            lr.dramFilter += f.filterBytes;
+            lr.dramOfmap += f.ofmapBytes;
+            lr.folds.push_back(f);
+        }
+}
+
+class ScaleSimStream : public ChunkedOpStream {
+public:
+    explicit ScaleSimStream(const Params& p) : p_(p) {}
+
+protected:
+    bool refill(std::vector<Op>& out) override {
+        while (li_ < p_.layers.size()) {
+            const LayerRun& lr = p_.layers[li_];
+            const std::uint32_t base = static_cast<std::uint32_t>(4 * li_);
+            const std::size_t n = lr.folds.size();
+            if (k_ == 0 && !prologue_) {
+                prologue_ = true;
+                load(lr, 0, 0, base, out);
+                return true;
+            }
+            if (k_ < n) {
+                const std::size_t k = k_++;
+                const unsigned slot = k % 2;
+                out.push_back(wait(base + 1 + slot));
+                out.push_back(wait(base + 3 + slot));  // write-back of fold k − 2 left this half
+                out.push_back(mac(lr, k));
+                if (k + 1 < n) load(lr, k + 1, (k + 1) % 2, base, out);
+                if (k >= 1) store(lr, k - 1, (k - 1) % 2, base, out);
+                out.push_back(fence());
+                return true;
+            }
+            store(lr, n - 1, (n - 1) % 2, base, out);
+            out.push_back(wait(base + 3));
+            out.push_back(wait(base + 4));
+            ++li_;
+            k_ = 0;
+            prologue_ = false;
+            return true;
+        }
+        return false;
+    }
+
+private:
+    static Op wait(std::uint32_t tag) {
+        Op op;
+        op.kind = OpKind::DmaWait;
+        op.tag = tag;
+        return op;
+    }
+    Op dma(std::uint32_t tag, unsigned channel, std::uint8_t src, std::uint8_t dst, std::uint64_t bytes,
+           std::uint64_t srcAddr, std::uint64_t dstAddr) const {
+        Op op;
+        op.kind = OpKind::DmaStart;
+        op.tag = tag;
+        op.dma = DmaArgs{};
+        op.dma.srcSpace = src;
+        op.dma.dstSpace = dst;
+        op.dma.channel = static_cast<std::uint8_t>(channel);
+        op.dma.rowBytes = static_cast<std::uint32_t>(bytes);
+        op.dma.rows = 1;
+        op.dma.planes = 1;
+        op.dma.src = srcAddr;
+        op.dma.dst = dstAddr;
+        return op;
+    }
+    // `bytes` from DRAM region `region` into (or, for writes, out of) half `slot` of `sram`, in
+    // descriptors no larger than the half: SCALE-Sim's buffers stream, they need not hold a fold.
+    void transfer(std::vector<Op>& out, std::uint32_t tag, unsigned channel, const MemorySpaceInfo& sram,
+                  unsigned slot, std::uint64_t region, std::uint64_t& cursor, std::uint64_t bytes, bool toDram) {
+        const std::uint64_t half = std::max<std::uint64_t>(1, sram.size / 2);
+        const std::uint64_t chunk = std::min(half, kChunkCap);
+        const std::uint64_t sramAddr = slot * half;
+        while (bytes > 0) {
+            std::uint64_t b = std::min(bytes, chunk);
+            std::uint64_t dramAddr = region + cursor % kRegionWindow;
+            if (toDram)
+                out.push_back(dma(tag, channel, sram.id, p_.ddr->id, b, sramAddr, dramAddr));
+            else
+                out.push_back(dma(tag, channel, p_.ddr->id, sram.id, b, dramAddr, sramAddr));
+            cursor += b;
+            bytes -= b;
+        }
+    }
+    void load(const LayerRun& lr, std::size_t k, unsigned slot, std::uint32_t base, std::vector<Op>& out) {
+        const Fold& f = lr.folds[k];
+        transfer(out, base + 1 + slot, 1, *p_.filter, slot, p_.filterOffset, filterCursor_, f.filterBytes, false);
+        transfer(out, base + 1 + slot, 0, *p_.ifmap, slot, p_.ifmapOffset, ifmapCursor_, f.ifmapBytes, false);
+    }
+    void store(const LayerRun& lr, std::size_t k, unsigned slot, std::uint32_t base, std::vector<Op>& out) {
+        const Fold& f = lr.folds[k];
+        transfer(out, base + 3 + slot, 2, *p_.ofmap, slot, p_.ofmapOffset, ofmapCursor_, f.ofmapBytes, true);
+    }
+    Op fence() const {
+        Op op;
+        op.kind = OpKind::MacTile;
+        op.dtype = DType::I8;
+        op.mac = MacTileArgs{};
+        op.mac.space = p_.ifmap->id;
+        op.mac.stride = 1;
+        return op;
+    }
+    // One fold as a MacTile whose mapping on the array is exactly that fold (see mapTile).
+    Op mac(const LayerRun& lr, std::size_t k) const {
+        const Fold& f = lr.folds[k];
+        Op op = fence();
+        MacTileArgs& a = op.mac;
+        a.kh = a.kw = 1;
+        const std::uint64_t t = lr.m.t;
+        if (p_.dataflow == "ws") {  // window = ru, filters = cu, pixels = T
+            a.channels = static_cast<std::uint16_t>(f.ru);
+            a.filters = static_cast<std::uint16_t>(f.cu);
+            a.outH = static_cast<std::uint32_t>(t);
+        } else if (p_.dataflow == "is") {  // window = ru, pixels = cu, filters = T
+            a.channels = static_cast<std::uint16_t>(f.ru);
+            a.outH = f.cu;
+            a.filters = static_cast<std::uint16_t>(t);
+        } else {  // os: pixels = ru, filters = cu, window = T = channels · kh
+            a.outH = f.ru;
+            a.filters = static_cast<std::uint16_t>(f.cu);
+            std::uint64_t kh = 1;
+            while (t / kh > 65535 || t % kh != 0) ++kh;
+            a.kh = static_cast<std::uint8_t>(kh);
+            a.channels = static_cast<std::uint16_t>(t / kh);
+        }
+        a.outW = 1;
+        a.inH = a.outH;
+        a.inW = 1;
+        return op;
+    }
+
+    const Params& p_;
+    std::size_t li_ = 0, k_ = 0;
+    bool prologue_ = false;
+    std::uint64_t ifmapCursor_ = 0, filterCursor_ = 0, ofmapCursor_ = 0;
+};
+
+class ScaleSimKernel : public Workload {
+public:
+    explicit ScaleSimKernel(Params p) : p_(std::move(p)) {}
+
+    nlohmann::ordered_json resolvedWorkload() const override {
+        nlohmann::ordered_json j;
+        j["kernel"] = "scalesim";
+        j["name"] = p_.name;
+        j["source"] = p_.source;
+        j["form"] = p_.form;
+        j["layer"] = p_.layerSel;
+        j["array"] = {{"rows", p_.rows}, {"cols", p_.cols}, {"dataflow", p_.dataflow}};
+        nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+        for (const auto& lr : p_.layers) {
+            const auto& l = lr.l;
+            const auto& m = lr.m;
+            const std::uint64_t e = l.pixels(), k = l.window(), n = l.filters;
+            std::uint64_t ifR = 0, fR = 0, oW = 0;  // SCALE-Sim's SRAM access counts
+            if (p_.dataflow == "ws") ifR = e * k * m.colFolds, fR = k * n, oW = e * n * m.rowFolds;
+            else if (p_.dataflow == "os") ifR = e * k * m.colFolds, fR = k * n * m.rowFolds, oW = e * n;
+            else ifR = e * k, fR = k * n * m.colFolds, oW = e * n * m.rowFolds;
+            nlohmann::ordered_json x;
+            x["index"] = lr.index;
+            x["name"] = l.name;
+            x["ifmap_h"] = l.ifmapH;
+            x["ifmap_w"] = l.ifmapW;
+            x["filter_h"] = l.filterH;
+            x["filter_w"] = l.filterW;
+            x["channels"] = l.channels;
+            x["filters"] = l.filters;
+            x["stride"] = l.strideH;
+            x["stride_w"] = l.strideW;
+            x["ofmap_h"] = l.ofmapH();
+            x["ofmap_w"] = l.ofmapW();
+            x["macs"] = l.macs();
+            x["sr"] = m.sr;
+            x["sc"] = m.sc;
+            x["t"] = m.t;
+            x["row_folds"] = m.rowFolds;
+            x["col_folds"] = m.colFolds;
+            x["cycles_per_fold"] = m.cyclesPerFold;
+            x["compute_cycles"] = m.computeCycles();
+            x["mapping_efficiency"] = double(m.sr) * m.sc / (double(m.rowFolds) * p_.rows * m.colFolds * p_.cols);
+            x["sram_ifmap_reads"] = ifR;
+            x["sram_filter_reads"] = fR;
+            x["sram_ofmap_writes"] = oW;
+            x["dram_ifmap_reads"] = lr.dramIfmap;
+            x["dram_filter_reads"] = lr.dramFilter;
+            x["dram_ofmap_writes"] = lr.dramOfmap;
+            layers.push_back(x);
+        }
+        j["layers"] = layers;
+        return j;
+    }
+    nlohmann::ordered_json resolvedPlan() const override {
+        nlohmann::ordered_json j;
+        j["strategy"] = "scalesim-folds";
+        j["engine"] = p_.engine;
+        j["ifmap_sram"] = p_.ifmap->name;
+        j["filter_sram"] = p_.filter->name;
+        j["ofmap_sram"] = p_.ofmap->name;
+        j["ddr"] = p_.ddr->name;
+        j["fold_order"] = "column folds outer, row folds inner";
+        j["buffers"] = "double (ping-pong halves)";
+        j["dma_channels"] = {{"ifmap", 0}, {"filter", 1}, {"ofmap", 2}};
+        return j;
+    }
+    std::vector<EngineStream> streams() override {
+        std::vector<EngineStream> s;
+        s.push_back(EngineStream{p_.engine, std::make_unique<ScaleSimStream>(p_)});
+        return s;
+    }
+    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
+        std::uint64_t total = 0;
+        for (const auto& lr : p_.layers) {
+            const auto& l = lr.l;
+            total += l.ifmapH * l.ifmapW * l.channels + l.window() * l.filters + l.pixels() * l.filters;
+        }
+        return {{p_.ddr->level, total}};
+    }
+    void initialise(FunctionalMemory&) override {
+        throw std::runtime_error("kernel scalesim is timing-only: --functional is not supported");
+    }
+    FunctionalCheck check(FunctionalMemory&) override { return FunctionalCheck{}; }
+    bool multiLayer() const override { return p_.layers.size() > 1; }
+
+private:
+    Params p_;
+};
+
+}  // namespace
+
+void bindScaleSimArray(config::Node& workload, const config::Node& target) {
+    const config::Node* kernel = workload.find("kernel");
+    if (!kernel || !kernel->isScalar() || kernel->scalar() != "scalesim") return;
+    if (workload.find("array")) return;
+    // The first systolic unit of any engine.
+    for (const auto& [name, component] : target.entries()) {
+        const config::Node* units = component.find("units");
+        if (!units || !units->isMap()) continue;
+        for (const auto& [uname, unit] : units->entries()) {
+            const config::Node* impl = unit.find("impl");
+            if (!impl || !impl->isScalar() || impl->scalar() != "systolic") continue;
+            config::Node array = config::Node::makeMap(unit.location());
+            for (const char* key : {"rows", "cols", "dataflow"})
+                if (const config::Node* v = unit.find(key)) array.set(key, *v);
+            workload.set("array", std::move(array));
+            return;
+        }
+    }
+}
+
+std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const config::Node& plan,
+                                             const TargetInfo& target) {
+    using namespace config;
+    Params p;
+    Reader w(workload);
+    w.get<std::string>("kernel");
+    p.name = w.get<std::string>("name", std::string("scalesim"));
+    p.source = w.get<std::string>("source", std::string());
+    w.get<std::string>("description", std::string());
+    p.form = w.oneOf("form", {"conv", "gemm"}, std::string("conv"));
+    p.layerSel = w.get<std::string>("layer", std::string("all"));
+    if (!w.has("array"))
+        w.fail("array", "kernel scalesim needs a target with a systolic unit (impl: systolic), e.g. one made from a SCALE-Sim .cfg");
+    Reader a = w.child("array");
+    p.rows = a.get<unsigned>("rows", Range<unsigned>{1, 4096});
+    p.cols = a.get<unsigned>("cols", Range<unsigned>{1, 4096});
+    p.dataflow = a.oneOf("dataflow", {"os", "ws", "is"}, std::string("ws"));
+    std::vector<Reader> rows = w.children("layers");
+    if (rows.empty()) w.fail("layers", "the topology has no layers");
+    std::size_t only = rows.size();
+    if (p.layerSel != "all") {
+        std::size_t pos = 0;
+        long long idx = -1;
+        try {
+            idx = std::stoll(p.layerSel, &pos);
+        } catch (...) {
+            pos = 0;
+        }
+        if (pos != p.layerSel.size() || idx < 0 || idx >= static_cast<long long>(rows.size()))
+            w.fail("layer", fmt::format("expected 'all' or a layer index in [0, {}], got '{}'", rows.size() - 1, p.layerSel));
+        only = static_cast<std::size_t>(idx);
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        Reader& r = rows[i];
+        LayerRun lr;
+        lr.index = i;
+        lr.l.name = r.get<std::string>("name", fmt::format("layer{}", i));
+        const Range<std::uint64_t> dim{1, 1ull << 31};
+        lr.l.ifmapH = r.get<std::uint64_t>("ifmap_h", dim);
+        lr.l.ifmapW = r.get<std::uint64_t>("ifmap_w", dim);
+        lr.l.filterH = r.get<std::uint64_t>("filter_h", dim);
+        lr.l.filterW = r.get<std::uint64_t>("filter_w", dim);
+        lr.l.channels = r.get<std::uint64_t>("channels", dim);
+        lr.l.filters = r.get<std::uint64_t>("filters", dim);
+        lr.l.strideH = r.get<std::uint64_t>("stride", std::uint64_t{1}, dim);
+        lr.l.strideW = r.get<std::uint64_t>("stride_w", lr.l.strideH, dim);
+        r.finish();
+        if (lr.l.filterH > lr.l.ifmapH || lr.l.filterW > lr.l.ifmapW)
+            r.fail("filter_h", fmt::format("filter {}×{} exceeds the ifmap {}×{}", lr.l.filterH, lr.l.filterW,
+                                           lr.l.ifmapH, lr.l.ifmapW));
+        if (only != rows.size() && i != only) continue;
+        ScaleSimMapping m = scaleSimMapping(lr.l, p.rows, p.cols, p.dataflow);
+        if (m.t > 65535 && p.dataflow == "is")
+            r.fail("filters", fmt::format("dataflow is with {} filters: at most 65535 per layer", m.t));
+        p.layers.push_back(std::move(lr));
+    }
+    w.finish();
+    if (!plan.isNull()) {
+        Reader pl(plan);
+        pl.fail("strategy", "kernel scalesim takes no plan (SCALE-Sim's fold schedule is fixed)");
+    }
+    const EngineInfo* engine = nullptr;
+    for (const auto& e : target.engines)
+        if (e.mainCompute) {
+            engine = &e;
+            break;
+        }
+    if (!engine) engine = &target.engines.front();
+    p.engine = engine->name;
+    auto space = [&](const char* n) {
+        const MemorySpaceInfo* s = target.findSpace(n);
+        if (!s)
+            w.fail("kernel", fmt::format("kernel scalesim needs memory '{}' on target '{}' (targets made from a "
+                                         "SCALE-Sim .cfg have ifmap_sram, filter_sram, ofmap_sram and ddr)",
+                                         n, target.name));
+        return s;
+    };
+    p.ifmap = space("ifmap_sram");
+    p.filter = space("filter_sram");
+    p.ofmap = space("ofmap_sram");
+    p.ddr = space("ddr");
+    for (auto& lr : p.layers) planFolds(lr, p.rows, p.cols, p.dataflow);
+    return std::make_unique<ScaleSimKernel>(std::move(p));
+}
+
+}  // namespace tessim
