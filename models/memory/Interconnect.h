@@ -46,8 +46,13 @@ struct InterconnectConfig {
 
 class Interconnect : public sc_core::sc_module {
 public:
-    tlm_utils::multi_passthrough_target_socket<Interconnect> socket;         // initiators bind here
-    tlm_utils::multi_passthrough_initiator_socket<Interconnect> downstream;  // to memories
+    // Initiators bind to `socket`; memories are attached to `downstream`. Either may be unused.
+    tlm_utils::multi_passthrough_target_socket<Interconnect, 32, tlm::tlm_base_protocol_types, 0,
+                                               sc_core::SC_ZERO_OR_MORE_BOUND>
+        socket;
+    tlm_utils::multi_passthrough_initiator_socket<Interconnect, 32, tlm::tlm_base_protocol_types, 0,
+                                                  sc_core::SC_ZERO_OR_MORE_BOUND>
+        downstream;
 
     Interconnect(sc_core::sc_module_name name, const InterconnectConfig& config);
 

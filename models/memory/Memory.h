@@ -19,7 +19,10 @@ namespace tessim {
 
 class Memory : public sc_core::sc_module {
 public:
-    tlm_utils::multi_passthrough_target_socket<Memory> socket;
+    // Zero or more initiators: a memory no engine uses is legal (probes bind to it later).
+    tlm_utils::multi_passthrough_target_socket<Memory, 32, tlm::tlm_base_protocol_types, 0,
+                                               sc_core::SC_ZERO_OR_MORE_BOUND>
+        socket;
 
     Memory(sc_core::sc_module_name name, std::string level, std::uint64_t capacity);
 
