@@ -88,6 +88,8 @@ TEST(Ddr, SequentialStreamingReachesPeakLessRefresh) {
             double achieved = static_cast<double>(n * 64) / ticksToSeconds(end);
             double expected = c.peakBandwidth() * (1.0 - c.refreshOverhead());
             EXPECT_NEAR(achieved / expected, 1.0, 0.03) << c.standard << (write ? " write" : " read");
+            ::testing::Test::RecordProperty(c.standard + (write ? "_write" : "_read") + "_vs_closed_form",
+                                            std::to_string(achieved / expected));
         }
     }
 }
@@ -112,6 +114,7 @@ TEST(Ddr, RandomReadsAreBoundByBankCycleTime) {
     double achieved = static_cast<double>(n * 64) / ticksToSeconds(end);
     EXPECT_LT(bound, c.peakBandwidth()) << "the test needs the bank bound below the bus peak";
     EXPECT_NEAR(achieved / bound, 1.0, 0.10);
+    ::testing::Test::RecordProperty("random_vs_bank_bound", std::to_string(achieved / bound));
     EXPECT_LT(static_cast<double>(b.ddr.rowHits()) / n, 0.01);
 }
 

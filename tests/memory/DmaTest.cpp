@@ -109,6 +109,8 @@ TEST(Dma, TwoDimensionalTilesWithHaloMoveTheRightBytesAtTheBoundRate) {
         }
         double bound = static_cast<double>(bytes) / b.tightestBandwidth();
         EXPECT_NEAR(ticksToSeconds(done) / bound, 1.0, 0.05) << "bus " << busWidth;
+        ::testing::Test::RecordProperty(std::string("time_vs_bound_bus_") + busWidth,
+                                        std::to_string(ticksToSeconds(done) / bound));
         EXPECT_GE(ticksToSeconds(done),
                   static_cast<double>(bytes) / std::min(b.bus->peakBandwidth(), b.ddr->peakBandwidth()));
         // Conservation: DMA reads = DDR reads = bus traffic; DMA writes = SRAM writes.
@@ -133,6 +135,10 @@ TEST(Dma, TwoChannelsShareTheBandwidth) {
     // Together they take twice as long, and neither finishes early: the bursts interleave.
     EXPECT_NEAR(static_cast<double>(std::max(c1, c2)) / static_cast<double>(2 * alone), 1.0, 0.05);
     EXPECT_GT(static_cast<double>(std::min(c1, c2)), 0.9 * static_cast<double>(std::max(c1, c2)));
+    ::testing::Test::RecordProperty("two_channels_vs_twice_one",
+                                    std::to_string(static_cast<double>(std::max(c1, c2)) / (2.0 * alone)));
+    ::testing::Test::RecordProperty("first_vs_last_channel",
+                                    std::to_string(static_cast<double>(std::min(c1, c2)) / std::max(c1, c2)));
     EXPECT_EQ(two.dma->channelCompletion(0), c1);
     EXPECT_EQ(two.dma->channelCompletion(1), c2);
 }
