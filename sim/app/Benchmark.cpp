@@ -26,7 +26,7 @@ protected:
         if (done_ >= total_) return false;
         std::uint64_t n = std::min<std::uint64_t>(4096, total_ - done_);
         for (std::uint64_t i = 0; i < n; ++i, ++done_) {
-            Op op;
+            Op& op = out.emplace_back();
             op.dtype = DType::F32;
             op.vl = 8;
             if (pattern_ == Pattern::Independent) {
@@ -49,7 +49,6 @@ protected:
                 if (store) op.src[0] = static_cast<std::uint8_t>(8 + (done_ / 2) % 24);
                 else op.dst = static_cast<std::uint8_t>(8 + (done_ / 2) % 24);
             }
-            out.push_back(op);
         }
         return true;
     }

@@ -153,6 +153,10 @@ unsigned Engine::pickUnit(OpKind kind, std::uint64_t& freeAt) {
     if (candidates.empty())
         throw std::runtime_error(fmt::format("engine {}: no unit executes op '{}'", name(), opKindName(kind)));
     unsigned best = candidates[0];
+    if (candidates.size() == 1) {
+        freeAt = slots_[best].freeAt;
+        return best;
+    }
     for (unsigned c : candidates)
         if (slots_[c].freeAt < slots_[best].freeAt) best = c;
     freeAt = slots_[best].freeAt;
@@ -213,15 +217,15 @@ void Engine::issueCompute(const Op& op) {
                           ? (unit.unitClass() == UnitClass::Compute ? StallReason::Compute : StallReason::Structural)
                           : (depMemory ? StallReason::Memory : StallReason::Dependency);
     accountIssue(s, gap, StallReason::Compute);
-    std::uint64_t occupancy = unit.occupancy(op);
+    const IssueCost cost = unit.issue(op);
+    const std::uint64_t occupancy = cost.occupancy;
     slots_[slot].freeAt = s + occupancy;
-    unit.account(op);
-    workDone_ += unit.work(op);
+    workDone_ += cost.work;
     if (op.dst != kNoReg) {
-        regReady_[op.dst] = s + unit.latency(op);
+        regReady_[op.dst] = s + cost.latency;
         regFromMemory_[op.dst] = false;
     } else {
-        computeDrain_ = std::max(computeDrain_, s + unit.latency(op));
+        computeDrain_ = std::max(computeDrain_, s + cost.latency);
     }
     if (trace_ && occupancy >= 16)
         trace_->span(name(), std::string(opKindName(op.kind)), config_.clock.at(s), config_.clock.at(s + occupancy));
@@ -248,8 +252,8 @@ void Engine::issueMemory(const Op& op) {
     StallReason gap = unitFree >= depReady ? StallReason::Structural
                                            : (depMemory ? StallReason::Memory : StallReason::Dependency);
     accountIssue(s, gap, StallReason::Memory);
-    std::uint64_t occupancy = unit.occupancy(op);
-    unit.account(op);
+    const IssueCost cost = unit.issue(op);
+    const std::uint64_t occupancy = cost.occupancy;
     ++memoryOps_;
 
     std::vector<std::uint8_t>* data = nullptr;
@@ -265,7 +269,7 @@ void Engine::issueMemory(const Op& op) {
     if (write) {
         memoryDrain_ = std::max(memoryDrain_, doneCycle);
     } else if (op.dst != kNoReg) {
-        regReady_[op.dst] = std::max(s + occupancy, doneCycle) + unit.latency(op);
+        regReady_[op.dst] = std::max(s + occupancy, doneCycle) + cost.latency;
         regFromMemory_[op.dst] = true;
         if (functional_) executeFunctional(op, data);
     }

@@ -16,6 +16,13 @@ class FunctionalMemory;
 
 enum class UnitClass { Compute, Memory };
 
+// What issuing one op costs a unit; see FunctionalUnit::issue().
+struct IssueCost {
+    std::uint64_t occupancy;  // cycles the unit instance stays busy
+    std::uint64_t latency;    // cycles until the result can be used
+    double work;              // work units (FLOP, MAC) done
+};
+
 class FunctionalUnit {
 public:
     FunctionalUnit(std::string name, UnitClass unitClass, unsigned instances)
@@ -30,6 +37,12 @@ public:
     virtual std::uint64_t latency(const Op& op) const = 0;
     // Count the op for statistics and energy (called once per issued op).
     virtual void account(const Op& op) = 0;
+    // The engine's hot path: account the op and return its costs in one call. Units with a
+    // cheap closed form override it; the default composes the calls above.
+    virtual IssueCost issue(const Op& op) {
+        account(op);
+        return IssueCost{occupancy(op), latency(op), work(op)};
+    }
     // Tile-level ops that touch memory themselves (MAC tiles) execute here in functional mode.
     virtual void executeFunctional(const Op& op, FunctionalMemory& memory) {}
     // Work of an op in the unit of peak(): element operations, MACs...

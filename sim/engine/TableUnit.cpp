@@ -8,9 +8,27 @@ namespace tessim {
 TableUnit::TableUnit(TableUnitConfig config)
     : FunctionalUnit(config.name, config.unitClass, config.instances), config_(std::move(config)) {
     for (const auto& [kind, t] : config_.ops) {
-        timing_[static_cast<std::size_t>(kind)] = t;
-        executes_[static_cast<std::size_t>(kind)] = true;
+        auto k = static_cast<std::size_t>(kind);
+        timing_[k] = t;
+        executes_[k] = true;
+        singleOccupancy_[k] = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(t.reciprocal - 1e-9)));
+        singleLatency_[k] = static_cast<std::uint64_t>(std::ceil(t.latency - 1e-9));
     }
+}
+
+IssueCost TableUnit::issue(const Op& op) {
+    auto k = static_cast<std::size_t>(op.kind);
+    auto d = static_cast<std::size_t>(op.dtype);
+    ++opCount_[k][d];
+    elementCount_[k][d] += op.vl > 0 ? op.vl : 1;
+    const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
+    if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes) {
+        double w = op.kind == OpKind::Fma ? 2.0 * op.vl
+                   : (op.kind == OpKind::Mul || op.kind == OpKind::Add) ? static_cast<double>(op.vl)
+                                                                        : 0.0;
+        return IssueCost{singleOccupancy_[k], singleLatency_[k], w};
+    }
+    return IssueCost{occupancy(op), latency(op), work(op)};
 }
 
 std::uint64_t TableUnit::registerGroups(const Op& op) const {

@@ -38,6 +38,7 @@ public:
     std::uint64_t occupancy(const Op& op) const override;
     std::uint64_t latency(const Op& op) const override;
     void account(const Op& op) override;
+    IssueCost issue(const Op& op) override;
     double work(const Op& op) const override;
     double peakWorkPerCycle() const override;
     void collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
@@ -49,6 +50,9 @@ private:
     // The op table as an array indexed by op kind: the hot path does no map look-ups.
     std::array<TableUnitConfig::Timing, 16> timing_{};
     std::array<bool, 16> executes_{};
+    // Integer costs of an op that fits one register (the common case), precomputed.
+    std::array<std::uint64_t, 16> singleOccupancy_{};
+    std::array<std::uint64_t, 16> singleLatency_{};
     // [op kind][dtype] → (ops, elements)
     std::array<std::array<std::uint64_t, 6>, 16> opCount_{};
     std::array<std::array<std::uint64_t, 6>, 16> elementCount_{};
