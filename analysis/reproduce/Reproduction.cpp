@@ -1,0 +1,256 @@
+#include "analysis/reproduce/Reproduction.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <future>
+#include <limits>
+#include <stdexcept>
+
+#include <sys/wait.h>
+
+#include <fmt/format.h>
+
+#include "sim/config/Loader.h"
+#include "sim/config/Reader.h"
+
+namespace tessim {
+namespace {
+
+struct Quantity {
+    std::string name, metric, unit, label, bound, note;
+    double scale = 1.0;
+    double relTol = std::numeric_limits<double>::quiet_NaN();
+    double absTol = std::numeric_limits<double>::quiet_NaN();
+};
+
+std::string label(const std::string& q) {
+    if (q == "ddr_traffic") return "DDR traffic / frame";
+    if (q == "mac_stall") return "MAC stall share";
+    if (q == "layer_time") return "layer time";
+    if (q == "power") return "power";
+    return q;
+}
+
+double metricOf(const nlohmann::json& report, const std::string& metric) {
+    if (metric == "ddr_bytes") {
+        const auto& t = report.at("traffic_bytes").at("ddr");
+        return t.at("read").get<double>() + t.at("write").get<double>();
+    }
+    if (metric == "stall_fraction") return report.at("stall_fraction").get<double>();
+    if (metric == "seconds") return report.at("seconds").get<double>();
+    if (metric == "power_w") return report.at("power_w").get<double>();
+    throw std::runtime_error("unknown metric '" + metric + "'");
+}
+
+std::string shellQuote(const std::string& s) {
+    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:") == std::string::npos)
+        return s;
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+std::string num(double v) {
+    double a = std::fabs(v);
+    if (a >= 100) return fmt::format("{:.1f}", v);
+    if (a >= 1) return fmt::format("{:.2f}", v);
+    return fmt::format("{:.3g}", v);
+}
+
+}  // namespace
+
+std::string selfExecutable() {
+    std::error_code ec;
+    auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) throw std::runtime_error("cannot resolve /proc/self/exe: " + ec.message());
+    return p.string();
+}
+
+std::string reproCommand(const std::string& exe, const ReproRun& run) {
+    std::string cmd = shellQuote(exe) + " run --target " + shellQuote(run.target) + " --workload " + shellQuote(run.workload);
+    if (!run.plan.empty()) cmd += " --plan " + shellQuote(run.plan);
+    for (const auto& s : run.sets) cmd += " --set " + shellQuote(s);
+    return cmd + " --format json";
+}
+
+nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run) {
+    std::string cmd = reproCommand(exe, run) + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    if (!pipe) throw std::runtime_error("cannot start: " + cmd);
+    std::string out;
+    std::array<char, 65536> buf{};
+    std::size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
+    int status = pclose(pipe);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code != 0) throw std::runtime_error(fmt::format("run '{}' failed (exit {}): {}", run.name, code, out));
+    try {
+        return nlohmann::json::parse(out);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(fmt::format("run '{}' printed no JSON report: {}", run.name, e.what()));
+    }
+}
+
+ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runner) {
+    using namespace config;
+    Node root = loadYamlFile(paperPath);
+    Reader r(root);
+    ReproResult res;
+    res.paper = r.get<std::string>("name");
+    res.description = r.get<std::string>("description", std::string());
+    r.get<std::string>("source", std::string());
+    r.get<std::string>("provenance", std::string());
+
+    std::map<std::string, ReproRun> runs;
+    Reader runsR = r.child("runs");
+    for (const auto& [name, node] : runsR.self().entries()) {
+        Reader x = runsR.child(name);
+        ReproRun run;
+        run.name = name;
+        run.target = x.get<std::string>("target");
+        run.workload = x.get<std::string>("workload");
+        run.plan = x.get<std::string>("plan", std::string());
+        if (x.has("set")) run.sets = x.get<std::vector<std::string>>("set");
+        x.finish();
+        runs[name] = run;
+    }
+    std::map<std::string, Quantity> quantities;
+    Reader qR = r.child("quantities");
+    for (const auto& [name, node] : qR.self().entries()) {
+        Reader x = qR.child(name);
+        Quantity q;
+        q.name = name;
+        q.label = label(name);
+        q.metric = x.oneOf("metric", {"ddr_bytes", "stall_fraction", "seconds", "power_w"});
+        q.unit = x.get<std::string>("unit");
+        q.scale = x.get<double>("scale", 1.0);
+        q.bound = x.oneOf("bound", {"none", "compulsory_int8", "compute"}, std::string("none"));
+        q.note = x.get<std::string>("note", std::string());
+        if (auto t = x.optionalChild("tolerance")) {
+            if (t->has("relative")) q.relTol = t->get<double>("relative", Range<double>{0.0, 10.0});
+            if (t->has("absolute")) q.absTol = t->get<double>("absolute", Range<double>{0.0, 1e18});
+            if (std::isnan(q.relTol) && std::isnan(q.absTol)) t->fail("relative", "a tolerance needs relative or absolute");
+            t->finish();
+        } else {
+            x.fail("tolerance", "every quantity needs a tolerance ({relative: 0.1} or {absolute: 5})");
+        }
+        x.finish();
+        quantities[name] = q;
+    }
+    std::vector<Reader> claimsR = r.children("claims");
+    if (claimsR.empty()) r.fail("claims", "a paper needs at least one claim");
+    for (auto& c : claimsR) {
+        ReproClaim cl;
+        cl.id = c.get<std::string>("id");
+        cl.run = c.get<std::string>("run");
+        cl.quantity = c.get<std::string>("quantity");
+        cl.published = c.get<double>("published");
+        cl.unit = c.get<std::string>("unit");
+        cl.row = c.get<std::string>("row", std::string());
+        cl.column = c.get<std::string>("column", std::string());
+        if (!runs.count(cl.run)) c.fail("run", "no run named '" + cl.run + "' under runs:");
+        if (!quantities.count(cl.quantity)) c.fail("quantity", "no quantity named '" + cl.quantity + "' under quantities:");
+        if (quantities[cl.quantity].unit != cl.unit)
+            c.fail("unit", fmt::format("claim unit '{}' differs from quantity '{}' unit '{}'", cl.unit, cl.quantity,
+                                       quantities[cl.quantity].unit));
+        cl.quantityLabel = quantities[cl.quantity].label;
+        c.finish();
+        res.claims.push_back(cl);
+    }
+    r.finish();
+
+    // Only the runs that claims use, in parallel.
+    std::map<std::string, std::future<nlohmann::json>> pending;
+    for (const auto& cl : res.claims)
+        if (!pending.count(cl.run)) {
+            ReproRun run = runs[cl.run];
+            pending[cl.run] = std::async(std::launch::async, [runner, run] { return runner(run); });
+        }
+    std::map<std::string, nlohmann::json> reports;
+    for (auto& [name, f] : pending) reports[name] = f.get();
+
+    for (auto& cl : res.claims) {
+        const Quantity& q = quantities[cl.quantity];
+        const nlohmann::json& rep = reports[cl.run];
+        cl.simulated = metricOf(rep, q.metric) * q.scale;
+        double tol = !std::isnan(q.absTol) ? q.absTol : q.relTol * std::fabs(cl.published);
+        std::string tolText = !std::isnan(q.absTol) ? fmt::format("±{} {}", num(q.absTol), q.unit == "%" ? "percentage points" : q.unit)
+                                                    : fmt::format("±{} %", num(q.relTol * 100));
+        // Physical bounds.
+        double bound = std::numeric_limits<double>::quiet_NaN();
+        std::string boundText;
+        if (q.bound == "compulsory_int8") {
+            const auto& w = rep.at("workload").at("config");
+            double in = w.at("channels").get<double>() * w.at("h").get<double>() * w.at("w").get<double>();
+            double out = w.at("filters").get<double>() * w.at("out_h").get<double>() * w.at("out_w").get<double>();
+            double k = w.at("k").get<double>();
+            double wt = w.at("filters").get<double>() * w.at("channels").get<double>() * k * k;
+            bound = (in + out + wt) * q.scale;
+            boundText = fmt::format("compulsory DDR traffic at INT8 (each byte once): input {} + output {} + weights {} = {} {}",
+                                    num(in * q.scale), num(out * q.scale), num(wt * q.scale), num(bound), q.unit);
+        } else if (q.bound == "compute") {
+            bound = rep.at("bounds").at("compute_s").get<double>() * q.scale;
+            boundText = fmt::format("compute bound (MACs at the array's peak rate) {} {}", num(bound), q.unit);
+        }
+        if (!std::isnan(bound) && cl.published < bound) {
+            cl.verdict = "impossible";
+            cl.note = fmt::format("published {} {} is below the {}", num(cl.published), cl.unit, boundText);
+        } else if (std::fabs(cl.simulated - cl.published) <= tol) {
+            cl.verdict = "match";
+            cl.note = "within " + tolText;
+        } else {
+            // Ordering of this quantity across all claims of it.
+            bool same = true;
+            int peers = 0;
+            for (const auto& o : res.claims) {
+                if (o.quantity != cl.quantity || o.id == cl.id) continue;
+                ++peers;
+                double sim = metricOf(reports[o.run], q.metric) * q.scale;
+                auto sgn = [](double v) { return (v > 0) - (v < 0); };
+                if (sgn(cl.published - o.published) != sgn(cl.simulated - sim)) same = false;
+            }
+            cl.verdict = peers > 0 && same ? "trend-match" : "mismatch";
+            cl.note = fmt::format("outside {}; ordering against the other rows {}", tolText,
+                                  peers == 0 ? "not checked (single row)" : same ? "matches" : "differs");
+        }
+        if (!q.note.empty()) cl.note += "; " + q.note;
+    }
+    for (const auto& [name, run] : runs) res.commands[name] = reproCommand("tessim", run);
+    return res;
+}
+
+std::string reproMarkdown(const ReproResult& r) {
+    std::string s = fmt::format("## {}{}\n\n", r.paper, r.description.empty() ? "" : " — " + r.description);
+    s += "| claim | published | simulated | delta | verdict |\n|---|---|---|---|---|\n";
+    for (const auto& c : r.claims) {
+        double d = c.simulated - c.published;
+        std::string delta = fmt::format("{}{} {}", d >= 0 ? "+" : "", num(d), c.unit == "%" ? "pp" : c.unit);
+        if (c.published != 0 && c.unit != "%") delta += fmt::format(" ({:+.1f} %)", 100.0 * d / c.published);
+        s += fmt::format("| {} ({}, {}) | {} {} | {} {} | {} | {} |\n", c.id, c.quantityLabel, c.run, num(c.published),
+                         c.unit, num(c.simulated), c.unit, delta, c.verdict);
+    }
+    s += "\nNotes:\n";
+    for (const auto& c : r.claims) s += fmt::format("- {}: {}\n", c.id, c.note);
+    s += "\nRuns:\n";
+    for (const auto& [name, cmd] : r.commands) s += fmt::format("- {}: `{}`\n", name, cmd);
+    return s;
+}
+
+nlohmann::ordered_json reproJson(const ReproResult& r) {
+    nlohmann::ordered_json j;
+    j["paper"] = r.paper;
+    j["claims"] = nlohmann::ordered_json::array();
+    for (const auto& c : r.claims)
+        j["claims"].push_back({{"id", c.id},
+                               {"quantity", c.quantity},
+                               {"published", c.published},
+                               {"simulated", c.simulated},
+                               {"unit", c.unit},
+                               {"verdict", c.verdict},
+                               {"note", c.note}});
+    return j;
+}
+
+}  // namespace tessim

@@ -1,0 +1,56 @@
+// Reproductions (`tessim reproduce`): a paper's published claims (configs/papers/<id>.yaml) next
+// to simulated values, each from a `tessim run ... --format json` child process, with verdicts:
+//   impossible  the published value is below a physical bound (compulsory DDR traffic at INT8 =
+//               input + output + weights once each; time below bounds.compute_s); the note names it
+//   match       simulated within the quantity's tolerance of the published value
+//   trend-match outside the tolerance, but the ordering of this quantity across the paper's rows
+//               (pairwise, published vs simulated) is the same
+//   mismatch    neither
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tessim {
+
+struct ReproRun {
+    std::string name, target, workload, plan;
+    std::vector<std::string> sets;
+};
+
+struct ReproClaim {
+    std::string id, run, quantity, quantityLabel, unit, row, column;
+    double published = 0.0, simulated = 0.0;
+    std::string verdict, note;
+};
+
+struct ReproResult {
+    std::string paper, description;
+    std::vector<ReproClaim> claims;
+    std::map<std::string, std::string> commands;  // run name → command line
+};
+
+// Runs one simulation and returns its tessim.report/1 JSON (throws std::runtime_error on failure).
+using ReproRunner = std::function<nlohmann::json(const ReproRun&)>;
+
+// Reads the paper file (ConfigError on bad input), runs every needed simulation (in parallel) and
+// computes the verdicts.
+ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runner);
+
+// The command line of a run: `<exe> run --target ... --format json`.
+std::string reproCommand(const std::string& exe, const ReproRun& run);
+// Runs `exe run ... --format json` as a child process.
+nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run);
+// This process's executable (/proc/self/exe resolved: inside popen's shell it would be the shell).
+std::string selfExecutable();
+
+std::string reproMarkdown(const ReproResult& r);
+// {"paper": id, "claims": [{"id","quantity","published","simulated","unit","verdict","note"}]}
+nlohmann::ordered_json reproJson(const ReproResult& r);
+
+}  // namespace tessim
