@@ -98,9 +98,9 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival) {
     // Each port looks up one line per cycle.
     const Tick period = config_.clock.period;
     ReservationTimeline* port = &ports_[0];
-    for (auto& p : ports_)
-        if (p.earliestStart(arrival, period) < port->earliestStart(arrival, period))
-            port = &p;
+    for (std::size_t p = 1; p < ports_.size(); ++p)
+        if (ports_[p].earliestStart(arrival, period) < port->earliestStart(arrival, period))
+            port = &ports_[p];
     Tick t = port->reserve(arrival, period);
     bool hit = false;
     CacheTags::Victim victim;
