@@ -43,9 +43,11 @@ inline unsigned dtypeBytes(DType t) {
     return 4;
 }
 
-// A 1-D to 3-D strided copy: innermost run of `bytes[0]` contiguous bytes, repeated bytes[1] times
-// with strides[0], repeated bytes[2] times with strides[1]. Overlapping source windows (halos)
-// are allowed. multicast: bit i set = also write the same data to destination space dstSpace+i.
+// A 1-D to 3-D strided copy: innermost run of rowBytes contiguous bytes, repeated
+// rows times with srcRowStride/dstRowStride, repeated planes times with the plane strides.
+// Overlapping source windows (halos) are allowed. Multicast: one read is also written to
+// multicastCount more destinations; destination i is dst + i·multicastStride in dstSpace, or,
+// with multicastStride 0, the same offset in space dstSpace + i (another core's memory).
 struct DmaArgs {
     std::uint8_t srcSpace;
     std::uint8_t dstSpace;
@@ -60,7 +62,7 @@ struct DmaArgs {
     std::int64_t srcPlaneStride;
     std::int64_t dstRowStride;
     std::int64_t dstPlaneStride;
-    std::uint64_t multicastStride;  // destination i is dst + i·multicastStride (another core's memory window)
+    std::uint64_t multicastStride;  // see above
 
     std::uint64_t totalBytes() const {
         return std::uint64_t{rowBytes} * rows * planes;
