@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Sweep benchmark: a 1,000-point `tessim sweep` on the minimal target (axpy), with the per-point
-# overhead split into process start, one small run (config load, elaboration, simulation,
-# report) and the sweep's own bookkeeping (fork/exec, output capture, JSON parse, fsync'd rows).
+# Sweep benchmark: 1,000-point `tessim sweep`s on the minimal target (axpy, tiny points: the cost is
+# overhead) and, when the build has it, the NPU (ResNet-18 layer3 over SRAM size × strategy × tile
+# height), with the per-point overhead split into process start, one small run (config load,
+# elaboration, simulation, report) and the sweep's own bookkeeping (fork/exec, output capture,
+# JSON parse, fsync'd rows).
 # Each figure is the best of REPEAT tries, since other work on the machine only adds noise.
 #
 #   bench/sweep_bench.sh [TESSIM]     env: POINTS (1000), JOBS (all cores), REPEAT (3),
@@ -42,6 +44,17 @@ grid:
 metrics: [seconds, cycles, energy_j.total, traffic_bytes.ddr.read]
 YAML
 }
+npu_sweep_file() {  # 48 SRAM sizes × 3 strategies × 7 tile heights = 1008 points
+    cat >"$1" <<YAML
+name: bench-npu
+base: {target: npu, workload: resnet18-layer3}
+grid:
+  target.sram.size: {from: 256 KiB, to: 4 MiB, count: 48, log: true, round: 4 KiB}
+  plan.strategy: [naive, static-single, double-buffer]
+  plan.tile_h: [1, 2, 3, 4, 5, 7, 14]
+metrics: [seconds, cycles, energy_j.total, traffic_bytes.ddr.read]
+YAML
+}
 versions() { for _ in $(seq 50); do "$TESSIM" --version >/dev/null; done; }
 runs() {  # $1 = count
     for i in $(seq 0 $(($1 - 1))); do
@@ -62,6 +75,12 @@ sweep1_ms=$(per_ms "$(best sweep "$work/small.yaml" 1)" 100)
 total_s=$(best sweep "$work/bench.yaml" "$JOBS")
 rows=$(($(wc -l <"$work/out/results.csv") - 1))
 ok=$(grep -c ',ok,' "$work/out/results.csv" || true)
+if "$TESSIM" list targets | grep -q '^npu '; then
+    npu_sweep_file "$work/npu.yaml"
+    npu_s=$(REPEAT=1 best sweep "$work/npu.yaml" "$JOBS")
+    npu_rows=$(($(wc -l <"$work/out/results.csv") - 1))
+    npu_ok=$(grep -c ',ok,' "$work/out/results.csv" || true)
+fi
 
 echo "tessim sweep benchmark: minimal target, axpy, $(nproc) cores, best of $REPEAT"
 echo "  process start (tessim --version)                  $start_ms ms"
@@ -69,6 +88,10 @@ echo "  one small point (tessim run, n ~ 1 Ki)            $run_ms ms  (+$(minus 
 echo "  sweep bookkeeping per point (--jobs 1 vs a loop)  $(minus "$sweep1_ms" "$run_ms") ms  ($sweep1_ms vs $run_ms ms/point)"
 printf "  %d-point sweep, --jobs %d                       %.2f s total, %s ms/point wall, %d rows (%d ok)\n" \
     "$POINTS" "$JOBS" "$total_s" "$(per_ms "$total_s" "$POINTS")" "$rows" "$ok"
+if [ -n "${npu_s:-}" ]; then
+    printf "  %d-point NPU sweep (resnet18-layer3), --jobs %d  %.2f s total, %s ms/point wall, %d ok\n" \
+        "$npu_rows" "$JOBS" "$npu_s" "$(per_ms "$npu_s" "$npu_rows")" "$npu_ok"
+fi
 
 if [ -n "$SCALING" ]; then
     echo "  scaling ($POINTS points):"

@@ -161,6 +161,7 @@ def lines(plt, rows, args):
     fig, axes = plt.subplots(len(args.y), 1, sharex=True, squeeze=False,
                              figsize=(7, 2.6 * len(args.y) + 0.8))
     for ax, metric in zip(axes[:, 0], args.y):
+        numeric_axis(ax, "y", [number(r[metric]) for r in rows], span=20)
         for g in groups:
             mine = [r for r in rows if g is None or r[args.group] == g]
             at = [x for x in xs if any(r[args.x] == x for r in mine)]

@@ -138,13 +138,44 @@ ResultsStore::ResultsStore(std::string dir, ResultColumns columns, nlohmann::ord
         writeAll(csvFd_, csvHeader(columns_), csvPath());
         ::fdatasync(csvFd_);
     }
+    syncer_ = std::thread([this] { syncLoop(); });
 }
 
 ResultsStore::~ResultsStore() {
+    if (syncer_.joinable()) {
+        {
+            std::lock_guard<std::mutex> lock(syncMutex_);
+            stopping_ = true;
+        }
+        syncWake_.notify_all();
+        syncer_.join();
+    }
     if (csvFd_ >= 0)
         ::close(csvFd_);
     if (jsonlFd_ >= 0)
         ::close(jsonlFd_);
+}
+
+void ResultsStore::syncLoop() {
+    std::unique_lock<std::mutex> lock(syncMutex_);
+    for (;;) {
+        syncWake_.wait(lock, [this] { return stopping_ || appended_ > synced_; });
+        if (appended_ == synced_ && stopping_)
+            return;
+        uint64_t target = appended_;
+        lock.unlock();
+        ::fdatasync(jsonlFd_);
+        ::fdatasync(csvFd_);
+        lock.lock();
+        synced_ = target;
+        syncWake_.notify_all();
+    }
+}
+
+void ResultsStore::sync() {
+    std::unique_lock<std::mutex> lock(syncMutex_);
+    uint64_t target = appended_;
+    syncWake_.wait(lock, [&] { return synced_ >= target; });
 }
 
 void ResultsStore::loadExisting() {
@@ -197,9 +228,12 @@ void ResultsStore::loadExisting() {
 
 void ResultsStore::append(const ResultRow& row) {
     writeAll(jsonlFd_, jsonLine(row), jsonlPath());
-    ::fdatasync(jsonlFd_);
     writeAll(csvFd_, csvLine(row, columns_), csvPath());
-    ::fdatasync(csvFd_);
+    {
+        std::lock_guard<std::mutex> lock(syncMutex_);
+        ++appended_;
+    }
+    syncWake_.notify_all();
     done_.insert(row.id);
     rows_.push_back(row);
 }

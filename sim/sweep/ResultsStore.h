@@ -1,11 +1,17 @@
-// DIR/results.csv and DIR/results.jsonl, appended one whole line per write() with O_APPEND and
-// fsync, so a sweep killed at any instant leaves at most a torn last line. Opening with resume
+// DIR/results.csv and DIR/results.jsonl, appended one whole line per write() with O_APPEND, so a
+// sweep killed at any instant leaves at most a torn last line; a background thread fdatasyncs
+// the files after every append (group commit: rows that arrive during a sync share the next one),
+// so a slow disk does not hold up the points. Opening with resume
 // drops torn lines and rows that only one of the two files holds, so the files end up equal to
 // an uninterrupted run's.
 #pragma once
 
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,8 +34,10 @@ public:
     const std::set<std::string>& doneIds() const { return done_; }
     size_t resumedCount() const { return resumed_; }
 
-    /// Appends the row to both files (JSON Lines first) and syncs them.
+    /// Appends the row to both files (JSON Lines first); the sync follows in the background.
     void append(const ResultRow& row);
+    /// Returns once every row appended so far is on disk.
+    void sync();
 
     /// Every row, earlier ones first, in file order.
     const std::vector<ResultRow>& rows() const { return rows_; }
@@ -41,6 +49,7 @@ public:
 
 private:
     void loadExisting();
+    void syncLoop();
 
     std::string dir_;
     ResultColumns columns_;
@@ -49,6 +58,13 @@ private:
     size_t resumed_ = 0;
     int csvFd_ = -1;
     int jsonlFd_ = -1;
+
+    std::mutex syncMutex_;
+    std::condition_variable syncWake_;
+    uint64_t appended_ = 0;  // rows written
+    uint64_t synced_ = 0;    // rows known to be on disk
+    bool stopping_ = false;
+    std::thread syncer_;
 };
 
 /// Writes a whole file atomically (temporary file, fsync, rename).

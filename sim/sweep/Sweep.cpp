@@ -188,6 +188,7 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
     bool completed = distributed ? coordinateMpiPoints(*mpi, pending, sink, tick)
                                  : runPointsLocally(spec, points, pending, settings, sink, tick);
     progress.finish();
+    store->sync();
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (!completed) {
         err << fmt::format("sweep interrupted: {} rows kept in {}; run it again with --resume "
