@@ -26,10 +26,14 @@ struct Quantity {
 };
 
 std::string label(const std::string& q) {
-    if (q == "ddr_traffic") return "DDR traffic / frame";
-    if (q == "mac_stall") return "MAC stall share";
-    if (q == "layer_time") return "layer time";
-    if (q == "power") return "power";
+    if (q == "ddr_traffic")
+        return "DDR traffic / frame";
+    if (q == "mac_stall")
+        return "MAC stall share";
+    if (q == "layer_time")
+        return "layer time";
+    if (q == "power")
+        return "power";
     return q;
 }
 
@@ -38,24 +42,32 @@ double metricOf(const nlohmann::json& report, const std::string& metric) {
         const auto& t = report.at("traffic_bytes").at("ddr");
         return t.at("read").get<double>() + t.at("write").get<double>();
     }
-    if (metric == "stall_fraction") return report.at("stall_fraction").get<double>();
-    if (metric == "seconds") return report.at("seconds").get<double>();
-    if (metric == "power_w") return report.at("power_w").get<double>();
+    if (metric == "stall_fraction")
+        return report.at("stall_fraction").get<double>();
+    if (metric == "seconds")
+        return report.at("seconds").get<double>();
+    if (metric == "power_w")
+        return report.at("power_w").get<double>();
     throw std::runtime_error("unknown metric '" + metric + "'");
 }
 
 std::string shellQuote(const std::string& s) {
-    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:") == std::string::npos)
+    if (!s.empty() &&
+        s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:") ==
+            std::string::npos)
         return s;
     std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return q + "'";
 }
 
 std::string num(double v) {
     double a = std::fabs(v);
-    if (a >= 100) return fmt::format("{:.1f}", v);
-    if (a >= 1) return fmt::format("{:.2f}", v);
+    if (a >= 100)
+        return fmt::format("{:.1f}", v);
+    if (a >= 1)
+        return fmt::format("{:.2f}", v);
     return fmt::format("{:.3g}", v);
 }
 
@@ -64,28 +76,35 @@ std::string num(double v) {
 std::string selfExecutable() {
     std::error_code ec;
     auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec) throw std::runtime_error("cannot resolve /proc/self/exe: " + ec.message());
+    if (ec)
+        throw std::runtime_error("cannot resolve /proc/self/exe: " + ec.message());
     return p.string();
 }
 
 std::string reproCommand(const std::string& exe, const ReproRun& run) {
-    std::string cmd = shellQuote(exe) + " run --target " + shellQuote(run.target) + " --workload " + shellQuote(run.workload);
-    if (!run.plan.empty()) cmd += " --plan " + shellQuote(run.plan);
-    for (const auto& s : run.sets) cmd += " --set " + shellQuote(s);
+    std::string cmd = shellQuote(exe) + " run --target " + shellQuote(run.target) + " --workload " +
+                      shellQuote(run.workload);
+    if (!run.plan.empty())
+        cmd += " --plan " + shellQuote(run.plan);
+    for (const auto& s : run.sets)
+        cmd += " --set " + shellQuote(s);
     return cmd + " --format json";
 }
 
 nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run) {
     std::string cmd = reproCommand(exe, run) + " 2>&1";
     FILE* pipe = popen(cmd.c_str(), "r");
-    if (!pipe) throw std::runtime_error("cannot start: " + cmd);
+    if (!pipe)
+        throw std::runtime_error("cannot start: " + cmd);
     std::string out;
     std::array<char, 65536> buf{};
     std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+        out.append(buf.data(), n);
     int status = pclose(pipe);
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (code != 0) throw std::runtime_error(fmt::format("run '{}' failed (exit {}): {}", run.name, code, out));
+    if (code != 0)
+        throw std::runtime_error(fmt::format("run '{}' failed (exit {}): {}", run.name, code, out));
     try {
         return nlohmann::json::parse(out);
     } catch (const std::exception& e) {
@@ -112,7 +131,8 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
         run.target = x.get<std::string>("target");
         run.workload = x.get<std::string>("workload");
         run.plan = x.get<std::string>("plan", std::string());
-        if (x.has("set")) run.sets = x.get<std::vector<std::string>>("set");
+        if (x.has("set"))
+            run.sets = x.get<std::vector<std::string>>("set");
         x.finish();
         runs[name] = run;
     }
@@ -129,9 +149,12 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
         q.bound = x.oneOf("bound", {"none", "compulsory_int8", "compute"}, std::string("none"));
         q.note = x.get<std::string>("note", std::string());
         if (auto t = x.optionalChild("tolerance")) {
-            if (t->has("relative")) q.relTol = t->get<double>("relative", Range<double>{0.0, 10.0});
-            if (t->has("absolute")) q.absTol = t->get<double>("absolute", Range<double>{0.0, 1e18});
-            if (std::isnan(q.relTol) && std::isnan(q.absTol)) t->fail("relative", "a tolerance needs relative or absolute");
+            if (t->has("relative"))
+                q.relTol = t->get<double>("relative", Range<double>{0.0, 10.0});
+            if (t->has("absolute"))
+                q.absTol = t->get<double>("absolute", Range<double>{0.0, 1e18});
+            if (std::isnan(q.relTol) && std::isnan(q.absTol))
+                t->fail("relative", "a tolerance needs relative or absolute");
             t->finish();
         } else {
             x.fail("tolerance", "every quantity needs a tolerance ({relative: 0.1} or {absolute: 5})");
@@ -140,7 +163,8 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
         quantities[name] = q;
     }
     std::vector<Reader> claimsR = r.children("claims");
-    if (claimsR.empty()) r.fail("claims", "a paper needs at least one claim");
+    if (claimsR.empty())
+        r.fail("claims", "a paper needs at least one claim");
     for (auto& c : claimsR) {
         ReproClaim cl;
         cl.id = c.get<std::string>("id");
@@ -150,11 +174,13 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
         cl.unit = c.get<std::string>("unit");
         cl.row = c.get<std::string>("row", std::string());
         cl.column = c.get<std::string>("column", std::string());
-        if (!runs.count(cl.run)) c.fail("run", "no run named '" + cl.run + "' under runs:");
-        if (!quantities.count(cl.quantity)) c.fail("quantity", "no quantity named '" + cl.quantity + "' under quantities:");
+        if (!runs.count(cl.run))
+            c.fail("run", "no run named '" + cl.run + "' under runs:");
+        if (!quantities.count(cl.quantity))
+            c.fail("quantity", "no quantity named '" + cl.quantity + "' under quantities:");
         if (quantities[cl.quantity].unit != cl.unit)
-            c.fail("unit", fmt::format("claim unit '{}' differs from quantity '{}' unit '{}'", cl.unit, cl.quantity,
-                                       quantities[cl.quantity].unit));
+            c.fail("unit", fmt::format("claim unit '{}' differs from quantity '{}' unit '{}'", cl.unit,
+                                       cl.quantity, quantities[cl.quantity].unit));
         cl.quantityLabel = quantities[cl.quantity].label;
         c.finish();
         res.claims.push_back(cl);
@@ -169,30 +195,36 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
             pending[cl.run] = std::async(std::launch::async, [runner, run] { return runner(run); });
         }
     std::map<std::string, nlohmann::json> reports;
-    for (auto& [name, f] : pending) reports[name] = f.get();
+    for (auto& [name, f] : pending)
+        reports[name] = f.get();
 
     for (auto& cl : res.claims) {
         const Quantity& q = quantities[cl.quantity];
         const nlohmann::json& rep = reports[cl.run];
         cl.simulated = metricOf(rep, q.metric) * q.scale;
         double tol = !std::isnan(q.absTol) ? q.absTol : q.relTol * std::fabs(cl.published);
-        std::string tolText = !std::isnan(q.absTol) ? fmt::format("±{} {}", num(q.absTol), q.unit == "%" ? "percentage points" : q.unit)
-                                                    : fmt::format("±{} %", num(q.relTol * 100));
+        std::string tolText =
+            !std::isnan(q.absTol)
+                ? fmt::format("±{} {}", num(q.absTol), q.unit == "%" ? "percentage points" : q.unit)
+                : fmt::format("±{} %", num(q.relTol * 100));
         // Physical bounds.
         double bound = std::numeric_limits<double>::quiet_NaN();
         std::string boundText;
         if (q.bound == "compulsory_int8") {
             const auto& w = rep.at("workload").at("config");
             double in = w.at("channels").get<double>() * w.at("h").get<double>() * w.at("w").get<double>();
-            double out = w.at("filters").get<double>() * w.at("out_h").get<double>() * w.at("out_w").get<double>();
+            double out =
+                w.at("filters").get<double>() * w.at("out_h").get<double>() * w.at("out_w").get<double>();
             double k = w.at("k").get<double>();
             double wt = w.at("filters").get<double>() * w.at("channels").get<double>() * k * k;
             bound = (in + out + wt) * q.scale;
-            boundText = fmt::format("compulsory DDR traffic at INT8 (each byte once): input {} + output {} + weights {} = {} {}",
-                                    num(in * q.scale), num(out * q.scale), num(wt * q.scale), num(bound), q.unit);
+            boundText = fmt::format(
+                "compulsory DDR traffic at INT8 (each byte once): input {} + output {} + weights {} = {} {}",
+                num(in * q.scale), num(out * q.scale), num(wt * q.scale), num(bound), q.unit);
         } else if (q.bound == "compute") {
             bound = rep.at("bounds").at("compute_s").get<double>() * q.scale;
-            boundText = fmt::format("compute bound (MACs at the array's peak rate) {} {}", num(bound), q.unit);
+            boundText =
+                fmt::format("compute bound (MACs at the array's peak rate) {} {}", num(bound), q.unit);
         }
         if (!std::isnan(bound) && cl.published < bound) {
             cl.verdict = "impossible";
@@ -205,19 +237,25 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
             bool same = true;
             int peers = 0;
             for (const auto& o : res.claims) {
-                if (o.quantity != cl.quantity || o.id == cl.id) continue;
+                if (o.quantity != cl.quantity || o.id == cl.id)
+                    continue;
                 ++peers;
                 double sim = metricOf(reports[o.run], q.metric) * q.scale;
                 auto sgn = [](double v) { return (v > 0) - (v < 0); };
-                if (sgn(cl.published - o.published) != sgn(cl.simulated - sim)) same = false;
+                if (sgn(cl.published - o.published) != sgn(cl.simulated - sim))
+                    same = false;
             }
             cl.verdict = peers > 0 && same ? "trend-match" : "mismatch";
             cl.note = fmt::format("outside {}; ordering against the other rows {}", tolText,
-                                  peers == 0 ? "not checked (single row)" : same ? "matches" : "differs");
+                                  peers == 0 ? "not checked (single row)"
+                                  : same     ? "matches"
+                                             : "differs");
         }
-        if (!q.note.empty()) cl.note += "; " + q.note;
+        if (!q.note.empty())
+            cl.note += "; " + q.note;
     }
-    for (const auto& [name, run] : runs) res.commands[name] = reproCommand("tessim", run);
+    for (const auto& [name, run] : runs)
+        res.commands[name] = reproCommand("tessim", run);
     return res;
 }
 
@@ -227,14 +265,17 @@ std::string reproMarkdown(const ReproResult& r) {
     for (const auto& c : r.claims) {
         double d = c.simulated - c.published;
         std::string delta = fmt::format("{}{} {}", d >= 0 ? "+" : "", num(d), c.unit == "%" ? "pp" : c.unit);
-        if (c.published != 0 && c.unit != "%") delta += fmt::format(" ({:+.1f} %)", 100.0 * d / c.published);
-        s += fmt::format("| {} ({}, {}) | {} {} | {} {} | {} | {} |\n", c.id, c.quantityLabel, c.run, num(c.published),
-                         c.unit, num(c.simulated), c.unit, delta, c.verdict);
+        if (c.published != 0 && c.unit != "%")
+            delta += fmt::format(" ({:+.1f} %)", 100.0 * d / c.published);
+        s += fmt::format("| {} ({}, {}) | {} {} | {} {} | {} | {} |\n", c.id, c.quantityLabel, c.run,
+                         num(c.published), c.unit, num(c.simulated), c.unit, delta, c.verdict);
     }
     s += "\nNotes:\n";
-    for (const auto& c : r.claims) s += fmt::format("- {}: {}\n", c.id, c.note);
+    for (const auto& c : r.claims)
+        s += fmt::format("- {}: {}\n", c.id, c.note);
     s += "\nRuns:\n";
-    for (const auto& [name, cmd] : r.commands) s += fmt::format("- {}: `{}`\n", name, cmd);
+    for (const auto& [name, cmd] : r.commands)
+        s += fmt::format("- {}: `{}`\n", name, cmd);
     return s;
 }
 

@@ -24,7 +24,8 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
     ResolvedInputs in;
     // SCALE-Sim inputs (.cfg architecture, .csv topology) are converted to target/workload trees.
     if (isScaleSimConfigPath(request.target))
-        in.target = loadScaleSimTarget(request.target, config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, "npu")));
+        in.target = loadScaleSimTarget(request.target,
+                                       config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, "npu")));
     else
         in.target = config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, request.target));
     if (!request.workload.empty())

@@ -71,25 +71,29 @@ void addRunCommands(CLI::App& app) {
             // SCALE-Sim topologies: the run writes a trace from which the per-layer results come.
             const bool scalesim = isScaleSimTopologyPath(run->request.workload);
             if (run->format == "scalesim" && !scalesim)
-                throw std::runtime_error("--format scalesim needs a SCALE-Sim topology (--workload path/topology.csv)");
+                throw std::runtime_error(
+                    "--format scalesim needs a SCALE-Sim topology (--workload path/topology.csv)");
             RunRequest request = run->request;
             std::string tempTrace;
             if (scalesim && request.traceFile.empty()) {
                 tempTrace = (std::filesystem::temp_directory_path() /
-                             ("tessim-scalesim-" + std::to_string(::getpid()) + ".trace.json")).string();
+                             ("tessim-scalesim-" + std::to_string(::getpid()) + ".trace.json"))
+                                .string();
                 request.traceFile = tempTrace;
             }
             nlohmann::ordered_json report = runSimulation(request);
             if (scalesim) {
                 report["layers"] = scaleSimLayers(report, request.traceFile);
-                if (!tempTrace.empty()) std::filesystem::remove(tempTrace);
+                if (!tempTrace.empty())
+                    std::filesystem::remove(tempTrace);
             }
             std::string text;
             std::string file;
             if (run->format == "scalesim") {
                 text = scaleSimComputeCsv(report["layers"]);
                 file = "";
-                if (!run->outDir.empty()) writeScaleSimReports(run->outDir, report["layers"]);
+                if (!run->outDir.empty())
+                    writeScaleSimReports(run->outDir, report["layers"]);
             } else if (run->format == "json") {
                 text = report.dump(2) + "\n";
                 file = "report.json";
@@ -100,7 +104,8 @@ void addRunCommands(CLI::App& app) {
                 text = reportToCsv(report);
                 file = "report.csv";
             }
-            if (!run->outDir.empty() && !file.empty()) writeFile(run->outDir, file, text);
+            if (!run->outDir.empty() && !file.empty())
+                writeFile(run->outDir, file, text);
             std::cout << text << std::flush;
             if (report.contains("functional") && report["functional"]["mismatches"].get<std::uint64_t>() > 0) {
                 std::cerr << "functional check failed: " << report["functional"]["first_mismatch"].get<std::string>() << '\n';

@@ -18,7 +18,8 @@ struct Span {
 
 // Python's repr of a float for integral cycle values ("33.0"), shortest round-trip otherwise.
 std::string pyFloat(double v) {
-    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{:.1f}", v);
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
+        return fmt::format("{:.1f}", v);
     return fmt::format("{}", v);
 }
 
@@ -36,16 +37,20 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
     const std::string dataflow = w.at("array").at("dataflow").get<std::string>();
 
     std::ifstream in(traceFile);
-    if (!in) throw std::runtime_error("cannot read the run's trace '" + traceFile + "'");
+    if (!in)
+        throw std::runtime_error("cannot read the run's trace '" + traceFile + "'");
     nlohmann::json trace = nlohmann::json::parse(in);
     std::map<int, std::string> tracks;
     for (const auto& e : trace.at("traceEvents"))
-        if (e.value("ph", "") == "M") tracks[e.at("tid").get<int>()] = e.at("args").at("name").get<std::string>();
+        if (e.value("ph", "") == "M")
+            tracks[e.at("tid").get<int>()] = e.at("args").at("name").get<std::string>();
     auto toCycle = [&](double us) { return static_cast<std::int64_t>(std::llround(us * 1e-6 * hz)); };
     std::vector<Span> macs;
-    std::map<std::pair<std::size_t, int>, Span> dmaWindow;  // (layer position, channel) → first begin, last end
+    std::map<std::pair<std::size_t, int>, Span>
+        dmaWindow;  // (layer position, channel) → first begin, last end
     for (const auto& e : trace.at("traceEvents")) {
-        if (e.value("ph", "") != "X") continue;
+        if (e.value("ph", "") != "X")
+            continue;
         const std::string& track = tracks[e.at("tid").get<int>()];
         const std::string name = e.at("name").get<std::string>();
         const double ts = e.at("ts").get<double>(), dur = e.at("dur").get<double>();
@@ -54,14 +59,18 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
             macs.push_back(s);
         } else if (name.rfind("dma tag ", 0) == 0) {
             auto ch = track.rfind(".ch");
-            if (ch == std::string::npos) continue;
+            if (ch == std::string::npos)
+                continue;
             int channel = std::stoi(track.substr(ch + 3));
             std::size_t tag = std::stoul(name.substr(8));
-            if (tag == 0) continue;
+            if (tag == 0)
+                continue;
             auto key = std::make_pair((tag - 1) / 4, channel);
             auto it = dmaWindow.find(key);
-            if (it == dmaWindow.end()) dmaWindow[key] = s;
-            else it->second = Span{std::min(it->second.begin, s.begin), std::max(it->second.end, s.end)};
+            if (it == dmaWindow.end())
+                dmaWindow[key] = s;
+            else
+                it->second = Span{std::min(it->second.begin, s.begin), std::max(it->second.end, s.end)};
         }
     }
     std::sort(macs.begin(), macs.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
@@ -71,17 +80,21 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
     const auto& layers = w.at("layers");
     for (std::size_t pos = 0; pos < layers.size(); ++pos) {
         const auto& l = layers[pos];
-        const std::uint64_t folds = l.at("row_folds").get<std::uint64_t>() * l.at("col_folds").get<std::uint64_t>();
+        const std::uint64_t folds =
+            l.at("row_folds").get<std::uint64_t>() * l.at("col_folds").get<std::uint64_t>();
         const std::uint64_t perFold = l.at("cycles_per_fold").get<std::uint64_t>();
         if (next + folds > macs.size())
-            throw std::runtime_error(fmt::format("trace has {} array folds, the topology needs more (layer {})",
-                                                 macs.size(), l.at("name").get<std::string>()));
+            throw std::runtime_error(
+                fmt::format("trace has {} array folds, the topology needs more (layer {})", macs.size(),
+                            l.at("name").get<std::string>()));
         const Span first = macs[next], last = macs[next + folds - 1];
         std::int64_t busy = 0;
-        for (std::size_t i = next; i < next + folds; ++i) busy += macs[i].end - macs[i].begin;
+        for (std::size_t i = next; i < next + folds; ++i)
+            busy += macs[i].end - macs[i].begin;
         next += folds;
         const std::int64_t window = last.end - first.begin;
-        const std::int64_t stall = std::max<std::int64_t>(0, window - busy - static_cast<std::int64_t>(folds - 1));
+        const std::int64_t stall =
+            std::max<std::int64_t>(0, window - busy - static_cast<std::int64_t>(folds - 1));
         const std::int64_t total = static_cast<std::int64_t>(folds * perFold) - 1 + stall;
         const double macCount = l.at("macs").get<double>();
         const double mapping = l.at("mapping_efficiency").get<double>();
@@ -97,7 +110,8 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
         x["compute_util_pct"] = 100.0 * mapping * t / (double(perFold) + cols - 1);
         x["start_cycle"] = first.begin;  // absolute, in the run
         x["end_cycle"] = last.end;
-        const std::int64_t lastStart = last.begin - first.begin - static_cast<std::int64_t>(folds - 1);  // fences out
+        const std::int64_t lastStart =
+            last.begin - first.begin - static_cast<std::int64_t>(folds - 1);  // fences out
         // SRAM: SCALE-Sim's access counts; windows from the simulated fold timing (approximate).
         const bool stationaryFilter = dataflow != "os";
         auto sram = [&](const char* key, std::int64_t start, std::int64_t stop, const char* count) {
@@ -111,7 +125,8 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
         for (int c = 0; c < 3; ++c) {
             auto it = dmaWindow.find({pos, c});
             std::int64_t start = 0, stop = 0;
-            if (it != dmaWindow.end()) start = it->second.begin - first.begin, stop = it->second.end - first.begin;
+            if (it != dmaWindow.end())
+                start = it->second.begin - first.begin, stop = it->second.end - first.begin;
             x["dram"][names[c]] = {{"start", start}, {"stop", stop}, {"count", l.at(counts[c])}};
         }
         out.push_back(x);
@@ -120,7 +135,8 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
 }
 
 std::string scaleSimComputeCsv(const nlohmann::ordered_json& layers) {
-    std::string s = "LayerID, Total Cycles, Stall Cycles, Overall Util %, Mapping Efficiency %, Compute Util %,\n";
+    std::string s =
+        "LayerID, Total Cycles, Stall Cycles, Overall Util %, Mapping Efficiency %, Compute Util %,\n";
     for (const auto& l : layers)
         s += fmt::format("{}, {}, {}, {}, {}, {},\n", l.at("layer_id").get<std::uint64_t>(),
                          l.at("total_cycles").get<std::int64_t>(), l.at("stall_cycles").get<std::int64_t>(),
@@ -140,8 +156,9 @@ std::string scaleSimBandwidthCsv(const nlohmann::ordered_json& layers) {
             double span = d.at("stop").get<double>() - d.at("start").get<double>();
             return span > 0 ? d.at("count").get<double>() / span : 0.0;
         };
-        s += fmt::format("{}, {}, {}, {}, {}, {}, {},\n", l.at("layer_id").get<std::uint64_t>(), sramBw("ifmap"),
-                         sramBw("filter"), sramBw("ofmap"), dramBw("ifmap"), dramBw("filter"), dramBw("ofmap"));
+        s += fmt::format("{}, {}, {}, {}, {}, {}, {},\n", l.at("layer_id").get<std::uint64_t>(),
+                         sramBw("ifmap"), sramBw("filter"), sramBw("ofmap"), dramBw("ifmap"),
+                         dramBw("filter"), dramBw("ofmap"));
     }
     return s;
 }
@@ -149,8 +166,10 @@ std::string scaleSimBandwidthCsv(const nlohmann::ordered_json& layers) {
 std::string scaleSimDetailedCsv(const nlohmann::ordered_json& layers) {
     std::string s =
         "LayerID, SRAM IFMAP Start Cycle, SRAM IFMAP Stop Cycle, SRAM IFMAP Reads, SRAM Filter Start Cycle, "
-        "SRAM Filter Stop Cycle, SRAM Filter Reads, SRAM OFMAP Start Cycle, SRAM OFMAP Stop Cycle, SRAM OFMAP Writes, "
-        "DRAM IFMAP Start Cycle, DRAM IFMAP Stop Cycle, DRAM IFMAP Reads, DRAM Filter Start Cycle, DRAM Filter Stop "
+        "SRAM Filter Stop Cycle, SRAM Filter Reads, SRAM OFMAP Start Cycle, SRAM OFMAP Stop Cycle, SRAM "
+        "OFMAP Writes, "
+        "DRAM IFMAP Start Cycle, DRAM IFMAP Stop Cycle, DRAM IFMAP Reads, DRAM Filter Start Cycle, DRAM "
+        "Filter Stop "
         "Cycle, DRAM Filter Reads, DRAM OFMAP Start Cycle, DRAM OFMAP Stop Cycle, DRAM OFMAP Writes,\n";
     for (const auto& l : layers) {
         s += fmt::format("{}", l.at("layer_id").get<std::uint64_t>());
@@ -171,7 +190,8 @@ void writeScaleSimReports(const std::string& dir, const nlohmann::ordered_json& 
         std::string path = (std::filesystem::path(dir) / name).string();
         std::ofstream out(path);
         out << text;
-        if (!out) throw std::runtime_error("cannot write '" + path + "'");
+        if (!out)
+            throw std::runtime_error("cannot write '" + path + "'");
     };
     write("COMPUTE_REPORT.csv", scaleSimComputeCsv(layers));
     write("BANDWIDTH_REPORT.csv", scaleSimBandwidthCsv(layers));

@@ -111,7 +111,8 @@ claims:
     EXPECT_EQ(res.claims[2].verdict, "mismatch");
     EXPECT_EQ(res.claims[3].verdict, "mismatch");
 
-    std::ofstream(path) << "name: toy\nruns: {}\nquantities: {}\nclaims:\n  - {id: x, run: nope, quantity: q, published: 1, unit: W}\n";
+    std::ofstream(path) << "name: toy\nruns: {}\nquantities: {}\nclaims:\n  - {id: x, run: nope, quantity: "
+                           "q, published: 1, unit: W}\n";
     try {
         tessim::reproducePaper(path, runner);
         FAIL() << "expected a ConfigError";

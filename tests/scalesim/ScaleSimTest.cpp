@@ -36,7 +36,8 @@ std::vector<std::string> splitCsv(const std::string& line) {
         auto e = cell.find_last_not_of(" \t\r");
         out.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
     }
-    while (!out.empty() && out.back().empty()) out.pop_back();
+    while (!out.empty() && out.back().empty())
+        out.pop_back();
     return out;
 }
 
@@ -45,7 +46,8 @@ std::vector<std::string> lines(const std::string& text) {
     std::stringstream ss(text);
     std::string l;
     while (std::getline(ss, l))
-        if (!l.empty()) out.push_back(l);
+        if (!l.empty())
+            out.push_back(l);
     return out;
 }
 
@@ -65,7 +67,8 @@ std::string writeFile(const std::string& dir, const std::string& name, const std
 // Half a unit in the last printed digit of the golden value.
 double precisionOf(const std::string& text) {
     auto dot = text.find('.');
-    if (dot == std::string::npos) return 0.5;
+    if (dot == std::string::npos)
+        return 0.5;
     return 0.5 * std::pow(10.0, -static_cast<double>(text.size() - dot - 1));
 }
 
@@ -73,7 +76,8 @@ double precisionOf(const std::string& text) {
 
 TEST(ScaleSimGolden, AlexnetPartComputeReportEqualsGolden) {
     std::string out = tempDir("golden");
-    auto r = runTessim("run --target " + kWs + " --workload " + kAlexPart + " --format scalesim --out " + out);
+    auto r =
+        runTessim("run --target " + kWs + " --workload " + kAlexPart + " --format scalesim --out " + out);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     for (const char* f : {"COMPUTE_REPORT.csv", "BANDWIDTH_REPORT.csv", "DETAILED_ACCESS_REPORT.csv"})
         EXPECT_TRUE(fs::is_regular_file(fs::path(out) / f)) << f;
@@ -100,7 +104,8 @@ TEST(ScaleSimGolden, AlexnetPartComputeReportEqualsGolden) {
     auto daGold = lines(tessim::test::readWholeFile(kData + "/golden/DETAILED_ACCESS_REPORT.csv"));
     EXPECT_EQ(splitCsv(da[0]), splitCsv(daGold[0]));
     auto d = splitCsv(da[1]), dg = splitCsv(daGold[1]);
-    for (int i : {3, 6, 9, 15}) EXPECT_EQ(d[i], dg[i]) << splitCsv(daGold[0])[i];  // SRAM counts, filter DRAM reads
+    for (int i : {3, 6, 9, 15})
+        EXPECT_EQ(d[i], dg[i]) << splitCsv(daGold[0])[i];  // SRAM counts, filter DRAM reads
     // DRAM ifmap reads (distinct addresses per fold) within 1 % of SCALE-Sim's.
     EXPECT_NEAR(std::stod(d[12]), std::stod(dg[12]), 0.01 * std::stod(dg[12]));
     fs::remove_all(out);
@@ -135,7 +140,8 @@ TEST(ScaleSimGolden, MultiLayerMatchesSingleLayers) {
     }
     EXPECT_GE(j["cycles"].get<std::int64_t>(), computeSum);
     // Layer 2 alone has the same compute cycles as within the topology.
-    auto one = runTessim("run --target " + kWs + " --workload " + alex + " --set workload.layer=2 --format json");
+    auto one =
+        runTessim("run --target " + kWs + " --workload " + alex + " --set workload.layer=2 --format json");
     ASSERT_EQ(one.exitCode, 0) << one.err;
     auto k = nlohmann::json::parse(one.out);
     ASSERT_EQ(k["layers"].size(), 1u);
@@ -192,9 +198,10 @@ TEST(ScaleSimErrors, ConfigErrorsNameFileLineColumn) {
     EXPECT_NE(r.err.find("expected os, ws or is"), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty());
 
-    std::string csv = writeFile(dir, "bad.csv",
-                                "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
-                                "Filter, Strides,\nConv1,  224, 224,    11, 11,    three,      96,     4,\n");
+    std::string csv =
+        writeFile(dir, "bad.csv",
+                  "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
+                  "Filter, Strides,\nConv1,  224, 224,    11, 11,    three,      96,     4,\n");
     r = runTessim("run --target " + kWs + " --workload " + csv);
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find(csv + ":2:33"), std::string::npos) << r.err;

@@ -24,14 +24,18 @@ struct IniValue {
 
 std::string trim(const std::string& s, std::size_t* lead = nullptr) {
     std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-    if (lead) *lead = b;
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
+        ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
+        --e;
+    if (lead)
+        *lead = b;
     return s.substr(b, e - b);
 }
 
 std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (auto& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
@@ -40,19 +44,23 @@ using Ini = std::map<std::string, std::map<std::string, IniValue>>;
 
 Ini readIni(const std::string& path, std::map<std::string, Location>& sectionAt) {
     std::ifstream in(path);
-    if (!in) throw ConfigError(Location{path, 0, 0}, "", "cannot open SCALE-Sim config '" + path + "'");
+    if (!in)
+        throw ConfigError(Location{path, 0, 0}, "", "cannot open SCALE-Sim config '" + path + "'");
     Ini ini;
     std::string line, section;
     int lineNo = 0;
     while (std::getline(in, line)) {
         ++lineNo;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
         std::size_t lead = 0;
         std::string t = trim(line, &lead);
-        if (t.empty() || t[0] == '#' || t[0] == ';') continue;
+        if (t.empty() || t[0] == '#' || t[0] == ';')
+            continue;
         if (t[0] == '[') {
             if (t.back() != ']')
-                throw ConfigError(Location{path, lineNo, int(lead) + 1}, "", "section header without ']': '" + t + "'");
+                throw ConfigError(Location{path, lineNo, int(lead) + 1}, "",
+                                  "section header without ']': '" + t + "'");
             section = lower(trim(t.substr(1, t.size() - 2)));
             sectionAt[section] = Location{path, lineNo, int(lead) + 1};
             continue;
@@ -62,7 +70,8 @@ Ini readIni(const std::string& path, std::map<std::string, Location>& sectionAt)
             throw ConfigError(Location{path, lineNo, int(lead) + 1}, "",
                               "expected 'Key: value' or 'Key = value', got '" + t + "'");
         if (section.empty())
-            throw ConfigError(Location{path, lineNo, int(lead) + 1}, "", "key outside a [section]: '" + t + "'");
+            throw ConfigError(Location{path, lineNo, int(lead) + 1}, "",
+                              "key outside a [section]: '" + t + "'");
         std::string key = trim(line.substr(0, sep));
         std::size_t vlead = 0;
         std::string rest = line.substr(sep + 1);
@@ -70,9 +79,11 @@ Ini readIni(const std::string& path, std::map<std::string, Location>& sectionAt)
         // Inline comments.
         for (char c : {'#', ';'}) {
             auto p = value.find(c);
-            if (p != std::string::npos) value = trim(value.substr(0, p));
+            if (p != std::string::npos)
+                value = trim(value.substr(0, p));
         }
-        IniValue v{value, Location{path, lineNo, int(sep + 2 + vlead)}, Location{path, lineNo, int(lead) + 1}};
+        IniValue v{value, Location{path, lineNo, int(sep + 2 + vlead)},
+                   Location{path, lineNo, int(lead) + 1}};
         ini[section][lower(key)] = v;
     }
     return ini;
@@ -80,7 +91,8 @@ Ini readIni(const std::string& path, std::map<std::string, Location>& sectionAt)
 
 const IniValue* find(const Ini& ini, const std::string& section, const std::string& key) {
     auto s = ini.find(section);
-    if (s == ini.end()) return nullptr;
+    if (s == ini.end())
+        return nullptr;
     auto k = s->second.find(lower(key));
     return k == s->second.end() ? nullptr : &k->second;
 }
@@ -104,10 +116,12 @@ Parsed parse(const std::string& path) {
     Parsed p;
     const std::string arch = "architecture_presets";
     Location archAt = sectionAt.count(arch) ? sectionAt[arch] : Location{path, 1, 1};
-    if (!sectionAt.count(arch)) throw ConfigError(archAt, "", "SCALE-Sim config has no [architecture_presets] section");
+    if (!sectionAt.count(arch))
+        throw ConfigError(archAt, "", "SCALE-Sim config has no [architecture_presets] section");
     auto need = [&](const std::string& key) -> const IniValue& {
         const IniValue* v = find(ini, arch, key);
-        if (!v) throw ConfigError(archAt, key, "[architecture_presets] lacks '" + key + "'");
+        if (!v)
+            throw ConfigError(archAt, key, "[architecture_presets] lacks '" + key + "'");
         p.where[lower(key)] = v->where;
         return *v;
     };
@@ -121,18 +135,23 @@ Parsed parse(const std::string& path) {
             pos = 0;
         }
         if (v.text.empty() || pos != v.text.size() || n < lo || n > hi)
-            throw ConfigError(v.where, key, fmt::format("expected an integer in [{}, {}], got '{}'", lo, hi, v.text));
+            throw ConfigError(v.where, key,
+                              fmt::format("expected an integer in [{}, {}], got '{}'", lo, hi, v.text));
         return n;
     };
-    if (const IniValue* v = find(ini, "general", "run_name")) p.arch.runName = v->text;
+    if (const IniValue* v = find(ini, "general", "run_name"))
+        p.arch.runName = v->text;
     p.arch.rows = static_cast<unsigned>(integer("ArrayHeight", 1, 4096));
     p.arch.cols = static_cast<unsigned>(integer("ArrayWidth", 1, 4096));
     p.arch.ifmapKiB = static_cast<unsigned>(integer("IfmapSramSzkB", 1, 1u << 20));
     p.arch.filterKiB = static_cast<unsigned>(integer("FilterSramSzkB", 1, 1u << 20));
     p.arch.ofmapKiB = static_cast<unsigned>(integer("OfmapSramSzkB", 1, 1u << 20));
-    if (find(ini, arch, "IfmapOffset")) p.arch.ifmapOffset = integer("IfmapOffset", 0, 1ull << 40);
-    if (find(ini, arch, "FilterOffset")) p.arch.filterOffset = integer("FilterOffset", 0, 1ull << 40);
-    if (find(ini, arch, "OfmapOffset")) p.arch.ofmapOffset = integer("OfmapOffset", 0, 1ull << 40);
+    if (find(ini, arch, "IfmapOffset"))
+        p.arch.ifmapOffset = integer("IfmapOffset", 0, 1ull << 40);
+    if (find(ini, arch, "FilterOffset"))
+        p.arch.filterOffset = integer("FilterOffset", 0, 1ull << 40);
+    if (find(ini, arch, "OfmapOffset"))
+        p.arch.ofmapOffset = integer("OfmapOffset", 0, 1ull << 40);
     {
         const IniValue& df = need("Dataflow");
         std::string d = lower(df.text);
@@ -142,7 +161,8 @@ Parsed parse(const std::string& path) {
     }
     if (const IniValue* v = find(ini, "run_presets", "InterfaceBandwidth")) {
         std::string m = v->text;
-        for (auto& c : m) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        for (auto& c : m)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         if (m != "CALC" && m != "USER")
             throw ConfigError(v->where, "InterfaceBandwidth", "expected CALC or USER, got '" + v->text + "'");
         p.arch.interfaceBandwidth = m;
@@ -158,10 +178,12 @@ Parsed parse(const std::string& path) {
             pos = 0;
         }
         if (v.text.empty() || pos != v.text.size() || !(b > 0) || b > 1e6)
-            throw ConfigError(v.where, "Bandwidth", "expected a positive number of words per cycle, got '" + v.text + "'");
+            throw ConfigError(v.where, "Bandwidth",
+                              "expected a positive number of words per cycle, got '" + v.text + "'");
         p.arch.bandwidth = b;
     } else if (p.arch.interfaceBandwidth == "USER") {
-        throw ConfigError(archAt, "Bandwidth", "InterfaceBandwidth USER needs [architecture_presets] Bandwidth");
+        throw ConfigError(archAt, "Bandwidth",
+                          "InterfaceBandwidth USER needs [architecture_presets] Bandwidth");
     }
     return p;
 }
@@ -173,7 +195,9 @@ void put(config::Node& root, const std::string& key, const std::string& value, c
 
 }  // namespace
 
-ScaleSimArch parseScaleSimConfig(const std::string& path) { return parse(path).arch; }
+ScaleSimArch parseScaleSimConfig(const std::string& path) {
+    return parse(path).arch;
+}
 
 config::Node loadScaleSimTarget(const std::string& path, const config::Node& npuTarget) {
     Parsed p = parse(path);
@@ -188,13 +212,13 @@ config::Node loadScaleSimTarget(const std::string& path, const config::Node& npu
     std::string name = a.runName.empty() ? std::string("scalesim") : a.runName;
     t.set("name", config::Node::makeScalar(name, file));
     t.set("description",
-          config::Node::makeScalar(fmt::format("SCALE-Sim config {}: {}x{} {} systolic array, SRAM ifmap {} KiB, "
-                                               "filter {} KiB, ofmap {} KiB, DRAM {} (npu target otherwise)",
-                                               path, a.rows, a.cols, a.dataflow, a.ifmapKiB, a.filterKiB,
-                                               a.ofmapKiB, a.interfaceBandwidth == "USER"
-                                                   ? fmt::format("{} B/cycle", a.bandwidth)
-                                                   : std::string("CALC (no stall)")),
-                                   file));
+          config::Node::makeScalar(
+              fmt::format("SCALE-Sim config {}: {}x{} {} systolic array, SRAM ifmap {} KiB, "
+                          "filter {} KiB, ofmap {} KiB, DRAM {} (npu target otherwise)",
+                          path, a.rows, a.cols, a.dataflow, a.ifmapKiB, a.filterKiB, a.ofmapKiB,
+                          a.interfaceBandwidth == "USER" ? fmt::format("{} B/cycle", a.bandwidth)
+                                                         : std::string("CALC (no stall)")),
+              file));
     t.erase("sram");
     t.erase("ddr");
     t.erase("npu");
@@ -205,12 +229,12 @@ config::Node loadScaleSimTarget(const std::string& path, const config::Node& npu
         put(t, n + ".impl", "scratchpad", w);
         put(t, n + ".level", "sram", w);
         put(t, n + ".size", fmt::format("{} KiB", kib), w);
-        put(t, n + ".banks", "16", w);             // assumption (as npu): 16 × 16 B = 256 B/cycle
+        put(t, n + ".banks", "16", w);  // assumption (as npu): 16 × 16 B = 256 B/cycle
         put(t, n + ".bank_width", "16 B", w);
         put(t, n + ".ports", "2", w);
         put(t, n + ".clock", "1 GHz", w);
         put(t, n + ".latency", "2", w);
-        put(t, n + ".energy", "sram_1mib", w);     // assumption: per-word energy of the NPU's SRAM
+        put(t, n + ".energy", "sram_1mib", w);  // assumption: per-word energy of the NPU's SRAM
     };
     sram("ifmap_sram", a.ifmapKiB, "IfmapSramSzkB");
     sram("filter_sram", a.filterKiB, "FilterSramSzkB");
@@ -223,7 +247,8 @@ config::Node loadScaleSimTarget(const std::string& path, const config::Node& npu
     put(t, "ddr.size", "4 GiB", bw);
     put(t, "ddr.latency", "100 ns", bw);  // assumption: LPDDR-class load latency; SCALE-Sim has none
     put(t, "ddr.bandwidth", fmt::format("{} GB/s", bytesPerCycle), bw);
-    put(t, "ddr.energy.read_energy_per_byte", "31 pJ", bw);  // assumption: npu's LPDDR4X 1.0 nJ per 32 B burst
+    put(t, "ddr.energy.read_energy_per_byte", "31 pJ",
+        bw);  // assumption: npu's LPDDR4X 1.0 nJ per 32 B burst
     put(t, "ddr.energy.write_energy_per_byte", "31 pJ", bw);
     put(t, "ddr.energy.static_power", "40 mW", bw);
     // DMA: one channel per operand (ifmap, filter, ofmap), as the npu's DMA otherwise.

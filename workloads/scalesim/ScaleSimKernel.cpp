@@ -11,8 +11,8 @@
 namespace tessim {
 namespace {
 
-constexpr std::uint64_t kChunkCap = 1u << 20;        // largest single DMA descriptor
-constexpr std::uint64_t kRegionWindow = 8u << 20;    // DRAM addresses wrap in an 8 MiB window per operand
+constexpr std::uint64_t kChunkCap = 1u << 20;      // largest single DMA descriptor
+constexpr std::uint64_t kRegionWindow = 8u << 20;  // DRAM addresses wrap in an 8 MiB window per operand
 
 struct Fold {
     std::uint32_t ru = 0, cu = 0;  // rows and columns of the array used
@@ -41,7 +41,9 @@ class AddressCounter {
 public:
     explicit AddressCounter(const ScaleSimLayer& l) : l_(l) {
         std::uint64_t maxAddr = (((l.ofmapH() - 1) * l.strideH + l.filterH - 1) * l.ifmapW +
-                                 (l.ofmapW() - 1) * l.strideW + l.filterW - 1) * l.channels + l.channels;
+                                 (l.ofmapW() - 1) * l.strideW + l.filterW - 1) *
+                                    l.channels +
+                                l.channels;
         stamp_.assign(maxAddr, 0);
     }
     std::uint64_t count(std::uint64_t p0, std::uint64_t p1, std::uint64_t w0, std::uint64_t w1) {
@@ -128,8 +130,10 @@ protected:
                 out.push_back(wait(base + 1 + slot));
                 out.push_back(wait(base + 3 + slot));  // write-back of fold k − 2 left this half
                 out.push_back(mac(lr, k));
-                if (k + 1 < n) load(lr, k + 1, (k + 1) % 2, base, out);
-                if (k >= 1) store(lr, k - 1, (k - 1) % 2, base, out);
+                if (k + 1 < n)
+                    load(lr, k + 1, (k + 1) % 2, base, out);
+                if (k >= 1)
+                    store(lr, k - 1, (k - 1) % 2, base, out);
                 out.push_back(fence());
                 return true;
             }
@@ -170,7 +174,8 @@ private:
     // `bytes` from DRAM region `region` into (or, for writes, out of) half `slot` of `sram`, in
     // descriptors no larger than the half: SCALE-Sim's buffers stream, they need not hold a fold.
     void transfer(std::vector<Op>& out, std::uint32_t tag, unsigned channel, const MemorySpaceInfo& sram,
-                  unsigned slot, std::uint64_t region, std::uint64_t& cursor, std::uint64_t bytes, bool toDram) {
+                  unsigned slot, std::uint64_t region, std::uint64_t& cursor, std::uint64_t bytes,
+                  bool toDram) {
         const std::uint64_t half = std::max<std::uint64_t>(1, sram.size / 2);
         const std::uint64_t chunk = std::min(half, kChunkCap);
         const std::uint64_t sramAddr = slot * half;
@@ -187,7 +192,8 @@ private:
     }
     void load(const LayerRun& lr, std::size_t k, unsigned slot, std::uint32_t base, std::vector<Op>& out) {
         const Fold& f = lr.folds[k];
-        transfer(out, base + 1 + slot, 1, *p_.filter, slot, p_.filterOffset, filterCursor_, f.filterBytes, false);
+        transfer(out, base + 1 + slot, 1, *p_.filter, slot, p_.filterOffset, filterCursor_, f.filterBytes,
+                 false);
         transfer(out, base + 1 + slot, 0, *p_.ifmap, slot, p_.ifmapOffset, ifmapCursor_, f.ifmapBytes, false);
     }
     void store(const LayerRun& lr, std::size_t k, unsigned slot, std::uint32_t base, std::vector<Op>& out) {
@@ -222,7 +228,8 @@ private:
             a.outH = f.ru;
             a.filters = static_cast<std::uint16_t>(f.cu);
             std::uint64_t kh = 1;
-            while (t / kh > 65535 || t % kh != 0) ++kh;
+            while (t / kh > 65535 || t % kh != 0)
+                ++kh;
             a.kh = static_cast<std::uint8_t>(kh);
             a.channels = static_cast<std::uint16_t>(t / kh);
         }
@@ -256,9 +263,12 @@ public:
             const auto& m = lr.m;
             const std::uint64_t e = l.pixels(), k = l.window(), n = l.filters;
             std::uint64_t ifR = 0, fR = 0, oW = 0;  // SCALE-Sim's SRAM access counts
-            if (p_.dataflow == "ws") ifR = e * k * m.colFolds, fR = k * n, oW = e * n * m.rowFolds;
-            else if (p_.dataflow == "os") ifR = e * k * m.colFolds, fR = k * n * m.rowFolds, oW = e * n;
-            else ifR = e * k, fR = k * n * m.colFolds, oW = e * n * m.rowFolds;
+            if (p_.dataflow == "ws")
+                ifR = e * k * m.colFolds, fR = k * n, oW = e * n * m.rowFolds;
+            else if (p_.dataflow == "os")
+                ifR = e * k * m.colFolds, fR = k * n * m.rowFolds, oW = e * n;
+            else
+                ifR = e * k, fR = k * n * m.colFolds, oW = e * n * m.rowFolds;
             nlohmann::ordered_json x;
             x["index"] = lr.index;
             x["name"] = l.name;
@@ -280,7 +290,8 @@ public:
             x["col_folds"] = m.colFolds;
             x["cycles_per_fold"] = m.cyclesPerFold;
             x["compute_cycles"] = m.computeCycles();
-            x["mapping_efficiency"] = double(m.sr) * m.sc / (double(m.rowFolds) * p_.rows * m.colFolds * p_.cols);
+            x["mapping_efficiency"] =
+                double(m.sr) * m.sc / (double(m.rowFolds) * p_.rows * m.colFolds * p_.cols);
             x["sram_ifmap_reads"] = ifR;
             x["sram_filter_reads"] = fR;
             x["sram_ofmap_writes"] = oW;
@@ -332,18 +343,23 @@ private:
 
 void bindScaleSimArray(config::Node& workload, const config::Node& target) {
     const config::Node* kernel = workload.find("kernel");
-    if (!kernel || !kernel->isScalar() || kernel->scalar() != "scalesim") return;
-    if (workload.find("array")) return;
+    if (!kernel || !kernel->isScalar() || kernel->scalar() != "scalesim")
+        return;
+    if (workload.find("array"))
+        return;
     // The first systolic unit of any engine.
     for (const auto& [name, component] : target.entries()) {
         const config::Node* units = component.find("units");
-        if (!units || !units->isMap()) continue;
+        if (!units || !units->isMap())
+            continue;
         for (const auto& [uname, unit] : units->entries()) {
             const config::Node* impl = unit.find("impl");
-            if (!impl || !impl->isScalar() || impl->scalar() != "systolic") continue;
+            if (!impl || !impl->isScalar() || impl->scalar() != "systolic")
+                continue;
             config::Node array = config::Node::makeMap(unit.location());
             for (const char* key : {"rows", "cols", "dataflow"})
-                if (const config::Node* v = unit.find(key)) array.set(key, *v);
+                if (const config::Node* v = unit.find(key))
+                    array.set(key, *v);
             workload.set("array", std::move(array));
             return;
         }
@@ -362,13 +378,15 @@ std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const
     p.form = w.oneOf("form", {"conv", "gemm"}, std::string("conv"));
     p.layerSel = w.get<std::string>("layer", std::string("all"));
     if (!w.has("array"))
-        w.fail("array", "kernel scalesim needs a target with a systolic unit (impl: systolic), e.g. one made from a SCALE-Sim .cfg");
+        w.fail("array", "kernel scalesim needs a target with a systolic unit (impl: systolic), e.g. one made "
+                        "from a SCALE-Sim .cfg");
     Reader a = w.child("array");
     p.rows = a.get<unsigned>("rows", Range<unsigned>{1, 4096});
     p.cols = a.get<unsigned>("cols", Range<unsigned>{1, 4096});
     p.dataflow = a.oneOf("dataflow", {"os", "ws", "is"}, std::string("ws"));
     std::vector<Reader> rows = w.children("layers");
-    if (rows.empty()) w.fail("layers", "the topology has no layers");
+    if (rows.empty())
+        w.fail("layers", "the topology has no layers");
     std::size_t only = rows.size();
     if (p.layerSel != "all") {
         std::size_t pos = 0;
@@ -379,7 +397,8 @@ std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const
             pos = 0;
         }
         if (pos != p.layerSel.size() || idx < 0 || idx >= static_cast<long long>(rows.size()))
-            w.fail("layer", fmt::format("expected 'all' or a layer index in [0, {}], got '{}'", rows.size() - 1, p.layerSel));
+            w.fail("layer", fmt::format("expected 'all' or a layer index in [0, {}], got '{}'",
+                                        rows.size() - 1, p.layerSel));
         only = static_cast<std::size_t>(idx);
     }
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -400,7 +419,8 @@ std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const
         if (lr.l.filterH > lr.l.ifmapH || lr.l.filterW > lr.l.ifmapW)
             r.fail("filter_h", fmt::format("filter {}×{} exceeds the ifmap {}×{}", lr.l.filterH, lr.l.filterW,
                                            lr.l.ifmapH, lr.l.ifmapW));
-        if (only != rows.size() && i != only) continue;
+        if (only != rows.size() && i != only)
+            continue;
         ScaleSimMapping m = scaleSimMapping(lr.l, p.rows, p.cols, p.dataflow);
         if (m.t > 65535 && p.dataflow == "is")
             r.fail("filters", fmt::format("dataflow is with {} filters: at most 65535 per layer", m.t));
@@ -417,21 +437,24 @@ std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const
             engine = &e;
             break;
         }
-    if (!engine) engine = &target.engines.front();
+    if (!engine)
+        engine = &target.engines.front();
     p.engine = engine->name;
     auto space = [&](const char* n) {
         const MemorySpaceInfo* s = target.findSpace(n);
         if (!s)
-            w.fail("kernel", fmt::format("kernel scalesim needs memory '{}' on target '{}' (targets made from a "
-                                         "SCALE-Sim .cfg have ifmap_sram, filter_sram, ofmap_sram and ddr)",
-                                         n, target.name));
+            w.fail("kernel",
+                   fmt::format("kernel scalesim needs memory '{}' on target '{}' (targets made from a "
+                               "SCALE-Sim .cfg have ifmap_sram, filter_sram, ofmap_sram and ddr)",
+                               n, target.name));
         return s;
     };
     p.ifmap = space("ifmap_sram");
     p.filter = space("filter_sram");
     p.ofmap = space("ofmap_sram");
     p.ddr = space("ddr");
-    for (auto& lr : p.layers) planFolds(lr, p.rows, p.cols, p.dataflow);
+    for (auto& lr : p.layers)
+        planFolds(lr, p.rows, p.cols, p.dataflow);
     return std::make_unique<ScaleSimKernel>(std::move(p));
 }
 

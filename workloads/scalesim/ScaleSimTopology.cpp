@@ -26,18 +26,23 @@ std::vector<Cell> splitRow(const std::string& line) {
         std::size_t comma = line.find(',', start);
         std::string raw = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         std::size_t b = 0, e = raw.size();
-        while (b < e && std::isspace(static_cast<unsigned char>(raw[b]))) ++b;
-        while (e > b && std::isspace(static_cast<unsigned char>(raw[e - 1]))) --e;
+        while (b < e && std::isspace(static_cast<unsigned char>(raw[b])))
+            ++b;
+        while (e > b && std::isspace(static_cast<unsigned char>(raw[e - 1])))
+            --e;
         cells.push_back(Cell{raw.substr(b, e - b), int(start + b) + 1});
-        if (comma == std::string::npos) break;
+        if (comma == std::string::npos)
+            break;
         start = comma + 1;
     }
-    while (!cells.empty() && cells.back().text.empty()) cells.pop_back();  // trailing commas
+    while (!cells.empty() && cells.back().text.empty())
+        cells.pop_back();  // trailing commas
     return cells;
 }
 
 std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (auto& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
@@ -49,14 +54,17 @@ bool isScaleSimTopologyPath(const std::string& path) {
 
 Node loadScaleSimTopology(const std::string& path) {
     std::ifstream in(path);
-    if (!in) throw ConfigError(Location{path, 0, 0}, "", "cannot open SCALE-Sim topology '" + path + "'");
+    if (!in)
+        throw ConfigError(Location{path, 0, 0}, "", "cannot open SCALE-Sim topology '" + path + "'");
     std::string line;
     int lineNo = 0;
     bool gemm = false, haveHeader = false;
     Location fileAt{path, 1, 1};
     Node root = Node::makeMap(fileAt);
-    std::string stem = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-    if (stem.size() > 4) stem = stem.substr(0, stem.size() - 4);
+    std::string stem =
+        path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+    if (stem.size() > 4)
+        stem = stem.substr(0, stem.size() - 4);
     root.set("kernel", Node::makeScalar("scalesim", fileAt));
     root.set("name", Node::makeScalar(stem, fileAt));
     root.set("source", Node::makeScalar(path, fileAt));
@@ -64,9 +72,11 @@ Node loadScaleSimTopology(const std::string& path) {
     std::size_t count = 0;
     while (std::getline(in, line)) {
         ++lineNo;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
         std::vector<Cell> cells = splitRow(line);
-        if (cells.empty()) continue;
+        if (cells.empty())
+            continue;
         if (!haveHeader) {
             haveHeader = true;
             gemm = cells.size() >= 2 && lower(cells[1].text) == "m";
@@ -75,11 +85,12 @@ Node loadScaleSimTopology(const std::string& path) {
         const std::size_t want = gemm ? 4 : 8;
         Location rowAt{path, lineNo, 1};
         if (cells.size() < want || cells.size() > (gemm ? 4u : 9u))
-            throw ConfigError(rowAt, "",
-                              gemm ? fmt::format("a GEMM row has 4 fields (Layer, M, N, K), got {}", cells.size())
-                                   : fmt::format("a conv row has 8 fields (Layer name, IFMAP Height, IFMAP Width, "
-                                                 "Filter Height, Filter Width, Channels, Num Filter, Strides), got {}",
-                                                 cells.size()));
+            throw ConfigError(
+                rowAt, "",
+                gemm ? fmt::format("a GEMM row has 4 fields (Layer, M, N, K), got {}", cells.size())
+                     : fmt::format("a conv row has 8 fields (Layer name, IFMAP Height, IFMAP Width, "
+                                   "Filter Height, Filter Width, Channels, Num Filter, Strides), got {}",
+                                   cells.size()));
         auto number = [&](std::size_t i, const char* what) -> std::uint64_t {
             const Cell& c = cells[i];
             std::uint64_t v = 0;
@@ -111,10 +122,11 @@ Node loadScaleSimTopology(const std::string& path) {
             put("filters", std::to_string(n), cells[2].column);
             put("stride", "1", cells[0].column);
         } else {
-            static const char* names[] = {"", "IFMAP Height", "IFMAP Width", "Filter Height", "Filter Width",
-                                          "Channels", "Num Filter", "Strides", "Column stride"};
-            static const char* keys[] = {"", "ifmap_h", "ifmap_w", "filter_h", "filter_w", "channels", "filters",
-                                         "stride", "stride_w"};
+            static const char* names[] = {
+                "",         "IFMAP Height", "IFMAP Width", "Filter Height", "Filter Width",
+                "Channels", "Num Filter",   "Strides",     "Column stride"};
+            static const char* keys[] = {"",         "ifmap_h", "ifmap_w", "filter_h", "filter_w",
+                                         "channels", "filters", "stride",  "stride_w"};
             std::uint64_t v[9] = {};
             for (std::size_t i = 1; i < cells.size(); ++i) {
                 v[i] = number(i, names[i]);
@@ -130,14 +142,16 @@ Node loadScaleSimTopology(const std::string& path) {
         layers.append(std::move(layer));
         ++count;
     }
-    if (count == 0) throw ConfigError(Location{path, lineNo > 0 ? lineNo : 1, 1}, "", "the topology has no layer rows");
+    if (count == 0)
+        throw ConfigError(Location{path, lineNo > 0 ? lineNo : 1, 1}, "", "the topology has no layer rows");
     root.set("form", Node::makeScalar(gemm ? "gemm" : "conv", fileAt));
     root.set("layer", Node::makeScalar("all", fileAt));
     root.set("layers", std::move(layers));
     return root;
 }
 
-ScaleSimMapping scaleSimMapping(const ScaleSimLayer& l, unsigned rows, unsigned cols, const std::string& dataflow) {
+ScaleSimMapping scaleSimMapping(const ScaleSimLayer& l, unsigned rows, unsigned cols,
+                                const std::string& dataflow) {
     ScaleSimMapping m;
     const std::uint64_t e = l.pixels(), k = l.window(), n = l.filters;
     if (dataflow == "os") {

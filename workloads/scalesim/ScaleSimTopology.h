@@ -25,8 +25,8 @@ struct ScaleSimLayer {
     // SCALE-Sim: ofmap = ceil((ifmap − filter + stride) / stride).
     std::uint64_t ofmapH() const { return (ifmapH - filterH + strideH + strideH - 1) / strideH; }
     std::uint64_t ofmapW() const { return (ifmapW - filterW + strideW + strideW - 1) / strideW; }
-    std::uint64_t pixels() const { return ofmapH() * ofmapW(); }        // E
-    std::uint64_t window() const { return filterH * filterW * channels; } // K
+    std::uint64_t pixels() const { return ofmapH() * ofmapW(); }           // E
+    std::uint64_t window() const { return filterH * filterW * channels; }  // K
     std::uint64_t macs() const { return pixels() * window() * filters; }
 };
 
@@ -42,6 +42,7 @@ struct ScaleSimMapping {
     // SCALE-Sim reports folds · per-fold − 1 with no stall.
     std::uint64_t computeCycles() const { return folds() * cyclesPerFold - 1; }
 };
-ScaleSimMapping scaleSimMapping(const ScaleSimLayer& l, unsigned rows, unsigned cols, const std::string& dataflow);
+ScaleSimMapping scaleSimMapping(const ScaleSimLayer& l, unsigned rows, unsigned cols,
+                                const std::string& dataflow);
 
 }  // namespace tessim
