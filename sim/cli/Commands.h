@@ -3,11 +3,18 @@
 // config error) in commandExitCode().
 #pragma once
 
+#include <functional>
+
 #include <CLI/CLI.hpp>
 
 namespace tessim::cli {
 
 int& commandExitCode();
+
+// Runs a command body; bad input (ConfigError) and failures print one message on stderr and set
+// exit code 2. Bodies write to stdout only once their result is complete, so an error never
+// leaves output that looks finished.
+void runGuarded(const std::function<void()>& body);
 
 void addRunCommands(CLI::App& app);    // run, validate, emit
 void addListCommand(CLI::App& app);    // list targets|workloads|plans|papers

@@ -101,15 +101,7 @@ void addProbeCommand(CLI::App& app) {
     sub->add_option("--stream-kib", p->streamKiB, "KiB per streaming pattern (default 8192)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24));
     sub->callback([p] {
-        try {
-            std::cout << runProbe(*p).dump(2) << '\n' << std::flush;
-        } catch (const config::ConfigError& e) {
-            std::cerr << e.what() << '\n';
-            commandExitCode() = 2;
-        } catch (const std::exception& e) {
-            std::cerr << "error: " << e.what() << '\n';
-            commandExitCode() = 2;
-        }
+        runGuarded([&] { std::cout << runProbe(*p).dump(2) << '\n' << std::flush; });
     });
 }
 

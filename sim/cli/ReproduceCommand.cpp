@@ -23,7 +23,7 @@ void addReproduceCommand(CLI::App& app) {
     sub->add_option("paper", o->paper, "paper id (tessim list papers) or 'all'")->required();
     sub->add_option("--out", o->outDir, "also write <out>/<paper>.json");
     sub->callback([o] {
-        try {
+        runGuarded([&] {
             std::vector<std::string> papers;
             if (o->paper == "all") {
                 for (const auto& e : listLibrary(LibraryKind::Paper))
@@ -47,13 +47,7 @@ void addReproduceCommand(CLI::App& app) {
                         throw std::runtime_error("cannot write '" + file + "'");
                 }
             }
-        } catch (const config::ConfigError& e) {
-            std::cerr << e.what() << '\n';
-            commandExitCode() = 2;
-        } catch (const std::exception& e) {
-            std::cerr << "error: " << e.what() << '\n';
-            commandExitCode() = 2;
-        }
+        });
     });
 }
 

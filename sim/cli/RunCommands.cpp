@@ -37,21 +37,6 @@ void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
     sub->add_option("--out", o.outDir, "also write the output into this directory");
 }
 
-// Errors end the command with exit code 2 (bad input) and a message on stderr; nothing is
-// written to stdout, so a partial report never looks complete.
-template <class F>
-void guarded(F&& body) {
-    try {
-        body();
-    } catch (const config::ConfigError& e) {
-        std::cerr << e.what() << '\n';
-        commandExitCode() = 2;
-    } catch (const std::exception& e) {
-        std::cerr << "error: " << e.what() << '\n';
-        commandExitCode() = 2;
-    }
-}
-
 void writeFile(const std::string& dir, const std::string& name, const std::string& text) {
     std::filesystem::create_directories(dir);
     std::string path = (std::filesystem::path(dir) / name).string();
@@ -67,7 +52,7 @@ void addRunCommands(CLI::App& app) {
     auto* runCmd = app.add_subcommand("run", "simulate a workload on a target and print the report");
     addRunOptions(runCmd, *run, true);
     runCmd->callback([run] {
-        guarded([&] {
+        runGuarded([&] {
             // SCALE-Sim topologies: the run writes a trace from which the per-layer results come.
             const bool scalesim = isScaleSimTopologyPath(run->request.workload);
             if (run->format == "scalesim" && !scalesim)
@@ -118,7 +103,7 @@ void addRunCommands(CLI::App& app) {
     auto* emitCmd = app.add_subcommand("emit", "print the generated schedule as JSON Lines");
     addRunOptions(emitCmd, *emit, false);
     emitCmd->callback([emit] {
-        guarded([&] {
+        runGuarded([&] {
             if (emit->outDir.empty()) {
                 emitSchedule(emit->request, std::cout);
                 std::cout.flush();
