@@ -1,6 +1,7 @@
 #include "sim/app/Simulation.h"
 
 #include <algorithm>
+#include <map>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -77,6 +78,42 @@ Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
     return e;
 }
 
+// Per-layer results of a multi-layer workload: each layer runs from the previous mark its engine
+// reached (or cycle 0) to its own mark. Layers end with every op and DMA complete, so the windows
+// of one engine do not overlap and together cover [0, last mark).
+nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTarget& target) {
+    if (layers.empty())
+        return nullptr;
+    const ClockDomain& main = target.info().mainClock;
+    std::map<std::string, EngineMark> previous;
+    for (auto& l : layers) {
+        const std::string name = l.at("engine").get<std::string>();
+        const auto tag = l.at("mark").get<std::uint32_t>();
+        Engine* engine = target.findEngine(name);
+        if (!engine)
+            throw std::runtime_error("layer '" + l.at("name").get<std::string>() + "': no engine '" + name +
+                                     "'");
+        const auto& marks = engine->marks();
+        auto it = std::find_if(marks.begin(), marks.end(), [&](const EngineMark& m) { return m.tag == tag; });
+        if (it == marks.end())
+            throw std::runtime_error(fmt::format("layer '{}': engine {} never reached mark {}",
+                                                 l.at("name").get<std::string>(), name, tag));
+        const EngineMark& start = previous[name];
+        const ClockDomain& clock = engine->config().clock;
+        const Tick t0 = clock.at(start.cycle), t1 = clock.at(it->cycle);
+        const std::uint64_t total = it->cycle - start.cycle;
+        const std::uint64_t compute = it->stalls[StallReason::Compute] - start.stalls[StallReason::Compute];
+        l.erase("mark");
+        l["start_cycle"] = main.cyclesCeil(t0);
+        l["end_cycle"] = main.cyclesCeil(t1);
+        l["cycles"] = main.cyclesCeil(t1) - main.cyclesCeil(t0);
+        l["seconds"] = ticksToSeconds(t1 - t0);
+        l["stall_fraction"] = total ? 1.0 - static_cast<double>(compute) / static_cast<double>(total) : 0.0;
+        previous[name] = *it;
+    }
+    return layers;
+}
+
 }  // namespace
 
 std::uint64_t emitSchedule(const RunRequest& request, std::ostream& out) {
@@ -138,6 +175,8 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     double seconds = ticksToSeconds(outcome.kernelEnd);
     target.collect(outcome.stats, outcome.energy, seconds);
     if (request.functional && e.workload) outcome.functional = e.workload->check(target.functionalMemory());
+    if (e.workload && request.scheduleFile.empty())
+        outcome.layers = layerResults(e.workload->layers(), target);
     if (!request.traceFile.empty()) trace.write(request.traceFile);
     return buildReport(outcome);
 }

@@ -170,6 +170,8 @@ void Engine::issue(const Op& op) {
     }
     switch (op.kind) {
         case OpKind::Nop:
+            if (op.tag != 0)
+                marks_.push_back(EngineMark{op.tag, cycle_, stalls_, workDone_});
             return;
         case OpKind::VLoad: case OpKind::VStore: case OpKind::ScalarLoad:
             issueMemory(op);

@@ -39,6 +39,15 @@ struct EngineConfig {
 // Where the trace of an engine's activity goes (Chrome trace events); null = no tracing.
 class TraceSink;
 
+// A point of the stream that the schedule marked (a Nop with a nonzero tag, e.g. the end of a
+// layer): the engine's accounted cycles, stall breakdown and work when it reached it.
+struct EngineMark {
+    std::uint32_t tag = 0;
+    std::uint64_t cycle = 0;  // cycles [0, cycle) are accounted in stalls
+    StallBreakdown stalls;
+    double work = 0.0;
+};
+
 class Engine : public sc_core::sc_module, private FunctionalMemory {
 public:
     SC_HAS_PROCESS(Engine);
@@ -63,6 +72,8 @@ public:
     std::uint64_t opsIssued() const { return opsIssued_; }
     // Work done (FLOP, MAC: the unit of peakWorkPerCycle()) by the ops issued.
     double workDone() const { return workDone_; }
+    // Marks in stream order (per-layer results of multi-layer workloads).
+    const std::vector<EngineMark>& marks() const { return marks_; }
     bool hasStream() const { return stream_ != nullptr; }
     double peakWorkPerCycle() const;
     const std::vector<std::unique_ptr<FunctionalUnit>>& units() const { return units_; }
@@ -128,6 +139,7 @@ private:
     std::uint64_t bytesWritten_ = 0;
     std::uint64_t dmaStarts_ = 0;
     StallBreakdown stalls_;
+    std::vector<EngineMark> marks_;
     tlm_utils::tlm_quantumkeeper quantum_;
 
     std::vector<std::vector<double>> vregs_;

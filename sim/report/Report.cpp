@@ -68,6 +68,9 @@ Json buildReport(const RunOutcome& o) {
     bounds["compulsory_bytes"] = compulsory;
     j["bounds"] = bounds;
 
+    if (o.layers.is_array())
+        j["layers"] = o.layers;
+
     if (o.functional.checked) {
         Json f;
         f["checked"] = true;

@@ -34,6 +34,7 @@ struct RunOutcome {
     StatsTree stats;
     EnergyLedger energy;
     FunctionalCheck functional;
+    nlohmann::ordered_json layers;  // per-layer results (array), or null: no `layers` key
 };
 
 nlohmann::ordered_json buildReport(const RunOutcome& outcome);

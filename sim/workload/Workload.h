@@ -39,6 +39,12 @@ public:
     virtual FunctionalCheck check(FunctionalMemory& memory) = 0;
     // Per-layer results for multi-layer workloads (empty for single kernels).
     virtual bool multiLayer() const { return false; }
+    // Multi-layer workloads whose streams mark the end of each layer (a Nop with a nonzero tag,
+    // issued once every op and DMA of the layer has completed; see EngineMark): one object per
+    // layer, in order, with `name`, `mark` (that tag) and `engine` (the engine that issues it),
+    // plus whatever the workload reports per layer. Asked after the run; the run adds the
+    // layer's cycles, seconds and stall fraction from the marks. Empty: no `layers` in the report.
+    virtual nlohmann::ordered_json layers() const { return nlohmann::ordered_json::array(); }
 };
 
 }  // namespace tessim

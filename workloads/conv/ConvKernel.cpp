@@ -12,12 +12,17 @@
 namespace tessim {
 namespace {
 
-constexpr std::uint32_t kTagIn[2] = {1, 2};
-constexpr std::uint32_t kTagOut[2] = {3, 4};
-constexpr std::uint32_t kTagInit = 5;
+// DMA tags of layer i: 5i+1, 5i+2 input buffers, 5i+3, 5i+4 output buffers, 5i+5 zero line.
+constexpr std::uint32_t kTagsPerLayer = 5;
+
+// DDR bytes the DMA descriptors of one layer move (counted as the schedule is generated).
+struct DdrBytes {
+    std::uint64_t read = 0, write = 0;
+};
 
 struct ConvParams {
     std::string name;
+    std::uint32_t index = 0;  // position in the layer list
     ConvShape s;
     ConvStrategy strategy = ConvStrategy::DoubleBuffer;
     std::string strategyName;
@@ -29,7 +34,14 @@ struct ConvParams {
     unsigned dmaChannels = 4;
     std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0, ddrZero = 0;
     std::uint32_t nH = 0, nW = 0, nC = 0, nF = 0;
+    double macsPerSecond = 1e12;
+    DdrBytes* bytes = nullptr;
     std::uint64_t steps() const { return std::uint64_t{nH} * nW * nC * nF; }
+    std::uint32_t tagIn(unsigned slot) const { return kTagsPerLayer * index + 1 + slot; }
+    std::uint32_t tagOut(unsigned slot) const { return kTagsPerLayer * index + 3 + slot; }
+    std::uint32_t tagInit() const { return kTagsPerLayer * index + 5; }
+    std::uint64_t saltIn() const { return 2 * std::uint64_t{index} + 1; }
+    std::uint64_t saltW() const { return 2 * std::uint64_t{index} + 2; }
 };
 
 std::uint64_t mix(std::uint64_t z) {
@@ -50,6 +62,8 @@ struct Step {
 class ConvStream : public ChunkedOpStream {
 public:
     explicit ConvStream(const ConvParams& p) : p_(p) {}
+    // The next chunk of ops (ConvLayersStream runs layers one after the other).
+    bool chunk(std::vector<Op>& out) { return refill(out); }
 
 protected:
     bool refill(std::vector<Op>& out) override {
@@ -57,10 +71,10 @@ protected:
         if (!started_) {
             started_ = true;
             if (p_.s.pad > 0) {
-                out.push_back(dma(kTagInit, 3 % p_.dmaChannels, p_.ddr->id, p_.sram->id,
+                out.push_back(dma(p_.tagInit(), 3 % p_.dmaChannels, p_.ddr->id, p_.sram->id,
                                   static_cast<std::uint32_t>(p_.layout.zeroBytes), 1, 1, p_.ddrZero,
                                   p_.layout.zero, 0, 0, 0, 0));
-                out.push_back(wait(kTagInit));
+                out.push_back(wait(p_.tagInit()));
             }
             if (p_.strategy == ConvStrategy::DoubleBuffer) load(0, 0, out);
             return true;
@@ -70,8 +84,8 @@ protected:
             ++i_;
             if (p_.strategy == ConvStrategy::DoubleBuffer && pendingOut_ >= 0) {
                 store(static_cast<std::uint64_t>(pendingOut_), out);
-                out.push_back(wait(kTagOut[0]));
-                out.push_back(wait(kTagOut[1]));
+                out.push_back(wait(p_.tagOut(0)));
+                out.push_back(wait(p_.tagOut(1)));
             }
             return !out.empty() || false;
         }
@@ -81,18 +95,19 @@ protected:
         const bool last = st.c + 1 == p_.nC;
         if (p_.strategy != ConvStrategy::DoubleBuffer) {
             load(i, 0, out);
-            out.push_back(wait(kTagIn[0]));
+            out.push_back(wait(p_.tagIn(0)));
             out.push_back(mac(st, 0, 0));
             out.push_back(fence());
             if (last) {
                 store(tile, out);
-                out.push_back(wait(kTagOut[0]));
+                out.push_back(wait(p_.tagOut(0)));
             }
             return true;
         }
         const unsigned slot = i % 2, oslot = tile % 2;
-        out.push_back(wait(kTagIn[slot]));
-        if (st.firstC()) out.push_back(wait(kTagOut[oslot]));  // write-back of tile − 2 left this buffer
+        out.push_back(wait(p_.tagIn(slot)));
+        if (st.firstC())
+            out.push_back(wait(p_.tagOut(oslot)));  // write-back of tile − 2 left this buffer
         out.push_back(mac(st, slot, oslot));
         if (i + 1 < p_.steps()) load(i + 1, (i + 1) % 2, out);
         if (pendingOut_ >= 0) {
@@ -144,6 +159,10 @@ private:
         op.dma.srcPlaneStride = sps;
         op.dma.dstRowStride = drs;
         op.dma.dstPlaneStride = dps;
+        if (p_.bytes && src == p_.ddr->id)
+            p_.bytes->read += op.dma.totalBytes();
+        if (p_.bytes && dst == p_.ddr->id)
+            p_.bytes->write += op.dma.totalBytes();
         return op;
     }
     static Op wait(std::uint32_t tag) {
@@ -194,9 +213,10 @@ private:
         if (slotWeights_[slot] != key) {
             slotWeights_[slot] = key;
             std::uint64_t src = p_.ddrW + (std::uint64_t{st.f} * p_.t.tf * s.channels + std::uint64_t{st.c} * p_.t.tc) * kk;
-            out.push_back(dma(kTagIn[slot], 1 % p_.dmaChannels, p_.ddr->id, p_.sram->id,
+            out.push_back(dma(p_.tagIn(slot), 1 % p_.dmaChannels, p_.ddr->id, p_.sram->id,
                               static_cast<std::uint32_t>(tc * kk), tf, 1, src, p_.layout.slotW[slot],
-                              static_cast<std::int64_t>(s.channels * kk), 0, static_cast<std::int64_t>(tc * kk), 0));
+                              static_cast<std::int64_t>(s.channels * kk), 0,
+                              static_cast<std::int64_t>(tc * kk), 0));
         }
         TileSpan h = spanH(st), w = spanW(st);
         const std::uint64_t base = p_.layout.slotIn[slot];
@@ -205,14 +225,14 @@ private:
             std::uint64_t y0 = static_cast<std::uint64_t>(h.i0 + h.padBefore), x0 = static_cast<std::uint64_t>(w.i0 + w.padBefore);
             std::uint64_t src = p_.ddrIn + (std::uint64_t{st.c} * p_.t.tc * s.h + y0) * s.w + x0;
             std::uint64_t dst = base + std::uint64_t{h.padBefore} * w.in + w.padBefore;
-            out.push_back(dma(kTagIn[slot], 0, p_.ddr->id, p_.sram->id, w.valid, h.valid, tc, src, dst, s.w,
+            out.push_back(dma(p_.tagIn(slot), 0, p_.ddr->id, p_.sram->id, w.valid, h.valid, tc, src, dst, s.w,
                               std::int64_t{s.h} * s.w, w.in, plane));
         }
         // Zeros: whole padding rows, then the padding columns of the valid rows.
         auto zero = [&](std::uint64_t dst, std::uint32_t rowBytes, std::uint32_t rows) {
             if (rowBytes == 0 || rows == 0) return;
-            out.push_back(dma(kTagIn[slot], 3 % p_.dmaChannels, p_.sram->id, p_.sram->id, rowBytes, rows, tc,
-                              p_.layout.zero, dst, 0, 0, w.in, plane));
+            out.push_back(dma(p_.tagIn(slot), 3 % p_.dmaChannels, p_.sram->id, p_.sram->id, rowBytes, rows,
+                              tc, p_.layout.zero, dst, 0, 0, w.in, plane));
         };
         zero(base, w.in, h.padBefore);
         zero(base + std::uint64_t{h.padBefore + h.valid} * w.in, w.in, h.padAfter);
@@ -226,7 +246,7 @@ private:
         const std::uint32_t tf = chunk(st.f, p_.t.tf, p_.s.filters);
         const std::uint64_t ho = p_.s.outH(), wo = p_.s.outW();
         std::uint64_t dst = p_.ddrOut + ((std::uint64_t{st.f} * p_.t.tf * ho + h.o0) * wo + w.o0) * 4;
-        out.push_back(dma(kTagOut[oslot], 2 % p_.dmaChannels, p_.sram->id, p_.ddr->id, w.n * 4, h.n, tf,
+        out.push_back(dma(p_.tagOut(oslot), 2 % p_.dmaChannels, p_.sram->id, p_.ddr->id, w.n * 4, h.n, tf,
                           p_.layout.slotOut[oslot], dst, std::int64_t{w.n} * 4, std::int64_t{w.n} * h.n * 4,
                           static_cast<std::int64_t>(wo * 4), static_cast<std::int64_t>(ho * wo * 4)));
     }
@@ -238,103 +258,252 @@ private:
     std::int64_t slotWeights_[2] = {-1, -1};
 };
 
+// Layers one after the other on one engine: each layer's stream runs to its end (every DMA of the
+// layer waited for), then, for a layer list, a Nop tagged index + 1 marks the end of the layer.
+class ConvLayersStream : public ChunkedOpStream {
+public:
+    ConvLayersStream(std::vector<ConvParams> layers, bool marks)
+        : layers_(std::move(layers)), marks_(marks) {}
+
+protected:
+    bool refill(std::vector<Op>& out) override {
+        while (li_ < layers_.size()) {
+            if (!current_)
+                current_ = std::make_unique<ConvStream>(layers_[li_]);
+            if (current_->chunk(out))
+                return true;
+            out.clear();
+            current_.reset();
+            const std::uint32_t mark = layers_[li_++].index + 1;
+            if (marks_) {
+                Op op;
+                op.kind = OpKind::Nop;
+                op.tag = mark;
+                out.push_back(op);
+                return true;
+            }
+        }
+        return false;
+    }
+
+private:
+    std::vector<ConvParams> layers_;
+    bool marks_;
+    std::size_t li_ = 0;
+    std::unique_ptr<ConvStream> current_;
+};
+
+std::uint64_t outputBytes(const ConvParams& p) {
+    return std::uint64_t{p.s.filters} * p.s.outH() * p.s.outW() * 4;
+}
+std::uint64_t weightBytes(const ConvParams& p) {
+    return std::uint64_t{p.s.filters} * p.s.channels * p.s.k * p.s.k;
+}
+std::uint64_t inputBytes(const ConvParams& p) {
+    return std::uint64_t{p.s.channels} * p.s.h * p.s.w;
+}
+std::uint64_t weightFetchBytes(const ConvParams& p) {
+    // Reloaded when a buffer's (filter, channel) chunk changes: every step when split, else once per buffer.
+    if (p.nC == 1 && p.nF == 1)
+        return weightBytes(p) * std::min<std::uint64_t>(p.layout.slots, p.steps());
+    if (p.nC == 1) {
+        // Chunk changes only at filter boundaries: each buffer loads each filter chunk at most once per run
+        // of steps.
+        std::uint64_t total = 0;
+        std::int64_t held[2] = {-1, -1};
+        for (std::uint64_t i = 0; i < p.steps(); ++i) {
+            unsigned slot = p.layout.slots == 2 ? i % 2 : 0;
+            std::int64_t f = static_cast<std::int64_t>(i / (std::uint64_t{p.nH} * p.nW));
+            if (held[slot] != f) {
+                held[slot] = f;
+                total +=
+                    std::uint64_t{std::min(p.t.tf, p.s.filters - static_cast<std::uint32_t>(f) * p.t.tf)} *
+                    p.s.channels * p.s.k * p.s.k;
+            }
+        }
+        return total;
+    }
+    return weightBytes(p) * std::uint64_t{p.nH} * p.nW;
+}
+
+nlohmann::ordered_json shapeJson(const ConvParams& p) {
+    nlohmann::ordered_json j;
+    j["h"] = p.s.h;
+    j["w"] = p.s.w;
+    j["channels"] = p.s.channels;
+    j["filters"] = p.s.filters;
+    j["k"] = p.s.k;
+    j["stride"] = p.s.stride;
+    j["pad"] = p.s.pad;
+    return j;
+}
+nlohmann::ordered_json tilesJson(const ConvParams& p) {
+    nlohmann::ordered_json j;
+    j["tile_h"] = p.t.th;
+    j["tile_w"] = p.t.tw;
+    j["tile_c"] = p.t.tc;
+    j["tile_f"] = p.t.tf;
+    j["steps"] = p.steps();
+    j["sram_bytes_used"] = p.layout.total;
+    return j;
+}
+nlohmann::ordered_json fetchJson(const ConvParams& p) {
+    nlohmann::ordered_json j;
+    std::uint64_t fetch = inputFetchBytes(p.s, p.t);
+    j["input_fetch_bytes"] = fetch;
+    j["halo_bytes"] = fetch - inputBytes(p);
+    j["weight_fetch_bytes"] = weightFetchBytes(p);
+    j["zero_line_bytes"] = p.layout.zeroBytes;
+    j["output_bytes"] = outputBytes(p);
+    return j;
+}
+void merge(nlohmann::ordered_json& into, const nlohmann::ordered_json& from) {
+    for (auto it = from.begin(); it != from.end(); ++it)
+        into[it.key()] = it.value();
+}
+
 class ConvKernel : public Workload {
 public:
-    explicit ConvKernel(ConvParams p) : p_(std::move(p)) {}
+    // `listed`: the workload gave a `layers` list (per-layer marks and results, even for one layer).
+    ConvKernel(std::string name, std::vector<ConvParams> layers, bool listed)
+        : name_(std::move(name)), layers_(std::move(layers)), listed_(listed), bytes_(layers_.size()) {
+        for (std::size_t i = 0; i < layers_.size(); ++i)
+            layers_[i].bytes = &bytes_[i];
+    }
 
     nlohmann::ordered_json resolvedWorkload() const override {
         nlohmann::ordered_json j;
         j["kernel"] = "conv2d";
-        if (!p_.name.empty()) j["name"] = p_.name;
-        j["h"] = p_.s.h;
-        j["w"] = p_.s.w;
-        j["channels"] = p_.s.channels;
-        j["filters"] = p_.s.filters;
-        j["k"] = p_.s.k;
-        j["stride"] = p_.s.stride;
-        j["pad"] = p_.s.pad;
+        if (!name_.empty())
+            j["name"] = name_;
+        if (!listed_) {
+            const ConvParams& p = layers_.front();
+            merge(j, shapeJson(p));
+            j["dtype"] = "i8";
+            j["out_h"] = p.s.outH();
+            j["out_w"] = p.s.outW();
+            j["macs"] = p.s.macs();
+            return j;
+        }
         j["dtype"] = "i8";
-        j["out_h"] = p_.s.outH();
-        j["out_w"] = p_.s.outW();
-        j["macs"] = p_.s.macs();
+        std::uint64_t macs = 0;
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto& p : layers_) {
+            nlohmann::ordered_json l;
+            l["name"] = p.name;
+            merge(l, shapeJson(p));
+            l["out_h"] = p.s.outH();
+            l["out_w"] = p.s.outW();
+            l["macs"] = p.s.macs();
+            macs += p.s.macs();
+            list.push_back(l);
+        }
+        j["macs"] = macs;
+        j["layers"] = list;
         return j;
     }
     nlohmann::ordered_json resolvedPlan() const override {
+        const ConvParams& p = layers_.front();
         nlohmann::ordered_json j;
-        j["strategy"] = p_.strategyName;
-        j["engine"] = p_.engine;
-        j["sram"] = p_.sram->name;
-        j["ddr"] = p_.ddr->name;
-        j["tile_h"] = p_.t.th;
-        j["tile_w"] = p_.t.tw;
-        j["tile_c"] = p_.t.tc;
-        j["tile_f"] = p_.t.tf;
-        j["steps"] = p_.steps();
-        j["sram_bytes_used"] = p_.layout.total;
-        j["sram_bytes"] = p_.sram->size;
-        std::uint64_t fetch = inputFetchBytes(p_.s, p_.t);
-        j["input_fetch_bytes"] = fetch;
-        j["halo_bytes"] = fetch - std::uint64_t{p_.s.channels} * p_.s.h * p_.s.w;
-        j["weight_fetch_bytes"] = weightFetchBytes();
-        j["zero_line_bytes"] = p_.layout.zeroBytes;
-        j["output_bytes"] = outputBytes();
-        return j;
-    }
-    std::uint64_t outputBytes() const { return std::uint64_t{p_.s.filters} * p_.s.outH() * p_.s.outW() * 4; }
-    std::uint64_t weightBytes() const { return std::uint64_t{p_.s.filters} * p_.s.channels * p_.s.k * p_.s.k; }
-    std::uint64_t weightFetchBytes() const {
-        // Reloaded when a buffer's (filter, channel) chunk changes: every step when split, else once per buffer.
-        if (p_.nC == 1 && p_.nF == 1) return weightBytes() * std::min<std::uint64_t>(p_.layout.slots, p_.steps());
-        if (p_.nC == 1) {
-            // Chunk changes only at filter boundaries: each buffer loads each filter chunk at most once per run of steps.
-            std::uint64_t total = 0;
-            std::int64_t held[2] = {-1, -1};
-            for (std::uint64_t i = 0; i < p_.steps(); ++i) {
-                unsigned slot = p_.layout.slots == 2 ? i % 2 : 0;
-                std::int64_t f = static_cast<std::int64_t>(i / (std::uint64_t{p_.nH} * p_.nW));
-                if (held[slot] != f) {
-                    held[slot] = f;
-                    total += std::uint64_t{std::min(p_.t.tf, p_.s.filters - static_cast<std::uint32_t>(f) * p_.t.tf)} *
-                             p_.s.channels * p_.s.k * p_.s.k;
-                }
-            }
-            return total;
+        j["strategy"] = p.strategyName;
+        j["engine"] = p.engine;
+        j["sram"] = p.sram->name;
+        j["ddr"] = p.ddr->name;
+        if (!listed_) {
+            merge(j, tilesJson(p));
+            j["sram_bytes"] = p.sram->size;
+            merge(j, fetchJson(p));
+            return j;
         }
-        return weightBytes() * std::uint64_t{p_.nH} * p_.nW;
+        j["sram_bytes"] = p.sram->size;
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto& q : layers_) {
+            nlohmann::ordered_json l;
+            l["name"] = q.name;
+            merge(l, tilesJson(q));
+            merge(l, fetchJson(q));
+            list.push_back(l);
+        }
+        j["layers"] = list;
+        return j;
     }
     std::vector<EngineStream> streams() override {
         std::vector<EngineStream> s;
-        s.push_back(EngineStream{p_.engine, std::make_unique<ConvStream>(p_)});
+        s.push_back(
+            EngineStream{layers_.front().engine, std::make_unique<ConvLayersStream>(layers_, listed_)});
         return s;
     }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
-        std::uint64_t in = std::uint64_t{p_.s.channels} * p_.s.h * p_.s.w;
-        return {{p_.ddr->level, in + weightBytes() + outputBytes()}};
+        std::uint64_t total = 0;
+        for (const auto& p : layers_)
+            total += inputBytes(p) + weightBytes(p) + outputBytes(p);
+        return {{layers_.front().ddr->level, total}};
+    }
+    bool multiLayer() const override { return listed_; }
+    nlohmann::ordered_json layers() const override {
+        nlohmann::ordered_json out = nlohmann::ordered_json::array();
+        if (!listed_)
+            return out;
+        for (std::size_t i = 0; i < layers_.size(); ++i) {
+            const ConvParams& p = layers_[i];
+            nlohmann::ordered_json l;
+            l["index"] = p.index;
+            l["name"] = p.name;
+            l["mark"] = p.index + 1;
+            l["engine"] = p.engine;
+            merge(l, shapeJson(p));
+            l["out_h"] = p.s.outH();
+            l["out_w"] = p.s.outW();
+            l["macs"] = p.s.macs();
+            l["tiles"] = tilesJson(p);
+            l["ddr_read_bytes"] = bytes_[i].read;
+            l["ddr_write_bytes"] = bytes_[i].write;
+            l["compulsory_bytes"] = inputBytes(p) + weightBytes(p) + outputBytes(p);
+            l["compute_bound_s"] = static_cast<double>(p.s.macs()) / p.macsPerSecond;
+            out.push_back(l);
+        }
+        return out;
     }
     void initialise(FunctionalMemory& memory) override {
-        std::vector<std::int8_t> buf(std::uint64_t{p_.s.channels} * p_.s.h * p_.s.w);
-        for (std::uint64_t i = 0; i < buf.size(); ++i) buf[i] = value(i, 1);
-        memory.write(p_.ddr->id, p_.ddrIn, buf.data(), buf.size());
-        buf.resize(weightBytes());
-        for (std::uint64_t i = 0; i < buf.size(); ++i) buf[i] = value(i, 2);
-        memory.write(p_.ddr->id, p_.ddrW, buf.data(), buf.size());
-        if (p_.layout.zeroBytes) {
-            std::vector<std::uint8_t> z(p_.layout.zeroBytes, 0);
-            memory.write(p_.ddr->id, p_.ddrZero, z.data(), z.size());
+        std::uint64_t zero = 0, sram = 0;
+        for (const auto& p : layers_) {
+            std::vector<std::int8_t> buf(inputBytes(p));
+            for (std::uint64_t i = 0; i < buf.size(); ++i)
+                buf[i] = value(i, p.saltIn());
+            memory.write(p.ddr->id, p.ddrIn, buf.data(), buf.size());
+            buf.resize(weightBytes(p));
+            for (std::uint64_t i = 0; i < buf.size(); ++i)
+                buf[i] = value(i, p.saltW());
+            memory.write(p.ddr->id, p.ddrW, buf.data(), buf.size());
+            // Poison the output so that nothing passes by accident.
+            std::vector<std::uint8_t> poison(outputBytes(p), 0xA5);
+            memory.write(p.ddr->id, p.ddrOut, poison.data(), poison.size());
+            zero = std::max(zero, p.layout.zeroBytes);
+            sram = std::max(sram, p.layout.total);
         }
-        // Poison the output and the SRAM so that nothing passes by accident.
-        std::vector<std::uint8_t> poison(outputBytes(), 0xA5);
-        memory.write(p_.ddr->id, p_.ddrOut, poison.data(), poison.size());
-        poison.assign(p_.layout.total, 0x5A);
-        memory.write(p_.sram->id, 0, poison.data(), poison.size());
+        const ConvParams& p = layers_.front();
+        if (zero) {
+            std::vector<std::uint8_t> z(zero, 0);
+            memory.write(p.ddr->id, p.ddrZero, z.data(), z.size());
+        }
+        std::vector<std::uint8_t> poison(sram, 0x5A);
+        memory.write(p.sram->id, 0, poison.data(), poison.size());
     }
     FunctionalCheck check(FunctionalMemory& memory) override {
         FunctionalCheck c;
         c.checked = true;
-        const auto& s = p_.s;
+        for (const auto& p : layers_)
+            checkLayer(p, memory, c);
+        return c;
+    }
+
+private:
+    void checkLayer(const ConvParams& p, FunctionalMemory& memory, FunctionalCheck& c) const {
+        const auto& s = p.s;
         const std::uint32_t ho = s.outH(), wo = s.outW();
         std::vector<std::int32_t> got(std::uint64_t{s.filters} * ho * wo);
-        memory.read(p_.ddr->id, p_.ddrOut, got.data(), got.size() * 4);
+        memory.read(p.ddr->id, p.ddrOut, got.data(), got.size() * 4);
+        const std::string where = listed_ ? fmt::format("layer {} ({}) ", p.index, p.name) : std::string();
         for (std::uint32_t f = 0; f < s.filters; ++f)
             for (std::uint32_t y = 0; y < ho; ++y)
                 for (std::uint32_t x = 0; x < wo; ++x) {
@@ -345,8 +514,10 @@ public:
                                 std::int64_t iy = std::int64_t{y} * s.stride + ky - s.pad;
                                 std::int64_t ix = std::int64_t{x} * s.stride + kx - s.pad;
                                 if (iy < 0 || ix < 0 || iy >= s.h || ix >= s.w) continue;
-                                std::int32_t in = value((std::uint64_t{ch} * s.h + iy) * s.w + ix, 1);
-                                std::int32_t wv = value(((std::uint64_t{f} * s.channels + ch) * s.k + ky) * s.k + kx, 2);
+                                std::int32_t in =
+                                    value((std::uint64_t{ch} * s.h + iy) * s.w + ix, p.saltIn());
+                                std::int32_t wv = value(
+                                    ((std::uint64_t{f} * s.channels + ch) * s.k + ky) * s.k + kx, p.saltW());
                                 acc += in * wv;
                             }
                     std::uint64_t idx = (std::uint64_t{f} * ho + y) * wo + x;
@@ -354,13 +525,15 @@ public:
                     double err = std::abs(double(got[idx]) - double(acc));
                     c.maxAbsError = std::max(c.maxAbsError, err);
                     if (got[idx] != acc && c.mismatches++ == 0)
-                        c.firstMismatch = fmt::format("output [{}][{}][{}]: simulated {} reference {}", f, y, x, got[idx], acc);
+                        c.firstMismatch = fmt::format("{}output [{}][{}][{}]: simulated {} reference {}",
+                                                      where, f, y, x, got[idx], acc);
                 }
-        return c;
     }
 
-private:
-    ConvParams p_;
+    std::string name_;
+    std::vector<ConvParams> layers_;
+    bool listed_;
+    std::vector<DdrBytes> bytes_;
 };
 
 std::uint32_t readTile(config::Reader& r, const std::string& key, std::uint32_t fallback) {
@@ -377,55 +550,90 @@ std::uint32_t readTile(config::Reader& r, const std::string& key, std::uint32_t 
     r.fail(key, "expected a positive tile size, 'auto' or 'full', got '" + v + "'");
 }
 
+// One layer's shape from a map (the workload's top level, or an entry of its `layers` list).
+ConvShape readShape(config::Reader& r) {
+    using config::Range;
+    ConvShape s;
+    s.h = r.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1 << 16});
+    s.w = r.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1 << 16});
+    s.channels = r.get<std::uint32_t>("channels", Range<std::uint32_t>{1, 65535});
+    s.filters = r.get<std::uint32_t>("filters", Range<std::uint32_t>{1, 65535});
+    s.k = r.get<std::uint32_t>("k", Range<std::uint32_t>{1, 255});
+    s.stride = r.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 255});
+    s.pad = r.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 255});
+    if (s.h + 2 * s.pad < s.k || s.w + 2 * s.pad < s.k)
+        r.fail("k", fmt::format("a {}×{} kernel does not fit the padded {}×{} input", s.k, s.k,
+                                s.h + 2 * s.pad, s.w + 2 * s.pad));
+    return s;
+}
+
 }  // namespace
 
 std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const config::Node& plan,
                                          const TargetInfo& target) {
     using namespace config;
-    ConvParams p;
     Reader w(workload);
     w.get<std::string>("kernel");
-    p.name = w.get<std::string>("name", std::string());
+    const std::string name = w.get<std::string>("name", std::string());
     w.get<std::string>("description", std::string());
     w.get<std::string>("source", std::string());
     w.get<std::uint64_t>("batch", 1, Range<std::uint64_t>{1, 1});
-    p.s.h = w.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1 << 16});
-    p.s.w = w.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1 << 16});
-    p.s.channels = w.get<std::uint32_t>("channels", Range<std::uint32_t>{1, 65535});
-    p.s.filters = w.get<std::uint32_t>("filters", Range<std::uint32_t>{1, 65535});
-    p.s.k = w.get<std::uint32_t>("k", Range<std::uint32_t>{1, 255});
-    p.s.stride = w.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 255});
-    p.s.pad = w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 255});
     w.oneOf("dtype", {"i8"}, std::string("i8"));
-    if (p.s.h + 2 * p.s.pad < p.s.k || p.s.w + 2 * p.s.pad < p.s.k)
-        w.fail("k", fmt::format("a {}×{} kernel does not fit the padded {}×{} input", p.s.k, p.s.k,
-                                p.s.h + 2 * p.s.pad, p.s.w + 2 * p.s.pad));
+    // A layer list (`layers:`, each with name, h, w, channels, filters, k, stride, pad), or one
+    // layer given by the top-level keys.
+    const bool listed = w.has("layers");
+    std::vector<ConvParams> layers;
+    if (listed) {
+        std::vector<Reader> rows = w.children("layers");
+        if (rows.empty())
+            w.fail("layers", "the layer list is empty");
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            ConvParams p;
+            p.index = static_cast<std::uint32_t>(i);
+            p.name = rows[i].get<std::string>("name", fmt::format("layer{}", i));
+            p.s = readShape(rows[i]);
+            rows[i].finish();
+            layers.push_back(std::move(p));
+        }
+    } else {
+        ConvParams p;
+        p.name = name;
+        p.s = readShape(w);
+        layers.push_back(std::move(p));
+    }
     w.finish();
 
     Node planNode = plan.isNull() ? Node::makeMap(plan.location()) : plan;
     Reader pl(planNode);
     pl.get<std::string>("name", std::string());
     pl.get<std::string>("description", std::string());
-    p.strategyName = pl.oneOf("strategy", {"naive", "static-single", "double-buffer"}, std::string("double-buffer"));
-    p.strategy = p.strategyName == "naive" ? ConvStrategy::Naive
-                 : p.strategyName == "static-single" ? ConvStrategy::StaticSingle : ConvStrategy::DoubleBuffer;
-    const bool naive = p.strategy == ConvStrategy::Naive;
+    const std::string strategyName =
+        pl.oneOf("strategy", {"naive", "static-single", "double-buffer"}, std::string("double-buffer"));
+    const ConvStrategy strategy = strategyName == "naive"           ? ConvStrategy::Naive
+                                  : strategyName == "static-single" ? ConvStrategy::StaticSingle
+                                                                    : ConvStrategy::DoubleBuffer;
+    const bool naive = strategy == ConvStrategy::Naive;
     TileRequest req;
     req.th = readTile(pl, "tile_h", naive ? 1 : 0);
     req.tw = readTile(pl, "tile_w", naive ? kFull : 0);
     req.tc = readTile(pl, "tile_c", 0);
     req.tf = readTile(pl, "tile_f", 0);
-    p.dmaChannels = pl.get<unsigned>("dma_channels", 4u, Range<unsigned>{1, 256});
+    const unsigned dmaChannels = pl.get<unsigned>("dma_channels", 4u, Range<unsigned>{1, 256});
     const EngineInfo* engine = nullptr;
+    std::string engineName;
     if (pl.has("engine")) {
-        p.engine = pl.get<std::string>("engine");
-        engine = target.findEngine(p.engine);
-        if (!engine) pl.fail("engine", "target '" + target.name + "' has no engine '" + p.engine + "'");
+        engineName = pl.get<std::string>("engine");
+        engine = target.findEngine(engineName);
+        if (!engine)
+            pl.fail("engine", "target '" + target.name + "' has no engine '" + engineName + "'");
     } else {
         for (const auto& e : target.engines)
-            if (e.mainCompute) { engine = &e; break; }
+            if (e.mainCompute) {
+                engine = &e;
+                break;
+            }
         if (!engine) engine = &target.engines.front();
-        p.engine = engine->name;
+        engineName = engine->name;
     }
     auto space = [&](const std::string& key, const std::string& level) -> const MemorySpaceInfo* {
         if (pl.has(key)) {
@@ -438,36 +646,55 @@ std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const con
             if (s.level == level) return &s;
         pl.fail("strategy", "conv2d needs a memory of level '" + level + "' on target '" + target.name + "'");
     };
-    p.sram = space("sram", "sram");
-    p.ddr = space("ddr", "ddr");
+    const MemorySpaceInfo* sram = space("sram", "sram");
+    const MemorySpaceInfo* ddr = space("ddr", "ddr");
     PlannerMachine m;
-    m.sramBytes = p.sram->size;
-    m.ddrBytesPerSecond = p.ddr->peakBandwidth > 0 ? p.ddr->peakBandwidth : 1e10;
+    m.sramBytes = sram->size;
+    m.ddrBytesPerSecond = ddr->peakBandwidth > 0 ? ddr->peakBandwidth : 1e10;
     m.macsPerCycle = engine->peakWorkPerCycle > 0 ? engine->peakWorkPerCycle : 1.0;
     m.macsPerSecond = m.macsPerCycle * engine->clock.hz();
-    std::string message;
-    if (!planTiling(p.s, p.strategy, req, m, p.t, message)) {
-        std::string key = pl.has("tile_h") ? "tile_h" : "strategy";
-        pl.fail(key, message + fmt::format(" (layer {}×{}×{} → {} filters, k {}, stride {}, pad {}, strategy {})",
-                                           p.s.channels, p.s.h, p.s.w, p.s.filters, p.s.k, p.s.stride, p.s.pad,
-                                           p.strategyName));
+    auto ceilDiv = [](std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; };
+    auto align = [](std::uint64_t v) { return (v + 4095) / 4096 * 4096; };
+    // Each layer is planned on its own; DDR holds every layer's input, weights and output in
+    // distinct regions, then one zero line as long as the longest any layer needs.
+    std::uint64_t cursor = 0, zeroBytes = 0;
+    for (auto& p : layers) {
+        p.strategyName = strategyName;
+        p.strategy = strategy;
+        p.dmaChannels = dmaChannels;
+        p.engine = engineName;
+        p.sram = sram;
+        p.ddr = ddr;
+        p.macsPerSecond = m.macsPerSecond;
+        std::string message;
+        if (!planTiling(p.s, p.strategy, req, m, p.t, message)) {
+            std::string key = pl.has("tile_h") ? "tile_h" : "strategy";
+            std::string layer =
+                listed ? fmt::format("layer {} '{}' ", p.index, p.name) : std::string("layer ");
+            pl.fail(key,
+                    message + fmt::format(" ({}{}×{}×{} → {} filters, k {}, stride {}, pad {}, strategy {})",
+                                          layer, p.s.channels, p.s.h, p.s.w, p.s.filters, p.s.k, p.s.stride,
+                                          p.s.pad, p.strategyName));
+        }
+        p.layout = sramLayout(p.s, p.t, p.strategy);
+        p.nH = ceilDiv(p.s.outH(), p.t.th);
+        p.nW = ceilDiv(p.s.outW(), p.t.tw);
+        p.nC = ceilDiv(p.s.channels, p.t.tc);
+        p.nF = ceilDiv(p.s.filters, p.t.tf);
+        p.ddrIn = cursor;
+        p.ddrW = p.ddrIn + align(inputBytes(p));
+        p.ddrOut = p.ddrW + align(weightBytes(p));
+        cursor = p.ddrOut + align(outputBytes(p));
+        zeroBytes = std::max(zeroBytes, p.layout.zeroBytes);
     }
     pl.finish();
-    p.layout = sramLayout(p.s, p.t, p.strategy);
-    auto ceilDiv = [](std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; };
-    p.nH = ceilDiv(p.s.outH(), p.t.th);
-    p.nW = ceilDiv(p.s.outW(), p.t.tw);
-    p.nC = ceilDiv(p.s.channels, p.t.tc);
-    p.nF = ceilDiv(p.s.filters, p.t.tf);
-    auto align = [](std::uint64_t v) { return (v + 4095) / 4096 * 4096; };
-    p.ddrIn = 0;
-    p.ddrW = align(std::uint64_t{p.s.channels} * p.s.h * p.s.w);
-    p.ddrOut = p.ddrW + align(std::uint64_t{p.s.filters} * p.s.channels * p.s.k * p.s.k);
-    p.ddrZero = p.ddrOut + align(std::uint64_t{p.s.filters} * p.s.outH() * p.s.outW() * 4);
-    if (p.ddrZero + 4096 + p.layout.zeroBytes > p.ddr->size)
-        w.fail("h", fmt::format("the layer needs {} B of '{}', which holds {} B", p.ddrZero + p.layout.zeroBytes,
-                                p.ddr->name, p.ddr->size));
-    return std::make_unique<ConvKernel>(std::move(p));
+    for (auto& p : layers)
+        p.ddrZero = cursor;
+    if (cursor + 4096 + zeroBytes > ddr->size)
+        w.fail(listed ? "layers" : "h",
+               fmt::format("the {} needs {} B of '{}', which holds {} B", listed ? "layer list" : "layer",
+                           cursor + zeroBytes, ddr->name, ddr->size));
+    return std::make_unique<ConvKernel>(name, std::move(layers), listed);
 }
 
 }  // namespace tessim
