@@ -12,13 +12,15 @@ SystolicConfig SystolicConfig::fromYaml(config::Reader& r, const std::string& na
     c.rows = r.get<unsigned>("rows", Range<unsigned>{1, 4096});
     c.cols = r.get<unsigned>("cols", Range<unsigned>{1, 4096});
     std::string df = r.oneOf("dataflow", {"os", "ws", "is"}, std::string("ws"));
-    c.dataflow = df == "os" ? Dataflow::OutputStationary
-                 : df == "ws" ? Dataflow::WeightStationary : Dataflow::InputStationary;
+    c.dataflow = df == "os"   ? Dataflow::OutputStationary
+                 : df == "ws" ? Dataflow::WeightStationary
+                              : Dataflow::InputStationary;
     r.oneOf("dtype", {"i8"}, std::string("i8"));
     if (auto e = r.optionalChild("energy")) {
         c.joulesPerMac = e->get<Energy>("mac_i8", Energy{0.0}).joules;
         c.joulesPerSramReadByte = e->get<Energy>("operand_read_per_byte", Energy{0.0}).joules;
-        c.joulesPerSramWriteByte = e->get<Energy>("psum_write_per_byte", Energy{c.joulesPerSramReadByte}).joules;
+        c.joulesPerSramWriteByte =
+            e->get<Energy>("psum_write_per_byte", Energy{c.joulesPerSramReadByte}).joules;
         c.staticWatts = e->get<Power>("static_power", Power{0.0}).watts;
     }
     return c;
@@ -28,9 +30,21 @@ SystolicMapping mapTile(unsigned rows, unsigned cols, Dataflow dataflow, std::ui
                         std::uint64_t filters, std::uint64_t window) {
     SystolicMapping m;
     switch (dataflow) {
-        case Dataflow::OutputStationary: m.sr = outPixels; m.sc = filters; m.t = window; break;
-        case Dataflow::WeightStationary: m.sr = window; m.sc = filters; m.t = outPixels; break;
-        case Dataflow::InputStationary: m.sr = window; m.sc = outPixels; m.t = filters; break;
+    case Dataflow::OutputStationary:
+        m.sr = outPixels;
+        m.sc = filters;
+        m.t = window;
+        break;
+    case Dataflow::WeightStationary:
+        m.sr = window;
+        m.sc = filters;
+        m.t = outPixels;
+        break;
+    case Dataflow::InputStationary:
+        m.sr = window;
+        m.sc = outPixels;
+        m.t = filters;
+        break;
     }
     m.folds = ((m.sr + rows - 1) / rows) * ((m.sc + cols - 1) / cols);
     m.cyclesPerFold = dataflow == Dataflow::OutputStationary ? rows + cols + m.t - 2
@@ -44,11 +58,15 @@ SystolicArray::SystolicArray(SystolicConfig config)
 std::uint64_t SystolicArray::macs(const MacTileArgs& a) {
     return std::uint64_t{a.outH} * a.outW * a.filters * a.channels * a.kh * a.kw;
 }
-std::uint64_t SystolicArray::inputBytes(const MacTileArgs& a) { return std::uint64_t{a.channels} * a.inH * a.inW; }
+std::uint64_t SystolicArray::inputBytes(const MacTileArgs& a) {
+    return std::uint64_t{a.channels} * a.inH * a.inW;
+}
 std::uint64_t SystolicArray::weightBytes(const MacTileArgs& a) {
     return std::uint64_t{a.filters} * a.channels * a.kh * a.kw;
 }
-std::uint64_t SystolicArray::outputBytes(const MacTileArgs& a) { return std::uint64_t{a.filters} * a.outH * a.outW * 4; }
+std::uint64_t SystolicArray::outputBytes(const MacTileArgs& a) {
+    return std::uint64_t{a.filters} * a.outH * a.outW * 4;
+}
 
 static SystolicMapping mappingOf(const SystolicConfig& c, const MacTileArgs& a) {
     return mapTile(c.rows, c.cols, c.dataflow, std::uint64_t{a.outH} * a.outW, a.filters,
@@ -56,11 +74,14 @@ static SystolicMapping mappingOf(const SystolicConfig& c, const MacTileArgs& a) 
 }
 
 std::uint64_t SystolicArray::occupancy(const Op& op) const {
-    if (macs(op.mac) == 0) return 1;  // fence
+    if (macs(op.mac) == 0)
+        return 1;  // fence
     return std::max<std::uint64_t>(1, mappingOf(config_, op.mac).cycles());
 }
 
-double SystolicArray::work(const Op& op) const { return static_cast<double>(macs(op.mac)); }
+double SystolicArray::work(const Op& op) const {
+    return static_cast<double>(macs(op.mac));
+}
 
 void SystolicArray::account(const Op& op) {
     const MacTileArgs& a = op.mac;
@@ -84,32 +105,35 @@ void SystolicArray::account(const Op& op) {
     const std::uint64_t e = std::uint64_t{a.outH} * a.outW, k = std::uint64_t{a.channels} * a.kh * a.kw;
     std::uint64_t reads = 0, writes = 0;
     switch (config_.dataflow) {
-        case Dataflow::WeightStationary:
-            reads = k * a.filters + e * k * colFolds;
-            writes = e * a.filters * rowFolds * 4;
-            break;
-        case Dataflow::InputStationary:
-            reads = e * k + k * a.filters * colFolds;
-            writes = e * a.filters * rowFolds * 4;
-            break;
-        case Dataflow::OutputStationary:
-            reads = e * k * colFolds + k * a.filters * rowFolds;
-            writes = e * a.filters * 4;
-            break;
+    case Dataflow::WeightStationary:
+        reads = k * a.filters + e * k * colFolds;
+        writes = e * a.filters * rowFolds * 4;
+        break;
+    case Dataflow::InputStationary:
+        reads = e * k + k * a.filters * colFolds;
+        writes = e * a.filters * rowFolds * 4;
+        break;
+    case Dataflow::OutputStationary:
+        reads = e * k * colFolds + k * a.filters * rowFolds;
+        writes = e * a.filters * 4;
+        break;
     }
-    if (a.accumulate) reads += outputBytes(a);
+    if (a.accumulate)
+        reads += outputBytes(a);
     sramReadBytes_ += reads;
     sramWriteBytes_ += writes;
 }
 
 void SystolicArray::executeFunctional(const Op& op, FunctionalMemory& memory) {
     const MacTileArgs& a = op.mac;
-    if (macs(a) == 0) return;
+    if (macs(a) == 0)
+        return;
     std::vector<std::int8_t> in(inputBytes(a)), w(weightBytes(a));
     std::vector<std::int32_t> out(std::uint64_t{a.filters} * a.outH * a.outW, 0);
     memory.read(a.space, a.in, in.data(), in.size());
     memory.read(a.space, a.weights, w.data(), w.size());
-    if (a.accumulate) memory.read(a.space, a.out, out.data(), out.size() * 4);
+    if (a.accumulate)
+        memory.read(a.space, a.out, out.data(), out.size() * 4);
     const std::uint64_t plane = std::uint64_t{a.inH} * a.inW;
     for (std::uint32_t n = 0; n < a.filters; ++n) {
         std::int32_t* o = out.data() + std::uint64_t{n} * a.outH * a.outW;
@@ -122,7 +146,8 @@ void SystolicArray::executeFunctional(const Op& op, FunctionalMemory& memory) {
                     for (std::uint32_t y = 0; y < a.outH; ++y) {
                         const std::int8_t* row = ic + std::uint64_t{y * a.stride + ky} * a.inW + kx;
                         std::int32_t* orow = o + std::uint64_t{y} * a.outW;
-                        for (std::uint32_t x = 0; x < a.outW; ++x) orow[x] += wv * row[x * a.stride];
+                        for (std::uint32_t x = 0; x < a.outW; ++x)
+                            orow[x] += wv * row[x * a.stride];
                     }
                 }
         }
@@ -146,7 +171,8 @@ void SystolicArray::collect(const std::string& path, StatsTree& stats, EnergyLed
     energy.addEvents(path, "mac_i8", macs_, config_.joulesPerMac);
     energy.addEvents(path, "operand_read", sramReadBytes_, config_.joulesPerSramReadByte);
     energy.addEvents(path, "psum_write", sramWriteBytes_, config_.joulesPerSramWriteByte);
-    if (config_.staticWatts > 0) energy.addStaticPower(path, config_.staticWatts);
+    if (config_.staticWatts > 0)
+        energy.addStaticPower(path, config_.staticWatts);
     (void)seconds;
 }
 

@@ -20,9 +20,9 @@ struct SystolicConfig {
     unsigned rows = 32;
     unsigned cols = 32;
     Dataflow dataflow = Dataflow::WeightStationary;
-    double joulesPerMac = 0.0;         // one INT8 multiply + INT32 accumulate
-    double joulesPerSramReadByte = 0.0;  // operand bytes fed from the on-chip SRAM
-    double joulesPerSramWriteByte = 0.0; // partial-sum bytes written back
+    double joulesPerMac = 0.0;            // one INT8 multiply + INT32 accumulate
+    double joulesPerSramReadByte = 0.0;   // operand bytes fed from the on-chip SRAM
+    double joulesPerSramWriteByte = 0.0;  // partial-sum bytes written back
     double staticWatts = 0.0;
 
     static SystolicConfig fromYaml(config::Reader& r, const std::string& name);

@@ -14,6 +14,7 @@ struct UnitContext {
     double clockHz = 1e9;
 };
 
-std::unique_ptr<FunctionalUnit> makeUnit(config::Reader& r, const std::string& name, const UnitContext& context);
+std::unique_ptr<FunctionalUnit> makeUnit(config::Reader& r, const std::string& name,
+                                         const UnitContext& context);
 
 }  // namespace tessim

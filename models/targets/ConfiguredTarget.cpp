@@ -25,18 +25,22 @@ void resolveEnergyReferences(config::Node& node, const config::Node* table) {
             const config::Node* components = table ? table->find("components") : nullptr;
             const config::Node* section = components ? components->find(e->scalar()) : nullptr;
             if (!section)
-                throw config::ConfigError(e->location(), e->path(),
-                                          table ? "energy table has no section 'components." + e->scalar() + "'"
-                                                : "names an energy section, but the target has no energy_table");
+                throw config::ConfigError(
+                    e->location(), e->path(),
+                    table ? "energy table has no section 'components." + e->scalar() + "'"
+                          : "names an energy section, but the target has no energy_table");
             config::Node copy = *section;
             copy.setLocation(section->location());
             node.set("energy", copy);
         }
         std::vector<std::string> keys;
-        for (const auto& entry : node.entries()) keys.push_back(entry.first);
-        for (const auto& key : keys) resolveEnergyReferences(*node.findMutable(key), table);
+        for (const auto& entry : node.entries())
+            keys.push_back(entry.first);
+        for (const auto& key : keys)
+            resolveEnergyReferences(*node.findMutable(key), table);
     } else if (node.isSequence()) {
-        for (std::size_t i = 0; i < node.items().size(); ++i) resolveEnergyReferences(*node.itemMutable(i), table);
+        for (std::size_t i = 0; i < node.items().size(); ++i)
+            resolveEnergyReferences(*node.itemMutable(i), table);
     }
 }
 
@@ -49,43 +53,55 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     if (const Node* t = root.find("energy_table")) {
         // Relative to the file that names it.
         std::filesystem::path p = t->scalar();
-        if (p.is_relative()) p = std::filesystem::path(t->location().file).parent_path() / p;
+        if (p.is_relative())
+            p = std::filesystem::path(t->location().file).parent_path() / p;
         if (!std::filesystem::exists(p))
             throw ConfigError(t->location(), t->path(), "energy table '" + p.string() + "' does not exist");
         table = loadYamlFile(p.string());
     }
     resolveEnergyReferences(root, table ? &*table : nullptr);
     resolved_ = nodeToJson(root);
-    if (table) resolved_["energy_table_resolved"] = nodeToJson(*table);
+    if (table)
+        resolved_["energy_table_resolved"] = nodeToJson(*table);
 
     Reader r(root);
     info_.name = r.get<std::string>("name");
     r.get<std::string>("description", std::string());
     r.ignore("energy_table");
-    info_.mainClock = ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
+    info_.mainClock =
+        ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
 
     // Every other top-level key is a component, dispatched by its `impl`; memories first (their
     // order gives the space ids), then DMA engines, then compute engines, so references resolve.
     std::vector<std::string> memoryKeys, dmaKeys, engineKeys, interconnectKeys;
     for (const auto& [key, node] : root.entries()) {
-        if (key == "name" || key == "description" || key == "clock" || key == "energy_table") continue;
+        if (key == "name" || key == "description" || key == "clock" || key == "energy_table")
+            continue;
         Reader c = r.child(key);
         std::string impl = c.get<std::string>("impl");
-        auto in = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), impl) != v.end(); };
-        if (in(memoryImpls())) memoryKeys.push_back(key);
-        else if (in(dmaImpls())) dmaKeys.push_back(key);
-        else if (in(interconnectImpls())) interconnectKeys.push_back(key);
-        else if (impl == "engine") engineKeys.push_back(key);
+        auto in = [&](const std::vector<std::string>& v) {
+            return std::find(v.begin(), v.end(), impl) != v.end();
+        };
+        if (in(memoryImpls()))
+            memoryKeys.push_back(key);
+        else if (in(dmaImpls()))
+            dmaKeys.push_back(key);
+        else if (in(interconnectImpls()))
+            interconnectKeys.push_back(key);
+        else if (impl == "engine")
+            engineKeys.push_back(key);
         else {
             std::string known = "engine";
             for (const auto& v : {memoryImpls(), dmaImpls(), interconnectImpls()})
-                for (const auto& i : v) known += ", " + i;
+                for (const auto& i : v)
+                    known += ", " + i;
             c.fail("impl", "unknown component model '" + impl + "' (expected one of: " + known + ")");
         }
     }
     for (const auto& name : memoryKeys) {
         Reader m = r.child(name);
-        if (memories_.size() >= 255) m.fail("impl", "too many memories (at most 255)");
+        if (memories_.size() >= 255)
+            m.fail("impl", "too many memories (at most 255)");
         auto mem = makeMemory(m.get<std::string>("impl"), m, name);
         MemorySpaceInfo s;
         s.name = name;
@@ -134,7 +150,8 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         c.clock = ClockDomain::fromHz(e.get<Frequency>("clock", Frequency{info_.mainClock.hz()}).hz);
         c.issueWidth = e.get<unsigned>("issue_width", 1u, Range<unsigned>{1, 16});
         c.vliw = e.get<bool>("vliw", false);
-        c.registerBytes = static_cast<unsigned>(e.get<Bytes>("register_size", Bytes{32}, Range<Bytes>{Bytes{1}, Bytes{1 << 20}}).value);
+        c.registerBytes = static_cast<unsigned>(
+            e.get<Bytes>("register_size", Bytes{32}, Range<Bytes>{Bytes{1}, Bytes{1 << 20}}).value);
         c.quantum = secondsToTicks(e.get<Duration>("quantum", Duration{1e-6}).seconds);
         c.isMainCompute = e.get<bool>("main", true);
         std::vector<std::unique_ptr<FunctionalUnit>> units;
@@ -144,20 +161,23 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
             Reader u = unitsReader.child(entry.first);
             units.push_back(makeUnit(u, entry.first, ctx));
         }
-        if (units.empty()) e.fail("units", "an engine needs at least one unit");
+        if (units.empty())
+            e.fail("units", "an engine needs at least one unit");
         auto engine = std::make_unique<Engine>(c.name.c_str(), c, std::move(units), sync_);
         connect(e, "memories", *engine);
         if (e.has("dma")) {
             std::string dmaName = e.get<std::string>("dma");
             auto it = std::find(info_.dmaEngines.begin(), info_.dmaEngines.end(), dmaName);
-            if (it == info_.dmaEngines.end()) e.fail("dma", "no DMA engine named '" + dmaName + "'");
+            if (it == info_.dmaEngines.end())
+                e.fail("dma", "no DMA engine named '" + dmaName + "'");
             engine->dma.bind(*dmaEngines_[static_cast<std::size_t>(it - info_.dmaEngines.begin())]);
         }
         EngineInfo ei{c.name, c.clock, c.registerBytes, engine->peakWorkPerCycle(), c.isMainCompute};
         info_.engines.push_back(ei);
         engines_.push_back(std::move(engine));
     }
-    if (engines_.empty()) r.fail("name", "a target needs at least one component with impl: engine");
+    if (engines_.empty())
+        r.fail("name", "a target needs at least one component with impl: engine");
     r.finish();
 }
 
@@ -226,13 +246,15 @@ void ConfiguredTarget::wireMemoryLevels(const config::Reader& r,
 
 std::vector<Engine*> ConfiguredTarget::engines() {
     std::vector<Engine*> out;
-    for (auto& e : engines_) out.push_back(e.get());
+    for (auto& e : engines_)
+        out.push_back(e.get());
     return out;
 }
 
 Engine* ConfiguredTarget::findEngine(const std::string& name) {
     for (auto& e : engines_)
-        if (e->config().name == name) return e.get();
+        if (e->config().name == name)
+            return e.get();
     return nullptr;
 }
 
@@ -249,26 +271,33 @@ void ConfiguredTarget::resetMemoryTiming() {
 }
 
 void ConfiguredTarget::setFunctional(bool on) {
-    for (auto& e : engines_) e->setFunctional(on);
-    for (auto& d : dmaEngines_) d->setFunctional(on);
+    for (auto& e : engines_)
+        e->setFunctional(on);
+    for (auto& d : dmaEngines_)
+        d->setFunctional(on);
 }
 
 void ConfiguredTarget::setTrace(TraceSink* trace) {
-    for (auto& e : engines_) e->setTrace(trace);
-    for (auto& d : dmaEngines_) d->setTrace(trace);
+    for (auto& e : engines_)
+        e->setTrace(trace);
+    for (auto& d : dmaEngines_)
+        d->setTrace(trace);
 }
 
 Tick ConfiguredTarget::kernelEnd() const {
     Tick end = 0;
-    for (const auto& e : engines_) end = std::max(end, e->config().clock.at(e->finishCycle()));
-    for (const auto& d : dmaEngines_) end = std::max(end, d->lastCompletion());
+    for (const auto& e : engines_)
+        end = std::max(end, e->config().clock.at(e->finishCycle()));
+    for (const auto& d : dmaEngines_)
+        end = std::max(end, d->lastCompletion());
     return end;
 }
 
 std::vector<LevelTraffic> ConfiguredTarget::traffic() const {
     std::vector<LevelTraffic> out;
     for (const auto& m : memories_) {
-        auto it = std::find_if(out.begin(), out.end(), [&](const LevelTraffic& t) { return t.level == m->level(); });
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const LevelTraffic& t) { return t.level == m->level(); });
         if (it == out.end()) {
             out.push_back(LevelTraffic{m->level(), 0, 0});
             it = out.end() - 1;
@@ -281,10 +310,14 @@ std::vector<LevelTraffic> ConfiguredTarget::traffic() const {
 
 void ConfiguredTarget::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const {
     auto& node = stats.child(info_.name);
-    for (const auto& e : engines_) e->collect(node, energy, seconds);
-    for (const auto& d : dmaEngines_) d->collect(node, energy, seconds);
-    for (const auto& m : memories_) m->collect(node, energy, seconds);
-    for (const auto& b : interconnects_) b->collect(node, energy, seconds);
+    for (const auto& e : engines_)
+        e->collect(node, energy, seconds);
+    for (const auto& d : dmaEngines_)
+        d->collect(node, energy, seconds);
+    for (const auto& m : memories_)
+        m->collect(node, energy, seconds);
+    for (const auto& b : interconnects_)
+        b->collect(node, energy, seconds);
 }
 
 Memory& ConfiguredTarget::memoryForSpace(std::uint8_t space) {
@@ -296,14 +329,16 @@ Memory& ConfiguredTarget::memoryForSpace(std::uint8_t space) {
 void ConfiguredTarget::read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) {
     Memory& m = memoryForSpace(space);
     if (addr > m.capacity() || bytes > m.capacity() - addr)
-        throw std::runtime_error(fmt::format("read of {} B at {}+{:#x} is outside the memory", bytes, m.name(), addr));
+        throw std::runtime_error(
+            fmt::format("read of {} B at {}+{:#x} is outside the memory", bytes, m.name(), addr));
     m.debugRead(addr, data, bytes);
 }
 
 void ConfiguredTarget::write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) {
     Memory& m = memoryForSpace(space);
     if (addr > m.capacity() || bytes > m.capacity() - addr)
-        throw std::runtime_error(fmt::format("write of {} B at {}+{:#x} is outside the memory", bytes, m.name(), addr));
+        throw std::runtime_error(
+            fmt::format("write of {} B at {}+{:#x} is outside the memory", bytes, m.name(), addr));
     m.debugWrite(addr, data, bytes);
 }
 

@@ -50,10 +50,10 @@ private:
 
     TargetInfo info_;
     SyncHub sync_;
-    std::vector<std::unique_ptr<Memory>> memories_;       // index = space id
+    std::vector<std::unique_ptr<Memory>> memories_;  // index = space id
     std::vector<std::unique_ptr<DmaEngine>> dmaEngines_;
     std::vector<std::unique_ptr<Interconnect>> interconnects_;
-    std::vector<Interconnect*> via_;                       // per space: the interconnect in front, or null
+    std::vector<Interconnect*> via_;  // per space: the interconnect in front, or null
     std::vector<std::unique_ptr<Engine>> engines_;
     nlohmann::ordered_json resolved_;
 };

@@ -18,12 +18,12 @@ public:
         : pattern_(pattern == "fma-independent" ? Pattern::Independent
                    : pattern == "fma-dependent" ? Pattern::Dependent
                                                 : Pattern::LoadStore),
-          total_(total),
-          space_(space) {}
+          total_(total), space_(space) {}
 
 protected:
     bool refill(std::vector<Op>& out) override {
-        if (done_ >= total_) return false;
+        if (done_ >= total_)
+            return false;
         std::uint64_t n = std::min<std::uint64_t>(4096, total_ - done_);
         for (std::uint64_t i = 0; i < n; ++i, ++done_) {
             Op& op = out.emplace_back();
@@ -46,8 +46,10 @@ protected:
                 op.kind = store ? OpKind::VStore : OpKind::VLoad;
                 op.space = space_;
                 op.addr = (done_ * 32) % (128 * 1024);
-                if (store) op.src[0] = static_cast<std::uint8_t>(8 + (done_ / 2) % 24);
-                else op.dst = static_cast<std::uint8_t>(8 + (done_ / 2) % 24);
+                if (store)
+                    op.src[0] = static_cast<std::uint8_t>(8 + (done_ / 2) % 24);
+                else
+                    op.dst = static_cast<std::uint8_t>(8 + (done_ / 2) % 24);
             }
         }
         return true;
@@ -70,8 +72,10 @@ const std::vector<std::string>& benchCases() {
 
 BenchFigure runBenchCase(const std::string& name, std::uint64_t ops) {
     bool known = false;
-    for (const auto& c : benchCases()) known |= c == name;
-    if (!known) throw std::runtime_error("unknown benchmark case '" + name + "'");
+    for (const auto& c : benchCases())
+        known |= c == name;
+    if (!known)
+        throw std::runtime_error("unknown benchmark case '" + name + "'");
     initSystemC();
     ConfiguredTarget target(config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, "minimal")));
     Engine* engine = target.findEngine("core");

@@ -16,12 +16,12 @@ int& commandExitCode();
 // leaves output that looks finished.
 void runGuarded(const std::function<void()>& body);
 
-void addRunCommands(CLI::App& app);    // run, validate, emit
-void addListCommand(CLI::App& app);    // list targets|workloads|plans|papers
-void addBenchCommand(CLI::App& app);   // simulator speed figures
-void addProbeCommand(CLI::App& app);   // memory micro-patterns
-void addSweepCommand(CLI::App& app);   // parallel, resumable sweeps
-void addPlotCommand(CLI::App& app);    // PNG/SVG from sweep results
+void addRunCommands(CLI::App& app);       // run, validate, emit
+void addListCommand(CLI::App& app);       // list targets|workloads|plans|papers
+void addBenchCommand(CLI::App& app);      // simulator speed figures
+void addProbeCommand(CLI::App& app);      // memory micro-patterns
+void addSweepCommand(CLI::App& app);      // parallel, resumable sweeps
+void addPlotCommand(CLI::App& app);       // PNG/SVG from sweep results
 void addReproduceCommand(CLI::App& app);  // published claims vs simulation
 
 }  // namespace tessim::cli

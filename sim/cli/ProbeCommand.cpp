@@ -100,9 +100,7 @@ void addProbeCommand(CLI::App& app) {
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
     sub->add_option("--stream-kib", p->streamKiB, "KiB per streaming pattern (default 8192)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24));
-    sub->callback([p] {
-        runGuarded([&] { std::cout << runProbe(*p).dump(2) << '\n' << std::flush; });
-    });
+    sub->callback([p] { runGuarded([&] { std::cout << runProbe(*p).dump(2) << '\n' << std::flush; }); });
 }
 
 }  // namespace tessim::cli

@@ -26,13 +26,18 @@ void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
     sub->add_option("--target", o.request.target, "target name or YAML path")->required();
     sub->add_option("--workload", o.request.workload, "workload name or YAML path");
     sub->add_option("--plan", o.request.plan, "plan name or YAML path");
-    sub->add_option("--set", o.request.sets, "override a config value: target.|workload.|plan.<dotted.key>=<value>")
-        ->take_all()->allow_extra_args(false);
+    sub->add_option("--set", o.request.sets,
+                    "override a config value: target.|workload.|plan.<dotted.key>=<value>")
+        ->take_all()
+        ->allow_extra_args(false);
     if (withFormat) {
-        sub->add_option("--format", o.format, "report format")->check(CLI::IsMember({"json", "md", "csv", "scalesim"}));
+        sub->add_option("--format", o.format, "report format")
+            ->check(CLI::IsMember({"json", "md", "csv", "scalesim"}));
         sub->add_option("--trace", o.request.traceFile, "write a Chrome trace-event JSON (Perfetto UI)");
-        sub->add_flag("--functional", o.request.functional, "also execute on real values and check against a reference");
-        sub->add_option("--schedule", o.request.scheduleFile, "replay a JSON Lines schedule instead of generating one");
+        sub->add_flag("--functional", o.request.functional,
+                      "also execute on real values and check against a reference");
+        sub->add_option("--schedule", o.request.scheduleFile,
+                        "replay a JSON Lines schedule instead of generating one");
     }
     sub->add_option("--out", o.outDir, "also write the output into this directory");
 }
@@ -42,7 +47,8 @@ void writeFile(const std::string& dir, const std::string& name, const std::strin
     std::string path = (std::filesystem::path(dir) / name).string();
     std::ofstream out(path);
     out << text;
-    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+    if (!out)
+        throw std::runtime_error("cannot write '" + path + "'");
 }
 
 }  // namespace
@@ -92,8 +98,10 @@ void addRunCommands(CLI::App& app) {
             if (!run->outDir.empty() && !file.empty())
                 writeFile(run->outDir, file, text);
             std::cout << text << std::flush;
-            if (report.contains("functional") && report["functional"]["mismatches"].get<std::uint64_t>() > 0) {
-                std::cerr << "functional check failed: " << report["functional"]["first_mismatch"].get<std::string>() << '\n';
+            if (report.contains("functional") &&
+                report["functional"]["mismatches"].get<std::uint64_t>() > 0) {
+                std::cerr << "functional check failed: "
+                          << report["functional"]["first_mismatch"].get<std::string>() << '\n';
                 commandExitCode() = 1;
             }
         });
@@ -112,13 +120,15 @@ void addRunCommands(CLI::App& app) {
                 std::string path = (std::filesystem::path(emit->outDir) / "schedule.jsonl").string();
                 std::ofstream out(path);
                 emitSchedule(emit->request, out);
-                if (!out) throw std::runtime_error("cannot write '" + path + "'");
+                if (!out)
+                    throw std::runtime_error("cannot write '" + path + "'");
             }
         });
     });
 
     for (const char* reserved : {"validate", "dse"}) {
-        auto* sub = app.add_subcommand(reserved, std::string("(reserved: ") + reserved + " arrives with its issue)");
+        auto* sub =
+            app.add_subcommand(reserved, std::string("(reserved: ") + reserved + " arrives with its issue)");
         sub->allow_extras();
         sub->callback([reserved] {
             std::cerr << "error: 'tessim " << reserved << "' is not available in this build yet\n";

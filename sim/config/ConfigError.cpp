@@ -13,10 +13,10 @@ std::string formatWhat(const Location& where, const std::string& key, const std:
     return fmt::format("{}: error: {}: {}", toString(where), key, message);
 }
 
-} // namespace
+}  // namespace
 
 ConfigError::ConfigError(Location location, std::string key, std::string message)
     : std::runtime_error(formatWhat(location, key, message)), location_(std::move(location)),
       key_(std::move(key)), detail_(std::move(message)) {}
 
-} // namespace tessim::config
+}  // namespace tessim::config

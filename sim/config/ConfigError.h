@@ -25,4 +25,4 @@ private:
     std::string detail_;
 };
 
-} // namespace tessim::config
+}  // namespace tessim::config

@@ -44,4 +44,4 @@ std::string closestMatch(std::string_view word, const std::vector<std::string>& 
     return best;
 }
 
-} // namespace tessim::config
+}  // namespace tessim::config

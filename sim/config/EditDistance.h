@@ -15,4 +15,4 @@ std::size_t editDistance(std::string_view a, std::string_view b);
 std::string closestMatch(std::string_view word, const std::vector<std::string>& candidates,
                          std::size_t maxDistance = 2);
 
-} // namespace tessim::config
+}  // namespace tessim::config

@@ -34,12 +34,8 @@ Node convert(const YAML::Node& yaml, const std::string& file, const std::string&
     Node node;
     switch (yaml.Type()) {
     case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-        node = Node::makeNull(where);
-        break;
-    case YAML::NodeType::Scalar:
-        node = Node::makeScalar(yaml.Scalar(), where);
-        break;
+    case YAML::NodeType::Null: node = Node::makeNull(where); break;
+    case YAML::NodeType::Scalar: node = Node::makeScalar(yaml.Scalar(), where); break;
     case YAML::NodeType::Sequence: {
         node = Node::makeSequence(where);
         std::size_t index = 0;
@@ -116,8 +112,8 @@ std::string readFile(const std::string& path, const std::optional<IncludeSite>& 
     auto failure = [&](const std::string& reason) {
         if (site) {
             return ConfigError(site->where, kIncludeKey,
-                               fmt::format("cannot open included file '{}' (looked for '{}'): {}",
-                                           site->name, path, reason));
+                               fmt::format("cannot open included file '{}' (looked for '{}'): {}", site->name,
+                                           path, reason));
         }
         return ConfigError(Location{path, 0, 0}, "",
                            fmt::format("cannot open configuration file: {}", reason));
@@ -163,8 +159,7 @@ Node loadIncluded(const std::string& file, const IncludeSite& site, IncludeChain
             for (std::size_t j = i; j < chain.shown.size(); ++j) {
                 cycle += chain.shown[j] + " -> ";
             }
-            throw ConfigError(site.where, kIncludeKey,
-                              fmt::format("include cycle: {}{}", cycle, file));
+            throw ConfigError(site.where, kIncludeKey, fmt::format("include cycle: {}{}", cycle, file));
         }
     }
     const std::string text = readFile(file, site);
@@ -211,9 +206,8 @@ Node load(const std::string& text, const std::string& file, IncludeChain& chain)
     Node merged = Node::makeMap(root.location());
     for (const IncludeSite& site : includeSites(*include)) {
         const fs::path name(site.name);
-        const std::string resolved = name.is_absolute()
-                                         ? name.lexically_normal().string()
-                                         : (directory / name).lexically_normal().string();
+        const std::string resolved = name.is_absolute() ? name.lexically_normal().string()
+                                                        : (directory / name).lexically_normal().string();
         mergeInto(merged, loadIncluded(resolved, site, chain));
     }
     root.erase(kIncludeKey);
@@ -282,7 +276,7 @@ Node parseOverrideValue(std::string_view dottedKey, std::string_view value, cons
     }
 }
 
-} // namespace
+}  // namespace
 
 Node loadYamlFile(const std::string& path) {
     return loadTopLevel(readFile(path, std::nullopt), path);
@@ -292,8 +286,7 @@ Node loadYamlString(std::string text, std::string pseudoFileName) {
     return loadTopLevel(text, pseudoFileName);
 }
 
-void applyOverride(Node& root, std::string_view dottedKey, std::string_view value,
-                   const Location& where) {
+void applyOverride(Node& root, std::string_view dottedKey, std::string_view value, const Location& where) {
     const std::vector<KeyStep> steps = parseKey(dottedKey, where);
     Node replacement = parseOverrideValue(dottedKey, value, where);
     replacement.setKeyLocation(where);
@@ -320,9 +313,8 @@ void applyOverride(Node& root, std::string_view dottedKey, std::string_view valu
         Node* next = current->findMutable(step.name);
         if (next == nullptr || (next->isNull() && step.indices.empty())) {
             if (!step.indices.empty()) {
-                throw ConfigError(
-                    where, std::string(dottedKey),
-                    fmt::format("cannot set '{}': there is no list '{}'", dottedKey, walked));
+                throw ConfigError(where, std::string(dottedKey),
+                                  fmt::format("cannot set '{}': there is no list '{}'", dottedKey, walked));
             }
             Node level = Node::makeMap(where);
             level.setKeyLocation(where);
@@ -339,8 +331,8 @@ void applyOverride(Node& root, std::string_view dottedKey, std::string_view valu
                                       ? fmt::format("cannot set '{}': index {} is past the end "
                                                     "of '{}', which has {} items",
                                                     dottedKey, index, walked, size)
-                                      : fmt::format("cannot set '{}': '{}' is {}, not a list",
-                                                    dottedKey, walked, next->kindName()));
+                                      : fmt::format("cannot set '{}': '{}' is {}, not a list", dottedKey,
+                                                    walked, next->kindName()));
             }
             walked = indexPath(walked, index);
             if (last && i + 1 == step.indices.size()) {
@@ -357,13 +349,14 @@ void applyOverride(Node& root, std::string_view dottedKey, std::string_view valu
 void applyOverride(Node& root, std::string_view assignment, const Location& where) {
     const std::size_t equals = assignment.find('=');
     if (equals == std::string_view::npos) {
-        throw ConfigError(
-            where, "",
-            fmt::format("expected key=value, like dram.size=2GiB, got '{}'", assignment));
+        throw ConfigError(where, "",
+                          fmt::format("expected key=value, like dram.size=2GiB, got '{}'", assignment));
     }
     applyOverride(root, assignment.substr(0, equals), assignment.substr(equals + 1), where);
 }
 
-Location commandLineLocation(int argIndex) { return Location{"<command line>", 1, argIndex}; }
+Location commandLineLocation(int argIndex) {
+    return Location{"<command line>", 1, argIndex};
+}
 
-} // namespace tessim::config
+}  // namespace tessim::config

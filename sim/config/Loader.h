@@ -22,8 +22,7 @@ Node loadYamlString(std::string text, std::string pseudoFileName);
 /// `--set` support: sets `dottedKey` ("dram.timing.tRCD", "layers[1].name") to `value` parsed as
 /// YAML (scalar or flow: "[1, 2]", "{a: 1}"), creating missing map levels and replacing an
 /// existing value. Every new node gets the location `where`.
-void applyOverride(Node& root, std::string_view dottedKey, std::string_view value,
-                   const Location& where);
+void applyOverride(Node& root, std::string_view dottedKey, std::string_view value, const Location& where);
 
 /// Splits "key=value" and applies it; ConfigError at `where` without an '='.
 void applyOverride(Node& root, std::string_view assignment, const Location& where);
@@ -31,4 +30,4 @@ void applyOverride(Node& root, std::string_view assignment, const Location& wher
 /// The location for the command-line argument at `argIndex`: "<command line>", column = index.
 Location commandLineLocation(int argIndex);
 
-} // namespace tessim::config
+}  // namespace tessim::config

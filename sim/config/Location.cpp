@@ -12,4 +12,4 @@ std::string toString(const Location& where) {
     return text;
 }
 
-} // namespace tessim::config
+}  // namespace tessim::config

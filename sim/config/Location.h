@@ -15,4 +15,4 @@ struct Location {
 /// file is too).
 std::string toString(const Location& where);
 
-} // namespace tessim::config
+}  // namespace tessim::config

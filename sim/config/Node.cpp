@@ -11,7 +11,7 @@ namespace {
 const std::vector<Node::Entry> kNoEntries;
 const std::vector<Node> kNoItems;
 
-} // namespace
+}  // namespace
 
 std::string joinPath(std::string_view parent, std::string_view key) {
     if (parent.empty()) {
@@ -51,14 +51,10 @@ Node Node::makeSequence(Location where) {
 
 std::string_view Node::kindName() const {
     switch (kind_) {
-    case Kind::Null:
-        return "nothing";
-    case Kind::Scalar:
-        return "a value";
-    case Kind::Map:
-        return "a map";
-    case Kind::Sequence:
-        return "a list";
+    case Kind::Null: return "nothing";
+    case Kind::Scalar: return "a value";
+    case Kind::Map: return "a map";
+    case Kind::Sequence: return "a list";
     }
     return "nothing";
 }
@@ -112,9 +108,8 @@ void Node::set(std::string key, Node value) {
         kind_ = Kind::Map;
     }
     if (kind_ != Kind::Map) {
-        throw ConfigError(
-            location_, path_,
-            fmt::format("cannot set key '{}': expected a map, got {}", key, kindName()));
+        throw ConfigError(location_, path_,
+                          fmt::format("cannot set key '{}': expected a map, got {}", key, kindName()));
     }
     value.setPath(joinPath(path_, key));
     if (Node* existing = findMutable(key)) {
@@ -156,4 +151,4 @@ void Node::setPath(std::string path) {
     }
 }
 
-} // namespace tessim::config
+}  // namespace tessim::config

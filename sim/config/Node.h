@@ -79,4 +79,4 @@ private:
 std::string joinPath(std::string_view parent, std::string_view key);
 std::string indexPath(std::string_view parent, std::size_t index);
 
-} // namespace tessim::config
+}  // namespace tessim::config

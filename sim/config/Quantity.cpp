@@ -27,22 +27,16 @@ struct Unit {
 };
 
 struct Family {
-    std::string_view noun;    // "a size"
-    std::string_view example; // "512 KiB"
+    std::string_view noun;     // "a size"
+    std::string_view example;  // "512 KiB"
     std::vector<Unit> units;
 };
 
-const Family kSize{"a size",
-                   "512 KiB",
-                   {{"B", 0, 0},
-                    {"KiB", 0, 10},
-                    {"MiB", 0, 20},
-                    {"GiB", 0, 30},
-                    {"KB", 3, 0},
-                    {"MB", 6, 0},
-                    {"GB", 9, 0}}};
-const Family kFrequency{
-    "a frequency", "1 GHz", {{"Hz", 0, 0}, {"kHz", 3, 0}, {"MHz", 6, 0}, {"GHz", 9, 0}}};
+const Family kSize{
+    "a size",
+    "512 KiB",
+    {{"B", 0, 0}, {"KiB", 0, 10}, {"MiB", 0, 20}, {"GiB", 0, 30}, {"KB", 3, 0}, {"MB", 6, 0}, {"GB", 9, 0}}};
+const Family kFrequency{"a frequency", "1 GHz", {{"Hz", 0, 0}, {"kHz", 3, 0}, {"MHz", 6, 0}, {"GHz", 9, 0}}};
 const Family kBandwidth{"a bandwidth",
                         "25.6 GB/s",
                         {{"B/s", 0, 0},
@@ -52,17 +46,15 @@ const Family kBandwidth{"a bandwidth",
                          {"KiB/s", 0, 10},
                          {"MiB/s", 0, 20},
                          {"GiB/s", 0, 30}}};
-const Family kDuration{"a duration",
-                       "10 ns",
-                       {{"ps", -12, 0}, {"ns", -9, 0}, {"us", -6, 0}, {"ms", -3, 0}, {"s", 0, 0}}};
+const Family kDuration{
+    "a duration", "10 ns", {{"ps", -12, 0}, {"ns", -9, 0}, {"us", -6, 0}, {"ms", -3, 0}, {"s", 0, 0}}};
 const Family kEnergy{
     "an energy",
     "1.5 pJ",
     {{"fJ", -15, 0}, {"pJ", -12, 0}, {"nJ", -9, 0}, {"uJ", -6, 0}, {"mJ", -3, 0}, {"J", 0, 0}}};
 const Family kPower{"a power", "250 mW", {{"uW", -6, 0}, {"mW", -3, 0}, {"W", 0, 0}}};
 
-const std::array<const Family*, 6> kFamilies{&kSize,     &kFrequency, &kBandwidth,
-                                             &kDuration, &kEnergy,    &kPower};
+const std::array<const Family*, 6> kFamilies{&kSize, &kFrequency, &kBandwidth, &kDuration, &kEnergy, &kPower};
 
 /// A non-negative decimal number split as digits * 10^exponent, digits without leading or
 /// trailing zeros ("0" for zero).
@@ -79,8 +71,12 @@ struct Split {
     const Unit* match = nullptr;
 };
 
-bool isSpace(char c) { return c == ' ' || c == '\t'; }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isSpace(char c) {
+    return c == ' ' || c == '\t';
+}
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 std::string_view trim(std::string_view text) {
     while (!text.empty() && isSpace(text.front())) {
@@ -222,14 +218,13 @@ bool split(std::string_view original, const Family& family, Split& out, std::str
             out.match = &unit;
         }
     }
-    const std::string expected = fmt::format("expected {} with a unit ({}), like {}", family.noun,
-                                             unitList(family), family.example);
+    const std::string expected =
+        fmt::format("expected {} with a unit ({}), like {}", family.noun, unitList(family), family.example);
     if (out.match == nullptr) {
         if (const Family* other = familyOf(out.unit)) {
             return fail(why, fmt::format("'{}' is {}, but {}", text, other->noun, expected));
         }
-        std::string message =
-            fmt::format("unknown unit '{}' in '{}': {}", out.unit, text, expected);
+        std::string message = fmt::format("unknown unit '{}' in '{}': {}", out.unit, text, expected);
         const std::string suggestion = suggestUnit(out.unit, family);
         if (!suggestion.empty()) {
             message += fmt::format("; did you mean '{}'?", suggestion);
@@ -237,12 +232,10 @@ bool split(std::string_view original, const Family& family, Split& out, std::str
         return fail(why, message);
     }
     if (!trailing.empty()) {
-        return fail(why, fmt::format("unexpected '{}' after the unit in '{}': {}", trailing, text,
-                                     expected));
+        return fail(why, fmt::format("unexpected '{}' after the unit in '{}': {}", trailing, text, expected));
     }
     if (out.negative && out.number.digits != "0") {
-        return fail(why,
-                    fmt::format("expected {} that is not negative, got '{}'", family.noun, text));
+        return fail(why, fmt::format("expected {} that is not negative, got '{}'", family.noun, text));
     }
     return true;
 }
@@ -252,15 +245,12 @@ std::optional<double> parseReal(std::string_view text, const Family& family, std
     if (!split(text, family, parts, why)) {
         return std::nullopt;
     }
-    const std::string scientific =
-        fmt::format("{}e{}", parts.number.digits,
-                    static_cast<long>(parts.number.exponent) + parts.match->pow10);
+    const std::string scientific = fmt::format("{}e{}", parts.number.digits,
+                                               static_cast<long>(parts.number.exponent) + parts.match->pow10);
     double value = 0.0;
-    const auto [end, ec] =
-        std::from_chars(scientific.data(), scientific.data() + scientific.size(), value);
+    const auto [end, ec] = std::from_chars(scientific.data(), scientific.data() + scientific.size(), value);
     value = std::ldexp(value, parts.match->pow2);
-    if (ec != std::errc() || end != scientific.data() + scientific.size() ||
-        !std::isfinite(value)) {
+    if (ec != std::errc() || end != scientific.data() + scientific.size() || !std::isfinite(value)) {
         fail(why, fmt::format("'{}' is too large or too small to represent", trim(text)));
         return std::nullopt;
     }
@@ -277,8 +267,8 @@ struct Scale {
 std::string formatReal(double value, std::initializer_list<Scale> scales) {
     const Scale* chosen = std::prev(scales.end());
     for (const Scale& scale : scales) {
-        const double scaled = scale.pow10 >= 0 ? value / std::pow(10.0, scale.pow10)
-                                               : value * std::pow(10.0, -scale.pow10);
+        const double scaled =
+            scale.pow10 >= 0 ? value / std::pow(10.0, scale.pow10) : value * std::pow(10.0, -scale.pow10);
         if (std::fabs(scaled) >= 1.0) {
             chosen = &scale;
             break;
@@ -291,12 +281,12 @@ std::string formatReal(double value, std::initializer_list<Scale> scales) {
             }
         }
     }
-    const double scaled = chosen->pow10 >= 0 ? value / std::pow(10.0, chosen->pow10)
-                                             : value * std::pow(10.0, -chosen->pow10);
+    const double scaled =
+        chosen->pow10 >= 0 ? value / std::pow(10.0, chosen->pow10) : value * std::pow(10.0, -chosen->pow10);
     return fmt::format("{:.6g} {}", scaled, chosen->symbol);
 }
 
-} // namespace
+}  // namespace
 
 std::optional<Bytes> parseBytes(std::string_view text, std::string* why) {
     Split parts;
@@ -350,7 +340,7 @@ std::optional<Bytes> parseBytes(std::string_view text, std::string* why) {
         }
         value >>= -pow2;
     } else {
-        value <<= pow2; // value < 2^64 and pow2 <= 30: no overflow
+        value <<= pow2;  // value < 2^64 and pow2 <= 30: no overflow
     }
     if (value > limit) {
         return reject("too large for a byte count");
@@ -408,12 +398,11 @@ std::string formatDuration(double seconds) {
 }
 
 std::string formatEnergy(double joules) {
-    return formatReal(joules,
-                      {{"J", 0}, {"mJ", -3}, {"uJ", -6}, {"nJ", -9}, {"pJ", -12}, {"fJ", -15}});
+    return formatReal(joules, {{"J", 0}, {"mJ", -3}, {"uJ", -6}, {"nJ", -9}, {"pJ", -12}, {"fJ", -15}});
 }
 
 std::string formatPower(double watts) {
     return formatReal(watts, {{"W", 0}, {"mW", -3}, {"uW", -6}});
 }
 
-} // namespace tessim::config
+}  // namespace tessim::config

@@ -53,49 +53,66 @@ std::string formatDuration(double seconds);
 std::string formatEnergy(double joules);
 std::string formatPower(double watts);
 
-inline std::string toString(Bytes v) { return formatBytes(v.value); }
-inline std::string toString(Frequency v) { return formatFrequency(v.hz); }
-inline std::string toString(Bandwidth v) { return formatBandwidth(v.bytes_per_s); }
-inline std::string toString(Duration v) { return formatDuration(v.seconds); }
-inline std::string toString(Energy v) { return formatEnergy(v.joules); }
-inline std::string toString(Power v) { return formatPower(v.watts); }
+inline std::string toString(Bytes v) {
+    return formatBytes(v.value);
+}
+inline std::string toString(Frequency v) {
+    return formatFrequency(v.hz);
+}
+inline std::string toString(Bandwidth v) {
+    return formatBandwidth(v.bytes_per_s);
+}
+inline std::string toString(Duration v) {
+    return formatDuration(v.seconds);
+}
+inline std::string toString(Energy v) {
+    return formatEnergy(v.joules);
+}
+inline std::string toString(Power v) {
+    return formatPower(v.watts);
+}
 
 /// The plain number inside a quantity, so ranges and comparisons work on every unit type.
-constexpr uint64_t magnitude(Bytes v) { return v.value; }
-constexpr double magnitude(Frequency v) { return v.hz; }
-constexpr double magnitude(Bandwidth v) { return v.bytes_per_s; }
-constexpr double magnitude(Duration v) { return v.seconds; }
-constexpr double magnitude(Energy v) { return v.joules; }
-constexpr double magnitude(Power v) { return v.watts; }
+constexpr uint64_t magnitude(Bytes v) {
+    return v.value;
+}
+constexpr double magnitude(Frequency v) {
+    return v.hz;
+}
+constexpr double magnitude(Bandwidth v) {
+    return v.bytes_per_s;
+}
+constexpr double magnitude(Duration v) {
+    return v.seconds;
+}
+constexpr double magnitude(Energy v) {
+    return v.joules;
+}
+constexpr double magnitude(Power v) {
+    return v.watts;
+}
 
-template <class Q, class = void>
-struct IsQuantity : std::false_type {};
+template <class Q, class = void> struct IsQuantity : std::false_type {};
 template <class Q>
 struct IsQuantity<Q, std::void_t<decltype(magnitude(std::declval<Q>()))>> : std::true_type {};
 
-template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>>
-constexpr bool operator==(Q a, Q b) {
+template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>> constexpr bool operator==(Q a, Q b) {
     return magnitude(a) == magnitude(b);
 }
-template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>>
-constexpr bool operator!=(Q a, Q b) {
+template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>> constexpr bool operator!=(Q a, Q b) {
     return magnitude(a) != magnitude(b);
 }
-template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>>
-constexpr bool operator<(Q a, Q b) {
+template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>> constexpr bool operator<(Q a, Q b) {
     return magnitude(a) < magnitude(b);
 }
-template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>>
-constexpr bool operator<=(Q a, Q b) {
+template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>> constexpr bool operator<=(Q a, Q b) {
     return magnitude(a) <= magnitude(b);
 }
-template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>>
-constexpr bool operator>(Q a, Q b) {
+template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>> constexpr bool operator>(Q a, Q b) {
     return magnitude(a) > magnitude(b);
 }
-template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>>
-constexpr bool operator>=(Q a, Q b) {
+template <class Q, class = std::enable_if_t<IsQuantity<Q>::value>> constexpr bool operator>=(Q a, Q b) {
     return magnitude(a) >= magnitude(b);
 }
 
-} // namespace tessim::config
+}  // namespace tessim::config

@@ -16,7 +16,7 @@ namespace tessim::config {
 /// Shared by copies of a Reader and linked from its parent, so finish() sees the whole tree.
 struct Reader::State {
     const Node* map = nullptr;
-    std::vector<std::string> known; // asked for or expected: "did you mean" candidates
+    std::vector<std::string> known;  // asked for or expected: "did you mean" candidates
     std::set<std::string> consumed;
     std::vector<std::pair<std::string, std::shared_ptr<State>>> children;
 
@@ -39,8 +39,7 @@ namespace {
 }
 
 /// Strict integer syntax: decimal digits with an optional '-', or 0x and hex digits.
-template <class I>
-bool parseInteger(std::string_view text, I& out) {
+template <class I> bool parseInteger(std::string_view text, I& out) {
     int base = 10;
     std::string_view digits = text;
     if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
@@ -64,8 +63,7 @@ bool looksLikeInteger(std::string_view text) {
     });
 }
 
-template <class I>
-void decodeInteger(const Node& node, I& out) {
+template <class I> void decodeInteger(const Node& node, I& out) {
     if (node.isScalar() && parseInteger(node.scalar(), out)) {
         return;
     }
@@ -80,8 +78,7 @@ void decodeInteger(const Node& node, I& out) {
 }
 
 template <class Q>
-void decodeQuantity(const Node& node, Q& out,
-                    std::optional<Q> (*parse)(std::string_view, std::string*),
+void decodeQuantity(const Node& node, Q& out, std::optional<Q> (*parse)(std::string_view, std::string*),
                     std::string_view expected) {
     if (!node.isScalar()) {
         typeError(node, expected);
@@ -108,12 +105,11 @@ void decodeList(const Node& node, std::vector<T>& out, std::string_view expected
     }
 }
 
-} // namespace
+}  // namespace
 
 Reader::Reader(const Node& map) : state_(std::make_shared<State>()) {
     if (!map.isMap() && !map.isNull()) {
-        throw ConfigError(map.location(), map.path(),
-                          fmt::format("expected a map, got {}", map.kindName()));
+        throw ConfigError(map.location(), map.path(), fmt::format("expected a map, got {}", map.kindName()));
     }
     state_->map = &map;
 }
@@ -164,10 +160,18 @@ void Reader::decode(const Node& node, bool& out) {
     }
 }
 
-void Reader::decode(const Node& node, int64_t& out) { decodeInteger(node, out); }
-void Reader::decode(const Node& node, uint64_t& out) { decodeInteger(node, out); }
-void Reader::decode(const Node& node, int& out) { decodeInteger(node, out); }
-void Reader::decode(const Node& node, uint32_t& out) { decodeInteger(node, out); }
+void Reader::decode(const Node& node, int64_t& out) {
+    decodeInteger(node, out);
+}
+void Reader::decode(const Node& node, uint64_t& out) {
+    decodeInteger(node, out);
+}
+void Reader::decode(const Node& node, int& out) {
+    decodeInteger(node, out);
+}
+void Reader::decode(const Node& node, uint32_t& out) {
+    decodeInteger(node, out);
+}
 
 void Reader::decode(const Node& node, double& out) {
     if (node.isScalar()) {
@@ -175,12 +179,10 @@ void Reader::decode(const Node& node, double& out) {
         if (text.size() > 1 && text.front() == '+') {
             text.remove_prefix(1);
         }
-        const bool startsWell =
-            !text.empty() && (std::isdigit(static_cast<unsigned char>(text.front())) ||
-                              text.front() == '-' || text.front() == '.');
+        const bool startsWell = !text.empty() && (std::isdigit(static_cast<unsigned char>(text.front())) ||
+                                                  text.front() == '-' || text.front() == '.');
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-        if (startsWell && ec == std::errc() && end == text.data() + text.size() &&
-            std::isfinite(out)) {
+        if (startsWell && ec == std::errc() && end == text.data() + text.size() && std::isfinite(out)) {
             return;
         }
     }
@@ -230,7 +232,9 @@ void Reader::decode(const Node& node, std::vector<std::string>& out) {
     decodeList<std::string>(node, out, "a list of strings", &Reader::decode);
 }
 
-std::string Reader::describeReal(double value) { return fmt::format("{}", value); }
+std::string Reader::describeReal(double value) {
+    return fmt::format("{}", value);
+}
 
 void Reader::rangeError(const Node& node, const std::string& min, const std::string& max) {
     const std::string shown = node.isScalar() ? node.scalar() : std::string(node.kindName());
@@ -242,8 +246,7 @@ void Reader::rangeError(const Node& node, const std::string& min, const std::str
     } else {
         bounds = fmt::format("it must be between {} and {}", min, max);
     }
-    throw ConfigError(node.location(), node.path(),
-                      fmt::format("{} is out of range: {}", shown, bounds));
+    throw ConfigError(node.location(), node.path(), fmt::format("{} is out of range: {}", shown, bounds));
 }
 
 std::string Reader::oneOf(const std::string& key, std::vector<std::string> allowed,
@@ -288,7 +291,9 @@ Reader Reader::makeChild(const std::string& key, const Node& node) const {
     return child;
 }
 
-Reader Reader::child(const std::string& key) const { return makeChild(key, required(key)); }
+Reader Reader::child(const std::string& key) const {
+    return makeChild(key, required(key));
+}
 
 std::optional<Reader> Reader::optionalChild(const std::string& key) const {
     state_->remember(key);
@@ -315,11 +320,17 @@ std::vector<Reader> Reader::children(const std::string& key) const {
     return result;
 }
 
-const Node& Reader::node(const std::string& key) const { return required(key); }
+const Node& Reader::node(const std::string& key) const {
+    return required(key);
+}
 
-const Node& Reader::self() const { return *state_->map; }
+const Node& Reader::self() const {
+    return *state_->map;
+}
 
-const std::string& Reader::path() const { return state_->map->path(); }
+const std::string& Reader::path() const {
+    return state_->map->path();
+}
 
 void Reader::fail(const std::string& key, const std::string& message) const {
     const Node* node = state_->map->find(key);
@@ -361,4 +372,4 @@ void Reader::expectKeys(std::vector<std::string> keys) const {
     }
 }
 
-} // namespace tessim::config
+}  // namespace tessim::config

@@ -14,8 +14,7 @@
 namespace tessim::config {
 
 /// Inclusive bounds for Reader::get on numbers and quantities.
-template <class T>
-struct Range {
+template <class T> struct Range {
     T min;
     T max;
 
@@ -25,25 +24,19 @@ struct Range {
 
 namespace detail {
 
-template <class T>
-struct TypeIdentity {
-    using type = T;
-};
+template <class T> struct TypeIdentity { using type = T; };
 
 template <class T>
 constexpr bool kReadable =
     std::is_same_v<T, bool> || std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t> ||
     std::is_same_v<T, int> || std::is_same_v<T, uint32_t> || std::is_same_v<T, double> ||
-    std::is_same_v<T, std::string> || IsQuantity<T>::value ||
-    std::is_same_v<T, std::vector<int64_t>> || std::is_same_v<T, std::vector<double>> ||
-    std::is_same_v<T, std::vector<std::string>>;
+    std::is_same_v<T, std::string> || IsQuantity<T>::value || std::is_same_v<T, std::vector<int64_t>> ||
+    std::is_same_v<T, std::vector<double>> || std::is_same_v<T, std::vector<std::string>>;
 
 template <class T>
-constexpr bool
-    kRangeable = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || IsQuantity<T>::value;
+constexpr bool kRangeable = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || IsQuantity<T>::value;
 
-template <class T>
-constexpr auto magnitudeOf(const T& value) {
+template <class T> constexpr auto magnitudeOf(const T& value) {
     if constexpr (IsQuantity<T>::value) {
         return magnitude(value);
     } else {
@@ -51,8 +44,7 @@ constexpr auto magnitudeOf(const T& value) {
     }
 }
 
-template <class T>
-constexpr T extreme(bool largest) {
+template <class T> constexpr T extreme(bool largest) {
     using M = decltype(magnitudeOf(std::declval<T>()));
     using Limits = std::numeric_limits<M>;
     M bound{};
@@ -68,15 +60,13 @@ constexpr T extreme(bool largest) {
     }
 }
 
-} // namespace detail
+}  // namespace detail
 
-template <class T>
-Range<T> Range<T>::atLeast(T min) {
+template <class T> Range<T> Range<T>::atLeast(T min) {
     return Range<T>{min, detail::extreme<T>(true)};
 }
 
-template <class T>
-Range<T> Range<T>::atMost(T max) {
+template <class T> Range<T> Range<T>::atMost(T max) {
     return Range<T>{detail::extreme<T>(false), max};
 }
 
@@ -100,8 +90,7 @@ public:
     /// Required key. T is one of bool, int64_t, uint64_t, int, uint32_t, double, std::string,
     /// Bytes, Frequency, Bandwidth, Duration, Energy, Power, std::vector<int64_t>,
     /// std::vector<double>, std::vector<std::string>.
-    template <class T>
-    T get(const std::string& key) const {
+    template <class T> T get(const std::string& key) const {
         static_assert(detail::kReadable<T>, "Reader::get: unsupported type");
         T value{};
         decode(required(key), value);
@@ -109,8 +98,7 @@ public:
     }
 
     /// Optional key: `fallback` when absent or empty.
-    template <class T>
-    T get(const std::string& key, T fallback) const {
+    template <class T> T get(const std::string& key, T fallback) const {
         static_assert(detail::kReadable<T>, "Reader::get: unsupported type");
         const Node* node = optional(key);
         if (node == nullptr) {
@@ -126,8 +114,7 @@ public:
     }
 
     /// Required key within inclusive bounds.
-    template <class T>
-    T get(const std::string& key, Range<T> range) const {
+    template <class T> T get(const std::string& key, Range<T> range) const {
         static_assert(detail::kRangeable<T>, "Reader::get: ranges need a number or quantity");
         const Node& node = required(key);
         T value{};
@@ -138,8 +125,7 @@ public:
 
     /// Optional key within inclusive bounds (the fallback is not checked).
     template <class T>
-    T get(const std::string& key, typename detail::TypeIdentity<T>::type fallback,
-          Range<T> range) const {
+    T get(const std::string& key, typename detail::TypeIdentity<T>::type fallback, Range<T> range) const {
         static_assert(detail::kRangeable<T>, "Reader::get: ranges need a number or quantity");
         const Node* node = optional(key);
         if (node == nullptr) {
@@ -208,8 +194,7 @@ private:
     static void decode(const Node& node, std::vector<double>& out);
     static void decode(const Node& node, std::vector<std::string>& out);
 
-    template <class T>
-    static std::string describe(const T& value) {
+    template <class T> static std::string describe(const T& value) {
         if constexpr (IsQuantity<T>::value) {
             return toString(value);
         } else if constexpr (std::is_floating_point_v<T>) {
@@ -222,24 +207,20 @@ private:
     }
     static std::string describeReal(double value);
 
-    template <class T>
-    static void checkRange(const Node& node, const T& value, const Range<T>& range) {
+    template <class T> static void checkRange(const Node& node, const T& value, const Range<T>& range) {
         using detail::magnitudeOf;
-        if (magnitudeOf(value) >= magnitudeOf(range.min) &&
-            magnitudeOf(value) <= magnitudeOf(range.max)) {
+        if (magnitudeOf(value) >= magnitudeOf(range.min) && magnitudeOf(value) <= magnitudeOf(range.max)) {
             return;
         }
-        const bool unboundedBelow =
-            magnitudeOf(range.min) == magnitudeOf(detail::extreme<T>(false));
+        const bool unboundedBelow = magnitudeOf(range.min) == magnitudeOf(detail::extreme<T>(false));
         const bool unboundedAbove = magnitudeOf(range.max) == magnitudeOf(detail::extreme<T>(true));
         rangeError(node, unboundedBelow ? std::string() : describe(range.min),
                    unboundedAbove ? std::string() : describe(range.max));
     }
     /// Empty bounds are open ends.
-    [[noreturn]] static void rangeError(const Node& node, const std::string& min,
-                                        const std::string& max);
+    [[noreturn]] static void rangeError(const Node& node, const std::string& min, const std::string& max);
 
     std::shared_ptr<State> state_;
 };
 
-} // namespace tessim::config
+}  // namespace tessim::config

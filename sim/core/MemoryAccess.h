@@ -19,10 +19,10 @@ namespace tessim {
 struct AccessExtension : tlm::tlm_extension<AccessExtension> {
     std::uint32_t elementBytes = 0;  // > 0: strided access of `elements` elements of this size
     std::uint32_t elements = 0;
-    std::int64_t stride = 0;         // bytes between element starts
-    std::uint16_t initiator = 0;     // who asks (stats, arbitration)
-    std::uint8_t space = 0;          // destination memory space (interconnects route by it)
-    bool functional = false;         // move real bytes to/from gp data pointer
+    std::int64_t stride = 0;      // bytes between element starts
+    std::uint16_t initiator = 0;  // who asks (stats, arbitration)
+    std::uint8_t space = 0;       // destination memory space (interconnects route by it)
+    bool functional = false;      // move real bytes to/from gp data pointer
     // Filled by the target: ticks of the latency caused by bank or port conflicts.
     Tick conflictTicks = 0;
 
@@ -33,14 +33,20 @@ struct AccessExtension : tlm::tlm_extension<AccessExtension> {
     bool strided() const { return elementBytes != 0; }
 };
 
-inline Tick nowTicks() { return sc_core::sc_time_stamp().value(); }
-inline sc_core::sc_time ticksToScTime(Tick t) { return sc_core::sc_time::from_value(t); }
+inline Tick nowTicks() {
+    return sc_core::sc_time_stamp().value();
+}
+inline sc_core::sc_time ticksToScTime(Tick t) {
+    return sc_core::sc_time::from_value(t);
+}
 
 // Converts an absolute tick to the annotated delay of a b_transport call and back.
 inline sc_core::sc_time delayUntil(Tick absolute) {
     Tick now = nowTicks();
     return sc_core::sc_time::from_value(absolute > now ? absolute - now : 0);
 }
-inline Tick absoluteAfter(const sc_core::sc_time& delay) { return nowTicks() + delay.value(); }
+inline Tick absoluteAfter(const sc_core::sc_time& delay) {
+    return nowTicks() + delay.value();
+}
 
 }  // namespace tessim

@@ -10,7 +10,8 @@ std::size_t ReservationTimeline::findSlot(Tick arrival, Tick duration, Tick& sta
                                [](Tick t, const Interval& iv) { return t < iv.end; });
     Tick candidate = arrival;
     for (; it != intervals_.end(); ++it) {
-        if (candidate + duration <= it->start) break;
+        if (candidate + duration <= it->start)
+            break;
         candidate = std::max(candidate, it->end);
     }
     start = candidate;
@@ -18,7 +19,8 @@ std::size_t ReservationTimeline::findSlot(Tick arrival, Tick duration, Tick& sta
 }
 
 Tick ReservationTimeline::earliestStart(Tick arrival, Tick duration) const {
-    if (intervals_.empty() || arrival >= intervals_.back().end) return arrival;
+    if (intervals_.empty() || arrival >= intervals_.back().end)
+        return arrival;
     Tick start = 0;
     findSlot(arrival, duration, start);
     return start;
@@ -29,7 +31,8 @@ Tick ReservationTimeline::reserve(Tick arrival, Tick duration) {
     busyTicks_ += duration;
     // Fast path: in-order arrival at or after the end of all reservations.
     if (intervals_.empty() || arrival >= intervals_.back().end) {
-        if (duration == 0) return arrival;
+        if (duration == 0)
+            return arrival;
         if (!intervals_.empty() && intervals_.back().end == arrival) {
             intervals_.back().end += duration;
         } else {
@@ -39,7 +42,8 @@ Tick ReservationTimeline::reserve(Tick arrival, Tick duration) {
         Tick start = 0;
         std::size_t pos = findSlot(arrival, duration, start);
         waitTicks_ += start - arrival;
-        if (duration == 0) return start;
+        if (duration == 0)
+            return start;
         Interval iv{start, start + duration};
         auto it = intervals_.insert(intervals_.begin() + static_cast<std::ptrdiff_t>(pos), iv);
         // Merge with touching neighbours so the list stays short.

@@ -8,7 +8,8 @@ namespace tessim {
 
 void initSystemC() {
     static bool done = false;
-    if (done) return;
+    if (done)
+        return;
     done = true;
     // The banner is printed when the kernel starts; keep stdout clean for machine output.
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);

@@ -12,8 +12,12 @@ using Tick = std::uint64_t;  // picoseconds
 constexpr Tick kTicksPerSecond = 1'000'000'000'000ULL;
 constexpr Tick kTickMax = ~Tick{0};
 
-inline double ticksToSeconds(Tick t) { return static_cast<double>(t) / 1e12; }
-inline Tick secondsToTicks(double s) { return static_cast<Tick>(std::llround(s * 1e12)); }
+inline double ticksToSeconds(Tick t) {
+    return static_cast<double>(t) / 1e12;
+}
+inline Tick secondsToTicks(double s) {
+    return static_cast<Tick>(std::llround(s * 1e12));
+}
 
 // A clock: cycles ↔ ticks. Periods are rounded to whole picoseconds (1.6 GHz = 625 ps exactly;
 // the error for other rates is below 1e-3 for clocks under 1 GHz... and reported nowhere as exact).

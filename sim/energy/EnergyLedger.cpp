@@ -4,14 +4,16 @@ namespace tessim {
 
 EnergyLedger::Component& EnergyLedger::component(const std::string& name) {
     for (auto& c : components_)
-        if (c.name == name) return c;
+        if (c.name == name)
+            return c;
     components_.push_back(Component{name, {}, 0.0});
     return components_.back();
 }
 
 const EnergyLedger::Component* EnergyLedger::findComponent(const std::string& name) const {
     for (const auto& c : components_)
-        if (c.name == name) return &c;
+        if (c.name == name)
+            return &c;
     return nullptr;
 }
 
@@ -27,13 +29,17 @@ void EnergyLedger::addEvents(const std::string& comp, const std::string& event, 
     c.events.push_back(Event{event, count, joulesPerEvent});
 }
 
-void EnergyLedger::addStaticPower(const std::string& comp, double watts) { component(comp).staticWatts += watts; }
+void EnergyLedger::addStaticPower(const std::string& comp, double watts) {
+    component(comp).staticWatts += watts;
+}
 
 double EnergyLedger::dynamicJoules(const std::string& comp) const {
     const auto* c = findComponent(comp);
-    if (!c) return 0.0;
+    if (!c)
+        return 0.0;
     double j = 0.0;
-    for (const auto& e : c->events) j += static_cast<double>(e.count) * e.joulesEach;
+    for (const auto& e : c->events)
+        j += static_cast<double>(e.count) * e.joulesEach;
     return j;
 }
 
@@ -44,13 +50,15 @@ double EnergyLedger::staticJoules(const std::string& comp, double seconds) const
 
 double EnergyLedger::totalJoules(double seconds) const {
     double total = 0.0;
-    for (const auto& c : components_) total += dynamicJoules(c.name) + staticJoules(c.name, seconds);
+    for (const auto& c : components_)
+        total += dynamicJoules(c.name) + staticJoules(c.name, seconds);
     return total;
 }
 
 std::vector<std::string> EnergyLedger::components() const {
     std::vector<std::string> names;
-    for (const auto& c : components_) names.push_back(c.name);
+    for (const auto& c : components_)
+        names.push_back(c.name);
     return names;
 }
 
@@ -61,15 +69,16 @@ nlohmann::ordered_json EnergyLedger::toJson(double seconds) const {
         e["dynamic"] = dynamicJoules(c.name);
         e["static"] = staticJoules(c.name, seconds);
         nlohmann::ordered_json events = nlohmann::ordered_json::object();
-        for (const auto& ev : c.events) events[ev.name] = ev.count;
+        for (const auto& ev : c.events)
+            events[ev.name] = ev.count;
         e["events"] = events;
         byComponent[c.name] = e;
     }
     nlohmann::ordered_json j;
     // The total is the sum of the reported parts, added in the same order, so they agree exactly.
     double total = 0.0;
-    for (const auto& c : components_) total += byComponent[c.name]["dynamic"].get<double>() +
-                                                byComponent[c.name]["static"].get<double>();
+    for (const auto& c : components_)
+        total += byComponent[c.name]["dynamic"].get<double>() + byComponent[c.name]["static"].get<double>();
     j["total"] = total;
     j["by_component"] = byComponent;
     return j;
@@ -80,7 +89,8 @@ void EnergyLedger::addToStats(StatsTree& stats) const {
         auto& node = stats.child(c.name);
         for (const auto& ev : c.events)
             node.add(ev.name, ev.count, "events", "event count used for energy");
-        if (c.staticWatts > 0) node.add("static_power", c.staticWatts, "W", "static power");
+        if (c.staticWatts > 0)
+            node.add("static_power", c.staticWatts, "W", "static power");
     }
 }
 

@@ -18,11 +18,14 @@ constexpr std::uint64_t kTracedStallCycles = 8;
 
 bool isCompute(OpKind k) {
     switch (k) {
-        case OpKind::Fma: case OpKind::Mul: case OpKind::Add: case OpKind::Broadcast:
-        case OpKind::Slide: case OpKind::Reduce: case OpKind::MacTile:
-            return true;
-        default:
-            return false;
+    case OpKind::Fma:
+    case OpKind::Mul:
+    case OpKind::Add:
+    case OpKind::Broadcast:
+    case OpKind::Slide:
+    case OpKind::Reduce:
+    case OpKind::MacTile: return true;
+    default: return false;
     }
 }
 
@@ -30,19 +33,17 @@ bool isCompute(OpKind k) {
 
 Engine::Engine(sc_core::sc_module_name name, EngineConfig config,
                std::vector<std::unique_ptr<FunctionalUnit>> units, SyncHub& sync)
-    : sc_core::sc_module(name),
-      memory("memory"),
-      dma("dma"),
-      config_(std::move(config)),
-      units_(std::move(units)),
-      sync_(sync) {
+    : sc_core::sc_module(name), memory("memory"), dma("dma"), config_(std::move(config)),
+      units_(std::move(units)), sync_(sync) {
     spaceToSocket_.fill(-1);
     for (unsigned u = 0; u < units_.size(); ++u) {
-        for (unsigned i = 0; i < units_[u]->instances(); ++i) slots_.push_back(Slot{u, 0});
+        for (unsigned i = 0; i < units_[u]->instances(); ++i)
+            slots_.push_back(Slot{u, 0});
     }
     for (unsigned k = 0; k < slotsForKind_.size(); ++k) {
         for (unsigned s = 0; s < slots_.size(); ++s) {
-            if (units_[slots_[s].unit]->executes(static_cast<OpKind>(k))) slotsForKind_[k].push_back(s);
+            if (units_[slots_[s].unit]->executes(static_cast<OpKind>(k)))
+                slotsForKind_[k].push_back(s);
         }
     }
     vregs_.resize(kVectorRegs);
@@ -54,7 +55,9 @@ Engine::Engine(sc_core::sc_module_name name, EngineConfig config,
 }
 
 // The payload would delete its extensions; ours is a member, so detach it first.
-Engine::~Engine() { payload_.clear_extension(&access_); }
+Engine::~Engine() {
+    payload_.clear_extension(&access_);
+}
 
 void Engine::mapSpace(std::uint8_t space, unsigned socketIndex) {
     spaceToSocket_[space] = static_cast<int>(socketIndex);
@@ -62,7 +65,8 @@ void Engine::mapSpace(std::uint8_t space, unsigned socketIndex) {
 
 double Engine::peakWorkPerCycle() const {
     double peak = 0.0;
-    for (const auto& u : units_) peak += u->peakWorkPerCycle() * u->instances();
+    for (const auto& u : units_)
+        peak += u->peakWorkPerCycle() * u->instances();
     return peak;
 }
 
@@ -84,7 +88,8 @@ void Engine::run() {
             ++opsIssued_;
             if (++sinceSync == kSyncEveryOps) {
                 sinceSync = 0;
-                if (config_.clock.at(cycle_) >= nowTicks() + config_.quantum) synchronise();
+                if (config_.clock.at(cycle_) >= nowTicks() + config_.quantum)
+                    synchronise();
             }
         }
     }
@@ -151,14 +156,16 @@ void Engine::accountIssue(std::uint64_t s, StallReason gapReason, StallReason op
 unsigned Engine::pickUnit(OpKind kind, std::uint64_t& freeAt) {
     const auto& candidates = slotsForKind_[static_cast<std::size_t>(kind)];
     if (candidates.empty())
-        throw std::runtime_error(fmt::format("engine {}: no unit executes op '{}'", name(), opKindName(kind)));
+        throw std::runtime_error(
+            fmt::format("engine {}: no unit executes op '{}'", name(), opKindName(kind)));
     unsigned best = candidates[0];
     if (candidates.size() == 1) {
         freeAt = slots_[best].freeAt;
         return best;
     }
     for (unsigned c : candidates)
-        if (slots_[c].freeAt < slots_[best].freeAt) best = c;
+        if (slots_[c].freeAt < slots_[best].freeAt)
+            best = c;
     freeAt = slots_[best].freeAt;
     return best;
 }
@@ -169,35 +176,39 @@ void Engine::issue(const Op& op) {
         return;
     }
     switch (op.kind) {
-        case OpKind::Nop:
-            if (op.tag != 0)
-                marks_.push_back(EngineMark{op.tag, cycle_, stalls_, workDone_});
-            return;
-        case OpKind::VLoad: case OpKind::VStore: case OpKind::ScalarLoad:
-            issueMemory(op);
-            return;
-        case OpKind::DmaStart:
-            issueDmaStart(op);
-            return;
-        case OpKind::DmaWait: {
-            if (dma.size() == 0) throw std::runtime_error(fmt::format("engine {}: dma_wait without a DMA engine", name()));
-            Tick done = dma->completion(op.tag, config_.clock.at(cycle_));
-            std::uint64_t before = cycle_;
-            waitUntil(config_.clock.cyclesCeil(done), StallReason::Memory);
-            if (trace_ && cycle_ > before)
-                trace_->span(name(), "dma_wait", config_.clock.at(before), config_.clock.at(cycle_));
-            return;
-        }
-        case OpKind::Barrier: case OpKind::Join: case OpKind::Fork: {
-            synchronise();
-            if (op.kind == OpKind::Barrier) sync_.barrier(op.tag, op.count);
-            else if (op.kind == OpKind::Join) sync_.join(op.tag, op.count);
-            else sync_.signal(op.tag);
-            waitUntil(config_.clock.cyclesCeil(nowTicks()), StallReason::Sync);
-            return;
-        }
-        default:
-            throw std::runtime_error(fmt::format("engine {}: cannot issue op '{}'", name(), opKindName(op.kind)));
+    case OpKind::Nop:
+        if (op.tag != 0)
+            marks_.push_back(EngineMark{op.tag, cycle_, stalls_, workDone_});
+        return;
+    case OpKind::VLoad:
+    case OpKind::VStore:
+    case OpKind::ScalarLoad: issueMemory(op); return;
+    case OpKind::DmaStart: issueDmaStart(op); return;
+    case OpKind::DmaWait: {
+        if (dma.size() == 0)
+            throw std::runtime_error(fmt::format("engine {}: dma_wait without a DMA engine", name()));
+        Tick done = dma->completion(op.tag, config_.clock.at(cycle_));
+        std::uint64_t before = cycle_;
+        waitUntil(config_.clock.cyclesCeil(done), StallReason::Memory);
+        if (trace_ && cycle_ > before)
+            trace_->span(name(), "dma_wait", config_.clock.at(before), config_.clock.at(cycle_));
+        return;
+    }
+    case OpKind::Barrier:
+    case OpKind::Join:
+    case OpKind::Fork: {
+        synchronise();
+        if (op.kind == OpKind::Barrier)
+            sync_.barrier(op.tag, op.count);
+        else if (op.kind == OpKind::Join)
+            sync_.join(op.tag, op.count);
+        else
+            sync_.signal(op.tag);
+        waitUntil(config_.clock.cyclesCeil(nowTicks()), StallReason::Sync);
+        return;
+    }
+    default:
+        throw std::runtime_error(fmt::format("engine {}: cannot issue op '{}'", name(), opKindName(op.kind)));
     }
 }
 
@@ -205,7 +216,8 @@ void Engine::issueCompute(const Op& op) {
     std::uint64_t depReady = 0;
     bool depMemory = false;
     for (auto r : op.src) {
-        if (r == kNoReg) continue;
+        if (r == kNoReg)
+            continue;
         if (regReady_[r] > depReady) {
             depReady = regReady_[r];
             depMemory = regFromMemory_[r];
@@ -215,9 +227,10 @@ void Engine::issueCompute(const Op& op) {
     unsigned slot = pickUnit(op.kind, unitFree);
     FunctionalUnit& unit = *units_[slots_[slot].unit];
     std::uint64_t s = reserveSlot(std::max(depReady, unitFree), op.flags & Op::kBundleStart);
-    StallReason gap = unitFree >= depReady
-                          ? (unit.unitClass() == UnitClass::Compute ? StallReason::Compute : StallReason::Structural)
-                          : (depMemory ? StallReason::Memory : StallReason::Dependency);
+    StallReason gap =
+        unitFree >= depReady
+            ? (unit.unitClass() == UnitClass::Compute ? StallReason::Compute : StallReason::Structural)
+            : (depMemory ? StallReason::Memory : StallReason::Dependency);
     accountIssue(s, gap, StallReason::Compute);
     const IssueCost cost = unit.issue(op);
     const std::uint64_t occupancy = cost.occupancy;
@@ -230,7 +243,8 @@ void Engine::issueCompute(const Op& op) {
         computeDrain_ = std::max(computeDrain_, s + cost.latency);
     }
     if (trace_ && occupancy >= 16)
-        trace_->span(name(), std::string(opKindName(op.kind)), config_.clock.at(s), config_.clock.at(s + occupancy));
+        trace_->span(name(), std::string(opKindName(op.kind)), config_.clock.at(s),
+                     config_.clock.at(s + occupancy));
     if (functional_) {
         if (op.kind == OpKind::MacTile)
             unit.executeFunctional(op, *this);
@@ -261,7 +275,8 @@ void Engine::issueMemory(const Op& op) {
     std::vector<std::uint8_t>* data = nullptr;
     if (functional_) {
         data = &functionalBuffer_;
-        if (write) storeBytes(op, *data);
+        if (write)
+            storeBytes(op, *data);
     }
     Tick done = memoryAccess(op, config_.clock.at(s), write, data);
     std::uint64_t doneCycle = config_.clock.cyclesCeil(done);
@@ -273,12 +288,14 @@ void Engine::issueMemory(const Op& op) {
     } else if (op.dst != kNoReg) {
         regReady_[op.dst] = std::max(s + occupancy, doneCycle) + cost.latency;
         regFromMemory_[op.dst] = true;
-        if (functional_) executeFunctional(op, data);
+        if (functional_)
+            executeFunctional(op, data);
     }
 }
 
 void Engine::issueDmaStart(const Op& op) {
-    if (dma.size() == 0) throw std::runtime_error(fmt::format("engine {}: dma_start without a DMA engine", name()));
+    if (dma.size() == 0)
+        throw std::runtime_error(fmt::format("engine {}: dma_start without a DMA engine", name()));
     std::uint64_t s = reserveSlot(cycle_, op.flags & Op::kBundleStart);
     accountIssue(s, StallReason::Structural, StallReason::Memory);
     ++dmaStarts_;
@@ -288,8 +305,9 @@ void Engine::issueDmaStart(const Op& op) {
 Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::uint8_t>* data) {
     int socket = spaceToSocket_[op.space];
     if (socket < 0)
-        throw std::runtime_error(fmt::format("engine {}: op '{}' addresses memory space {} that is not connected",
-                                             name(), opKindName(op.kind), op.space));
+        throw std::runtime_error(
+            fmt::format("engine {}: op '{}' addresses memory space {} that is not connected", name(),
+                        opKindName(op.kind), op.space));
     unsigned elem = dtypeBytes(op.dtype);
     std::uint32_t elements = op.kind == OpKind::ScalarLoad ? 1 : op.vl;
     std::uint64_t bytes = std::uint64_t{elements} * elem;
@@ -300,7 +318,8 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
     access_.functional = data != nullptr;
     access_.space = op.space;
     access_.conflictTicks = 0;
-    if (data && data->size() < bytes) data->resize(bytes);
+    if (data && data->size() < bytes)
+        data->resize(bytes);
     payload_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     payload_.set_address(op.addr);
     payload_.set_data_length(static_cast<unsigned>(bytes));
@@ -310,16 +329,20 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
     sc_core::sc_time delay = delayUntil(at);
     memory[static_cast<unsigned>(socket)]->b_transport(payload_, delay);
     if (payload_.is_response_error())
-        throw std::runtime_error(fmt::format("engine {}: {} of {} B at space {} offset {:#x} failed: {}", name(),
-                                             opKindName(op.kind), bytes, op.space, op.addr,
+        throw std::runtime_error(fmt::format("engine {}: {} of {} B at space {} offset {:#x} failed: {}",
+                                             name(), opKindName(op.kind), bytes, op.space, op.addr,
                                              payload_.get_response_string()));
-    if (write) bytesWritten_ += bytes; else bytesRead_ += bytes;
+    if (write)
+        bytesWritten_ += bytes;
+    else
+        bytesRead_ += bytes;
     return absoluteAfter(delay);
 }
 
 StallBreakdown Engine::stalls(std::uint64_t kernelEndCycle) const {
     StallBreakdown b = stalls_;
-    if (kernelEndCycle > cycle_) b.add(StallReason::Idle, kernelEndCycle - cycle_);
+    if (kernelEndCycle > cycle_)
+        b.add(StallReason::Idle, kernelEndCycle - cycle_);
     return b;
 }
 
@@ -331,7 +354,8 @@ void Engine::collect(StatsTree& stats, EnergyLedger& energy, double seconds) con
     node.add("bytes_written", bytesWritten_, "B", "bytes stored by the engine's load/store units");
     node.add("dma_starts", dmaStarts_, "descriptors", "DMA transfers started");
     node.add("finish_cycle", finishCycle_, "cycles", "cycle at which the engine completed its stream");
-    for (const auto& u : units_) u->collect(config_.name + "." + u->name(), node, energy, seconds);
+    for (const auto& u : units_)
+        u->collect(config_.name + "." + u->name(), node, energy, seconds);
 }
 
 // ---- functional execution ------------------------------------------------------------------
@@ -353,83 +377,91 @@ static std::vector<double> undisturbedTail(const std::vector<double>& old, std::
 
 void Engine::executeFunctional(const Op& op, const std::vector<std::uint8_t>* loaded) {
     auto vec = [&](std::uint8_t r) -> std::vector<double>& {
-        if (r >= kVectorRegs) throw std::runtime_error(fmt::format("engine {}: register {} is not a vector register", name(), r));
+        if (r >= kVectorRegs)
+            throw std::runtime_error(
+                fmt::format("engine {}: register {} is not a vector register", name(), r));
         return vregs_[r];
     };
     auto scalar = [&](std::uint8_t r) -> double& {
-        if (r < kScalarRegBase || r >= kRegIds) throw std::runtime_error(fmt::format("engine {}: register {} is not a scalar register", name(), r));
+        if (r < kScalarRegBase || r >= kRegIds)
+            throw std::runtime_error(
+                fmt::format("engine {}: register {} is not a scalar register", name(), r));
         return sregs_[r - kScalarRegBase];
     };
     auto element = [](const std::vector<double>& v, std::size_t i) { return i < v.size() ? v[i] : 0.0; };
     const std::size_t n = op.vl;
     unsigned elem = dtypeBytes(op.dtype);
     switch (op.kind) {
-        case OpKind::VLoad: {
+    case OpKind::VLoad: {
+        auto& d = vec(op.dst);
+        d.resize(std::max(d.size(), n));
+        for (std::size_t i = 0; i < n; ++i)
+            d[i] = decodeElement(op.dtype, loaded->data() + i * elem);
+        break;
+    }
+    case OpKind::ScalarLoad: scalar(op.dst) = decodeElement(op.dtype, loaded->data()); break;
+    case OpKind::Fma:
+    case OpKind::Mul:
+    case OpKind::Add: {
+        std::vector<double> result = undisturbedTail(vec(op.dst), n);
+        const auto& a = vec(op.src[0]);
+        const auto& b = vec(op.src[1]);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (op.kind == OpKind::Fma)
+                result[i] = fmaIn(op.dtype, element(a, i), element(b, i), element(vec(op.src[2]), i));
+            else if (op.kind == OpKind::Mul)
+                result[i] = mulIn(op.dtype, element(a, i), element(b, i));
+            else
+                result[i] = addIn(op.dtype, element(a, i), element(b, i));
+        }
+        vec(op.dst) = std::move(result);
+        break;
+    }
+    case OpKind::Broadcast: {
+        double value = roundTo(op.dtype, op.src[0] == kNoReg ? op.imm : scalar(op.src[0]));
+        auto& d = vec(op.dst);
+        d.resize(std::max(d.size(), n));
+        std::fill(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(n), value);
+        break;
+    }
+    case OpKind::Slide: {
+        std::vector<double> result = undisturbedTail(vec(op.dst), n);
+        const auto& a = vec(op.src[0]);
+        auto shift = static_cast<std::int64_t>(op.imm);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::int64_t j = static_cast<std::int64_t>(i) + shift;
+            if (j >= 0 && static_cast<std::size_t>(j) < n)
+                result[i] = element(a, static_cast<std::size_t>(j));
+            else if (op.src[1] != kNoReg && j >= static_cast<std::int64_t>(n))
+                result[i] = element(vec(op.src[1]), static_cast<std::size_t>(j) - n);
+            else
+                result[i] = 0.0;
+        }
+        vec(op.dst) = std::move(result);
+        break;
+    }
+    case OpKind::Reduce: {
+        double acc = op.src[1] == kNoReg ? 0.0 : scalar(op.src[1]);
+        const auto& a = vec(op.src[0]);
+        for (std::size_t i = 0; i < n; ++i)
+            acc = addIn(op.dtype, acc, element(a, i));
+        if (op.dst < kVectorRegs) {
             auto& d = vec(op.dst);
-            d.resize(std::max(d.size(), n));
-            for (std::size_t i = 0; i < n; ++i) d[i] = decodeElement(op.dtype, loaded->data() + i * elem);
-            break;
+            d.resize(std::max<std::size_t>(d.size(), 1));
+            d[0] = acc;
+        } else {
+            scalar(op.dst) = acc;
         }
-        case OpKind::ScalarLoad:
-            scalar(op.dst) = decodeElement(op.dtype, loaded->data());
-            break;
-        case OpKind::Fma: case OpKind::Mul: case OpKind::Add: {
-            std::vector<double> result = undisturbedTail(vec(op.dst), n);
-            const auto& a = vec(op.src[0]);
-            const auto& b = vec(op.src[1]);
-            for (std::size_t i = 0; i < n; ++i) {
-                if (op.kind == OpKind::Fma)
-                    result[i] = fmaIn(op.dtype, element(a, i), element(b, i), element(vec(op.src[2]), i));
-                else if (op.kind == OpKind::Mul)
-                    result[i] = mulIn(op.dtype, element(a, i), element(b, i));
-                else
-                    result[i] = addIn(op.dtype, element(a, i), element(b, i));
-            }
-            vec(op.dst) = std::move(result);
-            break;
-        }
-        case OpKind::Broadcast: {
-            double value = roundTo(op.dtype, op.src[0] == kNoReg ? op.imm : scalar(op.src[0]));
-            auto& d = vec(op.dst);
-            d.resize(std::max(d.size(), n));
-            std::fill(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(n), value);
-            break;
-        }
-        case OpKind::Slide: {
-            std::vector<double> result = undisturbedTail(vec(op.dst), n);
-            const auto& a = vec(op.src[0]);
-            auto shift = static_cast<std::int64_t>(op.imm);
-            for (std::size_t i = 0; i < n; ++i) {
-                std::int64_t j = static_cast<std::int64_t>(i) + shift;
-                if (j >= 0 && static_cast<std::size_t>(j) < n) result[i] = element(a, static_cast<std::size_t>(j));
-                else if (op.src[1] != kNoReg && j >= static_cast<std::int64_t>(n))
-                    result[i] = element(vec(op.src[1]), static_cast<std::size_t>(j) - n);
-                else result[i] = 0.0;
-            }
-            vec(op.dst) = std::move(result);
-            break;
-        }
-        case OpKind::Reduce: {
-            double acc = op.src[1] == kNoReg ? 0.0 : scalar(op.src[1]);
-            const auto& a = vec(op.src[0]);
-            for (std::size_t i = 0; i < n; ++i) acc = addIn(op.dtype, acc, element(a, i));
-            if (op.dst < kVectorRegs) {
-                auto& d = vec(op.dst);
-                d.resize(std::max<std::size_t>(d.size(), 1));
-                d[0] = acc;
-            } else {
-                scalar(op.dst) = acc;
-            }
-            break;
-        }
-        default:
-            break;
+        break;
+    }
+    default: break;
     }
 }
 
 void Engine::read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) {
     int socket = spaceToSocket_[space];
-    if (socket < 0) throw std::runtime_error(fmt::format("engine {}: memory space {} is not connected", name(), space));
+    if (socket < 0)
+        throw std::runtime_error(fmt::format("engine {}: memory space {} is not connected", name(), space));
     tlm::tlm_generic_payload gp;
     gp.set_command(tlm::TLM_READ_COMMAND);
     gp.set_address(addr);
@@ -437,12 +469,15 @@ void Engine::read(std::uint8_t space, std::uint64_t addr, void* data, std::uint6
     gp.set_data_length(static_cast<unsigned>(bytes));
     gp.set_streaming_width(static_cast<unsigned>(bytes));
     if (memory[static_cast<unsigned>(socket)]->transport_dbg(gp) != bytes)
-        throw std::runtime_error(fmt::format("engine {}: functional read of {} B at space {} offset {:#x} failed", name(), bytes, space, addr));
+        throw std::runtime_error(
+            fmt::format("engine {}: functional read of {} B at space {} offset {:#x} failed", name(), bytes,
+                        space, addr));
 }
 
 void Engine::write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) {
     int socket = spaceToSocket_[space];
-    if (socket < 0) throw std::runtime_error(fmt::format("engine {}: memory space {} is not connected", name(), space));
+    if (socket < 0)
+        throw std::runtime_error(fmt::format("engine {}: memory space {} is not connected", name(), space));
     tlm::tlm_generic_payload gp;
     gp.set_command(tlm::TLM_WRITE_COMMAND);
     gp.set_address(addr);
@@ -450,7 +485,9 @@ void Engine::write(std::uint8_t space, std::uint64_t addr, const void* data, std
     gp.set_data_length(static_cast<unsigned>(bytes));
     gp.set_streaming_width(static_cast<unsigned>(bytes));
     if (memory[static_cast<unsigned>(socket)]->transport_dbg(gp) != bytes)
-        throw std::runtime_error(fmt::format("engine {}: functional write of {} B at space {} offset {:#x} failed", name(), bytes, space, addr));
+        throw std::runtime_error(
+            fmt::format("engine {}: functional write of {} B at space {} offset {:#x} failed", name(), bytes,
+                        space, addr));
 }
 
 }  // namespace tessim

@@ -30,10 +30,10 @@ struct EngineConfig {
     std::string name;
     ClockDomain clock;
     unsigned issueWidth = 1;
-    bool vliw = false;              // honour Op::kBundleStart: a bundle issues in one cycle
-    unsigned registerBytes = 32;    // vector register size (VLEN / 8)
-    Tick quantum = 1'000'000;       // temporal-decoupling quantum (1 µs)
-    bool isMainCompute = true;      // counts for stall_fraction
+    bool vliw = false;            // honour Op::kBundleStart: a bundle issues in one cycle
+    unsigned registerBytes = 32;  // vector register size (VLEN / 8)
+    Tick quantum = 1'000'000;     // temporal-decoupling quantum (1 µs)
+    bool isMainCompute = true;    // counts for stall_fraction
 };
 
 // Where the trace of an engine's activity goes (Chrome trace events); null = no tracing.
@@ -125,13 +125,13 @@ private:
     tlm::tlm_generic_payload payload_;
     AccessExtension access_;
 
-    std::uint64_t cycle_ = 0;          // next cycle not yet accounted
-    std::uint64_t issueCycle_ = 0;     // cycle of the last issue
-    unsigned slotsUsed_ = 0;           // ops issued in issueCycle_
+    std::uint64_t cycle_ = 0;       // next cycle not yet accounted
+    std::uint64_t issueCycle_ = 0;  // cycle of the last issue
+    unsigned slotsUsed_ = 0;        // ops issued in issueCycle_
     StallReason lastIssueReason_ = StallReason::Idle;
     std::uint64_t finishCycle_ = 0;
-    std::uint64_t memoryDrain_ = 0;    // cycle the last store is accepted
-    std::uint64_t computeDrain_ = 0;   // cycle the last result without a register completes
+    std::uint64_t memoryDrain_ = 0;   // cycle the last store is accepted
+    std::uint64_t computeDrain_ = 0;  // cycle the last result without a register completes
     std::uint64_t opsIssued_ = 0;
     double workDone_ = 0.0;
     std::uint64_t memoryOps_ = 0;

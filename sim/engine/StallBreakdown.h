@@ -11,8 +11,8 @@ enum class StallReason : std::uint8_t { Compute, Memory, Dependency, Structural,
 constexpr std::size_t kStallReasons = 6;
 
 inline std::string_view stallReasonName(StallReason r) {
-    constexpr std::array<std::string_view, kStallReasons> names{
-        "compute", "memory", "dependency", "structural", "sync", "idle"};
+    constexpr std::array<std::string_view, kStallReasons> names{"compute",    "memory", "dependency",
+                                                                "structural", "sync",   "idle"};
     return names[static_cast<std::size_t>(r)];
 }
 
@@ -23,7 +23,8 @@ struct StallBreakdown {
     std::uint64_t operator[](StallReason r) const { return cycles[static_cast<std::size_t>(r)]; }
     std::uint64_t total() const {
         std::uint64_t t = 0;
-        for (auto c : cycles) t += c;
+        for (auto c : cycles)
+            t += c;
         return t;
     }
 };

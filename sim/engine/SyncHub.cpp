@@ -12,7 +12,8 @@ void SyncHub::barrier(std::uint32_t id, std::uint32_t participants) {
         return;
     }
     std::uint64_t gen = b.generation;
-    while (b.generation == gen) sc_core::wait(*b.released);
+    while (b.generation == gen)
+        sc_core::wait(*b.released);
 }
 
 void SyncHub::signal(std::uint32_t id) {
@@ -23,7 +24,8 @@ void SyncHub::signal(std::uint32_t id) {
 
 void SyncHub::join(std::uint32_t id, std::uint32_t count) {
     auto& e = events_[id];
-    while (e.signals < count) sc_core::wait(*e.changed);
+    while (e.signals < count)
+        sc_core::wait(*e.changed);
 }
 
 }  // namespace tessim

@@ -11,7 +11,8 @@ TableUnit::TableUnit(TableUnitConfig config)
         auto k = static_cast<std::size_t>(kind);
         timing_[k] = t;
         executes_[k] = true;
-        singleOccupancy_[k] = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(t.reciprocal - 1e-9)));
+        singleOccupancy_[k] =
+            std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(t.reciprocal - 1e-9)));
         singleLatency_[k] = static_cast<std::uint64_t>(std::ceil(t.latency - 1e-9));
     }
 }
@@ -23,7 +24,7 @@ IssueCost TableUnit::issue(const Op& op) {
     elementCount_[k][d] += op.vl > 0 ? op.vl : 1;
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
     if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes) {
-        double w = op.kind == OpKind::Fma ? 2.0 * op.vl
+        double w = op.kind == OpKind::Fma                               ? 2.0 * op.vl
                    : (op.kind == OpKind::Mul || op.kind == OpKind::Add) ? static_cast<double>(op.vl)
                                                                         : 0.0;
         return IssueCost{singleOccupancy_[k], singleLatency_[k], w};
@@ -68,17 +69,21 @@ void TableUnit::account(const Op& op) {
 }
 
 double TableUnit::work(const Op& op) const {
-    if (config_.unitClass != UnitClass::Compute) return 0.0;
+    if (config_.unitClass != UnitClass::Compute)
+        return 0.0;
     // FLOP-like work: an FMA is two operations per element.
     double perElement = op.kind == OpKind::Fma ? 2.0 : 1.0;
-    if (op.kind != OpKind::Fma && op.kind != OpKind::Mul && op.kind != OpKind::Add) return 0.0;
+    if (op.kind != OpKind::Fma && op.kind != OpKind::Mul && op.kind != OpKind::Add)
+        return 0.0;
     return perElement * op.vl;
 }
 
 double TableUnit::peakWorkPerCycle() const {
-    if (config_.unitClass != UnitClass::Compute) return 0.0;
+    if (config_.unitClass != UnitClass::Compute)
+        return 0.0;
     auto it = config_.ops.find(OpKind::Fma);
-    if (it == config_.ops.end()) return 0.0;
+    if (it == config_.ops.end())
+        return 0.0;
     // Peak for 32-bit elements, the datatype the bound is stated for.
     return 2.0 * (config_.registerBytes / 4.0) / it->second.reciprocal;
 }
@@ -88,7 +93,8 @@ void TableUnit::collect(const std::string& path, StatsTree& stats, EnergyLedger&
     auto& node = stats.child(name());
     for (std::size_t k = 0; k < opCount_.size(); ++k) {
         for (std::size_t d = 0; d < opCount_[k].size(); ++d) {
-            if (opCount_[k][d] == 0) continue;
+            if (opCount_[k][d] == 0)
+                continue;
             auto kind = static_cast<OpKind>(k);
             auto dtype = static_cast<DType>(d);
             std::string key = std::string(opKindName(kind)) + "_" + std::string(dtypeName(dtype));
@@ -97,11 +103,13 @@ void TableUnit::collect(const std::string& path, StatsTree& stats, EnergyLedger&
             auto e = config_.energyPerElement.find({kind, dtype});
             double joules = e == config_.energyPerElement.end() ? 0.0 : e->second;
             std::uint64_t events = elementCount_[k][d];
-            if (config_.unitClass == UnitClass::Memory) events *= dtypeBytes(dtype);
+            if (config_.unitClass == UnitClass::Memory)
+                events *= dtypeBytes(dtype);
             energy.addEvents(path, key, events, joules);
         }
     }
-    if (config_.staticWatts > 0) energy.addStaticPower(path, config_.staticWatts * config_.instances);
+    if (config_.staticWatts > 0)
+        energy.addStaticPower(path, config_.staticWatts * config_.instances);
     (void)seconds;
 }
 

@@ -16,13 +16,13 @@ struct TableUnitConfig {
     std::string name;
     UnitClass unitClass = UnitClass::Compute;
     unsigned instances = 1;
-    unsigned registerBytes = 32;   // bytes of one vector register (VLEN / 8)
+    unsigned registerBytes = 32;  // bytes of one vector register (VLEN / 8)
     // Memory units: bytes moved per cycle for unit-stride and elements per cycle for strided.
     double bytesPerCycle = 16.0;
     double stridedElementsPerCycle = 1.0;
     struct Timing {
-        double latency = 1.0;      // cycles
-        double reciprocal = 1.0;   // cycles per register of data
+        double latency = 1.0;     // cycles
+        double reciprocal = 1.0;  // cycles per register of data
     };
     std::map<OpKind, Timing> ops;
     // Energy per element operation (or per byte for memory units), J, keyed by op and dtype.

@@ -38,7 +38,8 @@ constexpr std::array<std::pair<DType, std::string_view>, 6> kDTypeNames{{
 
 std::string_view opKindName(OpKind k) {
     for (const auto& [kind, name] : kOpNames)
-        if (kind == k) return name;
+        if (kind == k)
+            return name;
     return "?";
 }
 
@@ -54,7 +55,8 @@ bool parseOpKind(std::string_view name, OpKind& out) {
 
 std::string_view dtypeName(DType t) {
     for (const auto& [type, name] : kDTypeNames)
-        if (type == t) return name;
+        if (type == t)
+            return name;
     return "?";
 }
 

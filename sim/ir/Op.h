@@ -29,16 +29,18 @@ enum class OpKind : std::uint8_t {
 enum class DType : std::uint8_t { I8, I16, I32, F16, F32, F64 };
 
 constexpr std::uint8_t kNoReg = 0xFF;
-constexpr unsigned kVectorRegs = 64;   // v0..v63 → register ids 0..63
+constexpr unsigned kVectorRegs = 64;     // v0..v63 → register ids 0..63
 constexpr unsigned kScalarRegBase = 64;  // s0..s63 → register ids 64..127
 constexpr unsigned kRegIds = 128;
 
 inline unsigned dtypeBytes(DType t) {
     switch (t) {
-        case DType::I8: return 1;
-        case DType::I16: case DType::F16: return 2;
-        case DType::I32: case DType::F32: return 4;
-        case DType::F64: return 8;
+    case DType::I8: return 1;
+    case DType::I16:
+    case DType::F16: return 2;
+    case DType::I32:
+    case DType::F32: return 4;
+    case DType::F64: return 8;
     }
     return 4;
 }
@@ -64,9 +66,7 @@ struct DmaArgs {
     std::int64_t dstPlaneStride;
     std::uint64_t multicastStride;  // see above
 
-    std::uint64_t totalBytes() const {
-        return std::uint64_t{rowBytes} * rows * planes;
-    }
+    std::uint64_t totalBytes() const { return std::uint64_t{rowBytes} * rows * planes; }
 };
 
 // A convolution tile on a MAC array: out[n][y][x] (+)= Σ_c,ky,kx in[c][y·s+ky][x·s+kx] · w[n][c][ky][kx].
@@ -78,12 +78,12 @@ struct MacTileArgs {
     std::uint8_t stride;
     std::uint8_t kh;
     std::uint8_t kw;
-    std::uint8_t pad;         // unused by the array itself: padding is materialised by the schedule
-    std::uint16_t channels;   // input channels of this tile
-    std::uint16_t filters;    // output channels of this tile
-    std::uint32_t inH, inW;   // input tile (halo included)
-    std::uint32_t outH, outW; // output tile
-    std::uint64_t in;         // offsets in `space`
+    std::uint8_t pad;          // unused by the array itself: padding is materialised by the schedule
+    std::uint16_t channels;    // input channels of this tile
+    std::uint16_t filters;     // output channels of this tile
+    std::uint32_t inH, inW;    // input tile (halo included)
+    std::uint32_t outH, outW;  // output tile
+    std::uint64_t in;          // offsets in `space`
     std::uint64_t weights;
     std::uint64_t out;
 };
@@ -91,15 +91,15 @@ struct MacTileArgs {
 struct Op {
     OpKind kind = OpKind::Nop;
     DType dtype = DType::F32;
-    std::uint8_t space = 0;       // memory space for loads and stores
+    std::uint8_t space = 0;  // memory space for loads and stores
     std::uint8_t dst = kNoReg;
     std::uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
-    std::uint8_t flags = 0;       // kBundleStart
-    std::uint32_t vl = 0;         // elements
-    std::uint32_t tag = 0;        // DMA tag, barrier id, event id
-    std::uint32_t count = 0;      // barrier participants, join count
+    std::uint8_t flags = 0;   // kBundleStart
+    std::uint32_t vl = 0;     // elements
+    std::uint32_t tag = 0;    // DMA tag, barrier id, event id
+    std::uint32_t count = 0;  // barrier participants, join count
     std::uint64_t addr = 0;
-    std::int64_t stride = 0;      // bytes; 0 = unit stride
+    std::int64_t stride = 0;  // bytes; 0 = unit stride
     double imm = 0.0;
     union {
         DmaArgs dma;

@@ -15,7 +15,8 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 void putReg(Json& j, const char* role, std::uint8_t r) {
-    if (r == kNoReg) return;
+    if (r == kNoReg)
+        return;
     if (r >= kScalarRegBase)
         j[std::string("s") + role] = r - kScalarRegBase;
     else
@@ -24,7 +25,8 @@ void putReg(Json& j, const char* role, std::uint8_t r) {
 
 const std::string& spaceName(const TargetInfo& t, std::uint8_t id) {
     for (const auto& s : t.spaces)
-        if (s.id == id) return s.name;
+        if (s.id == id)
+            return s.name;
     throw std::runtime_error(fmt::format("op refers to memory space {} that target '{}' lacks", id, t.name));
 }
 
@@ -33,73 +35,73 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
     j["engine"] = engine;
     j["op"] = std::string(opKindName(op.kind));
     switch (op.kind) {
-        case OpKind::DmaStart: {
-            const DmaArgs& d = op.dma;
-            j["tag"] = op.tag;
-            j["channel"] = d.channel;
-            j["src_mem"] = spaceName(t, d.srcSpace);
-            j["src"] = d.src;
-            j["dst_mem"] = spaceName(t, d.dstSpace);
-            j["dst"] = d.dst;
-            j["row_bytes"] = d.rowBytes;
-            j["rows"] = d.rows;
-            j["planes"] = d.planes;
-            j["src_row_stride"] = d.srcRowStride;
-            j["src_plane_stride"] = d.srcPlaneStride;
-            j["dst_row_stride"] = d.dstRowStride;
-            j["dst_plane_stride"] = d.dstPlaneStride;
-            if (d.multicastCount) {
-                j["multicast"] = d.multicastCount;
-                j["multicast_stride"] = d.multicastStride;
-            }
-            break;
+    case OpKind::DmaStart: {
+        const DmaArgs& d = op.dma;
+        j["tag"] = op.tag;
+        j["channel"] = d.channel;
+        j["src_mem"] = spaceName(t, d.srcSpace);
+        j["src"] = d.src;
+        j["dst_mem"] = spaceName(t, d.dstSpace);
+        j["dst"] = d.dst;
+        j["row_bytes"] = d.rowBytes;
+        j["rows"] = d.rows;
+        j["planes"] = d.planes;
+        j["src_row_stride"] = d.srcRowStride;
+        j["src_plane_stride"] = d.srcPlaneStride;
+        j["dst_row_stride"] = d.dstRowStride;
+        j["dst_plane_stride"] = d.dstPlaneStride;
+        if (d.multicastCount) {
+            j["multicast"] = d.multicastCount;
+            j["multicast_stride"] = d.multicastStride;
         }
-        case OpKind::DmaWait:
-            j["tag"] = op.tag;
-            break;
-        case OpKind::Barrier: case OpKind::Join:
-            j["id"] = op.tag;
-            j["count"] = op.count;
-            break;
-        case OpKind::Fork:
-            j["id"] = op.tag;
-            break;
-        case OpKind::MacTile: {
-            const MacTileArgs& m = op.mac;
-            j["dtype"] = std::string(dtypeName(op.dtype));
-            j["mem"] = spaceName(t, m.space);
-            j["in"] = m.in;
-            j["weights"] = m.weights;
-            j["out"] = m.out;
-            j["channels"] = m.channels;
-            j["filters"] = m.filters;
-            j["in_h"] = m.inH;
-            j["in_w"] = m.inW;
-            j["out_h"] = m.outH;
-            j["out_w"] = m.outW;
-            j["kh"] = m.kh;
-            j["kw"] = m.kw;
-            j["stride"] = m.stride;
-            j["pad"] = m.pad;
-            j["accumulate"] = m.accumulate != 0;
-            break;
-        }
-        default:
-            j["dtype"] = std::string(dtypeName(op.dtype));
-            putReg(j, "d", op.dst);
-            putReg(j, "s0", op.src[0]);
-            putReg(j, "s1", op.src[1]);
-            putReg(j, "s2", op.src[2]);
-            j["vl"] = op.vl;
-            if (op.kind == OpKind::VLoad || op.kind == OpKind::VStore || op.kind == OpKind::ScalarLoad) {
-                j["mem"] = spaceName(t, op.space);
-                j["addr"] = op.addr;
-                if (op.stride != 0) j["stride"] = op.stride;
-            }
-            if (op.kind == OpKind::Broadcast || op.kind == OpKind::Slide) j["imm"] = op.imm;
-            break;
+        break;
     }
-    if (op.flags & Op::kBundleStart) j["bundle"] = true;
+    case OpKind::DmaWait: j["tag"] = op.tag; break;
+    case OpKind::Barrier:
+    case OpKind::Join:
+        j["id"] = op.tag;
+        j["count"] = op.count;
+        break;
+    case OpKind::Fork: j["id"] = op.tag; break;
+    case OpKind::MacTile: {
+        const MacTileArgs& m = op.mac;
+        j["dtype"] = std::string(dtypeName(op.dtype));
+        j["mem"] = spaceName(t, m.space);
+        j["in"] = m.in;
+        j["weights"] = m.weights;
+        j["out"] = m.out;
+        j["channels"] = m.channels;
+        j["filters"] = m.filters;
+        j["in_h"] = m.inH;
+        j["in_w"] = m.inW;
+        j["out_h"] = m.outH;
+        j["out_w"] = m.outW;
+        j["kh"] = m.kh;
+        j["kw"] = m.kw;
+        j["stride"] = m.stride;
+        j["pad"] = m.pad;
+        j["accumulate"] = m.accumulate != 0;
+        break;
+    }
+    default:
+        j["dtype"] = std::string(dtypeName(op.dtype));
+        putReg(j, "d", op.dst);
+        putReg(j, "s0", op.src[0]);
+        putReg(j, "s1", op.src[1]);
+        putReg(j, "s2", op.src[2]);
+        j["vl"] = op.vl;
+        if (op.kind == OpKind::VLoad || op.kind == OpKind::VStore || op.kind == OpKind::ScalarLoad) {
+            j["mem"] = spaceName(t, op.space);
+            j["addr"] = op.addr;
+            if (op.stride != 0)
+                j["stride"] = op.stride;
+        }
+        if (op.kind == OpKind::Broadcast || op.kind == OpKind::Slide)
+            j["imm"] = op.imm;
+        break;
+    }
+    if (op.flags & Op::kBundleStart)
+        j["bundle"] = true;
     return j;
 }
 
@@ -113,47 +115,51 @@ public:
             throw config::ConfigError({file_, line_, static_cast<int>(e.byte)}, "",
                                       std::string("invalid JSON: ") + e.what());
         }
-        if (!j_.is_object()) fail("", "expected a JSON object");
+        if (!j_.is_object())
+            fail("", "expected a JSON object");
     }
     [[noreturn]] void fail(const std::string& key, const std::string& message) const {
         int column = 1;
         if (!key.empty()) {
             auto pos = text_.find("\"" + key + "\"");
-            if (pos != std::string::npos) column = static_cast<int>(pos) + 1;
+            if (pos != std::string::npos)
+                column = static_cast<int>(pos) + 1;
         }
         throw config::ConfigError({file_, line_, column}, key, message);
     }
     bool has(const std::string& key) const { return j_.contains(key); }
-    template <class T>
-    T get(const std::string& key) {
+    template <class T> T get(const std::string& key) {
         used_.push_back(key);
-        if (!j_.contains(key)) fail(key, "missing required field '" + key + "'");
+        if (!j_.contains(key))
+            fail(key, "missing required field '" + key + "'");
         try {
             return j_.at(key).get<T>();
         } catch (const nlohmann::json::exception&) {
             fail(key, "wrong type for field '" + key + "'");
         }
     }
-    template <class T>
-    T get(const std::string& key, T fallback) {
+    template <class T> T get(const std::string& key, T fallback) {
         return has(key) ? get<T>(key) : (used_.push_back(key), fallback);
     }
     std::uint8_t space(const std::string& key) {
         std::string name = get<std::string>(key);
         const MemorySpaceInfo* s = target_.findSpace(name);
-        if (!s) fail(key, "target '" + target_.name + "' has no memory '" + name + "'");
+        if (!s)
+            fail(key, "target '" + target_.name + "' has no memory '" + name + "'");
         return s->id;
     }
     std::uint8_t reg(const char* role) {
         std::string v = std::string("v") + role, s = std::string("s") + role;
         if (has(v)) {
             auto r = get<unsigned>(v);
-            if (r >= kVectorRegs) fail(v, fmt::format("vector register {} out of range 0..{}", r, kVectorRegs - 1));
+            if (r >= kVectorRegs)
+                fail(v, fmt::format("vector register {} out of range 0..{}", r, kVectorRegs - 1));
             return static_cast<std::uint8_t>(r);
         }
         if (has(s)) {
             auto r = get<unsigned>(s);
-            if (r >= kRegIds - kScalarRegBase) fail(s, fmt::format("scalar register {} out of range", r));
+            if (r >= kRegIds - kScalarRegBase)
+                fail(s, fmt::format("scalar register {} out of range", r));
             return static_cast<std::uint8_t>(kScalarRegBase + r);
         }
         return kNoReg;
@@ -180,7 +186,8 @@ std::uint64_t writeSchedule(std::ostream& out, std::vector<EngineStream>& stream
     header["schema"] = "tessim.schedule/1";
     header["target"] = target.name;
     Json spaces = Json::object();
-    for (const auto& s : target.spaces) spaces[s.name] = s.id;
+    for (const auto& s : target.spaces)
+        spaces[s.name] = s.id;
     header["spaces"] = spaces;
     out << header.dump() << '\n';
     std::uint64_t count = 0;
@@ -197,14 +204,16 @@ std::uint64_t writeSchedule(std::ostream& out, std::vector<EngineStream>& stream
 
 std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo& target) {
     std::ifstream in(path);
-    if (!in) throw config::ConfigError({path, 0, 0}, "", "cannot open schedule file");
+    if (!in)
+        throw config::ConfigError({path, 0, 0}, "", "cannot open schedule file");
     std::vector<std::pair<std::string, std::vector<Op>>> perEngine;
     std::string text;
     int line = 0;
     bool header = false;
     while (std::getline(in, text)) {
         ++line;
-        if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+        if (text.find_first_not_of(" \t\r") == std::string::npos)
+            continue;
         LineParser p(path, line, text, target);
         if (!header) {
             header = true;
@@ -212,89 +221,94 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
                 if (p.get<std::string>("schema") != "tessim.schedule/1")
                     p.fail("schema", "unsupported schema (expected tessim.schedule/1)");
                 p.get<std::string>("target", std::string());
-                if (p.has("spaces")) p.get<nlohmann::json>("spaces");
+                if (p.has("spaces"))
+                    p.get<nlohmann::json>("spaces");
                 p.finish();
                 continue;
             }
         }
         Op op;
         std::string engine = p.get<std::string>("engine");
-        if (!target.findEngine(engine)) p.fail("engine", "target '" + target.name + "' has no engine '" + engine + "'");
+        if (!target.findEngine(engine))
+            p.fail("engine", "target '" + target.name + "' has no engine '" + engine + "'");
         std::string kindName = p.get<std::string>("op");
-        if (!parseOpKind(kindName, op.kind)) p.fail("op", "unknown op '" + kindName + "'");
-        if (p.get<bool>("bundle", false)) op.flags |= Op::kBundleStart;
+        if (!parseOpKind(kindName, op.kind))
+            p.fail("op", "unknown op '" + kindName + "'");
+        if (p.get<bool>("bundle", false))
+            op.flags |= Op::kBundleStart;
         auto dtype = [&]() {
             std::string d = p.get<std::string>("dtype", std::string("f32"));
-            if (!parseDType(d, op.dtype)) p.fail("dtype", "unknown dtype '" + d + "'");
+            if (!parseDType(d, op.dtype))
+                p.fail("dtype", "unknown dtype '" + d + "'");
         };
         switch (op.kind) {
-            case OpKind::DmaStart: {
-                DmaArgs& d = op.dma;
-                op.tag = p.get<std::uint32_t>("tag");
-                d.channel = p.get<std::uint8_t>("channel", 0);
-                d.srcSpace = p.space("src_mem");
-                d.src = p.get<std::uint64_t>("src");
-                d.dstSpace = p.space("dst_mem");
-                d.dst = p.get<std::uint64_t>("dst");
-                d.rowBytes = p.get<std::uint32_t>("row_bytes");
-                d.rows = p.get<std::uint32_t>("rows", 1);
-                d.planes = p.get<std::uint32_t>("planes", 1);
-                d.srcRowStride = p.get<std::int64_t>("src_row_stride", d.rowBytes);
-                d.srcPlaneStride = p.get<std::int64_t>("src_plane_stride", 0);
-                d.dstRowStride = p.get<std::int64_t>("dst_row_stride", d.rowBytes);
-                d.dstPlaneStride = p.get<std::int64_t>("dst_plane_stride", 0);
-                d.multicastCount = p.get<std::uint8_t>("multicast", 0);
-                d.multicastStride = p.get<std::uint64_t>("multicast_stride", 0);
-                if (d.rows == 0 || d.planes == 0 || d.rowBytes == 0) p.fail("row_bytes", "a DMA moves at least one byte");
-                break;
+        case OpKind::DmaStart: {
+            DmaArgs& d = op.dma;
+            op.tag = p.get<std::uint32_t>("tag");
+            d.channel = p.get<std::uint8_t>("channel", 0);
+            d.srcSpace = p.space("src_mem");
+            d.src = p.get<std::uint64_t>("src");
+            d.dstSpace = p.space("dst_mem");
+            d.dst = p.get<std::uint64_t>("dst");
+            d.rowBytes = p.get<std::uint32_t>("row_bytes");
+            d.rows = p.get<std::uint32_t>("rows", 1);
+            d.planes = p.get<std::uint32_t>("planes", 1);
+            d.srcRowStride = p.get<std::int64_t>("src_row_stride", d.rowBytes);
+            d.srcPlaneStride = p.get<std::int64_t>("src_plane_stride", 0);
+            d.dstRowStride = p.get<std::int64_t>("dst_row_stride", d.rowBytes);
+            d.dstPlaneStride = p.get<std::int64_t>("dst_plane_stride", 0);
+            d.multicastCount = p.get<std::uint8_t>("multicast", 0);
+            d.multicastStride = p.get<std::uint64_t>("multicast_stride", 0);
+            if (d.rows == 0 || d.planes == 0 || d.rowBytes == 0)
+                p.fail("row_bytes", "a DMA moves at least one byte");
+            break;
+        }
+        case OpKind::DmaWait: op.tag = p.get<std::uint32_t>("tag"); break;
+        case OpKind::Barrier:
+        case OpKind::Join:
+            op.tag = p.get<std::uint32_t>("id");
+            op.count = p.get<std::uint32_t>("count");
+            break;
+        case OpKind::Fork: op.tag = p.get<std::uint32_t>("id"); break;
+        case OpKind::MacTile: {
+            dtype();
+            MacTileArgs& m = op.mac;
+            m.space = p.space("mem");
+            m.in = p.get<std::uint64_t>("in");
+            m.weights = p.get<std::uint64_t>("weights");
+            m.out = p.get<std::uint64_t>("out");
+            m.channels = p.get<std::uint16_t>("channels");
+            m.filters = p.get<std::uint16_t>("filters");
+            m.inH = p.get<std::uint32_t>("in_h");
+            m.inW = p.get<std::uint32_t>("in_w");
+            m.outH = p.get<std::uint32_t>("out_h");
+            m.outW = p.get<std::uint32_t>("out_w");
+            m.kh = p.get<std::uint8_t>("kh");
+            m.kw = p.get<std::uint8_t>("kw");
+            m.stride = p.get<std::uint8_t>("stride", 1);
+            m.pad = p.get<std::uint8_t>("pad", 0);
+            m.accumulate = p.get<bool>("accumulate", false) ? 1 : 0;
+            break;
+        }
+        default:
+            dtype();
+            op.dst = p.reg("d");
+            op.src[0] = p.reg("s0");
+            op.src[1] = p.reg("s1");
+            op.src[2] = p.reg("s2");
+            op.vl = p.get<std::uint32_t>("vl", 0);
+            if (op.kind == OpKind::VLoad || op.kind == OpKind::VStore || op.kind == OpKind::ScalarLoad) {
+                op.space = p.space("mem");
+                op.addr = p.get<std::uint64_t>("addr");
+                op.stride = p.get<std::int64_t>("stride", 0);
             }
-            case OpKind::DmaWait:
-                op.tag = p.get<std::uint32_t>("tag");
-                break;
-            case OpKind::Barrier: case OpKind::Join:
-                op.tag = p.get<std::uint32_t>("id");
-                op.count = p.get<std::uint32_t>("count");
-                break;
-            case OpKind::Fork:
-                op.tag = p.get<std::uint32_t>("id");
-                break;
-            case OpKind::MacTile: {
-                dtype();
-                MacTileArgs& m = op.mac;
-                m.space = p.space("mem");
-                m.in = p.get<std::uint64_t>("in");
-                m.weights = p.get<std::uint64_t>("weights");
-                m.out = p.get<std::uint64_t>("out");
-                m.channels = p.get<std::uint16_t>("channels");
-                m.filters = p.get<std::uint16_t>("filters");
-                m.inH = p.get<std::uint32_t>("in_h");
-                m.inW = p.get<std::uint32_t>("in_w");
-                m.outH = p.get<std::uint32_t>("out_h");
-                m.outW = p.get<std::uint32_t>("out_w");
-                m.kh = p.get<std::uint8_t>("kh");
-                m.kw = p.get<std::uint8_t>("kw");
-                m.stride = p.get<std::uint8_t>("stride", 1);
-                m.pad = p.get<std::uint8_t>("pad", 0);
-                m.accumulate = p.get<bool>("accumulate", false) ? 1 : 0;
-                break;
-            }
-            default:
-                dtype();
-                op.dst = p.reg("d");
-                op.src[0] = p.reg("s0");
-                op.src[1] = p.reg("s1");
-                op.src[2] = p.reg("s2");
-                op.vl = p.get<std::uint32_t>("vl", 0);
-                if (op.kind == OpKind::VLoad || op.kind == OpKind::VStore || op.kind == OpKind::ScalarLoad) {
-                    op.space = p.space("mem");
-                    op.addr = p.get<std::uint64_t>("addr");
-                    op.stride = p.get<std::int64_t>("stride", 0);
-                }
-                if (op.kind == OpKind::Broadcast || op.kind == OpKind::Slide) op.imm = p.get<double>("imm", 0.0);
-                break;
+            if (op.kind == OpKind::Broadcast || op.kind == OpKind::Slide)
+                op.imm = p.get<double>("imm", 0.0);
+            break;
         }
         p.finish();
-        auto it = std::find_if(perEngine.begin(), perEngine.end(), [&](const auto& e) { return e.first == engine; });
+        auto it = std::find_if(perEngine.begin(), perEngine.end(),
+                               [&](const auto& e) { return e.first == engine; });
         if (it == perEngine.end()) {
             perEngine.emplace_back(engine, std::vector<Op>{});
             it = perEngine.end() - 1;

@@ -26,7 +26,8 @@ public:
         while (pos_ == buffer_.size()) {
             buffer_.clear();
             pos_ = 0;
-            if (!refill(buffer_)) return nullptr;
+            if (!refill(buffer_))
+                return nullptr;
         }
         return &buffer_[pos_++];
     }

@@ -4,9 +4,11 @@ namespace tessim {
 
 StatsTree& StatsTree::child(const std::string& name) {
     auto dot = name.find('.');
-    if (dot != std::string::npos) return child(name.substr(0, dot)).child(name.substr(dot + 1));
+    if (dot != std::string::npos)
+        return child(name.substr(0, dot)).child(name.substr(dot + 1));
     for (auto& [key, node] : children_)
-        if (key == name) return *node;
+        if (key == name)
+            return *node;
     children_.emplace_back(name, std::make_unique<StatsTree>());
     return *children_.back().second;
 }
@@ -25,12 +27,14 @@ const StatsTree::Value* StatsTree::find(const std::string& dottedPath) const {
     auto dot = dottedPath.find('.');
     if (dot == std::string::npos) {
         for (const auto& v : values_)
-            if (v.name == dottedPath) return &v;
+            if (v.name == dottedPath)
+                return &v;
         return nullptr;
     }
     std::string head = dottedPath.substr(0, dot);
     for (const auto& [key, node] : children_)
-        if (key == head) return node->find(dottedPath.substr(dot + 1));
+        if (key == head)
+            return node->find(dottedPath.substr(dot + 1));
     return nullptr;
 }
 
@@ -43,17 +47,21 @@ nlohmann::ordered_json StatsTree::toJson() const {
         else
             e["value"] = v.value;
         e["unit"] = v.unit;
-        if (!v.description.empty()) e["description"] = v.description;
+        if (!v.description.empty())
+            e["description"] = v.description;
         j[v.name] = e;
     }
-    for (const auto& [key, node] : children_) j[key] = node->toJson();
+    for (const auto& [key, node] : children_)
+        j[key] = node->toJson();
     return j;
 }
 
 void StatsTree::flatten(const std::string& prefix,
                         std::vector<std::pair<std::string, const Value*>>& out) const {
-    for (const auto& v : values_) out.emplace_back(prefix.empty() ? v.name : prefix + "." + v.name, &v);
-    for (const auto& [key, node] : children_) node->flatten(prefix.empty() ? key : prefix + "." + key, out);
+    for (const auto& v : values_)
+        out.emplace_back(prefix.empty() ? v.name : prefix + "." + v.name, &v);
+    for (const auto& [key, node] : children_)
+        node->flatten(prefix.empty() ? key : prefix + "." + key, out);
 }
 
 }  // namespace tessim

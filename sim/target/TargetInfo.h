@@ -12,10 +12,10 @@
 namespace tessim {
 
 struct MemorySpaceInfo {
-    std::string name;        // "sram", "ddr", "am", ...
-    std::uint8_t id = 0;     // Op::space
-    std::string level;       // traffic level in reports ("ddr", "sram", "l2", ...)
-    std::uint64_t size = 0;  // bytes
+    std::string name;            // "sram", "ddr", "am", ...
+    std::uint8_t id = 0;         // Op::space
+    std::string level;           // traffic level in reports ("ddr", "sram", "l2", ...)
+    std::uint64_t size = 0;      // bytes
     double peakBandwidth = 0.0;  // B/s, for bandwidth bounds
 };
 
@@ -36,16 +36,19 @@ struct TargetInfo {
 
     const MemorySpaceInfo* findSpace(const std::string& spaceName) const {
         for (const auto& s : spaces)
-            if (s.name == spaceName) return &s;
+            if (s.name == spaceName)
+                return &s;
         return nullptr;
     }
     const MemorySpaceInfo& space(const std::string& spaceName) const {
-        if (const auto* s = findSpace(spaceName)) return *s;
+        if (const auto* s = findSpace(spaceName))
+            return *s;
         throw std::runtime_error("target '" + name + "' has no memory named '" + spaceName + "'");
     }
     const EngineInfo* findEngine(const std::string& engineName) const {
         for (const auto& e : engines)
-            if (e.name == engineName) return &e;
+            if (e.name == engineName)
+                return &e;
         return nullptr;
     }
 };

@@ -27,14 +27,17 @@ inline std::string readWholeFile(const std::string& path) {
 // `args` is appended to the binary path as a shell command line (quote what needs quoting).
 inline ProcessResult runTessim(const std::string& args) {
     static int counter = 0;
-    std::string errPath = "/tmp/tessim_test_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+    std::string errPath =
+        "/tmp/tessim_test_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
     std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>" + errPath;
     ProcessResult r;
     FILE* pipe = popen(cmd.c_str(), "r");
-    if (!pipe) return r;
+    if (!pipe)
+        return r;
     std::array<char, 4096> buf{};
     std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+        r.out.append(buf.data(), n);
     int status = pclose(pipe);
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     r.err = readWholeFile(errPath);

@@ -40,5 +40,5 @@ TEST(ConfigErrorTest, LocationToString) {
     EXPECT_EQ(toString(Location{"f.yaml", 0, 0}), "f.yaml");
 }
 
-} // namespace
-} // namespace tessim::config
+}  // namespace
+}  // namespace tessim::config

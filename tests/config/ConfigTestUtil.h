@@ -18,9 +18,8 @@ public:
     TempDir() {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
         std::random_device random;
-        const std::string name = std::string("tessim_config_") +
-                                 (info != nullptr ? info->name() : "test") + "_" +
-                                 std::to_string(::getpid()) + "_" + std::to_string(random());
+        const std::string name = std::string("tessim_config_") + (info != nullptr ? info->name() : "test") +
+                                 "_" + std::to_string(::getpid()) + "_" + std::to_string(random());
         root_ = std::filesystem::temp_directory_path() / name;
         std::filesystem::create_directories(root_);
     }
@@ -45,8 +44,7 @@ private:
 };
 
 /// Runs `action`, which must throw ConfigError, and returns the error.
-template <class Action>
-ConfigError expectConfigError(Action&& action) {
+template <class Action> ConfigError expectConfigError(Action&& action) {
     try {
         action();
     } catch (const ConfigError& error) {
@@ -65,4 +63,4 @@ inline void expectAt(const ConfigError& error, const std::string& file, int line
     EXPECT_EQ(error.key(), key) << error.what();
 }
 
-} // namespace tessim::config::test
+}  // namespace tessim::config::test

@@ -37,14 +37,14 @@ const Node& at(const Node& node, const std::string& key) {
 
 TEST(LoaderTest, BuildsATreeWithLocationsAndPaths) {
     const Node root = loadYamlString(lines({
-                                         "name: npu",            // 1
-                                         "dram:",                // 2
-                                         "  size: 2 GiB",        // 3
-                                         "  timing: {tRCD: 14}", // 4
-                                         "banks: [1, 2, 3]",     // 5
-                                         "layers:",              // 6
-                                         "  - kind: conv",       // 7
-                                         "    k: 3",             // 8
+                                         "name: npu",             // 1
+                                         "dram:",                 // 2
+                                         "  size: 2 GiB",         // 3
+                                         "  timing: {tRCD: 14}",  // 4
+                                         "banks: [1, 2, 3]",      // 5
+                                         "layers:",               // 6
+                                         "  - kind: conv",        // 7
+                                         "    k: 3",              // 8
                                      }),
                                      "t.yaml");
     ASSERT_TRUE(root.isMap());
@@ -82,9 +82,9 @@ TEST(LoaderTest, BuildsATreeWithLocationsAndPaths) {
 
 TEST(LoaderTest, NullValuesAreLocatedAtTheirKey) {
     const Node root = loadYamlString(lines({
-                                         "a:",      // 1
-                                         "b: ~",    // 2
-                                         "c: null", // 3
+                                         "a:",       // 1
+                                         "b: ~",     // 2
+                                         "c: null",  // 3
                                          "d: 'null'",
                                      }),
                                      "n.yaml");
@@ -109,8 +109,7 @@ TEST(LoaderTest, EmptyDocumentIsNull) {
 }
 
 TEST(LoaderTest, SyntaxErrorHasTheYamlMarkOneBased) {
-    const ConfigError unclosed =
-        expectConfigError([] { loadYamlString(lines({"a: [1, 2"}), "bad.yaml"); });
+    const ConfigError unclosed = expectConfigError([] { loadYamlString(lines({"a: [1, 2"}), "bad.yaml"); });
     expectAt(unclosed, "bad.yaml", 2, 1, "");
     EXPECT_EQ(unclosed.detail(), "end of sequence flow not found");
     EXPECT_STREQ(unclosed.what(), "bad.yaml:2:1: error: end of sequence flow not found");
@@ -127,9 +126,7 @@ TEST(LoaderTest, SyntaxErrorHasTheYamlMarkOneBased) {
     expectAt(indented, "bad.yaml", 2, 3, "");
     EXPECT_EQ(indented.detail(), "illegal map value");
 
-    const ConfigError tab = expectConfigError([] {
-        loadYamlString(lines({"a: 1", "\tb: 2"}), "bad.yaml");
-    });
+    const ConfigError tab = expectConfigError([] { loadYamlString(lines({"a: 1", "\tb: 2"}), "bad.yaml"); });
     expectAt(tab, "bad.yaml", 2, 1, "");
     EXPECT_THAT(tab.detail(), HasSubstr("tab"));
 
@@ -185,20 +182,20 @@ TEST(LoaderTest, MissingTopLevelFile) {
 TEST(LoaderTest, IncludeMergesDeeplyAndTheIncludingFileWins) {
     TempDir dir;
     dir.write("base.yaml", lines({
-                               "dram:",              // 1
-                               "  size: 1 GiB",      // 2
-                               "  frequency: 1 GHz", // 3
-                               "  banks: [1, 2, 3]", // 4
-                               "cores: 4",           // 5
-                               "name: base",         // 6
+                               "dram:",               // 1
+                               "  size: 1 GiB",       // 2
+                               "  frequency: 1 GHz",  // 3
+                               "  banks: [1, 2, 3]",  // 4
+                               "cores: 4",            // 5
+                               "name: base",          // 6
                            }));
     const std::string top = dir.write("top.yaml", lines({
-                                                      "include: base.yaml", // 1
-                                                      "dram:",              // 2
-                                                      "  frequency: 2 GHz", // 3
-                                                      "  banks: [7]",       // 4
-                                                      "name: top",          // 5
-                                                      "extra: true",        // 6
+                                                      "include: base.yaml",  // 1
+                                                      "dram:",               // 2
+                                                      "  frequency: 2 GHz",  // 3
+                                                      "  banks: [7]",        // 4
+                                                      "name: top",           // 5
+                                                      "extra: true",         // 6
                                                   }));
     const Node root = loadYamlFile(top);
     EXPECT_EQ(root.find("include"), nullptr);
@@ -228,8 +225,7 @@ TEST(LoaderTest, IncludeListAppliesInOrderLaterWins) {
     TempDir dir;
     dir.write("a.yaml", lines({"x: from-a", "y: from-a", "m: {p: 1, q: 1}"}));
     dir.write("b.yaml", lines({"y: from-b", "m: {q: 2, r: 2}"}));
-    const std::string top =
-        dir.write("top.yaml", lines({"include: [a.yaml, b.yaml]", "m: {r: 3}"}));
+    const std::string top = dir.write("top.yaml", lines({"include: [a.yaml, b.yaml]", "m: {r: 3}"}));
     const Node root = loadYamlFile(top);
     EXPECT_EQ(at(root, "x").scalar(), "from-a");
     EXPECT_EQ(at(root, "y").scalar(), "from-b");
@@ -243,8 +239,7 @@ TEST(LoaderTest, IncludePathsAreRelativeToTheIncludingFile) {
     TempDir dir;
     dir.write("shared/memory.yaml", lines({"include: ../common/units.yaml", "size: 2 MiB"}));
     dir.write("common/units.yaml", lines({"line: 64 B", "size: 1 MiB"}));
-    dir.write("targets/sub/npu.yaml",
-              lines({"include:", "  - ../../shared/memory.yaml", "name: npu"}));
+    dir.write("targets/sub/npu.yaml", lines({"include:", "  - ../../shared/memory.yaml", "name: npu"}));
     const Node root = loadYamlFile(dir.path("targets/sub/npu.yaml"));
     EXPECT_EQ(at(root, "line").scalar(), "64 B");
     EXPECT_EQ(at(root, "line").location().file, dir.path("common/units.yaml"));
@@ -256,8 +251,7 @@ TEST(LoaderTest, IncludePathsAreRelativeToTheIncludingFile) {
 TEST(LoaderTest, IncludeFromAStringIsRelativeToThePseudoFile) {
     TempDir dir;
     dir.write("conf/base.yaml", lines({"a: 1"}));
-    const Node root =
-        loadYamlString(lines({"include: base.yaml", "b: 2"}), dir.path("conf/x.yaml"));
+    const Node root = loadYamlString(lines({"include: base.yaml", "b: 2"}), dir.path("conf/x.yaml"));
     EXPECT_EQ(at(root, "a").scalar(), "1");
     EXPECT_EQ(at(root, "b").scalar(), "2");
 }
@@ -265,8 +259,7 @@ TEST(LoaderTest, IncludeFromAStringIsRelativeToThePseudoFile) {
 TEST(LoaderTest, IncludedValueCanBeReplacedByAnotherKind) {
     TempDir dir;
     dir.write("base.yaml", lines({"policy: {name: lru, ways: 4}", "list: [1, 2]"}));
-    const std::string top =
-        dir.write("top.yaml", lines({"include: base.yaml", "policy: fifo", "list: ~"}));
+    const std::string top = dir.write("top.yaml", lines({"include: base.yaml", "policy: fifo", "list: ~"}));
     const Node root = loadYamlFile(top);
     EXPECT_EQ(at(root, "policy").scalar(), "fifo");
     EXPECT_TRUE(at(root, "list").isNull());
@@ -286,8 +279,7 @@ TEST(LoaderTest, DiamondIncludesAreNotCycles) {
 TEST(LoaderTest, IncludeCycleIsReportedAtTheIncludeLine) {
     TempDir dir;
     const std::string a = dir.write("a.yaml", lines({"x: 1", "include: b.yaml"}));
-    const std::string b =
-        dir.write("b.yaml", lines({"y: 2", "include:", "  - other.yaml", "  - a.yaml"}));
+    const std::string b = dir.write("b.yaml", lines({"y: 2", "include:", "  - other.yaml", "  - a.yaml"}));
     dir.write("other.yaml", lines({"z: 3"}));
     const ConfigError error = expectConfigError([&] { loadYamlFile(a); });
     expectAt(error, b, 4, 5, "include");
@@ -406,8 +398,8 @@ TEST(LoaderTest, OverrideValueIsYaml) {
 }
 
 TEST(LoaderTest, OverrideAMapWithAScalarAndIntoListItems) {
-    Node root = loadYamlString(
-        lines({"policy: {name: lru}", "layers:", "  - name: a", "  - name: b"}), "o.yaml");
+    Node root =
+        loadYamlString(lines({"policy: {name: lru}", "layers:", "  - name: a", "  - name: b"}), "o.yaml");
     applyOverride(root, "policy", "fifo", commandLineLocation(1));
     EXPECT_EQ(at(root, "policy").scalar(), "fifo");
     applyOverride(root, "layers[1].name", "c", commandLineLocation(2));
@@ -423,9 +415,8 @@ TEST(LoaderTest, OverrideErrorsAreAtTheCommandLine) {
         expectConfigError([&] { applyOverride(root, "a.b.c", "2", commandLineLocation(4)); });
     expectAt(through, "<command line>", 1, 4, "a.b.c");
     EXPECT_EQ(through.detail(), "cannot set 'a.b.c': 'a.b' is a value, not a map");
-    EXPECT_STREQ(
-        through.what(),
-        "<command line>:1:4: error: a.b.c: cannot set 'a.b.c': 'a.b' is a value, not a map");
+    EXPECT_STREQ(through.what(),
+                 "<command line>:1:4: error: a.b.c: cannot set 'a.b.c': 'a.b' is a value, not a map");
 
     const ConfigError badKey =
         expectConfigError([&] { applyOverride(root, "a..b", "2", commandLineLocation(2)); });
@@ -443,8 +434,7 @@ TEST(LoaderTest, OverrideErrorsAreAtTheCommandLine) {
 
     const ConfigError past =
         expectConfigError([&] { applyOverride(root, "list[3]", "2", commandLineLocation(6)); });
-    EXPECT_EQ(past.detail(),
-              "cannot set 'list[3]': index 3 is past the end of 'list', which has 1 items");
+    EXPECT_EQ(past.detail(), "cannot set 'list[3]': index 3 is past the end of 'list', which has 1 items");
     const ConfigError notList =
         expectConfigError([&] { applyOverride(root, "a[0]", "2", commandLineLocation(6)); });
     EXPECT_EQ(notList.detail(), "cannot set 'a[0]': 'a' is a map, not a list");
@@ -467,9 +457,8 @@ TEST(LoaderTest, EndToEndFileIncludeOverrideAndReader) {
     TempDir dir;
     dir.write("common/dram.yaml", lines({"dram:", "  size: 1 GiB", "  frequency: 1600 MHz",
                                          "  timing:", "    tRCD: 14 ns", "    tRP: 14 ns"}));
-    const std::string top =
-        dir.write("targets/npu.yaml", lines({"include: ../common/dram.yaml", "name: npu",
-                                             "dram:", "  timing:", "    tRP: 15 ns"}));
+    const std::string top = dir.write("targets/npu.yaml", lines({"include: ../common/dram.yaml", "name: npu",
+                                                                 "dram:", "  timing:", "    tRP: 15 ns"}));
     Node root = loadYamlFile(top);
     applyOverride(root, "dram.size", "2GiB", commandLineLocation(2));
     applyOverride(root, "sim.seed", "42", commandLineLocation(3));
@@ -486,5 +475,5 @@ TEST(LoaderTest, EndToEndFileIncludeOverrideAndReader) {
     reader.finish();
 }
 
-} // namespace
-} // namespace tessim::config
+}  // namespace
+}  // namespace tessim::config

@@ -9,7 +9,9 @@ namespace {
 
 using test::expectConfigError;
 
-Location at(int line, int column) { return Location{"n.yaml", line, column}; }
+Location at(int line, int column) {
+    return Location{"n.yaml", line, column};
+}
 
 TEST(NodeTest, DefaultIsNull) {
     const Node node;
@@ -117,5 +119,5 @@ TEST(NodeTest, JoinAndIndexPaths) {
     EXPECT_EQ(joinPath(indexPath("layers", 2), "name"), "layers[2].name");
 }
 
-} // namespace
-} // namespace tessim::config
+}  // namespace
+}  // namespace tessim::config

@@ -12,8 +12,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-template <class Q, class Parse>
-std::string rejectionOf(Parse parse, const std::string& text) {
+template <class Q, class Parse> std::string rejectionOf(Parse parse, const std::string& text) {
     std::string why;
     const std::optional<Q> value = parse(text, &why);
     EXPECT_FALSE(value.has_value()) << "'" << text << "' was accepted";
@@ -84,8 +83,7 @@ TEST(QuantityTest, BytesRejectsUnknownUnitsCaseSensitively) {
 }
 
 TEST(QuantityTest, BytesRejectsNegativeFractionalOverflowAndGarbage) {
-    EXPECT_EQ(rejectionOf<Bytes>(parseBytes, "-1 KiB"),
-              "expected a size that is not negative, got '-1 KiB'");
+    EXPECT_EQ(rejectionOf<Bytes>(parseBytes, "-1 KiB"), "expected a size that is not negative, got '-1 KiB'");
     EXPECT_EQ(rejectionOf<Bytes>(parseBytes, "1.3 B"), "'1.3 B' is not a whole number of bytes");
     EXPECT_THAT(rejectionOf<Bytes>(parseBytes, "1.0001 KiB"), HasSubstr("not a whole number"));
     EXPECT_EQ(rejectionOf<Bytes>(parseBytes, "18446744073709551616 B"),
@@ -96,8 +94,7 @@ TEST(QuantityTest, BytesRejectsNegativeFractionalOverflowAndGarbage) {
               "unexpected 'x' after the unit in '512 KiB x': expected a size with a unit (B, KiB, "
               "MiB, GiB, KB, MB, GB), like 512 KiB");
     EXPECT_THAT(rejectionOf<Bytes>(parseBytes, "512 KiBs"), HasSubstr("unknown unit 'KiBs'"));
-    EXPECT_EQ(rejectionOf<Bytes>(parseBytes, "KiB"),
-              "expected a size with a unit, like 512 KiB, got 'KiB'");
+    EXPECT_EQ(rejectionOf<Bytes>(parseBytes, "KiB"), "expected a size with a unit, like 512 KiB, got 'KiB'");
     EXPECT_EQ(rejectionOf<Bytes>(parseBytes, ""),
               "expected a size with a unit, like 512 KiB, got an empty value");
     EXPECT_THAT(rejectionOf<Bytes>(parseBytes, "1,5 KiB"), HasSubstr("unknown unit ',5'"));
@@ -125,23 +122,21 @@ TEST(QuantityTest, BytesUseExactArithmetic) {
         ASSERT_TRUE(value.has_value()) << why;
         EXPECT_EQ(value->value, expected);
     }
-    for (const std::string text : {"0.5 B", "0.0001 KB", "1e-60 B", "4.0965 KB",
-                                   "0.000000000000000000000000000000000000000001 B"}) {
+    for (const std::string text :
+         {"0.5 B", "0.0001 KB", "1e-60 B", "4.0965 KB", "0.000000000000000000000000000000000000000001 B"}) {
         SCOPED_TRACE(text);
         EXPECT_THAT(rejectionOf<Bytes>(parseBytes, text), HasSubstr("not a whole number"));
     }
-    for (const std::string text : {"1.8446744073709551616e19 B", "99999999999999999999999 B",
-                                   "1e100000 B", "17179869184 GiB"}) {
+    for (const std::string text :
+         {"1.8446744073709551616e19 B", "99999999999999999999999 B", "1e100000 B", "17179869184 GiB"}) {
         SCOPED_TRACE(text);
         EXPECT_THAT(rejectionOf<Bytes>(parseBytes, text), HasSubstr("too large"));
     }
 }
 
 TEST(QuantityTest, RealQuantitiesRejectValuesOutsideDouble) {
-    EXPECT_THAT(rejectionOf<Duration>(parseDuration, "1e400 s"),
-                HasSubstr("too large or too small"));
-    EXPECT_THAT(rejectionOf<Duration>(parseDuration, "1e-400 s"),
-                HasSubstr("too large or too small"));
+    EXPECT_THAT(rejectionOf<Duration>(parseDuration, "1e400 s"), HasSubstr("too large or too small"));
+    EXPECT_THAT(rejectionOf<Duration>(parseDuration, "1e-400 s"), HasSubstr("too large or too small"));
     EXPECT_EQ(parseDuration("1e3 ns")->seconds, 1e-6);
     EXPECT_EQ(parseDuration("0 ps")->seconds, 0.0);
 }
@@ -162,8 +157,7 @@ TEST(QuantityTest, FrequencyParsesEveryUnit) {
 }
 
 TEST(QuantityTest, FrequencyRejectsBadUnits) {
-    EXPECT_EQ(rejectionOf<Frequency>(parseFrequency, "1"),
-              "expected a frequency with a unit, like 1 GHz");
+    EXPECT_EQ(rejectionOf<Frequency>(parseFrequency, "1"), "expected a frequency with a unit, like 1 GHz");
     EXPECT_THAT(rejectionOf<Frequency>(parseFrequency, "1 ghz"), HasSubstr("did you mean 'GHz'?"));
     EXPECT_THAT(rejectionOf<Frequency>(parseFrequency, "1 GB"),
                 HasSubstr("'1 GB' is a size, but expected a frequency"));
@@ -201,8 +195,7 @@ TEST(QuantityTest, BandwidthRejectsBadUnits) {
               "expected a bandwidth with a unit, like 25.6 GB/s");
     EXPECT_THAT(rejectionOf<Bandwidth>(parseBandwidth, "25.6 GB"),
                 HasSubstr("is a size, but expected a bandwidth"));
-    EXPECT_THAT(rejectionOf<Bandwidth>(parseBandwidth, "25.6 Gb/s"),
-                HasSubstr("unknown unit 'Gb/s'"));
+    EXPECT_THAT(rejectionOf<Bandwidth>(parseBandwidth, "25.6 Gb/s"), HasSubstr("unknown unit 'Gb/s'"));
     EXPECT_THAT(rejectionOf<Bandwidth>(parseBandwidth, "25.6 GB / s"),
                 HasSubstr("is a size, but expected a bandwidth"));
 }
@@ -224,8 +217,7 @@ TEST(QuantityTest, DurationParsesEveryUnit) {
 }
 
 TEST(QuantityTest, DurationRejectsBadUnits) {
-    EXPECT_EQ(rejectionOf<Duration>(parseDuration, "10"),
-              "expected a duration with a unit, like 10 ns");
+    EXPECT_EQ(rejectionOf<Duration>(parseDuration, "10"), "expected a duration with a unit, like 10 ns");
     EXPECT_THAT(rejectionOf<Duration>(parseDuration, "10 Hz"),
                 HasSubstr("is a frequency, but expected a duration"));
     EXPECT_THAT(rejectionOf<Duration>(parseDuration, "10 sec"), HasSubstr("unknown unit 'sec'"));
@@ -248,11 +240,9 @@ TEST(QuantityTest, EnergyParsesEveryUnit) {
 }
 
 TEST(QuantityTest, EnergyRejectsBadUnits) {
-    EXPECT_EQ(rejectionOf<Energy>(parseEnergy, "1.5"),
-              "expected an energy with a unit, like 1.5 pJ");
+    EXPECT_EQ(rejectionOf<Energy>(parseEnergy, "1.5"), "expected an energy with a unit, like 1.5 pJ");
     EXPECT_THAT(rejectionOf<Energy>(parseEnergy, "1.5 pW"), HasSubstr("unknown unit 'pW'"));
-    EXPECT_THAT(rejectionOf<Energy>(parseEnergy, "1.5 mW"),
-                HasSubstr("is a power, but expected an energy"));
+    EXPECT_THAT(rejectionOf<Energy>(parseEnergy, "1.5 mW"), HasSubstr("is a power, but expected an energy"));
 }
 
 TEST(QuantityTest, PowerParsesEveryUnit) {
@@ -270,8 +260,7 @@ TEST(QuantityTest, PowerParsesEveryUnit) {
 
 TEST(QuantityTest, PowerRejectsBadUnits) {
     EXPECT_EQ(rejectionOf<Power>(parsePower, "250"), "expected a power with a unit, like 250 mW");
-    EXPECT_THAT(rejectionOf<Power>(parsePower, "250 mJ"),
-                HasSubstr("is an energy, but expected a power"));
+    EXPECT_THAT(rejectionOf<Power>(parsePower, "250 mJ"), HasSubstr("is an energy, but expected a power"));
     EXPECT_THAT(rejectionOf<Power>(parsePower, "250 mw"), HasSubstr("did you mean 'mW'?"));
 }
 
@@ -316,5 +305,5 @@ TEST(QuantityTest, QuantitiesCompareByMagnitude) {
     EXPECT_EQ(*parseBytes("1 MiB"), Bytes{1 << 20});
 }
 
-} // namespace
-} // namespace tessim::config
+}  // namespace
+}  // namespace tessim::config

@@ -85,8 +85,7 @@ TEST(ReaderTest, ReadsEveryQuantityType) {
 }
 
 TEST(ReaderTest, ReadsLists) {
-    Parsed p(
-        lines({"ints: [1, -2, 3]", "reals: [0.5, 2]", "names:", "  - a", "  - b c", "empty: []"}));
+    Parsed p(lines({"ints: [1, -2, 3]", "reals: [0.5, 2]", "names:", "  - a", "  - b c", "empty: []"}));
     Reader& r = p.reader;
     EXPECT_EQ(r.get<std::vector<int64_t>>("ints"), (std::vector<int64_t>{1, -2, 3}));
     EXPECT_EQ(r.get<std::vector<double>>("reals"), (std::vector<double>{0.5, 2.0}));
@@ -111,9 +110,9 @@ TEST(ReaderTest, FallbacksApplyWhenAbsentOrEmpty) {
 
 TEST(ReaderTest, MissingRequiredKeyIsAtTheParentMap) {
     Parsed p(lines({
-        "name: npu",          // 1
-        "dram:",              // 2
-        "  frequency: 1 GHz", // 3
+        "name: npu",           // 1
+        "dram:",               // 2
+        "  frequency: 1 GHz",  // 3
     }));
     const ConfigError top = expectConfigError([&] { p.reader.get<int64_t>("cores"); });
     expectAt(top, "r.yaml", 1, 1, "cores");
@@ -141,15 +140,15 @@ TEST(ReaderTest, MissingRequiredKeyPointsOutAMisspelling) {
 
 TEST(ReaderTest, WrongTypeNamesWhatWasExpectedAndWhatWasFound) {
     Parsed p(lines({
-        "count: abc",        // 1
-        "ratio: 1.5x",       // 2
-        "flag: yes",         // 3
-        "nested: {a: 1}",    // 4
-        "list: [1, two, 3]", // 5
-        "scalar_list: 5",    // 6
-        "frac: 1.5",         // 7
-        "empty:",            // 8
-        "name: [a]",         // 9
+        "count: abc",         // 1
+        "ratio: 1.5x",        // 2
+        "flag: yes",          // 3
+        "nested: {a: 1}",     // 4
+        "list: [1, two, 3]",  // 5
+        "scalar_list: 5",     // 6
+        "frac: 1.5",          // 7
+        "empty:",             // 8
+        "name: [a]",          // 9
     }));
     Reader& r = p.reader;
     const ConfigError count = expectConfigError([&] { r.get<int64_t>("count"); });
@@ -173,8 +172,7 @@ TEST(ReaderTest, WrongTypeNamesWhatWasExpectedAndWhatWasFound) {
     expectAt(item, "r.yaml", 5, 11, "list[1]");
     EXPECT_EQ(item.detail(), "expected an integer, got 'two'");
 
-    const ConfigError notList =
-        expectConfigError([&] { r.get<std::vector<double>>("scalar_list"); });
+    const ConfigError notList = expectConfigError([&] { r.get<std::vector<double>>("scalar_list"); });
     expectAt(notList, "r.yaml", 6, 14, "scalar_list");
     EXPECT_EQ(notList.detail(), "expected a list of numbers, got '5'");
 
@@ -190,8 +188,7 @@ TEST(ReaderTest, WrongTypeNamesWhatWasExpectedAndWhatWasFound) {
 }
 
 TEST(ReaderTest, IntegersOutsideTheTypeAreRejected) {
-    Parsed p(lines(
-        {"big: 3000000000", "neg: -1", "huge: 99999999999999999999", "plus: +5", "under: 1_000"}));
+    Parsed p(lines({"big: 3000000000", "neg: -1", "huge: 99999999999999999999", "plus: +5", "under: 1_000"}));
     Reader& r = p.reader;
     EXPECT_EQ(expectConfigError([&] { r.get<int>("big"); }).detail(),
               "expected an integer from -2147483648 to 2147483647, got '3000000000'");
@@ -203,8 +200,7 @@ TEST(ReaderTest, IntegersOutsideTheTypeAreRejected) {
     EXPECT_EQ(expectConfigError([&] { r.get<int64_t>("huge"); }).detail(),
               "expected an integer from -9223372036854775808 to 9223372036854775807, got "
               "'99999999999999999999'");
-    EXPECT_EQ(expectConfigError([&] { r.get<int64_t>("plus"); }).detail(),
-              "expected an integer, got '+5'");
+    EXPECT_EQ(expectConfigError([&] { r.get<int64_t>("plus"); }).detail(), "expected an integer, got '+5'");
     EXPECT_EQ(expectConfigError([&] { r.get<int64_t>("under"); }).detail(),
               "expected an integer, got '1_000'");
 }
@@ -214,8 +210,7 @@ TEST(ReaderTest, NumbersMustBeFinite) {
     Reader& r = p.reader;
     for (const std::string key : {"inf", "nan", "yinf", "big"}) {
         SCOPED_TRACE(key);
-        EXPECT_THAT(expectConfigError([&] { r.get<double>(key); }).detail(),
-                    HasSubstr("expected a number"));
+        EXPECT_THAT(expectConfigError([&] { r.get<double>(key); }).detail(), HasSubstr("expected a number"));
     }
     EXPECT_EQ(r.get<double>("plus"), 2.0);
     EXPECT_EQ(r.get<double>("dot"), 0.5);
@@ -223,11 +218,11 @@ TEST(ReaderTest, NumbersMustBeFinite) {
 
 TEST(ReaderTest, QuantityErrorsCarryTheUnitReason) {
     Parsed p(lines({
-        "size: 512",     // 1
-        "bad: 512 Kib",  // 2
-        "family: 12 ns", // 3
-        "clock: 1",      // 4
-        "map: {a: 1}",   // 5
+        "size: 512",      // 1
+        "bad: 512 Kib",   // 2
+        "family: 12 ns",  // 3
+        "clock: 1",       // 4
+        "map: {a: 1}",    // 5
     }));
     Reader& r = p.reader;
     const ConfigError missing = expectConfigError([&] { r.get<Bytes>("size"); });
@@ -255,13 +250,13 @@ TEST(ReaderTest, QuantityErrorsCarryTheUnitReason) {
 
 TEST(ReaderTest, RangesAreInclusiveAndNamedInTheError) {
     Parsed p(lines({
-        "ways: 70000",    // 1
-        "low: 1",         // 2
-        "high: 65535",    // 3
-        "ratio: 1.5",     // 4
-        "cache: 512 KiB", // 5
-        "clock: 3 GHz",   // 6
-        "neg: -3",        // 7
+        "ways: 70000",     // 1
+        "low: 1",          // 2
+        "high: 65535",     // 3
+        "ratio: 1.5",      // 4
+        "cache: 512 KiB",  // 5
+        "clock: 3 GHz",    // 6
+        "neg: -3",         // 7
     }));
     Reader& r = p.reader;
     const Range<int64_t> ways{1, 65535};
@@ -297,9 +292,7 @@ TEST(ReaderTest, RangeWithFallback) {
     EXPECT_EQ(r.get<int64_t>("absent", 4, Range<int64_t>{1, 16}), 4);
     EXPECT_EQ(r.get("absent2", 4, Range<uint32_t>{1, 16}), 4u);
     EXPECT_EQ(r.get("absent3", Bytes{64}, Range<Bytes>::atLeast(Bytes{1})).value, 64u);
-    const ConfigError error = expectConfigError([&] {
-        r.get<int64_t>("bad", 4, Range<int64_t>{1, 16});
-    });
+    const ConfigError error = expectConfigError([&] { r.get<int64_t>("bad", 4, Range<int64_t>{1, 16}); });
     expectAt(error, "r.yaml", 2, 6, "bad");
     EXPECT_EQ(error.detail(), "0 is out of range: it must be between 1 and 16");
 }
@@ -309,13 +302,10 @@ TEST(ReaderTest, OneOfAcceptsOnlyTheListedChoices) {
     Reader& r = p.reader;
     EXPECT_EQ(r.oneOf("dataflow", {"ws", "os", "is"}), "ws");
     EXPECT_EQ(r.oneOf("absent", {"a", "b"}, "b"), "b");
-    const ConfigError error = expectConfigError([&] {
-        r.oneOf("policy", {"open-page", "closed-page"});
-    });
+    const ConfigError error = expectConfigError([&] { r.oneOf("policy", {"open-page", "closed-page"}); });
     expectAt(error, "r.yaml", 2, 9, "policy");
-    EXPECT_EQ(error.detail(),
-              "expected one of 'open-page', 'closed-page', got 'opne-page'; did you mean "
-              "'open-page'?");
+    EXPECT_EQ(error.detail(), "expected one of 'open-page', 'closed-page', got 'opne-page'; did you mean "
+                              "'open-page'?");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -323,8 +313,8 @@ TEST(ReaderTest, OneOfAcceptsOnlyTheListedChoices) {
 
 TEST(ReaderTest, FinishReportsAnUnknownKeyWithASuggestion) {
     Parsed p(lines({
-        "name: npu",       // 1
-        "frequncy: 1 GHz", // 2
+        "name: npu",        // 1
+        "frequncy: 1 GHz",  // 2
     }));
     Reader& r = p.reader;
     EXPECT_EQ(r.get<std::string>("name"), "npu");
@@ -339,8 +329,7 @@ TEST(ReaderTest, FinishReportsAnUnknownKeyWithASuggestion) {
 TEST(ReaderTest, FinishWithoutAnyCloseKeyGivesNoSuggestion) {
     Parsed p(lines({"name: npu", "completely_different: 1"}));
     p.reader.get<std::string>("name");
-    EXPECT_EQ(expectConfigError([&] { p.reader.finish(); }).detail(),
-              "unknown key 'completely_different'");
+    EXPECT_EQ(expectConfigError([&] { p.reader.finish(); }).detail(), "unknown key 'completely_different'");
 }
 
 TEST(ReaderTest, ExpectKeysFeedSuggestions) {
@@ -367,13 +356,13 @@ TEST(ReaderTest, HasDoesNotConsumeButIgnoreDoes) {
 
 TEST(ReaderTest, FinishChecksNestedChildrenInFileOrder) {
     Parsed p(lines({
-        "dram:",           // 1
-        "  size: 1 GiB",   // 2
-        "  timing:",       // 3
-        "    tRCD: 14 ns", // 4
-        "    tRPP: 14 ns", // 5
-        "name: npu",       // 6
-        "colour: red",     // 7
+        "dram:",            // 1
+        "  size: 1 GiB",    // 2
+        "  timing:",        // 3
+        "    tRCD: 14 ns",  // 4
+        "    tRPP: 14 ns",  // 5
+        "name: npu",        // 6
+        "colour: red",      // 7
     }));
     Reader& r = p.reader;
     Reader dram = r.child("dram");
@@ -397,11 +386,11 @@ TEST(ReaderTest, FinishChecksNestedChildrenInFileOrder) {
 
 TEST(ReaderTest, FinishChecksChildrenInLists) {
     Parsed p(lines({
-        "layers:",     // 1
-        "  - name: a", // 2
-        "    k: 3",    // 3
-        "  - name: b", // 4
-        "    kk: 3",   // 5
+        "layers:",      // 1
+        "  - name: a",  // 2
+        "    k: 3",     // 3
+        "  - name: b",  // 4
+        "    kk: 3",    // 5
     }));
     Reader& r = p.reader;
     std::vector<Reader> layers = r.children("layers");
@@ -422,7 +411,7 @@ TEST(ReaderTest, UnreadChildIsStillChecked) {
     EXPECT_EQ(expectConfigError([&] { p.reader.finish(); }).key(), "dram.size");
     Parsed q(lines({"dram:", "  size: 1 GiB"}));
     q.reader.node("dram");
-    q.reader.finish(); // node() hands the subtree over unchecked
+    q.reader.finish();  // node() hands the subtree over unchecked
 }
 
 TEST(ReaderTest, AskingForAChildTwiceSharesWhatWasRead) {
@@ -452,11 +441,11 @@ TEST(ReaderTest, OptionalChildAndChildren) {
 
 TEST(ReaderTest, ChildKindErrors) {
     Parsed p(lines({
-        "scalar: 5",   // 1
-        "map: {a: 1}", // 2
-        "list:",       // 3
-        "  - {a: 1}",  // 4
-        "  - 7",       // 5
+        "scalar: 5",    // 1
+        "map: {a: 1}",  // 2
+        "list:",        // 3
+        "  - {a: 1}",   // 4
+        "  - 7",        // 5
     }));
     Reader& r = p.reader;
     const ConfigError child = expectConfigError([&] { r.child("scalar"); });
@@ -478,9 +467,9 @@ TEST(ReaderTest, ChildKindErrors) {
 
 TEST(ReaderTest, FailReportsAtTheKeyOrTheMap) {
     Parsed p(lines({
-        "dram:",         // 1
-        "  size: 1 GiB", // 2
-        "  line: 96 B",  // 3
+        "dram:",          // 1
+        "  size: 1 GiB",  // 2
+        "  line: 96 B",   // 3
     }));
     Reader dram = p.reader.child("dram");
     const ConfigError atKey = expectConfigError([&] { dram.fail("line", "must divide the size"); });
@@ -510,5 +499,5 @@ TEST(ReaderTest, CopiesShareBookkeeping) {
     p.reader.finish();
 }
 
-} // namespace
-} // namespace tessim::config
+}  // namespace
+}  // namespace tessim::config

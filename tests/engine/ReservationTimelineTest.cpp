@@ -18,10 +18,10 @@ TEST(ReservationTimeline, InOrderRequestsQueueBackToBack) {
 
 TEST(ReservationTimeline, LateArrivingEarlyRequestUsesAnEarlierGap) {
     ReservationTimeline t;
-    t.reserve(100, 10);                 // [100, 110)
-    EXPECT_EQ(t.reserve(0, 50), 0u);    // fits before it
-    EXPECT_EQ(t.reserve(40, 51), 110u); // the gap [50, 100) is one tick too short
-    EXPECT_EQ(t.reserve(50, 50), 50u);  // exactly fills [50, 100)
+    t.reserve(100, 10);                  // [100, 110)
+    EXPECT_EQ(t.reserve(0, 50), 0u);     // fits before it
+    EXPECT_EQ(t.reserve(40, 51), 110u);  // the gap [50, 100) is one tick too short
+    EXPECT_EQ(t.reserve(50, 50), 50u);   // exactly fills [50, 100)
     EXPECT_EQ(t.earliestStart(0, 1), 161u);
 }
 
@@ -38,7 +38,8 @@ TEST(ReservationTimelineProperty, NeverOverlapsAndNeverStartsBeforeArrival) {
         granted.emplace_back(start, start + duration);
     }
     std::sort(granted.begin(), granted.end());
-    for (std::size_t i = 1; i < granted.size(); ++i) EXPECT_LE(granted[i - 1].second, granted[i].first);
+    for (std::size_t i = 1; i < granted.size(); ++i)
+        EXPECT_LE(granted[i - 1].second, granted[i].first);
 }
 
 }  // namespace

@@ -19,8 +19,10 @@ struct EngineRun {
 
 EngineRun runOps(std::vector<Op> ops, std::vector<std::string> overrides = {}) {
     initSystemC();
-    config::Node root = config::loadYamlFile(std::string(TESSIM_SOURCE_DIR) + "/configs/targets/minimal.yaml");
-    for (const auto& o : overrides) config::applyOverride(root, o, {"<test>", 0, 0});
+    config::Node root =
+        config::loadYamlFile(std::string(TESSIM_SOURCE_DIR) + "/configs/targets/minimal.yaml");
+    for (const auto& o : overrides)
+        config::applyOverride(root, o, {"<test>", 0, 0});
     static std::unique_ptr<ConfiguredTarget> target;  // outlives sc_start; one per test process
     target = std::make_unique<ConfiguredTarget>(root);
     Engine* engine = target->findEngine("core");
@@ -44,7 +46,8 @@ Op fma(std::uint8_t dst, std::uint8_t a, std::uint8_t b, std::uint8_t c, std::ui
 TEST(ScoreboardTiming, DependentChainCostsLatencyPerOp) {
     const std::uint64_t n = 1000;
     std::vector<Op> ops;
-    for (std::uint64_t i = 0; i < n; ++i) ops.push_back(fma(3, 0, 1, 3));
+    for (std::uint64_t i = 0; i < n; ++i)
+        ops.push_back(fma(3, 0, 1, 3));
     EngineRun r = runOps(ops);
     EXPECT_EQ(r.cycles, n * kFmaLatency);
     // One issue cycle per op, the rest waiting on the previous result, the last result's
@@ -57,7 +60,8 @@ TEST(ScoreboardTiming, DependentChainCostsLatencyPerOp) {
 TEST(ScoreboardTiming, IndependentOpsCostReciprocalThroughputPerOp) {
     const std::uint64_t n = 1000;
     std::vector<Op> ops;
-    for (std::uint64_t i = 0; i < n; ++i) ops.push_back(fma(static_cast<std::uint8_t>(8 + i % 24), 0, 1, 2));
+    for (std::uint64_t i = 0; i < n; ++i)
+        ops.push_back(fma(static_cast<std::uint8_t>(8 + i % 24), 0, 1, 2));
     EngineRun r = runOps(ops);
     EXPECT_EQ(r.cycles, (n - 1) * 1 + kFmaLatency);
     EXPECT_EQ(r.stalls[StallReason::Compute], r.cycles);
@@ -67,7 +71,8 @@ TEST(ScoreboardTiming, IndependentOpsCostReciprocalThroughputPerOp) {
 TEST(ScoreboardTiming, SlowerReciprocalThroughputIsHonoured) {
     const std::uint64_t n = 500;
     std::vector<Op> ops;
-    for (std::uint64_t i = 0; i < n; ++i) ops.push_back(fma(static_cast<std::uint8_t>(8 + i % 24), 0, 1, 2));
+    for (std::uint64_t i = 0; i < n; ++i)
+        ops.push_back(fma(static_cast<std::uint8_t>(8 + i % 24), 0, 1, 2));
     EngineRun r = runOps(ops, {"core.units.valu.ops.fma.reciprocal=3"});
     EXPECT_EQ(r.cycles, (n - 1) * 3 + kFmaLatency);
 }
@@ -76,7 +81,8 @@ TEST(ScoreboardTiming, RegisterGroupsOccupyTheUnitProportionally) {
     // vl = 16 f32 elements = two 32-byte registers (LMUL 2): twice the occupancy, as on the X60.
     const std::uint64_t n = 400;
     std::vector<Op> ops;
-    for (std::uint64_t i = 0; i < n; ++i) ops.push_back(fma(static_cast<std::uint8_t>(8 + i % 24), 0, 1, 2, 16));
+    for (std::uint64_t i = 0; i < n; ++i)
+        ops.push_back(fma(static_cast<std::uint8_t>(8 + i % 24), 0, 1, 2, 16));
     EngineRun r = runOps(ops);
     EXPECT_EQ(r.cycles, (n - 1) * 2 + kFmaLatency + 1);
 }
@@ -84,7 +90,8 @@ TEST(ScoreboardTiming, RegisterGroupsOccupyTheUnitProportionally) {
 TEST(ScoreboardTiming, DualIssueWithTwoUnitsHalvesTheTime) {
     const std::uint64_t n = 1000;
     std::vector<Op> ops;
-    for (std::uint64_t i = 0; i < n; ++i) ops.push_back(fma(static_cast<std::uint8_t>(8 + i % 24), 0, 1, 2));
+    for (std::uint64_t i = 0; i < n; ++i)
+        ops.push_back(fma(static_cast<std::uint8_t>(8 + i % 24), 0, 1, 2));
     EngineRun r = runOps(ops, {"core.issue_width=2", "core.units.valu.instances=2"});
     EXPECT_EQ(r.cycles, (n / 2 - 1) + kFmaLatency);
 }
@@ -101,7 +108,8 @@ TEST(ScoreboardTiming, StallCategoriesCoverEveryCycleOfAMixedStream) {
         load.dst = static_cast<std::uint8_t>(8 + i % 8);
         ops.push_back(load);
         ops.push_back(fma(static_cast<std::uint8_t>(20 + i % 8), static_cast<std::uint8_t>(8 + i % 8), 1, 2));
-        if (i % 10 == 0) ops.push_back(fma(30, 30, 1, 30));
+        if (i % 10 == 0)
+            ops.push_back(fma(30, 30, 1, 30));
     }
     EngineRun r = runOps(ops);
     EXPECT_EQ(r.stalls.total(), r.cycles);

@@ -18,7 +18,8 @@ Op fma(std::uint8_t dst, std::uint8_t c, bool bundleStart = false) {
     op.src[0] = 0;
     op.src[1] = 1;
     op.src[2] = c;
-    if (bundleStart) op.flags = Op::kBundleStart;
+    if (bundleStart)
+        op.flags = Op::kBundleStart;
     return op;
 }
 
@@ -39,7 +40,8 @@ std::unique_ptr<ConfiguredTarget> makeTarget() {
 TEST(Synchronisation, BarrierReleasesBothEnginesAtTheLastArrival) {
     auto target = makeTarget();
     std::vector<Op> a, b;
-    for (int i = 0; i < 100; ++i) a.push_back(fma(3, 3));  // dependent chain: 500 cycles
+    for (int i = 0; i < 100; ++i)
+        a.push_back(fma(3, 3));  // dependent chain: 500 cycles
     a.push_back(control(OpKind::Barrier, 7, 2));
     b.push_back(control(OpKind::Barrier, 7, 2));
     b.push_back(fma(4, 2));
@@ -57,9 +59,11 @@ TEST(Synchronisation, BarrierReleasesBothEnginesAtTheLastArrival) {
 TEST(Synchronisation, JoinWaitsForEveryFork) {
     auto target = makeTarget();
     std::vector<Op> a, b;
-    for (int i = 0; i < 40; ++i) a.push_back(fma(3, 3));
+    for (int i = 0; i < 40; ++i)
+        a.push_back(fma(3, 3));
     a.push_back(control(OpKind::Fork, 1, 0));
-    for (int i = 0; i < 40; ++i) a.push_back(fma(3, 3));
+    for (int i = 0; i < 40; ++i)
+        a.push_back(fma(3, 3));
     a.push_back(control(OpKind::Fork, 1, 0));
     b.push_back(control(OpKind::Join, 1, 2));
     target->findEngine("a")->setStream(std::make_unique<VectorOpStream>(a));

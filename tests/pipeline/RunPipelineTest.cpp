@@ -34,17 +34,20 @@ void expectInvariants(const Json& r) {
         EXPECT_TRUE(r.contains(key)) << key;
     for (auto& [name, engine] : r["engines"].items()) {
         double sum = 0;
-        for (auto& [reason, fraction] : engine["stall"].items()) sum += fraction.get<double>();
+        for (auto& [reason, fraction] : engine["stall"].items())
+            sum += fraction.get<double>();
         EXPECT_NEAR(sum, 1.0, 1e-12) << name;
     }
     double seconds = r["seconds"].get<double>();
     EXPECT_GT(seconds, 0.0);
     EXPECT_GE(seconds, r["bounds"]["compute_s"].get<double>());
-    for (auto& [level, bound] : r["bounds"]["bandwidth_s"].items()) EXPECT_GE(seconds, bound.get<double>()) << level;
+    for (auto& [level, bound] : r["bounds"]["bandwidth_s"].items())
+        EXPECT_GE(seconds, bound.get<double>()) << level;
     for (auto& [level, bytes] : r["bounds"]["compulsory_bytes"].items()) {
         auto traffic = r["traffic_bytes"][level];
         EXPECT_GE(traffic["read"].get<std::uint64_t>() + traffic["write"].get<std::uint64_t>(),
-                  bytes.get<std::uint64_t>()) << level;
+                  bytes.get<std::uint64_t>())
+            << level;
     }
     double parts = 0;
     for (auto& [name, c] : r["energy_j"]["by_component"].items())
@@ -84,8 +87,10 @@ TEST(RunPipeline, EmittedScheduleReplaysToTheSameReport) {
     auto e = runTessim("emit --target minimal --workload axpy --set workload.n=5003 > " + sched);
     ASSERT_EQ(e.exitCode, 0) << e.err;
     Json generated = runJson("--target minimal --workload axpy --set workload.n=5003 --functional");
-    Json replayed = runJson("--target minimal --workload axpy --set workload.n=5003 --functional --schedule " + sched);
-    for (const char* key : {"cycles", "seconds", "engines", "traffic_bytes", "energy_j", "bounds", "functional"})
+    Json replayed =
+        runJson("--target minimal --workload axpy --set workload.n=5003 --functional --schedule " + sched);
+    for (const char* key :
+         {"cycles", "seconds", "engines", "traffic_bytes", "energy_j", "bounds", "functional"})
         EXPECT_EQ(generated[key], replayed[key]) << key;
 }
 
@@ -95,23 +100,27 @@ struct FunctionalCase {
     int n;
 };
 
-void PrintTo(const FunctionalCase& c, std::ostream* os) { *os << c.kernel << '_' << c.dtype << '_' << c.n; }
+void PrintTo(const FunctionalCase& c, std::ostream* os) {
+    *os << c.kernel << '_' << c.dtype << '_' << c.n;
+}
 
 class FunctionalRuns : public ::testing::TestWithParam<FunctionalCase> {};
 
 TEST_P(FunctionalRuns, ResultsEqualThePlainReference) {
     const auto& c = GetParam();
-    Json r = runJson(std::string("--target minimal --workload ") + c.kernel + " --functional --set workload.n=" +
-                     std::to_string(c.n) + " --set workload.dtype=" + c.dtype);
+    Json r =
+        runJson(std::string("--target minimal --workload ") + c.kernel +
+                " --functional --set workload.n=" + std::to_string(c.n) + " --set workload.dtype=" + c.dtype);
     ASSERT_TRUE(r.contains("functional"));
     EXPECT_EQ(r["functional"]["mismatches"].get<int>(), 0) << r["functional"].dump();
     EXPECT_EQ(r["functional"]["elements"].get<int>(), std::string(c.kernel) == "axpy" ? c.n : 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, FunctionalRuns,
-                         ::testing::Values(FunctionalCase{"axpy", "f32", 1001}, FunctionalCase{"axpy", "i32", 777},
-                                           FunctionalCase{"axpy", "f64", 64}, FunctionalCase{"dot", "f32", 12345},
-                                           FunctionalCase{"dot", "i8", 999}, FunctionalCase{"dot", "f64", 5}));
+INSTANTIATE_TEST_SUITE_P(
+    Kernels, FunctionalRuns,
+    ::testing::Values(FunctionalCase{"axpy", "f32", 1001}, FunctionalCase{"axpy", "i32", 777},
+                      FunctionalCase{"axpy", "f64", 64}, FunctionalCase{"dot", "f32", 12345},
+                      FunctionalCase{"dot", "i8", 999}, FunctionalCase{"dot", "f64", 5}));
 
 TEST(RunPipeline, TraceFileIsChromeTraceJson) {
     std::string trace = tempPath("trace.json");
@@ -166,8 +175,9 @@ TEST(RunPipelineErrors, UnknownNamesAndMissingFilesExitTwo) {
 
 TEST(RunPipelineErrors, MalformedScheduleNamesTheLine) {
     std::string path = tempPath("bad.jsonl");
-    std::ofstream(path) << "{\"schema\":\"tessim.schedule/1\"}\n{\"engine\":\"core\",\"op\":\"fma\",\"vd\":1,\"vl\":8}\n"
-                        << "{\"engine\":\"core\",\"op\":\"vload\",\"vd\":1,\"vl\":8,\"mem\":\"nowhere\",\"addr\":0}\n";
+    std::ofstream(path)
+        << "{\"schema\":\"tessim.schedule/1\"}\n{\"engine\":\"core\",\"op\":\"fma\",\"vd\":1,\"vl\":8}\n"
+        << "{\"engine\":\"core\",\"op\":\"vload\",\"vd\":1,\"vl\":8,\"mem\":\"nowhere\",\"addr\":0}\n";
     auto r = runTessim("run --target minimal --schedule " + path);
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find(path + ":3:"), std::string::npos) << r.err;
@@ -176,7 +186,8 @@ TEST(RunPipelineErrors, MalformedScheduleNamesTheLine) {
 
 TEST(RunPipelineErrors, OutOfRangeScheduleAccessIsAnErrorNotACrash) {
     std::string path = tempPath("oob.jsonl");
-    std::ofstream(path) << "{\"engine\":\"core\",\"op\":\"vload\",\"vd\":1,\"vl\":8,\"mem\":\"spm\",\"addr\":4294967296}\n";
+    std::ofstream(path)
+        << "{\"engine\":\"core\",\"op\":\"vload\",\"vd\":1,\"vl\":8,\"mem\":\"spm\",\"addr\":4294967296}\n";
     auto r = runTessim("run --target minimal --schedule " + path);
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("vload"), std::string::npos) << r.err;

@@ -48,14 +48,17 @@ protected:
             if (p_.kernel == "axpy") {
                 out.push_back(broadcast(kAlphaReg, p_.alpha));
             } else {
-                for (unsigned u = 0; u < p_.unroll; ++u) out.push_back(broadcast(accReg(u), 0.0));
+                for (unsigned u = 0; u < p_.unroll; ++u)
+                    out.push_back(broadcast(accReg(u), 0.0));
             }
             return true;
         }
         if (next_ >= p_.n) {
-            if (done_) return false;
+            if (done_)
+                return false;
             done_ = true;
-            if (p_.kernel == "dot") finishDot(out);
+            if (p_.kernel == "dot")
+                finishDot(out);
             return !out.empty();
         }
         // One group: all loads first so they overlap, then the arithmetic, then the stores.
@@ -164,7 +167,8 @@ public:
         j["kernel"] = p_.kernel;
         j["n"] = p_.n;
         j["dtype"] = std::string(dtypeName(p_.dtype));
-        if (p_.kernel == "axpy") j["alpha"] = p_.alpha;
+        if (p_.kernel == "axpy")
+            j["alpha"] = p_.alpha;
         return j;
     }
     nlohmann::ordered_json resolvedPlan() const override {
@@ -214,7 +218,8 @@ public:
             std::vector<std::uint8_t> buf(p_.n * elem);
             memory.read(p_.memory->id, p_.yAddr, buf.data(), buf.size());
             for (std::uint64_t i = 0; i < p_.n; ++i)
-                compare(i, decodeElement(p_.dtype, buf.data() + i * elem), fmaIn(p_.dtype, p_.alpha, x(i), y(i)));
+                compare(i, decodeElement(p_.dtype, buf.data() + i * elem),
+                        fmaIn(p_.dtype, p_.alpha, x(i), y(i)));
         } else {
             // The reference accumulates in the same order as the schedule: per-lane partial sums
             // in `unroll` accumulators, then accumulators added, then lanes summed in order.
@@ -226,9 +231,11 @@ public:
                     a[l] = fmaIn(p_.dtype, x(start + l), y(start + l), a[l]);
             }
             for (unsigned u = 1; u < p_.unroll; ++u)
-                for (std::uint32_t l = 0; l < p_.vl; ++l) acc[0][l] = addIn(p_.dtype, acc[0][l], acc[u][l]);
+                for (std::uint32_t l = 0; l < p_.vl; ++l)
+                    acc[0][l] = addIn(p_.dtype, acc[0][l], acc[u][l]);
             double sum = 0.0;
-            for (std::uint32_t l = 0; l < p_.vl; ++l) sum = addIn(p_.dtype, sum, acc[0][l]);
+            for (std::uint32_t l = 0; l < p_.vl; ++l)
+                sum = addIn(p_.dtype, sum, acc[0][l]);
             std::vector<std::uint8_t> buf(elem);
             memory.read(p_.memory->id, p_.outAddr, buf.data(), elem);
             compare(0, decodeElement(p_.dtype, buf.data()), sum);
@@ -254,7 +261,8 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
     p.n = w.get<std::uint64_t>("n", Range<std::uint64_t>{1, std::uint64_t{1} << 34});
     std::string dtype = w.oneOf("dtype", {"i8", "i16", "i32", "f32", "f64"}, std::string("f32"));
     parseDType(dtype, p.dtype);
-    if (kernel == "axpy") p.alpha = w.get<double>("alpha", 2.0);
+    if (kernel == "axpy")
+        p.alpha = w.get<double>("alpha", 2.0);
     w.finish();
 
     Node planNode = plan.isNull() ? Node::makeMap(plan.location()) : plan;
@@ -265,21 +273,28 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
     if (pl.has("engine")) {
         p.engine = pl.get<std::string>("engine");
         engine = target.findEngine(p.engine);
-        if (!engine) pl.fail("engine", "target '" + target.name + "' has no engine '" + p.engine + "'");
+        if (!engine)
+            pl.fail("engine", "target '" + target.name + "' has no engine '" + p.engine + "'");
     } else {
         for (const auto& e : target.engines)
-            if (e.mainCompute) { engine = &e; break; }
-        if (!engine) engine = &target.engines.front();
+            if (e.mainCompute) {
+                engine = &e;
+                break;
+            }
+        if (!engine)
+            engine = &target.engines.front();
         p.engine = engine->name;
     }
     if (pl.has("memory")) {
         std::string mem = pl.get<std::string>("memory");
         p.memory = target.findSpace(mem);
-        if (!p.memory) pl.fail("memory", "target '" + target.name + "' has no memory '" + mem + "'");
+        if (!p.memory)
+            pl.fail("memory", "target '" + target.name + "' has no memory '" + mem + "'");
     } else {
         // Default: the largest memory, where a long vector naturally lives.
         for (const auto& s : target.spaces)
-            if (!p.memory || s.size > p.memory->size) p.memory = &s;
+            if (!p.memory || s.size > p.memory->size)
+                p.memory = &s;
     }
     p.unroll = pl.get<unsigned>("unroll", 8u, Range<unsigned>{1, 16});
     p.lmul = pl.get<unsigned>("lmul", 1u, Range<unsigned>{1, 8});
@@ -292,8 +307,8 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
     p.outAddr = p.yAddr + align(p.n * elem);
     std::uint64_t need = p.outAddr + 64;
     if (need > p.memory->size)
-        w.fail("n", fmt::format("{} elements of {} need {} B in memory '{}', which holds {} B", p.n, dtype, need,
-                                p.memory->name, p.memory->size));
+        w.fail("n", fmt::format("{} elements of {} need {} B in memory '{}', which holds {} B", p.n, dtype,
+                                need, p.memory->name, p.memory->size));
     return std::make_unique<StreamingVectorKernel>(std::move(p));
 }
 
