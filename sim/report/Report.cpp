@@ -115,6 +115,66 @@ std::string csvField(const std::string& s) {
     return out + "\"";
 }
 
+// The per-layer table: the columns whose keys the layers have (conv2d layer lists: shape, tiles,
+// cycles, time, stall fraction, DDR bytes, MACs; SCALE-Sim runs: cycles and stall cycles).
+void layersToMarkdown(const Json& layers, std::ostringstream& md) {
+    if (!layers.is_array() || layers.empty() || !layers[0].is_object())
+        return;
+    const Json& first = layers[0];
+    const bool shape = first.contains("channels") && first.contains("h") && first.contains("k");
+    const bool tiles = first.contains("tiles") && first["tiles"].is_object();
+    static const std::vector<std::pair<const char*, const char*>> columns{
+        {"cycles", "cycles"},
+        {"total cycles", "total_cycles"},
+        {"stall cycles", "stall_cycles"},
+        {"time (s)", "seconds"},
+        {"stall fraction", "stall_fraction"},
+        {"DDR read (B)", "ddr_read_bytes"},
+        {"DDR write (B)", "ddr_write_bytes"},
+        {"MACs", "macs"}};
+    std::vector<std::pair<const char*, const char*>> used;
+    for (const auto& c : columns)
+        if (first.contains(c.second))
+            used.push_back(c);
+    md << "\n## Layers\n\n| # | layer |";
+    if (shape)
+        md << " shape C×H×W → F, k/s/p |";
+    if (tiles)
+        md << " tile h×w×c×f |";
+    for (const auto& c : used)
+        md << ' ' << c.first << " |";
+    md << "\n|---|---|";
+    if (shape)
+        md << "---|";
+    if (tiles)
+        md << "---|";
+    for (std::size_t i = 0; i < used.size(); ++i)
+        md << "---|";
+    md << '\n';
+    auto cell = [](const Json& v) {
+        if (v.is_string())
+            return v.get<std::string>();
+        if (v.is_number_float())
+            return fmt::format("{:.6g}", v.get<double>());
+        return v.dump();
+    };
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const Json& l = layers[i];
+        md << fmt::format("| {} | {} |", i, l.contains("name") ? cell(l["name"]) : std::string());
+        if (shape)
+            md << fmt::format(" {}×{}×{} → {}, {}/{}/{} |", cell(l["channels"]), cell(l["h"]), cell(l["w"]),
+                              cell(l["filters"]), cell(l["k"]), cell(l["stride"]), cell(l["pad"]));
+        if (tiles) {
+            const Json& t = l["tiles"];
+            md << fmt::format(" {}×{}×{}×{} |", cell(t["tile_h"]), cell(t["tile_w"]), cell(t["tile_c"]),
+                              cell(t["tile_f"]));
+        }
+        for (const auto& c : used)
+            md << ' ' << (l.contains(c.second) ? cell(l[c.second]) : std::string()) << " |";
+        md << '\n';
+    }
+}
+
 }  // namespace
 
 std::string reportToMarkdown(const Json& r) {
@@ -137,6 +197,8 @@ std::string reportToMarkdown(const Json& r) {
                           s["compute"].get<double>(), s["memory"].get<double>(), s["dependency"].get<double>(),
                           s["structural"].get<double>(), s["sync"].get<double>(), s["idle"].get<double>());
     }
+    if (r.contains("layers"))
+        layersToMarkdown(r["layers"], md);
     md << "\n## Bounds\n\n| bound | value |\n|---|---|\n";
     md << fmt::format("| compute | {:.6g} s |\n", r["bounds"]["compute_s"].get<double>());
     for (auto it = r["bounds"]["bandwidth_s"].begin(); it != r["bounds"]["bandwidth_s"].end(); ++it)

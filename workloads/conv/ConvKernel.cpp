@@ -302,6 +302,20 @@ std::uint64_t weightBytes(const ConvParams& p) {
 std::uint64_t inputBytes(const ConvParams& p) {
     return std::uint64_t{p.s.channels} * p.s.h * p.s.w;
 }
+// Input bytes some output needs: all of them unless the stride skips rows or columns (k < stride).
+std::uint64_t touchedInputBytes(const ConvParams& p) {
+    auto touched = [&](std::uint32_t in, std::uint32_t out) {
+        std::vector<bool> used(in, false);
+        for (std::uint32_t o = 0; o < out; ++o)
+            for (std::uint32_t k = 0; k < p.s.k; ++k) {
+                std::int64_t i = std::int64_t{o} * p.s.stride + k - p.s.pad;
+                if (i >= 0 && i < in)
+                    used[static_cast<std::size_t>(i)] = true;
+            }
+        return static_cast<std::uint64_t>(std::count(used.begin(), used.end(), true));
+    };
+    return std::uint64_t{p.s.channels} * touched(p.s.h, p.s.outH()) * touched(p.s.w, p.s.outW());
+}
 std::uint64_t weightFetchBytes(const ConvParams& p) {
     // Reloaded when a buffer's (filter, channel) chunk changes: every step when split, else once per buffer.
     if (p.nC == 1 && p.nF == 1)
@@ -436,7 +450,7 @@ public:
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         std::uint64_t total = 0;
         for (const auto& p : layers_)
-            total += inputBytes(p) + weightBytes(p) + outputBytes(p);
+            total += touchedInputBytes(p) + weightBytes(p) + outputBytes(p);
         return {{layers_.front().ddr->level, total}};
     }
     bool multiLayer() const override { return listed_; }
@@ -458,7 +472,7 @@ public:
             l["tiles"] = tilesJson(p);
             l["ddr_read_bytes"] = bytes_[i].read;
             l["ddr_write_bytes"] = bytes_[i].write;
-            l["compulsory_bytes"] = inputBytes(p) + weightBytes(p) + outputBytes(p);
+            l["compulsory_bytes"] = touchedInputBytes(p) + weightBytes(p) + outputBytes(p);
             l["compute_bound_s"] = static_cast<double>(p.s.macs()) / p.macsPerSecond;
             out.push_back(l);
         }
