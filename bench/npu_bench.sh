@@ -38,7 +38,7 @@ for layer in workloads/library/resnet18-*.yaml; do
     total=$(awk -v t="$total" -v s="$s" 'BEGIN { printf "%.4f", t + s }')
     printf '%-44s %10s\n' "$name double-buffer" "$s"
 done
-printf '%-44s %10s\n' "all ResNet-18 conv layers (sum)" "$total"
+printf '%-44s %10s\n' "the resnet18-*.yaml layer files (sum)" "$total"
 printf '%-44s %10s\n' "resnet18 (all 20 conv layers) double-buffer" "$(best "$TESSIM" run --target npu --workload resnet18 --plan double-buffer)"
 if [ -f "$DATA/configs/scale_ws.cfg" ]; then
     s=$(best "$TESSIM" run --target "$DATA/configs/scale_ws.cfg" --workload "$DATA/topologies/alexnet_part.csv" \

@@ -33,7 +33,8 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
         in.workload = isScaleSimTopologyPath(request.workload)
                           ? loadScaleSimTopology(request.workload)
                           : config::loadYamlFile(resolveLibraryPath(LibraryKind::Workload, request.workload));
-    if (!request.plan.empty()) in.plan = config::loadYamlFile(resolveLibraryPath(LibraryKind::Plan, request.plan));
+    if (!request.plan.empty())
+        in.plan = config::loadYamlFile(resolveLibraryPath(LibraryKind::Plan, request.plan));
     int index = 0;
     for (const auto& assignment : request.sets) {
         ++index;
@@ -41,12 +42,20 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
         auto eq = assignment.find('=');
         auto dot = assignment.find('.');
         if (eq == std::string::npos || dot == std::string::npos || dot > eq)
-            throw config::ConfigError(where, "", "--set expects key=value with a key starting with target., workload. or plan. (got '" + assignment + "')");
+            throw config::ConfigError(
+                where, "",
+                "--set expects key=value with a key starting with target., workload. or plan. (got '" +
+                    assignment + "')");
         std::string root = assignment.substr(0, dot);
         std::string rest = assignment.substr(dot + 1);
-        config::Node* node = root == "target" ? &in.target : root == "workload" ? &in.workload : root == "plan" ? &in.plan : nullptr;
+        config::Node* node = root == "target"     ? &in.target
+                             : root == "workload" ? &in.workload
+                             : root == "plan"     ? &in.plan
+                                                  : nullptr;
         if (!node)
-            throw config::ConfigError(where, assignment.substr(0, eq), "--set keys start with target., workload. or plan. (got '" + root + ".')");
+            throw config::ConfigError(where, assignment.substr(0, eq),
+                                      "--set keys start with target., workload. or plan. (got '" + root +
+                                          ".')");
         if (node->isNull() && root == "workload")
             throw config::ConfigError(where, assignment.substr(0, eq), "--set workload.… needs --workload");
         config::applyOverride(*node, rest, where);
@@ -68,7 +77,8 @@ Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
     initSystemC();
     Elaboration e;
     e.target = std::make_unique<ConfiguredTarget>(in.target);
-    if (!in.workload.isNull()) e.workload = makeWorkload(in.workload, in.plan, e.target->info());
+    if (!in.workload.isNull())
+        e.workload = makeWorkload(in.workload, in.plan, e.target->info());
     else if (request.scheduleFile.empty())
         throw config::ConfigError({"<command line>", 0, 0}, "", "a run needs --workload (or --schedule)");
     if (!request.scheduleFile.empty())
@@ -81,7 +91,9 @@ Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
 // Per-layer results of a multi-layer workload: each layer runs from the previous mark its engine
 // reached (or cycle 0) to its own mark. Layers end with every op and DMA complete, so the windows
 // of one engine do not overlap and together cover [0, last mark).
-nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTarget& target) {
+// A generated schedule always carries its layer marks (`required`); a replayed one may have lost
+// them in editing, and then the run reports totals only.
+nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTarget& target, bool required) {
     if (layers.empty())
         return nullptr;
     const ClockDomain& main = target.info().mainClock;
@@ -95,6 +107,8 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
                                      "'");
         const auto& marks = engine->marks();
         auto it = std::find_if(marks.begin(), marks.end(), [&](const EngineMark& m) { return m.tag == tag; });
+        if (it == marks.end() && !required)
+            return nullptr;
         if (it == marks.end())
             throw std::runtime_error(fmt::format("layer '{}': engine {} never reached mark {}",
                                                  l.at("name").get<std::string>(), name, tag));
@@ -109,6 +123,17 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
         l["cycles"] = main.cyclesCeil(t1) - main.cyclesCeil(t0);
         l["seconds"] = ticksToSeconds(t1 - t0);
         l["stall_fraction"] = total ? 1.0 - static_cast<double>(compute) / static_cast<double>(total) : 0.0;
+        // DDR bytes of the layer: what its executed DMA transfers moved from and to DDR-level
+        // spaces, so replayed schedules report the same as generated ones.
+        std::uint64_t ddrRead = 0, ddrWrite = 0;
+        for (const auto& space : target.info().spaces) {
+            if (space.level != "ddr")
+                continue;
+            ddrRead += it->dma.read[space.id] - start.dma.read[space.id];
+            ddrWrite += it->dma.written[space.id] - start.dma.written[space.id];
+        }
+        l["ddr_read_bytes"] = ddrRead;
+        l["ddr_write_bytes"] = ddrWrite;
         previous[name] = *it;
     }
     return layers;
@@ -127,14 +152,18 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     Elaboration e = elaborate(request, in);
     ConfiguredTarget& target = *e.target;
     TraceSink trace;
-    if (!request.traceFile.empty()) target.setTrace(&trace);
+    if (!request.traceFile.empty())
+        target.setTrace(&trace);
     target.setFunctional(request.functional);
     for (auto& s : e.streams) {
         Engine* engine = target.findEngine(s.engine);
-        if (!engine) throw std::runtime_error("schedule names engine '" + s.engine + "' that target '" + target.info().name + "' lacks");
+        if (!engine)
+            throw std::runtime_error("schedule names engine '" + s.engine + "' that target '" +
+                                     target.info().name + "' lacks");
         engine->setStream(std::move(s.stream));
     }
-    if (request.functional && e.workload) e.workload->initialise(target.functionalMemory());
+    if (request.functional && e.workload)
+        e.workload->initialise(target.functionalMemory());
 
     try {
         sc_core::sc_start();
@@ -157,7 +186,8 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     } else {
         outcome.planName = "default";
     }
-    if (!request.scheduleFile.empty()) outcome.planName = "schedule:" + request.scheduleFile;
+    if (!request.scheduleFile.empty())
+        outcome.planName = "schedule:" + request.scheduleFile;
     outcome.kernelEnd = target.kernelEnd();
     outcome.info = target.info();
     for (Engine* engine : target.engines()) {
@@ -171,13 +201,16 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
         outcome.engines.push_back(eo);
     }
     outcome.traffic = target.traffic();
-    if (e.workload) outcome.compulsory = e.workload->compulsoryBytes();
+    if (e.workload)
+        outcome.compulsory = e.workload->compulsoryBytes();
     double seconds = ticksToSeconds(outcome.kernelEnd);
     target.collect(outcome.stats, outcome.energy, seconds);
-    if (request.functional && e.workload) outcome.functional = e.workload->check(target.functionalMemory());
-    if (e.workload && request.scheduleFile.empty())
-        outcome.layers = layerResults(e.workload->layers(), target);
-    if (!request.traceFile.empty()) trace.write(request.traceFile);
+    if (request.functional && e.workload)
+        outcome.functional = e.workload->check(target.functionalMemory());
+    if (e.workload)
+        outcome.layers = layerResults(e.workload->layers(), target, request.scheduleFile.empty());
+    if (!request.traceFile.empty())
+        trace.write(request.traceFile);
     return buildReport(outcome);
 }
 

@@ -178,7 +178,7 @@ void Engine::issue(const Op& op) {
     switch (op.kind) {
     case OpKind::Nop:
         if (op.tag != 0)
-            marks_.push_back(EngineMark{op.tag, cycle_, stalls_, workDone_});
+            marks_.push_back(EngineMark{op.tag, cycle_, stalls_, workDone_, dmaBytes_});
         return;
     case OpKind::VLoad:
     case OpKind::VStore:
@@ -299,6 +299,14 @@ void Engine::issueDmaStart(const Op& op) {
     std::uint64_t s = reserveSlot(cycle_, op.flags & Op::kBundleStart);
     accountIssue(s, StallReason::Structural, StallReason::Memory);
     ++dmaStarts_;
+    const std::uint64_t bytes = op.dma.totalBytes();
+    dmaBytes_.read[op.dma.srcSpace] += bytes;
+    if (op.dma.multicastCount > 0 && op.dma.multicastStride == 0) {
+        for (unsigned i = 0; i <= op.dma.multicastCount; ++i)
+            dmaBytes_.written[(op.dma.dstSpace + i) & 0xFF] += bytes;
+    } else {
+        dmaBytes_.written[op.dma.dstSpace] += bytes * (1u + op.dma.multicastCount);
+    }
     dma->start(op.dma, op.tag, config_.clock.at(s));
 }
 

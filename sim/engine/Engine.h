@@ -41,11 +41,18 @@ class TraceSink;
 
 // A point of the stream that the schedule marked (a Nop with a nonzero tag, e.g. the end of a
 // layer): the engine's accounted cycles, stall breakdown and work when it reached it.
+// Bytes the engine's DMA transfers read from and wrote to each memory space (by space id).
+struct DmaBytesBySpace {
+    std::array<std::uint64_t, 256> read{};
+    std::array<std::uint64_t, 256> written{};
+};
+
 struct EngineMark {
     std::uint32_t tag = 0;
     std::uint64_t cycle = 0;  // cycles [0, cycle) are accounted in stalls
     StallBreakdown stalls;
     double work = 0.0;
+    DmaBytesBySpace dma;  // DMA bytes started before the mark
 };
 
 class Engine : public sc_core::sc_module, private FunctionalMemory {
@@ -138,6 +145,7 @@ private:
     std::uint64_t bytesRead_ = 0;
     std::uint64_t bytesWritten_ = 0;
     std::uint64_t dmaStarts_ = 0;
+    DmaBytesBySpace dmaBytes_;
     StallBreakdown stalls_;
     std::vector<EngineMark> marks_;
     tlm_utils::tlm_quantumkeeper quantum_;

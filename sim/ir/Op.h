@@ -8,7 +8,7 @@
 namespace tessim {
 
 enum class OpKind : std::uint8_t {
-    Nop,
+    Nop,         // with tag ≠ 0: a mark (layer boundary); the engine records its state there
     VLoad,       // vd ← mem[space:addr + i·stride], vl elements (stride 0 = unit stride)
     VStore,      // mem ← vs0
     ScalarLoad,  // sd ← mem[space:addr]

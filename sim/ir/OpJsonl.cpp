@@ -57,6 +57,10 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         break;
     }
     case OpKind::DmaWait: j["tag"] = op.tag; break;
+    case OpKind::Nop:
+        if (op.tag != 0)
+            j["mark"] = op.tag;
+        break;
     case OpKind::Barrier:
     case OpKind::Join:
         j["id"] = op.tag;
@@ -264,6 +268,7 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
             break;
         }
         case OpKind::DmaWait: op.tag = p.get<std::uint32_t>("tag"); break;
+        case OpKind::Nop: op.tag = p.get<std::uint32_t>("mark", 0); break;
         case OpKind::Barrier:
         case OpKind::Join:
             op.tag = p.get<std::uint32_t>("id");

@@ -94,6 +94,24 @@ TEST(RunPipeline, EmittedScheduleReplaysToTheSameReport) {
         EXPECT_EQ(generated[key], replayed[key]) << key;
 }
 
+TEST(RunPipeline, NpuLayerListReplaysWithItsLayerMarks) {
+    std::string workload = tempPath("small-layers.yaml");
+    std::ofstream(workload)
+        << "name: small2\nkernel: conv2d\ndtype: i8\nlayers:\n"
+           "  - {name: a, h: 13, w: 11, channels: 5, filters: 7, k: 3, stride: 1, pad: 1}\n"
+           "  - {name: b, h: 9, w: 7, channels: 8, filters: 9, k: 1, stride: 2, pad: 0}\n";
+    std::string sched = tempPath("small-layers.jsonl");
+    std::string args = "--target npu --workload " + workload + " --plan double-buffer";
+    auto e = runTessim("emit " + args + " > " + sched);
+    ASSERT_EQ(e.exitCode, 0) << e.err;
+    Json generated = runJson(args + " --functional");
+    Json replayed = runJson(args + " --functional --schedule " + sched);
+    ASSERT_TRUE(generated.contains("layers"));
+    for (const char* key : {"cycles", "engines", "traffic_bytes", "energy_j", "layers", "functional"})
+        EXPECT_EQ(generated[key], replayed[key]) << key;
+    EXPECT_EQ(replayed["functional"]["mismatches"].get<int>(), 0);
+}
+
 struct FunctionalCase {
     const char* kernel;
     const char* dtype;
