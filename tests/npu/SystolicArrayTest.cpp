@@ -69,8 +69,9 @@ TEST(ConvGeometry, PlannerFitsAndFailsClearly) {
     PlannerMachine m;
     m.sramBytes = 1 << 20;
     m.ddrBytesPerSecond = 34e9;
-    m.macsPerCycle = 2048;
-    m.macsPerSecond = 2048e9;
+    m.clockHz = 1e9;
+    m.rows = 32;
+    m.cols = 64;
     ConvTiling t;
     std::string msg;
     ASSERT_TRUE(planTiling(s, ConvStrategy::DoubleBuffer, TileRequest{}, m, t, msg));

@@ -9,15 +9,20 @@
 namespace tessim {
 namespace {
 
-std::uint64_t align64(std::uint64_t v) { return (v + 63) / 64 * 64; }
+std::uint64_t align64(std::uint64_t v) {
+    return (v + 63) / 64 * 64;
+}
 
-std::uint32_t ceilDiv(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
+std::uint32_t ceilDiv(std::uint32_t a, std::uint32_t b) {
+    return (a + b - 1) / b;
+}
 
 // Σ over tiles of the valid input extent (rows or columns fetched from DDR).
 std::uint64_t sumValid(std::uint32_t tile, std::uint32_t outSize, std::uint32_t inSize, std::uint32_t k,
                        std::uint32_t stride, std::uint32_t pad) {
     std::uint64_t sum = 0;
-    for (std::uint32_t o = 0; o < outSize; o += tile) sum += tileSpan(o, tile, outSize, inSize, k, stride, pad).valid;
+    for (std::uint32_t o = 0; o < outSize; o += tile)
+        sum += tileSpan(o, tile, outSize, inSize, k, stride, pad).valid;
     return sum;
 }
 
@@ -26,14 +31,17 @@ std::vector<std::uint32_t> candidates(std::uint32_t n) {
     std::vector<std::uint32_t> v;
     for (std::uint32_t d = 1; d <= n; ++d) {
         std::uint32_t t = ceilDiv(n, d);
-        if (v.empty() || v.back() != t) v.push_back(t);
+        if (v.empty() || v.back() != t)
+            v.push_back(t);
     }
     return v;
 }
 
 std::vector<std::uint32_t> choices(std::uint32_t requested, std::uint32_t n) {
-    if (requested == kFull) return {n};
-    if (requested != 0) return {std::min(requested, n)};
+    if (requested == kFull)
+        return {n};
+    if (requested != 0)
+        return {std::min(requested, n)};
     return candidates(n);
 }
 
@@ -57,16 +65,20 @@ TileSpan tileSpan(std::uint32_t o0, std::uint32_t tile, std::uint32_t outSize, s
 SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy) {
     SramLayout l;
     l.slots = strategy == ConvStrategy::DoubleBuffer ? 2 : 1;
-    std::uint64_t inH = std::uint64_t{t.th - 1} * s.stride + s.k, inW = std::uint64_t{t.tw - 1} * s.stride + s.k;
+    std::uint64_t inH = std::uint64_t{t.th - 1} * s.stride + s.k,
+                  inW = std::uint64_t{t.tw - 1} * s.stride + s.k;
     l.inBytes = align64(std::uint64_t{t.tc} * inH * inW);
     l.weightBytes = align64(std::uint64_t{t.tf} * t.tc * s.k * s.k);
     l.outBytes = align64(std::uint64_t{t.tf} * t.th * t.tw * 4);
     l.zeroBytes = s.pad > 0 ? align64(inW) : 0;
     std::uint64_t a = 0;
     for (unsigned i = 0; i < l.slots; ++i) {
-        l.slotIn[i] = a; a += l.inBytes;
-        l.slotW[i] = a; a += l.weightBytes;
-        l.slotOut[i] = a; a += l.outBytes;
+        l.slotIn[i] = a;
+        a += l.inBytes;
+        l.slotW[i] = a;
+        a += l.weightBytes;
+        l.slotOut[i] = a;
+        a += l.outBytes;
     }
     l.zero = a;
     a += l.zeroBytes;
@@ -74,10 +86,132 @@ SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy stra
     return l;
 }
 
+const char* loopOrderName(LoopOrder o) {
+    return o == LoopOrder::FiltersOuter ? "filters-outer" : "spatial-outer";
+}
+
+namespace {
+
+// How many times each operand is fetched: the input once per filter group unless its chunk stays
+// the same across the filter groups (whole channels, and spatial tiles outer or a single spatial
+// tile); the weights once per spatial tile unless their chunk stays the same across spatial
+// tiles (whole channels, and filter groups outer or a single filter group).
+struct Refetch {
+    std::uint64_t input = 1, weights = 1;
+};
+Refetch refetch(const ConvShape& s, const ConvTiling& t) {
+    const std::uint64_t nS = std::uint64_t{ceilDiv(s.outH(), t.th)} * ceilDiv(s.outW(), t.tw);
+    const std::uint64_t nC = ceilDiv(s.channels, t.tc), nF = ceilDiv(s.filters, t.tf);
+    Refetch r;
+    const bool spatialOuter = t.order == LoopOrder::SpatialOuter;
+    r.input = nC == 1 && (spatialOuter || nS == 1) ? 1 : nF;
+    r.weights = nC == 1 && (!spatialOuter || nF == 1) ? 1 : nS;
+    return r;
+}
+
+// A dimension of n split into tiles of t: (size, count) of the full tiles and of the remainder.
+struct Part {
+    std::uint64_t size, count;
+};
+struct Parts {
+    Part p[2];
+    unsigned n = 0;
+    const Part* begin() const { return p; }
+    const Part* end() const { return p + n; }
+};
+Parts parts(std::uint32_t n, std::uint32_t t) {
+    Parts v;
+    if (n / t > 0)
+        v.p[v.n++] = {t, n / t};
+    if (n % t > 0)
+        v.p[v.n++] = {n % t, 1};
+    return v;
+}
+
+double burstEfficiency(double rowBytes) {
+    return rowBytes > 0 ? std::ceil(rowBytes / 64.0) * 64.0 / rowBytes : 1.0;
+}
+
+}  // namespace
+
 std::uint64_t inputFetchBytes(const ConvShape& s, const ConvTiling& t) {
-    std::uint64_t nF = ceilDiv(s.filters, t.tf);
-    return nF * s.channels * sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad) *
+    return refetch(s, t).input * s.channels * sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad) *
            sumValid(t.tw, s.outW(), s.w, s.k, s.stride, s.pad);
+}
+
+std::uint64_t weightFetchBytes(const ConvShape& s, const ConvTiling& t) {
+    return refetch(s, t).weights * s.filters * s.channels * s.k * s.k;
+}
+
+namespace {
+
+// estimatePlan with Σ valid input rows and columns over the tiles given (the planner computes them
+// once per tile size).
+PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
+                          const PlannerMachine& m, std::uint64_t rowsValid, std::uint64_t colsValid) {
+    const std::uint32_t ho = s.outH(), wo = s.outW();
+    const std::uint64_t kk = std::uint64_t{s.k} * s.k;
+    const double nH = ceilDiv(ho, t.th), nW = ceilDiv(wo, t.tw), nC = ceilDiv(s.channels, t.tc),
+                 nF = ceilDiv(s.filters, t.tf);
+    const double nS = nH * nW, steps = nS * nC * nF;
+    PlanEstimate e;
+    // Array cycles: the unit's own formula for every tile shape (at most two sizes per dimension).
+    for (const Part& h : parts(ho, t.th))
+        for (const Part& w : parts(wo, t.tw))
+            for (const Part& c : parts(s.channels, t.tc))
+                for (const Part& f : parts(s.filters, t.tf))
+                    e.computeCycles +=
+                        mapTile(m.rows, m.cols, m.dataflow, h.size * w.size, f.size, c.size * kk).cycles() *
+                        h.count * w.count * c.count * f.count;
+    const double inB = double(refetch(s, t).input * s.channels * rowsValid * colsValid),
+                 wB = double(weightFetchBytes(s, t)), outB = double(s.filters) * ho * wo * 4;
+    e.ddrBytes = static_cast<std::uint64_t>(inB + wB + outB);
+    // DDR time of each DMA stream: its bytes at the sustained bandwidth (short rows rounded up to
+    // 64-byte bursts), or, when its rows are short, its bursts (a DMA burst does not cross a
+    // `dmaBurst` boundary) with `dmaOutstanding` in flight per channel, each a DDR access.
+    const double bw = m.ddrBytesPerSecond * 0.8;  // assumption: sustained ≈ 80 % of peak
+    const double stepLatency = 0.5e-6;            // assumption: DMA set-up + DDR latency + waits per step
+    auto streamTime = [&](double bytes, double rowBytes) {
+        const double rows = bytes / rowBytes;
+        const double burstsPerRow = (rowBytes + m.dmaBurst - 1) / m.dmaBurst;  // expected, any alignment
+        return std::max(bytes * burstEfficiency(rowBytes) / bw,
+                        rows * burstsPerRow * m.ddrLatency / m.dmaOutstanding);
+    };
+    const double inRow = std::min<double>(s.w, double(t.tw - 1) * s.stride + s.k);
+    const double inT = streamTime(inB, inRow);
+    const double wT = streamTime(wB, double(t.tc) * kk);
+    const double outT = streamTime(outB, t.tw * 4.0);
+    const double comp = double(e.computeCycles) / m.clockHz;
+    if (strategy != ConvStrategy::DoubleBuffer) {
+        e.seconds = inT + wT + outT + comp + steps * stepLatency;
+        return e;
+    }
+    // Double-buffered: the DMA of step k+1 (and the write-back of the tile before) overlaps the
+    // compute of step k. The resident operand (whole channels only) changes once per outer
+    // iteration, and is fetched during one step's compute; the streamed one every step.
+    double outer = 1, resident = 0, streamed = inT + wT;
+    if (nC == 1 && t.order == LoopOrder::FiltersOuter) {
+        outer = nF;
+        resident = wT;
+        streamed = inT;
+    } else if (nC == 1) {
+        outer = nS;
+        resident = inT;
+        streamed = wT;
+    }
+    const double c = comp / steps;
+    const double dS = (streamed + outT) / steps + stepLatency, dR = resident / outer;
+    e.seconds = (dS + dR) + (steps - outer) * std::max(c, dS) + (outer - 1) * std::max(c, dS + dR) + c +
+                outT / (nS * nF) + stepLatency;
+    return e;
+}
+
+}  // namespace
+
+PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
+                          const PlannerMachine& m) {
+    return estimateWith(s, t, strategy, m, sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad),
+                        sumValid(t.tw, s.outW(), s.w, s.k, s.stride, s.pad));
 }
 
 bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& req, const PlannerMachine& m,
@@ -85,65 +219,66 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
     const std::uint32_t ho = s.outH(), wo = s.outW();
     auto ths = choices(req.th, ho), tws = choices(req.tw, wo), tcs = choices(req.tc, s.channels),
          tfs = choices(req.tf, s.filters);
-    // Valid input rows / columns per candidate, computed once.
-    std::vector<std::uint64_t> rowsFor(ths.size()), colsFor(tws.size());
-    for (std::size_t i = 0; i < ths.size(); ++i) rowsFor[i] = sumValid(ths[i], ho, s.h, s.k, s.stride, s.pad);
-    for (std::size_t i = 0; i < tws.size(); ++i) colsFor[i] = sumValid(tws[i], wo, s.w, s.k, s.stride, s.pad);
-    const double bw = m.ddrBytesPerSecond * 0.8;  // assumption: sustained ≈ 80 % of peak
-    const double side = std::sqrt(m.macsPerCycle);
-    const double stepLatency = 2e-6;              // assumption: DMA set-up + DDR latency per step
-    double best = std::numeric_limits<double>::infinity();
+    std::vector<LoopOrder> orders{LoopOrder::FiltersOuter, LoopOrder::SpatialOuter};
+    if (!req.autoOrder)
+        orders = {req.order};
     std::uint64_t smallest = std::numeric_limits<std::uint64_t>::max();
     ConvTiling smallestTiling;
-    // Channel and filter splits cost weight reloads, partial-sum traffic and array mapping
-    // efficiency (a short window under-fills the array), so the largest (tile_c, tile_f) for which
-    // some spatial tile fits is taken first (channels kept whole before filters); the spatial tile
-    // is then the one with the least estimated time.
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    // Every tiling that fits, in both loop orders, estimated; then, among those within
+    // kNearTie of the least estimated time, the one with the least DDR traffic (the estimate does
+    // not see DDR bank and read/write turnaround effects, which grow with the traffic).
+    constexpr double kNearTie = 0.02;
+    struct Candidate {
+        ConvTiling t;
+        PlanEstimate e;
+    };
+    std::vector<Candidate> fits;
+    double best = std::numeric_limits<double>::infinity();
+    std::vector<std::uint64_t> rowsFor(ths.size()), colsFor(tws.size());
+    for (std::size_t i = 0; i < ths.size(); ++i)
+        rowsFor[i] = sumValid(ths[i], ho, s.h, s.k, s.stride, s.pad);
+    for (std::size_t i = 0; i < tws.size(); ++i)
+        colsFor[i] = sumValid(tws[i], wo, s.w, s.k, s.stride, s.pad);
     for (std::uint32_t tf : tfs)
-        for (std::uint32_t tc : tcs) pairs.emplace_back(tc, tf);
-    std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
-        return std::uint64_t{a.first} * a.second > std::uint64_t{b.first} * b.second ||
-               (std::uint64_t{a.first} * a.second == std::uint64_t{b.first} * b.second && a.first > b.first);
-    });
-    for (const auto& [tc, tf] : pairs) {
-        if (best != std::numeric_limits<double>::infinity()) break;
-        for (std::size_t hi = 0; hi < ths.size(); ++hi)
-            for (std::size_t wi = 0; wi < tws.size(); ++wi) {
-                {
+        for (std::uint32_t tc : tcs)
+            for (std::size_t hi = 0; hi < ths.size(); ++hi)
+                for (std::size_t wi = 0; wi < tws.size(); ++wi) {
                     ConvTiling t{ths[hi], tws[wi], tc, tf};
                     SramLayout l = sramLayout(s, t, strategy);
-                    if (l.total < smallest) { smallest = l.total; smallestTiling = t; }
-                    if (l.total > m.sramBytes) continue;
-                    const double nH = ceilDiv(ho, t.th), nW = ceilDiv(wo, t.tw), nC = ceilDiv(s.channels, tc),
-                                 nF = ceilDiv(s.filters, tf);
-                    const double steps = nH * nW * nC * nF;
-                    // DDR bytes, with short DMA rows rounded up to 64-byte bursts.
-                    auto eff = [](double rowBytes) { return std::ceil(rowBytes / 64.0) * 64.0 / rowBytes; };
-                    double inRow = std::min<double>(s.w, double(t.tw - 1) * s.stride + s.k);
-                    double in = nF * s.channels * double(rowsFor[hi]) * double(colsFor[wi]) * eff(inRow);
-                    double outB = double(s.filters) * ho * wo * 4 * eff(t.tw * 4.0);
-                    double wBytes = double(s.filters) * s.channels * s.k * s.k;
-                    double weights = (nC > 1 || nF > 1) ? wBytes * nH * nW : wBytes;
-                    double mem = (in + outB + weights) / bw;
-                    double comp = double(s.macs()) / m.macsPerSecond * (1.0 + 3.0 * side / (double(t.th) * t.tw));
-                    double time = strategy == ConvStrategy::DoubleBuffer
-                                      ? std::max(mem, comp) + mem / steps + stepLatency
-                                      : mem + comp + steps * stepLatency;
-                    if (time < best * (1 - 1e-9)) {
-                        best = time;
-                        out = t;
+                    if (l.total < smallest) {
+                        smallest = l.total;
+                        smallestTiling = t;
+                    }
+                    if (l.total > m.sramBytes)
+                        continue;
+                    for (LoopOrder o : orders) {
+                        t.order = o;
+                        PlanEstimate e = estimateWith(s, t, strategy, m, rowsFor[hi], colsFor[wi]);
+                        best = std::min(best, e.seconds);
+                        if (e.seconds <= best * (1 + kNearTie))
+                            fits.push_back({t, e});
                     }
                 }
-            }
+    double chosen = std::numeric_limits<double>::infinity();
+    std::uint64_t chosenBytes = std::numeric_limits<std::uint64_t>::max();
+    for (const Candidate& c : fits) {
+        if (c.e.seconds > best * (1 + kNearTie))
+            continue;
+        if (c.e.ddrBytes < chosenBytes || (c.e.ddrBytes == chosenBytes && c.e.seconds < chosen)) {
+            chosen = c.e.seconds;
+            chosenBytes = c.e.ddrBytes;
+            out = c.t;
+        }
     }
     if (best == std::numeric_limits<double>::infinity()) {
         SramLayout l = sramLayout(s, smallestTiling, strategy);
-        message = fmt::format(
-            "no tiling fits the SRAM: the smallest allowed tile (tile_h {}, tile_w {}, tile_c {}, tile_f {}) needs "
-            "{} B ({} B input, {} B weights, {} B output per buffer × {} buffers, {} B zero line) but the SRAM holds {} B",
-            smallestTiling.th, smallestTiling.tw, smallestTiling.tc, smallestTiling.tf, l.total, l.inBytes,
-            l.weightBytes, l.outBytes, l.slots, l.zeroBytes, m.sramBytes);
+        message =
+            fmt::format("no tiling fits the SRAM: the smallest allowed tile (tile_h {}, tile_w {}, tile_c "
+                        "{}, tile_f {}) needs "
+                        "{} B ({} B input, {} B weights, {} B output per buffer × {} buffers, {} B zero "
+                        "line) but the SRAM holds {} B",
+                        smallestTiling.th, smallestTiling.tw, smallestTiling.tc, smallestTiling.tf, l.total,
+                        l.inBytes, l.weightBytes, l.outBytes, l.slots, l.zeroBytes, m.sramBytes);
         return false;
     }
     return true;

@@ -6,59 +6,93 @@
 #include <string>
 #include <vector>
 
+#include "models/compute/SystolicArray.h"
+
 namespace tessim {
 
 struct ConvShape {
     std::uint32_t h = 0, w = 0, channels = 0, filters = 0, k = 0, stride = 1, pad = 0;
     std::uint32_t outH() const { return (h + 2 * pad - k) / stride + 1; }
     std::uint32_t outW() const { return (w + 2 * pad - k) / stride + 1; }
-    std::uint64_t macs() const {
-        return std::uint64_t{outH()} * outW() * filters * channels * k * k;
-    }
+    std::uint64_t macs() const { return std::uint64_t{outH()} * outW() * filters * channels * k * k; }
 };
 
 enum class ConvStrategy { Naive, StaticSingle, DoubleBuffer };
 
+// Loop nest over the steps (input-channel chunks are always innermost, so that partial sums
+// accumulate in one output buffer):
+//   FiltersOuter: for f { for h { for w { for c } } } — a filter group's weights stay resident
+//                 while the spatial tiles stream (weights fetched once when tile_c is full);
+//   SpatialOuter: for h { for w { for f { for c } } } — a spatial tile's input stays resident
+//                 while the filter groups stream (input fetched once when tile_c is full).
+// An operand is fetched from DDR only when the step's chunk of it differs from the previous
+// step's; a fetched operand goes to the other ping-pong buffer (double-buffer).
+enum class LoopOrder { FiltersOuter, SpatialOuter };
+const char* loopOrderName(LoopOrder o);
+
 struct ConvTiling {
     std::uint32_t th = 1, tw = 1, tc = 1, tf = 1;
+    LoopOrder order = LoopOrder::FiltersOuter;
 };
 
 // A tile dimension: the range of outputs [o0, o0+n) and the input range it needs, clipped to
 // the image (valid) with the padding before and after it.
 struct TileSpan {
-    std::uint32_t o0 = 0, n = 0;     // outputs
-    std::int64_t i0 = 0;             // first input index (may be negative: padding)
-    std::uint32_t in = 0;            // input extent (n − 1)·S + K
+    std::uint32_t o0 = 0, n = 0;  // outputs
+    std::int64_t i0 = 0;          // first input index (may be negative: padding)
+    std::uint32_t in = 0;         // input extent (n − 1)·S + K
     std::uint32_t padBefore = 0, valid = 0, padAfter = 0;
 };
 TileSpan tileSpan(std::uint32_t o0, std::uint32_t tile, std::uint32_t outSize, std::uint32_t inSize,
                   std::uint32_t k, std::uint32_t stride, std::uint32_t pad);
 
 struct SramLayout {
-    std::uint32_t slots = 1;          // input+weight buffers (2 when double-buffered)
+    std::uint32_t slots = 1;  // input+weight buffers (2 when double-buffered)
     std::uint64_t inBytes = 0, weightBytes = 0, outBytes = 0, zeroBytes = 0;
     std::uint64_t slotIn[2] = {0, 0}, slotW[2] = {0, 0}, slotOut[2] = {0, 0}, zero = 0;
     std::uint64_t total = 0;
 };
 SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy);
 
-// DDR bytes a tiling reads for the input (halo included), closed form.
+// DDR bytes a tiling reads for the input (halo included) and for the weights, re-fetches of the
+// loop order included, closed form (an operand is fetched when its chunk changes between steps).
 std::uint64_t inputFetchBytes(const ConvShape& s, const ConvTiling& t);
+std::uint64_t weightFetchBytes(const ConvShape& s, const ConvTiling& t);
 
 // Requested tile sizes: 0 = auto, UINT32_MAX = full extent.
 struct TileRequest {
     std::uint32_t th = 0, tw = 0, tc = 0, tf = 0;
+    bool autoOrder = true;
+    LoopOrder order = LoopOrder::FiltersOuter;  // when !autoOrder
 };
 constexpr std::uint32_t kFull = 0xFFFFFFFFu;
 
 struct PlannerMachine {
     std::uint64_t sramBytes = 0;
     double ddrBytesPerSecond = 1e10;
-    double macsPerSecond = 1e12;
-    double macsPerCycle = 1024;
+    double clockHz = 1e9;  // the MAC array's clock
+    // The MAC array the tiles run on: its SCALE-Sim cycle formula (mapTile) times each tile.
+    unsigned rows = 32, cols = 32;
+    Dataflow dataflow = Dataflow::WeightStationary;
+    // DMA: bursts of at most dmaBurst bytes, dmaOutstanding in flight per channel, each a DDR
+    // access of about ddrLatency (assumptions matching configs/targets/npu.yaml's dma and the
+    // row-miss latency `tessim probe ddr --target npu` measures).
+    double dmaBurst = 256, dmaOutstanding = 16, ddrLatency = 30e-9;
 };
 
-// Best tiling for the strategy among those that fit; returns false when none fits (message set).
+// The planner's estimate of a tiling: array cycles of all tiles (stall-free), DDR bytes (with
+// the loop order's re-fetches) and seconds (max(compute, DMA) per step when double-buffered,
+// their sum when not).
+struct PlanEstimate {
+    std::uint64_t computeCycles = 0;
+    std::uint64_t ddrBytes = 0;
+    double seconds = 0.0;
+};
+PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
+                          const PlannerMachine& m);
+
+// Best tiling (tile sizes and loop order) for the strategy among those that fit, by least
+// estimated time; returns false when none fits (message set).
 bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& req, const PlannerMachine& m,
                 ConvTiling& out, std::string& message);
 

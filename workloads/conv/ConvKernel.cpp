@@ -35,6 +35,8 @@ struct ConvParams {
     std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0, ddrZero = 0;
     std::uint32_t nH = 0, nW = 0, nC = 0, nF = 0;
     double macsPerSecond = 1e12;
+    PlanEstimate estimate;
+    std::string arraySource;  // where the planner's array geometry came from
     DdrBytes* bytes = nullptr;
     std::uint64_t steps() const { return std::uint64_t{nH} * nW * nC * nF; }
     std::uint32_t tagIn(unsigned slot) const { return kTagsPerLayer * index + 1 + slot; }
@@ -53,10 +55,16 @@ std::int8_t value(std::uint64_t i, std::uint64_t salt) {
     return static_cast<std::int8_t>(mix((i + 1) * 0x9E3779B97F4A7C15ULL ^ salt) & 0xFF);
 }
 
-// Decomposes step index i (loop order: filters, rows, columns, input channels).
+// Step i of the loop nest (input channels innermost; filters outer or spatial tiles outer).
 struct Step {
     std::uint32_t f, h, w, c;
     bool firstC() const { return c == 0; }
+};
+
+// An operand's ping-pong state: the chunk each buffer holds and the buffer the latest step uses.
+struct Resident {
+    std::int64_t key[2] = {-1, -1};
+    unsigned slot = 1;
 };
 
 class ConvStream : public ChunkedOpStream {
@@ -76,10 +84,12 @@ protected:
                                   p_.layout.zero, 0, 0, 0, 0));
                 out.push_back(wait(p_.tagInit()));
             }
-            if (p_.strategy == ConvStrategy::DoubleBuffer) load(0, 0, out);
+            if (p_.strategy == ConvStrategy::DoubleBuffer)
+                load(0, 0, out);
             return true;
         }
-        if (i_ > n) return false;
+        if (i_ > n)
+            return false;
         if (i_ == n) {
             ++i_;
             if (p_.strategy == ConvStrategy::DoubleBuffer && pendingOut_ >= 0) {
@@ -96,7 +106,7 @@ protected:
         if (p_.strategy != ConvStrategy::DoubleBuffer) {
             load(i, 0, out);
             out.push_back(wait(p_.tagIn(0)));
-            out.push_back(mac(st, 0, 0));
+            out.push_back(mac(st, 0, 0, 0));
             out.push_back(fence());
             if (last) {
                 store(tile, out);
@@ -108,14 +118,16 @@ protected:
         out.push_back(wait(p_.tagIn(slot)));
         if (st.firstC())
             out.push_back(wait(p_.tagOut(oslot)));  // write-back of tile − 2 left this buffer
-        out.push_back(mac(st, slot, oslot));
-        if (i + 1 < p_.steps()) load(i + 1, (i + 1) % 2, out);
+        out.push_back(mac(st, in_.slot, w_.slot, oslot));
+        if (i + 1 < p_.steps())
+            load(i + 1, (i + 1) % 2, out);
         if (pendingOut_ >= 0) {
             store(static_cast<std::uint64_t>(pendingOut_), out);
             pendingOut_ = -1;
         }
         out.push_back(fence());
-        if (last) pendingOut_ = static_cast<std::int64_t>(tile);
+        if (last)
+            pendingOut_ = static_cast<std::int64_t>(tile);
         return true;
     }
 
@@ -124,11 +136,35 @@ private:
         Step s;
         s.c = static_cast<std::uint32_t>(i % p_.nC);
         i /= p_.nC;
+        if (p_.t.order == LoopOrder::SpatialOuter) {
+            s.f = static_cast<std::uint32_t>(i % p_.nF);
+            i /= p_.nF;
+            s.w = static_cast<std::uint32_t>(i % p_.nW);
+            s.h = static_cast<std::uint32_t>(i / p_.nW);
+            return s;
+        }
         s.w = static_cast<std::uint32_t>(i % p_.nW);
         i /= p_.nW;
         s.h = static_cast<std::uint32_t>(i % p_.nH);
         s.f = static_cast<std::uint32_t>(i / p_.nH);
         return s;
+    }
+    // Chunk identities: an operand is fetched only when the step's chunk differs from the one its
+    // latest buffer holds, into the other buffer when double-buffered.
+    std::int64_t inputKey(const Step& st) const {
+        return (static_cast<std::int64_t>(st.h) * p_.nW + st.w) * p_.nC + st.c;
+    }
+    std::int64_t weightKey(const Step& st) const { return static_cast<std::int64_t>(st.f) * p_.nC + st.c; }
+    // Whether step's operand needs a fetch; if so, picks its buffer.
+    bool take(Resident& r, std::int64_t key) const {
+        if (r.key[r.slot] == key)
+            return false;
+        if (p_.strategy == ConvStrategy::DoubleBuffer)
+            r.slot ^= 1u;
+        else
+            r.slot = 0;
+        r.key[r.slot] = key;
+        return true;
     }
     TileSpan spanH(const Step& st) const {
         return tileSpan(st.h * p_.t.th, p_.t.th, p_.s.outH(), p_.s.h, p_.s.k, p_.s.stride, p_.s.pad);
@@ -141,8 +177,8 @@ private:
     }
 
     Op dma(std::uint32_t tag, unsigned channel, std::uint8_t src, std::uint8_t dst, std::uint32_t rowBytes,
-           std::uint32_t rows, std::uint32_t planes, std::uint64_t srcAddr, std::uint64_t dstAddr, std::int64_t srs,
-           std::int64_t sps, std::int64_t drs, std::int64_t dps) const {
+           std::uint32_t rows, std::uint32_t planes, std::uint64_t srcAddr, std::uint64_t dstAddr,
+           std::int64_t srs, std::int64_t sps, std::int64_t drs, std::int64_t dps) const {
         Op op;
         op.kind = OpKind::DmaStart;
         op.tag = tag;
@@ -180,7 +216,7 @@ private:
         op.mac.stride = 1;
         return op;
     }
-    Op mac(const Step& st, unsigned slot, unsigned oslot) const {
+    Op mac(const Step& st, unsigned inSlot, unsigned wSlot, unsigned oslot) const {
         TileSpan h = spanH(st), w = spanW(st);
         Op op;
         op.kind = OpKind::MacTile;
@@ -197,42 +233,46 @@ private:
         op.mac.inW = w.in;
         op.mac.outH = h.n;
         op.mac.outW = w.n;
-        op.mac.in = p_.layout.slotIn[slot];
-        op.mac.weights = p_.layout.slotW[slot];
+        op.mac.in = p_.layout.slotIn[inSlot];
+        op.mac.weights = p_.layout.slotW[wSlot];
         op.mac.out = p_.layout.slotOut[oslot];
         return op;
     }
-    // DMA of step i's operands into buffer `slot`: weights when the slot holds other ones, the
-    // valid input window, and zeros for the padding.
-    void load(std::uint64_t i, unsigned slot, std::vector<Op>& out) {
+    // DMA of step i's operands (tagged with the step's buffer parity `tag`, steps being loaded
+    // in order): the weights and the input window when their chunk changed, into the buffer
+    // take() picks, with zeros for the padding of the window.
+    void load(std::uint64_t i, unsigned tag, std::vector<Op>& out) {
         Step st = step(i);
         const auto& s = p_.s;
         const std::uint32_t tc = chunk(st.c, p_.t.tc, s.channels), tf = chunk(st.f, p_.t.tf, s.filters);
         const std::uint64_t kk = std::uint64_t{s.k} * s.k;
-        std::int64_t key = static_cast<std::int64_t>(st.f) * p_.nC + st.c;
-        if (slotWeights_[slot] != key) {
-            slotWeights_[slot] = key;
-            std::uint64_t src = p_.ddrW + (std::uint64_t{st.f} * p_.t.tf * s.channels + std::uint64_t{st.c} * p_.t.tc) * kk;
-            out.push_back(dma(p_.tagIn(slot), 1 % p_.dmaChannels, p_.ddr->id, p_.sram->id,
-                              static_cast<std::uint32_t>(tc * kk), tf, 1, src, p_.layout.slotW[slot],
+        if (take(w_, weightKey(st))) {
+            std::uint64_t src =
+                p_.ddrW + (std::uint64_t{st.f} * p_.t.tf * s.channels + std::uint64_t{st.c} * p_.t.tc) * kk;
+            out.push_back(dma(p_.tagIn(tag), 1 % p_.dmaChannels, p_.ddr->id, p_.sram->id,
+                              static_cast<std::uint32_t>(tc * kk), tf, 1, src, p_.layout.slotW[w_.slot],
                               static_cast<std::int64_t>(s.channels * kk), 0,
                               static_cast<std::int64_t>(tc * kk), 0));
         }
+        if (!take(in_, inputKey(st)))
+            return;
         TileSpan h = spanH(st), w = spanW(st);
-        const std::uint64_t base = p_.layout.slotIn[slot];
+        const std::uint64_t base = p_.layout.slotIn[in_.slot];
         const std::int64_t plane = std::int64_t{h.in} * w.in;
         if (h.valid > 0 && w.valid > 0) {
-            std::uint64_t y0 = static_cast<std::uint64_t>(h.i0 + h.padBefore), x0 = static_cast<std::uint64_t>(w.i0 + w.padBefore);
+            std::uint64_t y0 = static_cast<std::uint64_t>(h.i0 + h.padBefore),
+                          x0 = static_cast<std::uint64_t>(w.i0 + w.padBefore);
             std::uint64_t src = p_.ddrIn + (std::uint64_t{st.c} * p_.t.tc * s.h + y0) * s.w + x0;
             std::uint64_t dst = base + std::uint64_t{h.padBefore} * w.in + w.padBefore;
-            out.push_back(dma(p_.tagIn(slot), 0, p_.ddr->id, p_.sram->id, w.valid, h.valid, tc, src, dst, s.w,
+            out.push_back(dma(p_.tagIn(tag), 0, p_.ddr->id, p_.sram->id, w.valid, h.valid, tc, src, dst, s.w,
                               std::int64_t{s.h} * s.w, w.in, plane));
         }
         // Zeros: whole padding rows, then the padding columns of the valid rows.
         auto zero = [&](std::uint64_t dst, std::uint32_t rowBytes, std::uint32_t rows) {
-            if (rowBytes == 0 || rows == 0) return;
-            out.push_back(dma(p_.tagIn(slot), 3 % p_.dmaChannels, p_.sram->id, p_.sram->id, rowBytes, rows,
-                              tc, p_.layout.zero, dst, 0, 0, w.in, plane));
+            if (rowBytes == 0 || rows == 0)
+                return;
+            out.push_back(dma(p_.tagIn(tag), 3 % p_.dmaChannels, p_.sram->id, p_.sram->id, rowBytes, rows, tc,
+                              p_.layout.zero, dst, 0, 0, w.in, plane));
         };
         zero(base, w.in, h.padBefore);
         zero(base + std::uint64_t{h.padBefore + h.valid} * w.in, w.in, h.padAfter);
@@ -255,7 +295,7 @@ private:
     bool started_ = false;
     std::uint64_t i_ = 0;
     std::int64_t pendingOut_ = -1;
-    std::int64_t slotWeights_[2] = {-1, -1};
+    Resident in_, w_;
 };
 
 // Layers one after the other on one engine: each layer's stream runs to its end (every DMA of the
@@ -316,30 +356,6 @@ std::uint64_t touchedInputBytes(const ConvParams& p) {
     };
     return std::uint64_t{p.s.channels} * touched(p.s.h, p.s.outH()) * touched(p.s.w, p.s.outW());
 }
-std::uint64_t weightFetchBytes(const ConvParams& p) {
-    // Reloaded when a buffer's (filter, channel) chunk changes: every step when split, else once per buffer.
-    if (p.nC == 1 && p.nF == 1)
-        return weightBytes(p) * std::min<std::uint64_t>(p.layout.slots, p.steps());
-    if (p.nC == 1) {
-        // Chunk changes only at filter boundaries: each buffer loads each filter chunk at most once per run
-        // of steps.
-        std::uint64_t total = 0;
-        std::int64_t held[2] = {-1, -1};
-        for (std::uint64_t i = 0; i < p.steps(); ++i) {
-            unsigned slot = p.layout.slots == 2 ? i % 2 : 0;
-            std::int64_t f = static_cast<std::int64_t>(i / (std::uint64_t{p.nH} * p.nW));
-            if (held[slot] != f) {
-                held[slot] = f;
-                total +=
-                    std::uint64_t{std::min(p.t.tf, p.s.filters - static_cast<std::uint32_t>(f) * p.t.tf)} *
-                    p.s.channels * p.s.k * p.s.k;
-            }
-        }
-        return total;
-    }
-    return weightBytes(p) * std::uint64_t{p.nH} * p.nW;
-}
-
 nlohmann::ordered_json shapeJson(const ConvParams& p) {
     nlohmann::ordered_json j;
     j["h"] = p.s.h;
@@ -357,6 +373,7 @@ nlohmann::ordered_json tilesJson(const ConvParams& p) {
     j["tile_w"] = p.t.tw;
     j["tile_c"] = p.t.tc;
     j["tile_f"] = p.t.tf;
+    j["loop_order"] = loopOrderName(p.t.order);
     j["steps"] = p.steps();
     j["sram_bytes_used"] = p.layout.total;
     return j;
@@ -366,9 +383,14 @@ nlohmann::ordered_json fetchJson(const ConvParams& p) {
     std::uint64_t fetch = inputFetchBytes(p.s, p.t);
     j["input_fetch_bytes"] = fetch;
     j["halo_bytes"] = fetch - inputBytes(p);
-    j["weight_fetch_bytes"] = weightFetchBytes(p);
+    j["weight_fetch_bytes"] = weightFetchBytes(p.s, p.t);
     j["zero_line_bytes"] = p.layout.zeroBytes;
     j["output_bytes"] = outputBytes(p);
+    // The planner's estimate for this plan (tessim's simulation is the measurement).
+    j["estimate"] = {{"compute_cycles", p.estimate.computeCycles},
+                     {"ddr_bytes", p.estimate.ddrBytes},
+                     {"seconds", p.estimate.seconds},
+                     {"array", p.arraySource}};
     return j;
 }
 void merge(nlohmann::ordered_json& into, const nlohmann::ordered_json& from) {
@@ -527,7 +549,8 @@ private:
                             for (std::uint32_t kx = 0; kx < s.k; ++kx) {
                                 std::int64_t iy = std::int64_t{y} * s.stride + ky - s.pad;
                                 std::int64_t ix = std::int64_t{x} * s.stride + kx - s.pad;
-                                if (iy < 0 || ix < 0 || iy >= s.h || ix >= s.w) continue;
+                                if (iy < 0 || ix < 0 || iy >= s.h || ix >= s.w)
+                                    continue;
                                 std::int32_t in =
                                     value((std::uint64_t{ch} * s.h + iy) * s.w + ix, p.saltIn());
                                 std::int32_t wv = value(
@@ -551,14 +574,18 @@ private:
 };
 
 std::uint32_t readTile(config::Reader& r, const std::string& key, std::uint32_t fallback) {
-    if (!r.has(key)) return fallback;
+    if (!r.has(key))
+        return fallback;
     std::string v = r.get<std::string>(key);
-    if (v == "auto") return 0;
-    if (v == "full") return kFull;
+    if (v == "auto")
+        return 0;
+    if (v == "full")
+        return kFull;
     try {
         std::size_t pos = 0;
         long long n = std::stoll(v, &pos);
-        if (pos == v.size() && n >= 1 && n <= 1 << 24) return static_cast<std::uint32_t>(n);
+        if (pos == v.size() && n >= 1 && n <= 1 << 24)
+            return static_cast<std::uint32_t>(n);
     } catch (...) {
     }
     r.fail(key, "expected a positive tile size, 'auto' or 'full', got '" + v + "'");
@@ -632,6 +659,10 @@ std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const con
     req.tw = readTile(pl, "tile_w", naive ? kFull : 0);
     req.tc = readTile(pl, "tile_c", 0);
     req.tf = readTile(pl, "tile_f", 0);
+    const std::string order =
+        pl.oneOf("loop_order", {"auto", "filters-outer", "spatial-outer"}, std::string("auto"));
+    req.autoOrder = order == "auto";
+    req.order = order == "spatial-outer" ? LoopOrder::SpatialOuter : LoopOrder::FiltersOuter;
     const unsigned dmaChannels = pl.get<unsigned>("dma_channels", 4u, Range<unsigned>{1, 256});
     const EngineInfo* engine = nullptr;
     std::string engineName;
@@ -646,18 +677,21 @@ std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const con
                 engine = &e;
                 break;
             }
-        if (!engine) engine = &target.engines.front();
+        if (!engine)
+            engine = &target.engines.front();
         engineName = engine->name;
     }
     auto space = [&](const std::string& key, const std::string& level) -> const MemorySpaceInfo* {
         if (pl.has(key)) {
             std::string n = pl.get<std::string>(key);
             const MemorySpaceInfo* s = target.findSpace(n);
-            if (!s) pl.fail(key, "target '" + target.name + "' has no memory '" + n + "'");
+            if (!s)
+                pl.fail(key, "target '" + target.name + "' has no memory '" + n + "'");
             return s;
         }
         for (const auto& s : target.spaces)
-            if (s.level == level) return &s;
+            if (s.level == level)
+                return &s;
         pl.fail("strategy", "conv2d needs a memory of level '" + level + "' on target '" + target.name + "'");
     };
     const MemorySpaceInfo* sram = space("sram", "sram");
@@ -665,8 +699,28 @@ std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const con
     PlannerMachine m;
     m.sramBytes = sram->size;
     m.ddrBytesPerSecond = ddr->peakBandwidth > 0 ? ddr->peakBandwidth : 1e10;
-    m.macsPerCycle = engine->peakWorkPerCycle > 0 ? engine->peakWorkPerCycle : 1.0;
-    m.macsPerSecond = m.macsPerCycle * engine->clock.hz();
+    const double macsPerCycle = engine->peakWorkPerCycle > 0 ? engine->peakWorkPerCycle : 1.0;
+    const double macsPerSecond = macsPerCycle * engine->clock.hz();
+    m.clockHz = engine->clock.hz();
+    // The array the planner times tiles with: plan.array_rows / array_cols / array_dataflow (set
+    // them to the target's systolic unit), else assumed from the engine's peak MAC/cycle: weight
+    // stationary, rows the largest power of two ≤ √peak, cols = peak / rows (npu: 2048 → 32×64,
+    // as configs/targets/npu.yaml has it).
+    std::string arraySource = "plan";
+    {
+        unsigned rows = 1;
+        while (double(rows) * 2 * rows * 2 <= macsPerCycle)
+            rows *= 2;
+        unsigned cols = std::max(1u, static_cast<unsigned>(macsPerCycle / rows));
+        if (!pl.has("array_rows") && !pl.has("array_cols"))
+            arraySource = fmt::format("assumed {}×{} ws from {} MAC/cycle", rows, cols, macsPerCycle);
+        m.rows = pl.get<unsigned>("array_rows", rows, Range<unsigned>{1, 4096});
+        m.cols = pl.get<unsigned>("array_cols", cols, Range<unsigned>{1, 4096});
+        const std::string df = pl.oneOf("array_dataflow", {"os", "ws", "is"}, std::string("ws"));
+        m.dataflow = df == "os"   ? Dataflow::OutputStationary
+                     : df == "ws" ? Dataflow::WeightStationary
+                                  : Dataflow::InputStationary;
+    }
     auto ceilDiv = [](std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; };
     auto align = [](std::uint64_t v) { return (v + 4095) / 4096 * 4096; };
     // Each layer is planned on its own; DDR holds every layer's input, weights and output in
@@ -679,7 +733,8 @@ std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const con
         p.engine = engineName;
         p.sram = sram;
         p.ddr = ddr;
-        p.macsPerSecond = m.macsPerSecond;
+        p.macsPerSecond = macsPerSecond;
+        p.arraySource = arraySource;
         std::string message;
         if (!planTiling(p.s, p.strategy, req, m, p.t, message)) {
             std::string key = pl.has("tile_h") ? "tile_h" : "strategy";
@@ -691,6 +746,7 @@ std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const con
                                           p.s.pad, p.strategyName));
         }
         p.layout = sramLayout(p.s, p.t, p.strategy);
+        p.estimate = estimatePlan(p.s, p.t, p.strategy, m);
         p.nH = ceilDiv(p.s.outH(), p.t.th);
         p.nW = ceilDiv(p.s.outW(), p.t.tw);
         p.nC = ceilDiv(p.s.channels, p.t.tc);
