@@ -1,5 +1,7 @@
-// Every conv strategy, run functionally on reduced shapes, gives the direct convolution's output
-// bit-exactly (INT8 inputs, INT32 accumulation). One simulation per test process.
+// Every conv strategy and loop order, run functionally on reduced shapes, gives the direct
+// convolution's output bit-exactly (INT8 inputs, INT32 accumulation), and reads from DDR exactly
+// the bytes the plan's closed forms give (input with halo and loop-order re-fetches, weights with
+// re-fetches, zero line). One simulation per test process.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -33,12 +35,20 @@ TEST_P(ConvFunctional, MatchesDirectConvolution) {
     EXPECT_GT(f["elements"].get<std::uint64_t>(), 0u);
     EXPECT_EQ(f["mismatches"].get<std::uint64_t>(), 0u) << f.dump();
     EXPECT_GE(report["seconds"].get<double>(), report["bounds"]["compute_s"].get<double>());
+    const auto& p = report["plan"]["config"];
+    EXPECT_EQ(report["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(),
+              p["input_fetch_bytes"].get<std::uint64_t>() + p["weight_fetch_bytes"].get<std::uint64_t>() +
+                  p["zero_line_bytes"].get<std::uint64_t>())
+        << p.dump();
+    for (const auto& set : c.sets)
+        if (set.rfind("plan.loop_order=", 0) == 0)
+            EXPECT_EQ(p["loop_order"].get<std::string>(), set.substr(16));
 }
 
 std::vector<std::string> shape(int h, int w, int c, int f, int k, int s, int p) {
-    return {"workload.h=" + std::to_string(h), "workload.w=" + std::to_string(w),
+    return {"workload.h=" + std::to_string(h),        "workload.w=" + std::to_string(w),
             "workload.channels=" + std::to_string(c), "workload.filters=" + std::to_string(f),
-            "workload.k=" + std::to_string(k), "workload.stride=" + std::to_string(s),
+            "workload.k=" + std::to_string(k),        "workload.stride=" + std::to_string(s),
             "workload.pad=" + std::to_string(p)};
 }
 std::vector<std::string> with(std::vector<std::string> v, std::vector<std::string> more) {
@@ -53,8 +63,7 @@ const Case kCases[] = {
     {"static_stride2_pad2", "static-single", with(shape(19, 13, 6, 5, 5, 2, 2), {"plan.tile_h=3"})},
     {"static_channel_split", "static-single",
      with(shape(11, 9, 10, 6, 3, 1, 1), {"plan.tile_h=4", "plan.tile_c=3"})},
-    {"double_odd", "double-buffer",
-     with(shape(13, 17, 5, 7, 3, 1, 1), {"plan.tile_h=3", "plan.tile_w=5"})},
+    {"double_odd", "double-buffer", with(shape(13, 17, 5, 7, 3, 1, 1), {"plan.tile_h=3", "plan.tile_w=5"})},
     {"double_stride2", "double-buffer",
      with(shape(17, 15, 4, 9, 3, 2, 1), {"plan.tile_h=2", "plan.tile_w=3", "plan.tile_f=4"})},
     {"double_channel_split", "double-buffer",
@@ -63,6 +72,35 @@ const Case kCases[] = {
      with(shape(10, 9, 7, 6, 3, 1, 0), {"plan.tile_h=3", "plan.tile_w=2", "plan.tile_c=2", "plan.tile_f=4"})},
     {"double_auto_small_sram", "double-buffer",
      with(shape(21, 23, 16, 8, 3, 1, 1), {"target.sram.size=8KiB"})},
+    // Loop orders: filters outer (weights resident over the spatial tiles) and spatial outer
+    // (input resident over the filter groups), with whole channels (the resident operand is
+    // fetched once per outer iteration) and with channels split (both operands every step).
+    {"double_filters_outer_weights_resident", "double-buffer",
+     with(shape(13, 11, 5, 7, 3, 1, 1), {"plan.tile_h=4", "plan.tile_w=5", "plan.tile_c=full",
+                                         "plan.tile_f=3", "plan.loop_order=filters-outer"})},
+    {"double_spatial_outer_input_resident", "double-buffer",
+     with(shape(13, 11, 5, 7, 3, 1, 1), {"plan.tile_h=4", "plan.tile_w=5", "plan.tile_c=full",
+                                         "plan.tile_f=3", "plan.loop_order=spatial-outer"})},
+    {"double_spatial_outer_stride2", "double-buffer",
+     with(shape(17, 15, 4, 9, 3, 2, 1),
+          {"plan.tile_h=2", "plan.tile_w=3", "plan.tile_f=4", "plan.loop_order=spatial-outer"})},
+    {"double_spatial_outer_channel_split", "double-buffer",
+     with(shape(12, 10, 9, 5, 3, 1, 1), {"plan.tile_h=5", "plan.tile_w=4", "plan.tile_c=4", "plan.tile_f=2",
+                                         "plan.loop_order=spatial-outer"})},
+    {"double_filters_outer_one_spatial_tile", "double-buffer",
+     with(shape(9, 7, 6, 7, 3, 1, 1), {"plan.tile_h=full", "plan.tile_w=full", "plan.tile_c=full",
+                                       "plan.tile_f=2", "plan.loop_order=filters-outer"})},
+    {"double_spatial_outer_one_filter_group", "double-buffer",
+     with(shape(11, 9, 6, 5, 3, 2, 1), {"plan.tile_h=2", "plan.tile_w=3", "plan.tile_c=full",
+                                        "plan.tile_f=full", "plan.loop_order=spatial-outer"})},
+    {"static_spatial_outer", "static-single",
+     with(shape(13, 17, 5, 7, 3, 1, 1),
+          {"plan.tile_h=4", "plan.tile_c=full", "plan.tile_f=3", "plan.loop_order=spatial-outer"})},
+    {"static_filters_outer_channel_split", "static-single",
+     with(shape(11, 9, 10, 6, 3, 1, 1),
+          {"plan.tile_h=4", "plan.tile_c=3", "plan.tile_f=4", "plan.loop_order=filters-outer"})},
+    {"double_auto_order_pad2", "double-buffer",
+     with(shape(19, 13, 6, 5, 5, 2, 2), {"target.sram.size=16KiB"})},
 };
 
 INSTANTIATE_TEST_SUITE_P(Npu, ConvFunctional, ::testing::ValuesIn(kCases),
