@@ -156,13 +156,26 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
     const double nS = nH * nW, steps = nS * nC * nF;
     PlanEstimate e;
     // Array cycles: the unit's own formula for every tile shape (at most two sizes per dimension).
-    for (const Part& h : parts(ho, t.th))
-        for (const Part& w : parts(wo, t.tw))
-            for (const Part& c : parts(s.channels, t.tc))
-                for (const Part& f : parts(s.filters, t.tf))
-                    e.computeCycles +=
-                        mapTile(m.rows, m.cols, m.dataflow, h.size * w.size, f.size, c.size * kk).cycles() *
-                        h.count * w.count * c.count * f.count;
+    // Weight stationary: folds do not depend on the pixels T and a fold takes (its cycles at T = 0)
+    // + T, so the sum over the spatial tiles is folds × (nS·cycles(T = 0) + out_h·out_w).
+    if (m.dataflow == Dataflow::WeightStationary) {
+        for (const Part& c : parts(s.channels, t.tc))
+            for (const Part& f : parts(s.filters, t.tf)) {
+                const SystolicMapping z = mapTile(m.rows, m.cols, m.dataflow, 0, f.size, c.size * kk);
+                e.computeCycles +=
+                    z.folds * c.count * f.count *
+                    (static_cast<std::uint64_t>(nH * nW) * z.cyclesPerFold + std::uint64_t{ho} * wo);
+            }
+    } else {
+        for (const Part& h : parts(ho, t.th))
+            for (const Part& w : parts(wo, t.tw))
+                for (const Part& c : parts(s.channels, t.tc))
+                    for (const Part& f : parts(s.filters, t.tf))
+                        e.computeCycles +=
+                            mapTile(m.rows, m.cols, m.dataflow, h.size * w.size, f.size, c.size * kk)
+                                .cycles() *
+                            h.count * w.count * c.count * f.count;
+    }
     const double inB = double(refetch(s, t).input * s.channels * rowsValid * colsValid),
                  wB = double(weightFetchBytes(s, t)), outB = double(s.filters) * ho * wo * 4;
     e.ddrBytes = static_cast<std::uint64_t>(inB + wB + outB);
