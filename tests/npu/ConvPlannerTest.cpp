@@ -9,7 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/config/Loader.h"
 #include "workloads/conv/ConvGeometry.h"
+#include "workloads/conv/ConvKernel.h"
 
 namespace tessim {
 namespace {
@@ -63,6 +65,26 @@ TEST(ConvPlanner, DeepLayerFetchesWeightsOnce) {
     EXPECT_EQ(weightFetchBytes(s, t), 512ull * 512 * 9);
     EXPECT_EQ(t.th * t.tw, 49u) << "one spatial tile: the array's fill and drain once per fold";
     EXPECT_EQ(t.tf % 64, 0u) << "filter groups fill the 64 columns";
+}
+
+TEST(ConvPlanner, ArrayBindsFromTheTargetsSystolicUnit) {
+    auto target = config::loadYamlFile(std::string(TESSIM_SOURCE_DIR) + "/configs/targets/npu.yaml");
+    auto conv =
+        config::loadYamlString("kernel: conv2d\nh: 8\nw: 8\nchannels: 4\nfilters: 4\nk: 3\n", "w.yaml");
+    config::Node plan = config::loadYamlString("strategy: double-buffer\n", "p.yaml");
+    bindConvArray(conv, plan, target);
+    ASSERT_NE(plan.find("array_rows"), nullptr);
+    EXPECT_EQ(plan.find("array_rows")->scalar(), "32");
+    EXPECT_EQ(plan.find("array_cols")->scalar(), "64");
+    EXPECT_EQ(plan.find("array_dataflow")->scalar(), "ws");
+    // A plan that names the array keeps it; other kernels are left alone.
+    config::Node own = config::loadYamlString("array_rows: 16\n", "p.yaml");
+    bindConvArray(conv, own, target);
+    EXPECT_EQ(own.find("array_cols"), nullptr);
+    auto axpy = config::loadYamlString("kernel: axpy\nn: 16\n", "w.yaml");
+    config::Node other = config::loadYamlString("strategy: x\n", "p.yaml");
+    bindConvArray(axpy, other, target);
+    EXPECT_EQ(other.find("array_rows"), nullptr);
 }
 
 // ResNet-18 through the CLI, one process per strategy.

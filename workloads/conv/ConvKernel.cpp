@@ -610,6 +610,34 @@ ConvShape readShape(config::Reader& r) {
 
 }  // namespace
 
+void bindConvArray(const config::Node& workload, config::Node& plan, const config::Node& target) {
+    const config::Node* kernel = workload.find("kernel");
+    if (!kernel || !kernel->isScalar() || kernel->scalar() != "conv2d")
+        return;
+    if (!plan.isNull() && !plan.isMap())
+        return;  // makeConvKernel reports the malformed plan
+    if (plan.isMap())
+        for (const char* key : {"array_rows", "array_cols", "array_dataflow"})
+            if (plan.find(key))
+                return;
+    for (const auto& [name, component] : target.entries()) {
+        const config::Node* units = component.find("units");
+        if (!units || !units->isMap())
+            continue;
+        for (const auto& [uname, unit] : units->entries()) {
+            const config::Node* impl = unit.find("impl");
+            if (!impl || !impl->isScalar() || impl->scalar() != "systolic")
+                continue;
+            if (plan.isNull())
+                plan = config::Node::makeMap(plan.location());
+            for (const char* key : {"rows", "cols", "dataflow"})
+                if (const config::Node* v = unit.find(key))
+                    plan.set(std::string("array_") + key, *v);
+            return;
+        }
+    }
+}
+
 std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const config::Node& plan,
                                          const TargetInfo& target) {
     using namespace config;
