@@ -179,43 +179,51 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
     const double inB = double(refetch(s, t).input * s.channels * rowsValid * colsValid),
                  wB = double(weightFetchBytes(s, t)), outB = double(s.filters) * ho * wo * 4;
     e.ddrBytes = static_cast<std::uint64_t>(inB + wB + outB);
-    // DDR time of each DMA stream: its bytes at the sustained bandwidth (short rows rounded up to
-    // 64-byte bursts), or, when its rows are short, its bursts (a DMA burst does not cross a
-    // `dmaBurst` boundary) with `dmaOutstanding` in flight per channel, each a DDR access.
+    // DDR time of DMA streams: their bytes at the sustained bandwidth (short rows rounded up to
+    // 64-byte bursts), or their DDR requests (a DMA burst does not cross a `dmaBurst` boundary, so
+    // a row of b bytes is (b + dmaBurst − 1) / dmaBurst requests on average), whichever is longer.
+    // Rows that abut in DDR (gaps of a few bytes, as a 1×1 stride-2 window) stream as one row.
     const double bw = m.ddrBytesPerSecond * 0.8;  // assumption: sustained ≈ 80 % of peak
     const double stepLatency = 0.5e-6;            // assumption: DMA set-up + DDR latency + waits per step
-    auto streamTime = [&](double bytes, double rowBytes) {
-        const double rows = bytes / rowBytes;
-        const double burstsPerRow = (rowBytes + m.dmaBurst - 1) / m.dmaBurst;  // expected, any alignment
-        return std::max(bytes * burstEfficiency(rowBytes) / bw,
-                        rows * burstsPerRow * m.ddrLatency / m.dmaOutstanding);
+    struct Dma {
+        double byteTime = 0, requests = 0;
+        Dma operator+(const Dma& o) const { return {byteTime + o.byteTime, requests + o.requests}; }
+        Dma operator/(double n) const { return {byteTime / n, requests / n}; }
     };
+    auto stream = [&](double bytes, double rowBytes, double rowStride) {
+        if (rowStride - rowBytes <= 8)
+            return Dma{bytes / bw, bytes / m.dmaBurst};
+        return Dma{bytes * burstEfficiency(rowBytes) / bw,
+                   bytes / rowBytes * (rowBytes + m.dmaBurst - 1) / m.dmaBurst};
+    };
+    auto time = [&](const Dma& d) { return std::max(d.byteTime, d.requests * m.ddrRequestSeconds); };
     const double inRow = std::min<double>(s.w, double(t.tw - 1) * s.stride + s.k);
-    const double inT = streamTime(inB, inRow);
-    const double wT = streamTime(wB, double(t.tc) * kk);
-    const double outT = streamTime(outB, t.tw * 4.0);
+    const Dma inD = stream(inB, inRow, s.w), wD = stream(wB, double(t.tc) * kk, double(s.channels) * kk),
+              outD = stream(outB, t.tw * 4.0, wo * 4.0);
     const double comp = double(e.computeCycles) / m.clockHz;
     if (strategy != ConvStrategy::DoubleBuffer) {
-        e.seconds = inT + wT + outT + comp + steps * stepLatency;
+        e.seconds = time(inD + wD + outD) + comp + steps * stepLatency;
         return e;
     }
     // Double-buffered: the DMA of step k+1 (and the write-back of the tile before) overlaps the
     // compute of step k. The resident operand (whole channels only) changes once per outer
     // iteration, and is fetched during one step's compute; the streamed one every step.
-    double outer = 1, resident = 0, streamed = inT + wT;
+    double outer = 1;
+    Dma resident, streamed = inD + wD;
     if (nC == 1 && t.order == LoopOrder::FiltersOuter) {
         outer = nF;
-        resident = wT;
-        streamed = inT;
+        resident = wD;
+        streamed = inD;
     } else if (nC == 1) {
         outer = nS;
-        resident = inT;
-        streamed = wT;
+        resident = inD;
+        streamed = wD;
     }
     const double c = comp / steps;
-    const double dS = (streamed + outT) / steps + stepLatency, dR = resident / outer;
-    e.seconds = (dS + dR) + (steps - outer) * std::max(c, dS) + (outer - 1) * std::max(c, dS + dR) + c +
-                outT / (nS * nF) + stepLatency;
+    const Dma perStep = (streamed + outD) / steps, perSwitch = resident / outer;
+    const double dS = time(perStep) + stepLatency, dSR = time(perStep + perSwitch) + stepLatency;
+    e.seconds = dSR + (steps - outer) * std::max(c, dS) + (outer - 1) * std::max(c, dSR) + c +
+                time(outD / (nS * nF)) + stepLatency;
     return e;
 }
 

@@ -74,10 +74,11 @@ struct PlannerMachine {
     // The MAC array the tiles run on: its SCALE-Sim cycle formula (mapTile) times each tile.
     unsigned rows = 32, cols = 32;
     Dataflow dataflow = Dataflow::WeightStationary;
-    // DMA: bursts of at most dmaBurst bytes, dmaOutstanding in flight per channel, each a DDR
-    // access of about ddrLatency (assumptions matching configs/targets/npu.yaml's dma and the
-    // row-miss latency `tessim probe ddr --target npu` measures).
-    double dmaBurst = 256, dmaOutstanding = 16, ddrLatency = 30e-9;
+    // DMA bursts of at most dmaBurst bytes (configs/targets/npu.yaml: dma.burst), each a DDR
+    // request; the DDR serves about one request per ddrRequestSeconds however small (assumption,
+    // measured on tessim's LPDDR4X-4266 model, 4 × x16: double-buffered conv1080p tiles with rows
+    // of 28 to 240 B stall where requests × 6 ns exceed the step's compute, not before).
+    double dmaBurst = 256, ddrRequestSeconds = 4.5e-9;
 };
 
 // The planner's estimate of a tiling: array cycles of all tiles (stall-free), DDR bytes (with
