@@ -219,11 +219,17 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
         resident = inD;
         streamed = wD;
     }
-    const double c = comp / steps;
-    const Dma perStep = (streamed + outD) / steps, perSwitch = resident / outer;
-    const double dS = time(perStep) + stepLatency, dSR = time(perStep + perSwitch) + stepLatency;
-    e.seconds = dSR + (steps - outer) * std::max(c, dS) + (outer - 1) * std::max(c, dSR) + c +
-                time(outD / (nS * nF)) + stepLatency;
+    // The write-back of a tile is issued at the first step of the next tile and competes with
+    // that step's loads (with channels split, the tile's later steps load alone).
+    const double c = comp / steps, tiles = nS * nF;
+    const Dma perStep = streamed / steps, perSwitch = resident / outer, perTile = outD / tiles;
+    auto stepTime = [&](const Dma& d) { return std::max(c, time(d) + stepLatency); };
+    e.seconds = time(perStep + perSwitch) + stepLatency + c + time(perTile) + stepLatency;
+    if (nC == 1)  // every step stores the tile before; outer − 1 of them also switch the resident operand
+        e.seconds += (steps - outer) * stepTime(perStep + perTile) +
+                     (outer - 1) * stepTime(perStep + perTile + perSwitch);
+    else  // no resident operand; tiles − 1 steps store
+        e.seconds += (tiles - 1) * stepTime(perStep + perTile) + (steps - tiles) * stepTime(perStep);
     return e;
 }
 
@@ -248,7 +254,7 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
     // Every tiling that fits, in both loop orders, estimated; then, among those within
     // kNearTie of the least estimated time, the one with the least DDR traffic (the estimate does
     // not see DDR bank and read/write turnaround effects, which grow with the traffic).
-    constexpr double kNearTie = 0.02;
+    constexpr double kNearTie = 0.01;
     struct Candidate {
         ConvTiling t;
         PlanEstimate e;
