@@ -279,6 +279,9 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
                     if (l.total > m.sramBytes)
                         continue;
                     for (LoopOrder o : orders) {
+                        // With channels split both orders fetch the same: one estimate.
+                        if (o == LoopOrder::SpatialOuter && tc < s.channels && orders.size() == 2)
+                            continue;
                         t.order = o;
                         PlanEstimate e = estimateWith(s, t, strategy, m, rowsFor[hi], colsFor[wi]);
                         best = std::min(best, e.seconds);
