@@ -16,8 +16,10 @@ std::unique_ptr<Workload> makeWorkload(const config::Node& workload, const confi
                                        const TargetInfo& target) {
     config::Reader w(workload);
     std::string kernel = w.oneOf("kernel", kernelNames());
-    if (kernel == "axpy" || kernel == "dot") return makeStreamingVectorKernel(kernel, workload, plan, target);
-    if (kernel == "conv2d") return makeConvKernel(workload, plan, target);
+    if (kernel == "axpy" || kernel == "dot")
+        return makeStreamingVectorKernel(kernel, workload, plan, target);
+    if (kernel == "conv2d")
+        return makeConvKernel(workload, plan, target);
     if (kernel == "scalesim")
         return makeScaleSimKernel(workload, plan, target);
     w.fail("kernel", "unknown kernel '" + kernel + "'");

@@ -176,4 +176,11 @@ void SystolicArray::collect(const std::string& path, StatsTree& stats, EnergyLed
     (void)seconds;
 }
 
+std::optional<MacArrayInfo> SystolicArray::macArray() const {
+    const char* df = config_.dataflow == Dataflow::OutputStationary   ? "os"
+                     : config_.dataflow == Dataflow::WeightStationary ? "ws"
+                                                                      : "is";
+    return MacArrayInfo{config_.rows, config_.cols, df};
+}
+
 }  // namespace tessim

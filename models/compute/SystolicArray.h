@@ -50,6 +50,7 @@ public:
     void executeFunctional(const Op& op, FunctionalMemory& memory) override;
     double work(const Op& op) const override;
     double peakWorkPerCycle() const override { return double(config_.rows) * config_.cols; }
+    std::optional<MacArrayInfo> macArray() const override;
     void collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
                  double seconds) const override;
 

@@ -172,7 +172,10 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
                 e.fail("dma", "no DMA engine named '" + dmaName + "'");
             engine->dma.bind(*dmaEngines_[static_cast<std::size_t>(it - info_.dmaEngines.begin())]);
         }
-        EngineInfo ei{c.name, c.clock, c.registerBytes, engine->peakWorkPerCycle(), c.isMainCompute};
+        EngineInfo ei{c.name, c.clock, c.registerBytes, engine->peakWorkPerCycle(), c.isMainCompute, {}};
+        for (const auto& unit : engine->units())
+            if (!ei.macArray)
+                ei.macArray = unit->macArray();
         info_.engines.push_back(ei);
         engines_.push_back(std::move(engine));
     }

@@ -16,7 +16,6 @@
 #include "sim/report/TraceSink.h"
 #include "workloads/WorkloadFactory.h"
 #include "workloads/scalesim/ScaleSimConfig.h"
-#include "workloads/scalesim/ScaleSimKernel.h"
 #include "workloads/scalesim/ScaleSimTopology.h"
 
 namespace tessim {
@@ -60,7 +59,6 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
             throw config::ConfigError(where, assignment.substr(0, eq), "--set workload.… needs --workload");
         config::applyOverride(*node, rest, where);
     }
-    bindScaleSimArray(in.workload, in.target);
     return in;
 }
 

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "sim/energy/EnergyLedger.h"
 #include "sim/ir/Op.h"
 #include "sim/stats/StatsTree.h"
+#include "sim/target/MacArrayInfo.h"
 
 namespace tessim {
 
@@ -47,6 +49,8 @@ public:
     virtual void executeFunctional(const Op& op, FunctionalMemory& memory) {}
     // Work of an op in the unit of peak(): element operations, MACs...
     virtual double work(const Op& op) const { return 0.0; }
+    // MAC arrays describe their geometry (planners cost tiles with it); other units return none.
+    virtual std::optional<MacArrayInfo> macArray() const { return std::nullopt; }
     // Peak work per cycle of one instance (the compute bound uses it).
     virtual double peakWorkPerCycle() const { return 0.0; }
 

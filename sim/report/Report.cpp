@@ -28,10 +28,12 @@ Json buildReport(const RunOutcome& o) {
         for (std::size_t r = 0; r < kStallReasons; ++r) {
             auto reason = static_cast<StallReason>(r);
             std::string name(stallReasonName(reason));
-            stall[name] = total ? static_cast<double>(e.stalls[reason]) / static_cast<double>(total) : (reason == StallReason::Idle ? 1.0 : 0.0);
+            stall[name] = total ? static_cast<double>(e.stalls[reason]) / static_cast<double>(total)
+                                : (reason == StallReason::Idle ? 1.0 : 0.0);
             cycles[name] = e.stalls[reason];
         }
-        engines[e.name] = Json{{"stall", stall}, {"cycles", cycles}, {"main_compute", e.mainCompute}, {"work", e.work}};
+        engines[e.name] =
+            Json{{"stall", stall}, {"cycles", cycles}, {"main_compute", e.mainCompute}, {"work", e.work}};
         if (e.mainCompute) {
             mainCompute += e.stalls[StallReason::Compute];
             mainTotal += total;
@@ -42,10 +44,12 @@ Json buildReport(const RunOutcome& o) {
         }
     }
     j["engines"] = engines;
-    j["stall_fraction"] = mainTotal ? 1.0 - static_cast<double>(mainCompute) / static_cast<double>(mainTotal) : 0.0;
+    j["stall_fraction"] =
+        mainTotal ? 1.0 - static_cast<double>(mainCompute) / static_cast<double>(mainTotal) : 0.0;
 
     Json traffic = Json::object();
-    for (const auto& t : o.traffic) traffic[t.level] = Json{{"read", t.read}, {"write", t.write}};
+    for (const auto& t : o.traffic)
+        traffic[t.level] = Json{{"read", t.read}, {"write", t.write}};
     j["traffic_bytes"] = traffic;
 
     Json energy = o.energy.toJson(seconds);
@@ -60,7 +64,8 @@ Json buildReport(const RunOutcome& o) {
     for (const auto& [level, bytes] : o.compulsory) {
         double bw = 0.0;
         for (const auto& s : o.info.spaces)
-            if (s.level == level) bw += s.peakBandwidth;
+            if (s.level == level)
+                bw += s.peakBandwidth;
         bandwidth[level] = bw > 0 ? static_cast<double>(bytes) / bw : 0.0;
         compulsory[level] = bytes;
     }
@@ -77,7 +82,8 @@ Json buildReport(const RunOutcome& o) {
         f["elements"] = o.functional.elements;
         f["mismatches"] = o.functional.mismatches;
         f["max_abs_error"] = o.functional.maxAbsError;
-        if (!o.functional.firstMismatch.empty()) f["first_mismatch"] = o.functional.firstMismatch;
+        if (!o.functional.firstMismatch.empty())
+            f["first_mismatch"] = o.functional.firstMismatch;
         j["functional"] = f;
     }
     // Copy: the outcome's tree plus the energy events, each with a unit.
@@ -85,19 +91,22 @@ Json buildReport(const RunOutcome& o) {
     StatsTree energyStats;
     o.energy.addToStats(energyStats.child("energy_events"));
     Json energyJson = energyStats.toJson();
-    for (auto& [k, v] : energyJson.items()) statsJson[k] = v;
+    for (auto& [k, v] : energyJson.items())
+        statsJson[k] = v;
     j["stats"] = statsJson;
     return j;
 }
 
 namespace {
 
-void flattenJson(const Json& j, const std::string& prefix, std::vector<std::pair<std::string, std::string>>& rows) {
+void flattenJson(const Json& j, const std::string& prefix,
+                 std::vector<std::pair<std::string, std::string>>& rows) {
     if (j.is_object()) {
         for (auto it = j.begin(); it != j.end(); ++it)
             flattenJson(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), rows);
     } else if (j.is_array()) {
-        for (std::size_t i = 0; i < j.size(); ++i) flattenJson(j[i], prefix + "[" + std::to_string(i) + "]", rows);
+        for (std::size_t i = 0; i < j.size(); ++i)
+            flattenJson(j[i], prefix + "[" + std::to_string(i) + "]", rows);
     } else if (j.is_string()) {
         rows.emplace_back(prefix, j.get<std::string>());
     } else {
@@ -106,10 +115,12 @@ void flattenJson(const Json& j, const std::string& prefix, std::vector<std::pair
 }
 
 std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    if (s.find_first_of(",\"\n") == std::string::npos)
+        return s;
     std::string out = "\"";
     for (char c : s) {
-        if (c == '"') out += '"';
+        if (c == '"')
+            out += '"';
         out += c;
     }
     return out + "\"";
@@ -188,14 +199,16 @@ std::string reportToMarkdown(const Json& r) {
     md << fmt::format("| energy | {:.6g} J |\n", r["energy_j"]["total"].get<double>());
     md << fmt::format("| power | {:.6g} W |\n", r["power_w"].get<double>());
     for (auto it = r["traffic_bytes"].begin(); it != r["traffic_bytes"].end(); ++it)
-        md << fmt::format("| {} traffic | {} B read, {} B written |\n", it.key(), it.value()["read"].get<std::uint64_t>(),
-                          it.value()["write"].get<std::uint64_t>());
-    md << "\n## Engines (fraction of cycles)\n\n| engine | compute | memory | dependency | structural | sync | idle |\n|---|---|---|---|---|---|---|\n";
+        md << fmt::format("| {} traffic | {} B read, {} B written |\n", it.key(),
+                          it.value()["read"].get<std::uint64_t>(), it.value()["write"].get<std::uint64_t>());
+    md << "\n## Engines (fraction of cycles)\n\n| engine | compute | memory | dependency | structural | sync "
+          "| idle |\n|---|---|---|---|---|---|---|\n";
     for (auto it = r["engines"].begin(); it != r["engines"].end(); ++it) {
         const auto& s = it.value()["stall"];
         md << fmt::format("| {} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} |\n", it.key(),
-                          s["compute"].get<double>(), s["memory"].get<double>(), s["dependency"].get<double>(),
-                          s["structural"].get<double>(), s["sync"].get<double>(), s["idle"].get<double>());
+                          s["compute"].get<double>(), s["memory"].get<double>(),
+                          s["dependency"].get<double>(), s["structural"].get<double>(),
+                          s["sync"].get<double>(), s["idle"].get<double>());
     }
     if (r.contains("layers"))
         layersToMarkdown(r["layers"], md);
@@ -226,7 +239,8 @@ std::string reportToCsv(const Json& r) {
     flattenJson(copy, "", rows);
     std::ostringstream csv;
     csv << "key,value\n";
-    for (const auto& [k, v] : rows) csv << csvField(k) << ',' << csvField(v) << '\n';
+    for (const auto& [k, v] : rows)
+        csv << csvField(k) << ',' << csvField(v) << '\n';
     return csv.str();
 }
 

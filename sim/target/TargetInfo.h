@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "sim/core/Time.h"
+#include "sim/target/MacArrayInfo.h"
 
 namespace tessim {
 
@@ -25,6 +27,7 @@ struct EngineInfo {
     unsigned registerBytes = 0;
     double peakWorkPerCycle = 0.0;  // work units (FLOP, MAC) per cycle
     bool mainCompute = true;
+    std::optional<MacArrayInfo> macArray;  // the engine's MAC array, if it has one
 };
 
 struct TargetInfo {

@@ -40,9 +40,11 @@ TEST_P(ConvFunctional, MatchesDirectConvolution) {
               p["input_fetch_bytes"].get<std::uint64_t>() + p["weight_fetch_bytes"].get<std::uint64_t>() +
                   p["zero_line_bytes"].get<std::uint64_t>())
         << p.dump();
-    for (const auto& set : c.sets)
-        if (set.rfind("plan.loop_order=", 0) == 0)
+    for (const auto& set : c.sets) {
+        if (set.rfind("plan.loop_order=", 0) == 0) {
             EXPECT_EQ(p["loop_order"].get<std::string>(), set.substr(16));
+        }
+    }
 }
 
 std::vector<std::string> shape(int h, int w, int c, int f, int k, int s, int p) {

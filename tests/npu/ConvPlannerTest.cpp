@@ -67,26 +67,6 @@ TEST(ConvPlanner, DeepLayerFetchesWeightsOnce) {
     EXPECT_EQ(t.tf % 64, 0u) << "filter groups fill the 64 columns";
 }
 
-TEST(ConvPlanner, ArrayBindsFromTheTargetsSystolicUnit) {
-    auto target = config::loadYamlFile(std::string(TESSIM_SOURCE_DIR) + "/configs/targets/npu.yaml");
-    auto conv =
-        config::loadYamlString("kernel: conv2d\nh: 8\nw: 8\nchannels: 4\nfilters: 4\nk: 3\n", "w.yaml");
-    config::Node plan = config::loadYamlString("strategy: double-buffer\n", "p.yaml");
-    bindConvArray(conv, plan, target);
-    ASSERT_NE(plan.find("array_rows"), nullptr);
-    EXPECT_EQ(plan.find("array_rows")->scalar(), "32");
-    EXPECT_EQ(plan.find("array_cols")->scalar(), "64");
-    EXPECT_EQ(plan.find("array_dataflow")->scalar(), "ws");
-    // A plan that names the array keeps it; other kernels are left alone.
-    config::Node own = config::loadYamlString("array_rows: 16\n", "p.yaml");
-    bindConvArray(conv, own, target);
-    EXPECT_EQ(own.find("array_cols"), nullptr);
-    auto axpy = config::loadYamlString("kernel: axpy\nn: 16\n", "w.yaml");
-    config::Node other = config::loadYamlString("strategy: x\n", "p.yaml");
-    bindConvArray(axpy, other, target);
-    EXPECT_EQ(other.find("array_rows"), nullptr);
-}
-
 // ResNet-18 through the CLI, one process per strategy.
 nlohmann::json runCli(const std::string& args) {
     std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>&1";
@@ -101,6 +81,19 @@ nlohmann::json runCli(const std::string& args) {
     int st = pclose(p);
     EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << output;
     return nlohmann::json::parse(output);
+}
+
+// The planner costs tiles on the target's own MAC array, unless the plan names one.
+TEST(ConvPlanner, ArrayComesFromTheTargetsMacArray) {
+    const std::string base = "run --target npu --workload conv1080p --plan double-buffer --set workload.h=16 "
+                             "--set workload.w=16 ";
+    auto arrayOf = [&](const std::string& extra) {
+        return runCli(base + extra)["plan"]["config"]["estimate"]["array"].get<std::string>();
+    };
+    EXPECT_EQ(arrayOf(""), "target: 32×64 ws array of engine npu");
+    EXPECT_EQ(arrayOf("--set target.npu.units.mac.rows=16 --set target.npu.units.mac.dataflow=os"),
+              "target: 16×64 os array of engine npu");
+    EXPECT_EQ(arrayOf("--set plan.array_rows=8"), "plan");
 }
 
 // Measured after the planner change (tessim at commit time): worst double-buffer layer 3.10×

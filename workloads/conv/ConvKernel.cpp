@@ -610,34 +610,6 @@ ConvShape readShape(config::Reader& r) {
 
 }  // namespace
 
-void bindConvArray(const config::Node& workload, config::Node& plan, const config::Node& target) {
-    const config::Node* kernel = workload.find("kernel");
-    if (!kernel || !kernel->isScalar() || kernel->scalar() != "conv2d")
-        return;
-    if (!plan.isNull() && !plan.isMap())
-        return;  // makeConvKernel reports the malformed plan
-    if (plan.isMap())
-        for (const char* key : {"array_rows", "array_cols", "array_dataflow"})
-            if (plan.find(key))
-                return;
-    for (const auto& [name, component] : target.entries()) {
-        const config::Node* units = component.find("units");
-        if (!units || !units->isMap())
-            continue;
-        for (const auto& [uname, unit] : units->entries()) {
-            const config::Node* impl = unit.find("impl");
-            if (!impl || !impl->isScalar() || impl->scalar() != "systolic")
-                continue;
-            if (plan.isNull())
-                plan = config::Node::makeMap(plan.location());
-            for (const char* key : {"rows", "cols", "dataflow"})
-                if (const config::Node* v = unit.find(key))
-                    plan.set(std::string("array_") + key, *v);
-            return;
-        }
-    }
-}
-
 std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const config::Node& plan,
                                          const TargetInfo& target) {
     using namespace config;
@@ -730,21 +702,31 @@ std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const con
     const double macsPerCycle = engine->peakWorkPerCycle > 0 ? engine->peakWorkPerCycle : 1.0;
     const double macsPerSecond = macsPerCycle * engine->clock.hz();
     m.clockHz = engine->clock.hz();
-    // The array the planner times tiles with: plan.array_rows / array_cols / array_dataflow (set
-    // them to the target's systolic unit), else assumed from the engine's peak MAC/cycle: weight
-    // stationary, rows the largest power of two ≤ √peak, cols = peak / rows (npu: 2048 → 32×64,
-    // as configs/targets/npu.yaml has it).
-    std::string arraySource = "plan";
+    std::string arraySource;
+    // The array the planner times tiles with: plan.array_rows / array_cols / array_dataflow when
+    // given, else the engine's own MAC array, else one assumed from its peak MAC/cycle: weight
+    // stationary, rows the largest power of two ≤ √peak, cols = peak / rows.
     {
-        unsigned rows = 1;
-        while (double(rows) * 2 * rows * 2 <= macsPerCycle)
-            rows *= 2;
-        unsigned cols = std::max(1u, static_cast<unsigned>(macsPerCycle / rows));
-        if (!pl.has("array_rows") && !pl.has("array_cols"))
-            arraySource = fmt::format("assumed {}×{} ws from {} MAC/cycle", rows, cols, macsPerCycle);
-        m.rows = pl.get<unsigned>("array_rows", rows, Range<unsigned>{1, 4096});
-        m.cols = pl.get<unsigned>("array_cols", cols, Range<unsigned>{1, 4096});
-        const std::string df = pl.oneOf("array_dataflow", {"os", "ws", "is"}, std::string("ws"));
+        MacArrayInfo array;
+        std::string arraySourceDefault;
+        if (engine->macArray) {
+            array = *engine->macArray;
+            arraySourceDefault = fmt::format("target: {}×{} {} array of engine {}", array.rows, array.cols,
+                                             array.dataflow, engine->name);
+        } else {
+            array.rows = 1;
+            while (double(array.rows) * 2 * array.rows * 2 <= macsPerCycle)
+                array.rows *= 2;
+            array.cols = std::max(1u, static_cast<unsigned>(macsPerCycle / array.rows));
+            array.dataflow = "ws";
+            arraySourceDefault =
+                fmt::format("assumed {}×{} ws from {} MAC/cycle", array.rows, array.cols, macsPerCycle);
+        }
+        bool fromPlan = pl.has("array_rows") || pl.has("array_cols") || pl.has("array_dataflow");
+        arraySource = fromPlan ? std::string("plan") : arraySourceDefault;
+        m.rows = pl.get<unsigned>("array_rows", array.rows, Range<unsigned>{1, 4096});
+        m.cols = pl.get<unsigned>("array_cols", array.cols, Range<unsigned>{1, 4096});
+        const std::string df = pl.oneOf("array_dataflow", {"os", "ws", "is"}, array.dataflow);
         m.dataflow = df == "os"   ? Dataflow::OutputStationary
                      : df == "ws" ? Dataflow::WeightStationary
                                   : Dataflow::InputStationary;

@@ -16,10 +16,4 @@ namespace tessim {
 std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const config::Node& plan,
                                          const TargetInfo& target);
 
-// For a conv2d workload, sets plan.array_rows / array_cols / array_dataflow (the array the planner
-// times tiles with) from the target's first systolic unit (impl: systolic) unless the plan sets
-// any of them; without it the planner assumes a weight-stationary array from the engine's peak
-// MAC/cycle. Call after the --set overrides, before makeWorkload (as bindScaleSimArray).
-void bindConvArray(const config::Node& workload, config::Node& plan, const config::Node& target);
-
 }  // namespace tessim

@@ -341,31 +341,6 @@ private:
 
 }  // namespace
 
-void bindScaleSimArray(config::Node& workload, const config::Node& target) {
-    const config::Node* kernel = workload.find("kernel");
-    if (!kernel || !kernel->isScalar() || kernel->scalar() != "scalesim")
-        return;
-    if (workload.find("array"))
-        return;
-    // The first systolic unit of any engine.
-    for (const auto& [name, component] : target.entries()) {
-        const config::Node* units = component.find("units");
-        if (!units || !units->isMap())
-            continue;
-        for (const auto& [uname, unit] : units->entries()) {
-            const config::Node* impl = unit.find("impl");
-            if (!impl || !impl->isScalar() || impl->scalar() != "systolic")
-                continue;
-            config::Node array = config::Node::makeMap(unit.location());
-            for (const char* key : {"rows", "cols", "dataflow"})
-                if (const config::Node* v = unit.find(key))
-                    array.set(key, *v);
-            workload.set("array", std::move(array));
-            return;
-        }
-    }
-}
-
 std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const config::Node& plan,
                                              const TargetInfo& target) {
     using namespace config;
@@ -377,13 +352,25 @@ std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const
     w.get<std::string>("description", std::string());
     p.form = w.oneOf("form", {"conv", "gemm"}, std::string("conv"));
     p.layerSel = w.get<std::string>("layer", std::string("all"));
-    if (!w.has("array"))
-        w.fail("array", "kernel scalesim needs a target with a systolic unit (impl: systolic), e.g. one made "
-                        "from a SCALE-Sim .cfg");
-    Reader a = w.child("array");
-    p.rows = a.get<unsigned>("rows", Range<unsigned>{1, 4096});
-    p.cols = a.get<unsigned>("cols", Range<unsigned>{1, 4096});
-    p.dataflow = a.oneOf("dataflow", {"os", "ws", "is"}, std::string("ws"));
+    // The array: the workload's `array` map when given, else the target's first MAC array.
+    MacArrayInfo targetArray;
+    for (const auto& e : target.engines)
+        if (e.macArray && targetArray.rows == 0)
+            targetArray = *e.macArray;
+    if (!w.has("array") && targetArray.rows == 0)
+        w.fail("kernel",
+               "kernel scalesim needs a target with a MAC array (a unit with impl: systolic), e.g. one "
+               "made from a SCALE-Sim .cfg");
+    if (w.has("array")) {
+        Reader a = w.child("array");
+        p.rows = a.get<unsigned>("rows", Range<unsigned>{1, 4096});
+        p.cols = a.get<unsigned>("cols", Range<unsigned>{1, 4096});
+        p.dataflow = a.oneOf("dataflow", {"os", "ws", "is"}, std::string("ws"));
+    } else {
+        p.rows = targetArray.rows;
+        p.cols = targetArray.cols;
+        p.dataflow = targetArray.dataflow;
+    }
     std::vector<Reader> rows = w.children("layers");
     if (rows.empty())
         w.fail("layers", "the topology has no layers");

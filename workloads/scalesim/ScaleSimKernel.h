@@ -23,8 +23,4 @@ namespace tessim {
 std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const config::Node& plan,
                                              const TargetInfo& target);
 
-// Copies the systolic array's rows, cols and dataflow from the target tree into the workload's
-// `array` key (the schedule needs them; TargetInfo does not carry them). No-op for other kernels.
-void bindScaleSimArray(config::Node& workload, const config::Node& target);
-
 }  // namespace tessim

@@ -1,0 +1,14 @@
+// The geometry of a MAC array, as schedule planners need it (tile costs follow from it).
+#pragma once
+
+#include <string>
+
+namespace tessim {
+
+struct MacArrayInfo {
+    unsigned rows = 0;
+    unsigned cols = 0;
+    std::string dataflow;  // "os", "ws" or "is"
+};
+
+}  // namespace tessim
