@@ -21,6 +21,7 @@ SystolicConfig SystolicConfig::fromYaml(config::Reader& r, const std::string& na
         c.joulesPerSramReadByte = e->get<Energy>("operand_read_per_byte", Energy{0.0}).joules;
         c.joulesPerSramWriteByte =
             e->get<Energy>("psum_write_per_byte", Energy{c.joulesPerSramReadByte}).joules;
+        c.joulesPerRequant = e->get<Energy>("requant_op", Energy{0.0}).joules;
         c.staticWatts = e->get<Power>("static_power", Power{0.0}).watts;
     }
     return c;
@@ -68,6 +69,13 @@ std::uint64_t SystolicArray::outputBytes(const MacTileArgs& a) {
     return std::uint64_t{a.filters} * a.outH * a.outW * 4;
 }
 
+std::uint64_t SystolicArray::requantCycles(const MacTileArgs& a, unsigned cols) {
+    if (!a.requantize)
+        return 0;
+    const std::uint64_t outputs = std::uint64_t{a.filters} * a.outH * a.outW;
+    return (outputs + cols - 1) / cols;
+}
+
 static SystolicMapping mappingOf(const SystolicConfig& c, const MacTileArgs& a) {
     return mapTile(c.rows, c.cols, c.dataflow, std::uint64_t{a.outH} * a.outW, a.filters,
                    std::uint64_t{a.channels} * a.kh * a.kw);
@@ -76,7 +84,8 @@ static SystolicMapping mappingOf(const SystolicConfig& c, const MacTileArgs& a) 
 std::uint64_t SystolicArray::occupancy(const Op& op) const {
     if (macs(op.mac) == 0)
         return 1;  // fence
-    return std::max<std::uint64_t>(1, mappingOf(config_, op.mac).cycles());
+    return std::max<std::uint64_t>(1, mappingOf(config_, op.mac).cycles()) +
+           requantCycles(op.mac, config_.cols);
 }
 
 double SystolicArray::work(const Op& op) const {
@@ -93,7 +102,9 @@ void SystolicArray::account(const Op& op) {
     ++tiles_;
     macs_ += m;
     SystolicMapping map = mappingOf(config_, a);
-    cycles_ += map.cycles();
+    const std::uint64_t rq = requantCycles(a, config_.cols);
+    cycles_ += map.cycles() + rq;
+    requantCycles_ += rq;
     folds_ += map.folds;
     std::uint64_t rowFolds = (map.sr + config_.rows - 1) / config_.rows;
     std::uint64_t colFolds = (map.sc + config_.cols - 1) / config_.cols;
@@ -120,6 +131,10 @@ void SystolicArray::account(const Op& op) {
     }
     if (a.accumulate)
         reads += outputBytes(a);
+    if (a.requantize) {  // one INT8 per output written to out8
+        requantOps_ += e * a.filters;
+        writes += e * a.filters;
+    }
     sramReadBytes_ += reads;
     sramWriteBytes_ += writes;
 }
@@ -153,6 +168,12 @@ void SystolicArray::executeFunctional(const Op& op, FunctionalMemory& memory) {
         }
     }
     memory.write(a.space, a.out, out.data(), out.size() * 4);
+    if (!a.requantize)
+        return;
+    std::vector<std::int8_t> q(out.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+        q[i] = requantizeI8(out[i], a.multiplier, a.shift);
+    memory.write(a.space, a.out8, q.data(), q.size());
 }
 
 void SystolicArray::collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
@@ -161,16 +182,23 @@ void SystolicArray::collect(const std::string& path, StatsTree& stats, EnergyLed
     node.add("tiles", tiles_, "ops", "MAC tiles executed");
     node.add("fences", fences_, "ops", "zero-work tiles that order a write-back after compute");
     node.add("macs", macs_, "MAC", "multiply-accumulates");
-    node.add("busy_cycles", cycles_, "cycles", "array cycles of the tiles (SCALE-Sim formula)");
+    node.add("busy_cycles", cycles_, "cycles",
+             "array cycles of the tiles (SCALE-Sim formula, plus requantisation)");
+    node.add("requant_cycles", requantCycles_, "cycles",
+             "requantisation cycles: ceil(outputs / cols) per requantising tile");
+    node.add("requant_ops", requantOps_, "ops", "outputs requantised to INT8");
     node.add("folds", folds_, "folds", "array folds");
     node.add("sram_read_bytes", sramReadBytes_, "B", "operand bytes read from SRAM by the array");
-    node.add("sram_write_bytes", sramWriteBytes_, "B", "partial-sum bytes written by the array");
+    node.add("sram_write_bytes", sramWriteBytes_, "B",
+             "partial-sum and INT8 output bytes written by the array");
     double peCycles = double(cycles_) * config_.rows * config_.cols;
     node.add("mapping_efficiency", peCycles > 0 ? double(macs_) / peCycles : 0.0, "ratio",
              "MACs / (busy cycles × rows × cols)");
     energy.addEvents(path, "mac_i8", macs_, config_.joulesPerMac);
     energy.addEvents(path, "operand_read", sramReadBytes_, config_.joulesPerSramReadByte);
     energy.addEvents(path, "psum_write", sramWriteBytes_, config_.joulesPerSramWriteByte);
+    if (requantOps_ > 0)
+        energy.addEvents(path, "requant_op", requantOps_, config_.joulesPerRequant);
     if (config_.staticWatts > 0)
         energy.addStaticPower(path, config_.staticWatts);
     (void)seconds;

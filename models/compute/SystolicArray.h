@@ -1,6 +1,10 @@
 // A systolic MAC array (impl: systolic): rows × cols INT8 MACs with INT32 accumulation, dataflow
 // os | ws | is. Executes OpKind::MacTile; a tile's cycle count is SCALE-Sim v2's stall-free
 // formula (../shared/facts/scalesim-compat.md): folds × (fill + skew + T + drain).
+// Requantisation (MacTileArgs::requantize): the tile's INT32 outputs leave the array's columns
+// into a post-processing stage that multiplies, rounds, shifts and clamps one output row of the
+// array (cols outputs) per cycle: ceil(outputs / cols) cycles after the tile's formula cycles
+// (assumption: one requantiser per column, as the accumulators drain column-wise).
 // A MacTile with no output (outH·outW = 0) is a fence: it occupies the array one cycle after the
 // work before it, so the next op (a DMA start of a write-back) issues only after it.
 #pragma once
@@ -22,7 +26,8 @@ struct SystolicConfig {
     Dataflow dataflow = Dataflow::WeightStationary;
     double joulesPerMac = 0.0;            // one INT8 multiply + INT32 accumulate
     double joulesPerSramReadByte = 0.0;   // operand bytes fed from the on-chip SRAM
-    double joulesPerSramWriteByte = 0.0;  // partial-sum bytes written back
+    double joulesPerSramWriteByte = 0.0;  // partial-sum (and INT8 output) bytes written back
+    double joulesPerRequant = 0.0;        // one output requantised: INT32 multiply + round + shift
     double staticWatts = 0.0;
 
     static SystolicConfig fromYaml(config::Reader& r, const std::string& name);
@@ -60,11 +65,14 @@ public:
     static std::uint64_t inputBytes(const MacTileArgs& a);
     static std::uint64_t weightBytes(const MacTileArgs& a);
     static std::uint64_t outputBytes(const MacTileArgs& a);
+    // Cycles of a tile's requantisation on an array with `cols` columns (0 when it does not requantise).
+    static std::uint64_t requantCycles(const MacTileArgs& a, unsigned cols);
 
 private:
     SystolicConfig config_;
     std::uint64_t tiles_ = 0, fences_ = 0, macs_ = 0, cycles_ = 0, folds_ = 0;
     std::uint64_t sramReadBytes_ = 0, sramWriteBytes_ = 0;
+    std::uint64_t requantOps_ = 0, requantCycles_ = 0;
     std::uint64_t usedPeCycles_ = 0;  // Σ min(Sr,rows)·min(Sc,cols)·cyclesPerFold: mapping efficiency
 };
 

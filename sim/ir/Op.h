@@ -70,7 +70,13 @@ struct DmaArgs {
 };
 
 // A convolution tile on a MAC array: out[n][y][x] (+)= Σ_c,ky,kx in[c][y·s+ky][x·s+kx] · w[n][c][ky][kx].
-// Tensors sit in one scratchpad space at the given offsets, channel-major, densely packed.
+// Tensors sit in one scratchpad space at the given offsets, channel-major, densely packed: INT8
+// input and weights, INT32 partial sums at `out`.
+// Output requantisation (requantize = 1): after accumulating, each INT32 accumulator acc of the
+// tile becomes the INT8 value clamp(round_half_away(acc · multiplier / 2^shift), −128, 127)
+// (the product taken in 64 bits, ties rounded away from zero; see requantizeI8), written at out8
+// (same space, same layout as `out`, 1 B per output); the INT32 partial sums stay at `out`.
+// A schedule that splits the input channels sets it on the last channel chunk of a tile only.
 // A GEMM is a tile with kh = kw = 1, inH = outH = 1.
 struct MacTileArgs {
     std::uint8_t space;
@@ -79,14 +85,31 @@ struct MacTileArgs {
     std::uint8_t kh;
     std::uint8_t kw;
     std::uint8_t pad;          // unused by the array itself: padding is materialised by the schedule
+    std::uint8_t requantize;   // 1: also write the INT8 requantised outputs at out8 (see above)
+    std::uint8_t shift;        // requantisation right shift, 0..63
     std::uint16_t channels;    // input channels of this tile
     std::uint16_t filters;     // output channels of this tile
+    std::int32_t multiplier;   // requantisation multiplier
     std::uint32_t inH, inW;    // input tile (halo included)
     std::uint32_t outH, outW;  // output tile
     std::uint64_t in;          // offsets in `space`
     std::uint64_t weights;
     std::uint64_t out;
+    std::uint64_t out8;  // INT8 outputs when requantize
 };
+
+// clamp(round_half_away(acc · multiplier / 2^shift), −128, 127), shift ≤ 63: |acc · multiplier|
+// ≤ 2^62, so the magnitude plus half an LSB fits in 64 unsigned bits.
+inline std::int8_t requantizeI8(std::int32_t acc, std::int32_t multiplier, unsigned shift) {
+    const std::int64_t p = std::int64_t{acc} * multiplier;
+    const bool negative = p < 0;
+    std::uint64_t mag = negative ? 0 - static_cast<std::uint64_t>(p) : static_cast<std::uint64_t>(p);
+    if (shift > 0)
+        mag = (mag + (std::uint64_t{1} << (shift - 1))) >> shift;
+    if (negative)
+        return mag >= 128 ? std::int8_t{-128} : static_cast<std::int8_t>(-static_cast<std::int32_t>(mag));
+    return mag >= 127 ? std::int8_t{127} : static_cast<std::int8_t>(mag);
+}
 
 struct Op {
     OpKind kind = OpKind::Nop;

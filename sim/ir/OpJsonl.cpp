@@ -85,6 +85,12 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         j["stride"] = m.stride;
         j["pad"] = m.pad;
         j["accumulate"] = m.accumulate != 0;
+        if (m.requantize) {
+            j["requantize"] = true;
+            j["multiplier"] = m.multiplier;
+            j["shift"] = m.shift;
+            j["out8"] = m.out8;
+        }
         break;
     }
     default:
@@ -293,6 +299,15 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
             m.stride = p.get<std::uint8_t>("stride", 1);
             m.pad = p.get<std::uint8_t>("pad", 0);
             m.accumulate = p.get<bool>("accumulate", false) ? 1 : 0;
+            m.requantize = p.get<bool>("requantize", false) ? 1 : 0;
+            m.multiplier = p.get<std::int32_t>("multiplier", 1);
+            const unsigned shift = p.get<unsigned>("shift", 0u);
+            if (shift > 63)
+                p.fail("shift", fmt::format("requantisation shift {} out of range 0..63", shift));
+            m.shift = static_cast<std::uint8_t>(shift);
+            m.out8 = p.get<std::uint64_t>("out8", 0);
+            if (m.requantize && !p.has("out8"))
+                p.fail("requantize", "a requantising MacTile needs 'out8' (where the INT8 outputs go)");
             break;
         }
         default:

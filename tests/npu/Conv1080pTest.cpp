@@ -45,13 +45,20 @@ void checkInvariants(const nlohmann::json& r) {
     for (auto& [level, s] : r["bounds"]["bandwidth_s"].items())
         EXPECT_GE(seconds, s.get<double>()) << level;
     EXPECT_GE(ddrBytes(r), r["bounds"]["compulsory_bytes"]["ddr"].get<std::uint64_t>());
-    // DDR reads are exactly the input with its halo, the weights and the zero line; writes the output.
+    // DDR reads are exactly the input with its halo, the weights and the zero line; writes the
+    // output once: 1 B per output when requantised to INT8 (the default), 4 B when INT32.
     const auto& p = r["plan"]["config"];
+    const std::uint64_t outputs = 540ull * 960 * 64,
+                        elementBytes = r["workload"]["config"]["output_dtype"] == "i8" ? 1 : 4;
     EXPECT_EQ(r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(),
               p["input_fetch_bytes"].get<std::uint64_t>() + p["weight_fetch_bytes"].get<std::uint64_t>() +
                   p["zero_line_bytes"].get<std::uint64_t>());
     EXPECT_EQ(r["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>(),
               p["output_bytes"].get<std::uint64_t>());
+    EXPECT_EQ(p["output_bytes"].get<std::uint64_t>(), outputs * elementBytes);
+    // Compulsory: the input once (every pixel is used), the weights once, the output once.
+    EXPECT_EQ(r["bounds"]["compulsory_bytes"]["ddr"].get<std::uint64_t>(),
+              64ull * 540 * 960 + 64ull * 64 * 9 + outputs * elementBytes);
     // Halo closed form (3×3, stride 1, pad 1): every interior tile boundary re-reads K − S = 2
     // rows (columns); filter chunks re-read the whole input unless it stays resident across them
     // (whole channels, and spatial tiles outer or a single spatial tile).
@@ -81,6 +88,25 @@ TEST(Conv1080p, StrategiesImproveInOrder) {
     // Compute-bound (compute bound above the DDR bound): double buffering hides the DMA.
     ASSERT_GT(dbl["bounds"]["compute_s"].get<double>(), dbl["bounds"]["bandwidth_s"]["ddr"].get<double>());
     EXPECT_LT(dbl["stall_fraction"].get<double>(), 0.05);
+}
+
+// The seed's NPU writes INT8 outputs: requantising in the array cuts the output writes to a quarter
+// of the INT32 accumulators' (132.7 MB → 33.2 MB). Double-buffered, the layer is compute-bound,
+// so it is slower by at most the requantisation's ceil(outputs / 64) = 518,400 array cycles.
+TEST(Conv1080p, Int8OutputsWriteAQuarterOfInt32) {
+    auto i8 = run("double-buffer"), i32 = run("double-buffer", "--set workload.output_dtype=i32");
+    checkInvariants(i8);
+    checkInvariants(i32);
+    EXPECT_EQ(i8["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>(), 540ull * 960 * 64);
+    EXPECT_EQ(i32["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>(), 540ull * 960 * 64 * 4);
+    EXPECT_LT(ddrBytes(i8), ddrBytes(i32));
+    const auto& mac = i8["stats"]["npu"]["npu"]["mac"];
+    EXPECT_EQ(mac["requant_ops"]["value"].get<std::uint64_t>(), 540ull * 960 * 64);
+    // Tiles of all 64 filters: every tile's outputs fill whole rows of the 64 columns.
+    ASSERT_EQ(i8["plan"]["config"]["tile_f"].get<unsigned>(), 64u);
+    EXPECT_EQ(mac["requant_cycles"]["value"].get<std::uint64_t>(), 540ull * 960);
+    EXPECT_EQ(i32["stats"]["npu"]["npu"]["mac"]["requant_ops"]["value"].get<std::uint64_t>(), 0u);
+    EXPECT_LE(i8["seconds"].get<double>(), i32["seconds"].get<double>() + 518400 / 1e9);
 }
 
 TEST(Conv1080p, SramSizeOverrideAdaptsThePlan) {

@@ -1,11 +1,21 @@
 // Every conv strategy and loop order, run functionally on reduced shapes, gives the direct
-// convolution's output bit-exactly (INT8 inputs, INT32 accumulation), and reads from DDR exactly
-// the bytes the plan's closed forms give (input with halo and loop-order re-fetches, weights with
-// re-fetches, zero line). One simulation per test process.
+// convolution's output bit-exactly (INT8 inputs, INT32 accumulation; by default requantised to
+// INT8 by the array, compared against the direct convolution followed by the same
+// requantisation; output_dtype i32: the accumulators themselves), reads from DDR exactly the
+// bytes the plan's closed forms give (input with halo and loop-order re-fetches, weights with
+// re-fetches, zero line) and writes exactly one output element's bytes per output (1 B INT8,
+// 4 B INT32). One simulation per test process.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "sim/app/Simulation.h"
 
@@ -40,7 +50,17 @@ TEST_P(ConvFunctional, MatchesDirectConvolution) {
               p["input_fetch_bytes"].get<std::uint64_t>() + p["weight_fetch_bytes"].get<std::uint64_t>() +
                   p["zero_line_bytes"].get<std::uint64_t>())
         << p.dump();
+    const auto& w = report["workload"]["config"];
+    const bool i8 = w["output_dtype"].get<std::string>() == "i8";
+    const std::uint64_t outputs =
+        w["filters"].get<std::uint64_t>() * w["out_h"].get<std::uint64_t>() * w["out_w"].get<std::uint64_t>();
+    EXPECT_EQ(f["elements"].get<std::uint64_t>(), outputs);
+    EXPECT_EQ(report["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>(), outputs * (i8 ? 1 : 4));
+    EXPECT_EQ(p["output_bytes"].get<std::uint64_t>(), outputs * (i8 ? 1 : 4));
     for (const auto& set : c.sets) {
+        if (set == "workload.output_dtype=i32") {
+            EXPECT_FALSE(i8);
+        }
         if (set.rfind("plan.loop_order=", 0) == 0) {
             EXPECT_EQ(p["loop_order"].get<std::string>(), set.substr(16));
         }
@@ -103,10 +123,83 @@ const Case kCases[] = {
           {"plan.tile_h=4", "plan.tile_c=3", "plan.tile_f=4", "plan.loop_order=filters-outer"})},
     {"double_auto_order_pad2", "double-buffer",
      with(shape(19, 13, 6, 5, 5, 2, 2), {"target.sram.size=16KiB"})},
+    // Requantisation happens on the last channel chunk of a tile only: every strategy, both loop
+    // orders, channels split.
+    {"requant_naive_filters_outer_split", "naive",
+     with(shape(9, 11, 7, 6, 3, 1, 1), {"plan.tile_c=2", "plan.tile_f=4", "plan.loop_order=filters-outer"})},
+    {"requant_naive_spatial_outer_split", "naive",
+     with(shape(9, 11, 7, 6, 3, 1, 1), {"plan.tile_c=2", "plan.tile_f=4", "plan.loop_order=spatial-outer"})},
+    {"requant_static_filters_outer_split", "static-single",
+     with(shape(12, 10, 9, 7, 3, 2, 1),
+          {"plan.tile_h=2", "plan.tile_c=4", "plan.tile_f=3", "plan.loop_order=filters-outer"})},
+    {"requant_static_spatial_outer_split", "static-single",
+     with(shape(12, 10, 9, 7, 3, 2, 1),
+          {"plan.tile_h=2", "plan.tile_c=4", "plan.tile_f=3", "plan.loop_order=spatial-outer"})},
+    {"requant_double_filters_outer_split", "double-buffer",
+     with(shape(13, 11, 10, 9, 3, 1, 1), {"plan.tile_h=4", "plan.tile_w=5", "plan.tile_c=3", "plan.tile_f=4",
+                                          "plan.loop_order=filters-outer"})},
+    {"requant_double_spatial_outer_split", "double-buffer",
+     with(shape(13, 11, 10, 9, 3, 1, 1), {"plan.tile_h=4", "plan.tile_w=5", "plan.tile_c=3", "plan.tile_f=4",
+                                          "plan.loop_order=spatial-outer"})},
+    // Explicit requantisation: unit scale saturates almost every output (the clamp), a negative
+    // multiplier flips the sign, a shift of 0 rounds nothing.
+    {"requant_saturating", "double-buffer",
+     with(shape(9, 8, 6, 5, 3, 1, 1),
+          {"plan.tile_h=3", "plan.tile_c=4", "workload.requant_multiplier=1", "workload.requant_shift=0"})},
+    {"requant_negative_multiplier", "static-single",
+     with(shape(9, 8, 6, 5, 3, 1, 1),
+          {"plan.tile_h=3", "plan.tile_c=4", "workload.requant_multiplier=-3", "workload.requant_shift=9"})},
+    // INT32 outputs (the accumulators, 4 B each) stay available.
+    {"i32_naive", "naive", with(shape(13, 17, 5, 7, 3, 1, 1), {"workload.output_dtype=i32"})},
+    {"i32_static_split", "static-single",
+     with(shape(11, 9, 10, 6, 3, 1, 1), {"plan.tile_h=4", "plan.tile_c=3", "workload.output_dtype=i32"})},
+    {"i32_double_spatial_outer_split", "double-buffer",
+     with(shape(12, 10, 9, 5, 3, 1, 1), {"plan.tile_h=5", "plan.tile_w=4", "plan.tile_c=4", "plan.tile_f=2",
+                                         "plan.loop_order=spatial-outer", "workload.output_dtype=i32"})},
 };
 
 INSTANTIATE_TEST_SUITE_P(Npu, ConvFunctional, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+// The requantisation fields survive the JSONL schedule: a replay of the emitted schedule times the
+// same as the run that generated it and moves the same DDR bytes. (Through the CLI: one
+// simulation per process.)
+std::string cli(const std::string& args) {
+    std::string output;
+    FILE* p = popen((std::string(TESSIM_BINARY) + " " + args + " 2>&1").c_str(), "r");
+    if (!p)
+        return output;
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        output.append(buf, n);
+    int st = pclose(p);
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << output;
+    return output;
+}
+
+TEST(ConvSchedule, RequantisingTilesRoundTripThroughJsonl) {
+    std::string args = "--target npu --workload conv1080p --plan double-buffer";
+    for (const auto& set :
+         with(shape(12, 10, 9, 5, 3, 1, 1), {"plan.tile_h=5", "plan.tile_w=4", "plan.tile_c=4"}))
+        args += " --set " + set;
+    const std::string jsonl = cli("emit " + args);
+    EXPECT_NE(jsonl.find("\"requantize\":true"), std::string::npos);
+    EXPECT_NE(jsonl.find("\"out8\":"), std::string::npos);
+    auto path =
+        std::filesystem::temp_directory_path() / ("tessim-requant-" + std::to_string(::getpid()) + ".jsonl");
+    {
+        std::ofstream out(path);
+        out << jsonl;
+    }
+    auto direct = nlohmann::json::parse(cli("run --format json " + args));
+    auto replayed = nlohmann::json::parse(cli("run --format json --target npu --schedule " + path.string()));
+    std::filesystem::remove(path);
+    EXPECT_EQ(replayed["cycles"], direct["cycles"]);
+    EXPECT_EQ(replayed["traffic_bytes"]["ddr"], direct["traffic_bytes"]["ddr"]);
+    EXPECT_EQ(replayed["stats"]["npu"]["npu"]["mac"]["requant_ops"],
+              direct["stats"]["npu"]["npu"]["mac"]["requant_ops"]);
+}
 
 }  // namespace
 }  // namespace tessim

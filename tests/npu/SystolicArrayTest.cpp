@@ -50,6 +50,47 @@ TEST(SystolicArray, OccupancyWorkAndFence) {
     EXPECT_EQ(a.occupancy(op), 18u * (64 + 64 + 32 - 2));
 }
 
+TEST(SystolicArray, RequantisationRoundsHalfAwayAndClamps) {
+    EXPECT_EQ(requantizeI8(3, 1, 1), 2);    // 1.5 → 2
+    EXPECT_EQ(requantizeI8(-3, 1, 1), -2);  // −1.5 → −2
+    EXPECT_EQ(requantizeI8(5, 1, 2), 1);    // 1.25 → 1
+    EXPECT_EQ(requantizeI8(-5, 1, 2), -1);  // −1.25 → −1
+    EXPECT_EQ(requantizeI8(7, 3, 3), 3);    // 21 / 8 = 2.625 → 3
+    EXPECT_EQ(requantizeI8(100, -1, 0), -100);
+    EXPECT_EQ(requantizeI8(1000, 1, 0), 127);
+    EXPECT_EQ(requantizeI8(-1000, 1, 0), -128);
+    EXPECT_EQ(requantizeI8(255, 1, 1), 127);    // 127.5 → 128 → clamped
+    EXPECT_EQ(requantizeI8(-257, 1, 1), -128);  // −128.5 → −129 → clamped
+    // The extremes: |acc · multiplier| = 2^62; shift 63 gives exactly ±0.5, rounded away.
+    EXPECT_EQ(requantizeI8(INT32_MIN, INT32_MIN, 63), 1);
+    EXPECT_EQ(requantizeI8(INT32_MIN, INT32_MAX, 62), -1);
+    EXPECT_EQ(requantizeI8(INT32_MAX, INT32_MAX, 0), 127);
+}
+
+TEST(SystolicArray, RequantisationTakesOneArrayRowOfOutputsPerCycle) {
+    SystolicConfig c;
+    c.name = "mac";
+    c.rows = 32;
+    c.cols = 64;
+    SystolicArray a(c);
+    Op op;
+    op.kind = OpKind::MacTile;
+    op.mac = MacTileArgs{};
+    op.mac.stride = 1;
+    op.mac.kh = op.mac.kw = 3;
+    op.mac.channels = 64;
+    op.mac.filters = 48;
+    op.mac.outH = 3;
+    op.mac.outW = 5;
+    op.mac.inH = 5;
+    op.mac.inW = 7;
+    const std::uint64_t plain = a.occupancy(op);
+    op.mac.requantize = 1;
+    op.mac.multiplier = 1;
+    EXPECT_EQ(a.occupancy(op), plain + (48u * 15u + 63u) / 64u);  // 720 outputs: 12 cycles
+    EXPECT_EQ(SystolicArray::requantCycles(op.mac, 64), 12u);
+}
+
 TEST(ConvGeometry, HaloSpans) {
     // 3×3, stride 1, pad 1: a 4-row output tile needs (4 − 1)·1 + 3 = 6 input rows.
     TileSpan t = tileSpan(0, 4, 10, 10, 3, 1, 1);

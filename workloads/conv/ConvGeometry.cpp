@@ -69,7 +69,8 @@ SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy stra
                   inW = std::uint64_t{t.tw - 1} * s.stride + s.k;
     l.inBytes = align64(std::uint64_t{t.tc} * inH * inW);
     l.weightBytes = align64(std::uint64_t{t.tf} * t.tc * s.k * s.k);
-    l.outBytes = align64(std::uint64_t{t.tf} * t.th * t.tw * 4);
+    l.outBytes = align64(std::uint64_t{t.tf} * t.th * t.tw * s.outBytes);
+    l.accBytes = s.requantize() ? align64(std::uint64_t{t.tf} * t.th * t.tw * 4) : 0;
     l.zeroBytes = s.pad > 0 ? align64(inW) : 0;
     std::uint64_t a = 0;
     for (unsigned i = 0; i < l.slots; ++i) {
@@ -80,6 +81,8 @@ SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy stra
         l.slotOut[i] = a;
         a += l.outBytes;
     }
+    l.acc = a;
+    a += l.accBytes;
     l.zero = a;
     a += l.zeroBytes;
     l.total = a;
@@ -176,8 +179,16 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
                                 .cycles() *
                             h.count * w.count * c.count * f.count;
     }
+    // Requantisation: ceil(outputs / cols) array cycles per output tile (SystolicArray).
+    if (s.requantize())
+        for (const Part& h : parts(ho, t.th))
+            for (const Part& w : parts(wo, t.tw))
+                for (const Part& f : parts(s.filters, t.tf))
+                    e.computeCycles +=
+                        (h.size * w.size * f.size + m.cols - 1) / m.cols * h.count * w.count * f.count;
+    const double ob = s.outBytes;
     const double inB = double(refetch(s, t).input * s.channels * rowsValid * colsValid),
-                 wB = double(weightFetchBytes(s, t)), outB = double(s.filters) * ho * wo * 4;
+                 wB = double(weightFetchBytes(s, t)), outB = double(s.filters) * ho * wo * ob;
     e.ddrBytes = static_cast<std::uint64_t>(inB + wB + outB);
     // DDR time of DMA streams: their bytes at the sustained bandwidth (short rows rounded up to
     // 64-byte bursts), or their DDR requests (a DMA burst does not cross a `dmaBurst` boundary, so
@@ -199,7 +210,7 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
     auto time = [&](const Dma& d) { return std::max(d.byteTime, d.requests * m.ddrRequestSeconds); };
     const double inRow = std::min<double>(s.w, double(t.tw - 1) * s.stride + s.k);
     const Dma inD = stream(inB, inRow, s.w), wD = stream(wB, double(t.tc) * kk, double(s.channels) * kk),
-              outD = stream(outB, t.tw * 4.0, wo * 4.0);
+              outD = stream(outB, t.tw * ob, wo * ob);
     const double comp = double(e.computeCycles) / m.clockHz;
     if (strategy != ConvStrategy::DoubleBuffer) {
         e.seconds = time(inD + wD + outD) + comp + steps * stepLatency;
@@ -305,10 +316,11 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
         message =
             fmt::format("no tiling fits the SRAM: the smallest allowed tile (tile_h {}, tile_w {}, tile_c "
                         "{}, tile_f {}) needs "
-                        "{} B ({} B input, {} B weights, {} B output per buffer × {} buffers, {} B zero "
-                        "line) but the SRAM holds {} B",
+                        "{} B ({} B input, {} B weights, {} B {} output per buffer × {} buffers, {} B "
+                        "INT32 accumulators, {} B zero line) but the SRAM holds {} B",
                         smallestTiling.th, smallestTiling.tw, smallestTiling.tc, smallestTiling.tf, l.total,
-                        l.inBytes, l.weightBytes, l.outBytes, l.slots, l.zeroBytes, m.sramBytes);
+                        l.inBytes, l.weightBytes, l.outBytes, s.requantize() ? "INT8" : "INT32", l.slots,
+                        l.accBytes, l.zeroBytes, m.sramBytes);
         return false;
     }
     return true;

@@ -10,8 +10,13 @@
 
 namespace tessim {
 
+// outBytes: bytes of an output element in DDR: 1 when the array requantises the INT32
+// accumulators to INT8 (output_dtype i8), 4 when the accumulators themselves are written (i32).
 struct ConvShape {
     std::uint32_t h = 0, w = 0, channels = 0, filters = 0, k = 0, stride = 1, pad = 0;
+    std::uint32_t outBytes = 1;
+    bool requantize() const { return outBytes == 1; }
+    std::uint64_t outputs() const { return std::uint64_t{outH()} * outW() * filters; }
     std::uint32_t outH() const { return (h + 2 * pad - k) / stride + 1; }
     std::uint32_t outW() const { return (w + 2 * pad - k) / stride + 1; }
     std::uint64_t macs() const { return std::uint64_t{outH()} * outW() * filters * channels * k * k; }
@@ -46,11 +51,18 @@ struct TileSpan {
 TileSpan tileSpan(std::uint32_t o0, std::uint32_t tile, std::uint32_t outSize, std::uint32_t inSize,
                   std::uint32_t k, std::uint32_t stride, std::uint32_t pad);
 
+// Per slot an input, a weight and an output buffer (the one the write-back DMA reads: INT8
+// outputs when requantising, else the INT32 accumulators). When requantising, the INT32
+// accumulators sit in one more buffer, `acc`, shared by the slots: the array runs its tiles in
+// order and the write-back reads only the INT8 buffer, so tile k+1 may accumulate there while
+// tile k's INT8 outputs are written back.
 struct SramLayout {
-    std::uint32_t slots = 1;  // input+weight buffers (2 when double-buffered)
-    std::uint64_t inBytes = 0, weightBytes = 0, outBytes = 0, zeroBytes = 0;
-    std::uint64_t slotIn[2] = {0, 0}, slotW[2] = {0, 0}, slotOut[2] = {0, 0}, zero = 0;
+    std::uint32_t slots = 1;  // input+weight+output buffers (2 when double-buffered)
+    std::uint64_t inBytes = 0, weightBytes = 0, outBytes = 0, accBytes = 0, zeroBytes = 0;
+    std::uint64_t slotIn[2] = {0, 0}, slotW[2] = {0, 0}, slotOut[2] = {0, 0}, acc = 0, zero = 0;
     std::uint64_t total = 0;
+    // Where a tile of output slot `slot` accumulates its INT32 partial sums.
+    std::uint64_t accumulator(unsigned slot) const { return accBytes > 0 ? acc : slotOut[slot]; }
 };
 SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy);
 
@@ -81,7 +93,8 @@ struct PlannerMachine {
     double dmaBurst = 256, ddrRequestSeconds = 4.5e-9;
 };
 
-// The planner's estimate of a tiling: array cycles of all tiles (stall-free), DDR bytes (with
+// The planner's estimate of a tiling: array cycles of all tiles (stall-free, requantisation
+// included: SystolicArray::requantCycles per output tile), DDR bytes (with
 // the loop order's re-fetches) and seconds (max(compute, DMA) per step when double-buffered,
 // their sum when not).
 struct PlanEstimate {
