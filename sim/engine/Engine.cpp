@@ -83,14 +83,17 @@ void Engine::run() {
     quantum_.reset();
     unsigned sinceSync = 0;
     if (stream_) {
-        while (const Op* op = stream_->next()) {
-            issue(*op);
-            ++opsIssued_;
-            if (++sinceSync == kSyncEveryOps) {
-                sinceSync = 0;
-                if (config_.clock.at(cycle_) >= nowTicks() + config_.quantum)
-                    synchronise();
+        const Op* ops = nullptr;
+        while (std::size_t n = stream_->nextChunk(ops)) {
+            for (std::size_t i = 0; i < n; ++i) {
+                issue(ops[i]);
+                if (++sinceSync == kSyncEveryOps) {
+                    sinceSync = 0;
+                    if (config_.clock.at(cycle_) >= nowTicks() + config_.quantum)
+                        synchronise();
+                }
             }
+            opsIssued_ += n;
         }
     }
     // Drain: the engine is done when every result and memory access has completed.

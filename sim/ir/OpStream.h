@@ -17,6 +17,12 @@ public:
     // The next op, or nullptr at the end of the stream. The pointer stays valid until the next
     // call (streams hand out ops in place: no copy on the engine's hot path).
     virtual const Op* next() = 0;
+    // The next run of ops in place: returns how many start at `first` (0 at the end). Engines
+    // use it to skip a virtual call per op; the default hands out one op at a time.
+    virtual std::size_t nextChunk(const Op*& first) {
+        first = next();
+        return first ? 1 : 0;
+    }
 };
 
 // Base for generators: refill() appends the next chunk of ops; the base hands them out.
@@ -30,6 +36,18 @@ public:
                 return nullptr;
         }
         return &buffer_[pos_++];
+    }
+    std::size_t nextChunk(const Op*& first) final {
+        while (pos_ == buffer_.size()) {
+            buffer_.clear();
+            pos_ = 0;
+            if (!refill(buffer_))
+                return 0;
+        }
+        first = &buffer_[pos_];
+        std::size_t n = buffer_.size() - pos_;
+        pos_ = buffer_.size();
+        return n;
     }
 
 protected:
@@ -46,6 +64,12 @@ class VectorOpStream : public OpStream {
 public:
     explicit VectorOpStream(std::vector<Op> ops) : ops_(std::move(ops)) {}
     const Op* next() override { return pos_ == ops_.size() ? nullptr : &ops_[pos_++]; }
+    std::size_t nextChunk(const Op*& first) override {
+        first = ops_.data() + pos_;
+        std::size_t n = ops_.size() - pos_;
+        pos_ = ops_.size();
+        return n;
+    }
 
 private:
     std::vector<Op> ops_;
