@@ -134,6 +134,18 @@ struct Op {
     static constexpr std::uint8_t kBundleStart = 1;  // VLIW: this op opens a new bundle
 };
 
+// A MAC tile with no output: it computes nothing, waits for the array and takes one cycle.
+// Schedules use it to order a write-back DMA after the compute that produced its data.
+inline Op macArrayFence(std::uint8_t space) {
+    Op op;
+    op.kind = OpKind::MacTile;
+    op.dtype = DType::I8;
+    op.mac = MacTileArgs{};
+    op.mac.space = space;
+    op.mac.stride = 1;
+    return op;
+}
+
 std::string_view opKindName(OpKind k);
 bool parseOpKind(std::string_view name, OpKind& out);
 std::string_view dtypeName(DType t);

@@ -48,6 +48,15 @@ struct TargetInfo {
             return *s;
         throw std::runtime_error("target '" + name + "' has no memory named '" + spaceName + "'");
     }
+    // The engine a schedule runs on when its plan names none: the first main compute engine.
+    const EngineInfo& mainEngine() const {
+        for (const auto& e : engines)
+            if (e.mainCompute)
+                return e;
+        if (engines.empty())
+            throw std::runtime_error("target '" + name + "' has no engine");
+        return engines.front();
+    }
     const EngineInfo* findEngine(const std::string& engineName) const {
         for (const auto& e : engines)
             if (e.name == engineName)

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/Reader.h"
+#include "sim/workload/PlanEngine.h"
 #include "workloads/conv/ConvGeometry.h"
 
 namespace tessim {
@@ -211,15 +212,7 @@ private:
         op.tag = tag;
         return op;
     }
-    Op fence() const {
-        Op op;
-        op.kind = OpKind::MacTile;
-        op.dtype = DType::I8;
-        op.mac = MacTileArgs{};
-        op.mac.space = p_.sram->id;
-        op.mac.stride = 1;
-        return op;
-    }
+    Op fence() const { return macArrayFence(p_.sram->id); }
     Op mac(const Step& st, unsigned inSlot, unsigned wSlot, unsigned oslot) const {
         TileSpan h = spanH(st), w = spanW(st);
         Op op;
@@ -770,23 +763,8 @@ std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const con
     req.autoOrder = order == "auto";
     req.order = order == "spatial-outer" ? LoopOrder::SpatialOuter : LoopOrder::FiltersOuter;
     const unsigned dmaChannels = pl.get<unsigned>("dma_channels", 4u, Range<unsigned>{1, 256});
-    const EngineInfo* engine = nullptr;
-    std::string engineName;
-    if (pl.has("engine")) {
-        engineName = pl.get<std::string>("engine");
-        engine = target.findEngine(engineName);
-        if (!engine)
-            pl.fail("engine", "target '" + target.name + "' has no engine '" + engineName + "'");
-    } else {
-        for (const auto& e : target.engines)
-            if (e.mainCompute) {
-                engine = &e;
-                break;
-            }
-        if (!engine)
-            engine = &target.engines.front();
-        engineName = engine->name;
-    }
+    const EngineInfo* engine = &planEngine(pl, target);
+    const std::string engineName = engine->name;
     auto space = [&](const std::string& key, const std::string& level) -> const MemorySpaceInfo* {
         if (pl.has(key)) {
             std::string n = pl.get<std::string>(key);

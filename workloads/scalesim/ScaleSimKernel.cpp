@@ -200,15 +200,7 @@ private:
         const Fold& f = lr.folds[k];
         transfer(out, base + 3 + slot, 2, *p_.ofmap, slot, p_.ofmapOffset, ofmapCursor_, f.ofmapBytes, true);
     }
-    Op fence() const {
-        Op op;
-        op.kind = OpKind::MacTile;
-        op.dtype = DType::I8;
-        op.mac = MacTileArgs{};
-        op.mac.space = p_.ifmap->id;
-        op.mac.stride = 1;
-        return op;
-    }
+    Op fence() const { return macArrayFence(p_.ifmap->id); }
     // One fold as a MacTile whose mapping on the array is exactly that fold (see mapTile).
     Op mac(const LayerRun& lr, std::size_t k) const {
         const Fold& f = lr.folds[k];
@@ -418,14 +410,7 @@ std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const
         Reader pl(plan);
         pl.fail("strategy", "kernel scalesim takes no plan (SCALE-Sim's fold schedule is fixed)");
     }
-    const EngineInfo* engine = nullptr;
-    for (const auto& e : target.engines)
-        if (e.mainCompute) {
-            engine = &e;
-            break;
-        }
-    if (!engine)
-        engine = &target.engines.front();
+    const EngineInfo* engine = &target.mainEngine();
     p.engine = engine->name;
     auto space = [&](const char* n) {
         const MemorySpaceInfo* s = target.findSpace(n);

@@ -8,6 +8,7 @@
 
 #include "sim/config/Reader.h"
 #include "sim/engine/ElementArithmetic.h"
+#include "sim/workload/PlanEngine.h"
 
 namespace tessim {
 namespace {
@@ -269,22 +270,8 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
     Reader pl(planNode);
     pl.get<std::string>("name", std::string());
     pl.get<std::string>("description", std::string());
-    const EngineInfo* engine = nullptr;
-    if (pl.has("engine")) {
-        p.engine = pl.get<std::string>("engine");
-        engine = target.findEngine(p.engine);
-        if (!engine)
-            pl.fail("engine", "target '" + target.name + "' has no engine '" + p.engine + "'");
-    } else {
-        for (const auto& e : target.engines)
-            if (e.mainCompute) {
-                engine = &e;
-                break;
-            }
-        if (!engine)
-            engine = &target.engines.front();
-        p.engine = engine->name;
-    }
+    const EngineInfo* engine = &planEngine(pl, target);
+    p.engine = engine->name;
     if (pl.has("memory")) {
         std::string mem = pl.get<std::string>("memory");
         p.memory = target.findSpace(mem);
