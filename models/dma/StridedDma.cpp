@@ -1,5 +1,7 @@
 #include "models/dma/StridedDma.h"
 
+#include "sim/core/ProcessFailure.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -189,6 +191,10 @@ Tick StridedDma::lastCompletion() const {
 }
 
 void StridedDma::drainProcess() {
+    runProcessGuarded([this] { drainLoop(); });
+}
+
+void StridedDma::drainLoop() {
     for (;;) {
         sc_core::wait(wakeup_);
         Tick horizon = nowTicks() + config_.lookahead;

@@ -94,6 +94,7 @@ private:
     void step();
     void drainAll();
     void drainProcess();
+    void drainLoop();
     Tick transfer(bool write, std::uint8_t space, std::uint64_t addr, std::uint32_t bytes, Tick at,
                   const Descriptor& d);
 

@@ -6,6 +6,7 @@
 #include "models/targets/ConfiguredTarget.h"
 #include "sim/app/ConfigLibrary.h"
 #include "sim/config/Loader.h"
+#include "sim/core/ProcessFailure.h"
 #include "sim/core/SimulationSetup.h"
 
 namespace tessim {
@@ -82,6 +83,7 @@ BenchFigure runBenchCase(const std::string& name, std::uint64_t ops) {
     engine->setStream(std::make_unique<SyntheticStream>(name, ops, target.info().space("spm").id));
     auto start = std::chrono::steady_clock::now();
     sc_core::sc_start();
+    rethrowProcessFailure();
     auto stop = std::chrono::steady_clock::now();
     BenchFigure f;
     f.name = name;

@@ -10,6 +10,7 @@
 #include "sim/app/ConfigLibrary.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
+#include "sim/core/ProcessFailure.h"
 #include "sim/core/SimulationSetup.h"
 #include "sim/ir/OpJsonl.h"
 #include "sim/report/Report.h"
@@ -165,6 +166,7 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
 
     try {
         sc_core::sc_start();
+        rethrowProcessFailure();
     } catch (const sc_core::sc_report& r) {
         throw std::runtime_error(r.get_msg());
     }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/ProcessFailure.h"
 #include "sim/engine/ElementArithmetic.h"
 #include "sim/report/TraceSink.h"
 
@@ -80,6 +81,10 @@ void Engine::synchronise() {
 }
 
 void Engine::run() {
+    runProcessGuarded([this] { runStream(); });
+}
+
+void Engine::runStream() {
     quantum_.reset();
     unsigned sinceSync = 0;
     if (stream_) {

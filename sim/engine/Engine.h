@@ -92,6 +92,7 @@ public:
 
 private:
     void run();
+    void runStream();
     void issue(const Op& op);
     void issueCompute(const Op& op);
     void issueMemory(const Op& op);
