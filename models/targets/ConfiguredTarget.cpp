@@ -179,6 +179,11 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         info_.engines.push_back(ei);
         engines_.push_back(std::move(engine));
     }
+    std::vector<std::string> spaceNames;
+    for (const auto& space : info_.spaces)
+        spaceNames.push_back(space.name);
+    for (auto& engine : engines_)
+        engine->setSpaceNames(spaceNames);
     if (engines_.empty())
         r.fail("name", "a target needs at least one component with impl: engine");
     r.finish();

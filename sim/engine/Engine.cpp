@@ -345,9 +345,11 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
     sc_core::sc_time delay = delayUntil(at);
     memory[static_cast<unsigned>(socket)]->b_transport(payload_, delay);
     if (payload_.is_response_error())
-        throw std::runtime_error(fmt::format("engine {}: {} of {} B at space {} offset {:#x} failed: {}",
-                                             name(), opKindName(op.kind), bytes, op.space, op.addr,
-                                             payload_.get_response_string()));
+        throw std::runtime_error(fmt::format(
+            "engine {}: {} of {} B at {}+{:#x} was refused ({}): outside the memory or not allowed", name(),
+            opKindName(op.kind), bytes,
+            op.space < spaceNames_.size() ? spaceNames_[op.space] : fmt::format("space {}", op.space),
+            op.addr, payload_.get_response_string()));
     if (write)
         bytesWritten_ += bytes;
     else

@@ -67,6 +67,8 @@ public:
     sc_core::sc_port<DmaControlIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND> dma;
 
     void mapSpace(std::uint8_t space, unsigned socketIndex);
+    // Memory names by space id, for error messages that a user can act on.
+    void setSpaceNames(std::vector<std::string> names) { spaceNames_ = std::move(names); }
     void setStream(std::unique_ptr<OpStream> stream) { stream_ = std::move(stream); }
     void setFunctional(bool on) { functional_ = on; }
     void setTrace(TraceSink* trace) { trace_ = trace; }
@@ -130,6 +132,7 @@ private:
     std::array<bool, kRegIds> regFromMemory_{};
 
     std::array<int, 256> spaceToSocket_;
+    std::vector<std::string> spaceNames_;
     tlm::tlm_generic_payload payload_;
     AccessExtension access_;
 
