@@ -7,6 +7,8 @@
 // 4 B INT32). One simulation per test process.
 #include <gtest/gtest.h>
 
+#include "common/ProcessRunner.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -165,17 +167,9 @@ INSTANTIATE_TEST_SUITE_P(Npu, ConvFunctional, ::testing::ValuesIn(kCases),
 // same as the run that generated it and moves the same DDR bytes. (Through the CLI: one
 // simulation per process.)
 std::string cli(const std::string& args) {
-    std::string output;
-    FILE* p = popen((std::string(TESSIM_BINARY) + " " + args + " 2>&1").c_str(), "r");
-    if (!p)
-        return output;
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        output.append(buf, n);
-    int st = pclose(p);
-    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << output;
-    return output;
+    test::ProcessResult r = test::runTessim(args);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return r.out;
 }
 
 TEST(ConvSchedule, RequantisingTilesRoundTripThroughJsonl) {

@@ -4,6 +4,8 @@
 // factor of the layer's bounds.
 #include <gtest/gtest.h>
 
+#include "common/ProcessRunner.h"
+
 #include <cstdio>
 #include <string>
 
@@ -78,18 +80,9 @@ TEST(ConvPlanner, DeepLayerFetchesWeightsOnce) {
 
 // ResNet-18 through the CLI, one process per strategy.
 nlohmann::json runCli(const std::string& args) {
-    std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>&1";
-    std::string output;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p)
-        return nullptr;
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        output.append(buf, n);
-    int st = pclose(p);
-    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << output;
-    return nlohmann::json::parse(output);
+    test::ProcessResult r = test::runTessim(args);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(r.out);
 }
 
 // The planner costs tiles on the target's own MAC array, unless the plan names one.
