@@ -146,6 +146,21 @@ inline Op macArrayFence(std::uint8_t space) {
     return op;
 }
 
+inline Op dmaStartOp(std::uint32_t tag, const DmaArgs& transfer) {
+    Op op;
+    op.kind = OpKind::DmaStart;
+    op.tag = tag;
+    op.dma = transfer;
+    return op;
+}
+
+inline Op dmaWaitOp(std::uint32_t tag) {
+    Op op;
+    op.kind = OpKind::DmaWait;
+    op.tag = tag;
+    return op;
+}
+
 std::string_view opKindName(OpKind k);
 bool parseOpKind(std::string_view name, OpKind& out);
 std::string_view dtypeName(DType t);

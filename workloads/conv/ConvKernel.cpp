@@ -18,11 +18,6 @@ namespace {
 // DMA tags of layer i: 5i+1, 5i+2 input buffers, 5i+3, 5i+4 output buffers, 5i+5 zero line.
 constexpr std::uint32_t kTagsPerLayer = 5;
 
-// DDR bytes the DMA descriptors of one layer move (counted as the schedule is generated).
-struct DdrBytes {
-    std::uint64_t read = 0, write = 0;
-};
-
 struct ConvParams {
     std::string name;
     std::uint32_t index = 0;      // position in the layer list
@@ -42,7 +37,6 @@ struct ConvParams {
     double macsPerSecond = 1e12;
     PlanEstimate estimate;
     std::string arraySource;  // where the planner's array geometry came from
-    DdrBytes* bytes = nullptr;
     std::uint64_t steps() const { return std::uint64_t{nH} * nW * nC * nF; }
     std::uint32_t tagIn(unsigned slot) const { return kTagsPerLayer * index + 1 + slot; }
     std::uint32_t tagOut(unsigned slot) const { return kTagsPerLayer * index + 3 + slot; }
@@ -184,34 +178,22 @@ private:
     Op dma(std::uint32_t tag, unsigned channel, std::uint8_t src, std::uint8_t dst, std::uint32_t rowBytes,
            std::uint32_t rows, std::uint32_t planes, std::uint64_t srcAddr, std::uint64_t dstAddr,
            std::int64_t srs, std::int64_t sps, std::int64_t drs, std::int64_t dps) const {
-        Op op;
-        op.kind = OpKind::DmaStart;
-        op.tag = tag;
-        op.dma = DmaArgs{};
-        op.dma.srcSpace = src;
-        op.dma.dstSpace = dst;
-        op.dma.channel = static_cast<std::uint8_t>(channel);
-        op.dma.rowBytes = rowBytes;
-        op.dma.rows = rows;
-        op.dma.planes = planes;
-        op.dma.src = srcAddr;
-        op.dma.dst = dstAddr;
-        op.dma.srcRowStride = srs;
-        op.dma.srcPlaneStride = sps;
-        op.dma.dstRowStride = drs;
-        op.dma.dstPlaneStride = dps;
-        if (p_.bytes && src == p_.ddr->id)
-            p_.bytes->read += op.dma.totalBytes();
-        if (p_.bytes && dst == p_.ddr->id)
-            p_.bytes->write += op.dma.totalBytes();
-        return op;
+        DmaArgs d{};
+        d.srcSpace = src;
+        d.dstSpace = dst;
+        d.channel = static_cast<std::uint8_t>(channel);
+        d.rowBytes = rowBytes;
+        d.rows = rows;
+        d.planes = planes;
+        d.src = srcAddr;
+        d.dst = dstAddr;
+        d.srcRowStride = srs;
+        d.srcPlaneStride = sps;
+        d.dstRowStride = drs;
+        d.dstPlaneStride = dps;
+        return dmaStartOp(tag, d);
     }
-    static Op wait(std::uint32_t tag) {
-        Op op;
-        op.kind = OpKind::DmaWait;
-        op.tag = tag;
-        return op;
-    }
+    static Op wait(std::uint32_t tag) { return dmaWaitOp(tag); }
     Op fence() const { return macArrayFence(p_.sram->id); }
     Op mac(const Step& st, unsigned inSlot, unsigned wSlot, unsigned oslot) const {
         TileSpan h = spanH(st), w = spanW(st);
@@ -411,10 +393,7 @@ class ConvKernel : public Workload {
 public:
     // `listed`: the workload gave a `layers` list (per-layer marks and results, even for one layer).
     ConvKernel(std::string name, std::vector<ConvParams> layers, bool listed)
-        : name_(std::move(name)), layers_(std::move(layers)), listed_(listed), bytes_(layers_.size()) {
-        for (std::size_t i = 0; i < layers_.size(); ++i)
-            layers_[i].bytes = &bytes_[i];
-    }
+        : name_(std::move(name)), layers_(std::move(layers)), listed_(listed) {}
 
     nlohmann::ordered_json resolvedWorkload() const override {
         nlohmann::ordered_json j;
@@ -502,8 +481,6 @@ public:
             l["out_w"] = p.s.outW();
             l["macs"] = p.s.macs();
             l["tiles"] = tilesJson(p);
-            l["ddr_read_bytes"] = bytes_[i].read;
-            l["ddr_write_bytes"] = bytes_[i].write;
             l["compulsory_bytes"] = touchedInputBytes(p) + weightBytes(p) + outputBytes(p);
             l["compute_bound_s"] = static_cast<double>(p.s.macs()) / p.macsPerSecond;
             out.push_back(l);
@@ -600,7 +577,6 @@ private:
     std::string name_;
     std::vector<ConvParams> layers_;
     bool listed_;
-    std::vector<DdrBytes> bytes_;
 };
 
 std::uint32_t readTile(config::Reader& r, const std::string& key, std::uint32_t fallback) {

@@ -149,27 +149,19 @@ protected:
     }
 
 private:
-    static Op wait(std::uint32_t tag) {
-        Op op;
-        op.kind = OpKind::DmaWait;
-        op.tag = tag;
-        return op;
-    }
+    static Op wait(std::uint32_t tag) { return dmaWaitOp(tag); }
     Op dma(std::uint32_t tag, unsigned channel, std::uint8_t src, std::uint8_t dst, std::uint64_t bytes,
            std::uint64_t srcAddr, std::uint64_t dstAddr) const {
-        Op op;
-        op.kind = OpKind::DmaStart;
-        op.tag = tag;
-        op.dma = DmaArgs{};
-        op.dma.srcSpace = src;
-        op.dma.dstSpace = dst;
-        op.dma.channel = static_cast<std::uint8_t>(channel);
-        op.dma.rowBytes = static_cast<std::uint32_t>(bytes);
-        op.dma.rows = 1;
-        op.dma.planes = 1;
-        op.dma.src = srcAddr;
-        op.dma.dst = dstAddr;
-        return op;
+        DmaArgs d{};
+        d.srcSpace = src;
+        d.dstSpace = dst;
+        d.channel = static_cast<std::uint8_t>(channel);
+        d.rowBytes = static_cast<std::uint32_t>(bytes);
+        d.rows = 1;
+        d.planes = 1;
+        d.src = srcAddr;
+        d.dst = dstAddr;
+        return dmaStartOp(tag, d);
     }
     // `bytes` from DRAM region `region` into (or, for writes, out of) half `slot` of `sram`, in
     // descriptors no larger than the half: SCALE-Sim's buffers stream, they need not hold a fold.
