@@ -73,14 +73,6 @@ std::string num(double v) {
 
 }  // namespace
 
-std::string selfExecutable() {
-    std::error_code ec;
-    auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        throw std::runtime_error("cannot resolve /proc/self/exe: " + ec.message());
-    return p.string();
-}
-
 std::string reproCommand(const std::string& exe, const ReproRun& run) {
     std::string cmd = shellQuote(exe) + " run --target " + shellQuote(run.target) + " --workload " +
                       shellQuote(run.workload);

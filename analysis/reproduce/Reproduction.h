@@ -8,6 +8,8 @@
 //   mismatch    neither
 #pragma once
 
+#include "sim/core/SelfExecutable.h"
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -46,8 +48,6 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
 std::string reproCommand(const std::string& exe, const ReproRun& run);
 // Runs `exe run ... --format json` as a child process.
 nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run);
-// This process's executable (/proc/self/exe resolved: inside popen's shell it would be the shell).
-std::string selfExecutable();
 
 std::string reproMarkdown(const ReproResult& r);
 // {"paper": id, "claims": [{"id","quantity","published","simulated","unit","verdict","note"}]}

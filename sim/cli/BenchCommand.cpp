@@ -11,6 +11,7 @@
 
 #include "sim/app/Benchmark.h"
 #include "sim/cli/Commands.h"
+#include "sim/core/SelfExecutable.h"
 
 namespace tessim::cli {
 
@@ -35,8 +36,7 @@ void addBenchCommand(CLI::App& app) {
         std::cout << fmt::format("{:<18} {:>12} {:>10} {:>16} {:>14}\n", "case", "ops", "wall s",
                                  "ops per second", "sim cycles");
         for (const auto& name : benchCases()) {
-            // Resolve our own path here: inside popen's shell /proc/self/exe is the shell.
-            std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+            std::string self = selfExecutable();
             std::string cmd = fmt::format("'{}' bench --case {} --ops {}", self, name, o->ops);
             std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
             if (!pipe)
