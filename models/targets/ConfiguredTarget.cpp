@@ -9,6 +9,7 @@
 #include "models/dma/DmaFactory.h"
 #include "models/memory/Interconnect.h"
 #include "models/memory/MemoryFactory.h"
+#include "models/targets/Topology.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
 #include "sim/config/Reader.h"
@@ -64,18 +65,25 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     if (table)
         resolved_["energy_table_resolved"] = nodeToJson(*table);
 
-    Reader r(root);
+    // Replicated components and clusters become concrete instances; from here on the target is
+    // wired as if every instance had been written out.
+    ExpandedTopology topology = expandTopology(root);
+    defaultReplicatedLevels(topology);
+    Reader r(topology.flat);
     info_.name = r.get<std::string>("name");
     r.get<std::string>("description", std::string());
     r.ignore("energy_table");
     info_.mainClock =
         ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
+    // Temporal decoupling: how far an engine may run ahead of the others (engines may override).
+    const Duration quantum =
+        r.get<Duration>("quantum", Duration{1e-6}, Range<Duration>{Duration{1e-12}, Duration{1.0}});
 
     // Every other top-level key is a component, dispatched by its `impl`; memories first (their
     // order gives the space ids), then DMA engines, then compute engines, so references resolve.
     std::vector<std::string> memoryKeys, dmaKeys, engineKeys, interconnectKeys;
-    for (const auto& [key, node] : root.entries()) {
-        if (key == "name" || key == "description" || key == "clock" || key == "energy_table")
+    for (const auto& [key, node] : topology.flat.entries()) {
+        if (isTargetSettingKey(key))
             continue;
         Reader c = r.child(key);
         std::string impl = c.get<std::string>("impl");
@@ -109,10 +117,13 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         s.level = mem->level();
         s.size = mem->capacity();
         s.peakBandwidth = mem->peakBandwidth();
+        placeInstance(topology, name, s.key, s.cluster, s.index);
         info_.spaces.push_back(s);
         memories_.push_back(std::move(mem));
     }
     wireMemoryLevels(r, interconnectKeys, memoryKeys);
+    addRoleSpaces(topology, r);
+    addMulticastGroups(topology);
     auto connect = [&](Reader& owner, const std::string& key, auto& initiator) {
         // An initiator binds once to each interconnect; every memory behind it shares that socket.
         std::vector<std::pair<Interconnect*, unsigned>> viaSockets;
@@ -152,7 +163,8 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         c.vliw = e.get<bool>("vliw", false);
         c.registerBytes = static_cast<unsigned>(
             e.get<Bytes>("register_size", Bytes{32}, Range<Bytes>{Bytes{1}, Bytes{1 << 20}}).value);
-        c.quantum = secondsToTicks(e.get<Duration>("quantum", Duration{1e-6}).seconds);
+        c.quantum = secondsToTicks(
+            e.get<Duration>("quantum", quantum, Range<Duration>{Duration{1e-12}, Duration{1.0}}).seconds);
         c.isMainCompute = e.get<bool>("main", true);
         std::vector<std::unique_ptr<FunctionalUnit>> units;
         UnitContext ctx{c.registerBytes, c.clock.hz()};
@@ -172,10 +184,17 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
                 e.fail("dma", "no DMA engine named '" + dmaName + "'");
             engine->dma.bind(*dmaEngines_[static_cast<std::size_t>(it - info_.dmaEngines.begin())]);
         }
-        EngineInfo ei{c.name, c.clock, c.registerBytes, engine->peakWorkPerCycle(), c.isMainCompute, {}};
+        EngineInfo ei;
+        ei.name = c.name;
+        ei.clock = c.clock;
+        ei.registerBytes = c.registerBytes;
+        ei.peakWorkPerCycle = engine->peakWorkPerCycle();
+        ei.mainCompute = c.isMainCompute;
         for (const auto& unit : engine->units())
             if (!ei.macArray)
                 ei.macArray = unit->macArray();
+        placeInstance(topology, name, ei.key, ei.cluster, ei.index);
+        mapRoles(topology, name, *engine, ei);
         info_.engines.push_back(ei);
         engines_.push_back(std::move(engine));
     }
@@ -186,7 +205,102 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         engine->setSpaceNames(spaceNames);
     if (engines_.empty())
         r.fail("name", "a target needs at least one component with impl: engine");
+    describeClusters(topology);
     r.finish();
+}
+
+// The instances of a replicated memory are one traffic level, named after their key (l1_0 …
+// l1_7 are level "l1"), unless the YAML names the level.
+void ConfiguredTarget::defaultReplicatedLevels(ExpandedTopology& topology) {
+    for (const auto& c : topology.components) {
+        config::Node* node = topology.flat.findMutable(c.name);
+        const config::Node* impl = node ? node->find("impl") : nullptr;
+        if (c.instances < 2 || !impl || !impl->isScalar() || node->find("level"))
+            continue;
+        const auto& impls = memoryImpls();
+        if (std::find(impls.begin(), impls.end(), impl->scalar()) == impls.end())
+            continue;
+        const std::string path = node->path();
+        node->set("level", config::Node::makeScalar(c.key, impl->location()));
+        node->setPath(path);
+    }
+}
+
+void ConfiguredTarget::placeInstance(const ExpandedTopology& topology, const std::string& name,
+                                     std::string& key, int& cluster, unsigned& index) const {
+    const ComponentInstance* c = topology.find(name);
+    key = c ? c->key : name;
+    cluster = c ? c->cluster : -1;
+    index = c ? c->index : 0;
+}
+
+// A replicated memory's key is a memory space of its own (a role): each engine maps it to the
+// instance it reaches, so one op stream runs on any core.
+void ConfiguredTarget::addRoleSpaces(const ExpandedTopology& topology, const config::Reader& r) {
+    for (const auto& [key, instances] : topology.replicated) {
+        const MemorySpaceInfo* first = info_.findSpace(instances.front());
+        if (!first)
+            continue;  // not a memory
+        if (info_.spaces.size() >= 255)
+            r.child(instances.front()).fail("impl", "too many memories and memory roles (at most 255)");
+        MemorySpaceInfo role = *first;
+        role.name = key;
+        role.key = key;
+        role.id = static_cast<std::uint8_t>(info_.spaces.size());
+        role.cluster = -1;
+        role.index = 0;
+        role.role = true;
+        for (const auto& instance : instances)
+            role.instances.push_back(info_.space(instance).id);
+        info_.spaces.push_back(role);
+    }
+}
+
+void ConfiguredTarget::addMulticastGroups(const ExpandedTopology& topology) {
+    for (const auto& g : topology.groups) {
+        if (info_.groups.size() >= 254)
+            throw config::ConfigError(g.location, g.path, "too many multicast groups (at most 254)");
+        MulticastGroupInfo group{g.name, static_cast<std::uint8_t>(info_.groups.size() + 1), {}};
+        for (const auto& member : g.members) {
+            const MemorySpaceInfo* s = info_.findSpace(member);
+            if (!s || s->role)
+                throw config::ConfigError(g.location, g.path,
+                                          fmt::format("group '{}': no memory named '{}'", g.name, member));
+            if (std::find(group.members.begin(), group.members.end(), s->id) != group.members.end())
+                throw config::ConfigError(g.location, g.path,
+                                          fmt::format("group '{}' names '{}' twice", g.name, member));
+            group.members.push_back(s->id);
+        }
+        info_.groups.push_back(std::move(group));
+    }
+}
+
+void ConfiguredTarget::mapRoles(const ExpandedTopology& topology, const std::string& name, Engine& engine,
+                                EngineInfo& info) {
+    const ComponentInstance* c = topology.find(name);
+    if (!c)
+        return;
+    for (const auto& [roleKey, instance] : c->roles) {
+        const MemorySpaceInfo* role = info_.findSpace(roleKey);
+        const MemorySpaceInfo* concrete = info_.findSpace(instance);
+        if (!role || !role->role || !concrete)
+            continue;
+        engine.mapSpaceAlias(role->id, concrete->id);
+        info.roles[roleKey] = concrete->id;
+    }
+}
+
+void ConfiguredTarget::describeClusters(const ExpandedTopology& topology) {
+    for (std::size_t k = 0; k < topology.clusters.size(); ++k) {
+        ClusterInfo cluster{topology.clusters[k].name, static_cast<unsigned>(k), {}, {}};
+        for (const auto& e : info_.engines)
+            if (e.cluster == static_cast<int>(k))
+                cluster.engines.push_back(e.name);
+        for (const auto& s : info_.spaces)
+            if (!s.role && s.cluster == static_cast<int>(k))
+                cluster.memories.push_back(s.id);
+        info_.clusters.push_back(std::move(cluster));
+    }
 }
 
 ConfiguredTarget::~ConfiguredTarget() = default;
@@ -236,6 +350,9 @@ void ConfiguredTarget::wireMemoryLevels(const config::Reader& r,
             socket->bind(memories_[n->id]->socket);
         next[id] = n->id;
     }
+    backingSpace_.resize(memories_.size());
+    for (std::size_t id = 0; id < memories_.size(); ++id)
+        backingSpace_[id] = static_cast<std::uint8_t>(id);
     for (const auto& name : memoryKeys) {
         std::uint8_t id = info_.space(name).id;
         if (next[id] < 0)
@@ -248,6 +365,7 @@ void ConfiguredTarget::wireMemoryLevels(const config::Reader& r,
         }
         memories_[id]->setNextLevel(static_cast<std::uint8_t>(next[id]),
                                     memories_[static_cast<std::size_t>(last)]->capacity());
+        backingSpace_[id] = static_cast<std::uint8_t>(last);
         info_.spaces[id].size = memories_[id]->capacity();
     }
 }
@@ -268,7 +386,7 @@ Engine* ConfiguredTarget::findEngine(const std::string& name) {
 
 Memory* ConfiguredTarget::findMemory(const std::string& name) {
     const MemorySpaceInfo* s = info_.findSpace(name);
-    return s ? memories_[s->id].get() : nullptr;
+    return s && !s->role ? memories_[s->id].get() : nullptr;
 }
 
 void ConfiguredTarget::resetMemoryTiming() {
@@ -328,10 +446,23 @@ void ConfiguredTarget::collect(StatsTree& stats, EnergyLedger& energy, double se
         b->collect(node, energy, seconds);
 }
 
+// Functional bytes live in the last level of a cache chain; reaching it directly works before
+// elaboration has completed the socket bindings (workloads initialise memories before the run).
 Memory& ConfiguredTarget::memoryForSpace(std::uint8_t space) {
-    if (space >= memories_.size())
+    if (space < memories_.size())
+        return *memories_[backingSpace_[space]];
+    if (space >= info_.spaces.size())
         throw std::runtime_error(fmt::format("target {}: memory space {} does not exist", info_.name, space));
-    return *memories_[space];
+    // A role: caches hold no data (every instance reaches the same bytes below); private
+    // scratchpads differ per core, so their bytes are reached through a named instance.
+    const MemorySpaceInfo& role = info_.spaces[space];
+    for (std::uint8_t id : role.instances)
+        if (!memories_[id]->nextLevelSocket())
+            throw std::runtime_error(fmt::format(
+                "target {}: '{}' names {} memories, one per core; address one instance ({} … {})", info_.name,
+                role.name, role.instances.size(), info_.spaces[role.instances.front()].name,
+                info_.spaces[role.instances.back()].name));
+    return *memories_[backingSpace_[role.instances.front()]];
 }
 
 void ConfiguredTarget::read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) {

@@ -14,10 +14,13 @@
 #include "models/memory/Interconnect.h"
 #include "models/memory/Memory.h"
 #include "sim/config/Node.h"
+#include "sim/config/Reader.h"
 #include "sim/engine/SyncHub.h"
 #include "sim/target/Target.h"
 
 namespace tessim {
+
+struct ExpandedTopology;
 
 class ConfiguredTarget : public Target, private FunctionalMemory {
 public:
@@ -44,6 +47,15 @@ private:
     void read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) override;
     void write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) override;
     Memory& memoryForSpace(std::uint8_t space);
+    // Topology (models/targets/Topology.h): where an instance sits, role spaces, groups, clusters.
+    void placeInstance(const ExpandedTopology& topology, const std::string& name, std::string& key,
+                       int& cluster, unsigned& index) const;
+    static void defaultReplicatedLevels(ExpandedTopology& topology);
+    void addRoleSpaces(const ExpandedTopology& topology, const config::Reader& r);
+    void addMulticastGroups(const ExpandedTopology& topology);
+    void mapRoles(const ExpandedTopology& topology, const std::string& name, Engine& engine,
+                  EngineInfo& info);
+    void describeClusters(const ExpandedTopology& topology);
     // Interconnects, `via:` and cache `next:` levels (models/memory).
     void wireMemoryLevels(const config::Reader& r, const std::vector<std::string>& interconnectKeys,
                           const std::vector<std::string>& memoryKeys);
@@ -53,7 +65,8 @@ private:
     std::vector<std::unique_ptr<Memory>> memories_;  // index = space id
     std::vector<std::unique_ptr<DmaEngine>> dmaEngines_;
     std::vector<std::unique_ptr<Interconnect>> interconnects_;
-    std::vector<Interconnect*> via_;  // per space: the interconnect in front, or null
+    std::vector<Interconnect*> via_;          // per space: the interconnect in front, or null
+    std::vector<std::uint8_t> backingSpace_;  // per space: itself, or the last level of its cache chain
     std::vector<std::unique_ptr<Engine>> engines_;
     nlohmann::ordered_json resolved_;
 };

@@ -37,6 +37,8 @@ Engine::Engine(sc_core::sc_module_name name, EngineConfig config,
     : sc_core::sc_module(name), memory("memory"), dma("dma"), config_(std::move(config)),
       units_(std::move(units)), sync_(sync) {
     spaceToSocket_.fill(-1);
+    for (unsigned s = 0; s < concreteSpace_.size(); ++s)
+        concreteSpace_[s] = static_cast<std::uint8_t>(s);
     for (unsigned u = 0; u < units_.size(); ++u) {
         for (unsigned i = 0; i < units_[u]->instances(); ++i)
             slots_.push_back(Slot{u, 0});
@@ -62,6 +64,11 @@ Engine::~Engine() {
 
 void Engine::mapSpace(std::uint8_t space, unsigned socketIndex) {
     spaceToSocket_[space] = static_cast<int>(socketIndex);
+}
+
+void Engine::mapSpaceAlias(std::uint8_t alias, std::uint8_t concrete) {
+    spaceToSocket_[alias] = spaceToSocket_[concrete];
+    concreteSpace_[alias] = concrete;
 }
 
 double Engine::peakWorkPerCycle() const {
@@ -307,19 +314,23 @@ void Engine::issueDmaStart(const Op& op) {
     std::uint64_t s = reserveSlot(cycle_, op.flags & Op::kBundleStart);
     accountIssue(s, StallReason::Structural, StallReason::Memory);
     ++dmaStarts_;
-    const std::uint64_t bytes = op.dma.totalBytes();
-    dmaBytes_.read[op.dma.srcSpace] += bytes;
-    if (op.dma.multicastCount > 0 && op.dma.multicastStride == 0) {
-        for (unsigned i = 0; i <= op.dma.multicastCount; ++i)
-            dmaBytes_.written[(op.dma.dstSpace + i) & 0xFF] += bytes;
+    DmaArgs transfer = op.dma;
+    transfer.srcSpace = concreteSpace_[transfer.srcSpace];
+    transfer.dstSpace = concreteSpace_[transfer.dstSpace];
+    const std::uint64_t bytes = transfer.totalBytes();
+    dmaBytes_.read[transfer.srcSpace] += bytes;
+    if (transfer.multicastCount > 0 && transfer.multicastStride == 0) {
+        for (unsigned i = 0; i <= transfer.multicastCount; ++i)
+            dmaBytes_.written[(transfer.dstSpace + i) & 0xFF] += bytes;
     } else {
-        dmaBytes_.written[op.dma.dstSpace] += bytes * (1u + op.dma.multicastCount);
+        dmaBytes_.written[transfer.dstSpace] += bytes * (1u + transfer.multicastCount);
     }
-    dma->start(op.dma, op.tag, config_.clock.at(s));
+    dma->start(transfer, op.tag, config_.clock.at(s));
 }
 
 Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::uint8_t>* data) {
-    int socket = spaceToSocket_[op.space];
+    const std::uint8_t space = concreteSpace_[op.space];
+    int socket = spaceToSocket_[space];
     if (socket < 0)
         throw std::runtime_error(
             fmt::format("engine {}: op '{}' addresses memory space {} that is not connected", name(),
@@ -332,7 +343,7 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
     access_.elements = strided ? elements : 0;
     access_.stride = strided ? op.stride : 0;
     access_.functional = data != nullptr;
-    access_.space = op.space;
+    access_.space = space;
     access_.conflictTicks = 0;
     if (data && data->size() < bytes)
         data->resize(bytes);
@@ -348,8 +359,8 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
         throw std::runtime_error(fmt::format(
             "engine {}: {} of {} B at {}+{:#x} was refused ({}): outside the memory or not allowed", name(),
             opKindName(op.kind), bytes,
-            op.space < spaceNames_.size() ? spaceNames_[op.space] : fmt::format("space {}", op.space),
-            op.addr, payload_.get_response_string()));
+            space < spaceNames_.size() ? spaceNames_[space] : fmt::format("space {}", space), op.addr,
+            payload_.get_response_string()));
     if (write)
         bytesWritten_ += bytes;
     else
@@ -477,6 +488,7 @@ void Engine::executeFunctional(const Op& op, const std::vector<std::uint8_t>* lo
 }
 
 void Engine::read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) {
+    space = concreteSpace_[space];
     int socket = spaceToSocket_[space];
     if (socket < 0)
         throw std::runtime_error(fmt::format("engine {}: memory space {} is not connected", name(), space));
@@ -493,6 +505,7 @@ void Engine::read(std::uint8_t space, std::uint64_t addr, void* data, std::uint6
 }
 
 void Engine::write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) {
+    space = concreteSpace_[space];
     int socket = spaceToSocket_[space];
     if (socket < 0)
         throw std::runtime_error(fmt::format("engine {}: memory space {} is not connected", name(), space));

@@ -67,6 +67,9 @@ public:
     sc_core::sc_port<DmaControlIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND> dma;
 
     void mapSpace(std::uint8_t space, unsigned socketIndex);
+    // A role (a replicated memory's key, e.g. "l1") is this engine's instance of it: ops that
+    // address the role reach `concrete`, which must already be mapped.
+    void mapSpaceAlias(std::uint8_t alias, std::uint8_t concrete);
     // Memory names by space id, for error messages that a user can act on.
     void setSpaceNames(std::vector<std::string> names) { spaceNames_ = std::move(names); }
     void setStream(std::unique_ptr<OpStream> stream) { stream_ = std::move(stream); }
@@ -132,6 +135,7 @@ private:
     std::array<bool, kRegIds> regFromMemory_{};
 
     std::array<int, 256> spaceToSocket_;
+    std::array<std::uint8_t, 256> concreteSpace_;  // identity except for roles
     std::vector<std::string> spaceNames_;
     tlm::tlm_generic_payload payload_;
     AccessExtension access_;
