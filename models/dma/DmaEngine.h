@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
@@ -28,6 +29,8 @@ public:
         spaceToSocket_[space] = static_cast<int>(socketIndex);
     }
     void setFunctional(bool on) { functional_ = on; }
+    // Multicast groups by id (index 0 unused): the memory spaces each group writes.
+    void setMulticastGroups(const std::vector<std::vector<std::uint8_t>>* groups) { groups_ = groups; }
     void setTrace(TraceSink* trace) { trace_ = trace; }
     // Tick at which the last transfer completed (the kernel is not over before it).
     virtual Tick lastCompletion() const = 0;
@@ -35,6 +38,7 @@ public:
 
 protected:
     std::array<int, 256> spaceToSocket_{};
+    const std::vector<std::vector<std::uint8_t>>* groups_ = nullptr;
     bool functional_ = false;
     TraceSink* trace_ = nullptr;
 };

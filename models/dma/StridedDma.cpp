@@ -69,6 +69,15 @@ void StridedDma::start(const DmaArgs& desc, std::uint32_t tag, Tick issue) {
     if (desc.channel >= channels_.size())
         throw std::runtime_error(fmt::format("DMA {}: channel {} does not exist ({} channels)", name(),
                                              desc.channel, channels_.size()));
+    if (desc.group != 0 && (!groups_ || desc.group >= groups_->size()))
+        throw std::runtime_error(
+            fmt::format("DMA {}: dma_start (tag {}) names multicast group {}, which the target lacks", name(),
+                        tag, desc.group));
+    if (desc.group == 0 && desc.multicastCount > 0 && desc.multicastStride == 0)
+        throw std::runtime_error(fmt::format(
+            "DMA {}: dma_start (tag {}) multicasts to the same address {} times; other memories are "
+            "reached through a multicast group",
+            name(), tag, desc.multicastCount + 1));
     Channel& ch = channels_[desc.channel];
     bool waited = false;
     while (ch.queue.size() >= config_.queueDepth) {
@@ -133,11 +142,17 @@ void StridedDma::step() {
         d.firstBurst = std::min(d.firstBurst, issue);
         Tick readDone = transfer(false, a.srcSpace, src, n, issue, d);
         bytesRead_ += n;
-        for (unsigned i = 0; i <= a.multicastCount; ++i) {
-            std::uint8_t space = a.multicastStride ? a.dstSpace : static_cast<std::uint8_t>(a.dstSpace + i);
-            std::uint64_t dst = rowDst + d.offset + (a.multicastStride ? i * a.multicastStride : 0);
-            burstDone = std::max(burstDone, transfer(true, space, dst, n, readDone, d));
-            bytesWritten_ += n;
+        if (a.group != 0) {
+            for (std::uint8_t space : (*groups_)[a.group]) {
+                burstDone = std::max(burstDone, transfer(true, space, rowDst + d.offset, n, readDone, d));
+                bytesWritten_ += n;
+            }
+        } else {
+            for (unsigned i = 0; i <= a.multicastCount; ++i) {
+                std::uint64_t dst = rowDst + d.offset + i * a.multicastStride;
+                burstDone = std::max(burstDone, transfer(true, a.dstSpace, dst, n, readDone, d));
+                bytesWritten_ += n;
+            }
         }
         ++bursts_;
         ch.bytes += n;

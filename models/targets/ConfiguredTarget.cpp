@@ -206,6 +206,13 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     if (engines_.empty())
         r.fail("name", "a target needs at least one component with impl: engine");
     describeClusters(topology);
+    groupMembers_.assign(info_.groups.size() + 1, {});
+    for (const auto& g : info_.groups)
+        groupMembers_[g.id] = g.members;
+    for (auto& dma : dmaEngines_)
+        dma->setMulticastGroups(&groupMembers_);
+    for (auto& engine : engines_)
+        engine->setMulticastGroups(&groupMembers_);
     r.finish();
 }
 

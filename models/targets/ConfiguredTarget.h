@@ -65,8 +65,10 @@ private:
     std::vector<std::unique_ptr<Memory>> memories_;  // index = space id
     std::vector<std::unique_ptr<DmaEngine>> dmaEngines_;
     std::vector<std::unique_ptr<Interconnect>> interconnects_;
-    std::vector<Interconnect*> via_;          // per space: the interconnect in front, or null
-    std::vector<std::uint8_t> backingSpace_;  // per space: itself, or the last level of its cache chain
+    std::vector<Interconnect*> via_;  // per space: the interconnect in front, or null
+    std::vector<std::uint8_t> backingSpace_;
+    std::vector<std::vector<std::uint8_t>> groupMembers_;  // by multicast group id (0 unused)  // per space:
+                                                           // itself, or the last level of its cache chain
     std::vector<std::unique_ptr<Engine>> engines_;
     nlohmann::ordered_json resolved_;
 };

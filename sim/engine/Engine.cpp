@@ -319,9 +319,9 @@ void Engine::issueDmaStart(const Op& op) {
     transfer.dstSpace = concreteSpace_[transfer.dstSpace];
     const std::uint64_t bytes = transfer.totalBytes();
     dmaBytes_.read[transfer.srcSpace] += bytes;
-    if (transfer.multicastCount > 0 && transfer.multicastStride == 0) {
-        for (unsigned i = 0; i <= transfer.multicastCount; ++i)
-            dmaBytes_.written[(transfer.dstSpace + i) & 0xFF] += bytes;
+    if (transfer.group != 0 && groups_ && transfer.group < groups_->size()) {
+        for (std::uint8_t space : (*groups_)[transfer.group])
+            dmaBytes_.written[space] += bytes;
     } else {
         dmaBytes_.written[transfer.dstSpace] += bytes * (1u + transfer.multicastCount);
     }

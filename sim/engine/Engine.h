@@ -74,6 +74,8 @@ public:
     void setSpaceNames(std::vector<std::string> names) { spaceNames_ = std::move(names); }
     void setStream(std::unique_ptr<OpStream> stream) { stream_ = std::move(stream); }
     void setFunctional(bool on) { functional_ = on; }
+    // Multicast groups by id (index 0 unused), for the bytes each DMA transfer writes per memory.
+    void setMulticastGroups(const std::vector<std::vector<std::uint8_t>>* groups) { groups_ = groups; }
     void setTrace(TraceSink* trace) { trace_ = trace; }
 
     const EngineConfig& config() const { return config_; }
@@ -121,6 +123,7 @@ private:
     std::unique_ptr<OpStream> stream_;
     bool functional_ = false;
     TraceSink* trace_ = nullptr;
+    const std::vector<std::vector<std::uint8_t>>* groups_ = nullptr;
 
     // Unit dispatch: op kind → candidate (unit, instance) pairs with their busy-until cycle.
     struct Slot {

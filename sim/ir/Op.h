@@ -47,14 +47,16 @@ inline unsigned dtypeBytes(DType t) {
 
 // A 1-D to 3-D strided copy: innermost run of rowBytes contiguous bytes, repeated
 // rows times with srcRowStride/dstRowStride, repeated planes times with the plane strides.
-// Overlapping source windows (halos) are allowed. Multicast: one read is also written to
-// multicastCount more destinations; destination i is dst + i·multicastStride in dstSpace, or,
-// with multicastStride 0, the same offset in space dstSpace + i (another core's memory).
+// Overlapping source windows (halos) are allowed. Multicast, two forms: one read is also
+// written to multicastCount more destinations dst + i·multicastStride in dstSpace; or, with a
+// group (TargetInfo::groups, named in the target YAML), to the same offset dst in every member
+// memory of the group (other cores' memories; dstSpace is then ignored).
 struct DmaArgs {
     std::uint8_t srcSpace;
     std::uint8_t dstSpace;
     std::uint8_t channel;
     std::uint8_t multicastCount;  // extra destinations (0 = unicast); see multicastStride
+    std::uint8_t group;           // multicast group id (≥ 1), 0 = none
     std::uint32_t rowBytes;       // innermost contiguous bytes
     std::uint32_t rows;           // second dimension count (≥ 1)
     std::uint32_t planes;         // third dimension count (≥ 1)

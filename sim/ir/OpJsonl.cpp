@@ -30,6 +30,14 @@ const std::string& spaceName(const TargetInfo& t, std::uint8_t id) {
     throw std::runtime_error(fmt::format("op refers to memory space {} that target '{}' lacks", id, t.name));
 }
 
+const std::string& groupName(const TargetInfo& t, std::uint8_t id) {
+    for (const auto& g : t.groups)
+        if (g.id == id)
+            return g.name;
+    throw std::runtime_error(
+        fmt::format("op refers to multicast group {} that target '{}' lacks", id, t.name));
+}
+
 Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
     Json j;
     j["engine"] = engine;
@@ -54,6 +62,8 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
             j["multicast"] = d.multicastCount;
             j["multicast_stride"] = d.multicastStride;
         }
+        if (d.group)
+            j["group"] = groupName(t, d.group);
         break;
     }
     case OpKind::DmaWait: j["tag"] = op.tag; break;
@@ -157,6 +167,18 @@ public:
         if (!s)
             fail(key, "target '" + target_.name + "' has no memory '" + name + "'");
         return s->id;
+    }
+    // A multicast group by name; 0 when the field is absent.
+    std::uint8_t group(const std::string& key) {
+        if (!has(key)) {
+            used_.push_back(key);
+            return 0;
+        }
+        std::string name = get<std::string>(key);
+        const MulticastGroupInfo* g = target_.findGroup(name);
+        if (!g)
+            fail(key, "target '" + target_.name + "' has no multicast group '" + name + "'");
+        return g->id;
     }
     std::uint8_t reg(const char* role) {
         std::string v = std::string("v") + role, s = std::string("s") + role;
@@ -269,6 +291,9 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
             d.dstPlaneStride = p.get<std::int64_t>("dst_plane_stride", 0);
             d.multicastCount = p.get<std::uint8_t>("multicast", 0);
             d.multicastStride = p.get<std::uint64_t>("multicast_stride", 0);
+            d.group = p.group("group");
+            if (d.multicastCount > 0 && d.multicastStride == 0)
+                p.fail("multicast_stride", "multicast to other memories names a group (\"group\": name)");
             if (d.rows == 0 || d.planes == 0 || d.rowBytes == 0)
                 p.fail("row_bytes", "a DMA moves at least one byte");
             break;

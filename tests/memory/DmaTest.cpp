@@ -157,10 +157,15 @@ TEST(Dma, MulticastReadsOnceAndWritesEveryDestination) {
     a.dstSpace = kSram;
     a.rowBytes = 64 * 1024;
     a.rows = a.planes = 1;
-    a.multicastCount = 1;  // space kSram and kSram + 1
+    // A multicast group: the same offset in two memories.
+    const std::vector<std::vector<std::uint8_t>> groups{{}, {kSram, static_cast<std::uint8_t>(kSram + 1)}};
+    b.dma->setMulticastGroups(&groups);
+    a.group = 1;
     b.dma->start(a, 3, 0);
     // Also into two windows of one memory.
     DmaArgs w = a;
+    w.group = 0;
+    w.multicastCount = 1;
     w.multicastStride = 1 << 20;
     b.dma->start(w, 3, 0);
     b.dma->completion(3, 0);

@@ -7,7 +7,12 @@
 #include "models/targets/Topology.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
+#include "sim/core/ProcessFailure.h"
 #include "sim/core/SimulationSetup.h"
+#include "sim/ir/OpJsonl.h"
+
+#include <cstdio>
+#include <fstream>
 
 namespace tessim {
 namespace {
@@ -185,6 +190,82 @@ TEST(Topology, MulticastGroupsListTheirMembers) {
     EXPECT_EQ(all->members[7], info.space("am7").id);
     EXPECT_EQ(info.findGroup("pair")->members,
               (std::vector<std::uint8_t>{info.space("am0").id, info.space("am5").id}));
+}
+
+DmaArgs ddrToGroup(const TargetInfo& info, std::uint32_t bytes) {
+    DmaArgs d{};
+    d.srcSpace = info.space("ddr").id;
+    const MulticastGroupInfo* all = info.findGroup("all_am");
+    d.group = all ? all->id : 0;
+    d.rowBytes = bytes;
+    d.rows = d.planes = 1;
+    d.dst = 256;
+    return d;
+}
+
+// One DDR read feeds every member of the group, at the same offset.
+TEST(Topology, MulticastGroupWritesEveryMember) {
+    auto target = build(clusteredTarget("\ngroups:\n  all_am: [am]\n"));
+    target->setFunctional(true);
+    const TargetInfo& info = target->info();
+    std::vector<std::uint8_t> src(1024);
+    for (std::size_t i = 0; i < src.size(); ++i)
+        src[i] = static_cast<std::uint8_t>(i * 7 + 1);
+    target->functionalMemory().write(info.space("ddr").id, 0, src.data(), src.size());
+    std::vector<Op> ops{dmaStartOp(5, ddrToGroup(info, 1024)), dmaWaitOp(5)};
+    target->findEngine("core2")->setStream(std::make_unique<VectorOpStream>(ops));
+    sc_core::sc_start();
+    for (const char* am : {"am0", "am3", "am7"}) {
+        std::vector<std::uint8_t> got(src.size());
+        target->functionalMemory().read(info.space(am).id, 256, got.data(), got.size());
+        EXPECT_EQ(got, src) << am;
+        EXPECT_EQ(target->findMemory(am)->bytesWritten(), 1024u) << am;
+    }
+    EXPECT_EQ(target->findMemory("ddr")->bytesRead(), 1024u);
+}
+
+TEST(Topology, MulticastGroupsSurviveTheScheduleTextForm) {
+    auto target = build(clusteredTarget("\ngroups:\n  all_am: [am]\n"));
+    const TargetInfo& info = target->info();
+    std::vector<EngineStream> streams;
+    streams.push_back(EngineStream{
+        "core1", std::make_unique<VectorOpStream>(std::vector<Op>{dmaStartOp(5, ddrToGroup(info, 64))})});
+    const std::string path = ::testing::TempDir() + "/group.jsonl";
+    {
+        std::ofstream out(path);
+        writeSchedule(out, streams, info);
+    }
+    std::ifstream in(path);
+    std::string header, line;
+    std::getline(in, header);
+    std::getline(in, line);
+    EXPECT_NE(line.find("\"group\":\"all_am\""), std::string::npos) << line;
+    auto back = readSchedule(path, info);
+    ASSERT_EQ(back.size(), 1u);
+    const Op* op = nullptr;
+    ASSERT_EQ(back[0].stream->nextChunk(op), 1u);
+    EXPECT_EQ(op->dma.group, info.findGroup("all_am")->id);
+    std::remove(path.c_str());
+}
+
+TEST(Topology, MulticastToOtherMemoriesWithoutAGroupIsAnError) {
+    auto target = build(clusteredTarget());
+    const TargetInfo& info = target->info();
+    DmaArgs d = ddrToGroup(info, 64);
+    d.group = 0;
+    d.dstSpace = info.space("am0").id;
+    d.multicastCount = 3;
+    target->findEngine("core0")->setStream(
+        std::make_unique<VectorOpStream>(std::vector<Op>{dmaStartOp(1, d), dmaWaitOp(1)}));
+    try {
+        sc_core::sc_start();
+        rethrowProcessFailure();
+        FAIL() << "expected an error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("other memories are reached through a multicast group"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(Topology, SingleInstanceTargetsKeepTheirNames) {
