@@ -195,6 +195,14 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
                 ei.macArray = unit->macArray();
         placeInstance(topology, name, ei.key, ei.cluster, ei.index);
         mapRoles(topology, name, *engine, ei);
+        // The memories it reaches, as listed; an instance it reaches as a role is named by the role.
+        for (const auto& memName : e.get<std::vector<std::string>>("memories")) {
+            std::uint8_t id = info_.space(memName).id;
+            for (const auto& [role, instance] : ei.roles)
+                if (instance == id)
+                    id = info_.space(role).id;
+            ei.memories.push_back(id);
+        }
         info_.engines.push_back(ei);
         engines_.push_back(std::move(engine));
     }

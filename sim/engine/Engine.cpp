@@ -332,9 +332,7 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
     const std::uint8_t space = concreteSpace_[op.space];
     int socket = spaceToSocket_[space];
     if (socket < 0)
-        throw std::runtime_error(
-            fmt::format("engine {}: op '{}' addresses memory space {} that is not connected", name(),
-                        opKindName(op.kind), op.space));
+        throw std::runtime_error(unreachableSpace(op));
     unsigned elem = dtypeBytes(op.dtype);
     std::uint32_t elements = op.kind == OpKind::ScalarLoad ? 1 : op.vl;
     std::uint64_t bytes = std::uint64_t{elements} * elem;
@@ -366,6 +364,19 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
     else
         bytesRead_ += bytes;
     return absoluteAfter(delay);
+}
+
+std::string Engine::unreachableSpace(const Op& op) const {
+    auto nameOf = [&](unsigned s) {
+        return s < spaceNames_.size() ? "'" + spaceNames_[s] + "'" : fmt::format("space {}", s);
+    };
+    std::string reached;
+    for (unsigned s = 0; s < spaceToSocket_.size(); ++s)
+        if (spaceToSocket_[s] >= 0)
+            reached += (reached.empty() ? "" : ", ") + nameOf(s);
+    return fmt::format(
+        "engine {}: op '{}' addresses memory {}, which the engine does not reach (it reaches {})", name(),
+        opKindName(op.kind), nameOf(op.space), reached.empty() ? "none" : reached);
 }
 
 StallBreakdown Engine::stalls(std::uint64_t kernelEndCycle) const {

@@ -111,6 +111,7 @@ private:
     std::uint64_t reserveSlot(std::uint64_t earliest, bool bundleStart);
     unsigned pickUnit(OpKind kind, std::uint64_t& freeAt);
     Tick memoryAccess(const Op& op, Tick at, bool write, std::vector<std::uint8_t>* data);
+    std::string unreachableSpace(const Op& op) const;
 
     void executeFunctional(const Op& op, const std::vector<std::uint8_t>* loaded);
     void storeBytes(const Op& op, std::vector<std::uint8_t>& out) const;

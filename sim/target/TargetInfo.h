@@ -55,6 +55,9 @@ struct EngineInfo {
     unsigned index = 0;                    // instance index among its key's instances
     // Memory roles this engine resolves ("l1" → its own l1_3): role name → memory space id.
     std::map<std::string, std::uint8_t> roles;
+    // The memories it reaches, in the order of its YAML `memories:` list (roles where it has them):
+    // kernels default to the first.
+    std::vector<std::uint8_t> memories;
 };
 
 struct TargetInfo {

@@ -128,6 +128,7 @@ TEST(Topology, TargetInfoDescribesClustersCoresAndRoles) {
     EXPECT_EQ(core3->roles.at("am"), info.space("am3").id);
     EXPECT_EQ(core3->cluster, 0);
     EXPECT_EQ(core3->key, "core");
+    EXPECT_EQ(core3->memories, (std::vector<std::uint8_t>{info.space("l1").id, info.space("am").id}));
 }
 
 // One op stream addressed to the role "l1" runs on any core and reaches that core's own L1.
