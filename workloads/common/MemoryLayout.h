@@ -28,8 +28,8 @@ public:
     MemoryLayout placedIn(const MemorySpaceInfo& space) const;
     // "x 4096 B @0, y 4096 B @4096": the regions, for error messages.
     std::string describe() const;
-    // Fails at `key` of `reader` unless the regions fit: "<subject> need N B in memory 'm', which
-    // holds M B (regions)".
+    // Fails at `key` of `reader` unless the regions fit: "<subject>: N B needed in memory 'm',
+    // which holds M B (regions)".
     void requireFits(const config::Reader& reader, const std::string& key, const std::string& subject) const;
 
 private:
