@@ -647,8 +647,8 @@ ConvShape readShape(config::Reader& r) {
 
 }  // namespace
 
-std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const config::Node& plan,
-                                         const TargetInfo& target) {
+std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config::Node& workload,
+                                         const config::Node& plan, const TargetInfo& target) {
     using namespace config;
     Reader w(workload);
     w.get<std::string>("kernel");

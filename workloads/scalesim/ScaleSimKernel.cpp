@@ -314,8 +314,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const config::Node& plan,
-                                             const TargetInfo& target) {
+std::unique_ptr<Workload> makeScaleSimKernel(const std::string& kernel, const config::Node& workload,
+                                             const config::Node& plan, const TargetInfo& target) {
     using namespace config;
     Params p;
     Reader w(workload);
