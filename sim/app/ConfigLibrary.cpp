@@ -123,10 +123,15 @@ std::string resolveLibraryPath(LibraryKind kind, const std::string& nameOrPath) 
 
 std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& workload) {
     const fs::path plans = libraryDirectory(LibraryKind::Plan);
-    if (!nameOrPath.empty() && !fs::path(nameOrPath).has_extension()) {
-        const fs::path qualified = plans / (nameOrPath + ".yaml");
-        if (nameOrPath.find('/') != std::string::npos && fs::is_regular_file(qualified))
-            return qualified.string();
+    // "<directory>/<plan>": a plan of the library named with its directory.
+    const auto slash = nameOrPath.find('/');
+    if (slash != std::string::npos && !fs::path(nameOrPath).has_extension() && !fs::exists(nameOrPath)) {
+        const std::string dir = nameOrPath.substr(0, slash);
+        if (fs::is_regular_file(plans / (nameOrPath + ".yaml")))
+            return (plans / (nameOrPath + ".yaml")).string();
+        if (fs::is_directory(plans / dir))
+            commandLineError("no plan named '" + nameOrPath.substr(slash + 1) + "' in " +
+                             (plans / dir).string() + "/ (its plans: " + joined(plansIn(dir)) + ")");
     }
     if (auto path = asPath(LibraryKind::Plan, nameOrPath))
         return *path;
