@@ -8,6 +8,7 @@
 #include "sim/config/Reader.h"
 #include "workloads/common/DmaOps.h"
 #include "workloads/common/MemoryLayout.h"
+#include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
 
 namespace tessim {
@@ -87,6 +88,23 @@ TEST(MemoryLayout, AnOverrunNamesTheSpaceTheNeedAndTheRegions) {
     }
     MemorySpaceInfo big{"ddr", 1, "ddr", 1024, 0.0};
     EXPECT_NO_THROW(layout.placedIn(big).requireFits(reader, "n", "50 elements"));
+}
+
+TEST(Slices, WholeGranulesAsEvenAsTheyGo) {
+    // 1001 elements in vectors of 8: 126 vectors (the last holds 1), 3 cores take 42 each.
+    auto s = contiguousSlices(1001, 3, 8);
+    ASSERT_EQ(s.size(), 3u);
+    EXPECT_EQ(s[0].first, 0u);
+    EXPECT_EQ(s[0].count, 336u);
+    EXPECT_EQ(s[1].first, 336u);
+    EXPECT_EQ(s[1].count, 336u);
+    EXPECT_EQ(s[2].first, 672u);
+    EXPECT_EQ(s[2].count, 329u);
+    // Fewer granules than parts: some slices are empty, none overlaps.
+    auto t = contiguousSlices(10, 4, 8);
+    EXPECT_EQ(t[0].count + t[1].count + t[2].count + t[3].count, 10u);
+    EXPECT_EQ(t[3].first + t[3].count, 10u);
+    EXPECT_EQ(contiguousSlices(5, 1, 8)[0].count, 5u);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "sim/engine/ElementArithmetic.h"
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/MemoryLayout.h"
+#include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
 
 namespace tessim {
@@ -336,49 +337,6 @@ private:
     StreamingParams p_;
 };
 
-// The engines the plan runs on: `engines: [...]`, the first `cores: N` main compute engines of
-// the target, or the single `engine` (default: the target's main compute engine).
-std::vector<const EngineInfo*> planEngines(const config::Reader& pl, const TargetInfo& target) {
-    if (pl.has("engines")) {
-        if (pl.has("engine"))
-            pl.fail("engine", "give either 'engine' or 'engines', not both");
-        std::vector<std::string> names = pl.get<std::vector<std::string>>("engines");
-        if (names.empty())
-            pl.fail("engines", "the engine list is empty");
-        if (pl.has("cores") && pl.get<unsigned>("cores") != names.size())
-            pl.fail("cores", fmt::format("'cores' is {} but 'engines' names {}", pl.get<unsigned>("cores"),
-                                         names.size()));
-        std::vector<const EngineInfo*> engines;
-        for (const auto& name : names) {
-            const EngineInfo* e = target.findEngine(name);
-            if (!e)
-                pl.fail("engines", "target '" + target.name + "' has no engine '" + name + "'");
-            if (std::find(engines.begin(), engines.end(), e) != engines.end())
-                pl.fail("engines", "engine '" + name + "' is named twice");
-            engines.push_back(e);
-        }
-        return engines;
-    }
-    const unsigned cores = pl.get<unsigned>("cores", 1u, config::Range<unsigned>{1, 4096});
-    if (cores == 1)
-        return {&planEngine(pl, target)};
-    if (pl.has("engine"))
-        pl.fail("engine", "'engine' names one engine; with 'cores' > 1 name them in 'engines'");
-    std::vector<const EngineInfo*> engines;
-    for (const auto& e : target.engines)
-        if (e.mainCompute && engines.size() < cores)
-            engines.push_back(&e);
-    if (engines.size() < cores) {
-        unsigned available = 0;
-        for (const auto& e : target.engines)
-            available += e.mainCompute ? 1 : 0;
-        pl.fail("cores",
-                fmt::format("the plan asks for {} cores but target '{}' has {} main compute engine{}", cores,
-                            target.name, available, available == 1 ? "" : "s"));
-    }
-    return engines;
-}
-
 const MemorySpaceInfo& planSpace(const config::Reader& pl, const std::string& key, const std::string& name,
                                  const TargetInfo& target) {
     const MemorySpaceInfo* s = target.findSpace(name);
@@ -445,21 +403,17 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
                     fmt::format("engines {} and {} have different register sizes ({} B, {} B)",
                                 engines[0]->name, e->name, engines[0]->registerBytes, e->registerBytes));
     p.vl = std::max(1u, engines[0]->registerBytes * p.lmul / elem);
-    // Balanced contiguous slices of whole vectors: core i takes vectors [V·i/N, V·(i+1)/N).
-    const std::uint64_t vectors = (p.n + p.vl - 1) / p.vl;
-    const std::uint64_t cores = engines.size();
-    for (std::uint64_t i = 0; i < cores; ++i) {
-        const std::uint64_t first = std::min(p.n, vectors * i / cores * p.vl);
-        const std::uint64_t end = std::min(p.n, vectors * (i + 1) / cores * p.vl);
-        p.cores.push_back(CoreSlice{engines[i]->name, memories[i], first, end - first});
-    }
+    // Balanced contiguous slices of whole vectors, one per core.
+    const auto slices = contiguousSlices(p.n, engines.size(), p.vl);
+    for (std::size_t i = 0; i < engines.size(); ++i)
+        p.cores.push_back(CoreSlice{engines[i]->name, memories[i], slices[i].first, slices[i].count});
     // The same offsets in every core's memory: x, y, the result, then the partial sums.
     MemoryLayout layout(*memories[0], 64);
     p.xAddr = layout.allocate("x", p.n * elem);
     p.yAddr = layout.allocate("y", p.n * elem);
     p.outAddr = layout.allocate("result", elem);
     if (p.partials)
-        p.partialsAddr = layout.allocate("partial sums", cores * elem);
+        p.partialsAddr = layout.allocate("partial sums", engines.size() * elem);
     const std::string subject = fmt::format("{} elements of {}", p.n, dtype);
     for (const MemorySpaceInfo* m : memories)
         layout.placedIn(*m).requireFits(w, "n", subject);
