@@ -92,6 +92,21 @@ TEST(MultiCoreVector, OneCoreKeepsTheSingleEnginePlan) {
     EXPECT_EQ(r["engines"]["core1"]["stall"]["idle"].get<double>(), 1.0);
 }
 
+TEST(MultiCoreVector, CoresOneIsTheDefaultScheduleOnEveryFigure) {
+    for (const char* kernel : {"axpy", "dot"}) {
+        const std::string base =
+            std::string("run --target minimal --workload ") + kernel + " --set workload.n=5000";
+        auto plain = runTessim(base), one = runTessim(base + " --set plan.cores=1");
+        ASSERT_EQ(plain.exitCode, 0) << plain.err;
+        ASSERT_EQ(one.exitCode, 0) << one.err;
+        Json a = Json::parse(plain.out), b = Json::parse(one.out);
+        EXPECT_EQ(a["plan"]["config"], b["plan"]["config"]) << kernel;
+        a.erase("plan");  // the name: "default" without a plan tree
+        b.erase("plan");
+        EXPECT_EQ(a, b) << kernel;
+    }
+}
+
 TEST(MultiCoreVector, BadCoreRequestsAreConfigErrors) {
     auto tooMany = runTessim("run --target " + kTarget + " --workload axpy --set plan.cores=3");
     EXPECT_EQ(tooMany.exitCode, 2);
