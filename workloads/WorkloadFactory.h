@@ -1,4 +1,5 @@
-// The closed set of kernels, picked by the workload YAML's `kernel` key.
+// A workload's schedule generator, picked by the workload YAML's `kernel` key from the kernel
+// registry (KernelRegistry.h).
 #pragma once
 
 #include <memory>
@@ -14,6 +15,7 @@ namespace tessim {
 // `workload` and `plan` are YAML trees (plan may be a Null node: defaults apply).
 std::unique_ptr<Workload> makeWorkload(const config::Node& workload, const config::Node& plan,
                                        const TargetInfo& target);
-const std::vector<std::string>& kernelNames();
+// The registry's kernel names, in registry order.
+std::vector<std::string> kernelNames();
 
 }  // namespace tessim

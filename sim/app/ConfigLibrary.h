@@ -1,10 +1,13 @@
 // Finds targets, workloads, plans and papers by name in the configuration library, or takes a
 // path. The library root is configs/ (and workloads/library/) of the source tree, or
-// $TESSIM_CONFIG_DIR / $TESSIM_WORKLOAD_DIR when set.
+// $TESSIM_CONFIG_DIR / $TESSIM_WORKLOAD_DIR when set. Plans are found per kernel, in
+// configs/plans/<the kernel's plan directory>/ (see workloads/KernelRegistry.cpp).
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include "sim/config/Node.h"
 
 namespace tessim {
 
@@ -15,11 +18,18 @@ std::string libraryDirectory(LibraryKind kind);
 // else <library>/<name>.yaml. Throws ConfigError when nothing is found, listing what exists.
 std::string resolveLibraryPath(LibraryKind kind, const std::string& nameOrPath);
 
+// A plan for the kernel of `workload` (a Null node when there is none): a path as for
+// resolveLibraryPath, "<directory>/<name>" in the plan library, or a name looked up in the
+// kernel's plan directory. Without a known kernel, a name must be unique across the plan
+// directories. Throws ConfigError naming the kernel's plans (and where else the name exists).
+std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& workload);
+
 struct LibraryEntry {
     std::string name;
     std::string path;
     std::string description;
 };
+// Plans are named "<directory>/<plan>".
 std::vector<LibraryEntry> listLibrary(LibraryKind kind);
 
 }  // namespace tessim

@@ -34,7 +34,7 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
                           ? loadScaleSimTopology(request.workload)
                           : config::loadYamlFile(resolveLibraryPath(LibraryKind::Workload, request.workload));
     if (!request.plan.empty())
-        in.plan = config::loadYamlFile(resolveLibraryPath(LibraryKind::Plan, request.plan));
+        in.plan = config::loadYamlFile(resolvePlanPath(request.plan, in.workload));
     int index = 0;
     for (const auto& assignment : request.sets) {
         ++index;

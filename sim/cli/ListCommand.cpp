@@ -1,4 +1,5 @@
-// `tessim list targets|workloads|plans|papers|sweeps`: what the configuration library holds.
+// `tessim list targets|workloads|kernels|plans|papers|sweeps`: what the configuration library and
+// the kernel registry hold.
 #include <iostream>
 #include <memory>
 
@@ -6,17 +7,25 @@
 
 #include "sim/app/ConfigLibrary.h"
 #include "sim/cli/Commands.h"
+#include "workloads/KernelRegistry.h"
 
 namespace tessim::cli {
 
 void addListCommand(CLI::App& app) {
     auto what = std::make_shared<std::string>();
-    auto* sub =
-        app.add_subcommand("list", "list the targets, workloads, plans, papers or sweeps in the library");
-    sub->add_option("what", *what, "targets|workloads|plans|papers|sweeps")
+    auto* sub = app.add_subcommand(
+        "list", "list the targets, workloads, kernels, plans (<kernel directory>/<plan>), papers or sweeps");
+    sub->add_option("what", *what, "targets|workloads|kernels|plans|papers|sweeps")
         ->required()
-        ->check(CLI::IsMember({"targets", "workloads", "plans", "papers", "sweeps"}));
+        ->check(CLI::IsMember({"targets", "workloads", "kernels", "plans", "papers", "sweeps"}));
     sub->callback([what] {
+        if (*what == "kernels") {
+            for (const auto& k : kernelRegistry())
+                std::cout << fmt::format("{:<24} {:<16} {}\n", k.name,
+                                         k.planDirectory.empty() ? "(no plans)" : "plans/" + k.planDirectory,
+                                         k.description);
+            return;
+        }
         LibraryKind kind = *what == "targets"     ? LibraryKind::Target
                            : *what == "workloads" ? LibraryKind::Workload
                            : *what == "plans"     ? LibraryKind::Plan

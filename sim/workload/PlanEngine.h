@@ -1,6 +1,9 @@
-// Which engine a plan runs on: its `engine` key, checked against the target, or the target's main
-// compute engine.
+// Which engines a plan runs on. One engine: the plan's `engine` key, checked against the target,
+// or the target's main compute engine. Several (a kernel split across cores): `engines: [...]`
+// in core order, or `cores: N`, the first N main compute engines in target order.
 #pragma once
+
+#include <vector>
 
 #include "sim/config/Reader.h"
 #include "sim/target/TargetInfo.h"
@@ -16,5 +19,10 @@ inline const EngineInfo& planEngine(const config::Reader& plan, const TargetInfo
         plan.fail("engine", "target '" + target.name + "' has no engine '" + name + "'");
     return *engine;
 }
+
+// Reads `engine`, `engines` and `cores` (default: one core, as planEngine). ConfigError when both
+// `engine` and `engines` are given, when `cores` and `engines` disagree, when an engine is
+// unknown or named twice, or when the target has fewer main compute engines than `cores`.
+std::vector<const EngineInfo*> planEngines(const config::Reader& plan, const TargetInfo& target);
 
 }  // namespace tessim

@@ -6,11 +6,13 @@
 
 #include <fmt/format.h>
 
+#include "workloads/common/MemoryLayout.h"
+
 namespace tessim {
 namespace {
 
 std::uint64_t align64(std::uint64_t v) {
-    return (v + 63) / 64 * 64;
+    return alignUp(v, 64);
 }
 
 std::uint32_t ceilDiv(std::uint32_t a, std::uint32_t b) {

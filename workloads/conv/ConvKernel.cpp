@@ -10,6 +10,9 @@
 
 #include "sim/config/Reader.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/DmaOps.h"
+#include "workloads/common/MemoryLayout.h"
+#include "workloads/common/TestData.h"
 #include "workloads/conv/ConvGeometry.h"
 
 namespace tessim {
@@ -45,15 +48,6 @@ struct ConvParams {
     std::uint64_t saltW() const { return 2 * std::uint64_t{index} + 2; }
 };
 
-std::uint64_t mix(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-std::int8_t value(std::uint64_t i, std::uint64_t salt) {
-    return static_cast<std::int8_t>(mix((i + 1) * 0x9E3779B97F4A7C15ULL ^ salt) & 0xFF);
-}
-
 // Step i of the loop nest (input channels innermost; filters outer or spatial tiles outer).
 struct Step {
     std::uint32_t f, h, w, c;
@@ -78,10 +72,10 @@ protected:
         if (!started_) {
             started_ = true;
             if (p_.s.pad > 0) {
-                out.push_back(dma(p_.tagInit(), 3 % p_.dmaChannels, p_.ddr->id, p_.sram->id,
-                                  static_cast<std::uint32_t>(p_.layout.zeroBytes), 1, 1, p_.ddrZero,
-                                  p_.layout.zero, 0, 0, 0, 0));
-                out.push_back(wait(p_.tagInit()));
+                out.push_back(dmaCopy(p_.tagInit(), 3 % p_.dmaChannels,
+                                      {static_cast<std::uint32_t>(p_.layout.zeroBytes)},
+                                      {p_.ddr->id, p_.ddrZero}, {p_.sram->id, p_.layout.zero}));
+                out.push_back(dmaWait(p_.tagInit()));
             }
             if (p_.strategy == ConvStrategy::DoubleBuffer)
                 load(0, 0, out);
@@ -93,8 +87,8 @@ protected:
             ++i_;
             if (p_.strategy == ConvStrategy::DoubleBuffer && pendingOut_ >= 0) {
                 store(static_cast<std::uint64_t>(pendingOut_), out);
-                out.push_back(wait(p_.tagOut(0)));
-                out.push_back(wait(p_.tagOut(1)));
+                out.push_back(dmaWait(p_.tagOut(0)));
+                out.push_back(dmaWait(p_.tagOut(1)));
             }
             return !out.empty() || false;
         }
@@ -104,19 +98,19 @@ protected:
         const bool last = st.c + 1 == p_.nC;
         if (p_.strategy != ConvStrategy::DoubleBuffer) {
             load(i, 0, out);
-            out.push_back(wait(p_.tagIn(0)));
+            out.push_back(dmaWait(p_.tagIn(0)));
             out.push_back(mac(st, 0, 0, 0));
             out.push_back(fence());
             if (last) {
                 store(tile, out);
-                out.push_back(wait(p_.tagOut(0)));
+                out.push_back(dmaWait(p_.tagOut(0)));
             }
             return true;
         }
         const unsigned slot = i % 2, oslot = tile % 2;
-        out.push_back(wait(p_.tagIn(slot)));
+        out.push_back(dmaWait(p_.tagIn(slot)));
         if (st.firstC())
-            out.push_back(wait(p_.tagOut(oslot)));  // write-back of tile − 2 left this buffer
+            out.push_back(dmaWait(p_.tagOut(oslot)));  // write-back of tile − 2 left this buffer
         out.push_back(mac(st, in_.slot, w_.slot, oslot));
         if (i + 1 < p_.steps())
             load(i + 1, (i + 1) % 2, out);
@@ -175,25 +169,6 @@ private:
         return std::min(tile, total - index * tile);
     }
 
-    Op dma(std::uint32_t tag, unsigned channel, std::uint8_t src, std::uint8_t dst, std::uint32_t rowBytes,
-           std::uint32_t rows, std::uint32_t planes, std::uint64_t srcAddr, std::uint64_t dstAddr,
-           std::int64_t srs, std::int64_t sps, std::int64_t drs, std::int64_t dps) const {
-        DmaArgs d{};
-        d.srcSpace = src;
-        d.dstSpace = dst;
-        d.channel = static_cast<std::uint8_t>(channel);
-        d.rowBytes = rowBytes;
-        d.rows = rows;
-        d.planes = planes;
-        d.src = srcAddr;
-        d.dst = dstAddr;
-        d.srcRowStride = srs;
-        d.srcPlaneStride = sps;
-        d.dstRowStride = drs;
-        d.dstPlaneStride = dps;
-        return dmaStartOp(tag, d);
-    }
-    static Op wait(std::uint32_t tag) { return dmaWaitOp(tag); }
     Op fence() const { return macArrayFence(p_.sram->id); }
     Op mac(const Step& st, unsigned inSlot, unsigned wSlot, unsigned oslot) const {
         TileSpan h = spanH(st), w = spanW(st);
@@ -234,10 +209,10 @@ private:
         if (take(w_, weightKey(st))) {
             std::uint64_t src =
                 p_.ddrW + (std::uint64_t{st.f} * p_.t.tf * s.channels + std::uint64_t{st.c} * p_.t.tc) * kk;
-            out.push_back(dma(p_.tagIn(tag), 1 % p_.dmaChannels, p_.ddr->id, p_.sram->id,
-                              static_cast<std::uint32_t>(tc * kk), tf, 1, src, p_.layout.slotW[w_.slot],
-                              static_cast<std::int64_t>(s.channels * kk), 0,
-                              static_cast<std::int64_t>(tc * kk), 0));
+            out.push_back(
+                dmaCopy(p_.tagIn(tag), 1 % p_.dmaChannels, {static_cast<std::uint32_t>(tc * kk), tf},
+                        {p_.ddr->id, src, static_cast<std::int64_t>(s.channels * kk)},
+                        {p_.sram->id, p_.layout.slotW[w_.slot], static_cast<std::int64_t>(tc * kk)}));
         }
         if (!take(in_, inputKey(st)))
             return;
@@ -249,15 +224,16 @@ private:
                           x0 = static_cast<std::uint64_t>(w.i0 + w.padBefore);
             std::uint64_t src = p_.ddrIn + (std::uint64_t{st.c} * p_.t.tc * s.h + y0) * s.w + x0;
             std::uint64_t dst = base + std::uint64_t{h.padBefore} * w.in + w.padBefore;
-            out.push_back(dma(p_.tagIn(tag), 0, p_.ddr->id, p_.sram->id, w.valid, h.valid, tc, src, dst, s.w,
-                              std::int64_t{s.h} * s.w, w.in, plane));
+            out.push_back(dmaCopy(p_.tagIn(tag), 0, {w.valid, h.valid, tc},
+                                  {p_.ddr->id, src, s.w, std::int64_t{s.h} * s.w},
+                                  {p_.sram->id, dst, w.in, plane}));
         }
         // Zeros: whole padding rows, then the padding columns of the valid rows.
         auto zero = [&](std::uint64_t dst, std::uint32_t rowBytes, std::uint32_t rows) {
             if (rowBytes == 0 || rows == 0)
                 return;
-            out.push_back(dma(p_.tagIn(tag), 3 % p_.dmaChannels, p_.sram->id, p_.sram->id, rowBytes, rows, tc,
-                              p_.layout.zero, dst, 0, 0, w.in, plane));
+            out.push_back(dmaCopy(p_.tagIn(tag), 3 % p_.dmaChannels, {rowBytes, rows, tc},
+                                  {p_.sram->id, p_.layout.zero}, {p_.sram->id, dst, w.in, plane}));
         };
         zero(base, w.in, h.padBefore);
         zero(base + std::uint64_t{h.padBefore + h.valid} * w.in, w.in, h.padAfter);
@@ -272,9 +248,10 @@ private:
         const std::uint64_t ho = p_.s.outH(), wo = p_.s.outW();
         const std::uint32_t ob = p_.s.outBytes;  // INT8 outputs, or INT32 accumulators
         std::uint64_t dst = p_.ddrOut + ((std::uint64_t{st.f} * p_.t.tf * ho + h.o0) * wo + w.o0) * ob;
-        out.push_back(dma(p_.tagOut(oslot), 2 % p_.dmaChannels, p_.sram->id, p_.ddr->id, w.n * ob, h.n, tf,
-                          p_.layout.slotOut[oslot], dst, std::int64_t{w.n} * ob, std::int64_t{w.n} * h.n * ob,
-                          static_cast<std::int64_t>(wo * ob), static_cast<std::int64_t>(ho * wo * ob)));
+        out.push_back(dmaCopy(
+            p_.tagOut(oslot), 2 % p_.dmaChannels, {w.n * ob, h.n, tf},
+            {p_.sram->id, p_.layout.slotOut[oslot], std::int64_t{w.n} * ob, std::int64_t{w.n} * h.n * ob},
+            {p_.ddr->id, dst, static_cast<std::int64_t>(wo * ob), static_cast<std::int64_t>(ho * wo * ob)}));
     }
 
     ConvParams p_;
@@ -492,11 +469,11 @@ public:
         for (const auto& p : layers_) {
             std::vector<std::int8_t> buf(inputBytes(p));
             for (std::uint64_t i = 0; i < buf.size(); ++i)
-                buf[i] = value(i, p.saltIn());
+                buf[i] = testInt8(i, p.saltIn());
             memory.write(p.ddr->id, p.ddrIn, buf.data(), buf.size());
             buf.resize(weightBytes(p));
             for (std::uint64_t i = 0; i < buf.size(); ++i)
-                buf[i] = value(i, p.saltW());
+                buf[i] = testInt8(i, p.saltW());
             memory.write(p.ddr->id, p.ddrW, buf.data(), buf.size());
             // Poison the output so that nothing passes by accident.
             std::vector<std::uint8_t> poison(outputBytes(p), 0xA5);
@@ -557,8 +534,8 @@ private:
                                 if (iy < 0 || ix < 0 || iy >= s.h || ix >= s.w)
                                     continue;
                                 std::int32_t in =
-                                    value((std::uint64_t{ch} * s.h + iy) * s.w + ix, p.saltIn());
-                                std::int32_t wv = value(
+                                    testInt8((std::uint64_t{ch} * s.h + iy) * s.w + ix, p.saltIn());
+                                std::int32_t wv = testInt8(
                                     ((std::uint64_t{f} * s.channels + ch) * s.k + ky) * s.k + kx, p.saltW());
                                 acc += in * wv;
                             }
@@ -597,7 +574,7 @@ std::uint32_t readTile(config::Reader& r, const std::string& key, std::uint32_t 
     r.fail(key, "expected a positive tile size, 'auto' or 'full', got '" + v + "'");
 }
 
-// Requantisation for the deterministic test data (value(): INT8 uniform over −128..127, E[x²] =
+// Requantisation for the deterministic test data (testInt8(): INT8 uniform over −128..127, E[x²] =
 // 5461.5): an accumulator of N = channels·k² products has σ ≈ 5461.5·√N (interior outputs;
 // padded borders sum fewer). The scale 32/σ maps σ to 32 LSB, so an output saturates only beyond
 // ≈ 4σ (about 6 in 100,000 for a Gaussian sum). Scale = multiplier / 2^shift with the multiplier
@@ -670,8 +647,8 @@ ConvShape readShape(config::Reader& r) {
 
 }  // namespace
 
-std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const config::Node& plan,
-                                         const TargetInfo& target) {
+std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config::Node& workload,
+                                         const config::Node& plan, const TargetInfo& target) {
     using namespace config;
     Reader w(workload);
     w.get<std::string>("kernel");
@@ -792,10 +769,10 @@ std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const con
                                   : Dataflow::InputStationary;
     }
     auto ceilDiv = [](std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; };
-    auto align = [](std::uint64_t v) { return (v + 4095) / 4096 * 4096; };
     // Each layer is planned on its own; DDR holds every layer's input, weights and output in
     // distinct regions, then one zero line as long as the longest any layer needs.
-    std::uint64_t cursor = 0, zeroBytes = 0;
+    MemoryLayout ddrLayout(*ddr, 4096);
+    std::uint64_t zeroBytes = 0;
     for (auto& p : layers) {
         p.strategyName = strategyName;
         p.strategy = strategy;
@@ -821,19 +798,16 @@ std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const con
         p.nW = ceilDiv(p.s.outW(), p.t.tw);
         p.nC = ceilDiv(p.s.channels, p.t.tc);
         p.nF = ceilDiv(p.s.filters, p.t.tf);
-        p.ddrIn = cursor;
-        p.ddrW = p.ddrIn + align(inputBytes(p));
-        p.ddrOut = p.ddrW + align(weightBytes(p));
-        cursor = p.ddrOut + align(outputBytes(p));
+        p.ddrIn = ddrLayout.allocate(p.name + " input", inputBytes(p));
+        p.ddrW = ddrLayout.allocate(p.name + " weights", weightBytes(p));
+        p.ddrOut = ddrLayout.allocate(p.name + " output", outputBytes(p));
         zeroBytes = std::max(zeroBytes, p.layout.zeroBytes);
     }
     pl.finish();
+    const std::uint64_t zero = ddrLayout.allocate("zero line", zeroBytes);
     for (auto& p : layers)
-        p.ddrZero = cursor;
-    if (cursor + 4096 + zeroBytes > ddr->size)
-        w.fail(listed ? "layers" : "h",
-               fmt::format("the {} needs {} B of '{}', which holds {} B", listed ? "layer list" : "layer",
-                           cursor + zeroBytes, ddr->name, ddr->size));
+        p.ddrZero = zero;
+    ddrLayout.requireFits(w, listed ? "layers" : "h", listed ? "the layer list" : "the layer");
     return std::make_unique<ConvKernel>(name, std::move(layers), listed);
 }
 

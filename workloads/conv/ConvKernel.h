@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "sim/config/Node.h"
 #include "sim/target/TargetInfo.h"
@@ -15,7 +16,7 @@
 
 namespace tessim {
 
-std::unique_ptr<Workload> makeConvKernel(const config::Node& workload, const config::Node& plan,
-                                         const TargetInfo& target);
+std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config::Node& workload,
+                                         const config::Node& plan, const TargetInfo& target);
 
 }  // namespace tessim

@@ -6,6 +6,7 @@
 
 #include "sim/config/ConfigError.h"
 #include "sim/config/Reader.h"
+#include "workloads/common/DmaOps.h"
 #include "workloads/scalesim/ScaleSimTopology.h"
 
 namespace tessim {
@@ -127,8 +128,8 @@ protected:
             if (k_ < n) {
                 const std::size_t k = k_++;
                 const unsigned slot = k % 2;
-                out.push_back(wait(base + 1 + slot));
-                out.push_back(wait(base + 3 + slot));  // write-back of fold k − 2 left this half
+                out.push_back(dmaWait(base + 1 + slot));
+                out.push_back(dmaWait(base + 3 + slot));  // write-back of fold k − 2 left this half
                 out.push_back(mac(lr, k));
                 if (k + 1 < n)
                     load(lr, k + 1, (k + 1) % 2, base, out);
@@ -138,8 +139,8 @@ protected:
                 return true;
             }
             store(lr, n - 1, (n - 1) % 2, base, out);
-            out.push_back(wait(base + 3));
-            out.push_back(wait(base + 4));
+            out.push_back(dmaWait(base + 3));
+            out.push_back(dmaWait(base + 4));
             ++li_;
             k_ = 0;
             prologue_ = false;
@@ -149,20 +150,6 @@ protected:
     }
 
 private:
-    static Op wait(std::uint32_t tag) { return dmaWaitOp(tag); }
-    Op dma(std::uint32_t tag, unsigned channel, std::uint8_t src, std::uint8_t dst, std::uint64_t bytes,
-           std::uint64_t srcAddr, std::uint64_t dstAddr) const {
-        DmaArgs d{};
-        d.srcSpace = src;
-        d.dstSpace = dst;
-        d.channel = static_cast<std::uint8_t>(channel);
-        d.rowBytes = static_cast<std::uint32_t>(bytes);
-        d.rows = 1;
-        d.planes = 1;
-        d.src = srcAddr;
-        d.dst = dstAddr;
-        return dmaStartOp(tag, d);
-    }
     // `bytes` from DRAM region `region` into (or, for writes, out of) half `slot` of `sram`, in
     // descriptors no larger than the half: SCALE-Sim's buffers stream, they need not hold a fold.
     void transfer(std::vector<Op>& out, std::uint32_t tag, unsigned channel, const MemorySpaceInfo& sram,
@@ -175,9 +162,11 @@ private:
             std::uint64_t b = std::min(bytes, chunk);
             std::uint64_t dramAddr = region + cursor % kRegionWindow;
             if (toDram)
-                out.push_back(dma(tag, channel, sram.id, p_.ddr->id, b, sramAddr, dramAddr));
+                out.push_back(dmaCopy(tag, channel, {static_cast<std::uint32_t>(b)}, {sram.id, sramAddr},
+                                      {p_.ddr->id, dramAddr}));
             else
-                out.push_back(dma(tag, channel, p_.ddr->id, sram.id, b, dramAddr, sramAddr));
+                out.push_back(dmaCopy(tag, channel, {static_cast<std::uint32_t>(b)}, {p_.ddr->id, dramAddr},
+                                      {sram.id, sramAddr}));
             cursor += b;
             bytes -= b;
         }
@@ -325,8 +314,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const config::Node& plan,
-                                             const TargetInfo& target) {
+std::unique_ptr<Workload> makeScaleSimKernel(const std::string& kernel, const config::Node& workload,
+                                             const config::Node& plan, const TargetInfo& target) {
     using namespace config;
     Params p;
     Reader w(workload);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "sim/config/Node.h"
 #include "sim/target/TargetInfo.h"
@@ -20,7 +21,7 @@
 
 namespace tessim {
 
-std::unique_ptr<Workload> makeScaleSimKernel(const config::Node& workload, const config::Node& plan,
-                                             const TargetInfo& target);
+std::unique_ptr<Workload> makeScaleSimKernel(const std::string& kernel, const config::Node& workload,
+                                             const config::Node& plan, const TargetInfo& target);
 
 }  // namespace tessim

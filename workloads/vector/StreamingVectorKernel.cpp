@@ -9,37 +9,43 @@
 #include "sim/config/Reader.h"
 #include "sim/engine/ElementArithmetic.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/MemoryLayout.h"
+#include "workloads/common/Slices.h"
+#include "workloads/common/TestData.h"
 
 namespace tessim {
 namespace {
+
+// The barrier every core of a multi-core dot reaches once its partial sum is stored.
+constexpr std::uint32_t kPartialsBarrier = 1;
+
+// One core's share: a contiguous slice of the vectors, in that core's memory.
+struct CoreSlice {
+    std::string engine;
+    const MemorySpaceInfo* memory = nullptr;
+    std::uint64_t first = 0;  // first element
+    std::uint64_t count = 0;  // elements
+};
 
 struct StreamingParams {
     std::string kernel;
     std::uint64_t n = 0;
     DType dtype = DType::F32;
     double alpha = 2.0;
-    std::string engine;
-    const MemorySpaceInfo* memory = nullptr;
+    std::vector<CoreSlice> cores;
+    bool memoryPerCore = false;                 // plan.memory was a list
+    const MemorySpaceInfo* partials = nullptr;  // dot on several cores: where partial sums meet
     unsigned unroll = 8;
     unsigned lmul = 1;
     std::uint32_t vl = 0;  // elements per vector op
-    std::uint64_t xAddr = 0, yAddr = 0, outAddr = 0;
+    std::uint64_t xAddr = 0, yAddr = 0, outAddr = 0, partialsAddr = 0;
 };
-
-// Deterministic inputs in [-1, 1) (integers: −8..7), identical on every run and machine.
-double inputValue(DType t, std::uint64_t i, std::uint64_t salt) {
-    std::uint64_t z = (i + 1) * 0x9E3779B97F4A7C15ULL ^ salt;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    if (t == DType::F32 || t == DType::F64)
-        return roundTo(t, static_cast<double>(z >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-    return static_cast<double>(static_cast<std::int64_t>(z % 16) - 8);
-}
 
 class StreamingStream : public ChunkedOpStream {
 public:
-    explicit StreamingStream(const StreamingParams& p) : p_(p) {}
+    StreamingStream(const StreamingParams& p, unsigned core)
+        : p_(p), core_(core), space_(p.cores[core].memory->id), next_(p.cores[core].first),
+          end_(p.cores[core].first + p.cores[core].count) {}
 
 protected:
     bool refill(std::vector<Op>& out) override {
@@ -54,7 +60,7 @@ protected:
             }
             return true;
         }
-        if (next_ >= p_.n) {
+        if (next_ >= end_) {
             if (done_)
                 return false;
             done_ = true;
@@ -66,14 +72,14 @@ protected:
         std::uint64_t start = next_;
         unsigned blocks = 0;
         std::uint32_t vls[16];
-        for (unsigned u = 0; u < p_.unroll && next_ < p_.n; ++u, ++blocks) {
-            vls[u] = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vl, p_.n - next_));
+        for (unsigned u = 0; u < p_.unroll && next_ < end_; ++u, ++blocks) {
+            vls[u] = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vl, end_ - next_));
             next_ += vls[u];
         }
         std::uint64_t offset = start;
         for (unsigned u = 0; u < blocks; ++u) {
-            out.push_back(load(xReg(u), p_.xAddr + offset * elem, vls[u]));
-            out.push_back(load(yReg(u), p_.yAddr + offset * elem, vls[u]));
+            out.push_back(load(xReg(u), space_, p_.xAddr + offset * elem, vls[u]));
+            out.push_back(load(yReg(u), space_, p_.yAddr + offset * elem, vls[u]));
             offset += vls[u];
         }
         for (unsigned u = 0; u < blocks; ++u) {
@@ -96,11 +102,7 @@ protected:
         if (p_.kernel == "axpy") {
             offset = start;
             for (unsigned u = 0; u < blocks; ++u) {
-                Op st = vectorOp(OpKind::VStore, vls[u]);
-                st.src[0] = yReg(u);
-                st.space = p_.memory->id;
-                st.addr = p_.yAddr + offset * elem;
-                out.push_back(st);
+                out.push_back(store(yReg(u), space_, p_.yAddr + offset * elem, vls[u]));
                 offset += vls[u];
             }
         }
@@ -126,14 +128,22 @@ private:
         op.imm = value;
         return op;
     }
-    Op load(std::uint8_t reg, std::uint64_t addr, std::uint32_t vl) const {
+    Op load(std::uint8_t reg, std::uint8_t space, std::uint64_t addr, std::uint32_t vl) const {
         Op op = vectorOp(OpKind::VLoad, vl);
         op.dst = reg;
-        op.space = p_.memory->id;
+        op.space = space;
         op.addr = addr;
         return op;
     }
-    void finishDot(std::vector<Op>& out) const {
+    Op store(std::uint8_t reg, std::uint8_t space, std::uint64_t addr, std::uint32_t vl) const {
+        Op op = vectorOp(OpKind::VStore, vl);
+        op.src[0] = reg;
+        op.space = space;
+        op.addr = addr;
+        return op;
+    }
+    // acc0 ← Σ of the `unroll` accumulators, reduced over the lanes into element 0.
+    void reduceAccumulators(std::vector<Op>& out) const {
         for (unsigned u = 1; u < p_.unroll; ++u) {
             Op add = vectorOp(OpKind::Add, p_.vl);
             add.dst = accReg(0);
@@ -141,21 +151,54 @@ private:
             add.src[1] = accReg(u);
             out.push_back(add);
         }
-        Op red = vectorOp(OpKind::Reduce, p_.vl);
-        red.dst = accReg(0);
-        red.src[0] = accReg(0);
-        out.push_back(red);
-        Op st = vectorOp(OpKind::VStore, 1);
-        st.src[0] = accReg(0);
-        st.space = p_.memory->id;
-        st.addr = p_.outAddr;
-        out.push_back(st);
+        out.push_back(reduce(accReg(0), p_.vl));
+    }
+    Op reduce(std::uint8_t reg, std::uint32_t vl) const {
+        Op red = vectorOp(OpKind::Reduce, vl);
+        red.dst = reg;
+        red.src[0] = reg;
+        return red;
+    }
+    void finishDot(std::vector<Op>& out) const {
+        const unsigned elem = dtypeBytes(p_.dtype);
+        reduceAccumulators(out);
+        const std::uint32_t cores = static_cast<std::uint32_t>(p_.cores.size());
+        if (cores == 1) {
+            out.push_back(store(accReg(0), space_, p_.outAddr, 1));
+            return;
+        }
+        // Every core publishes its partial sum; after the barrier core 0 adds them in core order,
+        // one register of partials at a time.
+        out.push_back(store(accReg(0), p_.partials->id, p_.partialsAddr + core_ * elem, 1));
+        Op barrier;
+        barrier.kind = OpKind::Barrier;
+        barrier.tag = kPartialsBarrier;
+        barrier.count = cores;
+        out.push_back(barrier);
+        if (core_ != 0)
+            return;
+        for (std::uint32_t c = 0; c < cores; c += p_.vl) {
+            const std::uint32_t vl = std::min(p_.vl, cores - c);
+            const std::uint8_t reg = c == 0 ? accReg(0) : xReg(0);
+            out.push_back(load(reg, p_.partials->id, p_.partialsAddr + std::uint64_t{c} * elem, vl));
+            out.push_back(reduce(reg, vl));
+            if (c > 0) {
+                Op add = vectorOp(OpKind::Add, 1);
+                add.dst = accReg(0);
+                add.src[0] = accReg(0);
+                add.src[1] = reg;
+                out.push_back(add);
+            }
+        }
+        out.push_back(store(accReg(0), space_, p_.outAddr, 1));
     }
 
     StreamingParams p_;
+    unsigned core_;
+    std::uint8_t space_;
     bool started_ = false;
     bool done_ = false;
-    std::uint64_t next_ = 0;
+    std::uint64_t next_, end_;
     std::uint64_t block_ = 0;
 };
 
@@ -174,8 +217,25 @@ public:
     }
     nlohmann::ordered_json resolvedPlan() const override {
         nlohmann::ordered_json j;
-        j["engine"] = p_.engine;
-        j["memory"] = p_.memory->name;
+        if (p_.cores.size() == 1) {
+            j["engine"] = p_.cores[0].engine;
+        } else {
+            j["cores"] = p_.cores.size();
+            nlohmann::ordered_json engines = nlohmann::ordered_json::array();
+            for (const auto& c : p_.cores)
+                engines.push_back(c.engine);
+            j["engines"] = engines;
+        }
+        if (p_.memoryPerCore) {
+            nlohmann::ordered_json memories = nlohmann::ordered_json::array();
+            for (const auto& c : p_.cores)
+                memories.push_back(c.memory->name);
+            j["memory"] = memories;
+        } else {
+            j["memory"] = p_.cores[0].memory->name;
+        }
+        if (p_.partials)
+            j["partials"] = p_.partials->name;
         j["unroll"] = p_.unroll;
         j["lmul"] = p_.lmul;
         j["vector_length"] = p_.vl;
@@ -183,29 +243,32 @@ public:
     }
     std::vector<EngineStream> streams() override {
         std::vector<EngineStream> s;
-        s.push_back(EngineStream{p_.engine, std::make_unique<StreamingStream>(p_)});
+        for (unsigned c = 0; c < p_.cores.size(); ++c)
+            s.push_back(EngineStream{p_.cores[c].engine, std::make_unique<StreamingStream>(p_, c)});
         return s;
     }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         std::uint64_t elem = dtypeBytes(p_.dtype);
         std::uint64_t bytes = p_.kernel == "axpy" ? 3 * p_.n * elem : 2 * p_.n * elem + elem;
-        return {{p_.memory->level, bytes}};
+        return {{p_.cores[0].memory->level, bytes}};
     }
     void initialise(FunctionalMemory& memory) override {
         const unsigned elem = dtypeBytes(p_.dtype);
-        std::vector<std::uint8_t> buf(p_.n * elem);
-        for (int which = 0; which < 2; ++which) {
-            for (std::uint64_t i = 0; i < p_.n; ++i)
-                encodeElement(p_.dtype, inputValue(p_.dtype, i, which), buf.data() + i * elem);
-            memory.write(p_.memory->id, which == 0 ? p_.xAddr : p_.yAddr, buf.data(), buf.size());
+        for (const auto& core : p_.cores) {
+            std::vector<std::uint8_t> buf(core.count * elem);
+            for (int which = 0; which < 2; ++which) {
+                for (std::uint64_t i = 0; i < core.count; ++i)
+                    encodeElement(p_.dtype, testValue(p_.dtype, core.first + i, which),
+                                  buf.data() + i * elem);
+                memory.write(core.memory->id, (which == 0 ? p_.xAddr : p_.yAddr) + core.first * elem,
+                             buf.data(), buf.size());
+            }
         }
     }
     FunctionalCheck check(FunctionalMemory& memory) override {
         FunctionalCheck c;
         c.checked = true;
         const unsigned elem = dtypeBytes(p_.dtype);
-        auto x = [&](std::uint64_t i) { return inputValue(p_.dtype, i, 0); };
-        auto y = [&](std::uint64_t i) { return inputValue(p_.dtype, i, 1); };
         auto compare = [&](std::uint64_t index, double got, double want) {
             ++c.elements;
             double err = std::fabs(got - want);
@@ -216,37 +279,71 @@ public:
             }
         };
         if (p_.kernel == "axpy") {
-            std::vector<std::uint8_t> buf(p_.n * elem);
-            memory.read(p_.memory->id, p_.yAddr, buf.data(), buf.size());
-            for (std::uint64_t i = 0; i < p_.n; ++i)
-                compare(i, decodeElement(p_.dtype, buf.data() + i * elem),
-                        fmaIn(p_.dtype, p_.alpha, x(i), y(i)));
-        } else {
-            // The reference accumulates in the same order as the schedule: per-lane partial sums
-            // in `unroll` accumulators, then accumulators added, then lanes summed in order.
-            std::vector<std::vector<double>> acc(p_.unroll, std::vector<double>(p_.vl, 0.0));
-            std::uint64_t block = 0;
-            for (std::uint64_t start = 0; start < p_.n; start += p_.vl, ++block) {
-                auto& a = acc[block % p_.unroll];
-                for (std::uint64_t l = 0; l < p_.vl && start + l < p_.n; ++l)
-                    a[l] = fmaIn(p_.dtype, x(start + l), y(start + l), a[l]);
+            for (const auto& core : p_.cores) {
+                std::vector<std::uint8_t> buf(core.count * elem);
+                memory.read(core.memory->id, p_.yAddr + core.first * elem, buf.data(), buf.size());
+                for (std::uint64_t i = 0; i < core.count; ++i) {
+                    const std::uint64_t k = core.first + i;
+                    compare(k, decodeElement(p_.dtype, buf.data() + i * elem),
+                            fmaIn(p_.dtype, p_.alpha, x(k), y(k)));
+                }
             }
-            for (unsigned u = 1; u < p_.unroll; ++u)
-                for (std::uint32_t l = 0; l < p_.vl; ++l)
-                    acc[0][l] = addIn(p_.dtype, acc[0][l], acc[u][l]);
-            double sum = 0.0;
-            for (std::uint32_t l = 0; l < p_.vl; ++l)
-                sum = addIn(p_.dtype, sum, acc[0][l]);
+        } else {
             std::vector<std::uint8_t> buf(elem);
-            memory.read(p_.memory->id, p_.outAddr, buf.data(), elem);
-            compare(0, decodeElement(p_.dtype, buf.data()), sum);
+            memory.read(p_.cores[0].memory->id, p_.outAddr, buf.data(), elem);
+            compare(0, decodeElement(p_.dtype, buf.data()), referenceDot());
         }
         return c;
     }
 
 private:
+    double x(std::uint64_t i) const { return testValue(p_.dtype, i, 0); }
+    double y(std::uint64_t i) const { return testValue(p_.dtype, i, 1); }
+
+    // The reference accumulates in the same order as the schedule: per-lane partial sums in
+    // `unroll` accumulators, then accumulators added, then lanes summed in order.
+    double referencePartial(const CoreSlice& core) const {
+        std::vector<std::vector<double>> acc(p_.unroll, std::vector<double>(p_.vl, 0.0));
+        const std::uint64_t end = core.first + core.count;
+        std::uint64_t block = 0;
+        for (std::uint64_t start = core.first; start < end; start += p_.vl, ++block) {
+            auto& a = acc[block % p_.unroll];
+            for (std::uint64_t l = 0; l < p_.vl && start + l < end; ++l)
+                a[l] = fmaIn(p_.dtype, x(start + l), y(start + l), a[l]);
+        }
+        for (unsigned u = 1; u < p_.unroll; ++u)
+            for (std::uint32_t l = 0; l < p_.vl; ++l)
+                acc[0][l] = addIn(p_.dtype, acc[0][l], acc[u][l]);
+        double sum = 0.0;
+        for (std::uint32_t l = 0; l < p_.vl; ++l)
+            sum = addIn(p_.dtype, sum, acc[0][l]);
+        return sum;
+    }
+    // Several cores: the partials are reduced a register (vl of them) at a time, the register
+    // sums added in order.
+    double referenceDot() const {
+        if (p_.cores.size() == 1)
+            return referencePartial(p_.cores[0]);
+        double total = 0.0;
+        for (std::size_t c = 0; c < p_.cores.size(); c += p_.vl) {
+            double chunk = 0.0;
+            for (std::size_t i = c; i < std::min<std::size_t>(c + p_.vl, p_.cores.size()); ++i)
+                chunk = addIn(p_.dtype, chunk, referencePartial(p_.cores[i]));
+            total = c == 0 ? chunk : addIn(p_.dtype, total, chunk);
+        }
+        return total;
+    }
+
     StreamingParams p_;
 };
+
+const MemorySpaceInfo& planSpace(const config::Reader& pl, const std::string& key, const std::string& name,
+                                 const TargetInfo& target) {
+    const MemorySpaceInfo* s = target.findSpace(name);
+    if (!s)
+        pl.fail(key, "target '" + target.name + "' has no memory '" + name + "'");
+    return *s;
+}
 
 }  // namespace
 
@@ -270,32 +367,58 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
     Reader pl(planNode);
     pl.get<std::string>("name", std::string());
     pl.get<std::string>("description", std::string());
-    const EngineInfo* engine = &planEngine(pl, target);
-    p.engine = engine->name;
-    if (pl.has("memory")) {
-        std::string mem = pl.get<std::string>("memory");
-        p.memory = target.findSpace(mem);
-        if (!p.memory)
-            pl.fail("memory", "target '" + target.name + "' has no memory '" + mem + "'");
+    const std::vector<const EngineInfo*> engines = planEngines(pl, target);
+    // Every core's stream addresses its memory by the same space id, so a per-core ("my L1")
+    // space gives each core its own memory; a list names one space per core instead.
+    std::vector<const MemorySpaceInfo*> memories;
+    const Node* memoryNode = planNode.find("memory");
+    if (memoryNode && memoryNode->isSequence()) {
+        p.memoryPerCore = true;
+        const auto names = pl.get<std::vector<std::string>>("memory");
+        if (names.size() != engines.size())
+            pl.fail("memory",
+                    fmt::format("'memory' names {} memories for {} cores", names.size(), engines.size()));
+        for (const auto& name : names)
+            memories.push_back(&planSpace(pl, "memory", name, target));
+    } else if (pl.has("memory")) {
+        memories.assign(engines.size(), &planSpace(pl, "memory", pl.get<std::string>("memory"), target));
     } else {
         // Default: the largest memory, where a long vector naturally lives.
+        const MemorySpaceInfo* largest = nullptr;
         for (const auto& s : target.spaces)
-            if (!p.memory || s.size > p.memory->size)
-                p.memory = &s;
+            if (!largest || s.size > largest->size)
+                largest = &s;
+        memories.assign(engines.size(), largest);
     }
+    if (kernel == "dot" && engines.size() > 1)
+        p.partials = pl.has("partials") ? &planSpace(pl, "partials", pl.get<std::string>("partials"), target)
+                                        : memories[0];
     p.unroll = pl.get<unsigned>("unroll", 8u, Range<unsigned>{1, 16});
     p.lmul = pl.get<unsigned>("lmul", 1u, Range<unsigned>{1, 8});
     pl.finish();
     const unsigned elem = dtypeBytes(p.dtype);
-    p.vl = std::max(1u, engine->registerBytes * p.lmul / elem);
-    auto align = [](std::uint64_t v) { return (v + 63) / 64 * 64; };
-    p.xAddr = 0;
-    p.yAddr = align(p.n * elem);
-    p.outAddr = p.yAddr + align(p.n * elem);
-    std::uint64_t need = p.outAddr + 64;
-    if (need > p.memory->size)
-        w.fail("n", fmt::format("{} elements of {} need {} B in memory '{}', which holds {} B", p.n, dtype,
-                                need, p.memory->name, p.memory->size));
+    for (const EngineInfo* e : engines)
+        if (e->registerBytes != engines[0]->registerBytes)
+            pl.fail("engines",
+                    fmt::format("engines {} and {} have different register sizes ({} B, {} B)",
+                                engines[0]->name, e->name, engines[0]->registerBytes, e->registerBytes));
+    p.vl = std::max(1u, engines[0]->registerBytes * p.lmul / elem);
+    // Balanced contiguous slices of whole vectors, one per core.
+    const auto slices = contiguousSlices(p.n, engines.size(), p.vl);
+    for (std::size_t i = 0; i < engines.size(); ++i)
+        p.cores.push_back(CoreSlice{engines[i]->name, memories[i], slices[i].first, slices[i].count});
+    // The same offsets in every core's memory: x, y, the result, then the partial sums.
+    MemoryLayout layout(*memories[0], 64);
+    p.xAddr = layout.allocate("x", p.n * elem);
+    p.yAddr = layout.allocate("y", p.n * elem);
+    p.outAddr = layout.allocate("result", elem);
+    if (p.partials)
+        p.partialsAddr = layout.allocate("partial sums", engines.size() * elem);
+    const std::string subject = fmt::format("{} elements of {}", p.n, dtype);
+    for (const MemorySpaceInfo* m : memories)
+        layout.placedIn(*m).requireFits(w, "n", subject);
+    if (p.partials)
+        layout.placedIn(*p.partials).requireFits(pl, "partials", subject);
     return std::make_unique<StreamingVectorKernel>(std::move(p));
 }
 

@@ -1,0 +1,88 @@
+// The kernel registry and per-kernel plan look-up: names resolve in the kernel's plan directory,
+// paths still work, and a plan of another kernel is a clear error.
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "sim/app/ConfigLibrary.h"
+#include "sim/config/ConfigError.h"
+#include "sim/config/Loader.h"
+#include "workloads/KernelRegistry.h"
+#include "workloads/WorkloadFactory.h"
+
+namespace tessim {
+namespace {
+
+config::Node workloadOf(const std::string& kernel) {
+    return config::loadYamlString("kernel: " + kernel + "\n", "workload.yaml");
+}
+
+std::string planError(const std::string& name, const config::Node& workload) {
+    try {
+        resolvePlanPath(name, workload);
+    } catch (const config::ConfigError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+bool endsWith(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+TEST(KernelRegistry, EveryRowHasAUniqueNameAndAFactory) {
+    std::set<std::string> names;
+    for (const auto& k : kernelRegistry()) {
+        EXPECT_TRUE(names.insert(k.name).second) << k.name;
+        EXPECT_NE(k.make, nullptr) << k.name;
+        EXPECT_FALSE(k.description.empty()) << k.name;
+        EXPECT_EQ(findKernel(k.name), &k);
+    }
+    EXPECT_EQ(kernelNames(), (std::vector<std::string>{"axpy", "dot", "conv2d", "scalesim"}));
+    EXPECT_EQ(findKernel("gemm"), nullptr);
+}
+
+TEST(PlanLookup, ANameIsFoundInTheKernelsPlanDirectory) {
+    EXPECT_TRUE(endsWith(resolvePlanPath("double-buffer", workloadOf("conv2d")),
+                         "configs/plans/conv2d/double-buffer.yaml"));
+    EXPECT_TRUE(
+        endsWith(resolvePlanPath("two-cores", workloadOf("dot")), "configs/plans/vector/two-cores.yaml"));
+}
+
+TEST(PlanLookup, APathOrADirectoryQualifiedNameStillWorks) {
+    const std::string path = std::string(TESSIM_SOURCE_DIR) + "/configs/plans/conv2d/naive.yaml";
+    EXPECT_EQ(resolvePlanPath(path, workloadOf("axpy")), path);
+    EXPECT_TRUE(endsWith(resolvePlanPath("conv2d/naive", config::Node()), "configs/plans/conv2d/naive.yaml"));
+    const std::string e = planError("conv2d/nope", config::Node());
+    EXPECT_NE(e.find("no plan named 'nope' in "), std::string::npos) << e;
+    EXPECT_NE(e.find("conv2d/ (its plans: double-buffer, naive, static-single)"), std::string::npos) << e;
+    EXPECT_NE(planError("elsewhere/nope", config::Node()).find("plan file 'elsewhere/nope' does not exist"),
+              std::string::npos);
+}
+
+TEST(PlanLookup, WithoutAWorkloadAUniqueNameIsFound) {
+    EXPECT_TRUE(endsWith(resolvePlanPath("static-single", config::Node()), "conv2d/static-single.yaml"));
+    EXPECT_NE(planError("no-such-plan", config::Node()).find("known: conv2d/double-buffer"),
+              std::string::npos);
+}
+
+TEST(PlanLookup, APlanOfAnotherKernelIsAnErrorListingThisKernelsPlans) {
+    const std::string e = planError("double-buffer", workloadOf("axpy"));
+    EXPECT_NE(e.find("kernel 'axpy' has no plan named 'double-buffer'"), std::string::npos) << e;
+    EXPECT_NE(e.find("plans/vector/: two-cores"), std::string::npos) << e;
+    EXPECT_NE(e.find("is a plan of conv2d (conv2d/double-buffer)"), std::string::npos) << e;
+    const std::string s = planError("naive", workloadOf("scalesim"));
+    EXPECT_NE(s.find("it takes no plans"), std::string::npos) << s;
+}
+
+TEST(PlanLookup, PlansAreListedAsDirectorySlashName) {
+    std::set<std::string> names;
+    for (const auto& e : listLibrary(LibraryKind::Plan))
+        names.insert(e.name);
+    for (const char* n : {"conv2d/naive", "conv2d/static-single", "conv2d/double-buffer", "vector/two-cores"})
+        EXPECT_EQ(names.count(n), 1u) << n;
+}
+
+}  // namespace
+}  // namespace tessim

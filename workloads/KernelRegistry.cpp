@@ -1,0 +1,30 @@
+#include "workloads/KernelRegistry.h"
+
+#include "workloads/conv/ConvKernel.h"
+#include "workloads/scalesim/ScaleSimKernel.h"
+#include "workloads/vector/StreamingVectorKernel.h"
+
+namespace tessim {
+
+const std::vector<KernelEntry>& kernelRegistry() {
+    static const std::vector<KernelEntry> kernels{
+        {"axpy", "y ← α·x + y, streamed through vector registers; plan.cores splits it",
+         makeStreamingVectorKernel, "vector"},
+        {"dot", "Σ x·y in unrolled accumulators; plan.cores splits it, partial sums meet after a barrier",
+         makeStreamingVectorKernel, "vector"},
+        {"conv2d", "tiled INT8 convolution on a MAC array: naive, static-single or double-buffer",
+         makeConvKernel, "conv2d"},
+        {"scalesim", "SCALE-Sim topology layers, fold by fold as SCALE-Sim schedules them",
+         makeScaleSimKernel, ""},
+    };
+    return kernels;
+}
+
+const KernelEntry* findKernel(const std::string& name) {
+    for (const auto& k : kernelRegistry())
+        if (k.name == name)
+            return &k;
+    return nullptr;
+}
+
+}  // namespace tessim
