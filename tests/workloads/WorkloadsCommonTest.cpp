@@ -54,8 +54,17 @@ TEST(TestData, ValuesAreDeterministicAndInRange) {
     EXPECT_NE(testValue(DType::F64, 0, 0), testValue(DType::F64, 0, 1));
 }
 
+MemorySpaceInfo space(const char* name, std::uint8_t id, const char* level, std::uint64_t size) {
+    MemorySpaceInfo s;
+    s.name = name;
+    s.id = id;
+    s.level = level;
+    s.size = size;
+    return s;
+}
+
 TEST(MemoryLayout, RegionsStartAlignedAndTheEndCountsWholeUnits) {
-    MemorySpaceInfo spm{"spm", 0, "sram", 256, 0.0};
+    const MemorySpaceInfo spm = space("spm", 0, "sram", 256);
     MemoryLayout layout(spm, 64);
     EXPECT_EQ(layout.allocate("x", 100), 0u);
     EXPECT_EQ(layout.allocate("y", 1), 128u);
@@ -69,7 +78,7 @@ TEST(MemoryLayout, RegionsStartAlignedAndTheEndCountsWholeUnits) {
 }
 
 TEST(MemoryLayout, AnOverrunNamesTheSpaceTheNeedAndTheRegions) {
-    MemorySpaceInfo spm{"spm", 0, "sram", 256, 0.0};
+    const MemorySpaceInfo spm = space("spm", 0, "sram", 256);
     MemoryLayout layout(spm, 64);
     layout.allocate("x", 200);
     layout.allocate("y", 100);
@@ -86,7 +95,7 @@ TEST(MemoryLayout, AnOverrunNamesTheSpaceTheNeedAndTheRegions) {
             std::string::npos)
             << m;
     }
-    MemorySpaceInfo big{"ddr", 1, "ddr", 1024, 0.0};
+    const MemorySpaceInfo big = space("ddr", 1, "ddr", 1024);
     EXPECT_NO_THROW(layout.placedIn(big).requireFits(reader, "n", "50 elements"));
 }
 
