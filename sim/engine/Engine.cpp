@@ -471,6 +471,23 @@ void Engine::issueMemory(const Op& op) {
     completeMemory(op, slot, s, group);
 }
 
+// In a bundle every op reads its operands before any op writes: the timing model does so, but
+// functional execution runs the ops one after another, so it refuses a bundle in which an op
+// reads what an earlier op of the same bundle writes.
+void Engine::checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle) const {
+    std::array<bool, kRegIds> written{};
+    for (const Op& op : bundle) {
+        for (std::uint8_t r : op.src)
+            if (r != kNoReg && r < kRegIds && written[r])
+                throw std::runtime_error(fmt::format(
+                    "engine {}: op '{}' reads {}, which an earlier op of the same bundle writes; functional "
+                    "execution cannot run such a bundle",
+                    name(), opKindName(op.kind), registerName(r)));
+        if (op.dst != kNoReg && op.dst < kRegIds)
+            written[op.dst] = true;
+    }
+}
+
 // Lock-step: every op of the bundle issues in the cycle when the last of their operands and
 // units is ready; operands are read before any op of the bundle writes its result.
 void Engine::issueBundle(const std::vector<Op>& bundle) {
@@ -530,6 +547,8 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
         }
         plan.push_back(Planned{slot, group});
     }
+    if (functional_)
+        checkNoReadAfterWriteInBundle(bundle);
     const std::uint64_t s = std::max(bound, cycle_);
     accountIssue(s, boundReason, anyCompute ? StallReason::Compute : StallReason::Memory);
     issueCycle_ = s;

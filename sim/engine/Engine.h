@@ -9,6 +9,8 @@
 //   bundle may hold at most `slots` ops of each slot class (or issue_width ops without slot
 //   classes) and at most as many ops for a unit as it has instances. Marks, DMA and
 //   synchronisation ops are not bundled: each issues alone and closes the bundle before it.
+//   Functional execution refuses a bundle in which an op reads a register that an earlier op
+//   of the bundle writes (the hardware would read the old value).
 // Every cycle of the kernel is attributed to exactly one StallReason.
 #pragma once
 
@@ -111,6 +113,7 @@ private:
     void issueDmaStart(const Op& op);
     void issueControl(const Op& op);
     void issueBundle(const std::vector<Op>& bundle);
+    void checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle) const;
     void completeCompute(const Op& op, unsigned slot, std::uint64_t issueCycle, unsigned group);
     void completeMemory(const Op& op, unsigned slot, std::uint64_t issueCycle, unsigned group);
     void waitUntil(std::uint64_t cycle, StallReason reason);

@@ -101,5 +101,32 @@ TEST(FunctionalOps, ShiftOfAFloatIsAnError) {
     EXPECT_THROW(runOn("rvv", {shift}, true), std::runtime_error);
 }
 
+Op bundleStart(Op op) {
+    op.flags |= Op::kBundleStart;
+    return op;
+}
+
+TEST(FunctionalOps, VliwBundlesExecute) {
+    Op five = bundleStart(scalarOp(OpKind::SAdd, s(1), s(0), 5));
+    Op seven = scalarOp(OpKind::SAdd, s(2), s(0), 7);
+    Op sum = bundleStart(scalarOp(OpKind::SAdd, s(3), s(1), 0));
+    sum.src[1] = s(2);
+    runOn("dsp", {five, seven, sum}, true);
+    EXPECT_EQ(target()->findEngine("dsp")->scalarRegister(3), 12.0);
+}
+
+TEST(FunctionalOps, ABundleThatReadsItsOwnResultIsRefused) {
+    Op first = bundleStart(scalarOp(OpKind::SAdd, s(1), s(0), 5));
+    Op reader = scalarOp(OpKind::SAdd, s(2), s(1), 1);
+    try {
+        runOn("dsp", {first, reader}, true);
+        FAIL() << "expected an error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("reads s1, which an earlier op of the same bundle writes"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 }  // namespace
 }  // namespace tessim
