@@ -199,6 +199,12 @@ void Engine::runBundles() {
     while (std::size_t n = stream_->nextChunk(ops)) {
         for (std::size_t i = 0; i < n; ++i) {
             const Op& op = ops[i];
+            if (op.kind == OpKind::Nop && op.tag == 0) {
+                // A filler slot: it may open a bundle, but does not split one.
+                if (op.flags & Op::kBundleStart)
+                    flush();
+                continue;
+            }
             if (!isCompute(op.kind) && !isMemory(op.kind)) {
                 flush();
                 issue(op);

@@ -7,8 +7,9 @@
 // - VLIW (vliw: true): the ops between bundle marks (Op::kBundleStart) issue together in one
 //   cycle, lock-step: the bundle waits until every operand and unit of every op is ready. A
 //   bundle may hold at most `slots` ops of each slot class (or issue_width ops without slot
-//   classes) and at most as many ops for a unit as it has instances. Marks, DMA and
-//   synchronisation ops are not bundled: each issues alone and closes the bundle before it.
+//   classes) and at most as many ops for a unit as it has instances. Plain nops are fillers;
+//   marks, DMA and synchronisation ops are not bundled: each issues alone and closes the
+//   bundle before it.
 //   Functional execution refuses a bundle in which an op reads a register that an earlier op
 //   of the bundle writes (the hardware would read the old value).
 // Every cycle of the kernel is attributed to exactly one StallReason.
@@ -133,7 +134,7 @@ private:
     // Registers: every id the op names exists on this engine (else a runtime error), and the
     // number of registers its vector operands span (1 without register groups).
     unsigned checkRegisters(const Op& op) const {
-        if (!(regValid_[op.dst] && regValid_[op.src[0]] && regValid_[op.src[1]] && regValid_[op.src[2]]))
+        if (!(regValid_[op.dst] & regValid_[op.src[0]] & regValid_[op.src[1]] & regValid_[op.src[2]]))
             failRegister(op);
         return config_.registerGroups ? registerGroup(op) : 1;
     }

@@ -208,6 +208,16 @@ TEST(Vliw, ABundleWithOneUnreadyOperandWaitsWhole) {
     EXPECT_EQ(apart.stalls.total(), apart.cycles);
 }
 
+TEST(Vliw, FillerNopsNeitherSplitNorCostABundle) {
+    Op filler;
+    Op opener;
+    opener.flags = Op::kBundleStart;
+    // {fma, nop, fma} is one bundle, {nop, fma} another: two cycles, the last result at 1 + 5.
+    EngineRun r = runOn("dsp", {bundled(vector(OpKind::Fma, 8, 0, 1, 2)), filler,
+                                vector(OpKind::Fma, 9, 0, 1, 2), opener, vector(OpKind::Fma, 10, 0, 1, 2)});
+    EXPECT_EQ(r.cycles, 6u);
+}
+
 TEST(Vliw, FullBundlesIssueOnePerCycle) {
     // Two scalar and two vector slots filled every cycle by independent ops.
     const std::uint64_t n = 100;
