@@ -1,10 +1,31 @@
 #include "models/compute/UnitFactory.h"
 
+#include <algorithm>
+#include <array>
+#include <optional>
+
 #include "models/compute/SystolicArray.h"
 #include "sim/engine/TableUnit.h"
 
 namespace tessim {
 namespace {
+
+// A cycle count, or a table per LMUL ({m1: 4, m2: 16, m4: 64, m8: 256}) for costs that do not
+// scale linearly with the register group; returns the m1 value in both cases.
+double readCycles(config::Reader& t, const std::string& key, std::optional<double> fallback,
+                  config::Range<double> range, std::optional<std::array<double, 4>>& table) {
+    const config::Node* node = t.self().find(key);
+    if (node && node->isMap()) {
+        config::Reader m = t.child(key);
+        std::array<double, 4> values{};
+        const char* names[] = {"m1", "m2", "m4", "m8"};
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = m.get<double>(names[i], range);
+        table = values;
+        return values[0];
+    }
+    return fallback ? t.get<double>(key, *fallback, range) : t.get<double>(key, range);
+}
 
 std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::string& name,
                                               const UnitContext& context) {
@@ -30,15 +51,23 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
     Reader ops = r.child("ops");
     for (const auto& [opName, node] : ops.self().entries()) {
         OpKind kind;
-        if (!parseOpKind(opName, kind))
+        const bool ordered = opName == "reduce_ordered";
+        if (!ordered && !parseOpKind(opName, kind))
             ops.fail(opName, "unknown op '" + opName + "'");
         Reader t = ops.child(opName);
         TableUnitConfig::Timing timing;
-        timing.latency = t.get<double>("latency", Range<double>{0.0, 1e6});
-        timing.reciprocal = t.get<double>("reciprocal", 1.0, Range<double>{1e-3, 1e6});
+        timing.latency =
+            readCycles(t, "latency", std::nullopt, Range<double>{0.0, 1e6}, timing.latencyByLmul);
+        timing.reciprocal =
+            readCycles(t, "reciprocal", 1.0, Range<double>{1e-3, 1e6}, timing.reciprocalByLmul);
         t.finish();
-        c.ops[kind] = timing;
+        if (ordered)
+            c.orderedReduce = timing;
+        else
+            c.ops[kind] = timing;
     }
+    if (c.orderedReduce && !c.ops.count(OpKind::Reduce))
+        ops.fail("reduce_ordered", "a unit with reduce_ordered also needs reduce");
     // Energy per element (compute) or per byte (memory), per op and datatype: `<op>_<dtype>`.
     Reader energy = r.child("energy");
     for (const auto& [kind, timing] : c.ops) {
@@ -59,11 +88,24 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
 std::unique_ptr<FunctionalUnit> makeUnit(config::Reader& r, const std::string& name,
                                          const UnitContext& context) {
     std::string impl = r.get<std::string>("impl", std::string("table"));
+    std::unique_ptr<FunctionalUnit> unit;
     if (impl == "table")
-        return makeTableUnit(r, name, context);
-    if (impl == "systolic")
-        return std::make_unique<SystolicArray>(SystolicConfig::fromYaml(r, name));
-    r.fail("impl", "unknown unit model '" + impl + "' (expected one of: table, systolic)");
+        unit = makeTableUnit(r, name, context);
+    else if (impl == "systolic")
+        unit = std::make_unique<SystolicArray>(SystolicConfig::fromYaml(r, name));
+    else
+        r.fail("impl", "unknown unit model '" + impl + "' (expected one of: table, systolic)");
+    if (context.slotClasses.empty()) {
+        if (r.has("slot"))
+            r.fail("slot", "the engine has no slot classes (give it vliw: true and slots: {...})");
+    } else {
+        std::string slot = r.get<std::string>("slot");
+        if (std::find(context.slotClasses.begin(), context.slotClasses.end(), slot) ==
+            context.slotClasses.end())
+            r.fail("slot", "the engine has no slot class '" + slot + "'");
+        unit->setSlotClass(slot);
+    }
+    return unit;
 }
 
 }  // namespace tessim

@@ -156,18 +156,11 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     }
     for (const auto& name : engineKeys) {
         Reader e = r.child(name);
-        EngineConfig c;
-        c.name = name;
-        c.clock = ClockDomain::fromHz(e.get<Frequency>("clock", Frequency{info_.mainClock.hz()}).hz);
-        c.issueWidth = e.get<unsigned>("issue_width", 1u, Range<unsigned>{1, 16});
-        c.vliw = e.get<bool>("vliw", false);
-        c.registerBytes = static_cast<unsigned>(
-            e.get<Bytes>("register_size", Bytes{32}, Range<Bytes>{Bytes{1}, Bytes{1 << 20}}).value);
-        c.quantum = secondsToTicks(
-            e.get<Duration>("quantum", quantum, Range<Duration>{Duration{1e-12}, Duration{1.0}}).seconds);
-        c.isMainCompute = e.get<bool>("main", true);
+        EngineConfig c = EngineConfig::fromYaml(e, name, info_.mainClock, secondsToTicks(quantum.seconds));
         std::vector<std::unique_ptr<FunctionalUnit>> units;
-        UnitContext ctx{c.registerBytes, c.clock.hz()};
+        UnitContext ctx{c.registerBytes, c.clock.hz(), {}};
+        for (const auto& slot : c.slots)
+            ctx.slotClasses.push_back(slot.name);
         Reader unitsReader = e.child("units");
         for (const auto& entry : unitsReader.self().entries()) {
             Reader u = unitsReader.child(entry.first);
@@ -184,15 +177,7 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
                 e.fail("dma", "no DMA engine named '" + dmaName + "'");
             engine->dma.bind(*dmaEngines_[static_cast<std::size_t>(it - info_.dmaEngines.begin())]);
         }
-        EngineInfo ei;
-        ei.name = c.name;
-        ei.clock = c.clock;
-        ei.registerBytes = c.registerBytes;
-        ei.peakWorkPerCycle = engine->peakWorkPerCycle();
-        ei.mainCompute = c.isMainCompute;
-        for (const auto& unit : engine->units())
-            if (!ei.macArray)
-                ei.macArray = unit->macArray();
+        EngineInfo ei = engine->describe();
         placeInstance(topology, name, ei.key, ei.cluster, ei.index);
         mapRoles(topology, name, *engine, ei);
         // The memories it reaches, as listed; an instance it reaches as a role is named by the role.

@@ -13,7 +13,6 @@
 namespace tessim {
 namespace {
 
-constexpr unsigned kSyncEveryOps = 4096;
 // Stalls at least this long appear in traces (shorter ones would flood the trace).
 constexpr std::uint64_t kTracedStallCycles = 8;
 
@@ -25,9 +24,32 @@ bool isCompute(OpKind k) {
     case OpKind::Broadcast:
     case OpKind::Slide:
     case OpKind::Reduce:
-    case OpKind::MacTile: return true;
+    case OpKind::MacTile:
+    case OpKind::SAdd:
+    case OpKind::SMul:
+    case OpKind::SCompare:
+    case OpKind::SShift:
+    case OpKind::Branch:
+    case OpKind::VSetVl:
+    case OpKind::Gather: return true;
     default: return false;
     }
+}
+
+bool isMemory(OpKind k) {
+    return k == OpKind::VLoad || k == OpKind::VStore || k == OpKind::ScalarLoad || k == OpKind::ScalarStore;
+}
+
+bool isStore(OpKind k) {
+    return k == OpKind::VStore || k == OpKind::ScalarStore;
+}
+
+std::string registerName(std::uint8_t r) {
+    if (r < kScalarRegBase)
+        return fmt::format("v{}", r);
+    if (r < kRegIds)
+        return fmt::format("s{}", r - kScalarRegBase);
+    return fmt::format("id {}", r);
 }
 
 }  // namespace
@@ -49,6 +71,20 @@ Engine::Engine(sc_core::sc_module_name name, EngineConfig config,
                 slotsForKind_[k].push_back(s);
         }
     }
+    for (const auto& unit : units_) {
+        int slotClass = config_.slots.empty() ? -1 : config_.slotClassIndex(unit->slotClass());
+        if (!config_.slots.empty() && slotClass < 0)
+            throw std::runtime_error(fmt::format("engine {}: unit {} names no slot class of the engine",
+                                                 config_.name, unit->name()));
+        slotClassOfUnit_.push_back(slotClass);
+    }
+    slotTaken_.assign(slots_.size(), 0);
+    slotClassUse_.assign(config_.slots.size(), 0);
+    regValid_[kNoReg] = true;
+    for (unsigned r = 0; r < config_.vectorRegisters && r < kVectorRegs; ++r)
+        regValid_[r] = true;
+    for (unsigned r = 0; r < config_.scalarRegisters && kScalarRegBase + r < kRegIds; ++r)
+        regValid_[kScalarRegBase + r] = true;
     vregs_.resize(kVectorRegs);
     payload_.set_extension(&access_);
     payload_.set_byte_enable_ptr(nullptr);
@@ -78,6 +114,33 @@ double Engine::peakWorkPerCycle() const {
     return peak;
 }
 
+EngineInfo Engine::describe() const {
+    EngineInfo e;
+    e.name = config_.name;
+    e.clock = config_.clock;
+    e.registerBytes = config_.registerBytes;
+    e.peakWorkPerCycle = peakWorkPerCycle();
+    e.mainCompute = config_.isMainCompute;
+    e.vectorRegisters = config_.vectorRegisters;
+    e.scalarRegisters = config_.scalarRegisters;
+    e.registerGroups = config_.registerGroups;
+    e.issueWidth = config_.issueWidth;
+    e.vliw = config_.vliw;
+    e.slots = config_.slots;
+    for (const auto& unit : units_) {
+        if (!e.macArray)
+            e.macArray = unit->macArray();
+        e.units.push_back(unit->describe());
+    }
+    return e;
+}
+
+void Engine::syncIfQuantumElapsed() {
+    if (config_.clock.at(cycle_) >= nowTicks() + config_.quantum)
+        synchronise();
+    nextSyncCycle_ = config_.clock.cyclesCeil(nowTicks() + config_.quantum);
+}
+
 void Engine::synchronise() {
     Tick local = config_.clock.at(cycle_);
     Tick now = nowTicks();
@@ -93,17 +156,15 @@ void Engine::run() {
 
 void Engine::runStream() {
     quantum_.reset();
-    unsigned sinceSync = 0;
-    if (stream_) {
+    nextSyncCycle_ = config_.clock.cyclesCeil(nowTicks() + config_.quantum);
+    if (stream_ && config_.vliw) {
+        runBundles();
+    } else if (stream_) {
         const Op* ops = nullptr;
         while (std::size_t n = stream_->nextChunk(ops)) {
             for (std::size_t i = 0; i < n; ++i) {
                 issue(ops[i]);
-                if (++sinceSync == kSyncEveryOps) {
-                    sinceSync = 0;
-                    if (config_.clock.at(cycle_) >= nowTicks() + config_.quantum)
-                        synchronise();
-                }
+                keepQuantum();
             }
             opsIssued_ += n;
         }
@@ -131,6 +192,41 @@ void Engine::runStream() {
     synchronise();
 }
 
+// Gathers each bundle (ops up to the next bundle mark, across chunks) and issues it whole.
+void Engine::runBundles() {
+    bundle_.clear();
+    auto flush = [&] {
+        if (bundle_.empty())
+            return;
+        issueBundle(bundle_);
+        bundle_.clear();
+        keepQuantum();
+    };
+    const Op* ops = nullptr;
+    while (std::size_t n = stream_->nextChunk(ops)) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const Op& op = ops[i];
+            if (op.kind == OpKind::Nop && op.tag == 0) {
+                // A filler slot: it may open a bundle, but does not split one.
+                if (op.flags & Op::kBundleStart)
+                    flush();
+                continue;
+            }
+            if (!isCompute(op.kind) && !isMemory(op.kind)) {
+                flush();
+                issue(op);
+                keepQuantum();
+                continue;
+            }
+            if ((op.flags & Op::kBundleStart) && !bundle_.empty())
+                flush();
+            bundle_.push_back(op);
+        }
+        opsIssued_ += n;
+    }
+    flush();
+}
+
 void Engine::waitUntil(std::uint64_t cycle, StallReason reason) {
     if (cycle > cycle_) {
         stalls_.add(reason, cycle - cycle_);
@@ -151,7 +247,7 @@ std::uint64_t Engine::reserveSlot(std::uint64_t earliest, bool bundleStart) {
     return s;
 }
 
-void Engine::accountIssue(std::uint64_t s, StallReason gapReason, StallReason opReason) {
+inline void Engine::accountIssue(std::uint64_t s, StallReason gapReason, StallReason opReason) {
     if (s >= cycle_) {
         if (trace_ && s - cycle_ >= kTracedStallCycles)
             trace_->span(name(), std::string(stallReasonName(gapReason)) + " stall", config_.clock.at(cycle_),
@@ -168,7 +264,7 @@ void Engine::accountIssue(std::uint64_t s, StallReason gapReason, StallReason op
     }
 }
 
-unsigned Engine::pickUnit(OpKind kind, std::uint64_t& freeAt) {
+inline unsigned Engine::pickUnit(OpKind kind, std::uint64_t& freeAt) {
     const auto& candidates = slotsForKind_[static_cast<std::size_t>(kind)];
     if (candidates.empty())
         throw std::runtime_error(
@@ -197,9 +293,20 @@ void Engine::issue(const Op& op) {
         return;
     case OpKind::VLoad:
     case OpKind::VStore:
-    case OpKind::ScalarLoad: issueMemory(op); return;
+    case OpKind::ScalarLoad:
+    case OpKind::ScalarStore: issueMemory(op); return;
     case OpKind::DmaStart: issueDmaStart(op); return;
-    case OpKind::DmaWait: {
+    case OpKind::DmaWait:
+    case OpKind::Barrier:
+    case OpKind::Join:
+    case OpKind::Fork: issueControl(op); return;
+    default:
+        throw std::runtime_error(fmt::format("engine {}: cannot issue op '{}'", name(), opKindName(op.kind)));
+    }
+}
+
+void Engine::issueControl(const Op& op) {
+    if (op.kind == OpKind::DmaWait) {
         if (dma.size() == 0)
             throw std::runtime_error(fmt::format("engine {}: dma_wait without a DMA engine", name()));
         Tick done = dma->completion(op.tag, config_.clock.at(cycle_));
@@ -209,54 +316,104 @@ void Engine::issue(const Op& op) {
             trace_->span(name(), "dma_wait", config_.clock.at(before), config_.clock.at(cycle_));
         return;
     }
-    case OpKind::Barrier:
-    case OpKind::Join:
-    case OpKind::Fork: {
-        synchronise();
-        if (op.kind == OpKind::Barrier)
-            sync_.barrier(op.tag, op.count);
-        else if (op.kind == OpKind::Join)
-            sync_.join(op.tag, op.count);
-        else
-            sync_.signal(op.tag);
-        waitUntil(config_.clock.cyclesCeil(nowTicks()), StallReason::Sync);
-        return;
+    synchronise();
+    if (op.kind == OpKind::Barrier)
+        sync_.barrier(op.tag, op.count);
+    else if (op.kind == OpKind::Join)
+        sync_.join(op.tag, op.count);
+    else
+        sync_.signal(op.tag);
+    waitUntil(config_.clock.cyclesCeil(nowTicks()), StallReason::Sync);
+}
+
+void Engine::failRegister(const Op& op) const {
+    const std::uint8_t regs[] = {op.dst, op.src[0], op.src[1], op.src[2]};
+    for (std::uint8_t r : regs) {
+        if (regValid_[r])
+            continue;
+        throw std::runtime_error(fmt::format(
+            "engine {}: op '{}' names register {}, but the engine has {} vector registers (v0..v{}) and "
+            "{} scalar registers (s0..s{})",
+            name(), opKindName(op.kind), registerName(r), config_.vectorRegisters,
+            config_.vectorRegisters - 1, config_.scalarRegisters, config_.scalarRegisters - 1));
     }
-    default:
-        throw std::runtime_error(fmt::format("engine {}: cannot issue op '{}'", name(), opKindName(op.kind)));
+    throw std::logic_error("failRegister called for an op with valid registers");
+}
+
+unsigned Engine::registerGroup(const Op& op) const {
+    const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
+    if (bytes <= config_.registerBytes)
+        return 1;
+    const std::uint64_t registers = (bytes + config_.registerBytes - 1) / config_.registerBytes;
+    unsigned group = 1;
+    while (group < registers)
+        group *= 2;
+    auto check = [&](std::uint8_t r) {
+        if (r == kNoReg || r >= kScalarRegBase)
+            return;
+        if (r % group != 0 || r + group > config_.vectorRegisters)
+            throw std::runtime_error(fmt::format(
+                "engine {}: op '{}' with vl {} of {} ({} B) spans a group of {} registers; register {} "
+                "cannot start one (a group starts at a multiple of {} and ends by v{})",
+                name(), opKindName(op.kind), op.vl, dtypeName(op.dtype), bytes, group, registerName(r), group,
+                config_.vectorRegisters - 1));
+    };
+    // A reduction reads a whole group but its accumulator and result are one element.
+    check(op.src[0]);
+    if (op.kind != OpKind::Reduce) {
+        check(op.dst);
+        check(op.src[1]);
+        check(op.src[2]);
+    }
+    return group;
+}
+
+inline Engine::Readiness Engine::operandsReady(const Op& op, unsigned group) const {
+    Readiness ready;
+    auto consider = [&](std::size_t r) {
+        if (regReady_[r] > ready.cycle) {
+            ready.cycle = regReady_[r];
+            ready.fromMemory = regFromMemory_[r];
+        }
+    };
+    if (group == 1) {  // the common case, kept short
+        for (std::uint8_t r : op.src)
+            if (r != kNoReg)
+                consider(r);
+        return ready;
+    }
+    for (unsigned i = 0; i < 3; ++i) {
+        const std::uint8_t r = op.src[i];
+        if (r == kNoReg)
+            continue;
+        const unsigned span = r >= kScalarRegBase || (i > 0 && op.kind == OpKind::Reduce) ? 1 : group;
+        for (unsigned j = 0; j < span; ++j)
+            consider(r + j);
+    }
+    return ready;
+}
+
+inline void Engine::markResult(const Op& op, unsigned group, std::uint64_t ready, bool fromMemory) {
+    const unsigned span = group == 1 || op.dst >= kScalarRegBase || op.kind == OpKind::Reduce ? 1 : group;
+    for (unsigned j = 0; j < span; ++j) {
+        regReady_[op.dst + j] = ready;
+        regFromMemory_[op.dst + j] = fromMemory;
     }
 }
 
-void Engine::issueCompute(const Op& op) {
-    std::uint64_t depReady = 0;
-    bool depMemory = false;
-    for (auto r : op.src) {
-        if (r == kNoReg)
-            continue;
-        if (regReady_[r] > depReady) {
-            depReady = regReady_[r];
-            depMemory = regFromMemory_[r];
-        }
-    }
-    std::uint64_t unitFree = 0;
-    unsigned slot = pickUnit(op.kind, unitFree);
+inline void Engine::completeCompute(const Op& op, unsigned slot, std::uint64_t s, unsigned group) {
     FunctionalUnit& unit = *units_[slots_[slot].unit];
-    std::uint64_t s = reserveSlot(std::max(depReady, unitFree), op.flags & Op::kBundleStart);
-    StallReason gap =
-        unitFree >= depReady
-            ? (unit.unitClass() == UnitClass::Compute ? StallReason::Compute : StallReason::Structural)
-            : (depMemory ? StallReason::Memory : StallReason::Dependency);
-    accountIssue(s, gap, StallReason::Compute);
     const IssueCost cost = unit.issue(op);
     const std::uint64_t occupancy = cost.occupancy;
     slots_[slot].freeAt = s + occupancy;
     workDone_ += cost.work;
-    if (op.dst != kNoReg) {
-        regReady_[op.dst] = s + cost.latency;
-        regFromMemory_[op.dst] = false;
-    } else {
+    if (op.dst != kNoReg)
+        markResult(op, group, s + cost.latency, false);
+    else
         computeDrain_ = std::max(computeDrain_, s + cost.latency);
-    }
+    // A taken branch redirects the front end: the next op issues in a later cycle, after the penalty.
+    if (op.kind == OpKind::Branch && (op.flags & Op::kTaken))
+        frontEndReady_ = s + 1 + config_.branchPenalty;
     if (trace_ && occupancy >= 16)
         trace_->span(name(), std::string(opKindName(op.kind)), config_.clock.at(s),
                      config_.clock.at(s + occupancy));
@@ -268,21 +425,26 @@ void Engine::issueCompute(const Op& op) {
     }
 }
 
-void Engine::issueMemory(const Op& op) {
-    bool write = op.kind == OpKind::VStore;
-    std::uint64_t depReady = 0;
-    bool depMemory = false;
-    if (write && op.src[0] != kNoReg) {
-        depReady = regReady_[op.src[0]];
-        depMemory = regFromMemory_[op.src[0]];
-    }
+void Engine::issueCompute(const Op& op) {
+    const unsigned group = checkRegisters(op);
+    const Readiness dep = operandsReady(op, group);
     std::uint64_t unitFree = 0;
     unsigned slot = pickUnit(op.kind, unitFree);
+    const FunctionalUnit& unit = *units_[slots_[slot].unit];
+    const std::uint64_t operandsAndUnit = std::max(dep.cycle, unitFree);
+    std::uint64_t s = reserveSlot(std::max(operandsAndUnit, frontEndReady_), op.flags & Op::kBundleStart);
+    StallReason gap =
+        frontEndReady_ > operandsAndUnit ? StallReason::Dependency
+        : unitFree >= dep.cycle
+            ? (unit.unitClass() == UnitClass::Compute ? StallReason::Compute : StallReason::Structural)
+            : (dep.fromMemory ? StallReason::Memory : StallReason::Dependency);
+    accountIssue(s, gap, StallReason::Compute);
+    completeCompute(op, slot, s, group);
+}
+
+inline void Engine::completeMemory(const Op& op, unsigned slot, std::uint64_t s, unsigned group) {
+    const bool write = isStore(op.kind);
     FunctionalUnit& unit = *units_[slots_[slot].unit];
-    std::uint64_t s = reserveSlot(std::max(depReady, unitFree), op.flags & Op::kBundleStart);
-    StallReason gap = unitFree >= depReady ? StallReason::Structural
-                                           : (depMemory ? StallReason::Memory : StallReason::Dependency);
-    accountIssue(s, gap, StallReason::Memory);
     const IssueCost cost = unit.issue(op);
     const std::uint64_t occupancy = cost.occupancy;
     ++memoryOps_;
@@ -301,10 +463,114 @@ void Engine::issueMemory(const Op& op) {
     if (write) {
         memoryDrain_ = std::max(memoryDrain_, doneCycle);
     } else if (op.dst != kNoReg) {
-        regReady_[op.dst] = std::max(s + occupancy, doneCycle) + cost.latency;
-        regFromMemory_[op.dst] = true;
+        markResult(op, group, std::max(s + occupancy, doneCycle) + cost.latency, true);
         if (functional_)
             executeFunctional(op, data);
+    }
+}
+
+void Engine::issueMemory(const Op& op) {
+    const unsigned group = checkRegisters(op);
+    const Readiness dep = operandsReady(op, group);
+    std::uint64_t unitFree = 0;
+    unsigned slot = pickUnit(op.kind, unitFree);
+    const std::uint64_t operandsAndUnit = std::max(dep.cycle, unitFree);
+    std::uint64_t s = reserveSlot(std::max(operandsAndUnit, frontEndReady_), op.flags & Op::kBundleStart);
+    StallReason gap = frontEndReady_ > operandsAndUnit ? StallReason::Dependency
+                      : unitFree >= dep.cycle
+                          ? StallReason::Structural
+                          : (dep.fromMemory ? StallReason::Memory : StallReason::Dependency);
+    accountIssue(s, gap, StallReason::Memory);
+    completeMemory(op, slot, s, group);
+}
+
+// In a bundle every op reads its operands before any op writes: the timing model does so, but
+// functional execution runs the ops one after another, so it refuses a bundle in which an op
+// reads what an earlier op of the same bundle writes.
+void Engine::checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle) const {
+    std::array<bool, kRegIds> written{};
+    for (const Op& op : bundle) {
+        for (std::uint8_t r : op.src)
+            if (r != kNoReg && r < kRegIds && written[r])
+                throw std::runtime_error(fmt::format(
+                    "engine {}: op '{}' reads {}, which an earlier op of the same bundle writes; functional "
+                    "execution cannot run such a bundle",
+                    name(), opKindName(op.kind), registerName(r)));
+        if (op.dst != kNoReg && op.dst < kRegIds)
+            written[op.dst] = true;
+    }
+}
+
+// Lock-step: every op of the bundle issues in the cycle when the last of their operands and
+// units is ready; operands are read before any op of the bundle writes its result.
+void Engine::issueBundle(const std::vector<Op>& bundle) {
+    if (config_.slots.empty() && bundle.size() > config_.issueWidth)
+        throw std::runtime_error(fmt::format("engine {}: a bundle of {} ops exceeds issue_width {}", name(),
+                                             bundle.size(), config_.issueWidth));
+    std::fill(slotTaken_.begin(), slotTaken_.end(), 0);
+    std::fill(slotClassUse_.begin(), slotClassUse_.end(), 0u);
+    struct Planned {
+        unsigned slot;
+        unsigned group;
+    };
+    std::vector<Planned> plan;
+    plan.reserve(bundle.size());
+    std::uint64_t bound = frontEndReady_;
+    StallReason boundReason = StallReason::Dependency;
+    bool anyCompute = false;
+    for (const Op& op : bundle) {
+        const unsigned group = checkRegisters(op);
+        const auto& candidates = slotsForKind_[static_cast<std::size_t>(op.kind)];
+        if (candidates.empty())
+            throw std::runtime_error(
+                fmt::format("engine {}: no unit executes op '{}'", name(), opKindName(op.kind)));
+        int best = -1;
+        for (unsigned c : candidates)
+            if (!slotTaken_[c] && (best < 0 || slots_[c].freeAt < slots_[static_cast<unsigned>(best)].freeAt))
+                best = static_cast<int>(c);
+        if (best < 0) {
+            const FunctionalUnit& u = *units_[slots_[candidates[0]].unit];
+            throw std::runtime_error(fmt::format(
+                "engine {}: a bundle holds more '{}' ops than there are unit instances to take them "
+                "({} of unit {})",
+                name(), opKindName(op.kind), candidates.size(), u.name()));
+        }
+        const auto slot = static_cast<unsigned>(best);
+        slotTaken_[slot] = 1;
+        const FunctionalUnit& unit = *units_[slots_[slot].unit];
+        const int slotClass = slotClassOfUnit_[slots_[slot].unit];
+        if (slotClass >= 0 && ++slotClassUse_[static_cast<std::size_t>(slotClass)] >
+                                  config_.slots[static_cast<std::size_t>(slotClass)].count)
+            throw std::runtime_error(fmt::format(
+                "engine {}: a bundle holds more than {} ops of slot class '{}' (op '{}' on unit {})", name(),
+                config_.slots[static_cast<std::size_t>(slotClass)].count,
+                config_.slots[static_cast<std::size_t>(slotClass)].name, opKindName(op.kind), unit.name()));
+        const Readiness dep = operandsReady(op, group);
+        const std::uint64_t unitFree = slots_[slot].freeAt;
+        const bool compute = isCompute(op.kind);
+        anyCompute |= compute;
+        const StallReason reason =
+            unitFree >= dep.cycle
+                ? (compute && unit.unitClass() == UnitClass::Compute ? StallReason::Compute
+                                                                     : StallReason::Structural)
+                : (dep.fromMemory ? StallReason::Memory : StallReason::Dependency);
+        if (std::max(dep.cycle, unitFree) > bound) {
+            bound = std::max(dep.cycle, unitFree);
+            boundReason = reason;
+        }
+        plan.push_back(Planned{slot, group});
+    }
+    if (functional_)
+        checkNoReadAfterWriteInBundle(bundle);
+    const std::uint64_t s = std::max(bound, cycle_);
+    accountIssue(s, boundReason, anyCompute ? StallReason::Compute : StallReason::Memory);
+    issueCycle_ = s;
+    slotsUsed_ = static_cast<unsigned>(bundle.size());
+    for (std::size_t i = 0; i < bundle.size(); ++i) {
+        if (isCompute(bundle[i].kind))
+            completeCompute(bundle[i], plan[i].slot, s, plan[i].group);
+        else
+            completeMemory(bundle[i], plan[i].slot, s, plan[i].group);
     }
 }
 
@@ -334,7 +600,7 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
     if (socket < 0)
         throw std::runtime_error(unreachableSpace(op));
     unsigned elem = dtypeBytes(op.dtype);
-    std::uint32_t elements = op.kind == OpKind::ScalarLoad ? 1 : op.vl;
+    std::uint32_t elements = op.kind == OpKind::ScalarLoad || op.kind == OpKind::ScalarStore ? 1 : op.vl;
     std::uint64_t bytes = std::uint64_t{elements} * elem;
     bool strided = op.stride != 0 && op.stride != static_cast<std::int64_t>(elem);
     access_.elementBytes = strided ? elem : 0;
@@ -401,8 +667,16 @@ void Engine::collect(StatsTree& stats, EnergyLedger& energy, double seconds) con
 // ---- functional execution ------------------------------------------------------------------
 
 void Engine::storeBytes(const Op& op, std::vector<std::uint8_t>& out) const {
-    const auto& v = vregs_[op.src[0]];
     unsigned elem = dtypeBytes(op.dtype);
+    if (op.kind == OpKind::ScalarStore) {
+        if (!isScalarRegister(op.src[0]))
+            throw std::runtime_error(fmt::format("engine {}: sstore stores a scalar register, not {}", name(),
+                                                 registerName(op.src[0])));
+        out.assign(elem, 0);
+        encodeElement(op.dtype, sregs_[op.src[0] - kScalarRegBase], out.data());
+        return;
+    }
+    const auto& v = vregs_[op.src[0]];
     out.assign(std::size_t{op.vl} * elem, 0);
     for (std::uint32_t i = 0; i < op.vl; ++i)
         encodeElement(op.dtype, i < v.size() ? v[i] : 0.0, out.data() + std::size_t{i} * elem);
@@ -418,18 +692,28 @@ static std::vector<double> undisturbedTail(const std::vector<double>& old, std::
 void Engine::executeFunctional(const Op& op, const std::vector<std::uint8_t>* loaded) {
     auto vec = [&](std::uint8_t r) -> std::vector<double>& {
         if (r >= kVectorRegs)
-            throw std::runtime_error(
-                fmt::format("engine {}: register {} is not a vector register", name(), r));
+            throw std::runtime_error(fmt::format("engine {}: op '{}' needs a vector register, not {}", name(),
+                                                 opKindName(op.kind), registerName(r)));
         return vregs_[r];
     };
     auto scalar = [&](std::uint8_t r) -> double& {
         if (r < kScalarRegBase || r >= kRegIds)
-            throw std::runtime_error(
-                fmt::format("engine {}: register {} is not a scalar register", name(), r));
+            throw std::runtime_error(fmt::format("engine {}: op '{}' needs a scalar register, not {}", name(),
+                                                 opKindName(op.kind), registerName(r)));
         return sregs_[r - kScalarRegBase];
     };
-    auto element = [](const std::vector<double>& v, std::size_t i) { return i < v.size() ? v[i] : 0.0; };
     const std::size_t n = op.vl;
+    // A vector op's source: a vector register, or a scalar register splat over vl elements (.vf).
+    auto source = [&](unsigned i) -> const std::vector<double>& {
+        const std::uint8_t r = op.src[i];
+        if (!isScalarRegister(r))
+            return vec(r);
+        splat_[i].assign(n, scalar(r));
+        return splat_[i];
+    };
+    // A scalar op's second operand: a register, or the immediate when there is none.
+    auto second = [&]() { return op.src[1] == kNoReg ? roundTo(op.dtype, op.imm) : scalar(op.src[1]); };
+    auto element = [](const std::vector<double>& v, std::size_t i) { return i < v.size() ? v[i] : 0.0; };
     unsigned elem = dtypeBytes(op.dtype);
     switch (op.kind) {
     case OpKind::VLoad: {
@@ -444,11 +728,12 @@ void Engine::executeFunctional(const Op& op, const std::vector<std::uint8_t>* lo
     case OpKind::Mul:
     case OpKind::Add: {
         std::vector<double> result = undisturbedTail(vec(op.dst), n);
-        const auto& a = vec(op.src[0]);
-        const auto& b = vec(op.src[1]);
+        const auto& a = source(0);
+        const auto& b = source(1);
+        const std::vector<double>* c = op.kind == OpKind::Fma ? &source(2) : nullptr;
         for (std::size_t i = 0; i < n; ++i) {
             if (op.kind == OpKind::Fma)
-                result[i] = fmaIn(op.dtype, element(a, i), element(b, i), element(vec(op.src[2]), i));
+                result[i] = fmaIn(op.dtype, element(a, i), element(b, i), element(*c, i));
             else if (op.kind == OpKind::Mul)
                 result[i] = mulIn(op.dtype, element(a, i), element(b, i));
             else
@@ -480,7 +765,21 @@ void Engine::executeFunctional(const Op& op, const std::vector<std::uint8_t>* lo
         vec(op.dst) = std::move(result);
         break;
     }
+    case OpKind::Gather: {
+        std::vector<double> result = undisturbedTail(vec(op.dst), n);
+        const auto& a = vec(op.src[0]);
+        const auto& index = source(1);
+        for (std::size_t i = 0; i < n; ++i) {
+            const double j = element(index, i);
+            result[i] =
+                j >= 0.0 && j < static_cast<double>(n) ? element(a, static_cast<std::size_t>(j)) : 0.0;
+        }
+        vec(op.dst) = std::move(result);
+        break;
+    }
     case OpKind::Reduce: {
+        // Ordered or not, the functional model adds in element order (one of the orders an
+        // unordered reduction may use).
         double acc = op.src[1] == kNoReg ? 0.0 : scalar(op.src[1]);
         const auto& a = vec(op.src[0]);
         for (std::size_t i = 0; i < n; ++i)
@@ -492,6 +791,41 @@ void Engine::executeFunctional(const Op& op, const std::vector<std::uint8_t>* lo
         } else {
             scalar(op.dst) = acc;
         }
+        break;
+    }
+    case OpKind::SAdd: scalar(op.dst) = addIn(op.dtype, scalar(op.src[0]), second()); break;
+    case OpKind::SMul: scalar(op.dst) = mulIn(op.dtype, scalar(op.src[0]), second()); break;
+    case OpKind::SCompare: scalar(op.dst) = scalar(op.src[0]) < second() ? 1.0 : 0.0; break;
+    case OpKind::SShift: {
+        if (op.dtype == DType::F16 || op.dtype == DType::F32 || op.dtype == DType::F64)
+            throw std::runtime_error(
+                fmt::format("engine {}: sshift needs an integer dtype, not {}", name(), dtypeName(op.dtype)));
+        const auto value = static_cast<std::int64_t>(scalar(op.src[0]));
+        const auto amount = static_cast<std::int64_t>(second());
+        if (amount <= -64 || amount >= 64)
+            throw std::runtime_error(
+                fmt::format("engine {}: sshift by {} bits is out of range -63..63", name(), amount));
+        const std::int64_t shifted =
+            amount >= 0 ? static_cast<std::int64_t>(static_cast<std::uint64_t>(value) << amount)
+                        : value >> -amount;
+        scalar(op.dst) = roundTo(op.dtype, static_cast<double>(shifted));
+        break;
+    }
+    case OpKind::Branch: {
+        if (op.src[0] == kNoReg)
+            break;
+        const bool taken = (op.flags & Op::kTaken) != 0;
+        if ((scalar(op.src[0]) != 0.0) != taken)
+            throw std::runtime_error(
+                fmt::format("engine {}: branch is marked {} but its condition {} = {} says otherwise", name(),
+                            taken ? "taken" : "not taken", registerName(op.src[0]), scalar(op.src[0])));
+        break;
+    }
+    case OpKind::VSetVl: {
+        const double avl = op.src[0] == kNoReg ? static_cast<double>(op.vl) : scalar(op.src[0]);
+        const double lmul = op.imm > 0 ? op.imm : 1.0;
+        const double vlmax = lmul * config_.registerBytes / dtypeBytes(op.dtype);
+        scalar(op.dst) = std::max(0.0, std::min(avl, vlmax));
         break;
     }
     default: break;

@@ -1,7 +1,18 @@
 // An engine: an SC_THREAD that pulls ops from its stream and issues them in order to its
-// functional units, with a register scoreboard, an issue width (dual issue, VLIW bundles),
-// memory accesses through TLM with annotated delays, and temporal decoupling. Every cycle of the
-// kernel is attributed to exactly one StallReason.
+// functional units, with a register scoreboard (LMUL register groups where configured), memory
+// accesses through TLM with annotated delays, and temporal decoupling (the quantum is honoured
+// at every op). Two issue models:
+// - in-order interlocked superscalar: up to issue_width ops per cycle, each op waiting for its
+//   own operands and unit;
+// - VLIW (vliw: true): the ops between bundle marks (Op::kBundleStart) issue together in one
+//   cycle, lock-step: the bundle waits until every operand and unit of every op is ready. A
+//   bundle may hold at most `slots` ops of each slot class (or issue_width ops without slot
+//   classes) and at most as many ops for a unit as it has instances. Plain nops are fillers;
+//   marks, DMA and synchronisation ops are not bundled: each issues alone and closes the
+//   bundle before it.
+//   Functional execution refuses a bundle in which an op reads a register that an earlier op
+//   of the bundle writes (the hardware would read the old value).
+// Every cycle of the kernel is attributed to exactly one StallReason.
 #pragma once
 
 #include <array>
@@ -18,6 +29,7 @@
 #include "sim/core/DmaControl.h"
 #include "sim/core/MemoryAccess.h"
 #include "sim/core/Time.h"
+#include "sim/engine/EngineConfig.h"
 #include "sim/engine/FunctionalUnit.h"
 #include "sim/engine/StallBreakdown.h"
 #include "sim/engine/SyncHub.h"
@@ -25,16 +37,6 @@
 #include "sim/stats/StatsTree.h"
 
 namespace tessim {
-
-struct EngineConfig {
-    std::string name;
-    ClockDomain clock;
-    unsigned issueWidth = 1;
-    bool vliw = false;            // honour Op::kBundleStart: a bundle issues in one cycle
-    unsigned registerBytes = 32;  // vector register size (VLEN / 8)
-    Tick quantum = 1'000'000;     // temporal-decoupling quantum (1 µs)
-    bool isMainCompute = true;    // counts for stall_fraction
-};
 
 // Where the trace of an engine's activity goes (Chrome trace events); null = no tracing.
 class TraceSink;
@@ -77,8 +79,12 @@ public:
     // Multicast groups by id (index 0 unused), for the bytes each DMA transfer writes per memory.
     void setMulticastGroups(const std::vector<std::vector<std::uint8_t>>* groups) { groups_ = groups; }
     void setTrace(TraceSink* trace) { trace_ = trace; }
+    // Every memory transaction of the engine names it with this id (AccessExtension::initiator).
+    void setInitiator(std::uint16_t id) { access_.initiator = id; }
 
     const EngineConfig& config() const { return config_; }
+    // The engine as planners see it: registers, issue model, units with their timing.
+    EngineInfo describe() const;
     // Last cycle in which the engine had work (issue or completion), after the run.
     std::uint64_t finishCycle() const { return finishCycle_; }
     // Stall breakdown over [0, kernelEndCycle): the tail after finishCycle() is idle.
@@ -98,20 +104,50 @@ public:
     double scalarRegister(unsigned r) const { return sregs_[r]; }
 
 private:
+    // When an op's operands are ready, and whether the last of them comes from memory.
+    struct Readiness {
+        std::uint64_t cycle = 0;
+        bool fromMemory = false;
+    };
+
     void run();
     void runStream();
+    void runBundles();
     void issue(const Op& op);
     void issueCompute(const Op& op);
     void issueMemory(const Op& op);
     void issueDmaStart(const Op& op);
+    void issueControl(const Op& op);
+    void issueBundle(const std::vector<Op>& bundle);
+    void checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle) const;
+    void completeCompute(const Op& op, unsigned slot, std::uint64_t issueCycle, unsigned group);
+    void completeMemory(const Op& op, unsigned slot, std::uint64_t issueCycle, unsigned group);
     void waitUntil(std::uint64_t cycle, StallReason reason);
     void synchronise();
+    // Synchronises when the local time has run a quantum ahead; cheap to call after every op.
+    void keepQuantum() {
+        if (cycle_ >= nextSyncCycle_)
+            syncIfQuantumElapsed();
+    }
+    void syncIfQuantumElapsed();
     // Accounts the cycles up to and including the issue cycle of an op.
     void accountIssue(std::uint64_t issueCycle, StallReason gapReason, StallReason opReason);
     std::uint64_t reserveSlot(std::uint64_t earliest, bool bundleStart);
     unsigned pickUnit(OpKind kind, std::uint64_t& freeAt);
     Tick memoryAccess(const Op& op, Tick at, bool write, std::vector<std::uint8_t>* data);
     std::string unreachableSpace(const Op& op) const;
+
+    // Registers: every id the op names exists on this engine (else a runtime error), and the
+    // number of registers its vector operands span (1 without register groups).
+    unsigned checkRegisters(const Op& op) const {
+        if (!(regValid_[op.dst] & regValid_[op.src[0]] & regValid_[op.src[1]] & regValid_[op.src[2]]))
+            failRegister(op);
+        return config_.registerGroups ? registerGroup(op) : 1;
+    }
+    [[noreturn]] void failRegister(const Op& op) const;
+    unsigned registerGroup(const Op& op) const;
+    Readiness operandsReady(const Op& op, unsigned group) const;
+    void markResult(const Op& op, unsigned group, std::uint64_t ready, bool fromMemory);
 
     void executeFunctional(const Op& op, const std::vector<std::uint8_t>* loaded);
     void storeBytes(const Op& op, std::vector<std::uint8_t>& out) const;
@@ -132,11 +168,14 @@ private:
         std::uint64_t freeAt = 0;
     };
     std::vector<Slot> slots_;
-    std::array<std::vector<unsigned>, 16> slotsForKind_;
+    std::array<std::vector<unsigned>, kOpKindCount> slotsForKind_;
+    std::vector<int> slotClassOfUnit_;  // index into config_.slots, −1 without slot classes
 
     // Scoreboard: cycle at which each register's value is ready and who produced it.
     std::array<std::uint64_t, kRegIds> regReady_{};
     std::array<bool, kRegIds> regFromMemory_{};
+    // Register ids this engine has (kNoReg counts as valid: "no operand").
+    std::array<bool, 256> regValid_{};
 
     std::array<int, 256> spaceToSocket_;
     std::array<std::uint8_t, 256> concreteSpace_;  // identity except for roles
@@ -149,8 +188,13 @@ private:
     unsigned slotsUsed_ = 0;        // ops issued in issueCycle_
     StallReason lastIssueReason_ = StallReason::Idle;
     std::uint64_t finishCycle_ = 0;
-    std::uint64_t memoryDrain_ = 0;   // cycle the last store is accepted
-    std::uint64_t computeDrain_ = 0;  // cycle the last result without a register completes
+    std::uint64_t nextSyncCycle_ = 0;     // the quantum is checked again from this cycle on
+    std::uint64_t frontEndReady_ = 0;     // a taken branch's redirect: nothing issues before
+    std::vector<Op> bundle_;              // VLIW: the bundle being gathered
+    std::vector<char> slotTaken_;         // VLIW: unit instances taken by the bundle
+    std::vector<unsigned> slotClassUse_;  // VLIW: ops of each slot class in the bundle
+    std::uint64_t memoryDrain_ = 0;       // cycle the last store is accepted
+    std::uint64_t computeDrain_ = 0;      // cycle the last result without a register completes
     std::uint64_t opsIssued_ = 0;
     double workDone_ = 0.0;
     std::uint64_t memoryOps_ = 0;
@@ -163,6 +207,7 @@ private:
     tlm_utils::tlm_quantumkeeper quantum_;
 
     std::vector<std::vector<double>> vregs_;
+    std::array<std::vector<double>, 3> splat_;  // scalar sources of vector ops, splat
     std::vector<std::uint8_t> functionalBuffer_;
     std::array<double, kRegIds - kScalarRegBase> sregs_{};
 };

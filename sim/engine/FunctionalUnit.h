@@ -11,6 +11,7 @@
 #include "sim/ir/Op.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/target/MacArrayInfo.h"
+#include "sim/target/TargetInfo.h"
 
 namespace tessim {
 
@@ -56,15 +57,29 @@ public:
 
     virtual void collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
                          double seconds) const = 0;
+    // The unit as planners see it (TargetInfo): identity, instances, slot class and, for
+    // table-driven units, each op's latency and reciprocal throughput.
+    virtual UnitInfo describe() const {
+        UnitInfo info;
+        info.name = name_;
+        info.unitClass = class_ == UnitClass::Compute ? "compute" : "memory";
+        info.instances = instances_;
+        info.slotClass = slotClass_;
+        return info;
+    }
 
     const std::string& name() const { return name_; }
     UnitClass unitClass() const { return class_; }
     unsigned instances() const { return instances_; }
+    // The VLIW slot class the unit issues from ("" on engines without slot classes).
+    const std::string& slotClass() const { return slotClass_; }
+    void setSlotClass(std::string slotClass) { slotClass_ = std::move(slotClass); }
 
 private:
     std::string name_;
     UnitClass class_;
     unsigned instances_;
+    std::string slotClass_;
 };
 
 // Byte-level access to the memories an engine is connected to, for functional execution.

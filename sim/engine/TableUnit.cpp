@@ -2,19 +2,46 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace tessim {
+namespace {
+
+static_assert(static_cast<std::size_t>(DType::F64) + 1 == 6, "TableUnit counts six datatypes");
+
+std::uint64_t ceilCycles(double cycles) {
+    return static_cast<std::uint64_t>(std::ceil(cycles - 1e-9));
+}
+
+double singleRegisterReciprocal(const OpTimingInfo& t) {
+    return t.reciprocalByLmul ? (*t.reciprocalByLmul)[0] : t.reciprocal;
+}
+
+double singleRegisterLatency(const OpTimingInfo& t) {
+    return t.latencyByLmul ? (*t.latencyByLmul)[0] : t.latency;
+}
+
+}  // namespace
 
 TableUnit::TableUnit(TableUnitConfig config)
     : FunctionalUnit(config.name, config.unitClass, config.instances), config_(std::move(config)) {
+    auto setRow = [&](std::size_t row, const TableUnitConfig::Timing& t) {
+        timing_[row] = t;
+        singleOccupancy_[row] = std::max<std::uint64_t>(1, ceilCycles(singleRegisterReciprocal(t)));
+        singleLatency_[row] = ceilCycles(singleRegisterLatency(t));
+    };
     for (const auto& [kind, t] : config_.ops) {
         auto k = static_cast<std::size_t>(kind);
-        timing_[k] = t;
+        setRow(k, t);
         executes_[k] = true;
-        singleOccupancy_[k] =
-            std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(t.reciprocal - 1e-9)));
-        singleLatency_[k] = static_cast<std::uint64_t>(std::ceil(t.latency - 1e-9));
     }
+    auto reduce = config_.ops.find(OpKind::Reduce);
+    if (config_.orderedReduce)
+        setRow(kOrderedReduceRow, *config_.orderedReduce);
+    else if (reduce != config_.ops.end())
+        setRow(kOrderedReduceRow, reduce->second);
 }
 
 IssueCost TableUnit::issue(const Op& op) {
@@ -27,7 +54,8 @@ IssueCost TableUnit::issue(const Op& op) {
         double w = op.kind == OpKind::Fma                               ? 2.0 * op.vl
                    : (op.kind == OpKind::Mul || op.kind == OpKind::Add) ? static_cast<double>(op.vl)
                                                                         : 0.0;
-        return IssueCost{singleOccupancy_[k], singleLatency_[k], w};
+        const std::size_t row = timingRow(op);
+        return IssueCost{singleOccupancy_[row], singleLatency_[row], w};
     }
     return IssueCost{occupancy(op), latency(op), work(op)};
 }
@@ -37,28 +65,48 @@ std::uint64_t TableUnit::registerGroups(const Op& op) const {
     return std::max<std::uint64_t>(1, (bytes + config_.registerBytes - 1) / config_.registerBytes);
 }
 
+std::size_t TableUnit::lmulIndex(const Op& op, std::uint64_t groups) const {
+    if (groups > 8)
+        throw std::runtime_error(fmt::format(
+            "unit {}: op '{}' with vl {} spans {} registers, beyond the m8 entry of its per-LMUL table",
+            name(), opKindName(op.kind), op.vl, groups));
+    return groups > 4 ? 3 : groups > 2 ? 2 : groups > 1 ? 1 : 0;
+}
+
 std::uint64_t TableUnit::occupancy(const Op& op) const {
-    const auto& t = timing_[static_cast<std::size_t>(op.kind)];
+    const auto& t = timing_[timingRow(op)];
     double cycles = 0.0;
-    if (config_.unitClass == UnitClass::Memory && op.kind != OpKind::ScalarLoad) {
+    if (config_.unitClass == UnitClass::Memory && op.kind != OpKind::ScalarLoad &&
+        op.kind != OpKind::ScalarStore) {
         std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
         bool strided = op.stride != 0 && op.stride != static_cast<std::int64_t>(dtypeBytes(op.dtype));
         cycles = strided ? op.vl / config_.stridedElementsPerCycle
                          : static_cast<double>(bytes) / config_.bytesPerCycle;
-        cycles = std::max(cycles, t.reciprocal);
+        cycles =
+            std::max(cycles, t.reciprocalByLmul ? (*t.reciprocalByLmul)[lmulIndex(op, registerGroups(op))]
+                                                : t.reciprocal);
+    } else if (t.reciprocalByLmul) {
+        cycles = (*t.reciprocalByLmul)[lmulIndex(op, registerGroups(op))];
     } else {
         cycles = t.reciprocal * static_cast<double>(registerGroups(op));
     }
-    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(cycles - 1e-9)));
+    return std::max<std::uint64_t>(1, ceilCycles(cycles));
 }
 
 std::uint64_t TableUnit::latency(const Op& op) const {
-    const auto& t = timing_[static_cast<std::size_t>(op.kind)];
-    // A grouped op's last register leaves the pipeline (groups − 1) occupancy slots later.
-    double extra = config_.unitClass == UnitClass::Compute
-                       ? t.reciprocal * static_cast<double>(registerGroups(op) - 1)
-                       : 0.0;
-    return static_cast<std::uint64_t>(std::ceil(t.latency + extra - 1e-9));
+    const std::size_t row = timingRow(op);
+    const auto& t = timing_[row];
+    if (t.latencyByLmul)
+        return ceilCycles((*t.latencyByLmul)[lmulIndex(op, registerGroups(op))]);
+    if (config_.unitClass != UnitClass::Compute)
+        return singleLatency_[row];
+    const std::uint64_t groups = registerGroups(op);
+    // A grouped op's last register leaves the pipeline as many cycles later as the group keeps
+    // the unit busier than one register does.
+    double extra = t.reciprocalByLmul
+                       ? (*t.reciprocalByLmul)[lmulIndex(op, groups)] - (*t.reciprocalByLmul)[0]
+                       : t.reciprocal * static_cast<double>(groups - 1);
+    return ceilCycles(t.latency + extra);
 }
 
 void TableUnit::account(const Op& op) {
@@ -85,7 +133,16 @@ double TableUnit::peakWorkPerCycle() const {
     if (it == config_.ops.end())
         return 0.0;
     // Peak for 32-bit elements, the datatype the bound is stated for.
-    return 2.0 * (config_.registerBytes / 4.0) / it->second.reciprocal;
+    return 2.0 * (config_.registerBytes / 4.0) / singleRegisterReciprocal(it->second);
+}
+
+UnitInfo TableUnit::describe() const {
+    UnitInfo info = FunctionalUnit::describe();
+    for (const auto& [kind, t] : config_.ops)
+        info.ops[std::string(opKindName(kind))] = t;
+    if (config_.orderedReduce)
+        info.ops["reduce_ordered"] = *config_.orderedReduce;
+    return info;
 }
 
 void TableUnit::collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,

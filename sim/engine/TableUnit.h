@@ -1,11 +1,22 @@
 // A pipelined unit whose timing is a table from the target YAML: per op kind a latency and a
-// reciprocal throughput for one register's worth of data; ops spanning several registers
-// (vector length grouping, LMUL) occupy the unit proportionally longer, as measured on the X60.
+// reciprocal throughput for one register's worth of data. An op spanning G registers (vector
+// length grouping, LMUL) occupies the unit G times longer, as measured on the X60 for most ops.
+// Where the cost does not scale linearly, the YAML gives it per LMUL, for latency, reciprocal or
+// both (all four entries; G is rounded up to a power of two, and above m8 there is no entry):
+//
+//   ops:
+//     fma:            {latency: 5, reciprocal: 1}                        # linear in G
+//     vgather:        {latency: 4, reciprocal: {m1: 4, m2: 16, m4: 64, m8: 256}}
+//     reduce:         {latency: 7, reciprocal: {m1: 6.5, m2: 11, m4: 17, m8: 54}}
+//     reduce_ordered: {latency: 11, reciprocal: {m1: 11, m2: 23, m4: 48, m8: 192}}
+//
+// `reduce_ordered` times reductions flagged ordered (vfredosum); without it they cost as `reduce`.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "sim/engine/FunctionalUnit.h"
@@ -20,11 +31,9 @@ struct TableUnitConfig {
     // Memory units: bytes moved per cycle for unit-stride and elements per cycle for strided.
     double bytesPerCycle = 16.0;
     double stridedElementsPerCycle = 1.0;
-    struct Timing {
-        double latency = 1.0;     // cycles
-        double reciprocal = 1.0;  // cycles per register of data
-    };
+    using Timing = OpTimingInfo;  // cycles; reciprocal per register of data
     std::map<OpKind, Timing> ops;
+    std::optional<Timing> orderedReduce;  // `reduce_ordered`
     // Energy per element operation (or per byte for memory units), J, keyed by op and dtype.
     std::map<std::pair<OpKind, DType>, double> energyPerElement;
     double staticWatts = 0.0;
@@ -43,19 +52,31 @@ public:
     double peakWorkPerCycle() const override;
     void collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
                  double seconds) const override;
+    UnitInfo describe() const override;
 
 private:
+    // Timing rows: one per op kind, then one for ordered reductions.
+    static constexpr std::size_t kOrderedReduceRow = kOpKindCount;
+    static constexpr std::size_t kTimingRows = kOpKindCount + 1;
+    static std::size_t timingRow(const Op& op) {
+        return op.kind == OpKind::Reduce && (op.flags & Op::kOrdered) ? kOrderedReduceRow
+                                                                      : static_cast<std::size_t>(op.kind);
+    }
     std::uint64_t registerGroups(const Op& op) const;
+    // Index into a per-LMUL table (0..3 for m1..m8) of an op spanning `groups` registers.
+    std::size_t lmulIndex(const Op& op, std::uint64_t groups) const;
+
     TableUnitConfig config_;
-    // The op table as an array indexed by op kind: the hot path does no map look-ups.
-    std::array<TableUnitConfig::Timing, 16> timing_{};
-    std::array<bool, 16> executes_{};
+    // The op table as an array indexed by timing row: the hot path does no map look-ups.
+    std::array<TableUnitConfig::Timing, kTimingRows> timing_{};
+    std::array<bool, kOpKindCount> executes_{};
     // Integer costs of an op that fits one register (the common case), precomputed.
-    std::array<std::uint64_t, 16> singleOccupancy_{};
-    std::array<std::uint64_t, 16> singleLatency_{};
+    std::array<std::uint64_t, kTimingRows> singleOccupancy_{};
+    std::array<std::uint64_t, kTimingRows> singleLatency_{};
+    static constexpr std::size_t kDTypes = 6;
     // [op kind][dtype] → (ops, elements)
-    std::array<std::array<std::uint64_t, 6>, 16> opCount_{};
-    std::array<std::array<std::uint64_t, 6>, 16> elementCount_{};
+    std::array<std::array<std::uint64_t, kDTypes>, kOpKindCount> opCount_{};
+    std::array<std::array<std::uint64_t, kDTypes>, kOpKindCount> elementCount_{};
 };
 
 }  // namespace tessim

@@ -6,7 +6,7 @@
 namespace tessim {
 namespace {
 
-constexpr std::array<std::pair<OpKind, std::string_view>, 16> kOpNames{{
+constexpr std::array<std::pair<OpKind, std::string_view>, kOpKindCount> kOpNames{{
     {OpKind::Nop, "nop"},
     {OpKind::VLoad, "vload"},
     {OpKind::VStore, "vstore"},
@@ -23,7 +23,24 @@ constexpr std::array<std::pair<OpKind, std::string_view>, 16> kOpNames{{
     {OpKind::Barrier, "barrier"},
     {OpKind::Fork, "fork"},
     {OpKind::Join, "join"},
+    {OpKind::SAdd, "sadd"},
+    {OpKind::SMul, "smul"},
+    {OpKind::SCompare, "scmp"},
+    {OpKind::SShift, "sshift"},
+    {OpKind::ScalarStore, "sstore"},
+    {OpKind::Branch, "branch"},
+    {OpKind::VSetVl, "vsetvl"},
+    {OpKind::Gather, "vgather"},
 }};
+
+// The table lists every kind once, in enum order (so a name is found by index too).
+constexpr bool namesMatchKinds() {
+    for (std::size_t i = 0; i < kOpNames.size(); ++i)
+        if (static_cast<std::size_t>(kOpNames[i].first) != i)
+            return false;
+    return true;
+}
+static_assert(namesMatchKinds(), "kOpNames must list every OpKind in enum order");
 
 constexpr std::array<std::pair<DType, std::string_view>, 6> kDTypeNames{{
     {DType::I8, "i8"},
@@ -37,10 +54,8 @@ constexpr std::array<std::pair<DType, std::string_view>, 6> kDTypeNames{{
 }  // namespace
 
 std::string_view opKindName(OpKind k) {
-    for (const auto& [kind, name] : kOpNames)
-        if (kind == k)
-            return name;
-    return "?";
+    auto i = static_cast<std::size_t>(k);
+    return i < kOpNames.size() ? kOpNames[i].second : "?";
 }
 
 bool parseOpKind(std::string_view name, OpKind& out) {

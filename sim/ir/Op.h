@@ -2,33 +2,50 @@
 // stream drives timing, traffic, energy, hazard checks and functional execution.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 namespace tessim {
 
 enum class OpKind : std::uint8_t {
-    Nop,         // with tag ≠ 0: a mark (layer boundary); the engine records its state there
-    VLoad,       // vd ← mem[space:addr + i·stride], vl elements (stride 0 = unit stride)
-    VStore,      // mem ← vs0
-    ScalarLoad,  // sd ← mem[space:addr]
-    Fma,         // vd ← vs0 · vs1 + vs2
-    Mul,         // vd ← vs0 · vs1
-    Add,         // vd ← vs0 + vs1
-    Broadcast,   // vd ← splat(scalar register vs0, or imm when vs0 is none)
-    Slide,       // vd[i] ← vs0[i + imm] (elements shifted in from vs1, or zero when vs1 is none)
-    Reduce,      // d ← Σ vs0[i] (+ scalar vs1 when given); d is a scalar register or element 0 of a vector
-    MacTile,     // a tile of convolution / GEMM on a MAC array (see MacTileArgs)
-    DmaStart,    // start the DMA described by dma, completion signalled on tag
-    DmaWait,     // wait until every DMA started with tag has completed
-    Barrier,     // all `count` engines that reach barrier `tag` continue together
-    Fork,        // signal event `tag` (another engine's Join waits for it)
-    Join,        // wait until event `tag` has been signalled `count` times in total
+    Nop,          // with tag ≠ 0: a mark (layer boundary); the engine records its state there
+    VLoad,        // vd ← mem[space:addr + i·stride], vl elements (stride 0 = unit stride)
+    VStore,       // mem ← vs0
+    ScalarLoad,   // sd ← mem[space:addr]
+    Fma,          // vd ← vs0 · vs1 + vs2
+    Mul,          // vd ← vs0 · vs1
+    Add,          // vd ← vs0 + vs1
+    Broadcast,    // vd ← splat(scalar register vs0, or imm when vs0 is none)
+    Slide,        // vd[i] ← vs0[i + imm] (elements shifted in from vs1, or zero when vs1 is none)
+    Reduce,       // d ← Σ vs0[i] (+ scalar vs1 when given); d is a scalar register or element 0 of a
+                  // vector; kOrdered: strictly in element order (vfredosum), else any order (vfredusum)
+    MacTile,      // a tile of convolution / GEMM on a MAC array (see MacTileArgs)
+    DmaStart,     // start the DMA described by dma, completion signalled on tag
+    DmaWait,      // wait until every DMA started with tag has completed
+    Barrier,      // all `count` engines that reach barrier `tag` continue together
+    Fork,         // signal event `tag` (another engine's Join waits for it)
+    Join,         // wait until event `tag` has been signalled `count` times in total
+    SAdd,         // sd ← ss0 + (ss1, or imm when ss1 is none)
+    SMul,         // sd ← ss0 · (ss1 or imm)
+    SCompare,     // sd ← 1 if ss0 < (ss1 or imm), else 0 (slt: a loop's exit test)
+    SShift,       // sd ← ss0 shifted left by (ss1 or imm) bits, right when negative (integer dtypes)
+    ScalarStore,  // mem[space:addr] ← ss0 (one element of dtype)
+    Branch,       // a loop back-edge; kTaken when it jumps back. With ss0 (the loop's condition),
+                  // functional runs check that the flag agrees with ss0 ≠ 0.
+    VSetVl,       // sd ← min(AVL, VLMAX): AVL from ss0 or vl, VLMAX = LMUL (imm, 1..8) · VLEN / SEW
+    Gather,       // vd[i] ← vs0[vs1[i]] (vrgather.vv); an index outside 0..vl−1 gives 0
+    Count         // number of kinds, not an op
 };
+
+// Every table indexed by op kind takes its size from here.
+constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Count);
 
 enum class DType : std::uint8_t { I8, I16, I32, F16, F32, F64 };
 
 constexpr std::uint8_t kNoReg = 0xFF;
+// Register ids: vector registers first, then scalar ones. An engine may have fewer of each
+// (EngineConfig); a vector op may name a scalar register as a source (vfmacc.vf): it is splat.
 constexpr unsigned kVectorRegs = 64;     // v0..v63 → register ids 0..63
 constexpr unsigned kScalarRegBase = 64;  // s0..s63 → register ids 64..127
 constexpr unsigned kRegIds = 128;
@@ -119,7 +136,7 @@ struct Op {
     std::uint8_t space = 0;  // memory space for loads and stores
     std::uint8_t dst = kNoReg;
     std::uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
-    std::uint8_t flags = 0;   // kBundleStart
+    std::uint8_t flags = 0;   // kBundleStart, kOrdered, kTaken
     std::uint32_t vl = 0;     // elements
     std::uint32_t tag = 0;    // DMA tag, barrier id, event id
     std::uint32_t count = 0;  // barrier participants, join count
@@ -134,6 +151,8 @@ struct Op {
     Op() : dma{} {}
 
     static constexpr std::uint8_t kBundleStart = 1;  // VLIW: this op opens a new bundle
+    static constexpr std::uint8_t kOrdered = 2;      // Reduce: in element order (vfredosum)
+    static constexpr std::uint8_t kTaken = 4;        // Branch: taken (jumps back)
 };
 
 // A MAC tile with no output: it computes nothing, waits for the array and takes one cycle.
@@ -161,6 +180,10 @@ inline Op dmaWaitOp(std::uint32_t tag) {
     op.kind = OpKind::DmaWait;
     op.tag = tag;
     return op;
+}
+
+inline bool isScalarRegister(std::uint8_t r) {
+    return r != kNoReg && r >= kScalarRegBase;
 }
 
 std::string_view opKindName(OpKind k);

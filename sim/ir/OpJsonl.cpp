@@ -38,6 +38,20 @@ const std::string& groupName(const TargetInfo& t, std::uint8_t id) {
         fmt::format("op refers to multicast group {} that target '{}' lacks", id, t.name));
 }
 
+bool accessesMemory(OpKind k) {
+    return k == OpKind::VLoad || k == OpKind::VStore || k == OpKind::ScalarLoad || k == OpKind::ScalarStore;
+}
+
+bool isScalarAlu(OpKind k) {
+    return k == OpKind::SAdd || k == OpKind::SMul || k == OpKind::SCompare || k == OpKind::SShift;
+}
+
+// Scalar ALU ops use imm in place of a missing second source.
+bool takesImmediate(const Op& op) {
+    return op.kind == OpKind::Broadcast || op.kind == OpKind::Slide ||
+           (isScalarAlu(op.kind) && op.src[1] == kNoReg);
+}
+
 Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
     Json j;
     j["engine"] = engine;
@@ -103,6 +117,10 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         }
         break;
     }
+    case OpKind::Branch:
+        putReg(j, "s0", op.src[0]);
+        j["taken"] = (op.flags & Op::kTaken) != 0;
+        break;
     default:
         j["dtype"] = std::string(dtypeName(op.dtype));
         putReg(j, "d", op.dst);
@@ -110,14 +128,18 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         putReg(j, "s1", op.src[1]);
         putReg(j, "s2", op.src[2]);
         j["vl"] = op.vl;
-        if (op.kind == OpKind::VLoad || op.kind == OpKind::VStore || op.kind == OpKind::ScalarLoad) {
+        if (accessesMemory(op.kind)) {
             j["mem"] = spaceName(t, op.space);
             j["addr"] = op.addr;
             if (op.stride != 0)
                 j["stride"] = op.stride;
         }
-        if (op.kind == OpKind::Broadcast || op.kind == OpKind::Slide)
+        if (takesImmediate(op))
             j["imm"] = op.imm;
+        if (op.kind == OpKind::VSetVl)
+            j["lmul"] = op.imm;
+        if (op.kind == OpKind::Reduce && (op.flags & Op::kOrdered))
+            j["ordered"] = true;
         break;
     }
     if (op.flags & Op::kBundleStart)
@@ -306,6 +328,13 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
             op.count = p.get<std::uint32_t>("count");
             break;
         case OpKind::Fork: op.tag = p.get<std::uint32_t>("id"); break;
+        case OpKind::Branch:
+            op.src[0] = p.reg("s0");
+            if (op.src[0] != kNoReg && !isScalarRegister(op.src[0]))
+                p.fail("vs0", "a branch tests a scalar register (ss0)");
+            if (p.get<bool>("taken"))
+                op.flags |= Op::kTaken;
+            break;
         case OpKind::MacTile: {
             dtype();
             MacTileArgs& m = op.mac;
@@ -342,13 +371,20 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
             op.src[1] = p.reg("s1");
             op.src[2] = p.reg("s2");
             op.vl = p.get<std::uint32_t>("vl", 0);
-            if (op.kind == OpKind::VLoad || op.kind == OpKind::VStore || op.kind == OpKind::ScalarLoad) {
+            if (accessesMemory(op.kind)) {
                 op.space = p.space("mem");
                 op.addr = p.get<std::uint64_t>("addr");
                 op.stride = p.get<std::int64_t>("stride", 0);
             }
-            if (op.kind == OpKind::Broadcast || op.kind == OpKind::Slide)
+            if (takesImmediate(op))
                 op.imm = p.get<double>("imm", 0.0);
+            if (op.kind == OpKind::VSetVl) {
+                op.imm = p.get<double>("lmul", 1.0);
+                if (op.imm != 1 && op.imm != 2 && op.imm != 4 && op.imm != 8)
+                    p.fail("lmul", "lmul must be 1, 2, 4 or 8");
+            }
+            if (op.kind == OpKind::Reduce && p.get<bool>("ordered", false))
+                op.flags |= Op::kOrdered;
             break;
         }
         p.finish();

@@ -2,7 +2,11 @@
 // and replayed, or written by another tool's compiler. Header line:
 //   {"schema":"tessim.schedule/1","target":"npu","spaces":{"sram":0,"ddr":1}}
 // then ops: {"engine":"core","op":"vload","dtype":"f32","vd":17,"vl":8,"mem":"ddr","addr":0}
-// Registers: "vd"/"vs0".. name vector registers 0..63; "sd"/"ss0".. scalar registers 0..63.
+// Registers: "vd"/"vs0".. name vector registers 0..63; "sd"/"ss0".. scalar registers 0..63 (a
+// vector op may take a scalar source: {"op":"fma","vd":8,"ss0":3,"vs1":1,"vs2":8} is vfmacc.vf).
+// Op-specific fields: "imm" (broadcast, slide; sadd/smul/scmp/sshift without ss1), "ordered"
+// (reduce: vfredosum), "taken" (branch), "lmul" (vsetvl), "mem"/"addr"/"stride" (vload, vstore,
+// sload, sstore).
 #pragma once
 
 #include <iosfwd>

@@ -2,6 +2,7 @@
 // SystemC module tree: memory spaces, engines and their peak rates.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -43,6 +44,43 @@ struct ClusterInfo {
     std::vector<std::uint8_t> memories;  // memories declared in the cluster (its L2, ...)
 };
 
+// Timing of one op on one unit instance, in cycles of the engine's clock. Where the YAML gives a
+// table per register group (LMUL m1, m2, m4, m8), it is here; otherwise an op spanning G
+// registers costs G × reciprocal.
+struct OpTimingInfo {
+    double latency = 0.0;
+    double reciprocal = 1.0;
+    std::optional<std::array<double, 4>> latencyByLmul;     // m1, m2, m4, m8
+    std::optional<std::array<double, 4>> reciprocalByLmul;  // m1, m2, m4, m8
+
+    // lmul: 1, 2, 4 or 8.
+    double reciprocalAt(unsigned lmul) const {
+        return reciprocalByLmul ? (*reciprocalByLmul)[lmulIndex(lmul)] : reciprocal * lmul;
+    }
+    static std::size_t lmulIndex(unsigned lmul) { return lmul >= 8 ? 3 : lmul >= 4 ? 2 : lmul >= 2 ? 1 : 0; }
+};
+
+// A functional unit as a planner sees it.
+struct UnitInfo {
+    std::string name;
+    std::string unitClass;  // "compute" or "memory"
+    unsigned instances = 1;
+    std::string slotClass;  // VLIW slot class it issues from ("" when the engine has none)
+    // By op name as in the YAML: "fma", "vgather", "reduce", "reduce_ordered", ... (empty for
+    // units whose cost is not a table, such as MAC arrays: see EngineInfo::macArray).
+    std::map<std::string, OpTimingInfo> ops;
+
+    const OpTimingInfo* findOp(const std::string& op) const {
+        auto it = ops.find(op);
+        return it == ops.end() ? nullptr : &it->second;
+    }
+};
+
+struct SlotClassInfo {
+    std::string name;    // "scalar", "vector", ...
+    unsigned count = 0;  // ops of this class one bundle may hold
+};
+
 struct EngineInfo {
     std::string name;
     ClockDomain clock;
@@ -58,6 +96,20 @@ struct EngineInfo {
     // The memories it reaches, in the order of its YAML `memories:` list (roles where it has them):
     // kernels default to the first.
     std::vector<std::uint8_t> memories;
+    unsigned vectorRegisters = 0;
+    unsigned scalarRegisters = 0;
+    bool registerGroups = false;  // LMUL: an op spanning G registers uses vd..vd+G−1
+    unsigned issueWidth = 1;
+    bool vliw = false;
+    std::vector<SlotClassInfo> slots;  // VLIW slot classes (empty: bundles limited by issueWidth)
+    std::vector<UnitInfo> units;
+
+    const UnitInfo* findUnit(const std::string& unitName) const {
+        for (const auto& u : units)
+            if (u.name == unitName)
+                return &u;
+        return nullptr;
+    }
 };
 
 struct TargetInfo {

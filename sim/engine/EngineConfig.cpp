@@ -1,0 +1,47 @@
+#include "sim/engine/EngineConfig.h"
+
+#include <fmt/format.h>
+
+namespace tessim {
+
+EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, ClockDomain defaultClock,
+                                    Tick defaultQuantum) {
+    using namespace config;
+    EngineConfig c;
+    c.name = name;
+    c.clock = ClockDomain::fromHz(r.get<Frequency>("clock", Frequency{defaultClock.hz()},
+                                                   Range<Frequency>{Frequency{1e3}, Frequency{1e11}})
+                                      .hz);
+    c.issueWidth = r.get<unsigned>("issue_width", 1u, Range<unsigned>{1, 16});
+    c.vliw = r.get<bool>("vliw", false);
+    if (auto slots = r.optionalChild("slots")) {
+        if (!c.vliw)
+            r.fail("slots", "slot classes need vliw: true");
+        for (const auto& entry : slots->self().entries())
+            c.slots.push_back(
+                SlotClassInfo{entry.first, slots->get<unsigned>(entry.first, Range<unsigned>{1, 64})});
+        if (c.slots.empty())
+            r.fail("slots", "give at least one slot class (e.g. {scalar: 5, vector: 6})");
+    }
+    c.registerBytes = static_cast<unsigned>(
+        r.get<Bytes>("register_size", Bytes{32}, Range<Bytes>{Bytes{1}, Bytes{1 << 20}}).value);
+    c.vectorRegisters = r.get<unsigned>("vector_registers", kVectorRegs, Range<unsigned>{1, kVectorRegs});
+    c.scalarRegisters = r.get<unsigned>("scalar_registers", kRegIds - kScalarRegBase,
+                                        Range<unsigned>{1, kRegIds - kScalarRegBase});
+    c.registerGroups = r.get<bool>("register_groups", false);
+    c.branchPenalty = r.get<unsigned>("branch_penalty", 0u, Range<unsigned>{0, 1000});
+    c.quantum = secondsToTicks(r.get<Duration>("quantum", Duration{ticksToSeconds(defaultQuantum)},
+                                               Range<Duration>{Duration{1e-12}, Duration{1.0}})
+                                   .seconds);
+    c.isMainCompute = r.get<bool>("main", true);
+    return c;
+}
+
+int EngineConfig::slotClassIndex(const std::string& slotClass) const {
+    for (std::size_t i = 0; i < slots.size(); ++i)
+        if (slots[i].name == slotClass)
+            return static_cast<int>(i);
+    return -1;
+}
+
+}  // namespace tessim

@@ -1,0 +1,50 @@
+// An engine's typed configuration, read once from its YAML map (`impl: engine`):
+//
+//   core:
+//     impl: engine
+//     clock: 1.6 GHz            # default: the target's clock
+//     issue_width: 2            # in-order interlocked superscalar: up to N ops per cycle
+//     vliw: true                # ops between bundle marks issue together in one cycle
+//     slots: {scalar: 5, vector: 6}   # VLIW slot classes; each unit names its `slot:`
+//     register_size: 32 B       # one vector register (VLEN / 8)
+//     vector_registers: 32      # default 64
+//     scalar_registers: 32      # default 64
+//     register_groups: true     # LMUL groups: an op spanning G registers uses vd..vd+G−1
+//     branch_penalty: 2         # cycles lost after a taken branch (front-end redirect)
+//     quantum: 1 us             # temporal-decoupling quantum (default: the target's)
+//     main: true                # counts for stall_fraction
+//
+// `memories`, `dma` and `units` are wiring, read by the target.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/config/Reader.h"
+#include "sim/core/Time.h"
+#include "sim/ir/Op.h"
+#include "sim/target/TargetInfo.h"
+
+namespace tessim {
+
+struct EngineConfig {
+    std::string name;
+    ClockDomain clock;
+    unsigned issueWidth = 1;
+    bool vliw = false;                 // honour Op::kBundleStart: a bundle issues in one cycle
+    std::vector<SlotClassInfo> slots;  // VLIW slot classes, in YAML order
+    unsigned registerBytes = 32;       // vector register size (VLEN / 8)
+    unsigned vectorRegisters = kVectorRegs;
+    unsigned scalarRegisters = kRegIds - kScalarRegBase;
+    bool registerGroups = false;  // off: a register id names a whole vector of any length
+    unsigned branchPenalty = 0;   // cycles
+    Tick quantum = 1'000'000;     // temporal-decoupling quantum (1 µs)
+    bool isMainCompute = true;    // counts for stall_fraction
+
+    static EngineConfig fromYaml(config::Reader& r, const std::string& name, ClockDomain defaultClock,
+                                 Tick defaultQuantum);
+    // Index of a slot class in `slots`, or −1.
+    int slotClassIndex(const std::string& slotClass) const;
+};
+
+}  // namespace tessim

@@ -1,0 +1,132 @@
+// Functional execution (--functional) of the extended op IR on real bytes: scalar ALU ops,
+// scalar stores, vsetvl, vector-scalar FMA, register gather and reductions over LMUL groups.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "engine/EngineTestUtil.h"
+
+namespace tessim {
+namespace {
+
+using namespace test;
+
+constexpr std::uint64_t kX = 0, kIndex = 256, kScalar = 512, kOut = 1024, kScalarOut = 1536;
+
+Op memoryOp(OpKind kind, DType dtype, std::uint8_t reg, std::uint64_t addr, std::uint32_t vl) {
+    Op op;
+    op.kind = kind;
+    op.dtype = dtype;
+    op.vl = vl;
+    op.addr = addr;
+    op.space = 0;  // spm
+    if (kind == OpKind::VLoad || kind == OpKind::ScalarLoad)
+        op.dst = reg;
+    else
+        op.src[0] = reg;
+    return op;
+}
+
+TEST(FunctionalOps, NewOpsComputeOnRealBytes) {
+    FunctionalMemory& t = makeTarget().functionalMemory();
+    std::vector<float> x(32), index{7, 6, 5, 4, 3, 2, 1, 100};
+    for (std::size_t i = 0; i < x.size(); ++i)
+        x[i] = static_cast<float>(i + 1);
+    const std::int32_t three = 3;
+    t.write(0, kX, x.data(), x.size() * 4);
+    t.write(0, kIndex, index.data(), index.size() * 4);
+    t.write(0, kScalar, &three, 4);
+
+    Op vsetvl = scalarOp(OpKind::VSetVl, s(5), kNoReg, 4);  // lmul 4 of f32: VLMAX 32
+    vsetvl.dtype = DType::F32;
+    vsetvl.vl = 100;  // AVL
+    Op broadcast = vector(OpKind::Broadcast, 16, kNoReg, kNoReg, kNoReg, 32);
+    broadcast.imm = 1.0;
+    Op shiftRight = scalarOp(OpKind::SShift, s(8), s(7), -2);
+    Op multiply = scalarOp(OpKind::SMul, s(9), s(3), 0);
+    multiply.src[1] = s(8);
+    Op ordered = vector(OpKind::Reduce, s(6), 16, kNoReg, kNoReg, 32);
+    ordered.flags = Op::kOrdered;
+    std::vector<Op> ops{
+        memoryOp(OpKind::ScalarLoad, DType::I32, s(3), kScalar, 1),
+        vsetvl,
+        memoryOp(OpKind::VLoad, DType::F32, 8, kX, 32),  // m4: v8..v11
+        broadcast,                                       // v16..v19 ← 1
+        vector(OpKind::Fma, 16, s(3), 8, 16, 32),        // vfmacc.vf: v16 ← 3 · v8 + v16
+        memoryOp(OpKind::VStore, DType::F32, 16, kOut, 32),
+        memoryOp(OpKind::VLoad, DType::F32, 4, kIndex, 8),
+        vector(OpKind::Gather, 12, 8, 4),  // v12[i] ← v8[v4[i]]
+        ordered,                           // s6 ← Σ v16
+        scalarOp(OpKind::SShift, s(7), s(3), 4),
+        shiftRight,
+        multiply,
+        memoryOp(OpKind::ScalarStore, DType::I32, s(9), kScalarOut, 1),
+    };
+    runOn("rvv", ops, /*functional=*/true);
+    Engine* e = target()->findEngine("rvv");
+
+    std::vector<float> out(32);
+    t.read(0, kOut, out.data(), out.size() * 4);
+    for (std::size_t i = 0; i < out.size(); ++i)
+        EXPECT_EQ(out[i], 3.0f * static_cast<float>(i + 1) + 1.0f) << i;
+    const std::vector<double>& gathered = e->vectorRegister(12);
+    const std::vector<double> expected{8, 7, 6, 5, 4, 3, 2, 0};  // index 100 is out of range
+    ASSERT_GE(gathered.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        EXPECT_EQ(gathered[i], expected[i]) << i;
+    EXPECT_EQ(e->scalarRegister(5), 32.0);
+    EXPECT_EQ(e->scalarRegister(6), 3.0 * 528 + 32);  // Σ (3 (i + 1) + 1), i < 32
+    EXPECT_EQ(e->scalarRegister(7), 48.0);
+    EXPECT_EQ(e->scalarRegister(8), 12.0);
+    std::int32_t stored = 0;
+    t.read(0, kScalarOut, &stored, 4);
+    EXPECT_EQ(stored, 36);
+}
+
+TEST(FunctionalOps, ScalarCompareAndAddFollowTheirDatatype) {
+    Op add = scalarOp(OpKind::SAdd, s(1), s(0), 2147483647.0);  // i32 wraps
+    Op wrap = scalarOp(OpKind::SAdd, s(2), s(1), 1);
+    Op less = scalarOp(OpKind::SCompare, s(3), s(2), 0);
+    Op notLess = scalarOp(OpKind::SCompare, s(4), s(1), 0);
+    runOn("rvv", {add, wrap, less, notLess}, true);
+    Engine* e = target()->findEngine("rvv");
+    EXPECT_EQ(e->scalarRegister(2), -2147483648.0);
+    EXPECT_EQ(e->scalarRegister(3), 1.0);
+    EXPECT_EQ(e->scalarRegister(4), 0.0);
+}
+
+TEST(FunctionalOps, ShiftOfAFloatIsAnError) {
+    Op shift = scalarOp(OpKind::SShift, s(1), s(0), 1);
+    shift.dtype = DType::F32;
+    EXPECT_THROW(runOn("rvv", {shift}, true), std::runtime_error);
+}
+
+Op bundleStart(Op op) {
+    op.flags |= Op::kBundleStart;
+    return op;
+}
+
+TEST(FunctionalOps, VliwBundlesExecute) {
+    Op five = bundleStart(scalarOp(OpKind::SAdd, s(1), s(0), 5));
+    Op seven = scalarOp(OpKind::SAdd, s(2), s(0), 7);
+    Op sum = bundleStart(scalarOp(OpKind::SAdd, s(3), s(1), 0));
+    sum.src[1] = s(2);
+    runOn("dsp", {five, seven, sum}, true);
+    EXPECT_EQ(target()->findEngine("dsp")->scalarRegister(3), 12.0);
+}
+
+TEST(FunctionalOps, ABundleThatReadsItsOwnResultIsRefused) {
+    Op first = bundleStart(scalarOp(OpKind::SAdd, s(1), s(0), 5));
+    Op reader = scalarOp(OpKind::SAdd, s(2), s(1), 1);
+    try {
+        runOn("dsp", {first, reader}, true);
+        FAIL() << "expected an error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("reads s1, which an earlier op of the same bundle writes"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace tessim
