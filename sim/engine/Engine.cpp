@@ -335,7 +335,7 @@ void Engine::failRegister(const Op& op) const {
 
 unsigned Engine::registerGroup(const Op& op) const {
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    if (bytes <= config_.registerBytes)
+    if (bytes <= config_.registerBytes || isScalarOp(op.kind))
         return 1;
     const std::uint64_t registers = (bytes + config_.registerBytes - 1) / config_.registerBytes;
     unsigned group = 1;

@@ -48,9 +48,10 @@ IssueCost TableUnit::issue(const Op& op) {
     auto k = static_cast<std::size_t>(op.kind);
     auto d = static_cast<std::size_t>(op.dtype);
     ++opCount_[k][d];
-    elementCount_[k][d] += op.vl > 0 ? op.vl : 1;
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes) {
+    const bool oneRegister = bytes <= config_.registerBytes || isScalarOp(op.kind);
+    elementCount_[k][d] += op.vl > 0 && !isScalarOp(op.kind) ? op.vl : 1;
+    if (config_.unitClass == UnitClass::Compute && oneRegister) {
         double w = op.kind == OpKind::Fma                               ? 2.0 * op.vl
                    : (op.kind == OpKind::Mul || op.kind == OpKind::Add) ? static_cast<double>(op.vl)
                                                                         : 0.0;
@@ -61,6 +62,8 @@ IssueCost TableUnit::issue(const Op& op) {
 }
 
 std::uint64_t TableUnit::registerGroups(const Op& op) const {
+    if (isScalarOp(op.kind))
+        return 1;
     std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
     return std::max<std::uint64_t>(1, (bytes + config_.registerBytes - 1) / config_.registerBytes);
 }
@@ -113,7 +116,7 @@ void TableUnit::account(const Op& op) {
     auto k = static_cast<std::size_t>(op.kind);
     auto d = static_cast<std::size_t>(op.dtype);
     ++opCount_[k][d];
-    elementCount_[k][d] += std::max<std::uint32_t>(op.vl, 1);
+    elementCount_[k][d] += isScalarOp(op.kind) ? 1 : std::max<std::uint32_t>(op.vl, 1);
 }
 
 double TableUnit::work(const Op& op) const {

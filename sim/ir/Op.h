@@ -180,6 +180,13 @@ inline Op dmaWaitOp(std::uint32_t tag) {
     return op;
 }
 
+// Ops that work on one scalar, whatever their vl says (vsetvl's vl is the requested length):
+// they span no vector registers and cost the same at any vl.
+constexpr bool isScalarOp(OpKind k) {
+    return k == OpKind::SAdd || k == OpKind::SMul || k == OpKind::SCompare || k == OpKind::SShift ||
+           k == OpKind::ScalarLoad || k == OpKind::ScalarStore || k == OpKind::Branch || k == OpKind::VSetVl;
+}
+
 inline bool isScalarRegister(std::uint8_t r) {
     return r != kNoReg && r >= kScalarRegBase;
 }
