@@ -48,10 +48,9 @@ IssueCost TableUnit::issue(const Op& op) {
     auto k = static_cast<std::size_t>(op.kind);
     auto d = static_cast<std::size_t>(op.dtype);
     ++opCount_[k][d];
+    elementCount_[k][d] += op.vl > 0 ? op.vl : 1;  // scalar ops: see collect()
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    const bool oneRegister = bytes <= config_.registerBytes || isScalarOp(op.kind);
-    elementCount_[k][d] += op.vl > 0 && !isScalarOp(op.kind) ? op.vl : 1;
-    if (config_.unitClass == UnitClass::Compute && oneRegister) {
+    if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes) {
         double w = op.kind == OpKind::Fma                               ? 2.0 * op.vl
                    : (op.kind == OpKind::Mul || op.kind == OpKind::Add) ? static_cast<double>(op.vl)
                                                                         : 0.0;
@@ -116,7 +115,7 @@ void TableUnit::account(const Op& op) {
     auto k = static_cast<std::size_t>(op.kind);
     auto d = static_cast<std::size_t>(op.dtype);
     ++opCount_[k][d];
-    elementCount_[k][d] += isScalarOp(op.kind) ? 1 : std::max<std::uint32_t>(op.vl, 1);
+    elementCount_[k][d] += std::max<std::uint32_t>(op.vl, 1);
 }
 
 double TableUnit::work(const Op& op) const {
@@ -158,11 +157,13 @@ void TableUnit::collect(const std::string& path, StatsTree& stats, EnergyLedger&
             auto kind = static_cast<OpKind>(k);
             auto dtype = static_cast<DType>(d);
             std::string key = std::string(opKindName(kind)) + "_" + std::string(dtypeName(dtype));
+            // A scalar op works on one element whatever its vl (vsetvl's vl is a requested length).
+            const std::uint64_t elements = isScalarOp(kind) ? opCount_[k][d] : elementCount_[k][d];
             node.add(key + "_ops", opCount_[k][d], "ops");
-            node.add(key + "_elements", elementCount_[k][d], "elements");
+            node.add(key + "_elements", elements, "elements");
             auto e = config_.energyPerElement.find({kind, dtype});
             double joules = e == config_.energyPerElement.end() ? 0.0 : e->second;
-            std::uint64_t events = elementCount_[k][d];
+            std::uint64_t events = elements;
             if (config_.unitClass == UnitClass::Memory)
                 events *= dtypeBytes(dtype);
             energy.addEvents(path, key, events, joules);
