@@ -133,6 +133,22 @@ TEST(IssueModel, OrderedReductionsHaveTheirOwnTable) {
     EXPECT_EQ(cycles(true, 32), (n - 1) * 48 + 48);
 }
 
+TEST(IssueModel, LatencyFollowsThePerLmulTable) {
+    // Dependent slides (v8 ← v8 shifted): the latency table gives 3 at m1 and 17 at m4, more
+    // than the occupancy (2 per register).
+    const std::uint64_t n = 20;
+    for (std::uint32_t group : {1u, 4u}) {
+        std::vector<Op> ops;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            Op slide = vector(OpKind::Slide, 8, 8, kNoReg, kNoReg, 8 * group);
+            slide.imm = 1;
+            ops.push_back(slide);
+        }
+        makeTarget();
+        EXPECT_EQ(runOn("rvv", ops).cycles, n * (group == 1 ? 3 : 17)) << "m" << group;
+    }
+}
+
 TEST(IssueModel, LinearScalingWithoutATable) {
     // vfadd m4: 4 × reciprocal 1; latency 4 + 3.
     const std::uint64_t n = 25;
