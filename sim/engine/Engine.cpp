@@ -136,8 +136,18 @@ EngineInfo Engine::describe() const {
 }
 
 void Engine::syncIfQuantumElapsed() {
-    if (config_.clock.at(cycle_) >= nowTicks() + config_.quantum)
+    const Tick local = config_.clock.at(cycle_);
+    const Tick now = nowTicks();
+    if (local >= now + config_.quantum) {
+        // Running ahead skews no one when no other process has anything to do before the
+        // engine's local time (an engine alone, or every other process waiting for an event):
+        // then look again a quantum later instead of switching to the kernel for nothing.
+        if (sc_core::sc_time_to_pending_activity().value() >= local - now) {
+            nextSyncCycle_ = cycle_ + config_.clock.cyclesCeil(config_.quantum);
+            return;
+        }
         synchronise();
+    }
     nextSyncCycle_ = config_.clock.cyclesCeil(nowTicks() + config_.quantum);
 }
 
@@ -342,7 +352,7 @@ void Engine::failRegister(const Op& op) const {
 
 unsigned Engine::registerGroup(const Op& op) const {
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    if (bytes <= config_.registerBytes)
+    if (bytes <= config_.registerBytes || isScalarOp(op.kind))
         return 1;
     const std::uint64_t registers = (bytes + config_.registerBytes - 1) / config_.registerBytes;
     unsigned group = 1;

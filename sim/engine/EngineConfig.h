@@ -4,6 +4,7 @@
 //     impl: engine
 //     clock: 1.6 GHz            # default: the target's clock
 //     issue_width: 2            # in-order interlocked superscalar: up to N ops per cycle
+//                               # (VLIW without slot classes: the most ops in a bundle)
 //     vliw: true                # ops between bundle marks issue together in one cycle
 //     slots: {scalar: 5, vector: 6}   # VLIW slot classes; each unit names its `slot:`
 //     register_size: 32 B       # one vector register (VLEN / 8)
@@ -14,7 +15,8 @@
 //     quantum: 1 us             # temporal-decoupling quantum (default: the target's)
 //     main: true                # counts for stall_fraction
 //
-// `memories`, `dma` and `units` are wiring, read by the target.
+// `memories`, `dma` and `units` are wiring, read by the target. Without `quantum`, the engine
+// takes the default the target passes (fromYaml's defaultQuantum).
 #pragma once
 
 #include <string>

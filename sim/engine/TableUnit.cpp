@@ -48,7 +48,7 @@ IssueCost TableUnit::issue(const Op& op) {
     auto k = static_cast<std::size_t>(op.kind);
     auto d = static_cast<std::size_t>(op.dtype);
     ++opCount_[k][d];
-    elementCount_[k][d] += op.vl > 0 ? op.vl : 1;
+    elementCount_[k][d] += op.vl > 0 ? op.vl : 1;  // scalar ops: see collect()
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
     if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes) {
         double w = op.kind == OpKind::Fma                               ? 2.0 * op.vl
@@ -61,6 +61,8 @@ IssueCost TableUnit::issue(const Op& op) {
 }
 
 std::uint64_t TableUnit::registerGroups(const Op& op) const {
+    if (isScalarOp(op.kind))
+        return 1;
     std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
     return std::max<std::uint64_t>(1, (bytes + config_.registerBytes - 1) / config_.registerBytes);
 }
@@ -155,11 +157,13 @@ void TableUnit::collect(const std::string& path, StatsTree& stats, EnergyLedger&
             auto kind = static_cast<OpKind>(k);
             auto dtype = static_cast<DType>(d);
             std::string key = std::string(opKindName(kind)) + "_" + std::string(dtypeName(dtype));
+            // A scalar op works on one element whatever its vl (vsetvl's vl is a requested length).
+            const std::uint64_t elements = isScalarOp(kind) ? opCount_[k][d] : elementCount_[k][d];
             node.add(key + "_ops", opCount_[k][d], "ops");
-            node.add(key + "_elements", elementCount_[k][d], "elements");
+            node.add(key + "_elements", elements, "elements");
             auto e = config_.energyPerElement.find({kind, dtype});
             double joules = e == config_.energyPerElement.end() ? 0.0 : e->second;
-            std::uint64_t events = elementCount_[k][d];
+            std::uint64_t events = elements;
             if (config_.unitClass == UnitClass::Memory)
                 events *= dtypeBytes(dtype);
             energy.addEvents(path, key, events, joules);

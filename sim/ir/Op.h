@@ -182,6 +182,20 @@ inline Op dmaWaitOp(std::uint32_t tag) {
     return op;
 }
 
+// Ops that work on one scalar, whatever their vl says (vsetvl's vl is the requested length):
+// they span no vector registers and cost the same at any vl.
+constexpr std::uint32_t opKindBit(OpKind k) {
+    return std::uint32_t{1} << static_cast<unsigned>(k);
+}
+static_assert(kOpKindCount <= 32, "op-kind sets are 32-bit masks");
+constexpr std::uint32_t kScalarOps = opKindBit(OpKind::SAdd) | opKindBit(OpKind::SMul) |
+                                     opKindBit(OpKind::SCompare) | opKindBit(OpKind::SShift) |
+                                     opKindBit(OpKind::ScalarLoad) | opKindBit(OpKind::ScalarStore) |
+                                     opKindBit(OpKind::Branch) | opKindBit(OpKind::VSetVl);
+constexpr bool isScalarOp(OpKind k) {
+    return (kScalarOps & opKindBit(k)) != 0;
+}
+
 inline bool isScalarRegister(std::uint8_t r) {
     return r != kNoReg && r >= kScalarRegBase;
 }

@@ -137,7 +137,7 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         if (takesImmediate(op))
             j["imm"] = op.imm;
         if (op.kind == OpKind::VSetVl)
-            j["lmul"] = op.imm;
+            j["lmul"] = op.imm > 0 ? op.imm : 1.0;  // the engine reads 0 as 1
         if (op.kind == OpKind::Reduce && (op.flags & Op::kOrdered))
             j["ordered"] = true;
         break;

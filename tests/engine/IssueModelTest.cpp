@@ -47,7 +47,9 @@ TEST(IssueModel, EveryScalarOpHasItsTableLatency) {
     // Each op feeds the next: sadd 1, sshift 1, scmp 1, smul 3, vsetvl 1.
     std::vector<Op> ops{scalarOp(OpKind::SAdd, s(1), s(0), 5), scalarOp(OpKind::SShift, s(2), s(1), 2),
                         scalarOp(OpKind::SCompare, s(3), s(2), 100), scalarOp(OpKind::SMul, s(4), s(3), 7)};
-    Op vsetvl = scalarOp(OpKind::VSetVl, s(5), s(4), 1);
+    Op vsetvl = scalarOp(OpKind::VSetVl, s(5), kNoReg, 1);
+    vsetvl.src[0] = s(4);
+    vsetvl.vl = 1000;  // a requested length: it costs nothing more
     ops.push_back(vsetvl);
     EngineRun r = runOn("rvv", ops);
     EXPECT_EQ(r.cycles, 1u + 1 + 1 + 3 + 1);
@@ -129,6 +131,22 @@ TEST(IssueModel, OrderedReductionsHaveTheirOwnTable) {
     // m4: unordered 17 per op, latency 7 + (17 − 6.5) → 18; ordered 48, latency 11 + (48 − 11).
     EXPECT_EQ(cycles(false, 32), (n - 1) * 17 + 18);
     EXPECT_EQ(cycles(true, 32), (n - 1) * 48 + 48);
+}
+
+TEST(IssueModel, LatencyFollowsThePerLmulTable) {
+    // Dependent slides (v8 ← v8 shifted): the latency table gives 3 at m1 and 17 at m4, more
+    // than the occupancy (2 per register).
+    const std::uint64_t n = 20;
+    for (std::uint32_t group : {1u, 4u}) {
+        std::vector<Op> ops;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            Op slide = vector(OpKind::Slide, 8, 8, kNoReg, kNoReg, 8 * group);
+            slide.imm = 1;
+            ops.push_back(slide);
+        }
+        makeTarget();
+        EXPECT_EQ(runOn("rvv", ops).cycles, n * (group == 1 ? 3 : 17)) << "m" << group;
+    }
 }
 
 TEST(IssueModel, LinearScalingWithoutATable) {
