@@ -29,6 +29,10 @@ public:
     }
     void setFunctional(bool on) { functional_ = on; }
     void setTrace(TraceSink* trace) { trace_ = trace; }
+    // Channel c's transactions carry initiator id first + c (InitiatorRegistry::addRange).
+    void setInitiatorBase(std::uint16_t first) { initiatorBase_ = first; }
+    std::uint16_t initiatorBase() const { return initiatorBase_; }
+    virtual unsigned channelCount() const = 0;
     // Tick at which the last transfer completed (the kernel is not over before it).
     virtual Tick lastCompletion() const = 0;
     virtual void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const = 0;
@@ -37,6 +41,7 @@ protected:
     std::array<int, 256> spaceToSocket_{};
     bool functional_ = false;
     TraceSink* trace_ = nullptr;
+    std::uint16_t initiatorBase_ = 0;
 };
 
 }  // namespace tessim

@@ -46,7 +46,7 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
 
 Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
     : Memory(name, config.level, ~std::uint64_t{0}), next("next"), config_(config),
-      tags_(config.sets(), config.ways, config.policy, config.seed), mshrFree_(config.mshrs, 0),
+      tags_(config.sets(), config.ways, config.policy, config.seed), mshrs_(config.mshrs),
       ports_(config.ports), hitTicks_(config.clock.at(config.hitCycles)) {
     while ((1u << lineShift_) < config_.lineBytes)
         ++lineShift_;
@@ -69,7 +69,9 @@ void Cache::setNextLevel(std::uint8_t space, std::uint64_t capacity) {
 void Cache::resetTiming() {
     Memory::resetTiming();
     tags_.reset();
-    std::fill(mshrFree_.begin(), mshrFree_.end(), 0);
+    for (auto& m : mshrs_)
+        m = ReservationTimeline{};
+    lastFillTicks_ = 0;
     for (auto& p : ports_)
         p = ReservationTimeline{};
     reads_ = writes_ = hits_ = readMisses_ = writeMisses_ = 0;
@@ -77,7 +79,9 @@ void Cache::resetTiming() {
     mshrStallTicks_ = 0;
 }
 
-Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at) {
+Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator) {
+    nextExt_.initiator = initiator;
+    nextExt_.source = write ? AccessSource::CacheWriteBack : AccessSource::CacheFill;
     nextGp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     nextGp_.set_address(addr);
     nextGp_.set_data_length(config_.lineBytes);
@@ -93,7 +97,7 @@ Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at) {
     return now + delay.value();
 }
 
-Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival) {
+Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator) {
     ++lineAccesses_;
     // Each port looks up one line per cycle.
     const Tick period = config_.clock.period;
@@ -102,6 +106,7 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival) {
         if (ports_[p].earliestStart(arrival, period) < port->earliestStart(arrival, period))
             port = &ports_[p];
     Tick t = port->reserve(arrival, period);
+    noteWait(t - arrival);
     bool hit = false;
     CacheTags::Victim victim;
     CacheTags::Line& line = tags_.access(lineNumber, hit, victim);
@@ -109,18 +114,34 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival) {
         ++hits_;
         if (write)
             line.dirty = true;
+        if (line.readyAt > t + hitTicks_ && t < line.missAt) {
+            // The fill in flight was asked for by an access later in time than this one, which
+            // was processed first: this access missed first and gets the line one fill latency
+            // after its own tag check.
+            Tick ownFill = t + (line.readyAt - line.missAt);
+            line.readyAt = std::min(line.readyAt, ownFill);
+            line.missAt = t;
+        }
         return std::max(t + hitTicks_, line.readyAt);
     }
     if (write)
         ++writeMisses_;
     else
         ++readMisses_;
-    auto mshr = std::min_element(mshrFree_.begin(), mshrFree_.end());
-    Tick start = t;
-    if (*mshr > t) {
+    // The MSHR free earliest at this miss's time, for as long as the last miss held one.
+    ReservationTimeline* mshr = &mshrs_[0];
+    Tick start = mshr->earliestStart(t, lastFillTicks_);
+    for (std::size_t m = 1; m < mshrs_.size() && start > t; ++m) {
+        Tick s = mshrs_[m].earliestStart(t, lastFillTicks_);
+        if (s < start) {
+            start = s;
+            mshr = &mshrs_[m];
+        }
+    }
+    if (start > t) {
         ++mshrStalls_;
-        mshrStallTicks_ += *mshr - t;
-        start = *mshr;
+        mshrStallTicks_ += start - t;
+        noteWait(start - t);
     }
     // The tag check precedes the request to the next level; the write-back of a dirty victim
     // leaves through a write buffer and does not delay the fill.
@@ -129,13 +150,15 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival) {
         ++evictions_;
         if (victim.dirty) {
             ++writebacks_;
-            sendNext(true, victim.lineNumber << lineShift_, issue);
+            sendNext(true, victim.lineNumber << lineShift_, issue, initiator);
         }
     }
     ++fills_;
-    Tick filled = sendNext(false, lineNumber << lineShift_, issue);
-    *mshr = filled;
+    Tick filled = sendNext(false, lineNumber << lineShift_, issue, initiator);
+    mshr->reserve(start, filled - start);
+    lastFillTicks_ = filled - start;
     line.readyAt = filled;
+    line.missAt = t;
     line.dirty = write;
     return filled;
 }
@@ -145,6 +168,7 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
     bool write = gp.is_write();
     std::uint64_t addr = gp.get_address(), bytes = gp.get_data_length();
     Tick done = t + hitTicks_;
+    const std::uint16_t initiator = ext ? ext->initiator : 0;
     if (ext && ext->strided()) {
         std::uint64_t last = ~std::uint64_t{0};
         for (std::uint32_t i = 0; i < ext->elements; ++i) {
@@ -153,13 +177,13 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
                 if (l == last)
                     continue;
                 last = l;
-                done = std::max(done, accessLine(l, write, t));
+                done = std::max(done, accessLine(l, write, t, initiator));
             }
         }
         bytes = std::uint64_t{ext->elements} * ext->elementBytes;
     } else if (bytes > 0) {
         for (std::uint64_t l = addr >> lineShift_; l <= (addr + bytes - 1) >> lineShift_; ++l)
-            done = std::max(done, accessLine(l, write, t));
+            done = std::max(done, accessLine(l, write, t, initiator));
     }
     if (write) {
         ++writes_;
@@ -235,6 +259,7 @@ void Cache::collect(StatsTree& stats, EnergyLedger& energy, double seconds) cons
     energy.addEvents(name(), "line_fill_or_writeback", fills_ + writebacks_, config_.fillJoules);
     energy.addStaticPower(name(), config_.staticWatts);
     (void)seconds;
+    collectByInitiator(node);
 }
 
 }  // namespace tessim

@@ -1,9 +1,16 @@
 // A set-associative, write-back, write-allocate cache (K1 L1D per core, L2 per cluster,
 // FT-Matrix2000 global cache). Misses and write-backs go to the next level as TLM transactions
-// on `next`, which is bound to another memory (or an interconnect in front of it). MSHRs bound
-// the misses in flight: a miss that finds them all busy waits for the first to free (an
-// MSHR-full stall). A line whose fill is in flight is present in the tags at once; a later
-// access to it waits for the fill (a merged miss) but counts as a hit.
+// on `next`, which is bound to another memory (or an interconnect in front of it), naming the
+// initiator whose access missed (fills) or evicted the line (write-backs). MSHRs bound the
+// misses in flight: a miss that finds them all busy waits for the first to free (an MSHR-full
+// stall). A line whose fill is in flight is present in the tags at once; a later access to it
+// waits for the fill (a merged miss) but counts as a hit.
+//
+// Initiators run ahead of each other (temporal decoupling), so accesses may arrive out of time
+// order. Answers go by each access's annotated time: each MSHR is a reservation timeline (an
+// early miss can use an MSHR that later misses leave free at its time), and an access that
+// finds a line whose fill was requested by a later access is the one that really missed first:
+// it gets the line one fill latency after its own arrival, and the line is ready from then.
 //
 // Functional runs: the cache holds no data; functional bytes pass through to the next level's
 // backing store (debug transport), so every level sees the same, always-current data.
@@ -78,13 +85,14 @@ protected:
     void functionalAccess(tlm::tlm_generic_payload& gp, const AccessExtension& ext) override;
 
 private:
-    Tick accessLine(std::uint64_t lineNumber, bool write, Tick t);
-    Tick sendNext(bool write, std::uint64_t addr, Tick at);
+    Tick accessLine(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator);
+    Tick sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator);
     void debugNext(bool write, std::uint64_t addr, void* data, std::uint64_t bytes);
 
     CacheConfig config_;
     CacheTags tags_;
-    std::vector<Tick> mshrFree_;
+    std::vector<ReservationTimeline> mshrs_;
+    Tick lastFillTicks_ = 0;  // duration of the last miss, the guess for the next one's MSHR hold
     std::vector<ReservationTimeline> ports_;
     Tick hitTicks_;
     unsigned lineShift_ = 0;

@@ -85,6 +85,7 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
             bus.reserve(ds, dur);
             ++rowHits_;
             ++reorderedHits_;
+            segmentWait_ = ds - std::min(ds, t + lat);
             return ds + dur;
         }
     }
@@ -129,6 +130,16 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     bus.reserve(ds, dur);
     const Tick end = ds + dur;
     const Tick col = ds - lat;
+    {
+        // Beyond what the same command sequence takes on an idle bank and bus.
+        const Tick first = alignUp(arrival, period_);
+        Tick unloaded = lat + dur;
+        if (outcome != RowOutcome::Hit)
+            unloaded += tm.tRCD * period_;
+        if (outcome == RowOutcome::Miss)
+            unloaded += tm.tRP * period_;
+        segmentWait_ = end - std::min(end, first + unloaded);
+    }
     switch (outcome) {
     case RowOutcome::Hit: ++rowHits_; break;
     case RowOutcome::Empty: ++rowEmpty_; break;
@@ -169,6 +180,7 @@ Tick Ddr::postWrite(const DdrLocation& loc, std::uint64_t bursts, Tick arrival) 
         slot = std::min_element(writeSlotFree_.begin(), writeSlotFree_.end());
     }
     Tick accepted = alignUp(std::max(arrival, *slot), period_);
+    writeWait_ = accepted - alignUp(arrival, period_);
     *slot = kTickMax;
     posted_.push_back(
         PostedWrite{loc, bursts, accepted, static_cast<unsigned>(slot - writeSlotFree_.begin())});
@@ -204,6 +216,7 @@ void Ddr::drainWrites() {
 Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival) {
     const std::uint64_t g = map_.granule(), burst = config_.burstBytes();
     Tick done = arrival;
+    Tick maxWait = 0;
     std::uint64_t end = addr + bytes;
     while (addr < end) {
         DdrLocation loc = map_.decode(addr);
@@ -224,11 +237,18 @@ Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick a
             writeBursts_ += bursts;
         else
             readBursts_ += bursts;
-        Tick end = write && !writeSlotFree_.empty() ? postWrite(loc, bursts, arrival)
-                                                    : serve(loc, bursts, write, arrival);
+        Tick end = 0;
+        if (write && !writeSlotFree_.empty()) {
+            end = postWrite(loc, bursts, arrival);
+            maxWait = std::max(maxWait, writeWait_);
+        } else {
+            end = serve(loc, bursts, write, arrival);
+            maxWait = std::max(maxWait, segmentWait_);
+        }
         done = std::max(done, end);
         addr = segEnd;
     }
+    noteWait(maxWait);
     return done;
 }
 
@@ -297,6 +317,7 @@ void Ddr::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const 
     energy.addEvents(name(), "write_burst", writeBursts_, config_.writeBurstJoules);
     energy.addEvents(name(), "refresh", refreshes, config_.refreshJoules);
     energy.addStaticPower(name(), config_.backgroundWatts);
+    collectByInitiator(node);
 }
 
 }  // namespace tessim

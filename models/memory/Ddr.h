@@ -111,6 +111,7 @@ private:
     std::uint64_t rowHits_ = 0, rowMisses_ = 0, rowEmpty_ = 0, reorderedHits_ = 0;
     std::uint64_t activates_ = 0, precharges_ = 0;
     Tick firstArrival_ = kTickMax, lastEnd_ = 0;
+    Tick segmentWait_ = 0, writeWait_ = 0;  // of the segment served last (per-initiator waits)
 };
 
 }  // namespace tessim

@@ -187,6 +187,21 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     if (engines_.empty())
         r.fail("name", "a target needs at least one component with impl: engine");
     r.finish();
+    assignInitiators();
+}
+
+void ConfiguredTarget::assignInitiators() {
+    for (auto& e : engines_)
+        e->setInitiator(initiators_.add(e->config().name));
+    for (auto& d : dmaEngines_)
+        d->setInitiatorBase(initiators_.addRange(std::string(d->name()) + "_ch", d->channelCount()));
+    for (auto& m : memories_)
+        m->setInitiatorRegistry(&initiators_);
+}
+
+void ConfiguredTarget::setAccessObserver(AccessObserver* observer) {
+    for (auto& m : memories_)
+        m->setObserver(observer);
 }
 
 ConfiguredTarget::~ConfiguredTarget() = default;

@@ -72,6 +72,7 @@ public:
     void setStream(std::unique_ptr<OpStream> stream) { stream_ = std::move(stream); }
     void setFunctional(bool on) { functional_ = on; }
     void setTrace(TraceSink* trace) { trace_ = trace; }
+    void setInitiator(std::uint16_t id) { access_.initiator = id; }
 
     const EngineConfig& config() const { return config_; }
     // Last cycle in which the engine had work (issue or completion), after the run.
