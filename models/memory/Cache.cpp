@@ -69,9 +69,7 @@ void Cache::setNextLevel(std::uint8_t space, std::uint64_t capacity) {
 void Cache::resetTiming() {
     Memory::resetTiming();
     tags_.reset();
-    for (auto& m : mshrs_)
-        m = ReservationTimeline{};
-    lastFillTicks_ = 0;
+    mshrs_.reset();
     for (auto& p : ports_)
         p = ReservationTimeline{};
     reads_ = writes_ = hits_ = readMisses_ = writeMisses_ = 0;
@@ -97,7 +95,8 @@ Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t init
     return now + delay.value();
 }
 
-Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator) {
+Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
+                       bool wholeLine) {
     ++lineAccesses_;
     // Each port looks up one line per cycle.
     const Tick period = config_.clock.period;
@@ -128,16 +127,25 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
         ++writeMisses_;
     else
         ++readMisses_;
-    // The MSHR free earliest at this miss's time, for as long as the last miss held one.
-    ReservationTimeline* mshr = &mshrs_[0];
-    Tick start = mshr->earliestStart(t, lastFillTicks_);
-    for (std::size_t m = 1; m < mshrs_.size() && start > t; ++m) {
-        Tick s = mshrs_[m].earliestStart(t, lastFillTicks_);
-        if (s < start) {
-            start = s;
-            mshr = &mshrs_[m];
+    if (write && wholeLine) {
+        // A write of the whole line (a write-back from the level above) replaces every byte:
+        // the line is allocated without reading it from the next level.
+        Tick issue = t + hitTicks_;
+        if (victim.valid) {
+            ++evictions_;
+            if (victim.dirty) {
+                ++writebacks_;
+                sendNext(true, victim.lineNumber << lineShift_, issue, initiator);
+            }
         }
+        line.readyAt = issue;
+        line.missAt = t;
+        line.dirty = true;
+        return issue;
     }
+    // An MSHR free at this miss's time (holds that ended before now no longer matter).
+    mshrs_.forgetBefore(nowTicks());
+    Tick start = mshrs_.start(t);
     if (start > t) {
         ++mshrStalls_;
         mshrStallTicks_ += start - t;
@@ -155,8 +163,7 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
     }
     ++fills_;
     Tick filled = sendNext(false, lineNumber << lineShift_, issue, initiator);
-    mshr->reserve(start, filled - start);
-    lastFillTicks_ = filled - start;
+    mshrs_.hold(start, filled);
     line.readyAt = filled;
     line.missAt = t;
     line.dirty = write;
@@ -177,13 +184,17 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
                 if (l == last)
                     continue;
                 last = l;
-                done = std::max(done, accessLine(l, write, t, initiator));
+                done = std::max(done, accessLine(l, write, t, initiator, false));
             }
         }
         bytes = std::uint64_t{ext->elements} * ext->elementBytes;
     } else if (bytes > 0) {
-        for (std::uint64_t l = addr >> lineShift_; l <= (addr + bytes - 1) >> lineShift_; ++l)
-            done = std::max(done, accessLine(l, write, t, initiator));
+        const std::uint64_t lineBytes = config_.lineBytes;
+        for (std::uint64_t l = addr >> lineShift_; l <= (addr + bytes - 1) >> lineShift_; ++l) {
+            const std::uint64_t lineStart = l << lineShift_;
+            const bool whole = write && addr <= lineStart && addr + bytes >= lineStart + lineBytes;
+            done = std::max(done, accessLine(l, write, t, initiator, whole));
+        }
     }
     if (write) {
         ++writes_;

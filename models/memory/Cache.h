@@ -4,10 +4,11 @@
 // initiator whose access missed (fills) or evicted the line (write-backs). MSHRs bound the
 // misses in flight: a miss that finds them all busy waits for the first to free (an MSHR-full
 // stall). A line whose fill is in flight is present in the tags at once; a later access to it
-// waits for the fill (a merged miss) but counts as a hit.
+// waits for the fill (a merged miss) but counts as a hit. A write of a whole line (a write-back
+// from the level above) allocates the line without reading it from the next level.
 //
 // Initiators run ahead of each other (temporal decoupling), so accesses may arrive out of time
-// order. Answers go by each access's annotated time: each MSHR is a reservation timeline (an
+// order. Answers go by each access's annotated time: the MSHRs are an occupancy timeline (an
 // early miss can use an MSHR that later misses leave free at its time), and an access that
 // finds a line whose fill was requested by a later access is the one that really missed first:
 // it gets the line one fill latency after its own arrival, and the line is ready from then.
@@ -28,6 +29,7 @@
 #include "models/memory/CacheTags.h"
 #include "models/memory/Memory.h"
 #include "sim/config/Reader.h"
+#include "sim/core/OccupancyTimeline.h"
 #include "sim/core/ReservationTimeline.h"
 
 namespace tessim {
@@ -85,14 +87,14 @@ protected:
     void functionalAccess(tlm::tlm_generic_payload& gp, const AccessExtension& ext) override;
 
 private:
-    Tick accessLine(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator);
+    // `wholeLine`: a write that covers every byte of the line (no fill on a miss).
+    Tick accessLine(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine);
     Tick sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator);
     void debugNext(bool write, std::uint64_t addr, void* data, std::uint64_t bytes);
 
     CacheConfig config_;
     CacheTags tags_;
-    std::vector<ReservationTimeline> mshrs_;
-    Tick lastFillTicks_ = 0;  // duration of the last miss, the guess for the next one's MSHR hold
+    OccupancyTimeline mshrs_;
     std::vector<ReservationTimeline> ports_;
     Tick hitTicks_;
     unsigned lineShift_ = 0;
