@@ -34,6 +34,8 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.hitCycles = readCycles(r, "hit_latency", c.clock);
     c.mshrs = r.get<unsigned>("mshrs", 8u, Range<unsigned>{1, 1024});
     c.ports = r.get<unsigned>("ports", 1u, Range<unsigned>{1, 64});
+    if (r.has("miss_lookahead"))
+        c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
     c.next = r.get<std::string>("next");
     if (auto e = r.optionalChild("energy")) {
         c.readJoules = e->get<Energy>("read", Energy{0.0}).joules;
@@ -70,6 +72,7 @@ void Cache::resetTiming() {
     Memory::resetTiming();
     tags_.reset();
     mshrs_.reset();
+    lastHold_ = 0;
     for (auto& p : ports_)
         p = ReservationTimeline{};
     reads_ = writes_ = hits_ = readMisses_ = writeMisses_ = 0;
@@ -92,7 +95,19 @@ Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t init
         throw std::runtime_error(fmt::format("cache {}: {} of line {:#x} at the next level failed: {}",
                                              name(), write ? "write-back" : "fill", addr,
                                              nextGp_.get_response_string()));
-    return now + delay.value();
+    return absoluteAfter(delay);
+}
+
+void Cache::waitUntil(Tick at) {
+    if (config_.missLookahead == kTickMax || requestSource_ != AccessSource::Engine)
+        return;
+    const Tick now = nowTicks();
+    if (at <= now + config_.missLookahead)
+        return;
+    // Only a thread may wait (probes and tests call from outside the simulation).
+    sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
+    if (self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_)
+        sc_core::wait(ticksToScTime(at - config_.missLookahead - now));
 }
 
 Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
@@ -131,6 +146,8 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
         // A write of the whole line (a write-back from the level above) replaces every byte:
         // the line is allocated without reading it from the next level.
         Tick issue = t + hitTicks_;
+        if (victim.valid && victim.dirty)
+            waitUntil(issue);
         if (victim.valid) {
             ++evictions_;
             if (victim.dirty) {
@@ -145,7 +162,7 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
     }
     // An MSHR free at this miss's time (holds that ended before now no longer matter).
     mshrs_.forgetBefore(nowTicks());
-    Tick start = mshrs_.start(t);
+    Tick start = mshrs_.start(t, lastHold_);
     if (start > t) {
         ++mshrStalls_;
         mshrStallTicks_ += start - t;
@@ -154,6 +171,7 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
     // The tag check precedes the request to the next level; the write-back of a dirty victim
     // leaves through a write buffer and does not delay the fill.
     Tick issue = start + hitTicks_;
+    waitUntil(issue);
     if (victim.valid) {
         ++evictions_;
         if (victim.dirty) {
@@ -164,6 +182,7 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
     ++fills_;
     Tick filled = sendNext(false, lineNumber << lineShift_, issue, initiator);
     mshrs_.hold(start, filled);
+    lastHold_ = filled - start;
     line.readyAt = filled;
     line.missAt = t;
     line.dirty = write;
@@ -176,6 +195,7 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
     std::uint64_t addr = gp.get_address(), bytes = gp.get_data_length();
     Tick done = t + hitTicks_;
     const std::uint16_t initiator = ext ? ext->initiator : 0;
+    requestSource_ = ext ? ext->source : AccessSource::Engine;
     if (ext && ext->strided()) {
         std::uint64_t last = ~std::uint64_t{0};
         for (std::uint32_t i = 0; i < ext->elements; ++i) {

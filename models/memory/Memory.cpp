@@ -98,7 +98,9 @@ void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
         a.wait = accessWait_;
         observer_->onAccess(name(), a);
     }
-    delay = sc_core::sc_time::from_value(done > now ? done - now : 0);
+    // A memory may have waited for simulated time to reach the request (a cache with a miss look-ahead).
+    const Tick after = nowTicks();
+    delay = sc_core::sc_time::from_value(done > after ? done - after : 0);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -4,7 +4,10 @@
 //
 // Timing contract of b_transport(gp, delay): the request arrives at sc_time_stamp() + delay; the
 // target reserves its timelines and returns delay such that sc_time_stamp() + delay is the time
-// the last byte is delivered (read) or accepted (write). Targets never call wait().
+// the last byte is delivered (read) or accepted (write). Targets do not call wait(), with one
+// exception: a cache with a miss look-ahead may wait, in an engine's thread, until an engine's
+// miss is within that look-ahead of simulated time. Initiators therefore read sc_time_stamp() after
+// b_transport returns (absoluteAfter) to turn the returned delay into an absolute tick.
 #pragma once
 
 #include <cstdint>

@@ -11,14 +11,43 @@ std::size_t OccupancyTimeline::activeAt(Tick t) const {
     return static_cast<std::size_t>(started - ended);
 }
 
-Tick OccupancyTimeline::start(Tick arrival) const {
-    if (ends_.size() < capacity_ || activeAt(arrival) < capacity_)
+Tick OccupancyTimeline::start(Tick arrival, Tick expectedHold) const {
+    if (ends_.size() < capacity_)
         return arrival;
-    // Occupancy only drops at the end of a hold: try those after the arrival in order.
-    for (auto it = std::upper_bound(ends_.begin(), ends_.end(), arrival); it != ends_.end(); ++it)
-        if (activeAt(*it) < capacity_)
-            return *it;
-    return ends_.back();
+    if (arrival >= starts_.back()) {
+        // In time order (the common case): every hold started already, occupancy only falls.
+        auto e = std::upper_bound(ends_.begin(), ends_.end(), arrival);
+        const std::size_t active = static_cast<std::size_t>(ends_.end() - e);
+        return active < capacity_ ? arrival : *(e + static_cast<std::ptrdiff_t>(active - capacity_));
+    }
+    // One sweep over the step function of occupancy after the arrival: the first stretch below
+    // capacity that lasts expectedHold (ticks with several events are taken as a whole: ends
+    // free entries before starts at the same tick take them).
+    std::size_t active = activeAt(arrival);
+    auto s = std::upper_bound(starts_.begin(), starts_.end(), arrival);
+    auto e = std::upper_bound(ends_.begin(), ends_.end(), arrival);
+    bool free = active < capacity_;
+    Tick candidate = arrival;
+    for (;;) {
+        const bool moreStarts = s != starts_.end(), moreEnds = e != ends_.end();
+        if (!moreStarts && !moreEnds)
+            return candidate;  // free from here on (the last events are ends)
+        const Tick next = !moreStarts ? *e : !moreEnds ? *s : std::min(*s, *e);
+        if (free && next >= candidate + expectedHold)
+            return candidate;
+        while (e != ends_.end() && *e == next) {
+            --active;
+            ++e;
+        }
+        while (s != starts_.end() && *s == next) {
+            ++active;
+            ++s;
+        }
+        const bool nowFree = active < capacity_;
+        if (nowFree && !free)
+            candidate = next;
+        free = nowFree;
+    }
 }
 
 void OccupancyTimeline::hold(Tick from, Tick until) {

@@ -4,8 +4,9 @@
 // were presented in (initiators run ahead of each other under temporal decoupling).
 //
 // The hold's length need not be known when asking (a miss learns it from the next level):
-// start() finds s, hold() records [s, end). A request presented late may start in a gap that
-// holds presented earlier but later in time leave; that admission is checked at s only.
+// start() finds s for an expected length (callers pass the last hold's), hold() records the
+// actual [s, end). A request presented late may start in a gap that holds presented earlier but
+// later in time leave, as long as the gap is as long as it expects to hold.
 // Holds that ended before the current simulated time can no longer matter (no request arrives
 // before it) and are dropped; beyond kMaxHolds the earliest-ended are dropped too, which only
 // affects requests arriving before them.
@@ -24,8 +25,9 @@ public:
 
     explicit OccupancyTimeline(unsigned capacity = 1) : capacity_(capacity) {}
 
-    // The earliest tick ≥ arrival at which an entry is free.
-    Tick start(Tick arrival) const;
+    // The earliest tick s ≥ arrival at which an entry is free over [s, s + expectedHold): holds
+    // presented earlier but later in time are respected for as long as this one expects to last.
+    Tick start(Tick arrival, Tick expectedHold = 0) const;
     // Records a hold of one entry over [from, until).
     void hold(Tick from, Tick until);
     // Drops holds that ended at or before `now` (requests never arrive before it).

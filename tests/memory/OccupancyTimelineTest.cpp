@@ -31,6 +31,16 @@ TEST(OccupancyTimeline, AnEarlierRequestPresentedLateUsesTheEntriesFreeAtItsTime
     EXPECT_EQ(pool.start(2000), 2000u);
 }
 
+TEST(OccupancyTimeline, AnExpectedHoldNeedsAGapThatLong) {
+    OccupancyTimeline pool(1);
+    pool.hold(100, 200);
+    pool.hold(300, 400);
+    EXPECT_EQ(pool.start(50, 50), 50u);    // [50, 100) fits before the first hold
+    EXPECT_EQ(pool.start(50, 60), 200u);   // it does not: after it, [200, 260) fits
+    EXPECT_EQ(pool.start(50, 150), 400u);  // nor between the two
+    EXPECT_EQ(pool.start(150, 0), 200u);
+}
+
 TEST(OccupancyTimeline, ForgettingEndedHoldsKeepsLaterOccupancy) {
     OccupancyTimeline pool(3);
     pool.hold(0, 10);
