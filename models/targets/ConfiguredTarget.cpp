@@ -222,6 +222,8 @@ void ConfiguredTarget::assignInitiators() {
 void ConfiguredTarget::setAccessObserver(AccessObserver* observer) {
     for (auto& m : memories_)
         m->setObserver(observer);
+    for (auto& e : engines_)
+        e->setAccessObserver(observer);
 }
 
 // The instances of a replicated memory are one traffic level, named after their key (l1_0 …

@@ -12,6 +12,7 @@ const char* accessSourceName(AccessSource s, bool write) {
     case AccessSource::DmaBurst: return "dma_burst";
     case AccessSource::CacheFill: return "cache_fill";
     case AccessSource::CacheWriteBack: return "cache_writeback";
+    case AccessSource::MacOperand: return write ? "mac_result_write" : "mac_operand_read";
     }
     return "unknown";
 }

@@ -20,7 +20,9 @@
 namespace tessim {
 
 // Why a transaction was issued (observers and traces tell engine, DMA and cache traffic apart).
-enum class AccessSource : std::uint8_t { Engine, DmaBurst, CacheFill, CacheWriteBack };
+// MacOperand: a MAC array's operand reads and result writes of a tile, which the array serves from
+// its scratchpad without transactions (reported to observers only; its timing is the array's).
+enum class AccessSource : std::uint8_t { Engine, DmaBurst, CacheFill, CacheWriteBack, MacOperand };
 
 struct AccessExtension : tlm::tlm_extension<AccessExtension> {
     std::uint32_t elementBytes = 0;  // > 0: strided access of `elements` elements of this size

@@ -8,6 +8,7 @@
 
 #include "sim/core/ProcessFailure.h"
 #include "sim/engine/ElementArithmetic.h"
+#include "sim/ir/Footprint.h"
 #include "sim/report/TraceSink.h"
 
 namespace tessim {
@@ -427,6 +428,8 @@ inline void Engine::completeCompute(const Op& op, unsigned slot, std::uint64_t s
     if (trace_ && occupancy >= 16)
         trace_->span(name(), std::string(opKindName(op.kind)), config_.clock.at(s),
                      config_.clock.at(s + occupancy));
+    if (observer_ && op.kind == OpKind::MacTile)
+        reportMacOperands(op, s, s + occupancy);
     if (functional_) {
         if (op.kind == OpKind::MacTile)
             unit.executeFunctional(op, *this);
@@ -640,6 +643,22 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
     else
         bytesRead_ += bytes;
     return absoluteAfter(delay);
+}
+
+// The array streams a tile's operands and results over the tile's whole occupancy of the unit.
+void Engine::reportMacOperands(const Op& op, std::uint64_t first, std::uint64_t last) {
+    for (const FootprintRange& r : footprint(op)) {
+        TimedAccess a;
+        a.initiator = access_.initiator;
+        a.space = concreteSpace_[r.space];
+        a.source = AccessSource::MacOperand;
+        a.write = r.write;
+        a.addr = r.begin;
+        a.bytes = r.totalBytes();
+        a.arrival = config_.clock.at(first);
+        a.completion = config_.clock.at(last);
+        observer_->onAccess(a.space < spaceNames_.size() ? spaceNames_[a.space].c_str() : name(), a);
+    }
 }
 
 std::string Engine::unreachableSpace(const Op& op) const {

@@ -26,6 +26,7 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include "sim/core/AccessObserver.h"
 #include "sim/core/DmaControl.h"
 #include "sim/core/MemoryAccess.h"
 #include "sim/core/Time.h"
@@ -79,6 +80,8 @@ public:
     // Multicast groups by id (index 0 unused), for the bytes each DMA transfer writes per memory.
     void setMulticastGroups(const std::vector<std::vector<std::uint8_t>>* groups) { groups_ = groups; }
     void setTrace(TraceSink* trace) { trace_ = trace; }
+    // Told of the operand reads and result writes of MAC tiles (memories report the rest).
+    void setAccessObserver(AccessObserver* observer) { observer_ = observer; }
     // Every memory transaction of the engine names it with this id (AccessExtension::initiator).
     void setInitiator(std::uint16_t id) { access_.initiator = id; }
 
@@ -136,6 +139,7 @@ private:
     unsigned pickUnit(OpKind kind, std::uint64_t& freeAt);
     Tick memoryAccess(const Op& op, Tick at, bool write, std::vector<std::uint8_t>* data);
     std::string unreachableSpace(const Op& op) const;
+    void reportMacOperands(const Op& op, std::uint64_t first, std::uint64_t last);
 
     // Registers: every id the op names exists on this engine (else a runtime error), and the
     // number of registers its vector operands span (1 without register groups).
@@ -160,6 +164,7 @@ private:
     std::unique_ptr<OpStream> stream_;
     bool functional_ = false;
     TraceSink* trace_ = nullptr;
+    AccessObserver* observer_ = nullptr;
     const std::vector<std::vector<std::uint8_t>>* groups_ = nullptr;
 
     // Unit dispatch: op kind → candidate (unit, instance) pairs with their busy-until cycle.
