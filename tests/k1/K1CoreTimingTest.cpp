@@ -1,0 +1,148 @@
+// One X60 core of the k1 target against closed forms from ../shared/facts/k1-x60.md: vfmacc
+// chains cost their latency per op, independent vfmacc their reciprocal throughput, at every
+// LMUL; scalar loop ops dual-issue beside vector ops; unit-stride loads that hit the L1 stream at
+// the facts' rate (rounded up to whole cycles per op).
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <systemc>
+
+#include "models/targets/ConfiguredTarget.h"
+#include "sim/config/Loader.h"
+#include "sim/core/ProcessFailure.h"
+#include "sim/core/SimulationSetup.h"
+
+namespace tessim {
+namespace {
+
+constexpr std::array<unsigned, 4> kLmuls{1, 2, 4, 8};
+// vfmacc.vv e32 (facts: reciprocal 1/2/4/8; latency 5 at m1, grown with LMUL as in k1.yaml).
+constexpr std::array<std::uint64_t, 4> kFmaLatency{5, 5, 6, 9};
+constexpr std::array<std::uint64_t, 4> kFmaReciprocal{1, 2, 4, 8};
+// vle32.v (facts: 2.45/4.35/8.6/16.5 cycles), whole cycles per op.
+constexpr std::array<double, 4> kLoadReciprocal{2.45, 4.35, 8.6, 16.5};
+constexpr std::array<std::uint64_t, 4> kLoadCycles{3, 5, 9, 17};
+constexpr std::uint32_t kVlenElements = 8;  // VLEN 256 / 32-bit elements
+
+std::unique_ptr<ConfiguredTarget>& target() {
+    static std::unique_ptr<ConfiguredTarget> t;  // outlives sc_start; one per test process
+    return t;
+}
+
+// A fresh k1 target in a new SystemC kernel (the previous one is leaked with its kernel).
+ConfiguredTarget& freshK1() {
+    initSystemC();
+    if (target()) {
+        (void)target().release();
+        sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
+        sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+    }
+    target() = std::make_unique<ConfiguredTarget>(
+        config::loadYamlFile(std::string(TESSIM_SOURCE_DIR) + "/configs/targets/k1.yaml"));
+    return *target();
+}
+
+// Runs `ops` on core0 of a fresh k1 target and returns the cycle at which the core finished.
+std::uint64_t runOnCore0(std::vector<Op> ops) {
+    if (!target() || sc_core::sc_start_of_simulation_invoked())
+        freshK1();
+    Engine* core = target()->findEngine("core0");
+    core->setStream(std::make_unique<VectorOpStream>(std::move(ops)));
+    sc_core::sc_start();
+    rethrowProcessFailure();
+    return core->finishCycle();
+}
+
+// vd ← vs0 · vs1 + vs2 at LMUL m: register groups start at multiples of 8.
+Op fma(std::uint8_t dst, std::uint8_t acc, unsigned lmul) {
+    Op op;
+    op.kind = OpKind::Fma;
+    op.dtype = DType::F32;
+    op.vl = kVlenElements * lmul;
+    op.dst = dst;
+    op.src[0] = 16;
+    op.src[1] = 24;
+    op.src[2] = acc;
+    return op;
+}
+
+Op load(std::uint8_t dst, std::uint64_t addr, unsigned lmul) {
+    Op op;
+    op.kind = OpKind::VLoad;
+    op.dtype = DType::F32;
+    op.vl = kVlenElements * lmul;
+    op.dst = dst;
+    op.space = 0;  // resolved below: the role "l1"
+    op.addr = addr;
+    return op;
+}
+
+TEST(K1Core, DependentFmaChainTakesTheLatencyPerOp) {
+    for (std::size_t i = 0; i < kLmuls.size(); ++i) {
+        for (std::uint64_t n : {1u, 10u, 100u}) {
+            std::vector<Op> ops(n, fma(8, 8, kLmuls[i]));
+            EXPECT_EQ(runOnCore0(ops), n * kFmaLatency[i]) << "m" << kLmuls[i] << " n " << n;
+        }
+    }
+}
+
+TEST(K1Core, IndependentFmasTakeTheReciprocalThroughputPerOp) {
+    for (std::size_t i = 0; i < kLmuls.size(); ++i) {
+        // Every FMA writes v8 and accumulates v0: no FMA reads another's result.
+        const std::uint64_t n = 100;
+        const std::uint64_t once = runOnCore0(std::vector<Op>(n, fma(8, 0, kLmuls[i])));
+        const std::uint64_t twice = runOnCore0(std::vector<Op>(2 * n, fma(8, 0, kLmuls[i])));
+        EXPECT_EQ(once, (n - 1) * kFmaReciprocal[i] + kFmaLatency[i]) << "m" << kLmuls[i];
+        EXPECT_EQ(twice - once, n * kFmaReciprocal[i]) << "m" << kLmuls[i];
+    }
+}
+
+TEST(K1Core, LoopScalarOpsDualIssueBesideTheFmas) {
+    // Each m1 FMA (one per cycle) shares its issue cycle with a pointer increment.
+    const std::uint64_t n = 100;
+    std::vector<Op> ops;
+    for (std::uint64_t k = 0; k < n; ++k) {
+        ops.push_back(fma(8, 0, 1));
+        Op add;
+        add.kind = OpKind::SAdd;
+        add.dtype = DType::I32;
+        add.dst = static_cast<std::uint8_t>(kScalarRegBase + 1);
+        add.src[0] = static_cast<std::uint8_t>(kScalarRegBase + 1);
+        add.imm = 32;
+        ops.push_back(add);
+    }
+    EXPECT_EQ(runOnCore0(ops), (n - 1) * kFmaReciprocal[0] + kFmaLatency[0]);
+}
+
+TEST(K1Core, UnitStrideLoadsThatHitTheL1StreamAtTheFactsRate) {
+    const std::uint8_t l1 = freshK1().info().space("l1").id;
+    for (std::size_t i = 0; i < kLmuls.size(); ++i) {
+        const unsigned m = kLmuls[i];
+        const std::uint64_t bytes = 32ull * m;
+        // The first load brings the lines into the L1; every later one hits.
+        auto stream = [&](std::uint64_t n) {
+            std::vector<Op> ops;
+            for (std::uint64_t k = 0; k < n; ++k) {
+                Op op = load(static_cast<std::uint8_t>(8 * (k % 3 + 1)), 0, m);
+                op.space = l1;
+                ops.push_back(op);
+            }
+            return runOnCore0(ops);
+        };
+        const std::uint64_t n = 200;
+        const std::uint64_t perLoad = (stream(2 * n) - stream(n)) / n;
+        EXPECT_EQ(perLoad, kLoadCycles[i]) << "m" << m;
+        EXPECT_EQ((stream(2 * n) - stream(n)) % n, 0u) << "m" << m;
+        // The facts' rate, up to the model's rounding of each op to whole cycles.
+        const double modelRate = static_cast<double>(bytes) / static_cast<double>(perLoad);
+        const double factsRate = static_cast<double>(bytes) / kLoadReciprocal[i];
+        EXPECT_LE(modelRate, factsRate) << "m" << m;
+        EXPECT_GT(modelRate, factsRate * kLoadReciprocal[i] / (kLoadReciprocal[i] + 1.0)) << "m" << m;
+    }
+}
+
+}  // namespace
+}  // namespace tessim
