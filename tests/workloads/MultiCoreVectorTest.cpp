@@ -131,3 +131,33 @@ TEST(MultiCoreVector, BadCoreRequestsAreConfigErrors) {
 
 }  // namespace
 }  // namespace tessim
+
+namespace tessim {
+namespace {
+
+const std::string kGroupedEngine =
+    std::string(TESSIM_SOURCE_DIR) +
+    "/tests/engine/issue-models.yaml --set plan.engine=rvv --set plan.memory=spm";
+
+// On an engine with LMUL register groups every operand sits in an aligned group of lmul registers.
+TEST(GroupedRegisters, VectorKernelsUseAlignedGroups) {
+    for (const char* kernel : {"axpy", "dot"}) {
+        auto r = runTessim(std::string("run --target ") + kGroupedEngine + " --workload " + kernel +
+                           " --set plan.lmul=4 --set plan.unroll=2 --set workload.n=1001 --functional");
+        ASSERT_EQ(r.exitCode, 0) << kernel << ": " << r.err;
+        EXPECT_EQ(Json::parse(r.out)["functional"]["mismatches"].get<std::uint64_t>(), 0u) << kernel;
+    }
+}
+
+TEST(GroupedRegisters, TooManyGroupsForTheRegisterFileIsAConfigError) {
+    auto r = runTessim(std::string("run --target ") + kGroupedEngine +
+                       " --workload axpy --set plan.lmul=8 --set plan.unroll=2");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(
+        r.err.find("unroll 2 at lmul 8 needs 56 vector registers in aligned groups; engine 'rvv' has 32"),
+        std::string::npos)
+        << r.err;
+}
+
+}  // namespace
+}  // namespace tessim

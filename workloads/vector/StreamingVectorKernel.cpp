@@ -37,7 +37,8 @@ struct StreamingParams {
     const MemorySpaceInfo* partials = nullptr;  // dot on several cores: where partial sums meet
     unsigned unroll = 8;
     unsigned lmul = 1;
-    std::uint32_t vl = 0;  // elements per vector op
+    bool groupedRegisters = false;  // registers in aligned groups of lmul (engines with LMUL groups)
+    std::uint32_t vl = 0;           // elements per vector op
     std::uint64_t xAddr = 0, yAddr = 0, outAddr = 0, partialsAddr = 0;
 };
 
@@ -111,9 +112,17 @@ protected:
 
 private:
     static constexpr std::uint8_t kAlphaReg = 0;
-    std::uint8_t accReg(unsigned u) const { return static_cast<std::uint8_t>(1 + u); }
-    std::uint8_t xReg(unsigned u) const { return static_cast<std::uint8_t>(17 + u); }
-    std::uint8_t yReg(unsigned u) const { return static_cast<std::uint8_t>(33 + u); }
+    // Grouped: alpha in group 0, then the accumulators, x and y, each group lmul registers.
+    std::uint8_t group(unsigned g) const { return static_cast<std::uint8_t>(g * p_.lmul); }
+    std::uint8_t accReg(unsigned u) const {
+        return p_.groupedRegisters ? group(1 + u) : static_cast<std::uint8_t>(1 + u);
+    }
+    std::uint8_t xReg(unsigned u) const {
+        return p_.groupedRegisters ? group(1 + p_.unroll + u) : static_cast<std::uint8_t>(17 + u);
+    }
+    std::uint8_t yReg(unsigned u) const {
+        return p_.groupedRegisters ? group(1 + 2 * p_.unroll + u) : static_cast<std::uint8_t>(33 + u);
+    }
 
     Op vectorOp(OpKind kind, std::uint32_t vl) const {
         Op op;
@@ -383,11 +392,14 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
     } else if (pl.has("memory")) {
         memories.assign(engines.size(), &planSpace(pl, "memory", pl.get<std::string>("memory"), target));
     } else {
-        // Default: the largest memory, where a long vector naturally lives.
+        // Default: the largest memory the first core reaches, where a long vector naturally lives
+        // (a role such as "l1" reaches every core's own instance).
         const MemorySpaceInfo* largest = nullptr;
-        for (const auto& s : target.spaces)
-            if (!largest || s.size > largest->size)
-                largest = &s;
+        for (std::uint8_t id : engines[0]->memories)
+            if (!largest || target.spaces[id].size > largest->size)
+                largest = &target.spaces[id];
+        if (!largest)
+            pl.fail("memory", fmt::format("engine '{}' reaches no memory", engines[0]->name));
         memories.assign(engines.size(), largest);
     }
     if (kernel == "dot" && engines.size() > 1)
@@ -403,6 +415,16 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
                     fmt::format("engines {} and {} have different register sizes ({} B, {} B)",
                                 engines[0]->name, e->name, engines[0]->registerBytes, e->registerBytes));
     p.vl = std::max(1u, engines[0]->registerBytes * p.lmul / elem);
+    // Engines with register groups (LMUL) need each operand in an aligned group of lmul registers.
+    if (engines[0]->registerGroups) {
+        p.groupedRegisters = true;
+        const unsigned needed = p.lmul * (1 + 3 * p.unroll);
+        if (needed > engines[0]->vectorRegisters)
+            pl.fail("unroll",
+                    fmt::format("unroll {} at lmul {} needs {} vector registers in aligned groups; "
+                                "engine '{}' has {}",
+                                p.unroll, p.lmul, needed, engines[0]->name, engines[0]->vectorRegisters));
+    }
     // Balanced contiguous slices of whole vectors, one per core.
     const auto slices = contiguousSlices(p.n, engines.size(), p.vl);
     for (std::size_t i = 0; i < engines.size(); ++i)
