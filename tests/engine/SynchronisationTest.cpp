@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "models/targets/ConfiguredTarget.h"
+#include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
 #include "sim/core/SimulationSetup.h"
 
@@ -117,6 +118,19 @@ TEST(Synchronisation, ForkLatencyCountsFromTheSignalNotFromTheJoin) {
     Engine* eb = target->findEngine("b");
     EXPECT_EQ(eb->stalls(eb->finishCycle())[StallReason::Sync], 50u);
     EXPECT_EQ(eb->finishCycle(), 50 + 19 * kLatency + kLatency);
+}
+
+TEST(Synchronisation, SyncLatenciesAreWholeCycleCounts) {
+    for (const char* bad : {"a.barrier_latency=-1", "b.fork_latency=2.5", "a.barrier_latency=2000000"}) {
+        std::string error = "no error";
+        try {
+            makeTarget({bad});
+        } catch (const config::ConfigError& e) {
+            error = e.what();
+        }
+        const std::string key = std::string(bad).substr(0, std::string(bad).find('='));
+        EXPECT_NE(error.find(key + ":"), std::string::npos) << bad << ": " << error;
+    }
 }
 
 TEST(Synchronisation, VliwBundlesIssueTogetherAndSplitWhereMarked) {

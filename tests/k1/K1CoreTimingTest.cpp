@@ -1,7 +1,8 @@
 // One X60 core of the k1 target against closed forms from ../shared/facts/k1-x60.md: vfmacc
 // chains cost their latency per op, independent vfmacc their reciprocal throughput, at every
 // LMUL; scalar loop ops dual-issue beside vector ops; unit-stride loads that hit the L1 stream at
-// the facts' rate.
+// the facts' rate; strided loads take one element per cycle and touch one line per element
+// (hits and misses of a strided walk in closed form).
 #include <array>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <systemc>
 
+#include "models/memory/Cache.h"
 #include "models/targets/ConfiguredTarget.h"
 #include "sim/config/Loader.h"
 #include "sim/core/ProcessFailure.h"
@@ -138,6 +140,56 @@ TEST(K1Core, UnitStrideLoadsThatHitTheL1StreamAtTheFactsRate) {
         // 1,000 loads of 32·m bytes more move them at the facts' bytes per cycle.
         const double rate = 1000.0 * 32 * m / static_cast<double>(stream(1100) - stream(100));
         EXPECT_NEAR(rate, 32.0 * m / kLoadReciprocal[i], 1e-9) << "m" << m;
+    }
+}
+
+TEST(K1Core, StridedWalkTouchesALinePerElementAndHitsWhenItFits) {
+    // vlse32 at m8 (64 elements), one element every `stride` bytes, over `lines` lines, twice.
+    // 256 lines fit the 512-line L1 (4 ways × 128 sets) contiguously and at stride 128, which
+    // uses every other set (64 sets × 4 ways = 256 lines); 1,024 lines do not, and LRU evicts
+    // each line before the second pass reaches it.
+    struct Case {
+        std::uint64_t stride, lines;
+        bool fits;
+    };
+    for (const Case c :
+         {Case{64, 256, true}, Case{128, 256, true}, Case{128, 512, false}, Case{64, 1024, false}}) {
+        ConfiguredTarget& t = freshK1();
+        const std::uint8_t l1 = t.info().space("l1").id;
+        std::vector<Op> ops;
+        for (int pass = 0; pass < 2; ++pass) {
+            for (std::uint64_t first = 0; first < c.lines; first += 64) {
+                Op op = load(8, first * c.stride, 8);
+                op.space = l1;
+                op.stride = static_cast<std::int64_t>(c.stride);
+                ops.push_back(op);
+            }
+        }
+        const std::uint64_t loads = ops.size();
+        runOnCore0(ops);
+        const auto* cache = dynamic_cast<const Cache*>(t.findMemory("l1_0"));
+        ASSERT_NE(cache, nullptr);
+        EXPECT_EQ(cache->misses(), c.fits ? c.lines : 2 * c.lines) << c.stride << " " << c.lines;
+        EXPECT_EQ(cache->hits(), c.fits ? c.lines : 0u) << c.stride << " " << c.lines;
+        EXPECT_EQ(cache->hits() + cache->misses(), loads * 64) << c.stride << " " << c.lines;
+    }
+}
+
+TEST(K1Core, StridedLoadsTakeOneElementPerCycle) {
+    // vlse32: 8/16/32/64 cycles at m1…m8 (facts), independent loads of one hot line pattern.
+    for (std::size_t i = 0; i < kLmuls.size(); ++i) {
+        auto stream = [&](std::uint64_t n) {
+            const std::uint8_t l1 = freshK1().info().space("l1").id;
+            std::vector<Op> ops;
+            for (std::uint64_t k = 0; k < n; ++k) {
+                Op op = load(static_cast<std::uint8_t>(8 * (k % 3 + 1)), 0, kLmuls[i]);
+                op.space = l1;
+                op.stride = 128;
+                ops.push_back(op);
+            }
+            return runOnCore0(ops);
+        };
+        EXPECT_EQ(stream(120) - stream(100), 20u * 8 * kLmuls[i]) << "m" << kLmuls[i];
     }
 }
 
