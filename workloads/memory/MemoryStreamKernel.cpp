@@ -66,7 +66,19 @@ struct MemoryStreamParams {
 class MemoryStream : public ChunkedOpStream {
 public:
     MemoryStream(const MemoryStreamParams& p, unsigned thread)
-        : p_(p), thread_(thread), slice_(p.threads[thread]) {}
+        : p_(p), thread_(thread), slice_(p.threads[thread]) {
+        const double step = static_cast<double>(std::uint64_t{p_.vlmax} * kElementBytes);
+        load_ = vectorOp(OpKind::VLoad, p_.vlmax);
+        load_.dst = kData;
+        load_.space = p_.memory->id;
+        store_ = vectorOp(OpKind::VStore, p_.vlmax);
+        store_.src[0] = kData;
+        store_.space = p_.memory->id;
+        advanceSrc_ = scalar(OpKind::SAdd, kSrc, kSrc, step);
+        advanceDst_ = scalar(OpKind::SAdd, kDst, kDst, step);
+        compare_ = scalar(OpKind::SCompare, kFlag, kDst, 0.0);
+        compare_.src[1] = kEnd;
+    }
 
 protected:
     bool refill(std::vector<Op>& out) override {
@@ -126,25 +138,30 @@ private:
         if (vl < p_.vlmax)
             out.push_back(vsetvl(vl));  // the short tail
         const std::uint64_t offset = (slice_.first + next_) * kElementBytes;
-        const double step = static_cast<double>(std::uint64_t{vl} * kElementBytes);
+        // The loop body from templates made once: a stream of millions of iterations spends
+        // its time copying ops, not building them.
+        const std::size_t at = out.size();
         if (p_.copies()) {
-            Op load = vectorOp(OpKind::VLoad, vl);
-            load.dst = kData;
-            load.space = p_.memory->id;
-            load.addr = p_.src + offset;
-            out.push_back(load);
+            out.push_back(load_);
+            out.push_back(store_);
+            out.push_back(advanceSrc_);
+            out[at].addr = p_.src + offset;
+        } else {
+            out.push_back(store_);
         }
-        Op store = vectorOp(OpKind::VStore, vl);
-        store.src[0] = kData;
-        store.space = p_.memory->id;
+        out.push_back(advanceDst_);
+        out.push_back(compare_);
+        Op& store = out[p_.copies() ? at + 1 : at];
         store.addr = p_.dst + offset;
-        out.push_back(store);
-        if (p_.copies())
-            out.push_back(scalar(OpKind::SAdd, kSrc, kSrc, step));
-        out.push_back(scalar(OpKind::SAdd, kDst, kDst, step));
-        Op compare = scalar(OpKind::SCompare, kFlag, kDst, 0.0);
-        compare.src[1] = kEnd;
-        out.push_back(compare);
+        if (vl < p_.vlmax) {
+            const double step = static_cast<double>(std::uint64_t{vl} * kElementBytes);
+            for (std::size_t i = at; i < out.size(); ++i) {
+                if (out[i].kind == OpKind::SAdd)
+                    out[i].imm = step;
+                else if (out[i].kind != OpKind::SCompare)
+                    out[i].vl = vl;
+            }
+        }
         next_ += vl;
         const bool more = next_ < slice_.count;
         out.push_back(branch(more));
@@ -205,6 +222,7 @@ private:
     }
 
     const MemoryStreamParams p_;
+    Op load_, store_, advanceSrc_, advanceDst_, compare_;  // the loop body's ops, addresses aside
     unsigned thread_;
     ThreadSlice slice_;
     bool started_ = false;
