@@ -335,7 +335,8 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
     w.get<std::string>("kernel");
     w.get<std::string>("name", std::string());
     w.get<std::string>("description", std::string());
-    p.bytes = w.get<Bytes>("bytes", Range<Bytes>{Bytes{kElementBytes}, Bytes{std::uint64_t{1} << 30}}).value;
+    // At most 512 MiB: both buffers' addresses stay 32-bit integers in the loop's registers.
+    p.bytes = w.get<Bytes>("bytes", Range<Bytes>{Bytes{kElementBytes}, Bytes{std::uint64_t{1} << 29}}).value;
     if (p.bytes % kElementBytes != 0)
         w.fail("bytes",
                fmt::format("{} B is not a whole number of 32-bit elements (a multiple of 4 B)", p.bytes));
