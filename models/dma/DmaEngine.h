@@ -32,6 +32,10 @@ public:
     // Multicast groups by id (index 0 unused): the memory spaces each group writes.
     void setMulticastGroups(const std::vector<std::vector<std::uint8_t>>* groups) { groups_ = groups; }
     void setTrace(TraceSink* trace) { trace_ = trace; }
+    // Channel c's transactions carry initiator id first + c (InitiatorRegistry::addRange).
+    void setInitiatorBase(std::uint16_t first) { initiatorBase_ = first; }
+    std::uint16_t initiatorBase() const { return initiatorBase_; }
+    virtual unsigned channelCount() const = 0;
     // Tick at which the last transfer completed (the kernel is not over before it).
     virtual Tick lastCompletion() const = 0;
     virtual void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const = 0;
@@ -41,6 +45,7 @@ protected:
     const std::vector<std::vector<std::uint8_t>>* groups_ = nullptr;
     bool functional_ = false;
     TraceSink* trace_ = nullptr;
+    std::uint16_t initiatorBase_ = 0;
 };
 
 }  // namespace tessim

@@ -39,7 +39,7 @@ StridedDma::StridedDma(sc_core::sc_module_name name, const StridedDmaConfig& con
     gp_.set_extension(&ext_);
     gp_.set_byte_enable_ptr(nullptr);
     gp_.set_dmi_allowed(false);
-    ext_.initiator = 0x100;
+    ext_.source = AccessSource::DmaBurst;
     SC_THREAD(drainProcess);
 }
 
@@ -101,6 +101,7 @@ Tick StridedDma::transfer(bool write, std::uint8_t space, std::uint64_t addr, st
             fmt::format("DMA {}: channel {} tag {} addresses memory space {} that is not connected", name(),
                         d.args.channel, d.tag, space));
     ext_.space = space;
+    ext_.initiator = static_cast<std::uint16_t>(initiatorBase_ + d.args.channel);
     ext_.functional = functional_;
     ext_.conflictTicks = 0;
     gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);

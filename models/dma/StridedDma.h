@@ -54,6 +54,7 @@ public:
     void start(const DmaArgs& desc, std::uint32_t tag, Tick issue) override;
     Tick completion(std::uint32_t tag, Tick asker) override;
     Tick lastCompletion() const override;
+    unsigned channelCount() const override { return static_cast<unsigned>(channels_.size()); }
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
 
     const StridedDmaConfig& config() const { return config_; }

@@ -34,6 +34,8 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.hitCycles = readCycles(r, "hit_latency", c.clock);
     c.mshrs = r.get<unsigned>("mshrs", 8u, Range<unsigned>{1, 1024});
     c.ports = r.get<unsigned>("ports", 1u, Range<unsigned>{1, 64});
+    if (r.has("miss_lookahead"))
+        c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
     c.next = r.get<std::string>("next");
     if (auto e = r.optionalChild("energy")) {
         c.readJoules = e->get<Energy>("read", Energy{0.0}).joules;
@@ -46,7 +48,7 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
 
 Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
     : Memory(name, config.level, ~std::uint64_t{0}), next("next"), config_(config),
-      tags_(config.sets(), config.ways, config.policy, config.seed), mshrFree_(config.mshrs, 0),
+      tags_(config.sets(), config.ways, config.policy, config.seed), mshrs_(config.mshrs),
       ports_(config.ports), hitTicks_(config.clock.at(config.hitCycles)) {
     while ((1u << lineShift_) < config_.lineBytes)
         ++lineShift_;
@@ -69,7 +71,8 @@ void Cache::setNextLevel(std::uint8_t space, std::uint64_t capacity) {
 void Cache::resetTiming() {
     Memory::resetTiming();
     tags_.reset();
-    std::fill(mshrFree_.begin(), mshrFree_.end(), 0);
+    mshrs_.reset();
+    lastHold_ = 0;
     for (auto& p : ports_)
         p = ReservationTimeline{};
     reads_ = writes_ = hits_ = readMisses_ = writeMisses_ = 0;
@@ -77,7 +80,9 @@ void Cache::resetTiming() {
     mshrStallTicks_ = 0;
 }
 
-Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at) {
+Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator) {
+    nextExt_.initiator = initiator;
+    nextExt_.source = write ? AccessSource::CacheWriteBack : AccessSource::CacheFill;
     nextGp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     nextGp_.set_address(addr);
     nextGp_.set_data_length(config_.lineBytes);
@@ -90,10 +95,23 @@ Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at) {
         throw std::runtime_error(fmt::format("cache {}: {} of line {:#x} at the next level failed: {}",
                                              name(), write ? "write-back" : "fill", addr,
                                              nextGp_.get_response_string()));
-    return now + delay.value();
+    return absoluteAfter(delay);
 }
 
-Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival) {
+void Cache::waitUntil(Tick at) {
+    if (config_.missLookahead == kTickMax || requestSource_ != AccessSource::Engine)
+        return;
+    const Tick now = nowTicks();
+    if (at <= now + config_.missLookahead)
+        return;
+    // Only a thread may wait (probes and tests call from outside the simulation).
+    sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
+    if (self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_)
+        sc_core::wait(ticksToScTime(at - config_.missLookahead - now));
+}
+
+Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
+                       bool wholeLine) {
     ++lineAccesses_;
     // Each port looks up one line per cycle.
     const Tick period = config_.clock.period;
@@ -102,6 +120,7 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival) {
         if (ports_[p].earliestStart(arrival, period) < port->earliestStart(arrival, period))
             port = &ports_[p];
     Tick t = port->reserve(arrival, period);
+    noteWait(t - arrival);
     bool hit = false;
     CacheTags::Victim victim;
     CacheTags::Line& line = tags_.access(lineNumber, hit, victim);
@@ -109,33 +128,63 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival) {
         ++hits_;
         if (write)
             line.dirty = true;
+        if (line.readyAt > t + hitTicks_ && t < line.missAt) {
+            // The fill in flight was asked for by an access later in time than this one, which
+            // was processed first: this access missed first and gets the line one fill latency
+            // after its own tag check.
+            Tick ownFill = t + (line.readyAt - line.missAt);
+            line.readyAt = std::min(line.readyAt, ownFill);
+            line.missAt = t;
+        }
         return std::max(t + hitTicks_, line.readyAt);
     }
     if (write)
         ++writeMisses_;
     else
         ++readMisses_;
-    auto mshr = std::min_element(mshrFree_.begin(), mshrFree_.end());
-    Tick start = t;
-    if (*mshr > t) {
+    if (write && wholeLine) {
+        // A write of the whole line (a write-back from the level above) replaces every byte:
+        // the line is allocated without reading it from the next level.
+        Tick issue = t + hitTicks_;
+        if (victim.valid && victim.dirty)
+            waitUntil(issue);
+        if (victim.valid) {
+            ++evictions_;
+            if (victim.dirty) {
+                ++writebacks_;
+                sendNext(true, victim.lineNumber << lineShift_, issue, initiator);
+            }
+        }
+        line.readyAt = issue;
+        line.missAt = t;
+        line.dirty = true;
+        return issue;
+    }
+    // An MSHR free at this miss's time (holds that ended before now no longer matter).
+    mshrs_.forgetBefore(nowTicks());
+    Tick start = mshrs_.start(t, lastHold_);
+    if (start > t) {
         ++mshrStalls_;
-        mshrStallTicks_ += *mshr - t;
-        start = *mshr;
+        mshrStallTicks_ += start - t;
+        noteWait(start - t);
     }
     // The tag check precedes the request to the next level; the write-back of a dirty victim
     // leaves through a write buffer and does not delay the fill.
     Tick issue = start + hitTicks_;
+    waitUntil(issue);
     if (victim.valid) {
         ++evictions_;
         if (victim.dirty) {
             ++writebacks_;
-            sendNext(true, victim.lineNumber << lineShift_, issue);
+            sendNext(true, victim.lineNumber << lineShift_, issue, initiator);
         }
     }
     ++fills_;
-    Tick filled = sendNext(false, lineNumber << lineShift_, issue);
-    *mshr = filled;
+    Tick filled = sendNext(false, lineNumber << lineShift_, issue, initiator);
+    mshrs_.hold(start, filled);
+    lastHold_ = filled - start;
     line.readyAt = filled;
+    line.missAt = t;
     line.dirty = write;
     return filled;
 }
@@ -145,6 +194,8 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
     bool write = gp.is_write();
     std::uint64_t addr = gp.get_address(), bytes = gp.get_data_length();
     Tick done = t + hitTicks_;
+    const std::uint16_t initiator = ext ? ext->initiator : 0;
+    requestSource_ = ext ? ext->source : AccessSource::Engine;
     if (ext && ext->strided()) {
         std::uint64_t last = ~std::uint64_t{0};
         for (std::uint32_t i = 0; i < ext->elements; ++i) {
@@ -153,13 +204,17 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
                 if (l == last)
                     continue;
                 last = l;
-                done = std::max(done, accessLine(l, write, t));
+                done = std::max(done, accessLine(l, write, t, initiator, false));
             }
         }
         bytes = std::uint64_t{ext->elements} * ext->elementBytes;
     } else if (bytes > 0) {
-        for (std::uint64_t l = addr >> lineShift_; l <= (addr + bytes - 1) >> lineShift_; ++l)
-            done = std::max(done, accessLine(l, write, t));
+        const std::uint64_t lineBytes = config_.lineBytes;
+        for (std::uint64_t l = addr >> lineShift_; l <= (addr + bytes - 1) >> lineShift_; ++l) {
+            const std::uint64_t lineStart = l << lineShift_;
+            const bool whole = write && addr <= lineStart && addr + bytes >= lineStart + lineBytes;
+            done = std::max(done, accessLine(l, write, t, initiator, whole));
+        }
     }
     if (write) {
         ++writes_;
@@ -235,6 +290,7 @@ void Cache::collect(StatsTree& stats, EnergyLedger& energy, double seconds) cons
     energy.addEvents(name(), "line_fill_or_writeback", fills_ + writebacks_, config_.fillJoules);
     energy.addStaticPower(name(), config_.staticWatts);
     (void)seconds;
+    collectByInitiator(node);
 }
 
 }  // namespace tessim

@@ -1,15 +1,27 @@
 // A set-associative, write-back, write-allocate cache (K1 L1D per core, L2 per cluster,
 // FT-Matrix2000 global cache). Misses and write-backs go to the next level as TLM transactions
-// on `next`, which is bound to another memory (or an interconnect in front of it). MSHRs bound
-// the misses in flight: a miss that finds them all busy waits for the first to free (an
-// MSHR-full stall). A line whose fill is in flight is present in the tags at once; a later
-// access to it waits for the fill (a merged miss) but counts as a hit.
+// on `next`, which is bound to another memory (or an interconnect in front of it), naming the
+// initiator whose access missed (fills) or evicted the line (write-backs). MSHRs bound the
+// misses in flight: a miss that finds them all busy waits for the first to free (an MSHR-full
+// stall). A line whose fill is in flight is present in the tags at once; a later access to it
+// waits for the fill (a merged miss) but counts as a hit. A write of a whole line (a write-back
+// from the level above) allocates the line without reading it from the next level.
+//
+// Initiators run ahead of each other (temporal decoupling), so accesses may arrive out of time
+// order. Answers go by each access's annotated time: the MSHRs are an occupancy timeline (an
+// early miss can use an MSHR that later misses leave free at its time), and an access that
+// finds a line whose fill was requested by a later access is the one that really missed first:
+// it gets the line one fill latency after its own arrival, and the line is ready from then.
+// With miss_lookahead (private caches in front of a shared level), an engine's miss that is
+// further ahead of simulated time waits until it is within that look-ahead, so the shared level
+// sees every engine's misses in time order up to it, whatever the engines' quantum.
 //
 // Functional runs: the cache holds no data; functional bytes pass through to the next level's
 // backing store (debug transport), so every level sees the same, always-current data.
 //
 // YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random), seed (random),
-// clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, next (memory name, wired
+// clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, miss_lookahead
+// (bool), next (memory name, wired
 // by the target), level, energy: {read, write: per access; fill: per line moved to or from the next level},
 // static_power. The address range is the next level's.
 #pragma once
@@ -21,6 +33,7 @@
 #include "models/memory/CacheTags.h"
 #include "models/memory/Memory.h"
 #include "sim/config/Reader.h"
+#include "sim/core/OccupancyTimeline.h"
 #include "sim/core/ReservationTimeline.h"
 
 namespace tessim {
@@ -36,6 +49,10 @@ struct CacheConfig {
     std::uint64_t hitCycles = 1;
     unsigned mshrs = 8;
     unsigned ports = 1;  // line look-ups per cycle
+    // An engine's miss further ahead of simulated time than this waits before the next level
+    // sees it, so a next level shared by several engines sees their misses in time order (up to
+    // this) whatever their temporal-decoupling quantum. kTickMax: misses never wait.
+    Tick missLookahead = kTickMax;
     std::string next;
     double readJoules = 0.0;
     double writeJoules = 0.0;
@@ -78,13 +95,19 @@ protected:
     void functionalAccess(tlm::tlm_generic_payload& gp, const AccessExtension& ext) override;
 
 private:
-    Tick accessLine(std::uint64_t lineNumber, bool write, Tick t);
-    Tick sendNext(bool write, std::uint64_t addr, Tick at);
+    // `wholeLine`: a write that covers every byte of the line (no fill on a miss).
+    Tick accessLine(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine);
+    Tick sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator);
+    // Miss look-ahead: waits (in an engine's thread) until `at` is within it of simulated time.
+    void waitUntil(Tick at);
     void debugNext(bool write, std::uint64_t addr, void* data, std::uint64_t bytes);
 
     CacheConfig config_;
     CacheTags tags_;
-    std::vector<Tick> mshrFree_;
+    OccupancyTimeline mshrs_;
+    Tick lastHold_ = 0;
+    AccessSource requestSource_ =
+        AccessSource::Engine;  // how long the last miss held its MSHR: the next one's expectation
     std::vector<ReservationTimeline> ports_;
     Tick hitTicks_;
     unsigned lineShift_ = 0;

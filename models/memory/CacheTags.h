@@ -18,6 +18,7 @@ public:
         std::uint64_t lineNumber = 0;  // address / line size
         std::uint64_t stamp = 0;       // LRU: last touch
         Tick readyAt = 0;              // data present from this tick (a fill may be in flight)
+        Tick missAt = 0;               // arrival of the access whose miss brought the line in
         bool valid = false;
         bool dirty = false;
     };

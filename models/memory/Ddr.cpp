@@ -76,17 +76,9 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     const Tick lat = (write ? tm.tCWL : tm.tCL) * period_;
     Tick t = alignUp(arrival, period_);
 
-    if (config_.frfcfs && b.prevValid && b.prevRow == loc.row && t < b.prevPrecharge) {
-        // Arrived while its row was open: a row-hit-first controller would have served it
-        // before the precharge that a later-served request caused.
-        Tick ds = bus.earliestStart(std::max(t, b.prevColReady) + lat, dur);
-        bool refreshFree = refi_ == 0 || nextRefreshStart(loc.rank, t) >= ds + dur;
-        if (ds + dur <= b.prevPrecharge && refreshFree) {
-            bus.reserve(ds, dur);
-            ++rowHits_;
-            ++reorderedHits_;
-            return ds + dur;
-        }
+    if (config_.frfcfs && !b.closed.empty()) {
+        if (Tick end = serveInPast(b, loc, bursts, write, t))
+            return end;
     }
 
     RowOutcome outcome;
@@ -98,7 +90,7 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
             if (e.index > b.refreshSeen) {
                 b.refreshSeen = e.index;
                 b.open = false;
-                b.prevValid = false;
+                b.closed.clear();
                 b.actReady = std::max(b.actReady, e.from + rfc_);
             }
         }
@@ -129,20 +121,30 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     bus.reserve(ds, dur);
     const Tick end = ds + dur;
     const Tick col = ds - lat;
+    {
+        // Beyond what the same command sequence takes on an idle bank and bus.
+        const Tick first = alignUp(arrival, period_);
+        Tick unloaded = lat + dur;
+        if (outcome != RowOutcome::Hit)
+            unloaded += tm.tRCD * period_;
+        if (outcome == RowOutcome::Miss)
+            unloaded += tm.tRP * period_;
+        segmentWait_ = end - std::min(end, first + unloaded);
+    }
     switch (outcome) {
     case RowOutcome::Hit: ++rowHits_; break;
     case RowOutcome::Empty: ++rowEmpty_; break;
     case RowOutcome::Miss:
         ++rowMisses_;
         ++precharges_;
-        b.prevValid = true;
-        b.prevRow = b.row;
-        b.prevColReady = b.colReady;
-        b.prevPrecharge = pre;
+        b.closed.push_back(ClosedEpoch{b.row, b.opened, b.colReady, b.preReady, pre});
+        if (b.closed.size() > config_.rowHistory)
+            b.closed.erase(b.closed.begin());
         break;
     }
     if (outcome != RowOutcome::Hit) {
         ++activates_;
+        b.opened = outcome == RowOutcome::Miss ? pre : act;
         b.row = loc.row;
         b.open = true;
         b.colReady = act + tm.tRCD * period_;
@@ -155,10 +157,67 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
         // Auto-precharge: the row closes as soon as allowed.
         ++precharges_;
         b.open = false;
-        b.prevValid = false;
+        b.closed.clear();
         b.actReady = std::max(b.actReady, b.preReady + tm.tRP * period_);
     }
     return end;
+}
+
+Tick Ddr::serveInPast(Bank& b, const DdrLocation& loc, std::uint64_t bursts, bool write, Tick t) {
+    const DdrTiming& tm = config_.t;
+    ReservationTimeline& bus = bus_[loc.channel];
+    const Tick dur = bursts * burstTicks_;
+    const Tick lat = (write ? tm.tCWL : tm.tCL) * period_;
+    auto refreshFree = [&](Tick end) { return refi_ == 0 || nextRefreshStart(loc.rank, t) >= end; };
+    auto prechargeAfter = [&](Tick ds) {
+        return write ? ds + dur + tm.tWR * period_
+                     : ds - lat + (tm.tRTP + (bursts - 1) * config_.burstCycles()) * period_;
+    };
+    // Arrived while its row was open: a row-hit-first controller would have served it before
+    // the precharge that a later-served request caused.
+    for (ClosedEpoch& e : b.closed) {
+        if (e.row != loc.row || t >= e.precharge)
+            continue;
+        Tick ds = bus.earliestStart(std::max(t, e.colReady) + lat, dur);
+        if (ds + dur <= e.precharge && refreshFree(ds + dur)) {
+            bus.reserve(ds, dur);
+            ++rowHits_;
+            ++reorderedHits_;
+            e.preReady = std::max(e.preReady, prechargeAfter(ds));
+            segmentWait_ = ds - std::min(ds, t + lat);
+            return ds + dur;
+        }
+    }
+    if (config_.rowHistory < 2 || !b.open)
+        return 0;
+    // Its own row opened in a gap between two epochs: the precharge that opened the later one
+    // closes this row instead, as if this request had been presented in time order.
+    for (std::size_t k = 0; k < b.closed.size(); ++k) {
+        ClosedEpoch& e = b.closed[k];
+        const Tick nextOpened = k + 1 < b.closed.size() ? b.closed[k + 1].opened : b.opened;
+        if (nextOpened <= t)
+            continue;
+        const Tick pre = std::max(t, e.preReady);
+        const Tick act = pre + tm.tRP * period_;
+        const Tick colReady = act + tm.tRCD * period_;
+        const Tick ds = bus.earliestStart(colReady + lat, dur);
+        const Tick preReady = std::max(act + tm.tRAS * period_, prechargeAfter(ds));
+        if (preReady > nextOpened || !refreshFree(ds + dur))
+            continue;
+        bus.reserve(ds, dur);
+        ++rowMisses_;
+        ++precharges_;
+        ++activates_;
+        e.precharge = pre;
+        b.closed.insert(b.closed.begin() + static_cast<std::ptrdiff_t>(k) + 1,
+                        ClosedEpoch{loc.row, pre, colReady, preReady, nextOpened});
+        if (b.closed.size() > config_.rowHistory)
+            b.closed.erase(b.closed.begin());
+        const Tick unloaded = (tm.tRP + tm.tRCD) * period_ + lat + dur;
+        segmentWait_ = ds + dur - std::min(ds + dur, t + unloaded);
+        return ds + dur;
+    }
+    return 0;
 }
 
 Tick Ddr::postWrite(const DdrLocation& loc, std::uint64_t bursts, Tick arrival) {
@@ -169,6 +228,7 @@ Tick Ddr::postWrite(const DdrLocation& loc, std::uint64_t bursts, Tick arrival) 
         slot = std::min_element(writeSlotFree_.begin(), writeSlotFree_.end());
     }
     Tick accepted = alignUp(std::max(arrival, *slot), period_);
+    writeWait_ = accepted - alignUp(arrival, period_);
     *slot = kTickMax;
     posted_.push_back(
         PostedWrite{loc, bursts, accepted, static_cast<unsigned>(slot - writeSlotFree_.begin())});
@@ -204,6 +264,7 @@ void Ddr::drainWrites() {
 Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival) {
     const std::uint64_t g = map_.granule(), burst = config_.burstBytes();
     Tick done = arrival;
+    Tick maxWait = 0;
     std::uint64_t end = addr + bytes;
     while (addr < end) {
         DdrLocation loc = map_.decode(addr);
@@ -224,11 +285,18 @@ Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick a
             writeBursts_ += bursts;
         else
             readBursts_ += bursts;
-        Tick end = write && !writeSlotFree_.empty() ? postWrite(loc, bursts, arrival)
-                                                    : serve(loc, bursts, write, arrival);
+        Tick end = 0;
+        if (write && !writeSlotFree_.empty()) {
+            end = postWrite(loc, bursts, arrival);
+            maxWait = std::max(maxWait, writeWait_);
+        } else {
+            end = serve(loc, bursts, write, arrival);
+            maxWait = std::max(maxWait, segmentWait_);
+        }
         done = std::max(done, end);
         addr = segEnd;
     }
+    noteWait(maxWait);
     return done;
 }
 
@@ -297,6 +365,7 @@ void Ddr::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const 
     energy.addEvents(name(), "write_burst", writeBursts_, config_.writeBurstJoules);
     energy.addEvents(name(), "refresh", refreshes, config_.refreshJoules);
     energy.addStaticPower(name(), config_.backgroundWatts);
+    collectByInitiator(node);
 }
 
 }  // namespace tessim

@@ -9,7 +9,10 @@
 // rank is blocked for tRFC (ranks staggered) and its rows are closed. FR-FCFS: a request that
 // arrived while its row was still open, before a later-served request switched the row, is
 // served as a row hit ahead of that switch (the only reordering a controller that answers each
-// transaction on arrival can see); `scheduler: fcfs` serves strictly in call order.
+// transaction on arrival can see); `scheduler: fcfs` serves strictly in call order. Each bank
+// remembers its last `row_history` row epochs: a request presented after later ones (initiators
+// run ahead of each other) is a row hit in an epoch of its row that was open at its time, or,
+// with row_history > 1, opens its row in a gap between two remembered epochs when one fits.
 // Writes are posted into a write queue of `write_queue` entries: a write completes when it is
 // accepted; a full queue is drained in one batch sorted by bank and row (so write-backs do not
 // ping-pong row buffers with reads), and a write that finds every entry busy waits until the
@@ -19,7 +22,8 @@
 // standard, size, channels, ranks, banks, row_size, bus_width (bits), burst_length, clock
 // (command clock; data rate = 2 × clock), tCL, tCWL, tRCD, tRP, tRAS, tRTP, tWR, tRFC, tREFI
 // (cycles or durations), mapping (MSB first, e.g. [row, rank, bank, column, channel]),
-// interleave, page_policy (open | closed), scheduler (fr-fcfs | fcfs), write_queue (entries,
+// interleave, page_policy (open | closed), scheduler (fr-fcfs | fcfs), row_history (row epochs
+// per bank, default 1), write_queue (entries,
 // 0 = writes are scheduled on arrival), energy: {activate,
 // read_burst, write_burst, refresh, background_power}.
 #pragma once
@@ -56,18 +60,26 @@ protected:
     Tick access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) override;
 
 private:
+    // A row that was open over [opened, precharge): the bank's past, for requests that arrive
+    // out of time order.
+    struct ClosedEpoch {
+        std::uint64_t row = 0;
+        Tick opened = 0;     // the precharge (or activate) that opened it
+        Tick colReady = 0;   // activate + RCD
+        Tick preReady = 0;   // earliest precharge its columns and RAS allowed
+        Tick precharge = 0;  // when it was closed
+    };
     struct Bank {
         std::uint64_t row = 0;
         bool open = false;
         Tick colReady = 0;  // earliest column command for the open row (activate + RCD)
         Tick preReady = 0;  // earliest precharge
         Tick actReady = 0;  // earliest activate
+        Tick opened = 0;    // the precharge (or activate) that opened the current row
         std::uint64_t refreshSeen = 0;
-        // The row open before the last row switch, for FR-FCFS hits that arrived in time.
-        bool prevValid = false;
-        std::uint64_t prevRow = 0;
-        Tick prevColReady = 0;
-        Tick prevPrecharge = 0;
+        // Rows open before the last switches, oldest first (at most row_history): FR-FCFS
+        // serves a request that arrived while one was open as a row hit ahead of its precharge.
+        std::vector<ClosedEpoch> closed;
     };
     enum class RowOutcome { Hit, Empty, Miss };
 
@@ -79,6 +91,9 @@ private:
     };
 
     Tick serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival);
+    // An early request served in the bank's past: a row hit in a closed epoch of its row, or (with
+    // row_history > 1) a row opened in a gap between two epochs. Returns 0 when neither fits.
+    Tick serveInPast(Bank& b, const DdrLocation& loc, std::uint64_t bursts, bool write, Tick t);
     Tick serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival);
     // Queues a write segment; returns when it is accepted.
     Tick postWrite(const DdrLocation& loc, std::uint64_t bursts, Tick arrival);
@@ -111,6 +126,7 @@ private:
     std::uint64_t rowHits_ = 0, rowMisses_ = 0, rowEmpty_ = 0, reorderedHits_ = 0;
     std::uint64_t activates_ = 0, precharges_ = 0;
     Tick firstArrival_ = kTickMax, lastEnd_ = 0;
+    Tick segmentWait_ = 0, writeWait_ = 0;  // of the segment served last (per-initiator waits)
 };
 
 }  // namespace tessim

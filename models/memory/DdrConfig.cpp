@@ -133,6 +133,7 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.writeQueue = p.pick("write_queue").get<unsigned>("write_queue", 32u, Range<unsigned>{0, 4096});
     c.frfcfs =
         p.pick("scheduler").oneOf("scheduler", {"fr-fcfs", "fcfs"}, std::string("fr-fcfs")) == "fr-fcfs";
+    c.rowHistory = p.pick("row_history").get<unsigned>("row_history", 1u, Range<unsigned>{1, 256});
 
     if (auto e = p.pick("energy").optionalChild("energy")) {
         c.activateJoules = e->get<Energy>("activate", Energy{0.0}).joules;

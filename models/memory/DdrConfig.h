@@ -43,6 +43,10 @@ struct DdrConfig {
     std::uint64_t interleave = 64;  // bytes mapped contiguously before the lowest field advances
     bool openPage = true;
     bool frfcfs = true;
+    // Row epochs remembered per bank for requests that arrive out of time order (initiators run
+    // ahead of each other): 1 = the last row switch only; more lets an early request be served
+    // as a row hit in, or a new row opened between, epochs that later requests created.
+    unsigned rowHistory = 1;
     unsigned writeQueue = 32;     // posted writes buffered before a drain; 0 = none
     double activateJoules = 0.0;  // one activate + its precharge
     double readBurstJoules = 0.0;

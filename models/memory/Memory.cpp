@@ -1,5 +1,7 @@
 #include "models/memory/Memory.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace tessim {
@@ -58,11 +60,65 @@ void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
         return;
     }
     const Tick now = nowTicks();
-    Tick done = access(gp, ext, now + delay.value());
+    const Tick arrival = now + delay.value();
+    accessWait_ = 0;
+    Tick done = access(gp, ext, arrival);
     if (ext && ext->functional && gp.get_data_ptr())
         functionalAccess(gp, *ext);
-    delay = sc_core::sc_time::from_value(done > now ? done - now : 0);
+    const bool write = gp.is_write();
+    const std::uint64_t bytes =
+        ext && ext->strided() ? std::uint64_t{ext->elements} * ext->elementBytes : gp.get_data_length();
+    const std::uint16_t who = ext ? ext->initiator : 0;
+    if (who >= byInitiator_.size())
+        byInitiator_.resize(std::size_t{who} + 1);
+    InitiatorTraffic& t = byInitiator_[who];
+    if (write) {
+        ++t.writes;
+        t.bytesWritten += bytes;
+    } else {
+        ++t.reads;
+        t.bytesRead += bytes;
+    }
+    t.waitTicks += accessWait_;
+    if (observer_) {
+        TimedAccess a;
+        a.initiator = who;
+        a.space = ext ? ext->space : 0;
+        a.source = ext ? ext->source : AccessSource::Engine;
+        a.write = write;
+        a.addr = gp.get_address();
+        a.bytes = bytes;
+        if (ext && ext->strided()) {
+            a.elementBytes = ext->elementBytes;
+            a.elements = ext->elements;
+            a.stride = ext->stride;
+        }
+        a.arrival = arrival;
+        a.completion = std::max(done, arrival);
+        a.wait = accessWait_;
+        observer_->onAccess(name(), a);
+    }
+    // A memory may have waited for simulated time to reach the request (a cache with a miss look-ahead).
+    const Tick after = nowTicks();
+    delay = sc_core::sc_time::from_value(done > after ? done - after : 0);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Memory::collectByInitiator(StatsTree& node) const {
+    if (!registry_)
+        return;
+    for (std::size_t id = 0; id < byInitiator_.size(); ++id) {
+        const InitiatorTraffic& t = byInitiator_[id];
+        if (t.reads + t.writes == 0)
+            continue;
+        auto& n = node.child("by_initiator").child(registry_->name(static_cast<std::uint16_t>(id)));
+        n.add("reads", t.reads, "accesses");
+        n.add("writes", t.writes, "accesses");
+        n.add("bytes_read", t.bytesRead, "B");
+        n.add("bytes_written", t.bytesWritten, "B");
+        n.add("wait_time", ticksToSeconds(t.waitTicks), "s",
+              "time beyond the unloaded latency spent queueing behind other requests");
+    }
 }
 
 unsigned Memory::transportDbg(int, tlm::tlm_generic_payload& gp) {

@@ -5,12 +5,15 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "models/memory/BackingStore.h"
+#include "sim/core/AccessObserver.h"
+#include "sim/core/InitiatorRegistry.h"
 #include "sim/core/MemoryAccess.h"
 #include "sim/energy/EnergyLedger.h"
 #include "sim/stats/StatsTree.h"
@@ -49,7 +52,26 @@ public:
 
     // Forgets all timing state and counters (row buffers, tags, timelines), keeping the backing
     // store: probes run each micro-pattern on a fresh memory.
-    virtual void resetTiming() { bytesRead_ = bytesWritten_ = 0; }
+    virtual void resetTiming() {
+        bytesRead_ = bytesWritten_ = 0;
+        byInitiator_.clear();
+    }
+
+    // Per-initiator statistics are named from this registry (none: they are not reported).
+    void setInitiatorRegistry(const InitiatorRegistry* registry) { registry_ = registry; }
+    // Every timed access is reported to the observer, if any.
+    void setObserver(AccessObserver* observer) { observer_ = observer; }
+
+    // What one initiator asked of this memory.
+    struct InitiatorTraffic {
+        std::uint64_t reads = 0, writes = 0, bytesRead = 0, bytesWritten = 0;
+        Tick waitTicks = 0;  // beyond the unloaded latency: queueing behind other requests
+    };
+    // Indexed by initiator id (ids never seen have no entry or a zero one).
+    const std::vector<InitiatorTraffic>& byInitiator() const { return byInitiator_; }
+    InitiatorTraffic initiatorTraffic(std::uint16_t id) const {
+        return id < byInitiator_.size() ? byInitiator_[id] : InitiatorTraffic{};
+    }
 
 protected:
     // Timing: given the arrival tick, returns the tick the access completes. Counts traffic.
@@ -58,6 +80,11 @@ protected:
     // Moves the payload's bytes for a functional access (default: this memory's backing store).
     virtual void functionalAccess(tlm::tlm_generic_payload& gp, const AccessExtension& ext);
     void setCapacity(std::uint64_t capacity) { capacity_ = capacity; }
+    // Models report the ticks the current access queued behind others (ports, MSHRs, banks,
+    // buses); the base attributes them to the access's initiator.
+    void noteWait(Tick ticks) { accessWait_ += ticks; }
+    // `<memory>.by_initiator.<name>.*` in `node` (the memory's own stats node), when a registry is set.
+    void collectByInitiator(StatsTree& node) const;
 
     std::uint64_t bytesRead_ = 0;
     std::uint64_t bytesWritten_ = 0;
@@ -70,6 +97,10 @@ private:
     std::string level_;
     std::uint64_t capacity_;
     BackingStore store_;
+    std::vector<InitiatorTraffic> byInitiator_;
+    Tick accessWait_ = 0;
+    const InitiatorRegistry* registry_ = nullptr;
+    AccessObserver* observer_ = nullptr;
 };
 
 // Rounds a tick up to the next edge of a clock (commands and transfers start on edges).

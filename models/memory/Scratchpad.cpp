@@ -98,6 +98,7 @@ Tick Scratchpad::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick
     }
     if (ext)
         ext->conflictTicks = conflict * period;
+    noteWait(start - t + conflict * period);
     std::uint64_t bytes = gp.get_data_length();
     if (gp.is_read()) {
         ++reads_;
@@ -128,6 +129,7 @@ void Scratchpad::collect(StatsTree& stats, EnergyLedger& energy, double seconds)
     energy.addEvents(name(), "read_word", wordsRead_, config_.readJoulesPerWord);
     energy.addEvents(name(), "write_word", wordsWritten_, config_.writeJoulesPerWord);
     energy.addStaticPower(name(), config_.staticWatts);
+    collectByInitiator(node);
 }
 
 }  // namespace tessim

@@ -27,6 +27,7 @@ Tick SimpleMemory::access(tlm::tlm_generic_payload& gp, AccessExtension*, Tick a
     std::uint64_t bytes = gp.get_data_length();
     Tick transfer = static_cast<Tick>(std::ceil(static_cast<double>(bytes) / config_.bandwidth * 1e12));
     Tick start = port_.reserve(arrival, transfer);
+    noteWait(start - arrival);
     if (gp.is_read()) {
         bytesRead_ += bytes;
         ++reads_;
@@ -54,6 +55,7 @@ void SimpleMemory::collect(StatsTree& stats, EnergyLedger& energy, double second
     energy.addEvents(name(), "read_byte", bytesRead_, config_.readJoulesPerByte);
     energy.addEvents(name(), "write_byte", bytesWritten_, config_.writeJoulesPerByte);
     energy.addStaticPower(name(), config_.staticWatts);
+    collectByInitiator(node);
 }
 
 }  // namespace tessim

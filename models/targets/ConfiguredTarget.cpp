@@ -207,6 +207,21 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     for (auto& engine : engines_)
         engine->setMulticastGroups(&groupMembers_);
     r.finish();
+    assignInitiators();
+}
+
+void ConfiguredTarget::assignInitiators() {
+    for (auto& e : engines_)
+        e->setInitiator(initiators_.add(e->config().name));
+    for (auto& d : dmaEngines_)
+        d->setInitiatorBase(initiators_.addRange(std::string(d->name()) + "_ch", d->channelCount()));
+    for (auto& m : memories_)
+        m->setInitiatorRegistry(&initiators_);
+}
+
+void ConfiguredTarget::setAccessObserver(AccessObserver* observer) {
+    for (auto& m : memories_)
+        m->setObserver(observer);
 }
 
 // The instances of a replicated memory are one traffic level, named after their key (l1_0 …

@@ -40,6 +40,10 @@ public:
     nlohmann::ordered_json resolved() const override { return resolved_; }
 
     Memory* findMemory(const std::string& name);
+    // Engines and DMA channels by initiator id (per-initiator statistics name them from here).
+    const InitiatorRegistry& initiators() const { return initiators_; }
+    // Every memory reports its timed accesses to `observer` (null: none).
+    void setAccessObserver(AccessObserver* observer);
     // Forgets the timing state of every memory and interconnect (probes start each pattern fresh).
     void resetMemoryTiming();
 
@@ -60,7 +64,11 @@ private:
     void wireMemoryLevels(const config::Reader& r, const std::vector<std::string>& interconnectKeys,
                           const std::vector<std::string>& memoryKeys);
 
+    // Gives each engine and each DMA channel its initiator id, and the memories the registry.
+    void assignInitiators();
+
     TargetInfo info_;
+    InitiatorRegistry initiators_;
     SyncHub sync_;
     std::vector<std::unique_ptr<Memory>> memories_;  // index = space id
     std::vector<std::unique_ptr<DmaEngine>> dmaEngines_;

@@ -10,6 +10,7 @@
 #include "sim/app/ConfigLibrary.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
+#include "sim/core/AccessTraceWriter.h"
 #include "sim/core/ProcessFailure.h"
 #include "sim/core/SimulationSetup.h"
 #include "sim/ir/OpJsonl.h"
@@ -153,6 +154,11 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     TraceSink trace;
     if (!request.traceFile.empty())
         target.setTrace(&trace);
+    std::unique_ptr<AccessTraceWriter> accessTrace;
+    if (!request.accessTraceFile.empty()) {
+        accessTrace = std::make_unique<AccessTraceWriter>(request.accessTraceFile, target.initiators());
+        target.setAccessObserver(accessTrace.get());
+    }
     target.setFunctional(request.functional);
     for (auto& s : e.streams) {
         Engine* engine = target.findEngine(s.engine);

@@ -18,8 +18,9 @@ struct RunRequest {
     std::string plan;               // name or path, optional
     std::vector<std::string> sets;  // "target.sram.size=2MiB", ...
     bool functional = false;
-    std::string traceFile;     // Chrome trace-event JSON, optional
-    std::string scheduleFile;  // replay this JSONL schedule instead of generating one
+    std::string traceFile;        // Chrome trace-event JSON, optional
+    std::string accessTraceFile;  // JSON Lines, one timed memory access per line, optional
+    std::string scheduleFile;     // replay this JSONL schedule instead of generating one
 };
 
 // The three input trees after includes and --set overrides.

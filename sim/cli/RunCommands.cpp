@@ -34,6 +34,8 @@ void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
         sub->add_option("--format", o.format, "report format")
             ->check(CLI::IsMember({"json", "md", "csv", "scalesim"}));
         sub->add_option("--trace", o.request.traceFile, "write a Chrome trace-event JSON (Perfetto UI)");
+        sub->add_option("--access-trace", o.request.accessTraceFile,
+                        "write every timed memory access as JSON Lines");
         sub->add_flag("--functional", o.request.functional,
                       "also execute on real values and check against a reference");
         sub->add_option("--schedule", o.request.scheduleFile,

@@ -4,7 +4,10 @@
 //
 // Timing contract of b_transport(gp, delay): the request arrives at sc_time_stamp() + delay; the
 // target reserves its timelines and returns delay such that sc_time_stamp() + delay is the time
-// the last byte is delivered (read) or accepted (write). Targets never call wait().
+// the last byte is delivered (read) or accepted (write). Targets do not call wait(), with one
+// exception: a cache with a miss look-ahead may wait, in an engine's thread, until an engine's
+// miss is within that look-ahead of simulated time. Initiators therefore read sc_time_stamp() after
+// b_transport returns (absoluteAfter) to turn the returned delay into an absolute tick.
 #pragma once
 
 #include <cstdint>
@@ -16,13 +19,17 @@
 
 namespace tessim {
 
+// Why a transaction was issued (observers and traces tell engine, DMA and cache traffic apart).
+enum class AccessSource : std::uint8_t { Engine, DmaBurst, CacheFill, CacheWriteBack };
+
 struct AccessExtension : tlm::tlm_extension<AccessExtension> {
     std::uint32_t elementBytes = 0;  // > 0: strided access of `elements` elements of this size
     std::uint32_t elements = 0;
     std::int64_t stride = 0;      // bytes between element starts
-    std::uint16_t initiator = 0;  // who asks (stats, arbitration)
-    std::uint8_t space = 0;       // destination memory space (interconnects route by it)
-    bool functional = false;      // move real bytes to/from gp data pointer
+    std::uint16_t initiator = 0;  // who asks (stats, arbitration): an InitiatorRegistry id
+    AccessSource source = AccessSource::Engine;
+    std::uint8_t space = 0;   // destination memory space (interconnects route by it)
+    bool functional = false;  // move real bytes to/from gp data pointer
     // Filled by the target: ticks of the latency caused by bank or port conflicts.
     Tick conflictTicks = 0;
 

@@ -8,6 +8,37 @@ namespace tessim {
 
 using Json = nlohmann::ordered_json;
 
+namespace {
+
+// Per initiator (engine, DMA channel): bytes it moved at each memory level and the time its
+// accesses queued there, summed over the level's memories, from `<memory>.by_initiator` stats.
+Json initiatorsSection(const RunOutcome& o, const Json& stats) {
+    Json out = Json::object();
+    auto target = stats.find(o.info.name);
+    if (target == stats.end())
+        return out;
+    for (const auto& space : o.info.spaces) {
+        auto memory = target->find(space.name);
+        if (memory == target->end() || !memory->contains("by_initiator"))
+            continue;
+        for (const auto& [who, node] : (*memory)["by_initiator"].items()) {
+            auto value = [&](const char* key) { return node[key]["value"]; };
+            Json& entry = out[who];
+            Json& traffic = entry["traffic_bytes"][space.level];
+            if (traffic.is_null())
+                traffic = Json{{"read", std::uint64_t{0}}, {"write", std::uint64_t{0}}};
+            traffic["read"] = traffic["read"].get<std::uint64_t>() + value("bytes_read").get<std::uint64_t>();
+            traffic["write"] =
+                traffic["write"].get<std::uint64_t>() + value("bytes_written").get<std::uint64_t>();
+            Json& wait = entry["wait_s"][space.level];
+            wait = (wait.is_number() ? wait.get<double>() : 0.0) + value("wait_time").get<double>();
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
 Json buildReport(const RunOutcome& o) {
     Json j;
     j["schema"] = "tessim.report/1";
@@ -88,6 +119,9 @@ Json buildReport(const RunOutcome& o) {
     }
     // Copy: the outcome's tree plus the energy events, each with a unit.
     Json statsJson = o.stats.toJson();
+    Json initiators = initiatorsSection(o, statsJson);
+    if (!initiators.empty())
+        j["initiators"] = initiators;
     StatsTree energyStats;
     o.energy.addToStats(energyStats.child("energy_events"));
     Json energyJson = energyStats.toJson();

@@ -166,6 +166,36 @@ TEST(Ddr, FrFcfsServesAnEarlierRowHitAheadOfALaterRowSwitch) {
     }
 }
 
+TEST(Ddr, RowHistoryOpensAnEarlyRequestsRowBetweenLaterEpochs) {
+    for (unsigned history : {1u, 4u}) {
+        test::freshKernel();
+        DdrConfig c = configFrom<DdrConfig>(std::string(kOneChannel) +
+                                            "row_history: " + std::to_string(history) + "\n");
+        DdrBench b(c);
+        test::elaborate();
+        const DdrAddressMap& m = b.ddr.addressMap();
+        auto row = [&](std::uint64_t r) { return m.encode(DdrLocation{0, 0, 0, r, 0}); };
+        // Presented first, later in time: rows 1, 2, 3 of one bank, 2000 cycles apart.
+        b.probe.request(false, row(1), 32, 0);
+        b.probe.request(false, row(2), 32, c.clock.at(2000));
+        b.probe.request(false, row(3), 32, c.clock.at(4000));
+        // Arrived at 500 cycles, while row 1 was open and long before row 2 replaced it.
+        Tick at = c.clock.at(500);
+        Tick lat = b.probe.request(false, row(5), 32, at) - at;
+        if (history > 1) {
+            // Its own epoch between rows 1 and 2: precharge, activate, read.
+            EXPECT_EQ(lat, c.clock.at(c.t.tRP + c.t.tRCD + c.t.tCL + c.burstCycles()));
+            // And a row hit in it shortly after.
+            at = c.clock.at(600);
+            EXPECT_EQ(b.probe.request(false, row(5) + 32, 32, at) - at,
+                      c.clock.at(c.t.tCL + c.burstCycles()));
+        } else {
+            // Served after the bank's latest state: row 3's epoch.
+            EXPECT_GT(at + lat, c.clock.at(4000));
+        }
+    }
+}
+
 TEST(Ddr, PostedWritesDrainInRowOrder) {
     // Writes alternating between two rows of one bank, as write-backs interleaved with fills.
     auto run = [](const std::string& extra, std::uint64_t& activates) {

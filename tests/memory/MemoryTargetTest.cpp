@@ -123,6 +123,15 @@ TEST(MemoryTarget, EngineWaitsForItsDmaInAFullRun) {
     EXPECT_GT(seconds, 65536 / 10.667e9);     // no faster than the DDR peak
     EXPECT_LT(seconds, 1.2 * 65536 / 9.9e9);  // and close to the sustained rate
     EXPECT_GT(r["energy_j"]["by_component"]["ddr"]["dynamic"].get<double>(), 0.0);
+    // Per initiator: the DMA channel moved the 64 KiB, the core's miss filled one line per level.
+    const auto& who = r["initiators"];
+    EXPECT_EQ(who["dma0_ch0"]["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(), 65536u);
+    EXPECT_EQ(who["dma0_ch0"]["traffic_bytes"]["sram"]["write"].get<std::uint64_t>(), 65536u);
+    EXPECT_EQ(who["core"]["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(), 64u);
+    EXPECT_EQ(who["core"]["traffic_bytes"]["l2"]["read"].get<std::uint64_t>(), 64u);
+    EXPECT_EQ(who["core"]["traffic_bytes"]["l1"]["read"].get<std::uint64_t>(), 32u);
+    EXPECT_EQ(r["stats"]["memory-test"]["ddr"]["by_initiator"]["dma0_ch0"]["bytes_read"]["unit"], "B");
+    EXPECT_TRUE(who["core"]["wait_s"].contains("ddr"));
 }
 
 TEST(MemoryTarget, ProbeCommandPrintsJson) {

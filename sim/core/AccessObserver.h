@@ -1,0 +1,39 @@
+// Notified of every timed access a memory serves: traces, per-initiator statistics and hazard
+// checks implement it. A memory with no observer pays one null check per access.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/core/MemoryAccess.h"
+
+namespace tessim {
+
+// "engine_load", "engine_store", "dma_burst", "cache_fill", "cache_writeback".
+const char* accessSourceName(AccessSource s, bool write);
+
+struct TimedAccess {
+    std::uint16_t initiator = 0;
+    std::uint8_t space = 0;  // the memory's space id as the initiator addressed it
+    // Caches forward the initiator of the access that missed (fills) or that evicted the line
+    // (write-backs); the source says which.
+    AccessSource source = AccessSource::Engine;
+    bool write = false;
+    std::uint64_t addr = 0;   // offset in the memory (first element when strided)
+    std::uint64_t bytes = 0;  // payload bytes (strided: elements × elementBytes)
+    // Strided accesses: elements of elementBytes, stride bytes apart; elementBytes 0 = contiguous.
+    std::uint32_t elementBytes = 0;
+    std::uint32_t elements = 0;
+    std::int64_t stride = 0;
+    Tick arrival = 0;
+    Tick completion = 0;
+    Tick wait = 0;  // ticks beyond the unloaded latency (contention)
+};
+
+class AccessObserver {
+public:
+    virtual ~AccessObserver() = default;
+    // `memory` is the module name of the memory that served the access.
+    virtual void onAccess(const char* memory, const TimedAccess& access) = 0;
+};
+
+}  // namespace tessim
