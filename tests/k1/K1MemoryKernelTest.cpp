@@ -199,6 +199,20 @@ TEST(K1MemoryKernels, MemsetWritesWithoutReading) {
     EXPECT_EQ(stat(r, "l1_0", "hits"), lines);
 }
 
+TEST(K1MemoryKernels, NoRunMovesDdrBytesFasterThanTheDdrsPeak) {
+    // Whatever the caches do, the bytes that cross the DDR bus during the run take at least
+    // their time at the peak rate.
+    for (const char* kernel : {"memcpy", "memset"})
+        for (const char* threads : {"1", "4"}) {
+            Json r = run(std::string("--workload ") + kernel +
+                         " --set workload.bytes=16MiB --set plan.threads=" + threads);
+            const double moved = static_cast<double>(r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>() +
+                                                     r["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>());
+            EXPECT_GE(static_cast<double>(cycles(r)) / kClockHz, moved / kDdrPeak)
+                << kernel << " " << threads;
+        }
+}
+
 TEST(K1MemoryKernels, BadSizesAndThreadCountsAreConfigErrors) {
     auto odd = runTessim("run --target k1 --workload memcpy --set workload.bytes=1001B");
     EXPECT_EQ(odd.exitCode, 2);
