@@ -1,6 +1,7 @@
 #include "workloads/KernelRegistry.h"
 
 #include "workloads/conv/ConvKernel.h"
+#include "workloads/memory/MemoryStreamKernel.h"
 #include "workloads/scalesim/ScaleSimKernel.h"
 #include "workloads/vector/StreamingVectorKernel.h"
 
@@ -14,6 +15,10 @@ const std::vector<KernelEntry>& kernelRegistry() {
          makeStreamingVectorKernel, "vector"},
         {"conv2d", "tiled INT8 convolution on a MAC array: naive, static-single or double-buffer",
          makeConvKernel, "conv2d"},
+        {"memcpy", "RVV copy loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores, fork/join",
+         makeMemoryStreamKernel, "memory"},
+        {"memset", "RVV fill loop at LMUL 8 (bytes, repeat, value); plan.threads splits it over cores",
+         makeMemoryStreamKernel, "memory"},
         {"scalesim", "SCALE-Sim topology layers, fold by fold as SCALE-Sim schedules them",
          makeScaleSimKernel, ""},
     };

@@ -33,6 +33,7 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
         ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
     c.hitCycles = readCycles(r, "hit_latency", c.clock);
     c.mshrs = r.get<unsigned>("mshrs", 8u, Range<unsigned>{1, 1024});
+    c.writebackBuffer = r.get<unsigned>("writeback_buffer", 8u, Range<unsigned>{1, 1024});
     c.ports = r.get<unsigned>("ports", 1u, Range<unsigned>{1, 64});
     if (r.has("miss_lookahead"))
         c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
@@ -49,7 +50,8 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
 Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
     : Memory(name, config.level, ~std::uint64_t{0}), next("next"), config_(config),
       tags_(config.sets(), config.ways, config.policy, config.seed), mshrs_(config.mshrs),
-      ports_(config.ports), hitTicks_(config.clock.at(config.hitCycles)) {
+      writebackBuffer_(config.writebackBuffer), ports_(config.ports),
+      hitTicks_(config.clock.at(config.hitCycles)) {
     while ((1u << lineShift_) < config_.lineBytes)
         ++lineShift_;
     nextGp_.set_extension(&nextExt_);
@@ -73,6 +75,8 @@ void Cache::resetTiming() {
     tags_.reset();
     mshrs_.reset();
     lastHold_ = 0;
+    writebackBuffer_.reset();
+    lastWritebackHold_ = 0;
     for (auto& p : ports_)
         p = ReservationTimeline{};
     reads_ = writes_ = hits_ = readMisses_ = writeMisses_ = 0;
@@ -108,6 +112,27 @@ void Cache::waitUntil(Tick at) {
     sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
     if (self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_)
         sc_core::wait(ticksToScTime(at - config_.missLookahead - now));
+}
+
+// A dirty victim leaves through the write-back buffer: an entry is held from when the line
+// enters it until the next level accepts the line, so a level below that cannot keep up (a full
+// DDR write queue) pushes back on the evicting access. Returns when the victim has left the way.
+Tick Cache::evict(const CacheTags::Victim& victim, Tick at, std::uint16_t initiator) {
+    if (!victim.valid)
+        return at;
+    ++evictions_;
+    if (!victim.dirty)
+        return at;
+    ++writebacks_;
+    writebackBuffer_.forgetBefore(nowTicks());
+    const Tick enter = writebackBuffer_.start(at, lastWritebackHold_);
+    if (enter > at)
+        noteWait(enter - at);
+    waitUntil(enter);
+    const Tick accepted = std::max(enter, sendNext(true, victim.lineNumber << lineShift_, enter, initiator));
+    writebackBuffer_.hold(enter, accepted);
+    lastWritebackHold_ = accepted - enter;
+    return enter;
 }
 
 Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
@@ -148,17 +173,11 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
         Tick issue = t + hitTicks_;
         if (victim.valid && victim.dirty)
             waitUntil(issue);
-        if (victim.valid) {
-            ++evictions_;
-            if (victim.dirty) {
-                ++writebacks_;
-                sendNext(true, victim.lineNumber << lineShift_, issue, initiator);
-            }
-        }
-        line.readyAt = issue;
+        const Tick ready = std::max(issue, evict(victim, issue, initiator));
+        line.readyAt = ready;
         line.missAt = t;
         line.dirty = true;
-        return issue;
+        return ready;
     }
     // An MSHR free at this miss's time (holds that ended before now no longer matter).
     mshrs_.forgetBefore(nowTicks());
@@ -172,15 +191,10 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
     // leaves through a write buffer and does not delay the fill.
     Tick issue = start + hitTicks_;
     waitUntil(issue);
-    if (victim.valid) {
-        ++evictions_;
-        if (victim.dirty) {
-            ++writebacks_;
-            sendNext(true, victim.lineNumber << lineShift_, issue, initiator);
-        }
-    }
+    const Tick evicted = evict(victim, issue, initiator);
     ++fills_;
-    Tick filled = sendNext(false, lineNumber << lineShift_, issue, initiator);
+    // The fill goes out at once; its data lands in the way once the victim has left it.
+    Tick filled = std::max(sendNext(false, lineNumber << lineShift_, issue, initiator), evicted);
     mshrs_.hold(start, filled);
     lastHold_ = filled - start;
     line.readyAt = filled;

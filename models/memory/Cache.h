@@ -20,7 +20,8 @@
 // backing store (debug transport), so every level sees the same, always-current data.
 //
 // YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random), seed (random),
-// clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, miss_lookahead
+// clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, writeback_buffer
+// (entries for dirty victims on their way down; default 8), miss_lookahead
 // (bool), next (memory name, wired
 // by the target), level, energy: {read, write: per access; fill: per line moved to or from the next level},
 // static_power. The address range is the next level's.
@@ -48,7 +49,8 @@ struct CacheConfig {
     ClockDomain clock;
     std::uint64_t hitCycles = 1;
     unsigned mshrs = 8;
-    unsigned ports = 1;  // line look-ups per cycle
+    unsigned writebackBuffer = 8;  // dirty lines on their way to the next level
+    unsigned ports = 1;            // line look-ups per cycle
     // An engine's miss further ahead of simulated time than this waits before the next level
     // sees it, so a next level shared by several engines sees their misses in time order (up to
     // this) whatever their temporal-decoupling quantum. kTickMax: misses never wait.
@@ -96,6 +98,7 @@ protected:
 
 private:
     // `wholeLine`: a write that covers every byte of the line (no fill on a miss).
+    Tick evict(const CacheTags::Victim& victim, Tick at, std::uint16_t initiator);
     Tick accessLine(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine);
     Tick sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator);
     // Miss look-ahead: waits (in an engine's thread) until `at` is within it of simulated time.
@@ -106,6 +109,8 @@ private:
     CacheTags tags_;
     OccupancyTimeline mshrs_;
     Tick lastHold_ = 0;
+    OccupancyTimeline writebackBuffer_;
+    Tick lastWritebackHold_ = 0;
     AccessSource requestSource_ =
         AccessSource::Engine;  // how long the last miss held its MSHR: the next one's expectation
     std::vector<ReservationTimeline> ports_;

@@ -211,6 +211,9 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
         outcome.compulsory = e.workload->compulsoryBytes();
     double seconds = ticksToSeconds(outcome.kernelEnd);
     target.collect(outcome.stats, outcome.energy, seconds);
+    if (e.workload)
+        e.workload->collectStats(outcome.stats, outcome.info.mainClock.cyclesCeil(outcome.kernelEnd),
+                                 seconds);
     if (request.functional && e.workload)
         outcome.functional = e.workload->check(target.functionalMemory());
     if (e.workload)

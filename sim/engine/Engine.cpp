@@ -328,13 +328,19 @@ void Engine::issueControl(const Op& op) {
         return;
     }
     synchronise();
-    if (op.kind == OpKind::Barrier)
+    std::uint64_t resume = 0;
+    if (op.kind == OpKind::Barrier) {
         sync_.barrier(op.tag, op.count);
-    else if (op.kind == OpKind::Join)
-        sync_.join(op.tag, op.count);
-    else
+        resume = config_.clock.cyclesCeil(nowTicks()) + config_.barrierLatency;
+    } else if (op.kind == OpKind::Join) {
+        const Tick forked = sync_.join(op.tag, op.count);
+        resume = std::max(config_.clock.cyclesCeil(nowTicks()),
+                          config_.forkLatency ? config_.clock.cyclesCeil(forked) + config_.forkLatency : 0);
+    } else {
         sync_.signal(op.tag);
-    waitUntil(config_.clock.cyclesCeil(nowTicks()), StallReason::Sync);
+        resume = config_.clock.cyclesCeil(nowTicks());
+    }
+    waitUntil(resume, StallReason::Sync);
 }
 
 void Engine::failRegister(const Op& op) const {

@@ -30,6 +30,8 @@ EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, 
                                         Range<unsigned>{1, kRegIds - kScalarRegBase});
     c.registerGroups = r.get<bool>("register_groups", false);
     c.branchPenalty = r.get<unsigned>("branch_penalty", 0u, Range<unsigned>{0, 1000});
+    c.forkLatency = r.get<unsigned>("fork_latency", 0u, Range<unsigned>{0, 1000000});
+    c.barrierLatency = r.get<unsigned>("barrier_latency", 0u, Range<unsigned>{0, 1000000});
     c.quantum = secondsToTicks(r.get<Duration>("quantum", Duration{ticksToSeconds(defaultQuantum)},
                                                Range<Duration>{Duration{1e-12}, Duration{1.0}})
                                    .seconds);

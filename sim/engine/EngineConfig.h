@@ -12,6 +12,8 @@
 //     scalar_registers: 32      # default 64
 //     register_groups: true     # LMUL groups: an op spanning G registers uses vd..vd+G−1
 //     branch_penalty: 2         # cycles lost after a taken branch (front-end redirect)
+//     fork_latency: 100         # cycles from the fork that releases a join until the joiner runs
+//     barrier_latency: 200      # cycles from a barrier's last arrival until its engines run on
 //     quantum: 1 us             # temporal-decoupling quantum (default: the target's)
 //     main: true                # counts for stall_fraction
 //
@@ -40,6 +42,8 @@ struct EngineConfig {
     unsigned scalarRegisters = kRegIds - kScalarRegBase;
     bool registerGroups = false;  // off: a register id names a whole vector of any length
     unsigned branchPenalty = 0;   // cycles
+    unsigned forkLatency = 0;     // cycles: a fork's signal to the joined engine's next op
+    unsigned barrierLatency = 0;  // cycles: a barrier's last arrival to every engine's next op
     Tick quantum = 1'000'000;     // temporal-decoupling quantum (1 µs)
     bool isMainCompute = true;    // counts for stall_fraction
 

@@ -19,13 +19,15 @@ void SyncHub::barrier(std::uint32_t id, std::uint32_t participants) {
 void SyncHub::signal(std::uint32_t id) {
     auto& e = events_[id];
     ++e.signals;
+    e.signalTimes.push_back(sc_core::sc_time_stamp().value());
     e.changed->notify(sc_core::SC_ZERO_TIME);
 }
 
-void SyncHub::join(std::uint32_t id, std::uint32_t count) {
+std::uint64_t SyncHub::join(std::uint32_t id, std::uint32_t count) {
     auto& e = events_[id];
     while (e.signals < count)
         sc_core::wait(*e.changed);
+    return count == 0 ? 0 : e.signalTimes[count - 1];
 }
 
 }  // namespace tessim

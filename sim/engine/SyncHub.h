@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include <systemc>
 
@@ -15,8 +16,9 @@ public:
     // Blocks the calling SC_THREAD until `participants` threads reached barrier `id`.
     void barrier(std::uint32_t id, std::uint32_t participants);
     void signal(std::uint32_t id);
-    // Blocks until event `id` has been signalled at least `count` times.
-    void join(std::uint32_t id, std::uint32_t count);
+    // Blocks until event `id` has been signalled at least `count` times; returns the SystemC time
+    // (ticks) of the count-th signal, which may lie before the call.
+    std::uint64_t join(std::uint32_t id, std::uint32_t count);
 
 private:
     struct Barrier {
@@ -26,6 +28,7 @@ private:
     };
     struct Event {
         std::uint64_t signals = 0;
+        std::vector<std::uint64_t> signalTimes;  // ticks of each signal, in order
         std::unique_ptr<sc_core::sc_event> changed = std::make_unique<sc_core::sc_event>();
     };
     std::map<std::uint32_t, Barrier> barriers_;

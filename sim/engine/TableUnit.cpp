@@ -31,6 +31,7 @@ TableUnit::TableUnit(TableUnitConfig config)
         timing_[row] = t;
         singleOccupancy_[row] = std::max<std::uint64_t>(1, ceilCycles(singleRegisterReciprocal(t)));
         singleLatency_[row] = ceilCycles(singleRegisterLatency(t));
+        reciprocalTable_[row] = t.reciprocalByLmul.has_value();
     };
     for (const auto& [kind, t] : config_.ops) {
         auto k = static_cast<std::size_t>(kind);
@@ -50,11 +51,19 @@ IssueCost TableUnit::issue(const Op& op) {
     ++opCount_[k][d];
     elementCount_[k][d] += op.vl > 0 ? op.vl : 1;  // scalar ops: see collect()
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
+    const std::size_t row = timingRow(op);
+    if (reciprocalTable_[row] && !isScalarOp(op.kind)) {
+        const double owed = occupancyCycles(op) + owed_;
+        const std::uint64_t cycles = std::max<std::uint64_t>(1, ceilCycles(owed));
+        owed_ = std::min(0.0, owed - static_cast<double>(cycles));
+        if (owed_ > -1e-9)
+            owed_ = 0.0;  // no drift from rounding errors
+        return IssueCost{cycles, latency(op), work(op)};
+    }
     if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes) {
         double w = op.kind == OpKind::Fma                               ? 2.0 * op.vl
                    : (op.kind == OpKind::Mul || op.kind == OpKind::Add) ? static_cast<double>(op.vl)
                                                                         : 0.0;
-        const std::size_t row = timingRow(op);
         return IssueCost{singleOccupancy_[row], singleLatency_[row], w};
     }
     return IssueCost{occupancy(op), latency(op), work(op)};
@@ -76,6 +85,10 @@ std::size_t TableUnit::lmulIndex(const Op& op, std::uint64_t groups) const {
 }
 
 std::uint64_t TableUnit::occupancy(const Op& op) const {
+    return std::max<std::uint64_t>(1, ceilCycles(occupancyCycles(op)));
+}
+
+double TableUnit::occupancyCycles(const Op& op) const {
     const auto& t = timing_[timingRow(op)];
     double cycles = 0.0;
     if (config_.unitClass == UnitClass::Memory && op.kind != OpKind::ScalarLoad &&
@@ -92,7 +105,7 @@ std::uint64_t TableUnit::occupancy(const Op& op) const {
     } else {
         cycles = t.reciprocal * static_cast<double>(registerGroups(op));
     }
-    return std::max<std::uint64_t>(1, ceilCycles(cycles));
+    return cycles;
 }
 
 std::uint64_t TableUnit::latency(const Op& op) const {

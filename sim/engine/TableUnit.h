@@ -11,6 +11,10 @@
 //     reduce_ordered: {latency: 11, reciprocal: {m1: 11, m2: 23, m4: 48, m8: 192}}
 //
 // `reduce_ordered` times reductions flagged ordered (vfredosum); without it they cost as `reduce`.
+// A per-LMUL reciprocal may be fractional (measured: vle32 m1 2.45 cycles). The unit then stays
+// busy for whole cycles whose sum follows the fractions: each op takes its cost plus what earlier
+// ops owe (−1 < owed ≤ 0), rounded up, so n ops of 16.5 cycles keep the unit busy 16.5·n cycles
+// (±1). Costs without a table round each op up on its own, as before.
 #pragma once
 
 #include <array>
@@ -63,6 +67,8 @@ private:
                                                                       : static_cast<std::size_t>(op.kind);
     }
     std::uint64_t registerGroups(const Op& op) const;
+    // Cycles the op keeps an instance busy, before rounding to whole cycles.
+    double occupancyCycles(const Op& op) const;
     // Index into a per-LMUL table (0..3 for m1..m8) of an op spanning `groups` registers.
     std::size_t lmulIndex(const Op& op, std::uint64_t groups) const;
 
@@ -73,6 +79,8 @@ private:
     // Integer costs of an op that fits one register (the common case), precomputed.
     std::array<std::uint64_t, kTimingRows> singleOccupancy_{};
     std::array<std::uint64_t, kTimingRows> singleLatency_{};
+    std::array<bool, kTimingRows> reciprocalTable_{};  // the row's reciprocal is a per-LMUL table
+    double owed_ = 0.0;  // fractional cycles of table-timed ops not yet charged (−1 < owed ≤ 0)
     static constexpr std::size_t kDTypes = 6;
     // [op kind][dtype] → (ops, elements)
     std::array<std::array<std::uint64_t, kDTypes>, kOpKindCount> opCount_{};

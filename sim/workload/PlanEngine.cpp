@@ -6,16 +6,17 @@
 
 namespace tessim {
 
-std::vector<const EngineInfo*> planEngines(const config::Reader& pl, const TargetInfo& target) {
+std::vector<const EngineInfo*> planEngines(const config::Reader& pl, const TargetInfo& target,
+                                           const std::string& countKey) {
     if (pl.has("engines")) {
         if (pl.has("engine"))
             pl.fail("engine", "give either 'engine' or 'engines', not both");
         std::vector<std::string> names = pl.get<std::vector<std::string>>("engines");
         if (names.empty())
             pl.fail("engines", "the engine list is empty");
-        if (pl.has("cores") && pl.get<unsigned>("cores") != names.size())
-            pl.fail("cores", fmt::format("'cores' is {} but 'engines' names {}", pl.get<unsigned>("cores"),
-                                         names.size()));
+        if (pl.has(countKey) && pl.get<unsigned>(countKey) != names.size())
+            pl.fail(countKey, fmt::format("'{}' is {} but 'engines' names {}", countKey,
+                                          pl.get<unsigned>(countKey), names.size()));
         std::vector<const EngineInfo*> engines;
         for (const auto& name : names) {
             const EngineInfo* e = target.findEngine(name);
@@ -27,11 +28,11 @@ std::vector<const EngineInfo*> planEngines(const config::Reader& pl, const Targe
         }
         return engines;
     }
-    const unsigned cores = pl.get<unsigned>("cores", 1u, config::Range<unsigned>{1, 4096});
+    const unsigned cores = pl.get<unsigned>(countKey, 1u, config::Range<unsigned>{1, 4096});
     if (cores == 1)
         return {&planEngine(pl, target)};
     if (pl.has("engine"))
-        pl.fail("engine", "'engine' names one engine; with 'cores' > 1 name them in 'engines'");
+        pl.fail("engine", "'engine' names one engine; with '" + countKey + "' > 1 name them in 'engines'");
     std::vector<const EngineInfo*> engines;
     for (const auto& e : target.engines)
         if (e.mainCompute && engines.size() < cores)
@@ -39,9 +40,8 @@ std::vector<const EngineInfo*> planEngines(const config::Reader& pl, const Targe
     if (engines.size() < cores) {
         const auto available = std::count_if(target.engines.begin(), target.engines.end(),
                                              [](const EngineInfo& e) { return e.mainCompute; });
-        pl.fail("cores",
-                fmt::format("the plan asks for {} cores but target '{}' has {} main compute engine{}", cores,
-                            target.name, available, available == 1 ? "" : "s"));
+        pl.fail(countKey, fmt::format("the plan asks for {} {} but target '{}' has {} main compute engine{}",
+                                      cores, countKey, target.name, available, available == 1 ? "" : "s"));
     }
     return engines;
 }

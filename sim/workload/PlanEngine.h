@@ -23,6 +23,8 @@ inline const EngineInfo& planEngine(const config::Reader& plan, const TargetInfo
 // Reads `engine`, `engines` and `cores` (default: one core, as planEngine). ConfigError when both
 // `engine` and `engines` are given, when `cores` and `engines` disagree, when an engine is
 // unknown or named twice, or when the target has fewer main compute engines than `cores`.
-std::vector<const EngineInfo*> planEngines(const config::Reader& plan, const TargetInfo& target);
+// `countKey` names the count key for kernels that speak of threads pinned to cores ("threads").
+std::vector<const EngineInfo*> planEngines(const config::Reader& plan, const TargetInfo& target,
+                                           const std::string& countKey = "cores");
 
 }  // namespace tessim

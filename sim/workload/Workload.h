@@ -12,6 +12,7 @@
 
 #include "sim/engine/FunctionalUnit.h"
 #include "sim/ir/OpStream.h"
+#include "sim/stats/StatsTree.h"
 #include "sim/target/TargetInfo.h"
 
 namespace tessim {
@@ -45,6 +46,13 @@ public:
     // plus whatever the workload reports per layer. Asked after the run; the run adds the
     // layer's cycles, seconds and stall fraction from the marks. Empty: no `layers` in the report.
     virtual nlohmann::ordered_json layers() const { return nlohmann::ordered_json::array(); }
+    // Figures of the workload itself (bytes per cycle of a memory kernel, ...) added to the
+    // report's stats after the run; `cycles` are the main clock's. Most kernels add none.
+    virtual void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const {
+        (void)stats;
+        (void)cycles;
+        (void)seconds;
+    }
 };
 
 }  // namespace tessim

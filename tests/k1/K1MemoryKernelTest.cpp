@@ -1,0 +1,230 @@
+// memcpy and memset on the k1 target through the command line: cache hit and miss counts equal
+// their closed forms, time per regime (L1-, L2-resident, DDR) is at least its bound, threads
+// split the work over one cluster, and functional runs copy and fill every byte.
+#include <cstdint>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "common/ProcessRunner.h"
+
+namespace tessim {
+namespace {
+
+using test::runTessim;
+using Json = nlohmann::json;
+
+constexpr std::uint64_t kLine = 64;             // B (facts)
+constexpr std::uint64_t kL1Lines = 32768 / 64;  // 32 KiB L1D (facts)
+constexpr std::uint64_t kChunk = 256;           // B per vle32/vse32 at LMUL 8 (VLEN 256)
+// Cycles of one LMUL-8 load and store (facts: vle32 16.5, vse32 19.7): the load/store unit's bound.
+constexpr double kChunkBoundCycles = 16.5 + 19.7;
+constexpr double kClockHz = 1.6e9;    // (facts)
+constexpr double kDdrPeak = 10.66e9;  // B/s (facts)
+// Whether a store that misses reads its line from the next level first even when it writes the
+// whole line (write-allocate with a fill). An LMUL-8 vse32 writes four whole lines.
+constexpr bool kWholeLineStoreMissFills = false;
+
+Json run(const std::string& args) {
+    auto r = runTessim("run --target k1 " + args);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return r.exitCode == 0 ? Json::parse(r.out) : Json();
+}
+
+Json memcpy(std::uint64_t bytes, unsigned repeat, unsigned threads = 1, const std::string& extra = "") {
+    return run("--workload memcpy --set workload.bytes=" + std::to_string(bytes) +
+               "B --set workload.repeat=" + std::to_string(repeat) +
+               " --set plan.threads=" + std::to_string(threads) + " " + extra);
+}
+
+std::uint64_t stat(const Json& r, const std::string& cache, const std::string& key) {
+    return r["stats"]["k1"][cache][key]["value"].get<std::uint64_t>();
+}
+
+std::uint64_t cycles(const Json& r) {
+    return r["cycles"].get<std::uint64_t>();
+}
+
+// Lines a copy's stores read from the next level before writing them (see above).
+std::uint64_t storeFills(std::uint64_t lines) {
+    return kWholeLineStoreMissFills ? lines : 0;
+}
+
+TEST(K1Memcpy, L1ResidentCopyMissesOnceAndThenHits) {
+    const std::uint64_t bytes = 8192, lines = bytes / kLine;
+    const unsigned repeat = 3;
+    Json r = memcpy(bytes, repeat);
+    EXPECT_EQ(stat(r, "l1_0", "read_misses"), lines);
+    EXPECT_EQ(stat(r, "l1_0", "write_misses"), lines);
+    EXPECT_EQ(stat(r, "l1_0", "hits"), (repeat - 1) * 2 * lines);
+    EXPECT_EQ(stat(r, "l1_0", "writebacks"), 0u);
+    EXPECT_EQ(stat(r, "l2_0", "read_misses"), lines + storeFills(lines));
+    EXPECT_EQ(stat(r, "l2_0", "hits"), 0u);
+    EXPECT_EQ(r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(), (lines + storeFills(lines)) * kLine);
+}
+
+TEST(K1Memcpy, L2ResidentCopyMissesTheL1EveryPassAndTheL2OnlyOnTheFirst) {
+    // 2 × 64 KiB exceed the L1 and fit the 512 KiB L2; LRU streaming evicts every L1 line
+    // before it is used again.
+    const std::uint64_t bytes = 65536, lines = bytes / kLine;
+    const unsigned repeat = 2;
+    Json r = memcpy(bytes, repeat);
+    EXPECT_EQ(stat(r, "l1_0", "hits"), 0u);
+    EXPECT_EQ(stat(r, "l1_0", "read_misses"), repeat * lines);
+    EXPECT_EQ(stat(r, "l1_0", "write_misses"), repeat * lines);
+    // Every destination line filled is written back except the L1's dirty half at the end.
+    EXPECT_EQ(stat(r, "l1_0", "writebacks"), repeat * lines - kL1Lines / 2);
+    EXPECT_EQ(stat(r, "l2_0", "reads"), repeat * (lines + storeFills(lines)));
+    EXPECT_EQ(stat(r, "l2_0", "writes"), stat(r, "l1_0", "writebacks"));
+    EXPECT_EQ(stat(r, "l2_0", "read_misses"), lines + storeFills(lines));
+    // A destination line's first write-back finds it in the L2 if a store miss filled it;
+    // otherwise it allocates the line there, once.
+    const std::uint64_t writeMisses = kWholeLineStoreMissFills ? 0 : lines;
+    EXPECT_EQ(stat(r, "l2_0", "write_misses"), writeMisses);
+    EXPECT_EQ(stat(r, "l2_0", "hits"),
+              (repeat - 1) * (lines + storeFills(lines)) + stat(r, "l2_0", "writes") - writeMisses);
+}
+
+TEST(K1Memcpy, DdrCopyMissesEveryLineOnceInTheL2) {
+    const std::uint64_t bytes = 4 << 20, lines = bytes / kLine;
+    Json r = memcpy(bytes, 1);
+    EXPECT_EQ(stat(r, "l2_0", "read_misses"), lines + storeFills(lines));
+    EXPECT_EQ(stat(r, "l2_0", "write_misses"), kWholeLineStoreMissFills ? 0 : stat(r, "l1_0", "writebacks"));
+    EXPECT_EQ(r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(), (lines + storeFills(lines)) * kLine);
+    // The cold source comes from DDR once; written lines may stay dirty in the L2 at the end.
+    EXPECT_GE(r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(), bytes);
+}
+
+// Cycles of one warm pass: the difference of two runs that differ only in passes.
+double warmPassCycles(std::uint64_t bytes, unsigned fewer, unsigned more) {
+    return static_cast<double>(cycles(memcpy(bytes, more)) - cycles(memcpy(bytes, fewer))) / (more - fewer);
+}
+
+TEST(K1Memcpy, L1ResidentPassIsWithinTenPercentOfTheLoadStoreBound) {
+    const std::uint64_t bytes = 8192;
+    const double bound = static_cast<double>(bytes / kChunk) * kChunkBoundCycles;
+    const double pass = warmPassCycles(bytes, 2, 12);
+    EXPECT_GE(pass, bound);
+    // Only the load/store unit limits: 16.5 + 19.7 cycles plus the store's one-cycle wait for its
+    // load's data, 37.2 per 256 B (3 % over the bound).
+    EXPECT_LE(pass, 1.10 * bound) << pass << " vs " << bound;
+    EXPECT_NEAR(pass, static_cast<double>(bytes / kChunk) * (kChunkBoundCycles + 1.0), 0.2);
+}
+
+TEST(K1Memcpy, L2ResidentPassIsAtLeastItsBound) {
+    const std::uint64_t bytes = 65536, lines = bytes / kLine;
+    // Load/store unit, or the L2's one line look-up per cycle for 2 fills and 1 write-back per
+    // destination line, whichever is slower.
+    const double lsu = static_cast<double>(bytes / kChunk) * kChunkBoundCycles;
+    const double l2Port = static_cast<double>(3 * lines);
+    const double bound = std::max(lsu, l2Port);
+    const double pass = warmPassCycles(bytes, 2, 4);
+    EXPECT_GE(pass, bound);
+    // Measured 1.29 × the bound: each load waits for the L2's hit latency, and the in-order core
+    // holds one load (4 lines) in flight (no prefetcher in the model).
+    EXPECT_LE(pass, 1.35 * bound) << pass << " vs " << bound;
+}
+
+TEST(K1Memcpy, DdrCopyIsAtLeastItsBandwidthBound) {
+    const std::uint64_t bytes = 16 << 20;
+    Json r = memcpy(bytes, 1);
+    const double seconds = static_cast<double>(cycles(r)) / kClockHz;
+    const double moved = static_cast<double>(r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>() +
+                                             r["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>());
+    // The copy must read the source and write the destination once: 2 × bytes at the peak.
+    const double compulsoryBound = 2.0 * static_cast<double>(bytes) / kDdrPeak;
+    EXPECT_GE(seconds, moved / kDdrPeak);
+    EXPECT_GE(moved, 2.0 * static_cast<double>(bytes) * 0.98);  // the L2 may keep its last dirty lines
+    EXPECT_GE(seconds, compulsoryBound);
+    // Measured 4.1 × the compulsory bound when store misses fill (3 × bytes cross the DDR bus),
+    // 1.63 × when whole-line stores do not: one LMUL-8 load (4 lines) in flight per core and no
+    // prefetcher, so DDR latency, not bandwidth, sets the pace.
+    EXPECT_LE(seconds, (kWholeLineStoreMissFills ? 4.3 : 1.7) * compulsoryBound) << seconds / compulsoryBound;
+}
+
+TEST(K1Memcpy, FourThreadsOnOneClusterSpeedADdrCopyUpByLessThanFour) {
+    const std::uint64_t bytes = 16 << 20;
+    Json one = memcpy(bytes, 1, 1);
+    Json four = memcpy(bytes, 1, 4);
+    const double speedup = static_cast<double>(cycles(one)) / static_cast<double>(cycles(four));
+    EXPECT_GT(speedup, 1.0);
+    EXPECT_LT(speedup, 4.0);
+    EXPECT_EQ(four["plan"]["config"]["engines"], (Json{"core0", "core1", "core2", "core3"}));
+    // One cluster: the other cluster's L2 and cores stay idle.
+    EXPECT_EQ(stat(four, "l2_1", "reads"), 0u);
+    EXPECT_EQ(four["engines"]["core4"]["stall"]["idle"].get<double>(), 1.0);
+    // Each thread's slice misses its own L1 once per line, source and destination.
+    for (const char* l1 : {"l1_0", "l1_1", "l1_2", "l1_3"})
+        EXPECT_EQ(stat(four, l1, "read_misses"), bytes / 4 / kLine) << l1;
+}
+
+TEST(K1Memcpy, ThreadsForkAndJoinAndShowSync) {
+    Json r = memcpy(65536, 1, 4);
+    // Threads 1–3 wait for the fork (at least fork_latency, 100 cycles); every thread waits at
+    // the closing barrier (barrier_latency, 200 cycles, after the last arrival).
+    for (const char* core : {"core1", "core2", "core3"})
+        EXPECT_GE(r["engines"][core]["cycles"]["sync"].get<std::uint64_t>(), 300u) << core;
+    EXPECT_GE(r["engines"]["core0"]["cycles"]["sync"].get<std::uint64_t>(), 200u);
+    EXPECT_EQ(r["plan"]["config"]["threads"].get<unsigned>(), 4u);
+}
+
+TEST(K1Memcpy, ReportsBytesPerCycle) {
+    Json r = memcpy(4096, 2);
+    const auto& w = r["stats"]["workload"];
+    EXPECT_EQ(w["bytes"]["value"].get<std::uint64_t>(), 8192u);
+    EXPECT_DOUBLE_EQ(w["bytes_per_cycle"]["value"].get<double>(), 8192.0 / static_cast<double>(cycles(r)));
+}
+
+TEST(K1MemoryKernels, FunctionalRunsCopyAndFillEveryByte) {
+    // A length that leaves a short tail and slices of unequal length.
+    for (const char* kernel : {"memcpy", "memset"})
+        for (const char* threads : {"1", "3"}) {
+            Json r =
+                run(std::string("--workload ") + kernel +
+                    " --functional --set workload.bytes=100004B --set workload.repeat=2 --set plan.threads=" +
+                    threads);
+            ASSERT_TRUE(r.contains("functional")) << kernel;
+            EXPECT_EQ(r["functional"]["elements"].get<std::uint64_t>(), 100004u) << kernel;
+            EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u)
+                << kernel << " " << threads << ": " << r["functional"].dump();
+        }
+}
+
+TEST(K1MemoryKernels, MemsetWritesWithoutReading) {
+    const std::uint64_t bytes = 8192, lines = bytes / kLine;
+    Json r = run("--workload memset --set workload.bytes=8192B --set workload.repeat=2");
+    EXPECT_EQ(stat(r, "l1_0", "reads"), 0u);
+    EXPECT_EQ(stat(r, "l1_0", "write_misses"), lines);
+    EXPECT_EQ(stat(r, "l1_0", "hits"), lines);
+}
+
+TEST(K1MemoryKernels, NoRunMovesDdrBytesFasterThanTheDdrsPeak) {
+    // Whatever the caches do, the bytes that cross the DDR bus during the run take at least
+    // their time at the peak rate.
+    for (const char* kernel : {"memcpy", "memset"})
+        for (const char* threads : {"1", "4"}) {
+            Json r = run(std::string("--workload ") + kernel +
+                         " --set workload.bytes=16MiB --set plan.threads=" + threads);
+            const double moved = static_cast<double>(r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>() +
+                                                     r["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>());
+            EXPECT_GE(static_cast<double>(cycles(r)) / kClockHz, moved / kDdrPeak)
+                << kernel << " " << threads;
+        }
+}
+
+TEST(K1MemoryKernels, BadSizesAndThreadCountsAreConfigErrors) {
+    auto odd = runTessim("run --target k1 --workload memcpy --set workload.bytes=1001B");
+    EXPECT_EQ(odd.exitCode, 2);
+    EXPECT_NE(odd.err.find("bytes: 1001 B is not a whole number of 32-bit elements"), std::string::npos)
+        << odd.err;
+    auto many = runTessim("run --target k1 --workload memcpy --set plan.threads=9");
+    EXPECT_EQ(many.exitCode, 2);
+    EXPECT_NE(
+        many.err.find("threads: the plan asks for 9 threads but target 'k1' has 8 main compute engines"),
+        std::string::npos)
+        << many.err;
+}
+
+}  // namespace
+}  // namespace tessim

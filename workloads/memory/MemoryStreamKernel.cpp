@@ -1,0 +1,389 @@
+#include "workloads/memory/MemoryStreamKernel.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/config/Reader.h"
+#include "sim/stats/StatsTree.h"
+#include "sim/workload/PlanEngine.h"
+#include "workloads/common/MemoryLayout.h"
+#include "workloads/common/Slices.h"
+#include "workloads/common/TestData.h"
+
+namespace tessim {
+namespace {
+
+// Fork/join of the threads: thread 0 signals the fork event, the others join it; every thread
+// reaches the closing barrier.
+constexpr std::uint32_t kForkEvent = 1;
+constexpr std::uint32_t kJoinBarrier = 2;
+// Elements are 32-bit (vle32/vse32); the bytes are copied bit for bit.
+constexpr DType kElement = DType::I32;
+constexpr unsigned kElementBytes = 4;
+// Buffers start on page boundaries, as an allocator hands out large buffers.
+constexpr std::uint64_t kPage = 4096;
+
+// Registers: x0 reads zero, as in RISC-V; the vector group starts at v0.
+constexpr std::uint8_t sreg(unsigned r) {
+    return static_cast<std::uint8_t>(kScalarRegBase + r);
+}
+constexpr std::uint8_t kZero = sreg(0);
+constexpr std::uint8_t kSrc = sreg(1);
+constexpr std::uint8_t kDst = sreg(2);
+constexpr std::uint8_t kEnd = sreg(3);
+constexpr std::uint8_t kFlag = sreg(4);
+constexpr std::uint8_t kVl = sreg(5);
+constexpr std::uint8_t kPass = sreg(6);
+constexpr std::uint8_t kData = 0;
+
+struct ThreadSlice {
+    std::string engine;
+    std::uint64_t first = 0;  // first element
+    std::uint64_t count = 0;  // elements
+};
+
+struct MemoryStreamParams {
+    std::string kernel;  // memcpy | memset
+    std::uint64_t bytes = 0;
+    unsigned repeat = 1;
+    std::uint8_t value = 0;  // memset's byte
+    unsigned lmul = 8;
+    std::uint32_t vlmax = 0;  // elements per vector op
+    const MemorySpaceInfo* memory = nullptr;
+    std::uint64_t src = 0, dst = 0;
+    std::vector<ThreadSlice> threads;
+
+    bool copies() const { return kernel == "memcpy"; }
+    // memset's byte replicated over a 32-bit element, as vmv.v.x splats it.
+    double splat() const {
+        const std::uint32_t word = std::uint32_t{value} * 0x01010101u;
+        return static_cast<double>(static_cast<std::int32_t>(word));
+    }
+};
+
+class MemoryStream : public ChunkedOpStream {
+public:
+    MemoryStream(const MemoryStreamParams& p, unsigned thread)
+        : p_(p), thread_(thread), slice_(p.threads[thread]) {
+        const double step = static_cast<double>(std::uint64_t{p_.vlmax} * kElementBytes);
+        load_ = vectorOp(OpKind::VLoad, p_.vlmax);
+        load_.dst = kData;
+        load_.space = p_.memory->id;
+        store_ = vectorOp(OpKind::VStore, p_.vlmax);
+        store_.src[0] = kData;
+        store_.space = p_.memory->id;
+        advanceSrc_ = scalar(OpKind::SAdd, kSrc, kSrc, step);
+        advanceDst_ = scalar(OpKind::SAdd, kDst, kDst, step);
+        compare_ = scalar(OpKind::SCompare, kFlag, kDst, 0.0);
+        compare_.src[1] = kEnd;
+    }
+
+protected:
+    bool refill(std::vector<Op>& out) override {
+        if (!started_) {
+            started_ = true;
+            prologue(out);
+            return true;
+        }
+        if (pass_ == p_.repeat) {
+            if (done_)
+                return false;
+            done_ = true;
+            if (p_.threads.size() > 1)
+                out.push_back(
+                    control(OpKind::Barrier, kJoinBarrier, static_cast<std::uint32_t>(p_.threads.size())));
+            return !out.empty();
+        }
+        // Up to 64 iterations per chunk: the stream never holds the whole loop.
+        for (unsigned i = 0; i < 64 && pass_ < p_.repeat; ++i)
+            iteration(out);
+        return true;
+    }
+
+private:
+    void prologue(std::vector<Op>& out) {
+        if (p_.threads.size() > 1) {
+            out.push_back(thread_ == 0 ? control(OpKind::Fork, kForkEvent, 0)
+                                       : control(OpKind::Join, kForkEvent, 1));
+        }
+        if (!p_.copies()) {
+            Op splat = vectorOp(OpKind::Broadcast, p_.vlmax);
+            splat.dst = kData;
+            splat.imm = p_.splat();
+            out.push_back(splat);
+        }
+        out.push_back(vsetvl(p_.vlmax));
+        beginPass(out);
+    }
+
+    // Pointers at the slice's start and the end address the loop compares against.
+    void beginPass(std::vector<Op>& out) {
+        next_ = 0;
+        const std::uint64_t first = slice_.first * kElementBytes;
+        if (p_.copies())
+            out.push_back(scalar(OpKind::SAdd, kSrc, kZero, static_cast<double>(p_.src + first)));
+        out.push_back(scalar(OpKind::SAdd, kDst, kZero, static_cast<double>(p_.dst + first)));
+        out.push_back(scalar(OpKind::SAdd, kEnd, kZero,
+                             static_cast<double>(p_.dst + first + slice_.count * kElementBytes)));
+    }
+
+    void iteration(std::vector<Op>& out) {
+        if (slice_.count == 0) {
+            endPass(out);
+            return;
+        }
+        const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, slice_.count - next_));
+        if (vl < p_.vlmax)
+            out.push_back(vsetvl(vl));  // the short tail
+        const std::uint64_t offset = (slice_.first + next_) * kElementBytes;
+        // The loop body from templates made once: a stream of millions of iterations spends
+        // its time copying ops, not building them.
+        const std::size_t at = out.size();
+        if (p_.copies()) {
+            out.push_back(load_);
+            out.push_back(store_);
+            out.push_back(advanceSrc_);
+            out[at].addr = p_.src + offset;
+        } else {
+            out.push_back(store_);
+        }
+        out.push_back(advanceDst_);
+        out.push_back(compare_);
+        Op& store = out[p_.copies() ? at + 1 : at];
+        store.addr = p_.dst + offset;
+        if (vl < p_.vlmax) {
+            const double step = static_cast<double>(std::uint64_t{vl} * kElementBytes);
+            for (std::size_t i = at; i < out.size(); ++i) {
+                if (out[i].kind == OpKind::SAdd)
+                    out[i].imm = step;
+                else if (out[i].kind != OpKind::SCompare)
+                    out[i].vl = vl;
+            }
+        }
+        next_ += vl;
+        const bool more = next_ < slice_.count;
+        out.push_back(branch(more));
+        if (!more)
+            endPass(out);
+    }
+
+    // The outer loop over passes: a counter, a compare and its back-edge.
+    void endPass(std::vector<Op>& out) {
+        ++pass_;
+        out.push_back(scalar(OpKind::SAdd, kPass, kPass, 1.0));
+        out.push_back(scalar(OpKind::SCompare, kFlag, kPass, static_cast<double>(p_.repeat)));
+        out.push_back(branch(pass_ < p_.repeat));
+        if (pass_ < p_.repeat) {
+            if (slice_.count % p_.vlmax != 0)
+                out.push_back(vsetvl(p_.vlmax));
+            beginPass(out);
+        }
+    }
+
+    Op vectorOp(OpKind kind, std::uint32_t vl) const {
+        Op op;
+        op.kind = kind;
+        op.dtype = kElement;
+        op.vl = vl;
+        return op;
+    }
+    Op vsetvl(std::uint32_t avl) const {
+        Op op = vectorOp(OpKind::VSetVl, avl);
+        op.dst = kVl;
+        op.imm = p_.lmul;
+        return op;
+    }
+    static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
+        Op op;
+        op.kind = kind;
+        op.dtype = kElement;
+        op.dst = dst;
+        op.src[0] = src;
+        op.imm = imm;
+        return op;
+    }
+    static Op branch(bool taken) {
+        Op op;
+        op.kind = OpKind::Branch;
+        op.dtype = kElement;
+        op.src[0] = kFlag;
+        if (taken)
+            op.flags = Op::kTaken;
+        return op;
+    }
+    static Op control(OpKind kind, std::uint32_t tag, std::uint32_t count) {
+        Op op;
+        op.kind = kind;
+        op.tag = tag;
+        op.count = count;
+        return op;
+    }
+
+    const MemoryStreamParams p_;
+    Op load_, store_, advanceSrc_, advanceDst_, compare_;  // the loop body's ops, addresses aside
+    unsigned thread_;
+    ThreadSlice slice_;
+    bool started_ = false;
+    bool done_ = false;
+    unsigned pass_ = 0;
+    std::uint64_t next_ = 0;  // elements of the slice done in this pass
+};
+
+class MemoryStreamKernel : public Workload {
+public:
+    explicit MemoryStreamKernel(MemoryStreamParams p) : p_(std::move(p)) {}
+
+    nlohmann::ordered_json resolvedWorkload() const override {
+        nlohmann::ordered_json j;
+        j["kernel"] = p_.kernel;
+        j["bytes"] = p_.bytes;
+        j["repeat"] = p_.repeat;
+        if (!p_.copies())
+            j["value"] = p_.value;
+        return j;
+    }
+    nlohmann::ordered_json resolvedPlan() const override {
+        nlohmann::ordered_json j;
+        j["threads"] = p_.threads.size();
+        nlohmann::ordered_json engines = nlohmann::ordered_json::array();
+        nlohmann::ordered_json slices = nlohmann::ordered_json::array();
+        for (const auto& t : p_.threads) {
+            engines.push_back(t.engine);
+            slices.push_back(nlohmann::ordered_json{{"first_byte", t.first * kElementBytes},
+                                                    {"bytes", t.count * kElementBytes}});
+        }
+        j["engines"] = engines;
+        j["slices"] = slices;
+        j["memory"] = p_.memory->name;
+        j["lmul"] = p_.lmul;
+        j["vector_length"] = p_.vlmax;
+        if (p_.copies())
+            j["src"] = p_.src;
+        j["dst"] = p_.dst;
+        return j;
+    }
+    std::vector<EngineStream> streams() override {
+        std::vector<EngineStream> s;
+        for (unsigned t = 0; t < p_.threads.size(); ++t)
+            s.push_back(EngineStream{p_.threads[t].engine, std::make_unique<MemoryStream>(p_, t)});
+        return s;
+    }
+    // Every source byte passes the memory the ops address once at least (through a cache, the
+    // levels behind it may keep or not see them: written lines can stay dirty when the run ends).
+    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
+        return {{p_.memory->level, p_.copies() ? 2 * p_.bytes : p_.bytes}};
+    }
+    void initialise(FunctionalMemory& memory) override {
+        std::vector<std::uint8_t> buf(p_.bytes);
+        if (p_.copies()) {
+            for (std::uint64_t i = 0; i < p_.bytes; ++i)
+                buf[i] = sourceByte(i);
+            memory.write(p_.memory->id, p_.src, buf.data(), buf.size());
+        }
+        // The destination holds other bytes first, so a copy or fill that misses a byte shows.
+        for (std::uint64_t i = 0; i < p_.bytes; ++i)
+            buf[i] = static_cast<std::uint8_t>(~expected(i));
+        memory.write(p_.memory->id, p_.dst, buf.data(), buf.size());
+    }
+    FunctionalCheck check(FunctionalMemory& memory) override {
+        FunctionalCheck c;
+        c.checked = true;
+        std::vector<std::uint8_t> buf(p_.bytes);
+        memory.read(p_.memory->id, p_.dst, buf.data(), buf.size());
+        for (std::uint64_t i = 0; i < p_.bytes; ++i) {
+            ++c.elements;
+            if (buf[i] == expected(i))
+                continue;
+            c.maxAbsError =
+                std::max(c.maxAbsError, static_cast<double>(buf[i] > expected(i) ? buf[i] - expected(i)
+                                                                                 : expected(i) - buf[i]));
+            if (c.mismatches++ == 0)
+                c.firstMismatch =
+                    fmt::format("byte {}: simulated {:#04x} reference {:#04x}", i, buf[i], expected(i));
+        }
+        return c;
+    }
+    void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
+        auto& node = stats.child("workload");
+        const std::uint64_t bytes = p_.bytes * p_.repeat;
+        node.add("bytes", bytes, "B", p_.copies() ? "bytes copied, all passes" : "bytes set, all passes");
+        node.add("bytes_per_cycle", cycles ? static_cast<double>(bytes) / static_cast<double>(cycles) : 0.0,
+                 "B/cycle", "bytes per cycle of the main clock");
+        node.add("bandwidth", seconds > 0 ? static_cast<double>(bytes) / seconds : 0.0, "B/s",
+                 "bytes per second");
+    }
+
+private:
+    std::uint8_t sourceByte(std::uint64_t i) const {
+        return static_cast<std::uint8_t>(testDataBits(i, 0x3E3C) & 0xFF);
+    }
+    std::uint8_t expected(std::uint64_t i) const { return p_.copies() ? sourceByte(i) : p_.value; }
+
+    MemoryStreamParams p_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, const config::Node& workload,
+                                                 const config::Node& plan, const TargetInfo& target) {
+    using namespace config;
+    MemoryStreamParams p;
+    p.kernel = kernel;
+    Reader w(workload);
+    w.get<std::string>("kernel");
+    w.get<std::string>("name", std::string());
+    w.get<std::string>("description", std::string());
+    // At most 512 MiB: both buffers' addresses stay 32-bit integers in the loop's registers.
+    p.bytes = w.get<Bytes>("bytes", Range<Bytes>{Bytes{kElementBytes}, Bytes{std::uint64_t{1} << 29}}).value;
+    if (p.bytes % kElementBytes != 0)
+        w.fail("bytes",
+               fmt::format("{} B is not a whole number of 32-bit elements (a multiple of 4 B)", p.bytes));
+    p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
+    if (kernel == "memset")
+        p.value = static_cast<std::uint8_t>(w.get<unsigned>("value", 0u, Range<unsigned>{0, 255}));
+    w.finish();
+
+    Node planNode = plan.isNull() ? Node::makeMap(plan.location()) : plan;
+    Reader pl(planNode);
+    pl.get<std::string>("name", std::string());
+    pl.get<std::string>("description", std::string());
+    const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads");
+    p.lmul = pl.get<unsigned>("lmul", 8u, Range<unsigned>{1, 8});
+    if ((p.lmul & (p.lmul - 1)) != 0)
+        pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", p.lmul));
+    if (pl.has("memory")) {
+        const std::string name = pl.get<std::string>("memory");
+        p.memory = target.findSpace(name);
+        if (!p.memory)
+            pl.fail("memory", "target '" + target.name + "' has no memory '" + name + "'");
+    } else {
+        // The first memory the first thread's core lists ("my L1" on a cache target).
+        if (engines[0]->memories.empty())
+            pl.fail("threads", "engine '" + engines[0]->name + "' reaches no memory");
+        for (const auto& s : target.spaces)
+            if (s.id == engines[0]->memories[0])
+                p.memory = &s;
+    }
+    pl.finish();
+    for (const EngineInfo* e : engines)
+        if (e->registerBytes != engines[0]->registerBytes)
+            pl.fail("threads",
+                    fmt::format("engines {} and {} have different register sizes ({} B, {} B)",
+                                engines[0]->name, e->name, engines[0]->registerBytes, e->registerBytes));
+    p.vlmax = std::max(1u, engines[0]->registerBytes * p.lmul / kElementBytes);
+    // Contiguous slices of whole vectors, one per thread, at distinct addresses of the one
+    // memory every core reaches through its caches.
+    const auto slices = contiguousSlices(p.bytes / kElementBytes, engines.size(), p.vlmax);
+    for (std::size_t i = 0; i < engines.size(); ++i)
+        p.threads.push_back(ThreadSlice{engines[i]->name, slices[i].first, slices[i].count});
+    MemoryLayout layout(*p.memory, kPage);
+    if (p.copies())
+        p.src = layout.allocate("source", p.bytes);
+    p.dst = layout.allocate("destination", p.bytes);
+    layout.requireFits(w, "bytes", fmt::format("{} of {} B", kernel, p.bytes));
+    return std::make_unique<MemoryStreamKernel>(std::move(p));
+}
+
+}  // namespace tessim
