@@ -20,21 +20,35 @@ Tick OccupancyTimeline::start(Tick arrival, Tick expectedHold) const {
         const std::size_t active = static_cast<std::size_t>(ends_.end() - e);
         return active < capacity_ ? arrival : *(e + static_cast<std::ptrdiff_t>(active - capacity_));
     }
-    // One sweep over the step function of occupancy after the arrival: the first stretch below
+    // No request starts inside the stretch known to be full: one arriving there sweeps from its
+    // end (where, if the pool is free, it has just become free).
+    const bool inFull = arrival >= fullFrom_ && arrival < fullUntil_;
+    const Tick from = inFull ? fullUntil_ : arrival;
+    // One sweep over the step function of occupancy after `from`: the first stretch below
     // capacity that lasts expectedHold (ticks with several events are taken as a whole: ends
     // free entries before starts at the same tick take them).
-    std::size_t active = activeAt(arrival);
-    auto s = std::upper_bound(starts_.begin(), starts_.end(), arrival);
-    auto e = std::upper_bound(ends_.begin(), ends_.end(), arrival);
+    auto s = std::upper_bound(starts_.begin(), starts_.end(), from);
+    auto e = std::upper_bound(ends_.begin(), ends_.end(), from);
+    std::size_t active = static_cast<std::size_t>((s - starts_.begin()) - (e - ends_.begin()));
     bool free = active < capacity_;
-    Tick candidate = arrival;
+    Tick candidate = from;
+    // The pool is full from `from` until it first frees: remembered for later requests.
+    const auto rememberFull = [&](Tick firstFree) {
+        if (!inFull)
+            fullFrom_ = from;
+        fullUntil_ = firstFree;
+    };
+    bool fullPrefix = !free;
     for (;;) {
         const bool moreStarts = s != starts_.end(), moreEnds = e != ends_.end();
         if (!moreStarts) {
             // Only ends remain: occupancy falls from here on, one entry per end.
             if (free)
                 return candidate;
-            return *(e + static_cast<std::ptrdiff_t>(active - capacity_));
+            const Tick freed = *(e + static_cast<std::ptrdiff_t>(active - capacity_));
+            if (fullPrefix)
+                rememberFull(freed);
+            return freed;
         }
         const Tick next = !moreEnds ? *s : std::min(*s, *e);
         if (free && next >= candidate + expectedHold)
@@ -48,8 +62,12 @@ Tick OccupancyTimeline::start(Tick arrival, Tick expectedHold) const {
             ++s;
         }
         const bool nowFree = active < capacity_;
-        if (nowFree && !free)
+        if (nowFree && !free) {
             candidate = next;
+            if (fullPrefix)
+                rememberFull(next);
+            fullPrefix = false;
+        }
         free = nowFree;
     }
 }
@@ -63,7 +81,10 @@ void OccupancyTimeline::hold(Tick from, Tick until) {
 
 void OccupancyTimeline::dropEarliest(std::size_t k) {
     // The k earliest ends and the k earliest starts (each no later than the k-th end): the
-    // occupancy from the k-th end on is unchanged.
+    // occupancy from the k-th end on is unchanged (so is the full stretch's part after it).
+    fullFrom_ = std::max(fullFrom_, ends_[k - 1]);
+    if (fullFrom_ >= fullUntil_)
+        fullFrom_ = fullUntil_ = 0;
     ends_.erase(ends_.begin(), ends_.begin() + static_cast<std::ptrdiff_t>(k));
     starts_.erase(starts_.begin(), starts_.begin() + static_cast<std::ptrdiff_t>(k));
 }
