@@ -72,9 +72,22 @@ Tick OccupancyTimeline::start(Tick arrival, Tick expectedHold) const {
     }
 }
 
+namespace {
+
+// Inserts t after the elements ≤ t: new holds are mostly the latest, so the place is found by
+// walking back from the end.
+void insertSorted(std::vector<Tick>& v, Tick t) {
+    auto it = v.end();
+    while (it != v.begin() && *(it - 1) > t)
+        --it;
+    v.insert(it, t);
+}
+
+}  // namespace
+
 void OccupancyTimeline::hold(Tick from, Tick until) {
-    starts_.insert(std::upper_bound(starts_.begin(), starts_.end(), from), from);
-    ends_.insert(std::upper_bound(ends_.begin(), ends_.end(), until), until);
+    insertSorted(starts_, from);
+    insertSorted(ends_, until);
     if (ends_.size() > kMaxHolds)
         dropEarliest(ends_.size() - kMaxHolds / 2);
 }
@@ -92,9 +105,11 @@ void OccupancyTimeline::dropEarliest(std::size_t k) {
 void OccupancyTimeline::forgetBefore(Tick now) {
     // Ended holds change no answer at or after now; they are dropped in batches (each drop moves
     // the vectors).
-    auto k = std::upper_bound(ends_.begin(), ends_.end(), now) - ends_.begin();
-    if (k >= 32)
-        dropEarliest(static_cast<std::size_t>(k));
+    constexpr std::size_t kBatch = 32;
+    if (ends_.size() < kBatch || ends_[kBatch - 1] > now)
+        return;
+    auto k = std::upper_bound(ends_.begin() + kBatch, ends_.end(), now) - ends_.begin();
+    dropEarliest(static_cast<std::size_t>(k));
 }
 
 }  // namespace tessim
