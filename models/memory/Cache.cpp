@@ -49,7 +49,7 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
 Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
     : Memory(name, config.level, ~std::uint64_t{0}), next("next"), config_(config),
       tags_(config.sets(), config.ways, config.policy, config.seed), mshrs_(config.mshrs),
-      ports_(config.ports), hitTicks_(config.clock.at(config.hitCycles)) {
+      ports_(config.ports), hitTicks_(config.clock.at(config.hitCycles)), edges_(config.clock.period) {
     while ((1u << lineShift_) < config_.lineBytes)
         ++lineShift_;
     nextGp_.set_extension(&nextExt_);
@@ -190,7 +190,7 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
 }
 
 Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) {
-    Tick t = alignUp(arrival, config_.clock.period);
+    Tick t = edges_.alignUp(arrival);
     bool write = gp.is_write();
     std::uint64_t addr = gp.get_address(), bytes = gp.get_data_length();
     Tick done = t + hitTicks_;

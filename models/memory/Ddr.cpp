@@ -10,7 +10,7 @@ Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
       burstTicks_(config.burstCycles() * config.clock.period), refi_(config.t.tREFI * config.clock.period),
       rfc_(config.t.tRFC * config.clock.period),
       banks_(std::size_t{config.channels} * config.ranks * config.banks), bus_(config.channels),
-      epochs_(config.ranks), writeSlotFree_(config.writeQueue, 0) {
+      epochs_(config.ranks), writeSlotFree_(config.writeQueue, 0), edges_(period_) {
     posted_.reserve(config.writeQueue);
     orderFreeSlots();
 }
@@ -77,7 +77,8 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     ReservationTimeline& bus = bus_[loc.channel];
     const Tick dur = bursts * burstTicks_;
     const Tick lat = (write ? tm.tCWL : tm.tCL) * period_;
-    Tick t = alignUp(arrival, period_);
+    const Tick first = edges_.alignUp(arrival);
+    Tick t = first;
 
     if (config_.frfcfs && !b.closed.empty()) {
         if (Tick end = serveInPast(b, loc, bursts, write, t))
@@ -126,7 +127,6 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     const Tick col = ds - lat;
     {
         // Beyond what the same command sequence takes on an idle bank and bus.
-        const Tick first = alignUp(arrival, period_);
         Tick unloaded = lat + dur;
         if (outcome != RowOutcome::Hit)
             unloaded += tm.tRCD * period_;

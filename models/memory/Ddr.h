@@ -124,6 +124,7 @@ private:
     // The queue only drains when every entry is posted, so between drains entries are taken in
     // the order they free (by tick, then index): that order, computed once per drain, and the
     // next entry to take in it.
+    ClockEdges edges_;  // of arrivals at serve()
     std::vector<unsigned> freeOrder_;
     std::size_t nextFree_ = 0;
     void orderFreeSlots();
