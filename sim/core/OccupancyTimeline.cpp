@@ -3,6 +3,33 @@
 #include <algorithm>
 
 namespace tessim {
+namespace {
+
+// std::upper_bound for a tick near the end of v (requests come mostly in time order): the
+// range is narrowed by doubling steps back from the end before the binary search.
+std::vector<Tick>::const_iterator upperBoundNearEnd(const std::vector<Tick>& v, Tick t) {
+    std::size_t hi = v.size(), step = 1;
+    while (hi > 0 && v[hi - 1] > t) {
+        const std::size_t lo = hi > step ? hi - step : 0;
+        if (v[lo] <= t)
+            return std::upper_bound(v.begin() + static_cast<std::ptrdiff_t>(lo),
+                                    v.begin() + static_cast<std::ptrdiff_t>(hi), t);
+        hi = lo;
+        step *= 2;
+    }
+    return v.begin() + static_cast<std::ptrdiff_t>(hi);
+}
+
+// Inserts t after the elements ≤ t: new holds are mostly the latest, so the place is found by
+// walking back from the end.
+void insertSorted(std::vector<Tick>& v, Tick t) {
+    auto it = v.end();
+    while (it != v.begin() && *(it - 1) > t)
+        --it;
+    v.insert(it, t);
+}
+
+}  // namespace
 
 std::size_t OccupancyTimeline::activeAt(Tick t) const {
     // Holds are [start, end): started at or before t and not yet ended at t.
@@ -15,10 +42,9 @@ Tick OccupancyTimeline::start(Tick arrival, Tick expectedHold) const {
     if (ends_.size() < capacity_)
         return arrival;
     if (arrival >= starts_.back()) {
-        // In time order (the common case): every hold started already, occupancy only falls.
-        auto e = std::upper_bound(ends_.begin(), ends_.end(), arrival);
-        const std::size_t active = static_cast<std::size_t>(ends_.end() - e);
-        return active < capacity_ ? arrival : *(e + static_cast<std::ptrdiff_t>(active - capacity_));
+        // In time order (the common case): every hold started already, occupancy only falls,
+        // and an entry is free once all but capacity - 1 holds have ended.
+        return std::max(arrival, ends_[ends_.size() - capacity_]);
     }
     // No request starts inside the stretch known to be full: one arriving there sweeps from its
     // end (where, if the pool is free, it has just become free).
@@ -27,8 +53,8 @@ Tick OccupancyTimeline::start(Tick arrival, Tick expectedHold) const {
     // One sweep over the step function of occupancy after `from`: the first stretch below
     // capacity that lasts expectedHold (ticks with several events are taken as a whole: ends
     // free entries before starts at the same tick take them).
-    auto s = std::upper_bound(starts_.begin(), starts_.end(), from);
-    auto e = std::upper_bound(ends_.begin(), ends_.end(), from);
+    auto s = upperBoundNearEnd(starts_, from);
+    auto e = upperBoundNearEnd(ends_, from);
     std::size_t active = static_cast<std::size_t>((s - starts_.begin()) - (e - ends_.begin()));
     bool free = active < capacity_;
     Tick candidate = from;
@@ -71,19 +97,6 @@ Tick OccupancyTimeline::start(Tick arrival, Tick expectedHold) const {
         free = nowFree;
     }
 }
-
-namespace {
-
-// Inserts t after the elements ≤ t: new holds are mostly the latest, so the place is found by
-// walking back from the end.
-void insertSorted(std::vector<Tick>& v, Tick t) {
-    auto it = v.end();
-    while (it != v.begin() && *(it - 1) > t)
-        --it;
-    v.insert(it, t);
-}
-
-}  // namespace
 
 void OccupancyTimeline::hold(Tick from, Tick until) {
     insertSorted(starts_, from);
