@@ -106,8 +106,10 @@ void Cache::waitUntil(Tick at) {
         return;
     // Only a thread may wait (probes and tests call from outside the simulation).
     sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
-    if (self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_)
+    if (self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_) {
+        ++waitsInTransport_;
         sc_core::wait(ticksToScTime(at - config_.missLookahead - now));
+    }
 }
 
 Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,

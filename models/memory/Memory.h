@@ -83,6 +83,9 @@ protected:
     // Models report the ticks the current access queued behind others (ports, MSHRs, banks,
     // buses); the base attributes them to the access's initiator.
     void noteWait(Tick ticks) { accessWait_ += ticks; }
+    // Waits for simulated time inside b_transport (a cache's miss look-ahead), counted so that
+    // an access during which none happened need not read the simulated time again.
+    static inline std::uint64_t waitsInTransport_ = 0;
     // `<memory>.by_initiator.<name>.*` in `node` (the memory's own stats node), when a registry is set.
     void collectByInitiator(StatsTree& node) const;
 
