@@ -73,6 +73,11 @@ private:
     // Integer costs of an op that fits one register (the common case), precomputed.
     std::array<std::uint64_t, kTimingRows> singleOccupancy_{};
     std::array<std::uint64_t, kTimingRows> singleLatency_{};
+    static constexpr std::size_t kDTypes = 6;
+    // [op kind][dtype] → (ops, elements)
+    std::array<std::array<std::uint64_t, kDTypes>, kOpKindCount> opCount_{};
+    std::array<std::array<std::uint64_t, kDTypes>, kOpKindCount> elementCount_{};
+    // Memory units: the last op's cost per timing row (see memoryCost()).
     struct MemoryCost {
         bool valid = false;
         std::uint32_t vl = 0;
@@ -80,12 +85,8 @@ private:
         std::int64_t stride = 0;
         IssueCost cost{};
     };
-    // Memory units: the last op's cost per timing row (see issue()).
     std::array<MemoryCost, kTimingRows> lastMemoryCost_{};
-    static constexpr std::size_t kDTypes = 6;
-    // [op kind][dtype] → (ops, elements)
-    std::array<std::array<std::uint64_t, kDTypes>, kOpKindCount> opCount_{};
-    std::array<std::array<std::uint64_t, kDTypes>, kOpKindCount> elementCount_{};
+    IssueCost memoryCost(const Op& op);
 };
 
 }  // namespace tessim
