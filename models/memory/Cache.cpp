@@ -51,7 +51,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
     : Memory(name, config.level, ~std::uint64_t{0}), next("next"), config_(config),
       tags_(config.sets(), config.ways, config.policy, config.seed), mshrs_(config.mshrs),
       writebackBuffer_(config.writebackBuffer), ports_(config.ports),
-      hitTicks_(config.clock.at(config.hitCycles)) {
+      hitTicks_(config.clock.at(config.hitCycles)), edges_(config.clock.period) {
     while ((1u << lineShift_) < config_.lineBytes)
         ++lineShift_;
     nextGp_.set_extension(&nextExt_);
@@ -110,8 +110,10 @@ void Cache::waitUntil(Tick at) {
         return;
     // Only a thread may wait (probes and tests call from outside the simulation).
     sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
-    if (self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_)
+    if (self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_) {
+        ++waitsInTransport_;
         sc_core::wait(ticksToScTime(at - config_.missLookahead - now));
+    }
 }
 
 // A dirty victim leaves through the write-back buffer: an entry is held from when the line
@@ -204,7 +206,7 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
 }
 
 Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) {
-    Tick t = alignUp(arrival, config_.clock.period);
+    Tick t = edges_.alignUp(arrival);
     bool write = gp.is_write();
     std::uint64_t addr = gp.get_address(), bytes = gp.get_data_length();
     Tick done = t + hitTicks_;

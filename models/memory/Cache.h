@@ -115,6 +115,7 @@ private:
         AccessSource::Engine;  // how long the last miss held its MSHR: the next one's expectation
     std::vector<ReservationTimeline> ports_;
     Tick hitTicks_;
+    ClockEdges edges_;
     unsigned lineShift_ = 0;
     tlm::tlm_generic_payload nextGp_;
     AccessExtension nextExt_;

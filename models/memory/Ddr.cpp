@@ -1,6 +1,7 @@
 #include "models/memory/Ddr.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace tessim {
 
@@ -9,8 +10,9 @@ Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
       burstTicks_(config.burstCycles() * config.clock.period), refi_(config.t.tREFI * config.clock.period),
       rfc_(config.t.tRFC * config.clock.period),
       banks_(std::size_t{config.channels} * config.ranks * config.banks), bus_(config.channels),
-      epochs_(config.ranks), writeSlotFree_(config.writeQueue, 0) {
+      epochs_(config.ranks), writeSlotFree_(config.writeQueue, 0), edges_(period_) {
     posted_.reserve(config.writeQueue);
+    orderFreeSlots();
 }
 
 void Ddr::resetTiming() {
@@ -23,6 +25,7 @@ void Ddr::resetTiming() {
         e = RefreshEpoch{};
     std::fill(writeSlotFree_.begin(), writeSlotFree_.end(), 0);
     posted_.clear();
+    orderFreeSlots();
     writeDrains_ = 0;
     reads_ = writes_ = readBursts_ = writeBursts_ = 0;
     rowHits_ = rowMisses_ = rowEmpty_ = reorderedHits_ = activates_ = precharges_ = 0;
@@ -74,7 +77,8 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     ReservationTimeline& bus = bus_[loc.channel];
     const Tick dur = bursts * burstTicks_;
     const Tick lat = (write ? tm.tCWL : tm.tCL) * period_;
-    Tick t = alignUp(arrival, period_);
+    const Tick first = edges_.alignUp(arrival);
+    Tick t = first;
 
     if (config_.frfcfs && !b.closed.empty()) {
         if (Tick end = serveInPast(b, loc, bursts, write, t))
@@ -123,7 +127,6 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     const Tick col = ds - lat;
     {
         // Beyond what the same command sequence takes on an idle bank and bus.
-        const Tick first = alignUp(arrival, period_);
         Tick unloaded = lat + dur;
         if (outcome != RowOutcome::Hit)
             unloaded += tm.tRCD * period_;
@@ -220,18 +223,25 @@ Tick Ddr::serveInPast(Bank& b, const DdrLocation& loc, std::uint64_t bursts, boo
     return 0;
 }
 
+void Ddr::orderFreeSlots() {
+    freeOrder_.resize(writeSlotFree_.size());
+    std::iota(freeOrder_.begin(), freeOrder_.end(), 0u);
+    std::stable_sort(freeOrder_.begin(), freeOrder_.end(),
+                     [this](unsigned a, unsigned b) { return writeSlotFree_[a] < writeSlotFree_[b]; });
+    nextFree_ = 0;
+}
+
 Tick Ddr::postWrite(const DdrLocation& loc, std::uint64_t bursts, Tick arrival) {
-    auto slot = std::min_element(writeSlotFree_.begin(), writeSlotFree_.end());
-    if (*slot == kTickMax) {
+    if (nextFree_ == freeOrder_.size()) {
         // Every entry is queued and none drained: drain now, then take the first to free.
         drainWrites();
-        slot = std::min_element(writeSlotFree_.begin(), writeSlotFree_.end());
     }
-    Tick accepted = alignUp(std::max(arrival, *slot), period_);
+    // The entry that frees first (the earliest-indexed among equals).
+    const unsigned slot = freeOrder_[nextFree_++];
+    Tick accepted = alignUp(std::max(arrival, writeSlotFree_[slot]), period_);
     writeWait_ = accepted - alignUp(arrival, period_);
-    *slot = kTickMax;
-    posted_.push_back(
-        PostedWrite{loc, bursts, accepted, static_cast<unsigned>(slot - writeSlotFree_.begin())});
+    writeSlotFree_[slot] = kTickMax;
+    posted_.push_back(PostedWrite{loc, bursts, accepted, slot});
     if (posted_.size() == writeSlotFree_.size())
         drainWrites();
     return accepted;
@@ -259,6 +269,7 @@ void Ddr::drainWrites() {
         lastEnd_ = std::max(lastEnd_, end);
     }
     posted_.clear();
+    orderFreeSlots();
 }
 
 Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival) {

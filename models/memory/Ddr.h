@@ -121,6 +121,13 @@ private:
     std::vector<RefreshEpoch> epochs_;      // per rank
     std::vector<Tick> writeSlotFree_;       // per write-queue entry: free from (kTickMax: queued)
     std::vector<PostedWrite> posted_;
+    // The queue only drains when every entry is posted, so between drains entries are taken in
+    // the order they free (by tick, then index): that order, computed once per drain, and the
+    // next entry to take in it.
+    ClockEdges edges_;  // of arrivals at serve()
+    std::vector<unsigned> freeOrder_;
+    std::size_t nextFree_ = 0;
+    void orderFreeSlots();
     std::uint64_t writeDrains_ = 0;
     std::uint64_t reads_ = 0, writes_ = 0, readBursts_ = 0, writeBursts_ = 0;
     std::uint64_t rowHits_ = 0, rowMisses_ = 0, rowEmpty_ = 0, reorderedHits_ = 0;

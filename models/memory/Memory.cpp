@@ -60,6 +60,7 @@ void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
         return;
     }
     const Tick now = nowTicks();
+    const std::uint64_t waitsBefore = waitsInTransport_;
     const Tick arrival = now + delay.value();
     accessWait_ = 0;
     Tick done = access(gp, ext, arrival);
@@ -99,7 +100,7 @@ void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
         observer_->onAccess(name(), a);
     }
     // A memory may have waited for simulated time to reach the request (a cache with a miss look-ahead).
-    const Tick after = nowTicks();
+    const Tick after = waitsInTransport_ == waitsBefore ? now : nowTicks();
     delay = sc_core::sc_time::from_value(done > after ? done - after : 0);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

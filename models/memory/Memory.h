@@ -83,6 +83,9 @@ protected:
     // Models report the ticks the current access queued behind others (ports, MSHRs, banks,
     // buses); the base attributes them to the access's initiator.
     void noteWait(Tick ticks) { accessWait_ += ticks; }
+    // Waits for simulated time inside b_transport (a cache's miss look-ahead), counted so that
+    // an access during which none happened need not read the simulated time again.
+    static inline std::uint64_t waitsInTransport_ = 0;
     // `<memory>.by_initiator.<name>.*` in `node` (the memory's own stats node), when a registry is set.
     void collectByInitiator(StatsTree& node) const;
 
@@ -107,5 +110,28 @@ private:
 inline Tick alignUp(Tick t, Tick period) {
     return (t + period - 1) / period * period;
 }
+
+// alignUp for the arrivals at one memory, which mostly stay close to the previous one: the last
+// edge is kept, so an arrival within a few periods of it costs compares instead of a division.
+class ClockEdges {
+public:
+    explicit ClockEdges(Tick period) : period_(period) {}
+    Tick alignUp(Tick t) {
+        if (t <= last_ && t + period_ > last_)
+            return last_;
+        if (t > last_ && t <= last_ + 4 * period_) {
+            do
+                last_ += period_;
+            while (last_ < t);
+            return last_;
+        }
+        last_ = tessim::alignUp(t, period_);
+        return last_;
+    }
+
+private:
+    Tick period_;
+    Tick last_ = 0;  // an edge
+};
 
 }  // namespace tessim

@@ -35,6 +35,7 @@ public:
     void reset() {
         starts_.clear();
         ends_.clear();
+        fullFrom_ = fullUntil_ = 0;
     }
     unsigned capacity() const { return capacity_; }
     // Holds active at tick t.
@@ -46,6 +47,10 @@ private:
     unsigned capacity_;
     std::vector<Tick> starts_;  // sorted
     std::vector<Tick> ends_;    // sorted
+    // A stretch [fullFrom_, fullUntil_) over which every entry is held, found by an earlier
+    // sweep: under contention misses queue for the MSHRs, and each sweep would otherwise walk
+    // the whole queue again. New holds keep it full; dropped holds are handled in dropEarliest.
+    mutable Tick fullFrom_ = 0, fullUntil_ = 0;
 };
 
 }  // namespace tessim

@@ -6,7 +6,7 @@ namespace tessim {
 
 std::size_t ReservationTimeline::findSlot(Tick arrival, Tick duration, Tick& start) const {
     // First interval that ends after the arrival; everything before it is irrelevant.
-    auto it = std::upper_bound(intervals_.begin(), intervals_.end(), arrival,
+    auto it = std::upper_bound(live(), intervals_.end(), arrival,
                                [](Tick t, const Interval& iv) { return t < iv.end; });
     Tick candidate = arrival;
     for (; it != intervals_.end(); ++it) {
@@ -51,21 +51,28 @@ Tick ReservationTimeline::reserve(Tick arrival, Tick duration) {
             it->end = (it + 1)->end;
             intervals_.erase(it + 1);
         }
-        if (it != intervals_.begin() && (it - 1)->end == it->start) {
+        if (it != live() && (it - 1)->end == it->start) {
             (it - 1)->end = it->end;
             intervals_.erase(it);
         }
-        if (intervals_.size() > kMaxIntervals) {
-            intervals_[1].start = intervals_[0].start;
-            intervals_.erase(intervals_.begin());
-        }
+        mergeOldest();
         return start;
     }
-    if (intervals_.size() > kMaxIntervals) {
-        intervals_[1].start = intervals_[0].start;
-        intervals_.erase(intervals_.begin());
-    }
+    mergeOldest();
     return arrival;
+}
+
+void ReservationTimeline::mergeOldest() {
+    if (intervals_.size() - first_ <= kMaxIntervals)
+        return;
+    // The oldest interval swallows the next (their gap counts as busy).
+    intervals_[first_ + 1].start = intervals_[first_].start;
+    ++first_;
+    // Merged-away entries are removed in one move, not one move per merge.
+    if (first_ == kMaxIntervals) {
+        intervals_.erase(intervals_.begin(), live());
+        first_ = 0;
+    }
 }
 
 }  // namespace tessim

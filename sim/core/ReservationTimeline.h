@@ -34,7 +34,18 @@ private:
         Tick end;
     };
     std::size_t findSlot(Tick arrival, Tick duration, Tick& start) const;
-    std::vector<Interval> intervals_;  // sorted, disjoint, non-adjacent
+    // Beyond kMaxIntervals, merges the two oldest.
+    void mergeOldest();
+    std::vector<Interval>::iterator live() {
+        return intervals_.begin() + static_cast<std::ptrdiff_t>(first_);
+    }
+    std::vector<Interval>::const_iterator live() const {
+        return intervals_.begin() + static_cast<std::ptrdiff_t>(first_);
+    }
+    // intervals_[first_, end) are kept: sorted, disjoint, non-adjacent. The entries before
+    // first_ were merged into intervals_[first_] and await removal.
+    std::vector<Interval> intervals_;
+    std::size_t first_ = 0;
     Tick busyTicks_ = 0;
     Tick waitTicks_ = 0;
     std::uint64_t reservations_ = 0;

@@ -474,10 +474,20 @@ inline void Engine::completeMemory(const Op& op, unsigned slot, std::uint64_t s,
         if (write)
             storeBytes(op, *data);
     }
-    Tick done = memoryAccess(op, config_.clock.at(s), write, data);
-    std::uint64_t doneCycle = config_.clock.cyclesCeil(done);
+    const Tick issued = config_.clock.at(s);
+    Tick done = memoryAccess(op, issued, write, data);
+    // Mostly a few cycles after issue: counted up from it rather than divided.
+    std::uint64_t doneCycle = s;
+    const Tick period = config_.clock.period;
+    if (done > issued && done <= issued + 8 * period) {
+        for (Tick edge = issued; edge < done; edge += period)
+            ++doneCycle;
+    } else {
+        doneCycle = config_.clock.cyclesCeil(done);
+    }
     // Bank or port conflicts keep the load/store unit busy: later memory ops see them.
-    std::uint64_t conflictCycles = config_.clock.cyclesCeil(access_.conflictTicks);
+    std::uint64_t conflictCycles =
+        access_.conflictTicks == 0 ? 0 : config_.clock.cyclesCeil(access_.conflictTicks);  // no division
     slots_[slot].freeAt = s + occupancy + conflictCycles;
     if (write) {
         memoryDrain_ = std::max(memoryDrain_, doneCycle);

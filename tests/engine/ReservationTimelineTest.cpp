@@ -25,6 +25,18 @@ TEST(ReservationTimeline, LateArrivingEarlyRequestUsesAnEarlierGap) {
     EXPECT_EQ(t.earliestStart(0, 1), 161u);
 }
 
+TEST(ReservationTimeline, BeyondTheLimitTheOldestGapsCountAsBusy) {
+    ReservationTimeline t;
+    // 138 reservations [10 i, 10 i + 5): the 75 oldest merge into [0, 745), the rest stay apart.
+    const Tick n = 2 * ReservationTimeline::kMaxIntervals + 10;
+    for (Tick i = 0; i < n; ++i)
+        t.reserve(10 * i, 5);
+    EXPECT_EQ(t.earliestStart(5, 5), 745u);
+    EXPECT_EQ(t.earliestStart(746, 4), 746u);
+    EXPECT_EQ(t.earliestStart(755, 5), 755u);
+    EXPECT_EQ(t.reserve(10 * n - 6, 1), 10 * n - 5);
+}
+
 TEST(ReservationTimelineProperty, NeverOverlapsAndNeverStartsBeforeArrival) {
     ReservationTimeline t;
     std::vector<std::pair<Tick, Tick>> granted;

@@ -1,4 +1,6 @@
 // MSHR-like entry pools answered by each request's time, whatever the order of presentation.
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "sim/core/OccupancyTimeline.h"
@@ -51,6 +53,59 @@ TEST(OccupancyTimeline, ForgettingEndedHoldsKeepsLaterOccupancy) {
     EXPECT_EQ(pool.activeAt(150), 3u);
     EXPECT_EQ(pool.start(150), 200u);
     EXPECT_EQ(pool.activeAt(260), 1u);
+}
+
+TEST(OccupancyTimeline, RequestsInAFullStretchStartAfterIt) {
+    OccupancyTimeline pool(1);
+    pool.hold(100, 200);
+    pool.hold(200, 300);  // queued behind the first: full over [100, 300)
+    EXPECT_EQ(pool.start(150), 300u);
+    pool.hold(300, 400);
+    EXPECT_EQ(pool.start(160), 400u);
+    EXPECT_EQ(pool.start(50, 50), 50u);  // before the stretch, a gap long enough
+    EXPECT_EQ(pool.start(50, 60), 400u);
+}
+
+TEST(OccupancyTimeline, HoldsDroppedBeyondTheLimitNoLongerFillTheirStretch) {
+    OccupancyTimeline pool(1);
+    pool.hold(100, 200);
+    pool.hold(200, 300);
+    EXPECT_EQ(pool.start(150), 300u);
+    // Enough later holds that the two earliest are dropped: only requests before them notice.
+    for (Tick i = 0; i < OccupancyTimeline::kMaxHolds; ++i)
+        pool.hold(1000 + 10 * i, 1010 + 10 * i);
+    EXPECT_EQ(pool.start(150, 10), 150u);
+}
+
+// Each answer is a fresh pool's with the same holds, whatever was asked before: requests
+// presented out of time order, with ended holds forgotten as time advances.
+TEST(OccupancyTimeline, AnswersDoNotDependOnEarlierQuestions) {
+    struct Step {
+        Tick now, arrival, from, until;
+    };
+    std::vector<Step> steps;
+    OccupancyTimeline pool(3);
+    std::uint64_t seed = 12345;
+    const auto next = [&seed](std::uint64_t n) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        return (seed >> 33) % n;
+    };
+    for (Tick now = 0; now < 20000; now += 20) {
+        const Tick arrival = now + next(400);
+        const Tick length = 1 + next(120);
+        pool.forgetBefore(now);
+        const Tick from = pool.start(arrival, length);
+        OccupancyTimeline fresh(3);
+        for (const Step& s : steps) {
+            fresh.forgetBefore(s.now);
+            fresh.hold(s.from, s.until);
+        }
+        fresh.forgetBefore(now);
+        ASSERT_EQ(from, fresh.start(arrival, length)) << "arrival " << arrival;
+        ASSERT_GE(from, arrival);
+        pool.hold(from, from + length);
+        steps.push_back({now, arrival, from, from + length});
+    }
 }
 
 }  // namespace
