@@ -50,6 +50,11 @@ Tick OccupancyTimeline::start(Tick arrival, Tick expectedHold) const {
     // end (where, if the pool is free, it has just become free).
     const bool inFull = arrival >= fullFrom_ && arrival < fullUntil_;
     const Tick from = inFull ? fullUntil_ : arrival;
+    if (inFull && from >= starts_.back()) {
+        // Past the last start, as in time order; the full stretch extends to the answer.
+        fullUntil_ = std::max(from, ends_[ends_.size() - capacity_]);
+        return fullUntil_;
+    }
     // One sweep over the step function of occupancy after `from`: the first stretch below
     // capacity that lasts expectedHold (ticks with several events are taken as a whole: ends
     // free entries before starts at the same tick take them).
