@@ -474,20 +474,10 @@ inline void Engine::completeMemory(const Op& op, unsigned slot, std::uint64_t s,
         if (write)
             storeBytes(op, *data);
     }
-    const Tick issued = config_.clock.at(s);
-    Tick done = memoryAccess(op, issued, write, data);
-    // Mostly a few cycles after issue: counted up from it rather than divided.
-    std::uint64_t doneCycle = s;
-    const Tick period = config_.clock.period;
-    if (done > issued && done <= issued + 8 * period) {
-        for (Tick edge = issued; edge < done; edge += period)
-            ++doneCycle;
-    } else {
-        doneCycle = config_.clock.cyclesCeil(done);
-    }
+    Tick done = memoryAccess(op, config_.clock.at(s), write, data);
+    std::uint64_t doneCycle = config_.clock.cyclesCeil(done);
     // Bank or port conflicts keep the load/store unit busy: later memory ops see them.
-    std::uint64_t conflictCycles =
-        access_.conflictTicks == 0 ? 0 : config_.clock.cyclesCeil(access_.conflictTicks);  // no division
+    std::uint64_t conflictCycles = config_.clock.cyclesCeil(access_.conflictTicks);
     slots_[slot].freeAt = s + occupancy + conflictCycles;
     if (write) {
         memoryDrain_ = std::max(memoryDrain_, doneCycle);
