@@ -66,7 +66,19 @@ IssueCost TableUnit::issue(const Op& op) {
                                                                         : 0.0;
         return IssueCost{singleOccupancy_[row], singleLatency_[row], w};
     }
+    if (config_.unitClass == UnitClass::Memory)
+        return memoryCost(op);
     return IssueCost{occupancy(op), latency(op), work(op)};
+}
+
+// Out of line: keeps the compute units' path through issue() short.
+__attribute__((noinline)) IssueCost TableUnit::memoryCost(const Op& op) {
+    // A stream repeats the same few accesses: the cost of the last one of each op kind is kept
+    // (a memory op's cost depends on its row, vl, dtype and stride alone).
+    MemoryCost& last = lastMemoryCost_[timingRow(op)];
+    if (!last.valid || last.vl != op.vl || last.dtype != op.dtype || last.stride != op.stride)
+        last = MemoryCost{true, op.vl, op.dtype, op.stride, IssueCost{occupancy(op), latency(op), 0.0}};
+    return last.cost;
 }
 
 std::uint64_t TableUnit::registerGroups(const Op& op) const {

@@ -85,6 +85,16 @@ private:
     // [op kind][dtype] → (ops, elements)
     std::array<std::array<std::uint64_t, kDTypes>, kOpKindCount> opCount_{};
     std::array<std::array<std::uint64_t, kDTypes>, kOpKindCount> elementCount_{};
+    // Memory units: the last op's cost per timing row (see memoryCost()).
+    struct MemoryCost {
+        bool valid = false;
+        std::uint32_t vl = 0;
+        DType dtype = DType::F32;
+        std::int64_t stride = 0;
+        IssueCost cost{};
+    };
+    std::array<MemoryCost, kTimingRows> lastMemoryCost_{};
+    IssueCost memoryCost(const Op& op);
 };
 
 }  // namespace tessim
