@@ -42,7 +42,8 @@ TEST(Fc, FunctionalRunEqualsTheReferenceForOddSizes) {
     // an LMUL-8 register (64 lanes); batch 3 and out 13 leave partial blocks.
     const char* plans[] = {" --set plan.rb=2 --set plan.ro=4 --set plan.lmul=2",
                            " --set plan.rb=3 --set plan.ro=5 --set plan.lmul=1",
-                           " --set plan.rb=1 --set plan.ro=1 --set plan.lmul=8"};
+                           " --set plan.rb=1 --set plan.ro=1 --set plan.lmul=8",
+                           " --set plan.vectorise=out --set plan.rb=2 --set plan.ro=2 --set plan.lmul=1"};
     for (unsigned threads : {1u, 4u}) {
         for (const char* blocking : plans) {
             Json r = run(fc(37, 13, 3) + " --set plan.threads=" + std::to_string(threads) + blocking +
@@ -75,6 +76,27 @@ TEST(Fc, BlockOverTheRegisterBudgetIsAConfigError) {
         << r.err;
 }
 
+TEST(Fc, VectorisingOverOutPaysForStridedWLoads) {
+    // W is [out][in]: over `out` every W load is strided (one element per cycle, facts), over `in`
+    // unit-stride (16 B per cycle). Warm caches: cold, the strided loads' many lines in flight
+    // hide more of the DDR latency than the unit-stride ones.
+    const std::string args = fc(256, 64, 4, 10) + plan(1, 2, 2, 1);
+    const double overIn = run(args)["cycles"].get<double>();
+    Json overOut = run(args + " --set plan.vectorise=out");
+    EXPECT_EQ(overOut["plan"]["config"]["vectorise"].get<std::string>(), "out");
+    EXPECT_GT(overOut["cycles"].get<double>(), overIn);
+}
+
+TEST(Fc, BlockOverTheRegisterBudgetOverOutIsAConfigError) {
+    // 4 × 8 accumulators + 8 W columns = 40 groups > 32 registers at LMUL 1.
+    auto r = runTessim("run --target k1 " + fc(37, 13, 3) + plan(1, 4, 8, 1) + " --set plan.vectorise=out");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("needs 32 accumulators + 8 W columns = 40 register groups = 40 vector registers; "
+                         "engine 'core0' has 32"),
+              std::string::npos)
+        << r.err;
+}
+
 TEST(Fc, F16IsAConfigError) {
     auto r = runTessim("run --target k1 " + fc(37, 13, 3) + " --set workload.dtype=f16");
     EXPECT_EQ(r.exitCode, 2);
@@ -83,7 +105,8 @@ TEST(Fc, F16IsAConfigError) {
 
 TEST(Fc, TimeIsAtLeastEveryBound) {
     const std::string cases[] = {fc(256, 64, 4, 4) + plan(1, 2, 4, 2), fc(256, 64, 4, 4) + plan(4, 2, 4, 2),
-                                 fc(1024, 96, 1) + plan(4, 1, 7, 2), fc(64, 32, 8, 8) + plan(1, 4, 2, 1)};
+                                 fc(1024, 96, 1) + plan(4, 1, 7, 2), fc(64, 32, 8, 8) + plan(1, 4, 2, 1),
+                                 fc(64, 96, 3) + plan(4, 2, 2, 2) + " --set plan.vectorise=out"};
     for (const auto& c : cases) {
         Json r = run(c);
         const double seconds = r["seconds"].get<double>();

@@ -55,7 +55,8 @@ struct FcParams {
     std::uint64_t in = 0, out = 0, batch = 0;
     unsigned repeat = 1;
     DType dtype = DType::F32;
-    unsigned rb = 1, ro = 1;  // batch rows and outputs per register block
+    bool overOut = false;     // vectorised over `out` (else over `in`)
+    unsigned rb = 1, ro = 1;  // batch rows and outputs (over `out`: output vectors) per register block
     unsigned lmul = 1;
     unsigned group = 1;       // registers per operand (lmul on engines with register groups)
     std::uint32_t vlmax = 0;  // elements per vector op
@@ -92,13 +93,17 @@ protected:
                     control(OpKind::Barrier, kJoinBarrier, static_cast<std::uint32_t>(p_.threads.size())));
             return !out.empty();
         }
-        block(out);
-        // Next block: batch rows inside, outputs outside (a block of W rows stays in registers'
-        // reach of the L1 while every batch row passes it).
+        const std::uint64_t width = blockWidth();
+        if (p_.overOut)
+            blockOverOut(out, width);
+        else
+            blockOverIn(out, width);
+        // Next block: batch rows inside, outputs outside (a block of W rows stays within the
+        // L1's reach while every batch row passes it).
         b_ += p_.rb;
         if (b_ >= p_.batch) {
             b_ = 0;
-            o_ += p_.ro;
+            o_ += width;
             if (o_ >= slice_.count) {
                 o_ = 0;
                 ++pass_;
@@ -112,16 +117,108 @@ private:
     std::uint8_t acc(unsigned b, unsigned o) const { return reg(b * p_.ro + o); }
     std::uint8_t xReg(unsigned b) const { return reg(p_.rb * p_.ro + b); }
     std::uint8_t wReg(unsigned o) const { return reg(p_.rb * p_.ro + p_.rb + o); }
+    // Over `out`: the accumulators, then the W columns; x values in scalar registers.
+    std::uint8_t wColumn(unsigned o) const { return reg(p_.rb * p_.ro + o); }
+    std::uint8_t xValue(unsigned b) const { return sreg(kFirstPointer + 2 * p_.rb + p_.ro + b); }
     std::uint8_t reg(unsigned g) const { return static_cast<std::uint8_t>(g * p_.group); }
     std::uint8_t yPtr(unsigned b) const { return sreg(kFirstPointer + b); }
     std::uint8_t xPtr(unsigned b) const { return sreg(kFirstPointer + p_.rb + b); }
     std::uint8_t wPtr(unsigned o) const { return sreg(kFirstPointer + 2 * p_.rb + o); }
 
-    // One register block: rb·ro dot products of length `in`.
-    void block(std::vector<Op>& out) {
+    // Outputs of the next block. Over `out`, ro whole vectors, or alone the short last vector of
+    // `out` (a block's vectors share one vector length).
+    std::uint64_t blockWidth() const {
+        const std::uint64_t left = slice_.count - o_;
+        if (!p_.overOut)
+            return std::min<std::uint64_t>(p_.ro, left);
+        if (left < p_.vlmax)
+            return left;
+        return std::min<std::uint64_t>(p_.ro, left / p_.vlmax) * p_.vlmax;
+    }
+
+    // Over `out`: rb·ro vectors of outputs y[b][o … o + vl), each Σ_i x[b][i] · W[o …][i]: per i a
+    // scalar load of x[b][i] per batch row (flw), a strided load of a W column per output vector
+    // (vlse32, stride `in`), rb·ro vfmacc.vf; the vectors stored unit-stride at the end.
+    void blockOverOut(std::vector<Op>& out, std::uint64_t width) {
         const std::uint64_t o0 = slice_.first + o_;
         const unsigned rb = static_cast<unsigned>(std::min<std::uint64_t>(p_.rb, p_.batch - b_));
-        const unsigned ro = static_cast<unsigned>(std::min<std::uint64_t>(p_.ro, slice_.count - o_));
+        const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, width));
+        const auto ro = static_cast<unsigned>(width / vl);
+        const unsigned elem = p_.elem();
+        for (unsigned b = 0; b < rb; ++b)
+            out.push_back(scalar(OpKind::SAdd, xPtr(b), kZero, p_.xAddr + (b_ + b) * p_.in * elem));
+        for (unsigned o = 0; o < ro; ++o)
+            out.push_back(scalar(OpKind::SAdd, wPtr(o), kZero, p_.wAddr + (o0 + o * vl) * p_.in * elem));
+        out.push_back(scalar(OpKind::SAdd, kEnd, kZero, p_.wAddr + (o0 * p_.in + p_.in) * elem));
+        setVl(out, vl);
+        for (std::uint64_t i = 0; i < p_.in; ++i) {
+            for (unsigned b = 0; b < rb; ++b) {
+                Op op;
+                op.kind = OpKind::ScalarLoad;
+                op.dtype = p_.dtype;
+                op.dst = xValue(b);
+                op.space = p_.memory->id;
+                op.addr = p_.xAddr + ((b_ + b) * p_.in + i) * elem;
+                out.push_back(op);
+            }
+            for (unsigned o = 0; o < ro; ++o) {
+                Op op = load(wColumn(o), p_.wAddr + ((o0 + o * vl) * p_.in + i) * elem, vl);
+                op.stride = static_cast<std::int64_t>(p_.in * elem);
+                out.push_back(op);
+            }
+            for (unsigned o = 0; o < ro; ++o) {
+                for (unsigned b = 0; b < rb; ++b) {
+                    Op op = vectorOp(i == 0 ? OpKind::Mul : OpKind::Fma, vl);
+                    op.dst = acc(b, o);
+                    op.src[0] = xValue(b);
+                    op.src[1] = wColumn(o);
+                    if (i != 0)
+                        op.src[2] = acc(b, o);
+                    out.push_back(op);
+                }
+            }
+            loopTail(out, rb, ro, elem, i + 1 < p_.in);
+        }
+        for (unsigned b = 0; b < rb; ++b) {
+            out.push_back(scalar(OpKind::SAdd, yPtr(b), kZero, p_.yAddr + ((b_ + b) * p_.out + o0) * elem));
+            for (unsigned o = 0; o < ro; ++o) {
+                Op store = vectorOp(OpKind::VStore, vl);
+                store.src[0] = acc(b, o);
+                store.space = p_.memory->id;
+                store.addr = p_.yAddr + ((b_ + b) * p_.out + o0 + o * vl) * elem;
+                out.push_back(store);
+            }
+        }
+        blockLoop(out, width);
+    }
+
+    // Pointer increments, the compare of W row 0's pointer with its end, the back-edge.
+    void loopTail(std::vector<Op>& out, unsigned rb, unsigned ro, std::uint64_t stepBytes, bool more) const {
+        const auto step = static_cast<double>(stepBytes);
+        for (unsigned b = 0; b < rb; ++b)
+            out.push_back(scalar(OpKind::SAdd, xPtr(b), xPtr(b), step));
+        for (unsigned o = 0; o < ro; ++o)
+            out.push_back(scalar(OpKind::SAdd, wPtr(o), wPtr(o), step));
+        Op compare = scalar(OpKind::SCompare, kFlag, wPtr(0), 0.0);
+        compare.src[1] = kEnd;
+        out.push_back(compare);
+        out.push_back(branch(more));
+    }
+
+    // The block loop: a counter, a compare and its back-edge.
+    void blockLoop(std::vector<Op>& out, std::uint64_t width) {
+        const bool lastBlock = b_ + p_.rb >= p_.batch && o_ + width >= slice_.count;
+        const bool more = !lastBlock || pass_ + 1 < p_.repeat;
+        out.push_back(scalar(OpKind::SAdd, kBlock, kBlock, 1.0));
+        out.push_back(scalar(OpKind::SCompare, kFlag, kBlock, static_cast<double>(++blocks_ + more)));
+        out.push_back(branch(more));
+    }
+
+    // Over `in`: rb·ro dot products of length `in`.
+    void blockOverIn(std::vector<Op>& out, std::uint64_t width) {
+        const std::uint64_t o0 = slice_.first + o_;
+        const unsigned rb = static_cast<unsigned>(std::min<std::uint64_t>(p_.rb, p_.batch - b_));
+        const auto ro = static_cast<unsigned>(width);
         const unsigned elem = p_.elem();
         // Row pointers and the end the loop compares W row 0's pointer against.
         for (unsigned b = 0; b < rb; ++b)
@@ -148,15 +245,7 @@ private:
                     out.push_back(op);
                 }
             }
-            const double step = static_cast<double>(std::uint64_t{vl} * elem);
-            for (unsigned b = 0; b < rb; ++b)
-                out.push_back(scalar(OpKind::SAdd, xPtr(b), xPtr(b), step));
-            for (unsigned o = 0; o < ro; ++o)
-                out.push_back(scalar(OpKind::SAdd, wPtr(o), wPtr(o), step));
-            Op compare = scalar(OpKind::SCompare, kFlag, wPtr(0), 0.0);
-            compare.src[1] = kEnd;
-            out.push_back(compare);
-            out.push_back(branch(i + vl < p_.in));
+            loopTail(out, rb, ro, std::uint64_t{vl} * elem, i + vl < p_.in);
         }
         // Each accumulator summed over its lanes (vfredusum, then vfmv.f.s) and stored (fsw at an
         // immediate offset of its y row's pointer).
@@ -180,12 +269,7 @@ private:
                 out.push_back(store);
             }
         }
-        // The block loop: a counter, a compare and its back-edge.
-        const bool lastBlock = b_ + p_.rb >= p_.batch && o_ + p_.ro >= slice_.count;
-        const bool more = !lastBlock || pass_ + 1 < p_.repeat;
-        out.push_back(scalar(OpKind::SAdd, kBlock, kBlock, 1.0));
-        out.push_back(scalar(OpKind::SCompare, kFlag, kBlock, static_cast<double>(++blocks_ + more)));
-        out.push_back(branch(more));
+        blockLoop(out, width);
     }
 
     void setVl(std::vector<Op>& out, std::uint32_t vl) {
@@ -276,7 +360,7 @@ public:
         }
         j["engines"] = engines;
         j["slices"] = slices;
-        j["vectorise"] = "in";
+        j["vectorise"] = p_.overOut ? "out" : "in";
         j["rb"] = p_.rb;
         j["ro"] = p_.ro;
         j["lmul"] = p_.lmul;
@@ -346,6 +430,13 @@ private:
     // accumulator takes elements l, l + vlmax, … (a product first, then fused multiply-adds); the
     // lanes are then summed in order from zero.
     double reference(std::uint64_t b, std::uint64_t o) const {
+        if (p_.overOut) {
+            // Over `out`: one lane per output, x[b][i] · W[o][i] in the order of i.
+            double sum = mulIn(p_.dtype, x(b, 0), w(o, 0));
+            for (std::uint64_t i = 1; i < p_.in; ++i)
+                sum = fmaIn(p_.dtype, x(b, i), w(o, i), sum);
+            return sum;
+        }
         std::vector<double> lanes(p_.vlmax, 0.0);
         for (std::uint64_t i = 0; i < p_.in; ++i) {
             double& lane = lanes[i % p_.vlmax];
@@ -391,7 +482,7 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     pl.get<std::string>("name", std::string());
     pl.get<std::string>("description", std::string());
     const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads");
-    pl.oneOf("vectorise", {"in"}, std::string("in"));
+    p.overOut = pl.oneOf("vectorise", {"in", "out"}, std::string("in")) == "out";
     p.rb = pl.get<unsigned>("rb", 2u, Range<unsigned>{1, 64});
     p.ro = pl.get<unsigned>("ro", 4u, Range<unsigned>{1, 64});
     p.lmul = pl.get<unsigned>("lmul", 2u, Range<unsigned>{1, 8});
@@ -419,21 +510,25 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
                 fmt::format("engine '{}' has no register groups: lmul must be 1, not {}", core.name, p.lmul));
     p.group = core.registerGroups ? p.lmul : 1;
     p.vlmax = std::max(1u, core.registerBytes * p.lmul / p.elem());
-    // rb·ro accumulators, rb x rows and ro W rows, each an aligned group of lmul registers.
-    const unsigned groups = p.rb * p.ro + p.rb + p.ro;
-    if (groups * p.group > core.vectorRegisters)
+    // Over `in`: rb·ro accumulators, rb x rows and ro W rows; over `out`: rb·ro accumulators and ro
+    // W columns (x values are scalars). Each an aligned group of lmul registers.
+    const unsigned groups = p.rb * p.ro + (p.overOut ? 0 : p.rb) + p.ro;
+    if (groups * p.group > core.vectorRegisters) {
+        const std::string operands =
+            p.overOut ? fmt::format("{} W columns", p.ro) : fmt::format("{} x rows + {} W rows", p.rb, p.ro);
         pl.fail("rb",
-                fmt::format("a block of rb {} × ro {} at lmul {} needs {} accumulators + {} x rows + {} W "
-                            "rows = {} register groups = {} vector registers; engine '{}' has {}",
-                            p.rb, p.ro, p.lmul, p.rb * p.ro, p.rb, p.ro, groups, groups * p.group, core.name,
+                fmt::format("a block of rb {} × ro {} at lmul {} needs {} accumulators + {} = {} register "
+                            "groups = {} vector registers; engine '{}' has {}",
+                            p.rb, p.ro, p.lmul, p.rb * p.ro, operands, groups, groups * p.group, core.name,
                             core.vectorRegisters));
-    const unsigned scalars = kFirstPointer + 2 * p.rb + p.ro;
+    }
+    const unsigned scalars = kFirstPointer + 2 * p.rb + p.ro + (p.overOut ? p.rb : 0);
     if (scalars > core.scalarRegisters)
-        pl.fail("rb", fmt::format("a block of rb {} × ro {} needs {} scalar registers ({} + a y and an x "
-                                  "pointer per batch row + a W pointer per output); engine '{}' has {}",
+        pl.fail("rb", fmt::format("a block of rb {} × ro {} needs {} scalar registers ({} + pointers and "
+                                  "values per batch row and output); engine '{}' has {}",
                                   p.rb, p.ro, scalars, kFirstPointer, core.name, core.scalarRegisters));
-    // Threads take contiguous slices of the outputs in whole blocks.
-    const auto slices = contiguousSlices(p.out, engines.size(), p.ro);
+    // Threads take contiguous slices of the outputs in whole blocks (over `out`: whole vectors).
+    const auto slices = contiguousSlices(p.out, engines.size(), p.overOut ? p.vlmax : p.ro);
     for (std::size_t t = 0; t < engines.size(); ++t)
         p.threads.push_back(ThreadSlice{engines[t]->name, slices[t].first, slices[t].count});
     MemoryLayout layout(*p.memory, kPage);
