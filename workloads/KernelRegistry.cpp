@@ -1,6 +1,7 @@
 #include "workloads/KernelRegistry.h"
 
 #include "workloads/conv/ConvKernel.h"
+#include "workloads/fc/FullyConnectedKernel.h"
 #include "workloads/memory/MemoryStreamKernel.h"
 #include "workloads/scalesim/ScaleSimKernel.h"
 #include "workloads/vector/StreamingVectorKernel.h"
@@ -19,6 +20,8 @@ const std::vector<KernelEntry>& kernelRegistry() {
          makeMemoryStreamKernel, "memory"},
         {"memset", "RVV fill loop at LMUL 8 (bytes, repeat, value); plan.threads splits it over cores",
          makeMemoryStreamKernel, "memory"},
+        {"fc", "dense y = x·Wᵀ vectorised over `in`, rb × ro register blocks; plan.threads splits `out`",
+         makeFullyConnectedKernel, "fc"},
         {"scalesim", "SCALE-Sim topology layers, fold by fold as SCALE-Sim schedules them",
          makeScaleSimKernel, ""},
     };

@@ -40,7 +40,7 @@ TEST(KernelRegistry, EveryRowHasAUniqueNameAndAFactory) {
         EXPECT_EQ(findKernel(k.name), &k);
     }
     EXPECT_EQ(kernelNames(),
-              (std::vector<std::string>{"axpy", "dot", "conv2d", "memcpy", "memset", "scalesim"}));
+              (std::vector<std::string>{"axpy", "dot", "conv2d", "memcpy", "memset", "fc", "scalesim"}));
     EXPECT_EQ(findKernel("gemm"), nullptr);
 }
 
