@@ -208,7 +208,7 @@ def cache_probe(plt, path, out_file):
     lat = probe["latency"]
     top.plot([p["bytes"] for p in lat], [p["ns"] for p in lat], marker="o", markersize=3)
     top.set_ylabel("load-to-use latency (ns)")
-    top.set_yscale("log")
+    top.set_ylim(bottom=0)
     top.grid(True, alpha=0.3, which="both")
     for threads in sorted({r["threads"] for r in probe["bandwidth"]}):
         rows = [r for r in probe["bandwidth"] if r["threads"] == threads]

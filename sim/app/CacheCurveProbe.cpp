@@ -15,7 +15,7 @@ namespace {
 constexpr std::uint64_t kChaseStride = 64;
 // Each thread walks at least this much in the passes a figure is taken from, so that the
 // misses of the cold first pass, which loads leave in flight, are long done by its end.
-constexpr std::uint64_t kMeasuredBytesPerThread = 64 << 10;
+constexpr std::uint64_t kMeasuredBytesPerThread = 256 << 10;
 
 struct RunKey {
     std::string kernel;
@@ -37,7 +37,8 @@ double round3(double v) {
 }
 
 std::vector<std::string> runArguments(const CacheCurveRequest& r, const RunKey& k) {
-    std::vector<std::string> argv{r.executable, "run", "--target", r.target, "--workload", k.kernel};
+    std::vector<std::string> argv{r.executable, "run",    "--target", r.target,
+                                  "--workload", k.kernel, "--format", "json"};
     auto set = [&](const std::string& kv) { argv.insert(argv.end(), {"--set", kv}); };
     set(fmt::format("workload.bytes={}B", k.bytes));
     set(fmt::format("workload.repeat={}", k.repeat));

@@ -28,7 +28,7 @@ struct CacheCurveRequest {
 // min, 2·min, … up to max. Throws std::runtime_error unless both are powers of two, min ≤ max.
 std::vector<std::uint64_t> powerOfTwoSizes(std::uint64_t minBytes, std::uint64_t maxBytes);
 
-// m: passes of `bytes` split over `threads` (at least 2, and at least 64 KiB per thread).
+// m: passes of `bytes` split over `threads` (at least 2, and at least 256 KiB per thread).
 unsigned measuredPasses(std::uint64_t bytes, unsigned threads);
 
 // Runs every point and returns the tessim.probe.cache/1 object.
