@@ -98,6 +98,30 @@ TEST(CacheCurveProbe, BadOptionsExitTwoWithAClearMessage) {
     EXPECT_NE(r.err.find("belong to `probe cache`"), std::string::npos) << r.err;
 }
 
+std::uint64_t statValue(const nlohmann::json& report, const std::string& cache, const std::string& key) {
+    return report.at("stats").at("k1").at(cache).at(key).at("value").get<std::uint64_t>();
+}
+
+// The chain touches each 64 B line once per pass, in a cycle that LRU cannot keep when the set
+// is larger than the cache: the hit and miss counts of two passes in closed form.
+TEST(PointerChase, EachPassTouchesEveryLineOnce) {
+    auto run = [](const std::string& bytes) {
+        auto r = runTessim("run --target k1 --workload pointer_chase --format json --set workload.repeat=2 "
+                           "--set workload.bytes=" +
+                           bytes);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return nlohmann::json::parse(r.out);
+    };
+    const nlohmann::json fits = run("16KiB");  // 256 lines: cold misses, then hits
+    EXPECT_EQ(statValue(fits, "l1_0", "misses"), 256u);
+    EXPECT_EQ(statValue(fits, "l1_0", "hits"), 256u);
+    const nlohmann::json spills = run("64KiB");  // 1024 lines, twice the L1: every load misses L1
+    EXPECT_EQ(statValue(spills, "l1_0", "misses"), 2048u);
+    EXPECT_EQ(statValue(spills, "l1_0", "hits"), 0u);
+    EXPECT_EQ(statValue(spills, "l2_0", "misses"), 1024u);
+    EXPECT_EQ(statValue(spills, "l2_0", "hits"), 1024u);
+}
+
 TEST(CacheCurveProbe, SizesArePowersOfTwoFromMinToMax) {
     EXPECT_EQ(powerOfTwoSizes(1024, 8192), (std::vector<std::uint64_t>{1024, 2048, 4096, 8192}));
     EXPECT_EQ(powerOfTwoSizes(4096, 4096), (std::vector<std::uint64_t>{4096}));
