@@ -3,6 +3,9 @@
 // load/store unit, and clear exit-2 errors for bad options.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -73,6 +76,20 @@ TEST(CacheCurveProbe, L1ResidentStreamsRunAtTheVectorLoadStoreUnitsRate) {
         EXPECT_NEAR(row.at("read").at("GBps").get<double>(),
                     row.at("read").at("bytes_per_cycle").get<double>() * 1.6, 0.01);
     }
+}
+
+TEST(CacheCurveProbe, PlotIsWrittenAndStdoutStaysJson) {
+    if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "/usr/bin/python3 has no matplotlib";
+    const std::string png = "/tmp/tessim_probe_plot_" + std::to_string(::getpid()) + ".png";
+    const nlohmann::json out = probe("--min 1KiB --max 2KiB --plot " + png);
+    EXPECT_EQ(out.at("latency").size(), 2u);
+    std::ifstream file(png, std::ios::binary);
+    std::string magic(4, '\0');
+    file.read(magic.data(), 4);
+    EXPECT_EQ(magic, "\x89PNG");
+    EXPECT_FALSE(std::ifstream(png + ".json").good());  // the plot's data file is removed
+    std::remove(png.c_str());
 }
 
 TEST(CacheCurveProbe, BadOptionsExitTwoWithAClearMessage) {
