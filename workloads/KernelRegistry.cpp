@@ -3,6 +3,7 @@
 #include "workloads/conv/ConvKernel.h"
 #include "workloads/fc/FullyConnectedKernel.h"
 #include "workloads/memory/MemoryStreamKernel.h"
+#include "workloads/memory/PointerChaseKernel.h"
 #include "workloads/scalesim/ScaleSimKernel.h"
 #include "workloads/vector/StreamingVectorKernel.h"
 
@@ -20,6 +21,11 @@ const std::vector<KernelEntry>& kernelRegistry() {
          makeMemoryStreamKernel, "memory"},
         {"memset", "RVV fill loop at LMUL 8 (bytes, repeat, value); plan.threads splits it over cores",
          makeMemoryStreamKernel, "memory"},
+        {"memread", "RVV read loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores",
+         makeMemoryStreamKernel, "memory"},
+        {"pointer_chase",
+         "dependent scalar loads over a random cycle of lines (bytes, stride, repeat), as lat_mem_rd",
+         makePointerChaseKernel, "memory"},
         {"fc", "dense y = x·Wᵀ vectorised over `in`, rb × ro register blocks; plan.threads splits `out`",
          makeFullyConnectedKernel, "fc"},
         {"scalesim", "SCALE-Sim topology layers, fold by fold as SCALE-Sim schedules them",

@@ -4,6 +4,8 @@
   heatmap  a metric over two parameters (mean over any other parameter)
   pareto   one column against another, the non-dominated points (both minimised) joined
   lines    metric(s) against a parameter, one line per value of --group
+  cache-probe  latency and bandwidth against working-set size from `tessim probe cache --curves`
+           (its JSON instead of a results.csv), written to --file
 
 Called by `tessim plot` and `tessim sweep --plot`; runs with Debian's python3-matplotlib.
 Values with units ("256 KiB", "1.6 GHz", "12 ns") are placed by their numeric value and
@@ -186,21 +188,68 @@ def lines(plt, rows, args):
          (f"_by_{args.group}" if args.group else ""))
 
 
+def size_label(b):
+    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= scale and b % scale == 0:
+            return f"{b // scale} {unit}"
+    return f"{b} B"
+
+
+def cache_probe(plt, path, out_file):
+    """Two panels over working-set size (log 2): load-to-use latency, on which the L1, L2 and
+    DDR plateaus show, and read / write / copy bandwidth per thread count."""
+    import json
+    try:
+        with open(path) as f:
+            probe = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"cannot read {path}: {e}")
+    fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(7.5, 7))
+    lat = probe["latency"]
+    top.plot([p["bytes"] for p in lat], [p["ns"] for p in lat], marker="o", markersize=3)
+    top.set_ylabel("load-to-use latency (ns)")
+    top.set_ylim(bottom=0)
+    top.grid(True, alpha=0.3, which="both")
+    for threads in sorted({r["threads"] for r in probe["bandwidth"]}):
+        rows = [r for r in probe["bandwidth"] if r["threads"] == threads]
+        for kind, style in (("read", "-"), ("write", "--"), ("copy", ":")):
+            bottom.plot([r["bytes"] for r in rows], [r[kind]["GBps"] for r in rows], style, marker="o",
+                        markersize=3, label=f"{kind}, {threads} thread{'s' if threads > 1 else ''}")
+    bottom.set_ylabel("bandwidth (GB/s)")
+    bottom.grid(True, alpha=0.3)
+    bottom.legend(fontsize=8)
+    bottom.set_xscale("log", base=2)
+    sizes = [p["bytes"] for p in lat]
+    step = max(1, len(sizes) // 9)
+    bottom.set_xticks(sizes[::step], [size_label(b) for b in sizes[::step]], rotation=45)
+    bottom.minorticks_off()
+    bottom.set_xlabel("working set")
+    fig.suptitle(f"{probe['target']}: {probe.get('engine', 'core0')} through its caches")
+    fig.tight_layout()
+    fig.savefig(out_file, dpi=120, bbox_inches="tight")
+    print(out_file, file=sys.stderr)  # stdout carries the probe's JSON
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", help="results.csv of a tessim sweep")
-    parser.add_argument("--kind", required=True, choices=["heatmap", "pareto", "lines"])
-    parser.add_argument("--x", required=True)
-    parser.add_argument("--y", required=True, action="append",
+    parser.add_argument("results", help="results.csv of a tessim sweep (cache-probe: its JSON)")
+    parser.add_argument("--kind", required=True, choices=["heatmap", "pareto", "lines", "cache-probe"])
+    parser.add_argument("--x", default="")
+    parser.add_argument("--y", default=[], action="append",
                         help="y column (lines: repeat for one panel each)")
+    parser.add_argument("--file", default="", help="cache-probe: the PNG to write")
     parser.add_argument("--group", default="")
     parser.add_argument("--metric", default="")
     parser.add_argument("--out", default=".")
     args = parser.parse_args()
     args.y = [c for y in args.y for c in y.split(",") if c]
+    if args.kind == "cache-probe" and not args.file:
+        fail("--kind cache-probe needs --file")
+    if args.kind != "cache-probe" and (not args.x or not args.y):
+        fail(f"--kind {args.kind} needs --x and --y")
     if args.kind == "heatmap" and not args.metric:
         fail("--kind heatmap needs --metric")
-    if args.kind != "lines" and len(args.y) != 1:
+    if args.kind in ("heatmap", "pareto") and len(args.y) != 1:
         fail(f"--kind {args.kind} takes one --y")
     try:
         import matplotlib
@@ -208,6 +257,9 @@ def main():
         import matplotlib.pyplot as plt
     except ImportError:
         fail(f"plots need matplotlib for {sys.executable} (Debian: apt-get install python3-matplotlib)")
+    if args.kind == "cache-probe":
+        cache_probe(plt, args.results, args.file)
+        return
     rows = load(args.results, [args.x, *args.y, args.group, args.metric])
     if not rows:
         fail(f"{args.results} has no ok rows to plot")

@@ -1,16 +1,25 @@
 // `tessim probe ddr|cache|sram --target T`: standard micro-patterns on one of a target's
-// memories (models/memory/MemoryProbe), printed as one JSON object.
+// memories (models/memory/MemoryProbe), printed as one JSON object. `probe cache --curves`:
+// latency and bandwidth against working-set size as core0 sees them (sim/app/CacheCurveProbe).
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <thread>
 
+#include <fmt/format.h>
 #include <systemc>
 
 #include "models/memory/MemoryProbe.h"
 #include "models/targets/ConfiguredTarget.h"
+#include "sim/app/CacheCurveProbe.h"
 #include "sim/app/Simulation.h"
 #include "sim/cli/Commands.h"
 #include "sim/config/ConfigError.h"
+#include "sim/config/Quantity.h"
+#include "sim/core/SelfExecutable.h"
 #include "sim/core/SimulationSetup.h"
+#include "sim/sweep/PlotScript.h"
 
 namespace tessim::cli {
 namespace {
@@ -22,7 +31,51 @@ struct ProbeRequest {
     std::vector<std::string> sets;
     ProbeOptions options;
     std::uint64_t streamKiB = 8192;
+    // --curves
+    bool curves = false;
+    std::string minSize = "1KiB", maxSize = "64MiB";
+    unsigned threads = 1;
+    unsigned jobs = 0;  // 0: one per hardware thread
+    std::string plotFile;
 };
+
+std::uint64_t sizeOption(const std::string& option, const std::string& text) {
+    std::string why;
+    auto bytes = config::parseBytes(text, &why);
+    if (!bytes)
+        throw std::runtime_error(fmt::format("{} '{}': {}", option, text, why));
+    return bytes->value;
+}
+
+void runCurves(const ProbeRequest& p) {
+    if (p.kind != "cache")
+        throw std::runtime_error("--curves, --min, --max, --threads and --plot belong to `probe cache`");
+    if (!p.memory.empty())
+        throw std::runtime_error("--memory does not apply to --curves (they run on core0 and its caches)");
+    CacheCurveRequest r;
+    r.target = p.target;
+    r.sets = p.sets;
+    r.minBytes = sizeOption("--min", p.minSize);
+    r.maxBytes = sizeOption("--max", p.maxSize);
+    r.threads = p.threads;
+    r.jobs = p.jobs ? p.jobs : std::max(1u, std::thread::hardware_concurrency());
+    r.executable = selfExecutable();
+    const nlohmann::ordered_json out = probeCacheCurves(r);
+    std::cout << out.dump(2) << '\n' << std::flush;
+    if (p.plotFile.empty())
+        return;
+    const std::string data = p.plotFile + ".json";
+    {
+        std::ofstream f(data);
+        f << out.dump() << '\n';
+        if (!f)
+            throw std::runtime_error("cannot write " + data);
+    }
+    const int rc = sweep::runPlotScript({data, "--kind", "cache-probe", "--file", p.plotFile}, std::cerr);
+    std::remove(data.c_str());
+    if (rc != 0)
+        throw std::runtime_error("the plot script failed (exit " + std::to_string(rc) + ")");
+}
 
 bool isKind(Memory* m, const std::string& kind) {
     if (kind == "ddr")
@@ -100,7 +153,25 @@ void addProbeCommand(CLI::App& app) {
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
     sub->add_option("--stream-kib", p->streamKiB, "KiB per streaming pattern (default 8192)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 24));
-    sub->callback([p] { runGuarded([&] { std::cout << runProbe(*p).dump(2) << '\n' << std::flush; }); });
+    sub->add_flag("--curves", p->curves,
+                  "cache: latency and read/write/copy bandwidth against size, as core0 sees its caches");
+    sub->add_option("--min", p->minSize, "--curves: smallest working set, a power of two (default 1KiB)");
+    sub->add_option("--max", p->maxSize, "--curves: largest working set, a power of two (default 64MiB)");
+    sub->add_option("--threads", p->threads, "--curves: bandwidth also on cores 0..N-1 (default 1)")
+        ->check(CLI::Range(1u, 1024u));
+    sub->add_option("--jobs", p->jobs, "--curves: runs at a time (default: one per hardware thread)")
+        ->check(CLI::Range(1u, 1024u));
+    sub->add_option("--plot", p->plotFile, "--curves: also draw the curves to this PNG file");
+    sub->callback([p, sub] {
+        runGuarded([&] {
+            const bool curves = p->curves || sub->count("--min") || sub->count("--max") ||
+                                sub->count("--threads") || sub->count("--plot") || sub->count("--jobs");
+            if (curves)
+                runCurves(*p);
+            else
+                std::cout << runProbe(*p).dump(2) << '\n' << std::flush;
+        });
+    });
 }
 
 }  // namespace tessim::cli

@@ -39,8 +39,8 @@ TEST(KernelRegistry, EveryRowHasAUniqueNameAndAFactory) {
         EXPECT_FALSE(k.description.empty()) << k.name;
         EXPECT_EQ(findKernel(k.name), &k);
     }
-    EXPECT_EQ(kernelNames(),
-              (std::vector<std::string>{"axpy", "dot", "conv2d", "memcpy", "memset", "fc", "scalesim"}));
+    EXPECT_EQ(kernelNames(), (std::vector<std::string>{"axpy", "dot", "conv2d", "memcpy", "memset", "memread",
+                                                       "pointer_chase", "fc", "scalesim"}));
     EXPECT_EQ(findKernel("gemm"), nullptr);
 }
 

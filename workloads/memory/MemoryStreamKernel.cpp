@@ -45,7 +45,7 @@ struct ThreadSlice {
 };
 
 struct MemoryStreamParams {
-    std::string kernel;  // memcpy | memset
+    std::string kernel;  // memcpy | memset | memread
     std::uint64_t bytes = 0;
     unsigned repeat = 1;
     std::uint8_t value = 0;  // memset's byte
@@ -56,6 +56,7 @@ struct MemoryStreamParams {
     std::vector<ThreadSlice> threads;
 
     bool copies() const { return kernel == "memcpy"; }
+    bool onlyReads() const { return kernel == "memread"; }
     // memset's byte replicated over a 32-bit element, as vmv.v.x splats it.
     double splat() const {
         const std::uint32_t word = std::uint32_t{value} * 0x01010101u;
@@ -108,7 +109,7 @@ private:
             out.push_back(thread_ == 0 ? control(OpKind::Fork, kForkEvent, 0)
                                        : control(OpKind::Join, kForkEvent, 1));
         }
-        if (!p_.copies()) {
+        if (!p_.copies() && !p_.onlyReads()) {
             Op splat = vectorOp(OpKind::Broadcast, p_.vlmax);
             splat.dst = kData;
             splat.imm = p_.splat();
@@ -121,6 +122,7 @@ private:
     // Pointers at the slice's start and the end address the loop compares against.
     void beginPass(std::vector<Op>& out) {
         next_ = 0;
+        chunk_ = 0;
         const std::uint64_t first = slice_.first * kElementBytes;
         if (p_.copies())
             out.push_back(scalar(OpKind::SAdd, kSrc, kZero, static_cast<double>(p_.src + first)));
@@ -146,13 +148,20 @@ private:
             out.push_back(store_);
             out.push_back(advanceSrc_);
             out[at].addr = p_.src + offset;
+        } else if (p_.onlyReads()) {
+            // Software-pipelined as bw_mem's read loop sums what it reads: this iteration's load,
+            // then the previous one's add, so an in-order core does not wait for each load.
+            out.push_back(load_);
+            out.back().dst = dataGroup(chunk_);
+            if (chunk_ > 0)
+                out.push_back(accumulate(chunk_ - 1, p_.vlmax));
         } else {
             out.push_back(store_);
         }
         out.push_back(advanceDst_);
         out.push_back(compare_);
-        Op& store = out[p_.copies() ? at + 1 : at];
-        store.addr = p_.dst + offset;
+        Op& access = out[p_.copies() ? at + 1 : at];  // memset's store, memread's load
+        access.addr = p_.dst + offset;
         if (vl < p_.vlmax) {
             const double step = static_cast<double>(std::uint64_t{vl} * kElementBytes);
             for (std::size_t i = at; i < out.size(); ++i) {
@@ -163,6 +172,8 @@ private:
             }
         }
         next_ += vl;
+        ++chunk_;
+        lastVl_ = vl;
         const bool more = next_ < slice_.count;
         out.push_back(branch(more));
         if (!more)
@@ -171,6 +182,8 @@ private:
 
     // The outer loop over passes: a counter, a compare and its back-edge.
     void endPass(std::vector<Op>& out) {
+        if (p_.onlyReads() && chunk_ > 0)
+            out.push_back(accumulate(chunk_ - 1, lastVl_));
         ++pass_;
         out.push_back(scalar(OpKind::SAdd, kPass, kPass, 1.0));
         out.push_back(scalar(OpKind::SCompare, kFlag, kPass, static_cast<double>(p_.repeat)));
@@ -180,6 +193,19 @@ private:
                 out.push_back(vsetvl(p_.vlmax));
             beginPass(out);
         }
+    }
+
+    // memread: loads alternate between two register groups, each summed into its own accumulator.
+    std::uint8_t dataGroup(std::uint64_t chunk) const {
+        return static_cast<std::uint8_t>(chunk % 2 * p_.lmul);
+    }
+    Op accumulate(std::uint64_t chunk, std::uint32_t vl) const {
+        Op op = vectorOp(OpKind::Add, vl);
+        const auto acc = static_cast<std::uint8_t>(2 * p_.lmul + dataGroup(chunk));
+        op.dst = acc;
+        op.src[0] = acc;
+        op.src[1] = dataGroup(chunk);
+        return op;
     }
 
     Op vectorOp(OpKind kind, std::uint32_t vl) const {
@@ -228,7 +254,9 @@ private:
     bool started_ = false;
     bool done_ = false;
     unsigned pass_ = 0;
-    std::uint64_t next_ = 0;  // elements of the slice done in this pass
+    std::uint64_t next_ = 0;   // elements of the slice done in this pass
+    std::uint64_t chunk_ = 0;  // vector ops of the slice done in this pass
+    std::uint32_t lastVl_ = 0;
 };
 
 class MemoryStreamKernel : public Workload {
@@ -240,7 +268,7 @@ public:
         j["kernel"] = p_.kernel;
         j["bytes"] = p_.bytes;
         j["repeat"] = p_.repeat;
-        if (!p_.copies())
+        if (p_.kernel == "memset")
             j["value"] = p_.value;
         return j;
     }
@@ -277,6 +305,8 @@ public:
     }
     void initialise(FunctionalMemory& memory) override {
         std::vector<std::uint8_t> buf(p_.bytes);
+        if (p_.onlyReads())
+            return;  // nothing is written, nothing to check
         if (p_.copies()) {
             for (std::uint64_t i = 0; i < p_.bytes; ++i)
                 buf[i] = sourceByte(i);
@@ -289,6 +319,8 @@ public:
     }
     FunctionalCheck check(FunctionalMemory& memory) override {
         FunctionalCheck c;
+        if (p_.onlyReads())
+            return c;
         c.checked = true;
         std::vector<std::uint8_t> buf(p_.bytes);
         memory.read(p_.memory->id, p_.dst, buf.data(), buf.size());
@@ -308,7 +340,10 @@ public:
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
         auto& node = stats.child("workload");
         const std::uint64_t bytes = p_.bytes * p_.repeat;
-        node.add("bytes", bytes, "B", p_.copies() ? "bytes copied, all passes" : "bytes set, all passes");
+        node.add("bytes", bytes, "B",
+                 p_.copies()      ? "bytes copied, all passes"
+                 : p_.onlyReads() ? "bytes read, all passes"
+                                  : "bytes set, all passes");
         node.add("bytes_per_cycle", cycles ? static_cast<double>(bytes) / static_cast<double>(cycles) : 0.0,
                  "B/cycle", "bytes per cycle of the main clock");
         node.add("bandwidth", seconds > 0 ? static_cast<double>(bytes) / seconds : 0.0, "B/s",
