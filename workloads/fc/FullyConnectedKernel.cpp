@@ -10,6 +10,7 @@
 #include "sim/engine/ElementArithmetic.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
@@ -296,32 +297,14 @@ private:
         return op;
     }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
-        Op op;
-        op.kind = kind;
-        op.dtype = kIndex;
-        op.dst = dst;
-        op.src[0] = src;
-        op.imm = imm;
-        return op;
+        return scalarOp(kind, kIndex, dst, src, imm);
     }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, std::uint64_t imm) {
         return scalar(kind, dst, src, static_cast<double>(imm));
     }
-    static Op branch(bool taken) {
-        Op op;
-        op.kind = OpKind::Branch;
-        op.dtype = kIndex;
-        op.src[0] = kFlag;
-        if (taken)
-            op.flags = Op::kTaken;
-        return op;
-    }
+    static Op branch(bool taken) { return branchOp(kIndex, kFlag, taken); }
     static Op control(OpKind kind, std::uint32_t tag, std::uint32_t count) {
-        Op op;
-        op.kind = kind;
-        op.tag = tag;
-        op.count = count;
-        return op;
+        return syncOp(kind, tag, count);
     }
 
     const FcParams p_;

@@ -8,6 +8,7 @@
 #include "sim/config/Reader.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
@@ -222,29 +223,11 @@ private:
         return op;
     }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
-        Op op;
-        op.kind = kind;
-        op.dtype = kElement;
-        op.dst = dst;
-        op.src[0] = src;
-        op.imm = imm;
-        return op;
+        return scalarOp(kind, kElement, dst, src, imm);
     }
-    static Op branch(bool taken) {
-        Op op;
-        op.kind = OpKind::Branch;
-        op.dtype = kElement;
-        op.src[0] = kFlag;
-        if (taken)
-            op.flags = Op::kTaken;
-        return op;
-    }
+    static Op branch(bool taken) { return branchOp(kElement, kFlag, taken); }
     static Op control(OpKind kind, std::uint32_t tag, std::uint32_t count) {
-        Op op;
-        op.kind = kind;
-        op.tag = tag;
-        op.count = count;
-        return op;
+        return syncOp(kind, tag, count);
     }
 
     const MemoryStreamParams p_;

@@ -9,6 +9,7 @@
 #include "sim/config/Reader.h"
 #include "sim/engine/ElementArithmetic.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
@@ -179,11 +180,7 @@ private:
         // Every core publishes its partial sum; after the barrier core 0 adds them in core order,
         // one register of partials at a time.
         out.push_back(store(accReg(0), p_.partials->id, p_.partialsAddr + core_ * elem, 1));
-        Op barrier;
-        barrier.kind = OpKind::Barrier;
-        barrier.tag = kPartialsBarrier;
-        barrier.count = cores;
-        out.push_back(barrier);
+        out.push_back(syncOp(OpKind::Barrier, kPartialsBarrier, cores));
         if (core_ != 0)
             return;
         for (std::uint32_t c = 0; c < cores; c += p_.vl) {

@@ -1,0 +1,43 @@
+// The control ops of a compiled loop and of a parallel region, as kernels emit them: scalar
+// address arithmetic and compares (`sadd`, `scmp`, ... with an immediate), the back-edge branch
+// on a flag register, and fork / join / barrier.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/ir/Op.h"
+
+namespace tessim {
+
+// dst ← src (kind) imm, e.g. a pointer increment or a compare against the loop bound.
+inline Op scalarOp(OpKind kind, DType dtype, std::uint8_t dst, std::uint8_t src, double imm) {
+    Op op;
+    op.kind = kind;
+    op.dtype = dtype;
+    op.dst = dst;
+    op.src[0] = src;
+    op.imm = imm;
+    return op;
+}
+
+// The loop's back-edge, reading the compare's flag register; taken except on the last iteration.
+inline Op branchOp(DType dtype, std::uint8_t flag, bool taken) {
+    Op op;
+    op.kind = OpKind::Branch;
+    op.dtype = dtype;
+    op.src[0] = flag;
+    if (taken)
+        op.flags = Op::kTaken;
+    return op;
+}
+
+// Fork (signal `tag`), Join (wait for `count` signals of `tag`) or Barrier (`count` engines meet at `tag`).
+inline Op syncOp(OpKind kind, std::uint32_t tag, std::uint32_t count) {
+    Op op;
+    op.kind = kind;
+    op.tag = tag;
+    op.count = count;
+    return op;
+}
+
+}  // namespace tessim
