@@ -232,7 +232,8 @@ TEST(SweepSpec, MalformedFilesNameFileLineAndColumn) {
 }
 
 TEST(SweepSpec, ExampleSweepsParse) {
-    for (const char* name : {"minimal-axpy", "npu-sram-tiling"}) {
+    for (const char* name : {"minimal-axpy", "npu-sram-tiling", "minimal-8core-scaling", "k1-fc-threads",
+                             "k1-l2-threads", "k1-ddr-ranks-threads"}) {
         std::string path = std::string(TESSIM_SOURCE_DIR) + "/configs/sweeps/" + name + ".yaml";
         SweepSpec spec;
         ASSERT_NO_THROW(spec = loadSweepSpec(path)) << path;
