@@ -34,6 +34,13 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.hitCycles = readCycles(r, "hit_latency", c.clock);
     c.mshrs = r.get<unsigned>("mshrs", 8u, Range<unsigned>{1, 1024});
     c.writebackBuffer = r.get<unsigned>("writeback_buffer", 8u, Range<unsigned>{1, 1024});
+    if (auto p = r.optionalChild("prefetcher")) {
+        const std::string kind = p->oneOf("kind", {"none", "next-line", "stride"}, std::string("none"));
+        c.prefetcher = kind == "next-line" ? CacheConfig::Prefetcher::NextLine
+                       : kind == "stride"  ? CacheConfig::Prefetcher::Stride
+                                           : CacheConfig::Prefetcher::None;
+        c.prefetchDegree = p->get<unsigned>("degree", 1u, Range<unsigned>{1, 16});
+    }
     c.ports = r.get<unsigned>("ports", 1u, Range<unsigned>{1, 64});
     if (r.has("miss_lookahead"))
         c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
@@ -77,6 +84,8 @@ void Cache::resetTiming() {
     lastHold_ = 0;
     writebackBuffer_.reset();
     lastWritebackHold_ = 0;
+    strides_ = {};
+    prefetches_ = prefetchHits_ = prefetchesDropped_ = 0;
     for (auto& p : ports_)
         p = ReservationTimeline{};
     reads_ = writes_ = hits_ = readMisses_ = writeMisses_ = 0;
@@ -153,6 +162,11 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
     CacheTags::Line& line = tags_.access(lineNumber, hit, victim);
     if (hit) {
         ++hits_;
+        const bool usedPrefetch = line.prefetched;
+        if (usedPrefetch) {
+            ++prefetchHits_;
+            line.prefetched = false;
+        }
         if (write)
             line.dirty = true;
         if (line.readyAt > t + hitTicks_ && t < line.missAt) {
@@ -163,7 +177,11 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
             line.readyAt = std::min(line.readyAt, ownFill);
             line.missAt = t;
         }
-        return std::max(t + hitTicks_, line.readyAt);
+        const Tick ready = std::max(t + hitTicks_, line.readyAt);
+        // A stream that reaches a prefetched line keeps the prefetcher ahead of it.
+        if (usedPrefetch && !write)
+            prefetchFrom(lineNumber, t + hitTicks_, initiator);
+        return ready;
     }
     if (write)
         ++writeMisses_;
@@ -202,7 +220,59 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
     line.readyAt = filled;
     line.missAt = t;
     line.dirty = write;
+    // `line` may be replaced by a prefetch into its set from here on.
+    if (!write)
+        prefetchFrom(lineNumber, issue, initiator);
     return filled;
+}
+
+// Trained on demand read misses and on reads that use a prefetched line.
+void Cache::prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initiator) {
+    if (config_.prefetcher == CacheConfig::Prefetcher::None)
+        return;
+    std::int64_t step = 1;
+    if (config_.prefetcher == CacheConfig::Prefetcher::Stride) {
+        // Lines per 4 KiB region: the stride is learnt per region, as streams rarely share one.
+        const std::uint64_t region = (lineNumber << lineShift_) >> 12;
+        StrideEntry& e = strides_[region % strides_.size()];
+        if (e.region != region) {
+            e = StrideEntry{region, lineNumber, 0, false};
+            return;
+        }
+        const std::int64_t stride = static_cast<std::int64_t>(lineNumber - e.lastLine);
+        e.confirmed = stride != 0 && stride == e.stride;
+        e.stride = stride;
+        e.lastLine = lineNumber;
+        if (!e.confirmed)
+            return;
+        step = stride;
+    }
+    const std::uint64_t lines = capacity() >> lineShift_;
+    for (unsigned k = 1; k <= config_.prefetchDegree; ++k) {
+        const std::int64_t target =
+            static_cast<std::int64_t>(lineNumber) + step * static_cast<std::int64_t>(k);
+        if (target < 0 || static_cast<std::uint64_t>(target) >= lines)
+            break;
+        const auto candidate = static_cast<std::uint64_t>(target);
+        if (tags_.contains(candidate))
+            continue;
+        // A prefetch never waits: without an MSHR free at its time it is dropped.
+        if (mshrs_.start(at, lastHold_) > at) {
+            ++prefetchesDropped_;
+            break;
+        }
+        bool hit = false;
+        CacheTags::Victim victim;
+        CacheTags::Line& line = tags_.access(candidate, hit, victim);
+        const Tick evicted = evict(victim, at, initiator);
+        ++prefetches_;
+        ++fills_;
+        const Tick filled = std::max(sendNext(false, candidate << lineShift_, at, initiator), evicted);
+        mshrs_.hold(at, filled);
+        line.readyAt = filled;
+        line.missAt = at;
+        line.prefetched = true;
+    }
 }
 
 Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) {
@@ -290,6 +360,12 @@ void Cache::collect(StatsTree& stats, EnergyLedger& energy, double seconds) cons
     node.add("bytes_written", bytesWritten_, "B");
     node.add("line_accesses", lineAccesses_, "lines", "tag look-ups (an access may touch several lines)");
     node.add("hits", hits_, "lines");
+    if (config_.prefetcher != CacheConfig::Prefetcher::None) {
+        node.add("prefetches", prefetches_, "lines", "lines the prefetcher brought in");
+        node.add("prefetch_hits", prefetchHits_, "lines", "prefetched lines later used by a demand access");
+        node.add("prefetches_dropped", prefetchesDropped_, "lines",
+                 "prefetches dropped for want of a free MSHR");
+    }
     node.add("misses", misses, "lines");
     node.add("read_misses", readMisses_, "lines");
     node.add("write_misses", writeMisses_, "lines");

@@ -27,6 +27,7 @@
 // static_power. The address range is the next level's.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -51,6 +52,12 @@ struct CacheConfig {
     unsigned mshrs = 8;
     unsigned writebackBuffer = 8;  // dirty lines on their way to the next level
     unsigned ports = 1;            // line look-ups per cycle
+    // Hardware prefetcher, trained on demand read misses and on reads that use a prefetched line:
+    // next-line fetches the `degree` lines after the one read; stride fetches `degree` lines ahead along a
+    // stride seen twice in a row within a 4 KiB region. A prefetch takes an MSHR free at its time or is
+    // dropped.
+    enum class Prefetcher { None, NextLine, Stride } prefetcher = Prefetcher::None;
+    unsigned prefetchDegree = 1;
     // An engine's miss further ahead of simulated time than this waits before the next level
     // sees it, so a next level shared by several engines sees their misses in time order (up to
     // this) whatever their temporal-decoupling quantum. kTickMax: misses never wait.
@@ -99,6 +106,16 @@ protected:
 private:
     // `wholeLine`: a write that covers every byte of the line (no fill on a miss).
     Tick evict(const CacheTags::Victim& victim, Tick at, std::uint16_t initiator);
+    void prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initiator);
+    // Stride detection, one entry per recently missed 4 KiB region.
+    struct StrideEntry {
+        std::uint64_t region = ~std::uint64_t{0};
+        std::uint64_t lastLine = 0;
+        std::int64_t stride = 0;
+        bool confirmed = false;
+    };
+    std::array<StrideEntry, 16> strides_{};
+    std::uint64_t prefetches_ = 0, prefetchHits_ = 0, prefetchesDropped_ = 0;
     Tick accessLine(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine);
     Tick sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator);
     // Miss look-ahead: waits (in an engine's thread) until `at` is within it of simulated time.

@@ -21,6 +21,7 @@ public:
         Tick missAt = 0;               // arrival of the access whose miss brought the line in
         bool valid = false;
         bool dirty = false;
+        bool prefetched = false;  // brought in by the prefetcher and not yet used
     };
     struct Victim {
         bool valid = false;

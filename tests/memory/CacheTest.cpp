@@ -9,6 +9,7 @@
 #include "models/memory/Cache.h"
 #include "models/memory/MemoryProbe.h"
 #include "models/memory/SimpleMemory.h"
+#include "sim/config/ConfigError.h"
 
 namespace tessim {
 namespace {
@@ -41,11 +42,11 @@ struct CacheBench {
         cache.setNextLevel(0, mem.capacity());
         probe.socket.bind(cache.socket);
     }
-    // Element reads of 8 bytes at the given addresses, one every nanosecond.
-    void read(const std::vector<std::uint64_t>& addrs) {
+    // Element reads of 8 bytes at the given addresses, one every `spacing` ticks (1 ns).
+    void read(const std::vector<std::uint64_t>& addrs, Tick spacing = 1000) {
         Tick t = 0;
         for (std::uint64_t a : addrs)
-            probe.request(false, a, 8, t += 1000);
+            probe.request(false, a, 8, t += spacing);
     }
 };
 
@@ -54,6 +55,54 @@ std::vector<std::uint64_t> range(std::uint64_t count, std::uint64_t stride, std:
     for (std::uint64_t i = 0; i < count; ++i)
         v.push_back(base + i * stride);
     return v;
+}
+
+// Reads 100 ns apart (the next level answers in 50 ns): every prefetch finds an MSHR free.
+constexpr Tick kSpaced = 100'000;
+
+TEST(CachePrefetch, NextLineKeepsASequentialStreamToItsFirstMiss) {
+    test::freshKernel();
+    CacheBench b("prefetcher: {kind: next-line, degree: 3}\n");
+    test::elaborate();
+    b.read(range(100, kLine), kSpaced);
+    // Line 0 misses and brings 1–3; each prefetched line read brings the next one: lines 1…102.
+    EXPECT_EQ(b.cache.misses(), 1u);
+    EXPECT_EQ(b.cache.hits(), 99u);
+    EXPECT_EQ(b.mem.bytesRead(), (1 + 102) * kLine);
+    EXPECT_EQ(b.cache.bytesFromNext(), (1 + 102) * kLine);
+}
+
+TEST(CachePrefetch, StrideIsLearntFromTwoEqualStepsInARegion) {
+    test::freshKernel();
+    CacheBench b("prefetcher: {kind: stride, degree: 2}\n");
+    test::elaborate();
+    // Every other line of one 4 KiB region: lines 0, 2, …, 58.
+    b.read(range(30, 2 * kLine), kSpaced);
+    // 0 opens the entry, 2 gives the stride, 4 confirms it and brings 6 and 8; each prefetched line
+    // read brings the next one along the stride: 6, 8, …, 62.
+    EXPECT_EQ(b.cache.misses(), 3u);
+    EXPECT_EQ(b.cache.hits(), 27u);
+    EXPECT_EQ(b.mem.bytesRead(), (3 + 29) * kLine);
+}
+
+TEST(CachePrefetch, APrefetchWithoutAFreeMshrIsDropped) {
+    test::freshKernel();
+    CacheBench b("prefetcher: {kind: next-line, degree: 16}\n");
+    test::elaborate();
+    b.read(range(1, kLine), kSpaced);
+    // 8 MSHRs: the miss takes one, 7 prefetches the others, the remaining 9 are dropped.
+    EXPECT_EQ(b.mem.bytesRead(), 8 * kLine);
+}
+
+TEST(CachePrefetch, UnknownKindIsAConfigError) {
+    try {
+        test::configFrom<CacheConfig>(
+            "size: 32 KiB\nways: 4\nclock: 1 GHz\nhit_latency: 2\nnext: mem\nprefetcher: {kind: "
+            "streamer}\n");
+        FAIL() << "expected a ConfigError";
+    } catch (const config::ConfigError& e) {
+        EXPECT_EQ(e.key(), "prefetcher.kind");
+    }
 }
 
 TEST(Cache, SequentialMissesOncePerLine) {
