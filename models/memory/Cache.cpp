@@ -139,6 +139,7 @@ Tick Cache::evict(const CacheTags::Victim& victim, Tick at, std::uint16_t initia
     const Tick enter = writebackBuffer_.start(at, lastWritebackHold_);
     if (enter > at)
         noteWait(enter - at);
+    // The write-back reaches the next level in time order, as an engine's misses do.
     waitUntil(enter);
     const Tick accepted = std::max(enter, sendNext(true, victim.lineNumber << lineShift_, enter, initiator));
     writebackBuffer_.hold(enter, accepted);
@@ -191,8 +192,6 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
         // A write of the whole line (a write-back from the level above) replaces every byte:
         // the line is allocated without reading it from the next level.
         Tick issue = t + hitTicks_;
-        if (victim.valid && victim.dirty)
-            waitUntil(issue);
         const Tick ready = std::max(issue, evict(victim, issue, initiator));
         line.readyAt = ready;
         line.missAt = t;

@@ -124,13 +124,16 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     wireMemoryLevels(r, interconnectKeys, memoryKeys);
     addRoleSpaces(topology, r);
     addMulticastGroups(topology);
+    // Binds an initiator to the memories its `key` lists; returns their space ids, in list order.
     auto connect = [&](Reader& owner, const std::string& key, auto& initiator) {
         // An initiator binds once to each interconnect; every memory behind it shares that socket.
         std::vector<std::pair<Interconnect*, unsigned>> viaSockets;
+        std::vector<std::uint8_t> reached;
         for (const auto& memName : owner.get<std::vector<std::string>>(key)) {
             const MemorySpaceInfo* s = info_.findSpace(memName);
             if (!s)
                 owner.fail(key, "no memory named '" + memName + "'");
+            reached.push_back(s->id);
             Interconnect* bus = via_[s->id];
             if (!bus) {
                 initiator.memory.bind(memories_[s->id]->socket);
@@ -146,6 +149,7 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
             }
             initiator.mapSpace(s->id, it->second);
         }
+        return reached;
     };
     for (const auto& name : dmaKeys) {
         Reader d = r.child(name);
@@ -169,7 +173,7 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         if (units.empty())
             e.fail("units", "an engine needs at least one unit");
         auto engine = std::make_unique<Engine>(c.name.c_str(), c, std::move(units), sync_);
-        connect(e, "memories", *engine);
+        const std::vector<std::uint8_t> reached = connect(e, "memories", *engine);
         if (e.has("dma")) {
             std::string dmaName = e.get<std::string>("dma");
             auto it = std::find(info_.dmaEngines.begin(), info_.dmaEngines.end(), dmaName);
@@ -181,8 +185,7 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         placeInstance(topology, name, ei.key, ei.cluster, ei.index);
         mapRoles(topology, name, *engine, ei);
         // The memories it reaches, as listed; an instance it reaches as a role is named by the role.
-        for (const auto& memName : e.get<std::vector<std::string>>("memories")) {
-            std::uint8_t id = info_.space(memName).id;
+        for (std::uint8_t id : reached) {
             for (const auto& [role, instance] : ei.roles)
                 if (instance == id)
                     id = info_.space(role).id;
