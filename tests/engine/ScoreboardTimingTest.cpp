@@ -2,6 +2,7 @@
 // independent streams cost reciprocal throughput per op, exactly.
 #include <gtest/gtest.h>
 
+#include "engine/EngineTestUtil.h"
 #include "models/targets/ConfiguredTarget.h"
 #include "sim/config/Loader.h"
 #include "sim/core/SimulationSetup.h"
@@ -32,15 +33,7 @@ EngineRun runOps(std::vector<Op> ops, std::vector<std::string> overrides = {}) {
 }
 
 Op fma(std::uint8_t dst, std::uint8_t a, std::uint8_t b, std::uint8_t c, std::uint32_t vl = 8) {
-    Op op;
-    op.kind = OpKind::Fma;
-    op.dtype = DType::F32;
-    op.vl = vl;
-    op.dst = dst;
-    op.src[0] = a;
-    op.src[1] = b;
-    op.src[2] = c;
-    return op;
+    return test::vector(OpKind::Fma, dst, a, b, c, vl);
 }
 
 TEST(ScoreboardTiming, DependentChainCostsLatencyPerOp) {
