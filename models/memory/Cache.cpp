@@ -1,6 +1,7 @@
 #include "models/memory/Cache.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -45,12 +46,25 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     if (r.has("miss_lookahead"))
         c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
     c.next = r.get<std::string>("next");
+    c.staticWatts = r.get<Power>("static_power", Power{0.0}).watts;
     if (auto e = r.optionalChild("energy")) {
         c.readJoules = e->get<Energy>("read", Energy{0.0}).joules;
         c.writeJoules = e->get<Energy>("write", Energy{c.readJoules}).joules;
         c.fillJoules = e->get<Energy>("fill", Energy{0.0}).joules;
+        // Energies stated for an array of reference_size follow the configured size: per access
+        // as (size / reference)^size_exponent (longer bit and word lines), leakage in proportion.
+        if (e->has("reference_size")) {
+            const double reference = static_cast<double>(
+                e->get<Bytes>("reference_size", Range<Bytes>{Bytes{1}, Bytes{~0ULL}}).value);
+            const double exponent = e->get<double>("size_exponent", Range<double>{0.0, 2.0});
+            const double ratio = static_cast<double>(c.size) / reference;
+            const double perAccess = std::pow(ratio, exponent);
+            c.readJoules *= perAccess;
+            c.writeJoules *= perAccess;
+            c.fillJoules *= perAccess;
+            c.staticWatts *= ratio;
+        }
     }
-    c.staticWatts = r.get<Power>("static_power", Power{0.0}).watts;
     return c;
 }
 

@@ -94,6 +94,21 @@ TEST(CachePrefetch, APrefetchWithoutAFreeMshrIsDropped) {
     EXPECT_EQ(b.mem.bytesRead(), 8 * kLine);
 }
 
+// Energies stated for a reference array follow the configured size (closed form).
+TEST(CacheEnergy, PerAccessEnergyAndLeakageFollowTheSize) {
+    const std::string common =
+        "ways: 4\nclock: 1 GHz\nhit_latency: 2\nnext: mem\nstatic_power: 1 mW\n"
+        "energy: {read: 10 pJ, fill: 30 pJ, reference_size: 32 KiB, size_exponent: 0.5}\n";
+    const CacheConfig same = test::configFrom<CacheConfig>("size: 32 KiB\n" + common);
+    EXPECT_DOUBLE_EQ(same.readJoules, 10e-12);
+    EXPECT_DOUBLE_EQ(same.staticWatts, 1e-3);
+    const CacheConfig four = test::configFrom<CacheConfig>("size: 128 KiB\n" + common);
+    EXPECT_DOUBLE_EQ(four.readJoules, 20e-12);  // (128 / 32)^0.5 = 2
+    EXPECT_DOUBLE_EQ(four.writeJoules, 20e-12);
+    EXPECT_DOUBLE_EQ(four.fillJoules, 60e-12);
+    EXPECT_DOUBLE_EQ(four.staticWatts, 4e-3);
+}
+
 TEST(CachePrefetch, UnknownKindIsAConfigError) {
     try {
         test::configFrom<CacheConfig>(
