@@ -10,10 +10,12 @@
 #include "sim/engine/ElementArithmetic.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/EngineStreams.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
+#include "workloads/common/VectorOps.h"
 
 // Why over `in`: W is stored row-major [out][in] (as a framework hands it over), so along `in`
 // both a W row and an x row are unit-stride (vle32 at 16 B/cycle). Along `out` every W load would
@@ -183,11 +185,8 @@ private:
         for (unsigned b = 0; b < rb; ++b) {
             out.push_back(scalar(OpKind::SAdd, yPtr(b), kZero, p_.yAddr + ((b_ + b) * p_.out + o0) * elem));
             for (unsigned o = 0; o < ro; ++o) {
-                Op store = vectorOp(OpKind::VStore, vl);
-                store.src[0] = acc(b, o);
-                store.space = p_.memory->id;
-                store.addr = p_.yAddr + ((b_ + b) * p_.out + o0 + o * vl) * elem;
-                out.push_back(store);
+                out.push_back(vectorStore(p_.dtype, acc(b, o), p_.memory->id,
+                                          p_.yAddr + ((b_ + b) * p_.out + o0 + o * vl) * elem, vl));
             }
         }
         blockLoop(out, width);
@@ -277,24 +276,11 @@ private:
         if (vl == vl_)
             return;
         vl_ = vl;
-        Op op = vectorOp(OpKind::VSetVl, vl);
-        op.dst = kVl;
-        op.imm = p_.lmul;
-        out.push_back(op);
+        out.push_back(vsetvlOp(p_.dtype, vl, kVl, p_.lmul));
     }
-    Op vectorOp(OpKind kind, std::uint32_t vl) const {
-        Op op;
-        op.kind = kind;
-        op.dtype = p_.dtype;
-        op.vl = vl;
-        return op;
-    }
+    Op vectorOp(OpKind kind, std::uint32_t vl) const { return tessim::vectorOp(kind, p_.dtype, vl); }
     Op load(std::uint8_t reg, std::uint64_t addr, std::uint32_t vl) const {
-        Op op = vectorOp(OpKind::VLoad, vl);
-        op.dst = reg;
-        op.space = p_.memory->id;
-        op.addr = addr;
-        return op;
+        return vectorLoad(p_.dtype, reg, p_.memory->id, addr, vl);
     }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
         return scalarOp(kind, kIndex, dst, src, imm);
@@ -354,12 +340,7 @@ public:
         j["y"] = p_.yAddr;
         return j;
     }
-    std::vector<EngineStream> streams() override {
-        std::vector<EngineStream> s;
-        for (unsigned t = 0; t < p_.threads.size(); ++t)
-            s.push_back(EngineStream{p_.threads[t].engine, std::make_unique<FcStream>(p_, t)});
-        return s;
-    }
+    std::vector<EngineStream> streams() override { return streamPerSlice<FcStream>(p_, p_.threads); }
     // x and W read once, y written once.
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         return {{p_.memory->level, (p_.batch * p_.in + p_.out * p_.in + p_.batch * p_.out) * p_.elem()}};

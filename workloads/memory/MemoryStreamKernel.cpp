@@ -8,10 +8,12 @@
 #include "sim/config/Reader.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/EngineStreams.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
+#include "workloads/common/VectorOps.h"
 
 namespace tessim {
 namespace {
@@ -70,12 +72,8 @@ public:
     MemoryStream(const MemoryStreamParams& p, unsigned thread)
         : p_(p), thread_(thread), slice_(p.threads[thread]) {
         const double step = static_cast<double>(std::uint64_t{p_.vlmax} * kElementBytes);
-        load_ = vectorOp(OpKind::VLoad, p_.vlmax);
-        load_.dst = kData;
-        load_.space = p_.memory->id;
-        store_ = vectorOp(OpKind::VStore, p_.vlmax);
-        store_.src[0] = kData;
-        store_.space = p_.memory->id;
+        load_ = vectorLoad(kElement, kData, p_.memory->id, 0, p_.vlmax);
+        store_ = vectorStore(kElement, kData, p_.memory->id, 0, p_.vlmax);
         advanceSrc_ = scalar(OpKind::SAdd, kSrc, kSrc, step);
         advanceDst_ = scalar(OpKind::SAdd, kDst, kDst, step);
         compare_ = scalar(OpKind::SCompare, kFlag, kDst, 0.0);
@@ -209,19 +207,8 @@ private:
         return op;
     }
 
-    Op vectorOp(OpKind kind, std::uint32_t vl) const {
-        Op op;
-        op.kind = kind;
-        op.dtype = kElement;
-        op.vl = vl;
-        return op;
-    }
-    Op vsetvl(std::uint32_t avl) const {
-        Op op = vectorOp(OpKind::VSetVl, avl);
-        op.dst = kVl;
-        op.imm = p_.lmul;
-        return op;
-    }
+    static Op vectorOp(OpKind kind, std::uint32_t vl) { return tessim::vectorOp(kind, kElement, vl); }
+    Op vsetvl(std::uint32_t avl) const { return vsetvlOp(kElement, avl, kVl, p_.lmul); }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
         return scalarOp(kind, kElement, dst, src, imm);
     }
@@ -275,12 +262,7 @@ public:
         j["dst"] = p_.dst;
         return j;
     }
-    std::vector<EngineStream> streams() override {
-        std::vector<EngineStream> s;
-        for (unsigned t = 0; t < p_.threads.size(); ++t)
-            s.push_back(EngineStream{p_.threads[t].engine, std::make_unique<MemoryStream>(p_, t)});
-        return s;
-    }
+    std::vector<EngineStream> streams() override { return streamPerSlice<MemoryStream>(p_, p_.threads); }
     // Every source byte passes the memory the ops address once at least (through a cache, the
     // levels behind it may keep or not see them: written lines can stay dirty when the run ends).
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
