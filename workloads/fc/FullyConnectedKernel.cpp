@@ -11,6 +11,7 @@
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/EngineStreams.h"
+#include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/Slices.h"
@@ -422,10 +423,7 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     using namespace config;
     (void)kernel;
     FcParams p;
-    Reader w(workload);
-    w.get<std::string>("kernel");
-    w.get<std::string>("name", std::string());
-    w.get<std::string>("description", std::string());
+    Reader w = workloadReader(workload);
     // Sizes keep every address a 32-bit integer in the loop's registers.
     const Range<std::uint64_t> size{1, std::uint64_t{1} << 20};
     p.in = w.get<std::uint64_t>("in", size);
@@ -441,10 +439,8 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
     w.finish();
 
-    Node planNode = plan.isNull() ? Node::makeMap(plan.location()) : plan;
-    Reader pl(planNode);
-    pl.get<std::string>("name", std::string());
-    pl.get<std::string>("description", std::string());
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
     const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads");
     p.overOut = pl.oneOf("vectorise", {"in", "out"}, std::string("in")) == "out";
     p.rb = pl.get<unsigned>("rb", 2u, Range<unsigned>{1, 64});

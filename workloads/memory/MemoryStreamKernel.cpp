@@ -9,6 +9,7 @@
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/EngineStreams.h"
+#include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/Slices.h"
@@ -331,10 +332,7 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
     using namespace config;
     MemoryStreamParams p;
     p.kernel = kernel;
-    Reader w(workload);
-    w.get<std::string>("kernel");
-    w.get<std::string>("name", std::string());
-    w.get<std::string>("description", std::string());
+    Reader w = workloadReader(workload);
     // At most 512 MiB: both buffers' addresses stay 32-bit integers in the loop's registers.
     p.bytes = w.get<Bytes>("bytes", Range<Bytes>{Bytes{kElementBytes}, Bytes{std::uint64_t{1} << 29}}).value;
     if (p.bytes % kElementBytes != 0)
@@ -345,10 +343,8 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
         p.value = static_cast<std::uint8_t>(w.get<unsigned>("value", 0u, Range<unsigned>{0, 255}));
     w.finish();
 
-    Node planNode = plan.isNull() ? Node::makeMap(plan.location()) : plan;
-    Reader pl(planNode);
-    pl.get<std::string>("name", std::string());
-    pl.get<std::string>("description", std::string());
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
     const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads");
     p.lmul = pl.get<unsigned>("lmul", 8u, Range<unsigned>{1, 8});
     if ((p.lmul & (p.lmul - 1)) != 0)

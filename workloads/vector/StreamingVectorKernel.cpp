@@ -10,6 +10,7 @@
 #include "sim/engine/ElementArithmetic.h"
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/EngineStreams.h"
+#include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/Slices.h"
@@ -336,10 +337,7 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
     using namespace config;
     StreamingParams p;
     p.kernel = kernel;
-    Reader w(workload);
-    w.get<std::string>("kernel");
-    w.get<std::string>("name", std::string());
-    w.get<std::string>("description", std::string());
+    Reader w = workloadReader(workload);
     p.n = w.get<std::uint64_t>("n", Range<std::uint64_t>{1, std::uint64_t{1} << 34});
     std::string dtype = w.oneOf("dtype", {"i8", "i16", "i32", "f32", "f64"}, std::string("f32"));
     parseDType(dtype, p.dtype);
@@ -347,15 +345,13 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
         p.alpha = w.get<double>("alpha", 2.0);
     w.finish();
 
-    Node planNode = plan.isNull() ? Node::makeMap(plan.location()) : plan;
-    Reader pl(planNode);
-    pl.get<std::string>("name", std::string());
-    pl.get<std::string>("description", std::string());
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
     const std::vector<const EngineInfo*> engines = planEngines(pl, target);
     // Every core's stream addresses its memory by the same space id, so a per-core ("my L1")
     // space gives each core its own memory; a list names one space per core instead.
     std::vector<const MemorySpaceInfo*> memories;
-    const Node* memoryNode = planNode.find("memory");
+    const Node* memoryNode = planReader.node.find("memory");
     if (memoryNode && memoryNode->isSequence()) {
         p.memoryPerCore = true;
         const auto names = pl.get<std::vector<std::string>>("memory");
