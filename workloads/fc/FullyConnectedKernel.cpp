@@ -171,15 +171,8 @@ private:
                 out.push_back(op);
             }
             for (unsigned o = 0; o < ro; ++o) {
-                for (unsigned b = 0; b < rb; ++b) {
-                    Op op = vectorOp(i == 0 ? OpKind::Mul : OpKind::Fma, vl);
-                    op.dst = acc(b, o);
-                    op.src[0] = xValue(b);
-                    op.src[1] = wColumn(o);
-                    if (i != 0)
-                        op.src[2] = acc(b, o);
-                    out.push_back(op);
-                }
+                for (unsigned b = 0; b < rb; ++b)
+                    out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xValue(b), wColumn(o)));
             }
             loopTail(out, rb, ro, elem, i + 1 < p_.in);
         }
@@ -234,17 +227,9 @@ private:
                 out.push_back(load(xReg(b), p_.xAddr + ((b_ + b) * p_.in + i) * elem, vl));
             for (unsigned o = 0; o < ro; ++o)
                 out.push_back(load(wReg(o), p_.wAddr + ((o0 + o) * p_.in + i) * elem, vl));
-            // The first chunk multiplies (vfmul): no accumulator needs zeroing first.
             for (unsigned o = 0; o < ro; ++o) {
-                for (unsigned b = 0; b < rb; ++b) {
-                    Op op = vectorOp(i == 0 ? OpKind::Mul : OpKind::Fma, vl);
-                    op.dst = acc(b, o);
-                    op.src[0] = xReg(b);
-                    op.src[1] = wReg(o);
-                    if (i != 0)
-                        op.src[2] = acc(b, o);
-                    out.push_back(op);
-                }
+                for (unsigned b = 0; b < rb; ++b)
+                    out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xReg(b), wReg(o)));
             }
             loopTail(out, rb, ro, std::uint64_t{vl} * elem, i + vl < p_.in);
         }
@@ -280,6 +265,18 @@ private:
         out.push_back(vsetvlOp(p_.dtype, vl, kVl, p_.lmul));
     }
     Op vectorOp(OpKind kind, std::uint32_t vl) const { return tessim::vectorOp(kind, p_.dtype, vl); }
+    // The first step multiplies (vfmul: no accumulator needs zeroing first), the later ones
+    // accumulate (vfmacc): acc ← a · b + acc.
+    Op multiplyAccumulate(bool first, std::uint32_t vl, std::uint8_t accumulator, std::uint8_t a,
+                          std::uint8_t b) const {
+        Op op = vectorOp(first ? OpKind::Mul : OpKind::Fma, vl);
+        op.dst = accumulator;
+        op.src[0] = a;
+        op.src[1] = b;
+        if (!first)
+            op.src[2] = accumulator;
+        return op;
+    }
     Op load(std::uint8_t reg, std::uint64_t addr, std::uint32_t vl) const {
         return vectorLoad(p_.dtype, reg, p_.memory->id, addr, vl);
     }
