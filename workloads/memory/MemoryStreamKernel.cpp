@@ -12,6 +12,7 @@
 #include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
+#include "workloads/common/PlanMemory.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
@@ -349,19 +350,7 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
     p.lmul = pl.get<unsigned>("lmul", 8u, Range<unsigned>{1, 8});
     if ((p.lmul & (p.lmul - 1)) != 0)
         pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", p.lmul));
-    if (pl.has("memory")) {
-        const std::string name = pl.get<std::string>("memory");
-        p.memory = target.findSpace(name);
-        if (!p.memory)
-            pl.fail("memory", "target '" + target.name + "' has no memory '" + name + "'");
-    } else {
-        // The first memory the first thread's core lists ("my L1" on a cache target).
-        if (engines[0]->memories.empty())
-            pl.fail("threads", "engine '" + engines[0]->name + "' reaches no memory");
-        for (const auto& s : target.spaces)
-            if (s.id == engines[0]->memories[0])
-                p.memory = &s;
-    }
+    p.memory = &planMemory(pl, target, *engines[0]);
     pl.finish();
     for (const EngineInfo* e : engines)
         if (e->registerBytes != engines[0]->registerBytes)

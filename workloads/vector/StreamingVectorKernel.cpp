@@ -13,6 +13,7 @@
 #include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
+#include "workloads/common/PlanMemory.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
@@ -321,14 +322,6 @@ private:
 
     StreamingParams p_;
 };
-
-const MemorySpaceInfo& planSpace(const config::Reader& pl, const std::string& key, const std::string& name,
-                                 const TargetInfo& target) {
-    const MemorySpaceInfo* s = target.findSpace(name);
-    if (!s)
-        pl.fail(key, "target '" + target.name + "' has no memory '" + name + "'");
-    return *s;
-}
 
 }  // namespace
 
