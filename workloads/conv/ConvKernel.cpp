@@ -11,6 +11,7 @@
 #include "sim/config/Reader.h"
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/DmaOps.h"
+#include "workloads/common/KernelReaders.h"
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/TestData.h"
 #include "workloads/conv/ConvGeometry.h"
@@ -696,10 +697,8 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
     }
     w.finish();
 
-    Node planNode = plan.isNull() ? Node::makeMap(plan.location()) : plan;
-    Reader pl(planNode);
-    pl.get<std::string>("name", std::string());
-    pl.get<std::string>("description", std::string());
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
     const std::string strategyName =
         pl.oneOf("strategy", {"naive", "static-single", "double-buffer"}, std::string("double-buffer"));
     const ConvStrategy strategy = strategyName == "naive"           ? ConvStrategy::Naive

@@ -10,10 +10,14 @@
 #include "sim/engine/ElementArithmetic.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/EngineStreams.h"
+#include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
+#include "workloads/common/PlanMemory.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
+#include "workloads/common/VectorOps.h"
 
 // Why over `in`: W is stored row-major [out][in] (as a framework hands it over), so along `in`
 // both a W row and an x row are unit-stride (vle32 at 16 B/cycle). Along `out` every W load would
@@ -168,26 +172,16 @@ private:
                 out.push_back(op);
             }
             for (unsigned o = 0; o < ro; ++o) {
-                for (unsigned b = 0; b < rb; ++b) {
-                    Op op = vectorOp(i == 0 ? OpKind::Mul : OpKind::Fma, vl);
-                    op.dst = acc(b, o);
-                    op.src[0] = xValue(b);
-                    op.src[1] = wColumn(o);
-                    if (i != 0)
-                        op.src[2] = acc(b, o);
-                    out.push_back(op);
-                }
+                for (unsigned b = 0; b < rb; ++b)
+                    out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xValue(b), wColumn(o)));
             }
             loopTail(out, rb, ro, elem, i + 1 < p_.in);
         }
         for (unsigned b = 0; b < rb; ++b) {
             out.push_back(scalar(OpKind::SAdd, yPtr(b), kZero, p_.yAddr + ((b_ + b) * p_.out + o0) * elem));
             for (unsigned o = 0; o < ro; ++o) {
-                Op store = vectorOp(OpKind::VStore, vl);
-                store.src[0] = acc(b, o);
-                store.space = p_.memory->id;
-                store.addr = p_.yAddr + ((b_ + b) * p_.out + o0 + o * vl) * elem;
-                out.push_back(store);
+                out.push_back(vectorStore(p_.dtype, acc(b, o), p_.memory->id,
+                                          p_.yAddr + ((b_ + b) * p_.out + o0 + o * vl) * elem, vl));
             }
         }
         blockLoop(out, width);
@@ -234,17 +228,9 @@ private:
                 out.push_back(load(xReg(b), p_.xAddr + ((b_ + b) * p_.in + i) * elem, vl));
             for (unsigned o = 0; o < ro; ++o)
                 out.push_back(load(wReg(o), p_.wAddr + ((o0 + o) * p_.in + i) * elem, vl));
-            // The first chunk multiplies (vfmul): no accumulator needs zeroing first.
             for (unsigned o = 0; o < ro; ++o) {
-                for (unsigned b = 0; b < rb; ++b) {
-                    Op op = vectorOp(i == 0 ? OpKind::Mul : OpKind::Fma, vl);
-                    op.dst = acc(b, o);
-                    op.src[0] = xReg(b);
-                    op.src[1] = wReg(o);
-                    if (i != 0)
-                        op.src[2] = acc(b, o);
-                    out.push_back(op);
-                }
+                for (unsigned b = 0; b < rb; ++b)
+                    out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xReg(b), wReg(o)));
             }
             loopTail(out, rb, ro, std::uint64_t{vl} * elem, i + vl < p_.in);
         }
@@ -277,24 +263,23 @@ private:
         if (vl == vl_)
             return;
         vl_ = vl;
-        Op op = vectorOp(OpKind::VSetVl, vl);
-        op.dst = kVl;
-        op.imm = p_.lmul;
-        out.push_back(op);
+        out.push_back(vsetvlOp(p_.dtype, vl, kVl, p_.lmul));
     }
-    Op vectorOp(OpKind kind, std::uint32_t vl) const {
-        Op op;
-        op.kind = kind;
-        op.dtype = p_.dtype;
-        op.vl = vl;
+    Op vectorOp(OpKind kind, std::uint32_t vl) const { return tessim::vectorOp(kind, p_.dtype, vl); }
+    // The first step multiplies (vfmul: no accumulator needs zeroing first), the later ones
+    // accumulate (vfmacc): acc ← a · b + acc.
+    Op multiplyAccumulate(bool first, std::uint32_t vl, std::uint8_t accumulator, std::uint8_t a,
+                          std::uint8_t b) const {
+        Op op = vectorOp(first ? OpKind::Mul : OpKind::Fma, vl);
+        op.dst = accumulator;
+        op.src[0] = a;
+        op.src[1] = b;
+        if (!first)
+            op.src[2] = accumulator;
         return op;
     }
     Op load(std::uint8_t reg, std::uint64_t addr, std::uint32_t vl) const {
-        Op op = vectorOp(OpKind::VLoad, vl);
-        op.dst = reg;
-        op.space = p_.memory->id;
-        op.addr = addr;
-        return op;
+        return vectorLoad(p_.dtype, reg, p_.memory->id, addr, vl);
     }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
         return scalarOp(kind, kIndex, dst, src, imm);
@@ -354,12 +339,7 @@ public:
         j["y"] = p_.yAddr;
         return j;
     }
-    std::vector<EngineStream> streams() override {
-        std::vector<EngineStream> s;
-        for (unsigned t = 0; t < p_.threads.size(); ++t)
-            s.push_back(EngineStream{p_.threads[t].engine, std::make_unique<FcStream>(p_, t)});
-        return s;
-    }
+    std::vector<EngineStream> streams() override { return streamPerSlice<FcStream>(p_, p_.threads); }
     // x and W read once, y written once.
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         return {{p_.memory->level, (p_.batch * p_.in + p_.out * p_.in + p_.batch * p_.out) * p_.elem()}};
@@ -441,10 +421,7 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     using namespace config;
     (void)kernel;
     FcParams p;
-    Reader w(workload);
-    w.get<std::string>("kernel");
-    w.get<std::string>("name", std::string());
-    w.get<std::string>("description", std::string());
+    Reader w = workloadReader(workload);
     // Sizes keep every address a 32-bit integer in the loop's registers.
     const Range<std::uint64_t> size{1, std::uint64_t{1} << 20};
     p.in = w.get<std::uint64_t>("in", size);
@@ -460,10 +437,8 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
     w.finish();
 
-    Node planNode = plan.isNull() ? Node::makeMap(plan.location()) : plan;
-    Reader pl(planNode);
-    pl.get<std::string>("name", std::string());
-    pl.get<std::string>("description", std::string());
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
     const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads");
     p.overOut = pl.oneOf("vectorise", {"in", "out"}, std::string("in")) == "out";
     p.rb = pl.get<unsigned>("rb", 2u, Range<unsigned>{1, 64});
@@ -471,17 +446,7 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     p.lmul = pl.get<unsigned>("lmul", 2u, Range<unsigned>{1, 8});
     if ((p.lmul & (p.lmul - 1)) != 0)
         pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", p.lmul));
-    if (pl.has("memory")) {
-        const std::string name = pl.get<std::string>("memory");
-        p.memory = target.findSpace(name);
-        if (!p.memory)
-            pl.fail("memory", "target '" + target.name + "' has no memory '" + name + "'");
-    } else {
-        // The first memory the first thread's core lists ("my L1" on a cache target).
-        if (engines[0]->memories.empty())
-            pl.fail("threads", "engine '" + engines[0]->name + "' reaches no memory");
-        p.memory = &target.spaces[engines[0]->memories[0]];
-    }
+    p.memory = &planMemory(pl, target, *engines[0]);
     pl.finish();
     const EngineInfo& core = *engines[0];
     for (const EngineInfo* e : engines)

@@ -8,10 +8,14 @@
 #include "sim/config/Reader.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/EngineStreams.h"
+#include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
+#include "workloads/common/PlanMemory.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
+#include "workloads/common/VectorOps.h"
 
 namespace tessim {
 namespace {
@@ -70,12 +74,8 @@ public:
     MemoryStream(const MemoryStreamParams& p, unsigned thread)
         : p_(p), thread_(thread), slice_(p.threads[thread]) {
         const double step = static_cast<double>(std::uint64_t{p_.vlmax} * kElementBytes);
-        load_ = vectorOp(OpKind::VLoad, p_.vlmax);
-        load_.dst = kData;
-        load_.space = p_.memory->id;
-        store_ = vectorOp(OpKind::VStore, p_.vlmax);
-        store_.src[0] = kData;
-        store_.space = p_.memory->id;
+        load_ = vectorLoad(kElement, kData, p_.memory->id, 0, p_.vlmax);
+        store_ = vectorStore(kElement, kData, p_.memory->id, 0, p_.vlmax);
         advanceSrc_ = scalar(OpKind::SAdd, kSrc, kSrc, step);
         advanceDst_ = scalar(OpKind::SAdd, kDst, kDst, step);
         compare_ = scalar(OpKind::SCompare, kFlag, kDst, 0.0);
@@ -209,19 +209,8 @@ private:
         return op;
     }
 
-    Op vectorOp(OpKind kind, std::uint32_t vl) const {
-        Op op;
-        op.kind = kind;
-        op.dtype = kElement;
-        op.vl = vl;
-        return op;
-    }
-    Op vsetvl(std::uint32_t avl) const {
-        Op op = vectorOp(OpKind::VSetVl, avl);
-        op.dst = kVl;
-        op.imm = p_.lmul;
-        return op;
-    }
+    static Op vectorOp(OpKind kind, std::uint32_t vl) { return tessim::vectorOp(kind, kElement, vl); }
+    Op vsetvl(std::uint32_t avl) const { return vsetvlOp(kElement, avl, kVl, p_.lmul); }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
         return scalarOp(kind, kElement, dst, src, imm);
     }
@@ -275,12 +264,7 @@ public:
         j["dst"] = p_.dst;
         return j;
     }
-    std::vector<EngineStream> streams() override {
-        std::vector<EngineStream> s;
-        for (unsigned t = 0; t < p_.threads.size(); ++t)
-            s.push_back(EngineStream{p_.threads[t].engine, std::make_unique<MemoryStream>(p_, t)});
-        return s;
-    }
+    std::vector<EngineStream> streams() override { return streamPerSlice<MemoryStream>(p_, p_.threads); }
     // Every source byte passes the memory the ops address once at least (through a cache, the
     // levels behind it may keep or not see them: written lines can stay dirty when the run ends).
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
@@ -349,10 +333,7 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
     using namespace config;
     MemoryStreamParams p;
     p.kernel = kernel;
-    Reader w(workload);
-    w.get<std::string>("kernel");
-    w.get<std::string>("name", std::string());
-    w.get<std::string>("description", std::string());
+    Reader w = workloadReader(workload);
     // At most 512 MiB: both buffers' addresses stay 32-bit integers in the loop's registers.
     p.bytes = w.get<Bytes>("bytes", Range<Bytes>{Bytes{kElementBytes}, Bytes{std::uint64_t{1} << 29}}).value;
     if (p.bytes % kElementBytes != 0)
@@ -363,27 +344,13 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
         p.value = static_cast<std::uint8_t>(w.get<unsigned>("value", 0u, Range<unsigned>{0, 255}));
     w.finish();
 
-    Node planNode = plan.isNull() ? Node::makeMap(plan.location()) : plan;
-    Reader pl(planNode);
-    pl.get<std::string>("name", std::string());
-    pl.get<std::string>("description", std::string());
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
     const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads");
     p.lmul = pl.get<unsigned>("lmul", 8u, Range<unsigned>{1, 8});
     if ((p.lmul & (p.lmul - 1)) != 0)
         pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", p.lmul));
-    if (pl.has("memory")) {
-        const std::string name = pl.get<std::string>("memory");
-        p.memory = target.findSpace(name);
-        if (!p.memory)
-            pl.fail("memory", "target '" + target.name + "' has no memory '" + name + "'");
-    } else {
-        // The first memory the first thread's core lists ("my L1" on a cache target).
-        if (engines[0]->memories.empty())
-            pl.fail("threads", "engine '" + engines[0]->name + "' reaches no memory");
-        for (const auto& s : target.spaces)
-            if (s.id == engines[0]->memories[0])
-                p.memory = &s;
-    }
+    p.memory = &planMemory(pl, target, *engines[0]);
     pl.finish();
     for (const EngineInfo* e : engines)
         if (e->registerBytes != engines[0]->registerBytes)

@@ -8,6 +8,7 @@
 #include "sim/config/Reader.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/KernelReaders.h"
 #include "workloads/common/MemoryLayout.h"
 
 namespace tessim {
@@ -126,10 +127,7 @@ std::unique_ptr<Workload> makePointerChaseKernel(const std::string&, const confi
                                                  const config::Node& plan, const TargetInfo& target) {
     using namespace config;
     PointerChaseParams p;
-    Reader w(workload);
-    w.get<std::string>("kernel");
-    w.get<std::string>("name", std::string());
-    w.get<std::string>("description", std::string());
+    Reader w = workloadReader(workload);
     p.stride = w.get<Bytes>("stride", Bytes{64}, Range<Bytes>{Bytes{4}, Bytes{1u << 20}}).value;
     if (p.stride % 4 != 0)
         w.fail("stride", fmt::format("{} B is not a multiple of the 4 B loaded", p.stride));
@@ -137,10 +135,8 @@ std::unique_ptr<Workload> makePointerChaseKernel(const std::string&, const confi
     p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
     w.finish();
 
-    Node planNode = plan.isNull() ? Node::makeMap(plan.location()) : plan;
-    Reader pl(planNode);
-    pl.get<std::string>("name", std::string());
-    pl.get<std::string>("description", std::string());
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
     const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads");
     if (engines.size() != 1)
         pl.fail("threads", fmt::format("a pointer chase runs on one core, not {}", engines.size()));

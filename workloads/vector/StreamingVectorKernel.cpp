@@ -9,10 +9,14 @@
 #include "sim/config/Reader.h"
 #include "sim/engine/ElementArithmetic.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/EngineStreams.h"
+#include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
+#include "workloads/common/PlanMemory.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
+#include "workloads/common/VectorOps.h"
 
 namespace tessim {
 namespace {
@@ -80,8 +84,8 @@ protected:
         }
         std::uint64_t offset = start;
         for (unsigned u = 0; u < blocks; ++u) {
-            out.push_back(load(xReg(u), space_, p_.xAddr + offset * elem, vls[u]));
-            out.push_back(load(yReg(u), space_, p_.yAddr + offset * elem, vls[u]));
+            out.push_back(vectorLoad(p_.dtype, xReg(u), space_, p_.xAddr + offset * elem, vls[u]));
+            out.push_back(vectorLoad(p_.dtype, yReg(u), space_, p_.yAddr + offset * elem, vls[u]));
             offset += vls[u];
         }
         for (unsigned u = 0; u < blocks; ++u) {
@@ -104,7 +108,7 @@ protected:
         if (p_.kernel == "axpy") {
             offset = start;
             for (unsigned u = 0; u < blocks; ++u) {
-                out.push_back(store(yReg(u), space_, p_.yAddr + offset * elem, vls[u]));
+                out.push_back(vectorStore(p_.dtype, yReg(u), space_, p_.yAddr + offset * elem, vls[u]));
                 offset += vls[u];
             }
         }
@@ -125,31 +129,11 @@ private:
         return p_.groupedRegisters ? group(1 + 2 * p_.unroll + u) : static_cast<std::uint8_t>(33 + u);
     }
 
-    Op vectorOp(OpKind kind, std::uint32_t vl) const {
-        Op op;
-        op.kind = kind;
-        op.dtype = p_.dtype;
-        op.vl = vl;
-        return op;
-    }
+    Op vectorOp(OpKind kind, std::uint32_t vl) const { return tessim::vectorOp(kind, p_.dtype, vl); }
     Op broadcast(std::uint8_t reg, double value) const {
         Op op = vectorOp(OpKind::Broadcast, p_.vl);
         op.dst = reg;
         op.imm = value;
-        return op;
-    }
-    Op load(std::uint8_t reg, std::uint8_t space, std::uint64_t addr, std::uint32_t vl) const {
-        Op op = vectorOp(OpKind::VLoad, vl);
-        op.dst = reg;
-        op.space = space;
-        op.addr = addr;
-        return op;
-    }
-    Op store(std::uint8_t reg, std::uint8_t space, std::uint64_t addr, std::uint32_t vl) const {
-        Op op = vectorOp(OpKind::VStore, vl);
-        op.src[0] = reg;
-        op.space = space;
-        op.addr = addr;
         return op;
     }
     // acc0 ← Σ of the `unroll` accumulators, reduced over the lanes into element 0.
@@ -174,19 +158,20 @@ private:
         reduceAccumulators(out);
         const std::uint32_t cores = static_cast<std::uint32_t>(p_.cores.size());
         if (cores == 1) {
-            out.push_back(store(accReg(0), space_, p_.outAddr, 1));
+            out.push_back(vectorStore(p_.dtype, accReg(0), space_, p_.outAddr, 1));
             return;
         }
         // Every core publishes its partial sum; after the barrier core 0 adds them in core order,
         // one register of partials at a time.
-        out.push_back(store(accReg(0), p_.partials->id, p_.partialsAddr + core_ * elem, 1));
+        out.push_back(vectorStore(p_.dtype, accReg(0), p_.partials->id, p_.partialsAddr + core_ * elem, 1));
         out.push_back(syncOp(OpKind::Barrier, kPartialsBarrier, cores));
         if (core_ != 0)
             return;
         for (std::uint32_t c = 0; c < cores; c += p_.vl) {
             const std::uint32_t vl = std::min(p_.vl, cores - c);
             const std::uint8_t reg = c == 0 ? accReg(0) : xReg(0);
-            out.push_back(load(reg, p_.partials->id, p_.partialsAddr + std::uint64_t{c} * elem, vl));
+            out.push_back(
+                vectorLoad(p_.dtype, reg, p_.partials->id, p_.partialsAddr + std::uint64_t{c} * elem, vl));
             out.push_back(reduce(reg, vl));
             if (c > 0) {
                 Op add = vectorOp(OpKind::Add, 1);
@@ -196,7 +181,7 @@ private:
                 out.push_back(add);
             }
         }
-        out.push_back(store(accReg(0), space_, p_.outAddr, 1));
+        out.push_back(vectorStore(p_.dtype, accReg(0), space_, p_.outAddr, 1));
     }
 
     StreamingParams p_;
@@ -247,12 +232,7 @@ public:
         j["vector_length"] = p_.vl;
         return j;
     }
-    std::vector<EngineStream> streams() override {
-        std::vector<EngineStream> s;
-        for (unsigned c = 0; c < p_.cores.size(); ++c)
-            s.push_back(EngineStream{p_.cores[c].engine, std::make_unique<StreamingStream>(p_, c)});
-        return s;
-    }
+    std::vector<EngineStream> streams() override { return streamPerSlice<StreamingStream>(p_, p_.cores); }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         std::uint64_t elem = dtypeBytes(p_.dtype);
         std::uint64_t bytes = p_.kernel == "axpy" ? 3 * p_.n * elem : 2 * p_.n * elem + elem;
@@ -343,14 +323,6 @@ private:
     StreamingParams p_;
 };
 
-const MemorySpaceInfo& planSpace(const config::Reader& pl, const std::string& key, const std::string& name,
-                                 const TargetInfo& target) {
-    const MemorySpaceInfo* s = target.findSpace(name);
-    if (!s)
-        pl.fail(key, "target '" + target.name + "' has no memory '" + name + "'");
-    return *s;
-}
-
 }  // namespace
 
 std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, const config::Node& workload,
@@ -358,10 +330,7 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
     using namespace config;
     StreamingParams p;
     p.kernel = kernel;
-    Reader w(workload);
-    w.get<std::string>("kernel");
-    w.get<std::string>("name", std::string());
-    w.get<std::string>("description", std::string());
+    Reader w = workloadReader(workload);
     p.n = w.get<std::uint64_t>("n", Range<std::uint64_t>{1, std::uint64_t{1} << 34});
     std::string dtype = w.oneOf("dtype", {"i8", "i16", "i32", "f32", "f64"}, std::string("f32"));
     parseDType(dtype, p.dtype);
@@ -369,15 +338,13 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
         p.alpha = w.get<double>("alpha", 2.0);
     w.finish();
 
-    Node planNode = plan.isNull() ? Node::makeMap(plan.location()) : plan;
-    Reader pl(planNode);
-    pl.get<std::string>("name", std::string());
-    pl.get<std::string>("description", std::string());
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
     const std::vector<const EngineInfo*> engines = planEngines(pl, target);
     // Every core's stream addresses its memory by the same space id, so a per-core ("my L1")
     // space gives each core its own memory; a list names one space per core instead.
     std::vector<const MemorySpaceInfo*> memories;
-    const Node* memoryNode = planNode.find("memory");
+    const Node* memoryNode = planReader.node.find("memory");
     if (memoryNode && memoryNode->isSequence()) {
         p.memoryPerCore = true;
         const auto names = pl.get<std::vector<std::string>>("memory");

@@ -1,0 +1,36 @@
+// The readers a kernel's factory opens on its workload and its plan, with the keys that every
+// workload or plan may carry already read, so each kernel reads only its own keys.
+#pragma once
+
+#include <string>
+
+#include "sim/config/Reader.h"
+
+namespace tessim {
+
+// The workload map: `kernel` (the factory was chosen by it), `name` and `description` read.
+// The reader refers to `workload`, which must outlive it.
+inline config::Reader workloadReader(const config::Node& workload) {
+    config::Reader w(workload);
+    w.get<std::string>("kernel");
+    w.get<std::string>("name", std::string());
+    w.get<std::string>("description", std::string());
+    return w;
+}
+
+// The plan map (a missing plan reads as an empty one) with `name` and `description` read. It
+// owns the node its reader refers to, so it is neither copied nor moved.
+struct PlanReader {
+    explicit PlanReader(const config::Node& plan)
+        : node(plan.isNull() ? config::Node::makeMap(plan.location()) : plan), reader(node) {
+        reader.get<std::string>("name", std::string());
+        reader.get<std::string>("description", std::string());
+    }
+    PlanReader(const PlanReader&) = delete;
+    PlanReader& operator=(const PlanReader&) = delete;
+
+    const config::Node node;
+    config::Reader reader;
+};
+
+}  // namespace tessim

@@ -1,0 +1,47 @@
+// The vector ops of a kernel's loop body, as kernels emit them: an op of one dtype over vl
+// elements, a load or store of a register at an address of a memory space, and vsetvl.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/ir/Op.h"
+
+namespace tessim {
+
+inline Op vectorOp(OpKind kind, DType dtype, std::uint32_t vl) {
+    Op op;
+    op.kind = kind;
+    op.dtype = dtype;
+    op.vl = vl;
+    return op;
+}
+
+// reg ← vl elements at `addr` of memory `space`.
+inline Op vectorLoad(DType dtype, std::uint8_t reg, std::uint8_t space, std::uint64_t addr,
+                     std::uint32_t vl) {
+    Op op = vectorOp(OpKind::VLoad, dtype, vl);
+    op.dst = reg;
+    op.space = space;
+    op.addr = addr;
+    return op;
+}
+
+// vl elements of reg → `addr` of memory `space`.
+inline Op vectorStore(DType dtype, std::uint8_t reg, std::uint8_t space, std::uint64_t addr,
+                      std::uint32_t vl) {
+    Op op = vectorOp(OpKind::VStore, dtype, vl);
+    op.src[0] = reg;
+    op.space = space;
+    op.addr = addr;
+    return op;
+}
+
+// vsetvl: the vector length `avl` at LMUL `lmul`, written to register `dst`.
+inline Op vsetvlOp(DType dtype, std::uint32_t avl, std::uint8_t dst, unsigned lmul) {
+    Op op = vectorOp(OpKind::VSetVl, dtype, avl);
+    op.dst = dst;
+    op.imm = lmul;
+    return op;
+}
+
+}  // namespace tessim
