@@ -164,10 +164,11 @@ private:
                 op.dst = xValue(b);
                 op.space = p_.memory->id;
                 op.addr = p_.xAddr + ((b_ + b) * p_.in + i) * elem;
+                op.base = xPtr(b);
                 out.push_back(op);
             }
             for (unsigned o = 0; o < ro; ++o) {
-                Op op = load(wColumn(o), p_.wAddr + ((o0 + o * vl) * p_.in + i) * elem, vl);
+                Op op = load(wColumn(o), wPtr(o), p_.wAddr + ((o0 + o * vl) * p_.in + i) * elem, vl);
                 op.stride = static_cast<std::int64_t>(p_.in * elem);
                 out.push_back(op);
             }
@@ -180,8 +181,10 @@ private:
         for (unsigned b = 0; b < rb; ++b) {
             out.push_back(scalar(OpKind::SAdd, yPtr(b), kZero, p_.yAddr + ((b_ + b) * p_.out + o0) * elem));
             for (unsigned o = 0; o < ro; ++o) {
-                out.push_back(vectorStore(p_.dtype, acc(b, o), p_.memory->id,
-                                          p_.yAddr + ((b_ + b) * p_.out + o0 + o * vl) * elem, vl));
+                Op store = vectorStore(p_.dtype, acc(b, o), p_.memory->id,
+                                       p_.yAddr + ((b_ + b) * p_.out + o0 + o * vl) * elem, vl);
+                store.base = yPtr(b);
+                out.push_back(store);
             }
         }
         blockLoop(out, width);
@@ -225,9 +228,9 @@ private:
             const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, p_.in - i));
             setVl(out, vl);
             for (unsigned b = 0; b < rb; ++b)
-                out.push_back(load(xReg(b), p_.xAddr + ((b_ + b) * p_.in + i) * elem, vl));
+                out.push_back(load(xReg(b), xPtr(b), p_.xAddr + ((b_ + b) * p_.in + i) * elem, vl));
             for (unsigned o = 0; o < ro; ++o)
-                out.push_back(load(wReg(o), p_.wAddr + ((o0 + o) * p_.in + i) * elem, vl));
+                out.push_back(load(wReg(o), wPtr(o), p_.wAddr + ((o0 + o) * p_.in + i) * elem, vl));
             for (unsigned o = 0; o < ro; ++o) {
                 for (unsigned b = 0; b < rb; ++b)
                     out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xReg(b), wReg(o)));
@@ -253,6 +256,7 @@ private:
                 store.src[0] = s;
                 store.space = p_.memory->id;
                 store.addr = p_.yAddr + ((b_ + b) * p_.out + o0 + o) * elem;
+                store.base = yPtr(b);
                 out.push_back(store);
             }
         }
@@ -278,8 +282,11 @@ private:
             op.src[2] = accumulator;
         return op;
     }
-    Op load(std::uint8_t reg, std::uint64_t addr, std::uint32_t vl) const {
-        return vectorLoad(p_.dtype, reg, p_.memory->id, addr, vl);
+    // A load from the address in `pointer` (the op waits for the pointer's last increment).
+    Op load(std::uint8_t reg, std::uint8_t pointer, std::uint64_t addr, std::uint32_t vl) const {
+        Op op = vectorLoad(p_.dtype, reg, p_.memory->id, addr, vl);
+        op.base = pointer;
+        return op;
     }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
         return scalarOp(kind, kIndex, dst, src, imm);
@@ -427,12 +434,8 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     p.in = w.get<std::uint64_t>("in", size);
     p.out = w.get<std::uint64_t>("out", size);
     p.batch = w.get<std::uint64_t>("batch", 1, size);
+    // f16: twice the elements per register (SEW 16), half the bytes, arithmetic rounded to binary16.
     const std::string dtype = w.oneOf("dtype", {"f32", "f16"}, std::string("f32"));
-    // The engine times f16 ops, but its functional execution and its compute bound (a peak stated
-    // for 32-bit elements) do not cover them yet.
-    if (dtype == "f16")
-        w.fail("dtype", "f16 is not supported yet: the engine's functional execution and its compute bound "
-                        "cover 32-bit elements only; use f32");
     parseDType(dtype, p.dtype);
     p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
     w.finish();
