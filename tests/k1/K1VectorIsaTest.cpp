@@ -102,6 +102,39 @@ TEST(K1VectorIsa, IndependentWideningFmasTakeTheReciprocalThroughputPerOp) {
     }
 }
 
+TEST(K1VectorIsa, ElementWidthSetsTheElementsOfARegisterGroup) {
+    // vfmacc costs 1/2/4/8 cycles at m1…m8 whatever SEW (facts: e32 and e64m1; the e16 and e64
+    // rows beyond m1 are assumptions): 16 f16, 8 f32 or 4 f64 elements per register.
+    const std::array<std::pair<DType, std::uint32_t>, 3> widths{
+        {{DType::F16, 16}, {DType::F32, 8}, {DType::F64, 4}}};
+    for (const auto& [dtype, perRegister] : widths) {
+        for (unsigned m : {1u, 2u, 4u, 8u}) {
+            auto stream = [&](std::uint64_t n, std::uint32_t vl) {
+                Op op;
+                op.kind = OpKind::Fma;
+                op.dtype = dtype;
+                op.vl = vl;
+                op.dst = 8;
+                op.src[0] = 16;
+                op.src[1] = 24;
+                op.src[2] = 0;
+                return runOnCore0(std::vector<Op>(n, op));
+            };
+            EXPECT_EQ(stream(120, perRegister * m) - stream(100, perRegister * m), 20u * m)
+                << dtypeName(dtype) << " m" << m;
+            if (m < 8) {  // one element more spans one register more (the unit's linear rule)
+                EXPECT_EQ(stream(120, perRegister * m + 1) - stream(100, perRegister * m + 1), 20u * (m + 1))
+                    << dtypeName(dtype) << " m" << m;
+            }
+        }
+    }
+    // The compute peak follows: 2 FLOP × elements per register per cycle.
+    const Engine& core = *freshK1().findEngine("core0");
+    EXPECT_EQ(core.peakWorkPerCycle(DType::F16), 32.0);
+    EXPECT_EQ(core.peakWorkPerCycle(DType::F32), 16.0);
+    EXPECT_EQ(core.peakWorkPerCycle(DType::F64), 8.0);
+}
+
 TEST(K1VectorIsa, WideningAtLmul8IsRefused) {
     // The widened destination would span 16 registers.
     EXPECT_THROW(runOnCore0({widenFma(0, 0, 8)}), std::runtime_error);
