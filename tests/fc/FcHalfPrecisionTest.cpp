@@ -102,6 +102,18 @@ Half referenceOverIn(const Shape& s, unsigned vlmax, std::uint64_t b, std::uint6
     return sum;
 }
 
+// Widening (accumulate: f32): f32 lanes from zero, each step x · w + lane with one rounding (the
+// f16 product is exact in float), the lanes summed in float, the sum rounded to f16 by the store.
+Half referenceWidening(const Shape& s, unsigned vlmax, std::uint64_t b, std::uint64_t o) {
+    std::vector<float> lanes(vlmax, 0.0f);
+    for (std::uint64_t i = 0; i < s.in; ++i)
+        lanes[i % vlmax] = static_cast<float>(x(s, b, i)) * static_cast<float>(w(s, o, i)) + lanes[i % vlmax];
+    float sum = 0.0f;
+    for (std::uint64_t l = 0; l < std::min<std::uint64_t>(vlmax, s.in); ++l)
+        sum = sum + lanes[l];
+    return static_cast<Half>(sum);
+}
+
 // Vectorised over `out`: one lane per output, inputs in order.
 Half referenceOverOut(const Shape& s, std::uint64_t b, std::uint64_t o) {
     Half sum = mul(x(s, b, 0), w(s, o, 0));
@@ -116,12 +128,16 @@ std::uint16_t bitsOf(Half h) {
     return bits;
 }
 
-void expectReference(const Shape& s, const std::string& plan, bool overOut) {
+enum class Order { OverIn, OverOut, Widening };
+
+void expectReference(const Shape& s, const std::string& plan, Order order) {
     unsigned vlmax = 0;
     const std::vector<std::uint16_t> y = simulate(s, plan, vlmax);
     for (std::uint64_t b = 0; b < s.batch; ++b) {
         for (std::uint64_t o = 0; o < s.out; ++o) {
-            const Half want = overOut ? referenceOverOut(s, b, o) : referenceOverIn(s, vlmax, b, o);
+            const Half want = order == Order::OverOut    ? referenceOverOut(s, b, o)
+                              : order == Order::Widening ? referenceWidening(s, vlmax, b, o)
+                                                         : referenceOverIn(s, vlmax, b, o);
             ASSERT_EQ(y[b * s.out + o], bitsOf(want))
                 << plan << " y[" << b << "][" << o << "] = " << static_cast<float>(want);
         }
@@ -130,19 +146,24 @@ void expectReference(const Shape& s, const std::string& plan, bool overOut) {
 
 // in = 37: two full f16 LMUL-1 registers (16 lanes) and a tail of 5; shorter than an LMUL-4 group.
 TEST(FcHalfPrecision, FunctionalRunEqualsTheFloat16ReferenceOverIn) {
-    expectReference({37, 13, 3}, "{threads: 1, rb: 2, ro: 4, lmul: 2}", false);
+    expectReference({37, 13, 3}, "{threads: 1, rb: 2, ro: 4, lmul: 2}", Order::OverIn);
 }
 
 TEST(FcHalfPrecision, FunctionalRunEqualsTheFloat16ReferenceAtLmul1With4Threads) {
-    expectReference({37, 13, 3}, "{threads: 4, rb: 3, ro: 5, lmul: 1}", false);
+    expectReference({37, 13, 3}, "{threads: 4, rb: 3, ro: 5, lmul: 1}", Order::OverIn);
 }
 
 TEST(FcHalfPrecision, FunctionalRunEqualsTheFloat16ReferenceAtLmul8) {
-    expectReference({131, 5, 1}, "{threads: 1, rb: 1, ro: 1, lmul: 8}", false);
+    expectReference({131, 5, 1}, "{threads: 1, rb: 1, ro: 1, lmul: 8}", Order::OverIn);
 }
 
 TEST(FcHalfPrecision, FunctionalRunEqualsTheFloat16ReferenceOverOut) {
-    expectReference({37, 21, 3}, "{threads: 1, vectorise: out, rb: 2, ro: 2, lmul: 1}", true);
+    expectReference({37, 21, 3}, "{threads: 1, vectorise: out, rb: 2, ro: 2, lmul: 1}", Order::OverOut);
+}
+
+TEST(FcHalfPrecision, WideningRunEqualsTheFloatAccumulatingReference) {
+    expectReference({37, 13, 3}, "{threads: 1, rb: 2, ro: 2, lmul: 2, accumulate: f32}", Order::Widening);
+    expectReference({131, 7, 2}, "{threads: 4, rb: 1, ro: 2, lmul: 4, accumulate: f32}", Order::Widening);
 }
 #endif
 
@@ -163,6 +184,18 @@ TEST(FcHalfPrecision, CommandLineFunctionalRunsMatch) {
         EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u)
             << plan << ": " << r["functional"].value("first_mismatch", "");
     }
+}
+
+TEST(FcHalfPrecision, WideningNeedsF16DataAndRoomForTheWideAccumulators) {
+    auto r = test::runTessim("run --target k1 --workload fc --set plan.accumulate=f32");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("for dtype f16 only"), std::string::npos) << r.err;
+    r = test::runTessim("run --target k1 --workload fc --set workload.dtype=f16 --set plan.accumulate=f32");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("needs 8 f32 accumulators × 2 + 2 x rows + 4 W rows = 22 register groups = 44 "
+                         "vector registers"),
+              std::string::npos)
+        << r.err;
 }
 
 TEST(FcHalfPrecision, HalvesTheBytesAndTheComputeBound) {

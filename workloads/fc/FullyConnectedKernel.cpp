@@ -63,7 +63,9 @@ struct FcParams {
     bool overOut = false;     // vectorised over `out` (else over `in`)
     unsigned rb = 1, ro = 1;  // batch rows and outputs (over `out`: output vectors) per register block
     unsigned lmul = 1;
-    unsigned group = 1;       // registers per operand (lmul on engines with register groups)
+    unsigned group = 1;  // registers per operand (lmul on engines with register groups)
+    // f16 data accumulated in f32 (vfwmacc): accumulator groups of twice the operands' registers.
+    bool widen = false;
     std::uint32_t vlmax = 0;  // elements per vector op
     const MemorySpaceInfo* memory = nullptr;
     std::uint64_t xAddr = 0, wAddr = 0, yAddr = 0;
@@ -71,6 +73,9 @@ struct FcParams {
 
     unsigned elem() const { return dtypeBytes(dtype); }
     std::uint64_t flops() const { return 2 * batch * in * out * repeat; }
+    // The accumulators' datatype and registers.
+    DType accType() const { return widen ? DType::F32 : dtype; }
+    unsigned accGroup() const { return widen ? 2 * group : group; }
     // Lanes the accumulators hold: a row shorter than a register fills only `in` of them.
     std::uint32_t reduceVl() const { return static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax, in)); }
 };
@@ -119,9 +124,14 @@ protected:
 
 private:
     // Vector register groups: the accumulators, then the x rows, then the W rows.
-    std::uint8_t acc(unsigned b, unsigned o) const { return reg(b * p_.ro + o); }
-    std::uint8_t xReg(unsigned b) const { return reg(p_.rb * p_.ro + b); }
-    std::uint8_t wReg(unsigned o) const { return reg(p_.rb * p_.ro + p_.rb + o); }
+    std::uint8_t acc(unsigned b, unsigned o) const {
+        return static_cast<std::uint8_t>((b * p_.ro + o) * p_.accGroup());
+    }
+    std::uint8_t xReg(unsigned b) const { return operand(b); }
+    std::uint8_t wReg(unsigned o) const { return operand(p_.rb + o); }
+    std::uint8_t operand(unsigned g) const {
+        return static_cast<std::uint8_t>(p_.rb * p_.ro * p_.accGroup() + g * p_.group);
+    }
     // Over `out`: the accumulators, then the W columns; x values in scalar registers.
     std::uint8_t wColumn(unsigned o) const { return reg(p_.rb * p_.ro + o); }
     std::uint8_t xValue(unsigned b) const { return sreg(kFirstPointer + 2 * p_.rb + p_.ro + b); }
@@ -224,6 +234,16 @@ private:
         for (unsigned o = 0; o < ro; ++o)
             out.push_back(scalar(OpKind::SAdd, wPtr(o), kZero, p_.wAddr + (o0 + o) * p_.in * elem));
         out.push_back(scalar(OpKind::SAdd, kEnd, kZero, p_.wAddr + (o0 + 1) * p_.in * elem));
+        // Widening: the f32 accumulators start at zero (vmv.v.i), every step is a vfwmacc.
+        if (p_.widen) {
+            for (unsigned b = 0; b < rb; ++b) {
+                for (unsigned o = 0; o < ro; ++o) {
+                    Op zero = tessim::vectorOp(OpKind::Broadcast, DType::F32, p_.vlmax);
+                    zero.dst = acc(b, o);
+                    out.push_back(zero);
+                }
+            }
+        }
         for (std::uint64_t i = 0; i < p_.in; i += p_.vlmax) {
             const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, p_.in - i));
             setVl(out, vl);
@@ -246,7 +266,7 @@ private:
         for (unsigned b = 0; b < rb; ++b) {
             for (unsigned o = 0; o < ro; ++o, ++sum) {
                 const std::uint8_t s = sreg(kFirstSum + sum % kSumRegs);
-                Op reduce = vectorOp(OpKind::Reduce, p_.reduceVl());
+                Op reduce = tessim::vectorOp(OpKind::Reduce, p_.accType(), p_.reduceVl());
                 reduce.dst = s;
                 reduce.src[0] = acc(b, o);
                 out.push_back(reduce);
@@ -271,10 +291,12 @@ private:
     }
     Op vectorOp(OpKind kind, std::uint32_t vl) const { return tessim::vectorOp(kind, p_.dtype, vl); }
     // The first step multiplies (vfmul: no accumulator needs zeroing first), the later ones
-    // accumulate (vfmacc): acc ← a · b + acc.
+    // accumulate (vfmacc): acc ← a · b + acc. Widening, every step is a vfwmacc.
     Op multiplyAccumulate(bool first, std::uint32_t vl, std::uint8_t accumulator, std::uint8_t a,
                           std::uint8_t b) const {
-        Op op = vectorOp(first ? OpKind::Mul : OpKind::Fma, vl);
+        if (p_.widen)
+            first = false;
+        Op op = vectorOp(first ? OpKind::Mul : p_.widen ? OpKind::WidenFma : OpKind::Fma, vl);
         op.dst = accumulator;
         op.src[0] = a;
         op.src[1] = b;
@@ -339,6 +361,8 @@ public:
         j["rb"] = p_.rb;
         j["ro"] = p_.ro;
         j["lmul"] = p_.lmul;
+        if (p_.dtype == DType::F16)
+            j["accumulate"] = p_.widen ? "f32" : "f16";
         j["vector_length"] = p_.vlmax;
         j["memory"] = p_.memory->name;
         j["x"] = p_.xAddr;
@@ -407,15 +431,19 @@ private:
                 sum = fmaIn(p_.dtype, x(b, i), w(o, i), sum);
             return sum;
         }
+        // Widening: f32 lanes from zero, every step a fused f16 × f16 + f32; the sum rounded to f16
+        // by the store.
+        const DType acc = p_.accType();
         std::vector<double> lanes(p_.vlmax, 0.0);
         for (std::uint64_t i = 0; i < p_.in; ++i) {
             double& lane = lanes[i % p_.vlmax];
-            lane = i < p_.vlmax ? mulIn(p_.dtype, x(b, i), w(o, i)) : fmaIn(p_.dtype, x(b, i), w(o, i), lane);
+            lane =
+                i < p_.vlmax && !p_.widen ? mulIn(acc, x(b, i), w(o, i)) : fmaIn(acc, x(b, i), w(o, i), lane);
         }
         double sum = 0.0;
         for (std::uint32_t l = 0; l < p_.reduceVl(); ++l)
-            sum = addIn(p_.dtype, sum, lanes[l]);
-        return sum;
+            sum = addIn(acc, sum, lanes[l]);
+        return roundTo(p_.dtype, sum);
     }
 
     FcParams p_;
@@ -449,6 +477,21 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     p.lmul = pl.get<unsigned>("lmul", 2u, Range<unsigned>{1, 8});
     if ((p.lmul & (p.lmul - 1)) != 0)
         pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", p.lmul));
+    // f16 accumulates in f16 (vfmacc at e16) or in f32 (vfwmacc, then vfredusum at e32).
+    if (pl.has("accumulate")) {
+        const std::string accumulate =
+            pl.oneOf("accumulate", {"f16", "f32"}, std::string(dtypeName(p.dtype)));
+        if (p.dtype != DType::F16)
+            pl.fail("accumulate", "accumulate chooses f16 or f32 accumulators for dtype f16 only");
+        p.widen = accumulate == "f32";
+        if (p.widen && p.overOut)
+            pl.fail("accumulate", "widening accumulation (accumulate: f32) needs vectorise: in");
+        if (p.widen && p.lmul > 4)
+            pl.fail("accumulate",
+                    fmt::format("f32 accumulators span 2 × lmul registers: lmul must be at most "
+                                "4, not {}",
+                                p.lmul));
+    }
     p.memory = &planMemory(pl, target, *engines[0]);
     pl.finish();
     const EngineInfo& core = *engines[0];
@@ -463,15 +506,19 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     p.vlmax = std::max(1u, core.registerBytes * p.lmul / p.elem());
     // Over `in`: rb·ro accumulators, rb x rows and ro W rows; over `out`: rb·ro accumulators and ro
     // W columns (x values are scalars). Each an aligned group of lmul registers.
-    const unsigned groups = p.rb * p.ro + (p.overOut ? 0 : p.rb) + p.ro;
+    const unsigned accumulatorGroups = p.rb * p.ro * (p.widen ? 2 : 1);
+    const unsigned groups = accumulatorGroups + (p.overOut ? 0 : p.rb) + p.ro;
     if (groups * p.group > core.vectorRegisters) {
         const std::string operands =
             p.overOut ? fmt::format("{} W columns", p.ro) : fmt::format("{} x rows + {} W rows", p.rb, p.ro);
-        pl.fail("rb",
-                fmt::format("a block of rb {} × ro {} at lmul {} needs {} accumulators + {} = {} register "
-                            "groups = {} vector registers; engine '{}' has {}",
-                            p.rb, p.ro, p.lmul, p.rb * p.ro, operands, groups, groups * p.group, core.name,
-                            core.vectorRegisters));
+        pl.fail(
+            "rb",
+            fmt::format("a block of rb {} × ro {} at lmul {} needs {} + {} = {} register groups = {} vector "
+                        "registers; engine '{}' has {}",
+                        p.rb, p.ro, p.lmul,
+                        p.widen ? fmt::format("{} f32 accumulators × 2", p.rb * p.ro)
+                                : fmt::format("{} accumulators", p.rb * p.ro),
+                        operands, groups, groups * p.group, core.name, core.vectorRegisters));
     }
     const unsigned scalars = kFirstPointer + 2 * p.rb + p.ro + (p.overOut ? p.rb : 0);
     if (scalars > core.scalarRegisters)
