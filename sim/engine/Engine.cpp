@@ -415,6 +415,22 @@ unsigned Engine::operandSpan(const Op& op, unsigned i, unsigned group) const {
     }
 }
 
+unsigned Engine::multiGroup(const Op& op) const {
+    if (isSegmentOp(op.kind) && (op.count < 1 || op.count > 8))
+        throw std::runtime_error(fmt::format("engine {}: op '{}' has {} fields; a segment has 1 to 8", name(),
+                                             opKindName(op.kind), op.count));
+    if (config_.registerGroups)
+        return registerGroup(op);
+    // Without groups, each field is one register id: the last must exist.
+    const std::uint8_t first = op.kind == OpKind::SegLoad ? op.dst : op.src[0];
+    if (isSegmentOp(op.kind) && first != kNoReg && first + op.count > config_.vectorRegisters)
+        throw std::runtime_error(fmt::format(
+            "engine {}: op '{}' of {} fields from {} needs registers up to v{}; the engine has v0..v{}",
+            name(), opKindName(op.kind), op.count, registerName(first), first + op.count - 1,
+            config_.vectorRegisters - 1));
+    return 1;
+}
+
 unsigned Engine::registerGroup(const Op& op) const {
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
     const bool multi = spansMoreThanItsGroup(op);
@@ -427,10 +443,10 @@ unsigned Engine::registerGroup(const Op& op) const {
             "engine {}: op 'wfma' with vl {} of {} spans {} registers per source; its widened destination "
             "would span {} (at most 8: LMUL ≤ 4)",
             name(), op.vl, dtypeName(op.dtype), group, 2 * group));
-    if (isSegmentOp(op.kind) && (op.count < 1 || op.count * group > 8))
+    if (isSegmentOp(op.kind) && op.count * group > 8)
         throw std::runtime_error(fmt::format(
-            "engine {}: op '{}' of {} fields × {} registers per field: fields × LMUL must be 1 to 8", name(),
-            opKindName(op.kind), op.count, group));
+            "engine {}: op '{}' of {} fields × {} registers per field: fields × LMUL must be at most 8",
+            name(), opKindName(op.kind), op.count, group));
     auto check = [&](unsigned i) {
         const std::uint8_t r = i == kDestination ? op.dst : op.src[i];
         const unsigned span = operandSpan(op, i, group);

@@ -149,8 +149,12 @@ private:
         if (!(regValid_[op.dst] & regValid_[op.src[0]] & regValid_[op.src[1]] & regValid_[op.src[2]] &
               regValid_[op.base]))
             failRegister(op);
+        if (kMultiGroupOps & opKindBit(op.kind))
+            return multiGroup(op);
         return config_.registerGroups ? registerGroup(op) : 1;
     }
+    // checkRegisters for widening and segment ops (their operands span several groups).
+    unsigned multiGroup(const Op& op) const;
     [[noreturn]] void failRegister(const Op& op) const;
     unsigned registerGroup(const Op& op) const;
     // Registers per operand at the op's vl and SEW: a power of two (LMUL), 1 for fractions.

@@ -192,8 +192,12 @@ TEST(K1VectorIsa, SegmentLoadsTouchTheLinesTheySpan) {
 
 TEST(K1VectorIsa, SegmentFieldsTimesLmulAboveEightAreRefused) {
     freshK1();
-    // 3 fields × m4 = 12 registers.
+    // 3 fields × m4 = 12 registers; 9 fields; no field.
     EXPECT_THROW(runOnCore0({segmentOp(OpKind::SegLoad, 0, 0, 32, 3)}), std::runtime_error);
+    freshK1();
+    EXPECT_THROW(runOnCore0({segmentOp(OpKind::SegLoad, 0, 0, 8, 9)}), std::runtime_error);
+    freshK1();
+    EXPECT_THROW(runOnCore0({segmentOp(OpKind::SegStore, 0, 0, 8, 0)}), std::runtime_error);
 }
 
 TEST(K1VectorIsa, SlideUpAndSlideDownCostApart) {
