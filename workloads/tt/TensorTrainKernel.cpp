@@ -144,6 +144,7 @@ struct TtParams {
     unsigned repeat = 1;
     unsigned rm = 4, rb = 3, rr = 1, rk = 1;
     unsigned registers = 32;
+    unsigned vectorLength = 8;
     bool bOuter = false;
     bool packing = true;
     std::string vectorise = "auto";
@@ -506,6 +507,7 @@ public:
         j["rr"] = p_.rr;
         j["rk"] = p_.rk;
         j["registers"] = p_.registers;
+        j["vector_length"] = p_.vectorLength;
         j["block_registers"] = ttBlockRegisters(p_.rm, p_.rb, p_.rr, p_.rk);
         j["order"] = p_.bOuter ? "bmrk" : "mbrk";
         j["tiling"] = p_.tiling;
@@ -809,6 +811,10 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
     // Defaults: 512 KiB per K1 cluster (facts: k1-x60.md), 16 ways (assumption, as the k1 target).
     p.l2Size = pl.get<Bytes>("l2_size", Bytes{512 * 1024}).value;
     p.l2Assoc = pl.get<unsigned>("l2_assoc", 16u, Range<unsigned>{1, 64});
+    // vector_length 1: one element per instruction, the loop as scalar code issues it (the
+    // baseline of the vectorisation speed-up).
+    const unsigned registerLanes = std::max(1u, core.registerBytes / kElem);
+    p.vectorLength = pl.get<unsigned>("vector_length", registerLanes, Range<unsigned>{1, registerLanes});
     std::vector<std::uint64_t> einsumThreads;
     if (pl.has("einsum_threads"))
         einsumThreads = readCounts(pl, "einsum_threads");
@@ -837,7 +843,7 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
     if (p.l2Size < p.l2Assoc * kElem)
         pl.fail("l2_size", fmt::format("an L2 of {} B cannot hold {} ways", p.l2Size, p.l2Assoc));
 
-    const std::uint32_t vlmax = std::max(1u, core.registerBytes / kElem);
+    const std::uint32_t vlmax = p.vectorLength;
     const std::uint64_t largest = p.shape.largestIntermediate(p.batch);
     MemoryLayout layout(*p.memory, kPage);
     p.xAddr = layout.allocate("x", p.batch * p.shape.inSize() * kElem);
