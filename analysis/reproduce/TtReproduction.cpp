@@ -367,9 +367,11 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
             std::string seen;
             for (const auto& s : samples)
                 seen += fmt::format(" {}:{}", num(s.flops), s.best);
-            note = fmt::format("smallest einsum FLOPs from which {} threads or more are always fastest "
-                               "(einsum FLOPs:best threads —{})",
-                               c.threads, seen);
+            note = fmt::format(
+                "smallest einsum FLOPs from which {} threads or more are always fastest "
+                "(einsum FLOPs:best threads —{}); where threads pay off is set by the target's fork_latency "
+                "and barrier_latency (cycles; assumptions in configs/targets/k1.yaml)",
+                c.threads, seen);
         } else if (c.quantity == "tt_speedup") {
             const double dense = rep.at("dense-" + c.layer).at("seconds").get<double>();
             const double tt = rep.at("tt-" + c.layer).at("seconds").get<double>();
