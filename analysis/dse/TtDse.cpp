@@ -135,6 +135,8 @@ DseResult runTtDse(DseOptions o, std::ostream& progress) {
             spec << "    - \"" << threadsValue(einsumThreads(s, o.space.batch, o)) << "\"\n";
         spec << "metrics: [seconds, cycles, traffic_bytes.ddr.read, stats.workload.flops, "
                 "stats.workload.parameters]\n";
+        spec << "objectives:\n  - minimize: seconds\n  - minimize: stats.workload.parameters\n";
+        spec << "plots:\n  - {kind: pareto, x: stats.workload.parameters, y: seconds}\n";
         const std::string specPath = (fs::path(o.outDir) / "sweep.yaml").string();
         {
             std::ofstream f(specPath);
@@ -146,6 +148,7 @@ DseResult runTtDse(DseOptions o, std::ostream& progress) {
         so.outDir = (fs::path(o.outDir) / "runs").string();
         so.resume = o.resume;
         so.terminal = false;
+        so.plot = o.plot;
         std::ostringstream summary;
         const int rc = sweep::runSweep(so, summary, progress);
         if (rc == 130)

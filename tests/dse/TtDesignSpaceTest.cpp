@@ -119,5 +119,15 @@ TEST(TtDse, RanksSimulatedSurvivorsAgainstTheDenseLayer) {
     std::filesystem::remove_all(dir);
 }
 
+TEST(TtDse, TakesOnlyADenseFcLayer) {
+    auto r = test::runTessim("dse --target k1 --workload axpy");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("takes an fc workload, not 'axpy'"), std::string::npos) << r.err;
+    r = test::runTessim("dse --target k1 --workload tt-lenet300");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("the exploration chooses the TT shape"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
+
 }  // namespace
 }  // namespace tessim
