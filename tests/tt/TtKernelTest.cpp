@@ -55,6 +55,26 @@ TEST(TtKernel, EveryPlanComputesTheDenseLayerOfItsCores) {
     }
 }
 
+TEST(TtKernel, ScalarCodeComputesTheSameLayer) {
+    for (const char* block :
+         {" --set plan.rm=1 --set plan.rb=1", " --set plan.rm=4 --set plan.rb=3 --set plan.rk=2"}) {
+        for (const char* packing : {"true", "false"}) {
+            const std::string args = kSmall + " --set plan.vector_length=1 --set plan.packing=" + packing +
+                                     block + " --set plan.threads=2 --functional";
+            Json r = run(args);
+            ASSERT_TRUE(r.contains("functional")) << args;
+            EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u)
+                << args << ": " << r["functional"].value("first_mismatch", "");
+            EXPECT_EQ(r["plan"]["config"]["vector_length"].get<unsigned>(), 1u);
+            // As scalar code no vector load is left: every operand is an flw.
+            auto emitted = runTessim("emit --target k1 " + args.substr(0, args.find(" --functional")));
+            ASSERT_EQ(emitted.exitCode, 0) << emitted.err;
+            EXPECT_EQ(emitted.out.find("\"op\":\"vload\""), std::string::npos);
+            EXPECT_NE(emitted.out.find("\"op\":\"sload\""), std::string::npos);
+        }
+    }
+}
+
 // Vector loads and stores of each einsum (between the layer marks) in the emitted schedule.
 struct Counts {
     std::uint64_t loads = 0, stores = 0;

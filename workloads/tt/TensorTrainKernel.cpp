@@ -53,6 +53,9 @@ constexpr std::uint8_t kVl = sreg(7);
 constexpr unsigned kFirstValue = 8, kValueRegs = 8;
 constexpr unsigned kFirstSum = 16, kSumRegs = 4;
 constexpr unsigned kScalarRegsUsed = kFirstSum + kSumRegs;
+// With vector_length 1 the loop is scalar code: operands are loaded (flw) into scalar registers
+// from here on, and each multiply-accumulate takes them directly (fmadd).
+constexpr unsigned kFirstOperand = kScalarRegsUsed;
 
 enum class Dim { M, B, R, K };
 
@@ -259,10 +262,22 @@ private:
     std::uint8_t acc(unsigned im, unsigned ib, unsigned ir) const {
         return static_cast<std::uint8_t>((im * p_.rb + ib) * p_.rr + ir);
     }
-    std::uint8_t held(unsigned i) const { return static_cast<std::uint8_t>(accumulators() + i); }
+    bool scalarCode() const { return p_.vectorLength == 1; }
+    std::uint8_t held(unsigned i) const {
+        return scalarCode() ? sreg(kFirstOperand + i) : static_cast<std::uint8_t>(accumulators() + i);
+    }
     std::uint8_t streamed() const {
         const unsigned held = plan().holdInputs ? p_.rb * p_.rk : p_.rm * p_.rr;
-        return static_cast<std::uint8_t>(accumulators() + held);
+        return scalarCode() ? sreg(kFirstOperand + held) : static_cast<std::uint8_t>(accumulators() + held);
+    }
+    void scalarLoad(std::vector<Op>& out, std::uint8_t reg, std::uint64_t addr) const {
+        Op load;
+        load.kind = OpKind::ScalarLoad;
+        load.dtype = kData;
+        load.dst = reg;
+        load.space = p_.memory->id;
+        load.addr = addr;
+        out.push_back(load);
     }
     std::uint8_t nextValue() { return sreg(kFirstValue + value_++ % kValueRegs); }
 
@@ -281,6 +296,10 @@ private:
     void loadInput(std::vector<Op>& out, std::uint8_t reg, const Unit& b, const Unit& k) {
         const EinsumPlan& e = plan();
         const std::uint64_t addr = e.inAddr + e.inputIndex(b.start, k.start) * kElem;
+        if (scalarCode()) {
+            scalarLoad(out, reg, addr);
+            return;
+        }
         if (e.vec == Dim::B || e.vec == Dim::K) {
             const std::uint32_t vl = e.vec == Dim::B ? b.len : k.len;
             setVl(out, vl);
@@ -298,6 +317,10 @@ private:
         const EinsumPlan& e = plan();
         const std::uint64_t first = e.coreIndex(m.start, r.start, k.start);
         const std::uint64_t addr = e.coreAddr + first * kElem;
+        if (scalarCode()) {
+            scalarLoad(out, reg, addr);
+            return;
+        }
         if (e.vec == Dim::B) {
             splat(out, reg, addr);
             return;
@@ -318,13 +341,7 @@ private:
     // flw then vfmv.v.f over the longest vector of the einsum.
     void splat(std::vector<Op>& out, std::uint8_t reg, std::uint64_t addr) {
         const std::uint8_t s = nextValue();
-        Op load;
-        load.kind = OpKind::ScalarLoad;
-        load.dtype = kData;
-        load.dst = s;
-        load.space = p_.memory->id;
-        load.addr = addr;
-        out.push_back(load);
+        scalarLoad(out, s, addr);
         const std::uint32_t vl = plan().unit(plan().vec, 0).len;
         setVl(out, vl);
         Op b = vectorOp(OpKind::Broadcast, kData, vl);
@@ -826,9 +843,13 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
         pl.fail("rm", fmt::format("register block {{Rm {}, Rb {}, Rr {}, Rk {}}} needs Rm·Rb·Rr + min(Rb·Rk, "
                                   "Rm·Rr) + 1 = {} vector registers; the budget is {}",
                                   p.rm, p.rb, p.rr, p.rk, need, p.registers));
-    if (core.scalarRegisters < kScalarRegsUsed)
-        pl.fail("threads", fmt::format("engine '{}' has {} scalar registers; the TT loops use {}", core.name,
-                                       core.scalarRegisters, kScalarRegsUsed));
+    const unsigned scalarsUsed =
+        kScalarRegsUsed + (p.vectorLength == 1 ? std::min(p.rb * p.rk, p.rm * p.rr) + 1 : 0);
+    if (core.scalarRegisters < scalarsUsed)
+        pl.fail(p.vectorLength == 1 ? "vector_length" : "threads",
+                fmt::format("engine '{}' has {} scalar registers; the TT loops use {}{}", core.name,
+                            core.scalarRegisters, scalarsUsed,
+                            p.vectorLength == 1 ? " (as scalar code the block's operands are scalars)" : ""));
     if (!einsumThreads.empty() && einsumThreads.size() != d)
         pl.fail("einsum_threads",
                 fmt::format("one thread count per einsum: {} einsums, {} counts", d, einsumThreads.size()));
