@@ -131,6 +131,37 @@ TEST(TtKernel, CoreLoadsEqualTheClosedForm) {
     }
 }
 
+TEST(TtKernel, L2TilesFollowTheAssociativityFormula) {
+    // A 16 KiB, 16-way L2 budget: ways of 1 KiB. Each einsum's tile Bt is the largest multiple of Rb
+    // with T·⌈Bt·r·4/way⌉ + T·⌈r·n·r1·4/way⌉ + ⌈Bt·n·r1·4/way⌉ ≤ 16 (or all of b when that fits).
+    for (unsigned threads : {1u, 2u}) {
+        Json r = run(kSmall +
+                     " --set workload.batch=16 --set plan.tiling=l2 --set plan.l2_size=16KiB "
+                     "--set plan.l2_assoc=16 --set plan.rb=3 --set plan.threads=" +
+                     std::to_string(threads));
+        const std::uint64_t way = 1024;
+        auto ways = [&](std::uint64_t bytes) { return (bytes + way - 1) / way; };
+        for (const auto& e : r["plan"]["config"]["einsums"]) {
+            const auto b = e["b"].get<std::uint64_t>(), rk = e["r"].get<std::uint64_t>(),
+                       k = e["n"].get<std::uint64_t>() * e["r1"].get<std::uint64_t>();
+            const unsigned t = e["threads"].get<unsigned>();
+            auto fits = [&](std::uint64_t bt) {
+                return t * ways(bt * rk * 4) + t * ways(rk * k * 4) + ways(bt * k * 4) <= 16;
+            };
+            std::uint64_t want = b;
+            if (!fits(b)) {
+                want = 0;
+                for (std::uint64_t bt = 1; bt < b; ++bt)
+                    if (fits(bt))
+                        want = bt;
+                want = std::max<std::uint64_t>(3, want / 3 * 3);
+            }
+            EXPECT_EQ(e["tile_b"].get<std::uint64_t>(), want)
+                << "threads " << threads << " core " << e["core"];
+        }
+    }
+}
+
 TEST(TtKernel, RegisterBlockOverBudgetIsAConfigError) {
     // 4·4·1 + min(4, 4) + 1 = 21 registers against a budget of 16.
     auto r =
