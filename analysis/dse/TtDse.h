@@ -22,7 +22,7 @@ struct DseOptions {
     TtSpaceOptions space;
     unsigned maxThreads = 4;
     std::vector<double> threadThresholds{2e6, 4e6, 8e6};  // the seed's FLOPs per extra thread
-    unsigned simulate = 48;                               // survivors simulated, fewest FLOPs first
+    unsigned simulate = 256;                              // survivors simulated, fewest FLOPs first
     unsigned top = 10;                                    // best solutions reported
     std::size_t jobs = 0;                                 // 0: every core
     std::string outDir;                                   // default out/dse/<target>-<in>x<out>
