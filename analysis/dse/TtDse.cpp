@@ -235,6 +235,37 @@ DseResult runTtDse(DseOptions o, std::ostream& progress) {
     }
     j["best"] = best;
     j["simulated"] = ranked.size();
+    // The best solution with the optimisations added one at a time (configs/plans/tt/).
+    nlohmann::ordered_json breakdown = nlohmann::ordered_json::array();
+    if (o.breakdown && !ranked.empty()) {
+        const TtShape& s = *ranked.front().shape;
+        for (const char* plan : {"naive", "packed", "vectorised", "blocked", "tiled", "threaded"}) {
+            ReproRun run;
+            run.name = std::string("breakdown-") + plan;
+            run.target = o.target;
+            run.workload = o.workload;
+            run.plan = std::string("tt/") + plan;
+            run.sets = o.sets;
+            run.sets.push_back("workload.tt=" + ttValue(s));
+            if (std::string(plan) == "threaded") {
+                const auto t = einsumThreads(s, o.space.batch, o);
+                run.sets.push_back("plan.threads=" + std::to_string(*std::max_element(t.begin(), t.end())));
+                run.sets.push_back("plan.einsum_threads=" + threadsValue(t));
+            }
+            const nlohmann::json rep = runChildSimulation(selfExecutable(), run);
+            // Loads and stores of the first thread's engine, in the stats tree under the target.
+            const std::string targetName = rep.at("target").at("name").get<std::string>();
+            const std::string engine = rep.at("plan").at("config").at("engines").at(0).get<std::string>();
+            const nlohmann::json ops = rep.at("stats")
+                                           .value(targetName, nlohmann::json::object())
+                                           .value(engine, nlohmann::json::object());
+            breakdown.push_back(
+                {{"plan", run.plan},
+                 {"seconds", rep.at("seconds").get<double>()},
+                 {"loads_stores", ops.contains("memory_ops") ? ops["memory_ops"]["value"] : nullptr}});
+        }
+    }
+    j["breakdown"] = breakdown;
     j["failed"] = failed;
 
     std::ostringstream md;
@@ -258,6 +289,13 @@ DseResult runTtDse(DseOptions o, std::ostream& progress) {
                           x.seconds, x.seconds > 0 ? denseSeconds / x.seconds : 0.0,
                           static_cast<double>(x.shape->flops(o.space.batch)) / 1e6,
                           static_cast<double>(x.shape->parameters() * 4) / 1024.0);
+    }
+    if (!breakdown.empty()) {
+        md << "\nThe best solution with each optimisation added in turn (plans tt/…):\n\n"
+              "| plan | seconds | loads and stores (first thread) |\n|---|---|---|\n";
+        for (const auto& b : breakdown)
+            md << fmt::format("| {} | {:.4g} | {} |\n", b["plan"].get<std::string>(),
+                              b["seconds"].get<double>(), b["loads_stores"].dump());
     }
     if (failed)
         md << fmt::format("\n{} simulated points failed (see {}/runs/results.csv).\n", failed, o.outDir);

@@ -27,7 +27,8 @@ struct DseOptions {
     std::size_t jobs = 0;                                 // 0: every core
     std::string outDir;                                   // default out/dse/<target>-<in>x<out>
     bool resume = false;
-    bool plot = false;  // DIR/runs/plots: simulated time against TT weights, with the Pareto front
+    bool breakdown = true;  // rerun the best solution with each optimisation added in turn
+    bool plot = false;      // DIR/runs/plots: simulated time against TT weights, with the Pareto front
 };
 
 struct DseResult {

@@ -37,6 +37,8 @@ void addDseCommand(CLI::App& app) {
         ->check(CLI::PositiveNumber);
     sub->add_option("--out,-o", o->outDir, "results directory (default out/dse/<target>-<in>x<out>)");
     sub->add_flag("--resume", o->resume, "reuse the finished simulations in DIR");
+    sub->add_flag("!--no-breakdown", o->breakdown,
+                  "skip the rerun of the best solution with each optimisation added in turn");
     sub->add_flag("--plot", o->plot, "draw time against TT weights (Pareto front) into DIR/runs/plots");
     sub->callback([o] {
         runGuarded([&] {

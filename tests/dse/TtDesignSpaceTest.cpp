@@ -112,6 +112,13 @@ TEST(TtDse, RanksSimulatedSurvivorsAgainstTheDenseLayer) {
         if (i > 0)
             EXPECT_GE(best[i]["seconds"].get<double>(), best[i - 1]["seconds"].get<double>());
     }
+    // The best solution rerun with each optimisation added in turn.
+    const auto& breakdown = j["breakdown"];
+    ASSERT_EQ(breakdown.size(), 6u);
+    EXPECT_EQ(breakdown[0]["plan"], "tt/naive");
+    EXPECT_EQ(breakdown[3]["plan"], "tt/blocked");
+    EXPECT_GT(breakdown[0]["seconds"].get<double>(), breakdown[3]["seconds"].get<double>());
+    EXPECT_GT(breakdown[0]["loads_stores"].get<double>(), breakdown[3]["loads_stores"].get<double>());
     // Resumed: the same ranking from the finished runs.
     auto again = test::runTessim(args + " --resume");
     ASSERT_EQ(again.exitCode, 0) << again.err;
