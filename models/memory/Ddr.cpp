@@ -360,7 +360,7 @@ void Ddr::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const 
              "row hits served ahead of a later row switch (FR-FCFS)");
     node.add("row_hit_rate",
              rowAccesses ? static_cast<double>(rowHits_) / static_cast<double>(rowAccesses) : 0.0, "ratio");
-    double bytes = static_cast<double>(bytesRead_ + bytesWritten_);
+    double bytes = static_cast<double>(busBytesRead() + busBytesWritten());
     node.add("achieved_bandwidth", seconds > 0 ? bytes / seconds : 0.0, "B/s",
              "bytes moved over the run time");
     double span = lastEnd_ > firstArrival_ && firstArrival_ != kTickMax

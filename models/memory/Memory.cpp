@@ -81,7 +81,9 @@ void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
         t.bytesRead += bytes;
     }
     t.waitTicks += accessWait_;
-    if (observer_) {
+    // A MAC array's operand accesses reach observers from the engine, as one access per operand
+    // over the tile's whole run (what hazard checks compare DMA transfers with).
+    if (observer_ && !(ext && ext->source == AccessSource::MacOperand)) {
         TimedAccess a;
         a.initiator = who;
         a.space = ext ? ext->space : 0;

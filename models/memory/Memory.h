@@ -33,6 +33,12 @@ public:
     std::uint64_t capacity() const { return capacity_; }
     std::uint64_t bytesRead() const { return bytesRead_; }
     std::uint64_t bytesWritten() const { return bytesWritten_; }
+    // Bytes the memory's data path moved: whole bursts where it transfers in bursts (what energy
+    // and bandwidth see); bytesRead()/bytesWritten() are the bytes requested.
+    virtual std::uint64_t busBytesRead() const { return bytesRead_; }
+    virtual std::uint64_t busBytesWritten() const { return bytesWritten_; }
+    // The smallest transfer of the data path (a DDR burst); 0 where accesses move exactly their bytes.
+    virtual std::uint64_t burstBytes() const { return 0; }
     // Peak bandwidth of the memory's data path, B/s (bounds use it).
     virtual double peakBandwidth() const = 0;
     virtual void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const = 0;

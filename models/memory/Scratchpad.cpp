@@ -38,7 +38,7 @@ void Scratchpad::resetTiming() {
     Memory::resetTiming();
     for (auto& p : ports_)
         p = ReservationTimeline{};
-    reads_ = writes_ = wordsRead_ = wordsWritten_ = 0;
+    reads_ = writes_ = wordsRead_ = wordsWritten_ = operandWordsRead_ = operandWordsWritten_ = 0;
     conflictCycles_ = conflictedAccesses_ = busyCycles_ = 0;
 }
 
@@ -100,13 +100,16 @@ Tick Scratchpad::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick
         ext->conflictTicks = conflict * period;
     noteWait(start - t + conflict * period);
     std::uint64_t bytes = gp.get_data_length();
+    // A MAC array's operand streams: the array charges their energy (its operand_read and
+    // psum_write events), so they are counted apart from the words that cost energy here.
+    const bool operands = ext && ext->source == AccessSource::MacOperand;
     if (gp.is_read()) {
         ++reads_;
-        wordsRead_ += f.words;
+        (operands ? operandWordsRead_ : wordsRead_) += f.words;
         bytesRead_ += bytes;
     } else {
         ++writes_;
-        wordsWritten_ += f.words;
+        (operands ? operandWordsWritten_ : wordsWritten_) += f.words;
         bytesWritten_ += bytes;
     }
     return start + (config_.latencyCycles + cycles - 1) * period;
@@ -120,6 +123,12 @@ void Scratchpad::collect(StatsTree& stats, EnergyLedger& energy, double seconds)
     node.add("bytes_written", bytesWritten_, "B");
     node.add("bank_words_read", wordsRead_, "words", "bank-word reads (energy events)");
     node.add("bank_words_written", wordsWritten_, "words", "bank-word writes (energy events)");
+    if (operandWordsRead_ + operandWordsWritten_ > 0) {
+        node.add("operand_words_read", operandWordsRead_, "words",
+                 "bank-word reads of MAC-array operands (energy charged by the array)");
+        node.add("operand_words_written", operandWordsWritten_, "words",
+                 "bank-word writes of MAC-array results (energy charged by the array)");
+    }
     node.add("bank_conflict_cycles", conflictCycles_, "cycles", "cycles lost to bank conflicts");
     node.add("bank_conflicted_accesses", conflictedAccesses_, "accesses",
              "accesses with at least one conflict");

@@ -30,7 +30,8 @@ struct ScratchpadConfig {
     double staticWatts = 0.0;
 
     static ScratchpadConfig fromYaml(config::Reader& r, const std::string& name);
-    double peakBandwidth() const { return static_cast<double>(banks) * bankWidth * clock.hz(); }
+    // Every port reaches every bank: `ports` accesses proceed at once, each up to banks words/cycle.
+    double peakBandwidth() const { return static_cast<double>(ports) * banks * bankWidth * clock.hz(); }
 };
 
 // Bank occupancy of one access: the cycles its busiest bank needs, the cycles a conflict-free
@@ -66,6 +67,7 @@ private:
     std::vector<std::uint64_t> bankLastWord_;
     std::uint64_t reads_ = 0, writes_ = 0;
     std::uint64_t wordsRead_ = 0, wordsWritten_ = 0;
+    std::uint64_t operandWordsRead_ = 0, operandWordsWritten_ = 0;  // AccessSource::MacOperand
     std::uint64_t conflictCycles_ = 0, conflictedAccesses_ = 0;
     std::uint64_t busyCycles_ = 0;
 };

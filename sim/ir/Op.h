@@ -136,7 +136,7 @@ struct Op {
     std::uint8_t space = 0;  // memory space for loads and stores
     std::uint8_t dst = kNoReg;
     std::uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
-    std::uint8_t flags = 0;   // kBundleStart, kOrdered, kTaken
+    std::uint8_t flags = 0;   // kBundleStart, kOrdered, kTaken, kIdealOperands
     std::uint32_t vl = 0;     // elements
     std::uint32_t tag = 0;    // DMA tag, barrier id, event id
     std::uint32_t count = 0;  // barrier participants, join count
@@ -153,6 +153,9 @@ struct Op {
     static constexpr std::uint8_t kBundleStart = 1;  // VLIW: this op opens a new bundle
     static constexpr std::uint8_t kOrdered = 2;      // Reduce: in element order (vfredosum)
     static constexpr std::uint8_t kTaken = 4;        // Branch: taken (jumps back)
+    // MacTile: the operands reach the array at its own rate, without memory accesses (SCALE-Sim's
+    // model, which has no SRAM bandwidth); otherwise they stream through the tile's memory.
+    static constexpr std::uint8_t kIdealOperands = 8;
 };
 
 // A MAC tile with no output: it computes nothing, waits for the array and takes one cycle.

@@ -82,6 +82,16 @@ Json buildReport(const RunOutcome& o) {
     for (const auto& t : o.traffic)
         traffic[t.level] = Json{{"read", t.read}, {"write", t.write}};
     j["traffic_bytes"] = traffic;
+    // What was requested, where a level moved more (whole bursts): absent when every level moved
+    // exactly what was asked of it.
+    Json useful = Json::object();
+    bool partialBursts = false;
+    for (const auto& t : o.traffic) {
+        useful[t.level] = Json{{"read", t.usefulRead}, {"write", t.usefulWrite}};
+        partialBursts = partialBursts || t.usefulRead != t.read || t.usefulWrite != t.write;
+    }
+    if (partialBursts)
+        j["useful_bytes"] = useful;
 
     Json energy = o.energy.toJson(seconds);
     double joules = energy["total"].get<double>();

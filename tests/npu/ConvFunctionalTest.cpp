@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "npu/UsefulBytes.h"
 #include "sim/app/Simulation.h"
 
 namespace tessim {
@@ -48,16 +49,17 @@ TEST_P(ConvFunctional, MatchesDirectConvolution) {
     EXPECT_EQ(f["mismatches"].get<std::uint64_t>(), 0u) << f.dump();
     EXPECT_GE(report["seconds"].get<double>(), report["bounds"]["compute_s"].get<double>());
     const auto& p = report["plan"]["config"];
-    EXPECT_EQ(report["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(),
-              p["input_fetch_bytes"].get<std::uint64_t>() + p["weight_fetch_bytes"].get<std::uint64_t>() +
-                  p["zero_line_bytes"].get<std::uint64_t>())
+    EXPECT_EQ(test::usefulBytes(report, "ddr", "read"), p["input_fetch_bytes"].get<std::uint64_t>() +
+                                                            p["weight_fetch_bytes"].get<std::uint64_t>() +
+                                                            p["zero_line_bytes"].get<std::uint64_t>())
         << p.dump();
     const auto& w = report["workload"]["config"];
     const bool i8 = w["output_dtype"].get<std::string>() == "i8";
     const std::uint64_t outputs =
         w["filters"].get<std::uint64_t>() * w["out_h"].get<std::uint64_t>() * w["out_w"].get<std::uint64_t>();
     EXPECT_EQ(f["elements"].get<std::uint64_t>(), outputs);
-    EXPECT_EQ(report["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>(), outputs * (i8 ? 1 : 4));
+    EXPECT_EQ(test::usefulBytes(report, "ddr", "write"), outputs * (i8 ? 1 : 4));
+    EXPECT_GE(report["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>(), outputs * (i8 ? 1 : 4));
     EXPECT_EQ(p["output_bytes"].get<std::uint64_t>(), outputs * (i8 ? 1 : 4));
     for (const auto& set : c.sets) {
         if (set == "workload.output_dtype=i32") {

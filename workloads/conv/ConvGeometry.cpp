@@ -58,8 +58,12 @@ TileSpan tileSpan(std::uint32_t o0, std::uint32_t tile, std::uint32_t outSize, s
     t.in = (t.n - 1) * stride + k;
     std::int64_t end = t.i0 + t.in;
     std::int64_t first = std::max<std::int64_t>(t.i0, 0), last = std::min<std::int64_t>(end, inSize);
+    if (last <= first) {  // the window lies in the padding (pad > k): all zeros
+        t.padBefore = t.in;
+        return t;
+    }
     t.padBefore = static_cast<std::uint32_t>(first - t.i0);
-    t.valid = last > first ? static_cast<std::uint32_t>(last - first) : 0;
+    t.valid = static_cast<std::uint32_t>(last - first);
     t.padAfter = t.in - t.padBefore - t.valid;
     return t;
 }
@@ -133,11 +137,41 @@ Parts parts(std::uint32_t n, std::uint32_t t) {
     return v;
 }
 
-double burstEfficiency(double rowBytes) {
-    return rowBytes > 0 ? std::ceil(rowBytes / 64.0) * 64.0 / rowBytes : 1.0;
-}
-
 }  // namespace
+
+std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned rows, unsigned cols,
+                             Dataflow dataflow) {
+    const std::uint64_t ho = s.outH(), wo = s.outW(), kk = std::uint64_t{s.k} * s.k;
+    const std::uint64_t nS = std::uint64_t{ceilDiv(s.outH(), t.th)} * ceilDiv(s.outW(), t.tw);
+    std::uint64_t bytes = 0;
+    for (const Part& c : parts(s.channels, t.tc))
+        for (const Part& f : parts(s.filters, t.tf)) {
+            MacTileArgs a{};
+            a.channels = static_cast<std::uint16_t>(c.size);
+            a.filters = static_cast<std::uint16_t>(f.size);
+            a.kh = a.kw = static_cast<std::uint8_t>(s.k);
+            if (dataflow == Dataflow::WeightStationary) {
+                // Folds do not depend on the pixels: a tile of e pixels streams A + e·B bytes, so
+                // the spatial tiles sum to nS·A + out_h·out_w·B.
+                const SystolicMapping z = mapTile(rows, cols, dataflow, 0, f.size, c.size * kk);
+                const std::uint64_t rowFolds = (z.sr + rows - 1) / rows, colFolds = (z.sc + cols - 1) / cols;
+                const std::uint64_t A = c.size * kk * f.size,
+                                    B = c.size * kk * colFolds + f.size * rowFolds * 4;
+                bytes += c.count * f.count * (nS * A + ho * wo * B);
+                continue;
+            }
+            for (const Part& h : parts(s.outH(), t.th))
+                for (const Part& w : parts(s.outW(), t.tw)) {
+                    a.outH = static_cast<std::uint32_t>(h.size);
+                    a.outW = static_cast<std::uint32_t>(w.size);
+                    const OperandTraffic o = operandTraffic(rows, cols, dataflow, a);
+                    bytes += (o.reads() + o.writes()) * h.count * w.count * c.count * f.count;
+                }
+        }
+    // Partial sums read back by every channel chunk but the first; INT8 outputs by the last.
+    const std::uint64_t outputs = ho * wo * s.filters;
+    return bytes + outputs * 4 * (ceilDiv(s.channels, t.tc) - 1) + (s.requantize() ? outputs : 0);
+}
 
 std::uint64_t inputFetchBytes(const ConvShape& s, const ConvTiling& t) {
     return refetch(s, t).input * s.channels * sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad) *
@@ -191,29 +225,36 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
     const double ob = s.outBytes;
     const double inB = double(refetch(s, t).input * s.channels * rowsValid * colsValid),
                  wB = double(weightFetchBytes(s, t)), outB = double(s.filters) * ho * wo * ob;
-    e.ddrBytes = static_cast<std::uint64_t>(inB + wB + outB);
-    // DDR time of DMA streams: their bytes at the sustained bandwidth (short rows rounded up to
-    // 64-byte bursts), or their DDR requests (a DMA burst does not cross a `dmaBurst` boundary, so
-    // a row of b bytes is (b + dmaBurst − 1) / dmaBurst requests on average), whichever is longer.
-    // Rows that abut in DDR (gaps of a few bytes, as a 1×1 stride-2 window) stream as one row.
+    // DDR time of DMA streams: their bytes on the bus at the sustained bandwidth, or their DDR
+    // requests (a DMA burst does not cross a `dmaBurst` boundary, so a row of b bytes is
+    // (b + dmaBurst − 1) / dmaBurst requests on average), whichever is longer. Rows that abut in
+    // DDR (gaps of a few bytes, as a 1×1 stride-2 window) stream as one row; others move
+    // b − 1 + burst bytes each on average (whole bursts at an arbitrary alignment).
     const double bw = m.ddrBytesPerSecond * 0.8;  // assumption: sustained ≈ 80 % of peak
     const double stepLatency = 0.5e-6;            // assumption: DMA set-up + DDR latency + waits per step
     struct Dma {
-        double byteTime = 0, requests = 0;
-        Dma operator+(const Dma& o) const { return {byteTime + o.byteTime, requests + o.requests}; }
-        Dma operator/(double n) const { return {byteTime / n, requests / n}; }
+        double bytes = 0, requests = 0;
+        Dma operator+(const Dma& o) const { return {bytes + o.bytes, requests + o.requests}; }
+        Dma operator/(double n) const { return {bytes / n, requests / n}; }
     };
     auto stream = [&](double bytes, double rowBytes, double rowStride) {
         if (rowStride - rowBytes <= 8)
-            return Dma{bytes / bw, bytes / m.dmaBurst};
-        return Dma{bytes * burstEfficiency(rowBytes) / bw,
-                   bytes / rowBytes * (rowBytes + m.dmaBurst - 1) / m.dmaBurst};
+            return Dma{bytes, bytes / m.dmaBurst};
+        const double rows = bytes / rowBytes;
+        return Dma{m.ddrBurst > 0 ? rows * (rowBytes - 1 + m.ddrBurst) : bytes,
+                   rows * (rowBytes + m.dmaBurst - 1) / m.dmaBurst};
     };
-    auto time = [&](const Dma& d) { return std::max(d.byteTime, d.requests * m.ddrRequestSeconds); };
+    auto time = [&](const Dma& d) { return std::max(d.bytes / bw, d.requests * m.ddrRequestSeconds); };
     const double inRow = std::min<double>(s.w, double(t.tw - 1) * s.stride + s.k);
     const Dma inD = stream(inB, inRow, s.w), wD = stream(wB, double(t.tc) * kk, double(s.channels) * kk),
               outD = stream(outB, t.tw * ob, wo * ob);
-    const double comp = double(e.computeCycles) / m.clockHz;
+    e.ddrBytes = static_cast<std::uint64_t>(inD.bytes + wD.bytes + outD.bytes);
+    // The array's operand streams and the DMA's bytes share the SRAM's ports.
+    e.sramBytes = arraySramBytes(s, t, m.rows, m.cols, m.dataflow);
+    const double sramSeconds =
+        m.sramBytesPerSecond > 0 ? double(e.sramBytes + std::uint64_t(inB + wB + outB)) / m.sramBytesPerSecond
+                                 : 0.0;
+    const double comp = std::max(double(e.computeCycles) / m.clockHz, sramSeconds);
     if (strategy != ConvStrategy::DoubleBuffer) {
         e.seconds = time(inD + wD + outD) + comp + steps * stepLatency;
         return e;
