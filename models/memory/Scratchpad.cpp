@@ -38,6 +38,8 @@ void Scratchpad::resetTiming() {
     Memory::resetTiming();
     for (auto& p : ports_)
         p = ReservationTimeline{};
+    othersPorts_.clear();
+    arrayShares_ = false;
     reads_ = writes_ = wordsRead_ = wordsWritten_ = operandWordsRead_ = operandWordsWritten_ = 0;
     conflictCycles_ = conflictedAccesses_ = busyCycles_ = 0;
 }
@@ -79,17 +81,29 @@ Tick Scratchpad::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick
     BankFootprint f = footprint(gp.get_address(), gp.get_data_length(), ext);
     std::uint64_t cycles = std::max<std::uint64_t>(f.cycles, 1);
     Tick t = alignUp(arrival, period);
+    // A MAC array's operand streams yield to every other initiator (an arbiter that serves the
+    // DMA's few bursts first): they queue behind all reservations, the others only behind each
+    // other's. The array reserves a tile's streams when the tile starts, before the DMA bursts
+    // of the same time arrive, so without this they would find the ports taken.
+    const bool operands = ext && ext->source == AccessSource::MacOperand;
+    if (operands && !arrayShares_) {
+        arrayShares_ = true;
+        othersPorts_ = ports_;
+    }
+    std::vector<ReservationTimeline>& timelines = arrayShares_ && !operands ? othersPorts_ : ports_;
     // The port that can start first serves the access.
     std::size_t best = 0;
     Tick bestStart = kTickMax;
-    for (std::size_t p = 0; p < ports_.size(); ++p) {
-        Tick s = ports_[p].earliestStart(t, cycles * period);
+    for (std::size_t p = 0; p < timelines.size(); ++p) {
+        Tick s = timelines[p].earliestStart(t, cycles * period);
         if (s < bestStart) {
             bestStart = s;
             best = p;
         }
     }
-    Tick start = ports_[best].reserve(t, cycles * period);
+    Tick start = timelines[best].reserve(t, cycles * period);
+    if (&timelines != &ports_)  // later operand streams queue behind it
+        ports_[best].reserve(start, cycles * period);
     busyCycles_ += cycles;
     std::uint64_t conflict = f.conflictCycles();
     if (conflict > 0) {
@@ -102,7 +116,6 @@ Tick Scratchpad::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick
     std::uint64_t bytes = gp.get_data_length();
     // A MAC array's operand streams: the array charges their energy (its operand_read and
     // psum_write events), so they are counted apart from the words that cost energy here.
-    const bool operands = ext && ext->source == AccessSource::MacOperand;
     if (gp.is_read()) {
         ++reads_;
         (operands ? operandWordsRead_ : wordsRead_) += f.words;
@@ -134,7 +147,8 @@ void Scratchpad::collect(StatsTree& stats, EnergyLedger& energy, double seconds)
              "accesses with at least one conflict");
     double busy = ticksToSeconds(config_.clock.at(busyCycles_));
     node.add("busy", busy, "s", "port-cycles spent serving accesses");
-    node.add("utilisation", seconds > 0 ? busy / (seconds * config_.ports) : 0.0, "ratio");
+    // The DMA's bursts served ahead of an array's streams may overlap them by a few cycles.
+    node.add("utilisation", seconds > 0 ? std::min(1.0, busy / (seconds * config_.ports)) : 0.0, "ratio");
     energy.addEvents(name(), "read_word", wordsRead_, config_.readJoulesPerWord);
     energy.addEvents(name(), "write_word", wordsWritten_, config_.writeJoulesPerWord);
     energy.addStaticPower(name(), config_.staticWatts);

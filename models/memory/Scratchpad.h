@@ -1,7 +1,8 @@
 // Banked on-chip SRAM (NPU buffer, FT-Matrix2000 AM/SM, K1 TCM). Words of `bank_width` bytes are
 // interleaved over `banks` banks (word w lives in bank w mod banks); each bank delivers one word
 // per cycle, so an access takes as many cycles as its busiest bank has distinct words. `ports`
-// independent request ports serve accesses concurrently. Energy is charged per bank word read or
+// independent request ports serve accesses concurrently; a MAC array's operand streams yield to
+// the other initiators. Energy is charged per bank word read or
 // written, so it scales with the width an access touches.
 //
 // YAML (impl: scratchpad): size, banks, bank_width, ports (1), clock, latency (cycles or
@@ -62,6 +63,10 @@ protected:
 private:
     ScratchpadConfig config_;
     std::vector<ReservationTimeline> ports_;
+    // Once a MAC array streams operands here: the ports' reservations by the other initiators
+    // alone (they are served ahead of the array's streams; see access()).
+    std::vector<ReservationTimeline> othersPorts_;
+    bool arrayShares_ = false;
     // Scratch space for strided footprints: words per bank and the last word seen per bank.
     std::vector<std::uint64_t> bankWords_;
     std::vector<std::uint64_t> bankLastWord_;

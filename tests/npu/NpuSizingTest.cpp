@@ -65,6 +65,16 @@ TEST_P(DmaChannels, ConvRunsOnWhatTheTargetHas) {
 }
 INSTANTIATE_TEST_SUITE_P(Channels, DmaChannels, ::testing::Values(1, 2, 3, 4, 8));
 
+// With few bursts in flight per channel, channels beyond the four streams fetch the input in
+// parallel: the single-buffered layer, which waits for every fetch, gets faster.
+TEST(DmaChannels, ExtraChannelsShareTheInput) {
+    const std::string plan = "--workload conv1080p --plan static-single --set target.dma.outstanding=2 ";
+    const json four = runCli(plan + "--set target.dma.channels=4");
+    const json eight = runCli(plan + "--set target.dma.channels=8");
+    EXPECT_LT(eight["seconds"].get<double>(), four["seconds"].get<double>());
+    EXPECT_GT(eight["stats"]["npu"]["dma"]["channel7.bytes"]["value"].get<std::uint64_t>(), 0u);
+}
+
 TEST(DmaChannels, MoreThanTheTargetHasIsAConfigError) {
     RunRequest r;
     r.target = "npu";

@@ -24,7 +24,8 @@ constexpr std::uint32_t kTagsPerLayer = 5;
 
 // The layer's four DMA streams and the channel each takes on a DMA with 1, 2, 3 or ≥ 4 channels:
 // the input (the largest stream) keeps a channel of its own whenever there are two; the weights,
-// the write-back and the zero fill share what is left.
+// the write-back and the zero fill share what is left. Channels 4, 5, ... take a share of the
+// input's channel planes (ConvStream::load).
 enum class DmaStream : unsigned { Input, Weights, Output, Zero };
 unsigned dmaChannelFor(DmaStream stream, unsigned channels) {
     static constexpr unsigned kChannel[4][4] = {
@@ -241,9 +242,15 @@ private:
                           x0 = static_cast<std::uint64_t>(w.i0 + w.padBefore);
             std::uint64_t src = p_.ddrIn + (std::uint64_t{st.c} * p_.t.tc * s.h + y0) * s.w + x0;
             std::uint64_t dst = base + std::uint64_t{h.padBefore} * w.in + w.padBefore;
-            out.push_back(dmaCopy(p_.tagIn(tag), channel(DmaStream::Input), {w.valid, h.valid, tc},
-                                  {p_.ddr->id, src, s.w, std::int64_t{s.h} * s.w},
-                                  {p_.sram->id, dst, w.in, plane}));
+            // Channels beyond the four streams share the input's planes: more bursts in flight.
+            const std::uint32_t parts = std::min(tc, 1 + (p_.dmaChannels > 4 ? p_.dmaChannels - 4 : 0));
+            for (std::uint32_t i = 0; i < parts; ++i) {
+                const std::uint32_t c0 = tc * i / parts, c1 = tc * (i + 1) / parts;
+                out.push_back(dmaCopy(
+                    p_.tagIn(tag), i == 0 ? channel(DmaStream::Input) : 3 + i, {w.valid, h.valid, c1 - c0},
+                    {p_.ddr->id, src + std::uint64_t{c0} * s.h * s.w, s.w, std::int64_t{s.h} * s.w},
+                    {p_.sram->id, dst + std::uint64_t{c0} * static_cast<std::uint64_t>(plane), w.in, plane}));
+            }
         }
         // Zeros: whole padding rows, then the padding columns of the valid rows.
         auto zero = [&](std::uint64_t dst, std::uint32_t rowBytes, std::uint32_t rows) {
