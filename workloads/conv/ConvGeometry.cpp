@@ -28,6 +28,30 @@ std::uint64_t sumValid(std::uint32_t tile, std::uint32_t outSize, std::uint32_t 
     return sum;
 }
 
+// Column sums of a tile width: Σ valid input columns; Σ bus bytes of the tiles' input rows and of
+// their output rows (whole bursts from a burst-aligned row start: exact when the image rows are a
+// whole number of bursts, as DDR buffers start burst-aligned; 0 = not exact, estimate instead).
+struct Columns {
+    std::uint64_t valid = 0, inBus = 0, outBus = 0;
+};
+Columns sumColumns(const ConvShape& s, std::uint32_t tile, double burst) {
+    Columns c;
+    const std::uint64_t b = static_cast<std::uint64_t>(burst), wo = s.outW();
+    const bool exactIn = b > 0 && s.w % b == 0, exactOut = b > 0 && (wo * s.outBytes) % b == 0;
+    auto bus = [&](std::uint64_t offset, std::uint64_t bytes) {
+        return bytes == 0 ? 0 : (offset + bytes + b - 1) / b * b - offset / b * b;
+    };
+    for (std::uint32_t o = 0; o < wo; o += tile) {
+        const TileSpan t = tileSpan(o, tile, s.outW(), s.w, s.k, s.stride, s.pad);
+        c.valid += t.valid;
+        if (exactIn)
+            c.inBus += bus(static_cast<std::uint64_t>(t.i0 + t.padBefore), t.valid);
+        if (exactOut)
+            c.outBus += bus(std::uint64_t{o} * s.outBytes, std::uint64_t{t.n} * s.outBytes);
+    }
+    return c;
+}
+
 // Distinct values of ceil(n / d) for d = 1..n (the tile sizes that give different tile counts).
 std::vector<std::uint32_t> candidates(std::uint32_t n) {
     std::vector<std::uint32_t> v;
@@ -187,7 +211,8 @@ namespace {
 // estimatePlan with Σ valid input rows and columns over the tiles given (the planner computes them
 // once per tile size).
 PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
-                          const PlannerMachine& m, std::uint64_t rowsValid, std::uint64_t colsValid) {
+                          const PlannerMachine& m, std::uint64_t rowsValid, const Columns& cols) {
+    const std::uint64_t colsValid = cols.valid;
     const std::uint32_t ho = s.outH(), wo = s.outW();
     const std::uint64_t kk = std::uint64_t{s.k} * s.k;
     const double nH = ceilDiv(ho, t.th), nW = ceilDiv(wo, t.tw), nC = ceilDiv(s.channels, t.tc),
@@ -237,17 +262,23 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
         Dma operator+(const Dma& o) const { return {bytes + o.bytes, requests + o.requests}; }
         Dma operator/(double n) const { return {bytes / n, requests / n}; }
     };
-    auto stream = [&](double bytes, double rowBytes, double rowStride) {
+    auto stream = [&](double bytes, double rowBytes, double rowStride, double exactBus) {
         if (rowStride - rowBytes <= 8)
-            return Dma{bytes, bytes / m.dmaBurst};
+            return Dma{exactBus > 0 ? exactBus : bytes, bytes / m.dmaBurst};
         const double rows = bytes / rowBytes;
-        return Dma{m.ddrBurst > 0 ? rows * (rowBytes - 1 + m.ddrBurst) : bytes,
+        return Dma{exactBus > 0     ? exactBus
+                   : m.ddrBurst > 0 ? rows * (rowBytes - 1 + m.ddrBurst)
+                                    : bytes,
                    rows * (rowBytes + m.dmaBurst - 1) / m.dmaBurst};
     };
     auto time = [&](const Dma& d) { return std::max(d.bytes / bw, d.requests * m.ddrRequestSeconds); };
     const double inRow = std::min<double>(s.w, double(t.tw - 1) * s.stride + s.k);
-    const Dma inD = stream(inB, inRow, s.w), wD = stream(wB, double(t.tc) * kk, double(s.channels) * kk),
-              outD = stream(outB, t.tw * ob, wo * ob);
+    // Rows of burst-aligned images: their bus bytes exactly (Columns); else on average.
+    const double inBus = double(refetch(s, t).input * s.channels * rowsValid * cols.inBus),
+                 outBus = double(s.filters) * ho * double(cols.outBus);
+    const Dma inD = stream(inB, inRow, s.w, inBus),
+              wD = stream(wB, double(t.tc) * kk, double(s.channels) * kk, 0),
+              outD = stream(outB, t.tw * ob, wo * ob, outBus);
     e.ddrBytes = static_cast<std::uint64_t>(inD.bytes + wD.bytes + outD.bytes);
     // The array's operand streams and the DMA's bytes share the SRAM's ports.
     e.sramBytes = arraySramBytes(s, t, m.rows, m.cols, m.dataflow);
@@ -292,7 +323,7 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
 PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
                           const PlannerMachine& m) {
     return estimateWith(s, t, strategy, m, sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad),
-                        sumValid(t.tw, s.outW(), s.w, s.k, s.stride, s.pad));
+                        sumColumns(s, t.tw, m.ddrBurst));
 }
 
 bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& req, const PlannerMachine& m,
@@ -315,11 +346,12 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
     };
     std::vector<Candidate> fits;
     double best = std::numeric_limits<double>::infinity();
-    std::vector<std::uint64_t> rowsFor(ths.size()), colsFor(tws.size());
+    std::vector<std::uint64_t> rowsFor(ths.size());
+    std::vector<Columns> colsFor(tws.size());
     for (std::size_t i = 0; i < ths.size(); ++i)
         rowsFor[i] = sumValid(ths[i], ho, s.h, s.k, s.stride, s.pad);
     for (std::size_t i = 0; i < tws.size(); ++i)
-        colsFor[i] = sumValid(tws[i], wo, s.w, s.k, s.stride, s.pad);
+        colsFor[i] = sumColumns(s, tws[i], m.ddrBurst);
     for (std::uint32_t tf : tfs)
         for (std::uint32_t tc : tcs)
             for (std::size_t hi = 0; hi < ths.size(); ++hi)
