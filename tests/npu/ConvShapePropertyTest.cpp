@@ -1,5 +1,5 @@
-// Random small conv2d shapes (seeded, so every run draws the same ones): padding up to 3 with
-// kernels from 1 (pad > k), strides up to 4 (stride > k), 1×1 maps, every strategy, tiles chosen
+// Random small conv2d shapes (seeded, so every run draws the same ones): padding up to 5 with
+// kernels from 1 (pad > k), strides up to 5 (stride > k), 1×1 maps, every strategy, tiles chosen
 // by the planner or forced small. Each shape either runs functionally, bit-exact against the
 // direct convolution, or is refused at configuration time (ConfigError) — and only when the
 // kernel does not fit the padded input. Each simulation runs in a forked child (one SystemC
@@ -105,13 +105,13 @@ TEST(ConvShapeProperty, EveryLegalShapeRunsBitExactOrIsRefusedUpFront) {
     unsigned ran = 0, refused = 0;
     for (int i = 0; i < 400; ++i) {
         Shape s;
-        s.h = pick(1, 9);
-        s.w = pick(1, 9);
-        s.c = pick(1, 5);
-        s.f = pick(1, 5);
-        s.k = pick(1, 5);
-        s.stride = pick(1, 4);
-        s.pad = pick(0, 3);
+        s.h = pick(1, 12);
+        s.w = pick(1, 12);
+        s.c = pick(1, 6);
+        s.f = pick(1, 6);
+        s.k = pick(1, 6);
+        s.stride = pick(1, 5);
+        s.pad = pick(0, 5);
         s.plan = plans[pick(0, 2)];
         if (s.plan != "naive" && pick(0, 1) == 1) {  // force small tiles: several steps per layer
             s.extra = {
