@@ -131,5 +131,13 @@ TEST(PlanRoles, DdrAsTheTileMemoryIsRefusedBeforeSimulation) {
     }
 }
 
+TEST(PlanRoles, AMemoryTheEngineDoesNotReachIsRefusedBeforeSimulation) {
+    auto r = test::runTessim(
+        "run --target npu --workload conv1080p --set target.buf.impl=scratchpad --set target.buf.size=64KiB "
+        "--set target.buf.clock=1GHz --set 'target.dma.memories=[sram, ddr, buf]' --set plan.sram=buf");
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.err.find("'buf' (level buf) is not among its memories"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace tessim
