@@ -245,6 +245,11 @@ std::string reportToMarkdown(const Json& r) {
     for (auto it = r["traffic_bytes"].begin(); it != r["traffic_bytes"].end(); ++it)
         md << fmt::format("| {} traffic | {} B read, {} B written |\n", it.key(),
                           it.value()["read"].get<std::uint64_t>(), it.value()["write"].get<std::uint64_t>());
+    if (r.contains("useful_bytes"))
+        for (auto it = r["useful_bytes"].begin(); it != r["useful_bytes"].end(); ++it)
+            md << fmt::format("| {} requested | {} B read, {} B written |\n", it.key(),
+                              it.value()["read"].get<std::uint64_t>(),
+                              it.value()["write"].get<std::uint64_t>());
     md << "\n## Engines (fraction of cycles)\n\n| engine | compute | memory | dependency | structural | sync "
           "| idle |\n|---|---|---|---|---|---|---|\n";
     for (auto it = r["engines"].begin(); it != r["engines"].end(); ++it) {
