@@ -45,8 +45,12 @@ TEST(SramBandwidth, OneBankIsSlowerThanSixteenAndNeverBeatsItsSramBound) {
     EXPECT_GE(fast, wide["bounds"]["bandwidth_s"]["sram"].get<double>());
     // One bank of 16 B at 1 GHz, two ports: 32 GB/s for the array's operand bytes.
     EXPECT_DOUBLE_EQ(bound, narrow["bounds"]["compulsory_bytes"]["sram"].get<double>() / 32e9);
-    // The array's bytes are SRAM traffic (the DMA's come on top).
+    // The array's bytes are SRAM traffic (the DMA's come on top), and the plan's closed form
+    // (the bound's bytes) counts exactly what the array streamed.
     const auto& mac = narrow["stats"]["npu"]["npu"]["mac"];
+    EXPECT_EQ(narrow["bounds"]["compulsory_bytes"]["sram"].get<std::uint64_t>(),
+              mac["sram_read_bytes"]["value"].get<std::uint64_t>() +
+                  mac["sram_write_bytes"]["value"].get<std::uint64_t>());
     EXPECT_GE(busBytes(narrow, "sram"), mac["sram_read_bytes"]["value"].get<std::uint64_t>() +
                                             mac["sram_write_bytes"]["value"].get<std::uint64_t>());
 }

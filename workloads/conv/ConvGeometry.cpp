@@ -163,38 +163,59 @@ Parts parts(std::uint32_t n, std::uint32_t t) {
 
 }  // namespace
 
+namespace {
+
+// Weight stationary: folds do not depend on the pixels, so a tile of e pixels streams A + e·B
+// bytes; A and B summed over the channel and filter chunks (times their counts).
+struct WsTraffic {
+    std::uint64_t perTile = 0, perPixel = 0;
+};
+WsTraffic wsTraffic(const ConvShape& s, std::uint32_t tc, std::uint32_t tf, unsigned rows, unsigned cols) {
+    const std::uint64_t kk = std::uint64_t{s.k} * s.k;
+    WsTraffic w;
+    for (const Part& c : parts(s.channels, tc))
+        for (const Part& f : parts(s.filters, tf)) {
+            const SystolicMapping z = mapTile(rows, cols, Dataflow::WeightStationary, 0, f.size, c.size * kk);
+            const std::uint64_t rowFolds = (z.sr + rows - 1) / rows, colFolds = (z.sc + cols - 1) / cols;
+            w.perTile += c.count * f.count * c.size * kk * f.size;
+            w.perPixel += c.count * f.count * (c.size * kk * colFolds + f.size * rowFolds * 4);
+        }
+    return w;
+}
+
+// Partial sums read back by every channel chunk but the first; INT8 outputs written by the last.
+std::uint64_t partialSumAndOutputBytes(const ConvShape& s, std::uint32_t tc) {
+    return s.outputs() * (4 * (ceilDiv(s.channels, tc) - 1) + (s.requantize() ? 1 : 0));
+}
+
+std::uint64_t spatialTiles(const ConvShape& s, const ConvTiling& t) {
+    return std::uint64_t{ceilDiv(s.outH(), t.th)} * ceilDiv(s.outW(), t.tw);
+}
+
+}  // namespace
+
 std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned rows, unsigned cols,
                              Dataflow dataflow) {
-    const std::uint64_t ho = s.outH(), wo = s.outW(), kk = std::uint64_t{s.k} * s.k;
-    const std::uint64_t nS = std::uint64_t{ceilDiv(s.outH(), t.th)} * ceilDiv(s.outW(), t.tw);
-    std::uint64_t bytes = 0;
+    const std::uint64_t pixels = std::uint64_t{s.outH()} * s.outW();
+    std::uint64_t bytes = partialSumAndOutputBytes(s, t.tc);
+    if (dataflow == Dataflow::WeightStationary) {
+        const WsTraffic w = wsTraffic(s, t.tc, t.tf, rows, cols);
+        return bytes + spatialTiles(s, t) * w.perTile + pixels * w.perPixel;
+    }
     for (const Part& c : parts(s.channels, t.tc))
-        for (const Part& f : parts(s.filters, t.tf)) {
-            MacTileArgs a{};
-            a.channels = static_cast<std::uint16_t>(c.size);
-            a.filters = static_cast<std::uint16_t>(f.size);
-            a.kh = a.kw = static_cast<std::uint8_t>(s.k);
-            if (dataflow == Dataflow::WeightStationary) {
-                // Folds do not depend on the pixels: a tile of e pixels streams A + e·B bytes, so
-                // the spatial tiles sum to nS·A + out_h·out_w·B.
-                const SystolicMapping z = mapTile(rows, cols, dataflow, 0, f.size, c.size * kk);
-                const std::uint64_t rowFolds = (z.sr + rows - 1) / rows, colFolds = (z.sc + cols - 1) / cols;
-                const std::uint64_t A = c.size * kk * f.size,
-                                    B = c.size * kk * colFolds + f.size * rowFolds * 4;
-                bytes += c.count * f.count * (nS * A + ho * wo * B);
-                continue;
-            }
+        for (const Part& f : parts(s.filters, t.tf))
             for (const Part& h : parts(s.outH(), t.th))
                 for (const Part& w : parts(s.outW(), t.tw)) {
+                    MacTileArgs a{};
+                    a.channels = static_cast<std::uint16_t>(c.size);
+                    a.filters = static_cast<std::uint16_t>(f.size);
+                    a.kh = a.kw = static_cast<std::uint8_t>(s.k);
                     a.outH = static_cast<std::uint32_t>(h.size);
                     a.outW = static_cast<std::uint32_t>(w.size);
                     const OperandTraffic o = operandTraffic(rows, cols, dataflow, a);
                     bytes += (o.reads() + o.writes()) * h.count * w.count * c.count * f.count;
                 }
-        }
-    // Partial sums read back by every channel chunk but the first; INT8 outputs by the last.
-    const std::uint64_t outputs = ho * wo * s.filters;
-    return bytes + outputs * 4 * (ceilDiv(s.channels, t.tc) - 1) + (s.requantize() ? outputs : 0);
+    return bytes;
 }
 
 std::uint64_t inputFetchBytes(const ConvShape& s, const ConvTiling& t) {
@@ -211,7 +232,8 @@ namespace {
 // estimatePlan with Σ valid input rows and columns over the tiles given (the planner computes them
 // once per tile size).
 PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
-                          const PlannerMachine& m, std::uint64_t rowsValid, const Columns& cols) {
+                          const PlannerMachine& m, std::uint64_t rowsValid, const Columns& cols,
+                          std::uint64_t sramBytes) {
     const std::uint64_t colsValid = cols.valid;
     const std::uint32_t ho = s.outH(), wo = s.outW();
     const std::uint64_t kk = std::uint64_t{s.k} * s.k;
@@ -281,7 +303,7 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
               outD = stream(outB, t.tw * ob, wo * ob, outBus);
     e.ddrBytes = static_cast<std::uint64_t>(inD.bytes + wD.bytes + outD.bytes);
     // The array's operand streams and the DMA's bytes share the SRAM's ports.
-    e.sramBytes = arraySramBytes(s, t, m.rows, m.cols, m.dataflow);
+    e.sramBytes = sramBytes;
     const double sramSeconds =
         m.sramBytesPerSecond > 0 ? double(e.sramBytes + std::uint64_t(inB + wB + outB)) / m.sramBytesPerSecond
                                  : 0.0;
@@ -323,7 +345,7 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
 PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
                           const PlannerMachine& m) {
     return estimateWith(s, t, strategy, m, sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad),
-                        sumColumns(s, t.tw, m.ddrBurst));
+                        sumColumns(s, t.tw, m.ddrBurst), arraySramBytes(s, t, m.rows, m.cols, m.dataflow));
 }
 
 bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& req, const PlannerMachine& m,
@@ -352,8 +374,13 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
         rowsFor[i] = sumValid(ths[i], ho, s.h, s.k, s.stride, s.pad);
     for (std::size_t i = 0; i < tws.size(); ++i)
         colsFor[i] = sumColumns(s, tws[i], m.ddrBurst);
+    const bool ws = m.dataflow == Dataflow::WeightStationary;
+    const std::uint64_t pixels = std::uint64_t{ho} * wo;
     for (std::uint32_t tf : tfs)
-        for (std::uint32_t tc : tcs)
+        for (std::uint32_t tc : tcs) {
+            // The array's SRAM bytes: per chunk sizes once when they do not depend on the pixels.
+            const WsTraffic wsBytes = ws ? wsTraffic(s, tc, tf, m.rows, m.cols) : WsTraffic{};
+            const std::uint64_t partials = partialSumAndOutputBytes(s, tc);
             for (std::size_t hi = 0; hi < ths.size(); ++hi)
                 for (std::size_t wi = 0; wi < tws.size(); ++wi) {
                     ConvTiling t{ths[hi], tws[wi], tc, tf};
@@ -364,17 +391,21 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
                     }
                     if (l.total > m.sramBytes)
                         continue;
+                    const std::uint64_t sram =
+                        ws ? partials + spatialTiles(s, t) * wsBytes.perTile + pixels * wsBytes.perPixel
+                           : arraySramBytes(s, t, m.rows, m.cols, m.dataflow);
                     for (LoopOrder o : orders) {
                         // With channels split both orders fetch the same: one estimate.
                         if (o == LoopOrder::SpatialOuter && tc < s.channels && orders.size() == 2)
                             continue;
                         t.order = o;
-                        PlanEstimate e = estimateWith(s, t, strategy, m, rowsFor[hi], colsFor[wi]);
+                        PlanEstimate e = estimateWith(s, t, strategy, m, rowsFor[hi], colsFor[wi], sram);
                         best = std::min(best, e.seconds);
                         if (e.seconds <= best * (1 + kNearTie))
                             fits.push_back({t, e});
                     }
                 }
+        }
     double chosen = std::numeric_limits<double>::infinity();
     std::uint64_t chosenBytes = std::numeric_limits<std::uint64_t>::max();
     for (const Candidate& c : fits) {
