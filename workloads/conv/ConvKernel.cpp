@@ -436,6 +436,7 @@ public:
         j["engine"] = p.engine;
         j["sram"] = p.sram->name;
         j["ddr"] = p.ddr->name;
+        j["dma_channels"] = p.dmaChannels;
         if (!listed_) {
             merge(j, tilesJson(p));
             j["sram_bytes"] = p.sram->size;
