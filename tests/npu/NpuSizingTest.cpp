@@ -43,6 +43,10 @@ TEST(SramBandwidth, OneBankIsSlowerThanSixteenAndNeverBeatsItsSramBound) {
     EXPECT_GT(slow, fast);
     EXPECT_GE(slow, bound) << "1 bank: " << slow << " s, SRAM bound " << bound << " s";
     EXPECT_GE(fast, wide["bounds"]["bandwidth_s"]["sram"].get<double>());
+    // SRAM-bound, the layer takes about what all its SRAM bytes (the array's and the DMA's) need
+    // at the SRAM's bandwidth; compute-bound (16 banks), the array hardly waits.
+    EXPECT_LE(slow, 1.05 * double(busBytes(narrow, "sram")) / 32e9);
+    EXPECT_LT(wide["stall_fraction"].get<double>(), 0.01);
     // One bank of 16 B at 1 GHz, two ports: 32 GB/s for the array's operand bytes.
     EXPECT_DOUBLE_EQ(bound, narrow["bounds"]["compulsory_bytes"]["sram"].get<double>() / 32e9);
     // The array's bytes are SRAM traffic (the DMA's come on top), and the plan's closed form
