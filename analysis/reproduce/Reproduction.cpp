@@ -38,7 +38,7 @@ std::string label(const std::string& q) {
 }
 
 double metricOf(const nlohmann::json& report, const std::string& metric) {
-    if (metric == "ddr_bytes") {
+    if (metric == "ddr_bytes") {  // bytes on the bus (whole bursts), as the DDR energy counts them
         const auto& t = report.at("traffic_bytes").at("ddr");
         return t.at("read").get<double>() + t.at("write").get<double>();
     }

@@ -106,37 +106,59 @@ void SystolicArray::account(const Op& op) {
     cycles_ += map.cycles() + rq;
     requantCycles_ += rq;
     folds_ += map.folds;
-    std::uint64_t rowFolds = (map.sr + config_.rows - 1) / config_.rows;
-    std::uint64_t colFolds = (map.sc + config_.cols - 1) / config_.cols;
     // Used processing elements per fold, summed over folds (partial folds use fewer rows/cols).
-    std::uint64_t usedRows = map.sr, usedCols = map.sc;
-    usedPeCycles_ += usedRows * usedCols * map.t;
-    // SRAM operand traffic as SCALE-Sim counts it: the stationary operand is loaded once per
-    // fold, the streamed operand is read once per fold, partial sums written per row fold.
+    usedPeCycles_ += map.sr * map.sc * map.t;
+    const OperandTraffic traffic = operandTraffic(config_.rows, config_.cols, config_.dataflow, a);
+    if (a.requantize)
+        requantOps_ += std::uint64_t{a.outH} * a.outW * a.filters;
+    sramReadBytes_ += traffic.reads();
+    sramWriteBytes_ += traffic.writes();
+}
+
+OperandTraffic operandTraffic(unsigned rows, unsigned cols, Dataflow dataflow, const MacTileArgs& a) {
     const std::uint64_t e = std::uint64_t{a.outH} * a.outW, k = std::uint64_t{a.channels} * a.kh * a.kw;
-    std::uint64_t reads = 0, writes = 0;
-    switch (config_.dataflow) {
+    const SystolicMapping map = mapTile(rows, cols, dataflow, e, a.filters, k);
+    const std::uint64_t rowFolds = (map.sr + rows - 1) / rows, colFolds = (map.sc + cols - 1) / cols;
+    OperandTraffic t;
+    switch (dataflow) {
     case Dataflow::WeightStationary:
-        reads = k * a.filters + e * k * colFolds;
-        writes = e * a.filters * rowFolds * 4;
+        t.weights = k * a.filters;
+        t.input = e * k * colFolds;
+        t.accumulatorWrite = e * a.filters * rowFolds * 4;
         break;
     case Dataflow::InputStationary:
-        reads = e * k + k * a.filters * colFolds;
-        writes = e * a.filters * rowFolds * 4;
+        t.input = e * k;
+        t.weights = k * a.filters * colFolds;
+        t.accumulatorWrite = e * a.filters * rowFolds * 4;
         break;
     case Dataflow::OutputStationary:
-        reads = e * k * colFolds + k * a.filters * rowFolds;
-        writes = e * a.filters * 4;
+        t.input = e * k * colFolds;
+        t.weights = k * a.filters * rowFolds;
+        t.accumulatorWrite = e * a.filters * 4;
         break;
     }
+    if (e * k * a.filters == 0)
+        return OperandTraffic{};
     if (a.accumulate)
-        reads += outputBytes(a);
-    if (a.requantize) {  // one INT8 per output written to out8
-        requantOps_ += e * a.filters;
-        writes += e * a.filters;
-    }
-    sramReadBytes_ += reads;
-    sramWriteBytes_ += writes;
+        t.accumulatorRead = e * a.filters * 4;
+    if (a.requantize)
+        t.outputWrite = e * a.filters;
+    return t;
+}
+
+void SystolicArray::operandBlocks(const Op& op, std::vector<OperandBlock>& out) const {
+    const MacTileArgs& a = op.mac;
+    const OperandTraffic t = operandTraffic(config_.rows, config_.cols, config_.dataflow, a);
+    const std::uint64_t outputs = std::uint64_t{a.outH} * a.outW * a.filters;
+    auto block = [&](std::uint64_t addr, std::uint64_t span, std::uint64_t bytes, bool write) {
+        if (bytes > 0 && span > 0)
+            out.push_back(OperandBlock{a.space, addr, span, bytes, write});
+    };
+    block(a.weights, weightBytes(a), t.weights, false);
+    block(a.in, inputBytes(a), t.input, false);
+    block(a.out, outputs * 4, t.accumulatorRead, false);
+    block(a.out, outputs * 4, t.accumulatorWrite, true);
+    block(a.out8, outputs, t.outputWrite, true);
 }
 
 void SystolicArray::executeFunctional(const Op& op, FunctionalMemory& memory) {

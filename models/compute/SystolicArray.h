@@ -1,6 +1,8 @@
 // A systolic MAC array (impl: systolic): rows × cols INT8 MACs with INT32 accumulation, dataflow
 // os | ws | is. Executes OpKind::MacTile; a tile's cycle count is SCALE-Sim v2's stall-free
 // formula (../shared/facts/scalesim-compat.md): folds × (fill + skew + T + drain).
+// The tile's operand reads and result writes (OperandTraffic) stream through the SRAM that holds
+// them (FunctionalUnit::operandBlocks): its banks and ports may stretch a tile beyond the formula.
 // Requantisation (MacTileArgs::requantize): the tile's INT32 outputs leave the array's columns
 // into a post-processing stage that multiplies, rounds, shifts and clamps one output row of the
 // array (cols outputs) per cycle: ceil(outputs / cols) cycles after the tile's formula cycles
@@ -44,6 +46,17 @@ struct SystolicMapping {
 SystolicMapping mapTile(unsigned rows, unsigned cols, Dataflow dataflow, std::uint64_t outPixels,
                         std::uint64_t filters, std::uint64_t window);
 
+// SRAM bytes one tile streams, as SCALE-Sim counts them: the stationary operand is loaded once,
+// the streamed one once per fold of the other dimension, partial sums written once per row fold
+// (column fold for os: once); accumulating tiles read their partial sums, requantising tiles
+// write one INT8 per output.
+struct OperandTraffic {
+    std::uint64_t input = 0, weights = 0, accumulatorRead = 0, accumulatorWrite = 0, outputWrite = 0;
+    std::uint64_t reads() const { return input + weights + accumulatorRead; }
+    std::uint64_t writes() const { return accumulatorWrite + outputWrite; }
+};
+OperandTraffic operandTraffic(unsigned rows, unsigned cols, Dataflow dataflow, const MacTileArgs& a);
+
 class SystolicArray : public FunctionalUnit {
 public:
     explicit SystolicArray(SystolicConfig config);
@@ -53,6 +66,8 @@ public:
     std::uint64_t latency(const Op& op) const override { return occupancy(op); }
     void account(const Op& op) override;
     void executeFunctional(const Op& op, FunctionalMemory& memory) override;
+    // Input, weights, partial sums and INT8 outputs, each in the tile's SRAM buffers.
+    void operandBlocks(const Op& op, std::vector<OperandBlock>& out) const override;
     double work(const Op& op) const override;
     double peakWorkPerCycle() const override { return double(config_.rows) * config_.cols; }
     std::optional<MacArrayInfo> macArray() const override;

@@ -314,6 +314,7 @@ Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick a
 Tick Ddr::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) {
     bool write = gp.is_write();
     std::uint64_t addr = gp.get_address(), bytes = gp.get_data_length();
+    const std::uint64_t burstsBefore = write ? writeBursts_ : readBursts_;
     Tick done = arrival;
     if (ext && ext->strided()) {
         bytes = std::uint64_t{ext->elements} * ext->elementBytes;
@@ -331,6 +332,7 @@ Tick Ddr::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arriva
         ++reads_;
         bytesRead_ += bytes;
     }
+    noteBusBytes(((write ? writeBursts_ : readBursts_) - burstsBefore) * config_.burstBytes());
     firstArrival_ = std::min(firstArrival_, arrival);
     lastEnd_ = std::max(lastEnd_, done);
     return done;
@@ -360,7 +362,7 @@ void Ddr::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const 
              "row hits served ahead of a later row switch (FR-FCFS)");
     node.add("row_hit_rate",
              rowAccesses ? static_cast<double>(rowHits_) / static_cast<double>(rowAccesses) : 0.0, "ratio");
-    double bytes = static_cast<double>(bytesRead_ + bytesWritten_);
+    double bytes = static_cast<double>(busBytesRead() + busBytesWritten());
     node.add("achieved_bandwidth", seconds > 0 ? bytes / seconds : 0.0, "B/s",
              "bytes moved over the run time");
     double span = lastEnd_ > firstArrival_ && firstArrival_ != kTickMax

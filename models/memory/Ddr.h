@@ -42,6 +42,10 @@ public:
     Ddr(sc_core::sc_module_name name, const DdrConfig& config);
 
     double peakBandwidth() const override { return config_.peakBandwidth(); }
+    // Whole bursts: a request that ends mid-burst still occupies the data bus for the burst.
+    std::uint64_t burstBytes() const override { return config_.burstBytes(); }
+    std::uint64_t busBytesRead() const override { return readBursts_ * config_.burstBytes(); }
+    std::uint64_t busBytesWritten() const override { return writeBursts_ * config_.burstBytes(); }
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
     void resetTiming() override;
 

@@ -63,6 +63,7 @@ void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     const std::uint64_t waitsBefore = waitsInTransport_;
     const Tick arrival = now + delay.value();
     accessWait_ = 0;
+    accessBusBytes_ = 0;
     Tick done = access(gp, ext, arrival);
     if (ext && ext->functional && gp.get_data_ptr())
         functionalAccess(gp, *ext);
@@ -73,15 +74,18 @@ void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     if (who >= byInitiator_.size())
         byInitiator_.resize(std::size_t{who} + 1);
     InitiatorTraffic& t = byInitiator_[who];
+    const std::uint64_t moved = accessBusBytes_ ? accessBusBytes_ : bytes;  // as traffic_bytes counts
     if (write) {
         ++t.writes;
-        t.bytesWritten += bytes;
+        t.bytesWritten += moved;
     } else {
         ++t.reads;
-        t.bytesRead += bytes;
+        t.bytesRead += moved;
     }
     t.waitTicks += accessWait_;
-    if (observer_) {
+    // A MAC array's operand accesses reach observers from the engine, as one access per operand
+    // over the tile's whole run (what hazard checks compare DMA transfers with).
+    if (observer_ && !(ext && ext->source == AccessSource::MacOperand)) {
         TimedAccess a;
         a.initiator = who;
         a.space = ext ? ext->space : 0;

@@ -33,6 +33,12 @@ public:
     std::uint64_t capacity() const { return capacity_; }
     std::uint64_t bytesRead() const { return bytesRead_; }
     std::uint64_t bytesWritten() const { return bytesWritten_; }
+    // Bytes the memory's data path moved: whole bursts where it transfers in bursts (what energy
+    // and bandwidth see); bytesRead()/bytesWritten() are the bytes requested.
+    virtual std::uint64_t busBytesRead() const { return bytesRead_; }
+    virtual std::uint64_t busBytesWritten() const { return bytesWritten_; }
+    // The smallest transfer of the data path (a DDR burst); 0 where accesses move exactly their bytes.
+    virtual std::uint64_t burstBytes() const { return 0; }
     // Peak bandwidth of the memory's data path, B/s (bounds use it).
     virtual double peakBandwidth() const = 0;
     virtual void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const = 0;
@@ -64,7 +70,8 @@ public:
 
     // What one initiator asked of this memory.
     struct InitiatorTraffic {
-        std::uint64_t reads = 0, writes = 0, bytesRead = 0, bytesWritten = 0;
+        std::uint64_t reads = 0, writes = 0;
+        std::uint64_t bytesRead = 0, bytesWritten = 0;  // moved, as traffic_bytes: whole bursts on a DDR
         Tick waitTicks = 0;  // beyond the unloaded latency: queueing behind other requests
     };
     // Indexed by initiator id (ids never seen have no entry or a zero one).
@@ -83,6 +90,9 @@ protected:
     // Models report the ticks the current access queued behind others (ports, MSHRs, banks,
     // buses); the base attributes them to the access's initiator.
     void noteWait(Tick ticks) { accessWait_ += ticks; }
+    // Models whose data path moves whole bursts report the bytes the current access put on the
+    // bus; the base attributes them to the access's initiator (0: exactly the bytes requested).
+    void noteBusBytes(std::uint64_t bytes) { accessBusBytes_ = bytes; }
     // Waits for simulated time inside b_transport (a cache's miss look-ahead), counted so that
     // an access during which none happened need not read the simulated time again.
     static inline std::uint64_t waitsInTransport_ = 0;
@@ -102,6 +112,7 @@ private:
     BackingStore store_;
     std::vector<InitiatorTraffic> byInitiator_;
     Tick accessWait_ = 0;
+    std::uint64_t accessBusBytes_ = 0;
     const InitiatorRegistry* registry_ = nullptr;
     AccessObserver* observer_ = nullptr;
 };

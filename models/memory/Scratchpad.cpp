@@ -44,7 +44,9 @@ void Scratchpad::resetTiming() {
     Memory::resetTiming();
     for (auto& p : ports_)
         p = ReservationTimeline{};
-    reads_ = writes_ = wordsRead_ = wordsWritten_ = 0;
+    othersPorts_.clear();
+    arrayShares_ = false;
+    reads_ = writes_ = wordsRead_ = wordsWritten_ = operandWordsRead_ = operandWordsWritten_ = 0;
     conflictCycles_ = conflictedAccesses_ = busyCycles_ = 0;
 }
 
@@ -85,17 +87,29 @@ Tick Scratchpad::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick
     BankFootprint f = footprint(gp.get_address(), gp.get_data_length(), ext);
     std::uint64_t cycles = std::max<std::uint64_t>(f.cycles, 1);
     Tick t = alignUp(arrival, period);
+    // A MAC array's operand streams yield to every other initiator (an arbiter that serves the
+    // DMA's few bursts first): they queue behind all reservations, the others only behind each
+    // other's. The array reserves a tile's streams when the tile starts, before the DMA bursts
+    // of the same time arrive, so without this they would find the ports taken.
+    const bool operands = ext && ext->source == AccessSource::MacOperand;
+    if (operands && !arrayShares_) {
+        arrayShares_ = true;
+        othersPorts_ = ports_;
+    }
+    std::vector<ReservationTimeline>& timelines = arrayShares_ && !operands ? othersPorts_ : ports_;
     // The port that can start first serves the access.
     std::size_t best = 0;
     Tick bestStart = kTickMax;
-    for (std::size_t p = 0; p < ports_.size(); ++p) {
-        Tick s = ports_[p].earliestStart(t, cycles * period);
+    for (std::size_t p = 0; p < timelines.size(); ++p) {
+        Tick s = timelines[p].earliestStart(t, cycles * period);
         if (s < bestStart) {
             bestStart = s;
             best = p;
         }
     }
-    Tick start = ports_[best].reserve(t, cycles * period);
+    Tick start = timelines[best].reserve(t, cycles * period);
+    if (&timelines != &ports_)  // later operand streams queue behind it
+        ports_[best].reserve(start, cycles * period);
     busyCycles_ += cycles;
     std::uint64_t conflict = f.conflictCycles();
     if (conflict > 0) {
@@ -106,13 +120,15 @@ Tick Scratchpad::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick
         ext->conflictTicks = conflict * period;
     noteWait(start - t + conflict * period);
     std::uint64_t bytes = gp.get_data_length();
+    // A MAC array's operand streams: the array charges their energy (its operand_read and
+    // psum_write events), so they are counted apart from the words that cost energy here.
     if (gp.is_read()) {
         ++reads_;
-        wordsRead_ += f.words;
+        (operands ? operandWordsRead_ : wordsRead_) += f.words;
         bytesRead_ += bytes;
     } else {
         ++writes_;
-        wordsWritten_ += f.words;
+        (operands ? operandWordsWritten_ : wordsWritten_) += f.words;
         bytesWritten_ += bytes;
     }
     return start + (config_.latencyCycles + cycles - 1) * period;
@@ -126,12 +142,19 @@ void Scratchpad::collect(StatsTree& stats, EnergyLedger& energy, double seconds)
     node.add("bytes_written", bytesWritten_, "B");
     node.add("bank_words_read", wordsRead_, "words", "bank-word reads (energy events)");
     node.add("bank_words_written", wordsWritten_, "words", "bank-word writes (energy events)");
+    if (operandWordsRead_ + operandWordsWritten_ > 0) {
+        node.add("operand_words_read", operandWordsRead_, "words",
+                 "bank-word reads of MAC-array operands (energy charged by the array)");
+        node.add("operand_words_written", operandWordsWritten_, "words",
+                 "bank-word writes of MAC-array results (energy charged by the array)");
+    }
     node.add("bank_conflict_cycles", conflictCycles_, "cycles", "cycles lost to bank conflicts");
     node.add("bank_conflicted_accesses", conflictedAccesses_, "accesses",
              "accesses with at least one conflict");
     double busy = ticksToSeconds(config_.clock.at(busyCycles_));
     node.add("busy", busy, "s", "port-cycles spent serving accesses");
-    node.add("utilisation", seconds > 0 ? busy / (seconds * config_.ports) : 0.0, "ratio");
+    // The DMA's bursts served ahead of an array's streams may overlap them by a few cycles.
+    node.add("utilisation", seconds > 0 ? std::min(1.0, busy / (seconds * config_.ports)) : 0.0, "ratio");
     energy.addEvents(name(), "read_word", wordsRead_, config_.readJoulesPerWord);
     energy.addEvents(name(), "write_word", wordsWritten_, config_.writeJoulesPerWord);
     energy.addStaticPower(name(), config_.staticWatts);

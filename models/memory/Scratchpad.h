@@ -1,7 +1,8 @@
 // Banked on-chip SRAM (NPU buffer, FT-Matrix2000 AM/SM, K1 TCM). Words of `bank_width` bytes are
 // interleaved over `banks` banks (word w lives in bank w mod banks); each bank delivers one word
 // per cycle, so an access takes as many cycles as its busiest bank has distinct words. `ports`
-// independent request ports serve accesses concurrently. Energy is charged per bank word read or
+// independent request ports serve accesses concurrently; a MAC array's operand streams yield to
+// the other initiators. Energy is charged per bank word read or
 // written, so it scales with the width an access touches.
 //
 // YAML (impl: scratchpad): size, banks, bank_width, ports (1), clock, latency (cycles or
@@ -32,7 +33,8 @@ struct ScratchpadConfig {
     double areaMm2 = 0.0;  // from the SRAM array model; 0 when the energy section names none
 
     static ScratchpadConfig fromYaml(config::Reader& r, const std::string& name);
-    double peakBandwidth() const { return static_cast<double>(banks) * bankWidth * clock.hz(); }
+    // Every port reaches every bank: `ports` accesses proceed at once, each up to banks words/cycle.
+    double peakBandwidth() const { return static_cast<double>(ports) * banks * bankWidth * clock.hz(); }
 };
 
 // Bank occupancy of one access: the cycles its busiest bank needs, the cycles a conflict-free
@@ -63,11 +65,16 @@ protected:
 private:
     ScratchpadConfig config_;
     std::vector<ReservationTimeline> ports_;
+    // Once a MAC array streams operands here: the ports' reservations by the other initiators
+    // alone (they are served ahead of the array's streams; see access()).
+    std::vector<ReservationTimeline> othersPorts_;
+    bool arrayShares_ = false;
     // Scratch space for strided footprints: words per bank and the last word seen per bank.
     std::vector<std::uint64_t> bankWords_;
     std::vector<std::uint64_t> bankLastWord_;
     std::uint64_t reads_ = 0, writes_ = 0;
     std::uint64_t wordsRead_ = 0, wordsWritten_ = 0;
+    std::uint64_t operandWordsRead_ = 0, operandWordsWritten_ = 0;  // AccessSource::MacOperand
     std::uint64_t conflictCycles_ = 0, conflictedAccesses_ = 0;
     std::uint64_t busyCycles_ = 0;
 };

@@ -125,6 +125,7 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         s.level = mem->level();
         s.size = mem->capacity();
         s.peakBandwidth = mem->peakBandwidth();
+        s.burstBytes = mem->burstBytes();
         placeInstance(topology, name, s.key, s.cluster, s.index);
         info_.spaces.push_back(s);
         memories_.push_back(std::move(mem));
@@ -182,14 +183,17 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
             e.fail("units", "an engine needs at least one unit");
         auto engine = std::make_unique<Engine>(c.name.c_str(), c, std::move(units), sync_);
         const std::vector<std::uint8_t> reached = connect(e, "memories", *engine);
+        DmaEngine* dma = nullptr;
         if (e.has("dma")) {
             std::string dmaName = e.get<std::string>("dma");
             auto it = std::find(info_.dmaEngines.begin(), info_.dmaEngines.end(), dmaName);
             if (it == info_.dmaEngines.end())
                 e.fail("dma", "no DMA engine named '" + dmaName + "'");
-            engine->dma.bind(*dmaEngines_[static_cast<std::size_t>(it - info_.dmaEngines.begin())]);
+            dma = dmaEngines_[static_cast<std::size_t>(it - info_.dmaEngines.begin())].get();
+            engine->dma.bind(*dma);
         }
         EngineInfo ei = engine->describe();
+        ei.dmaChannels = dma ? dma->channelCount() : 0;
         placeInstance(topology, name, ei.key, ei.cluster, ei.index);
         mapRoles(topology, name, *engine, ei);
         // The memories it reaches, as listed; an instance it reaches as a role is named by the role.
@@ -456,8 +460,10 @@ std::vector<LevelTraffic> ConfiguredTarget::traffic() const {
             out.push_back(LevelTraffic{m->level(), 0, 0});
             it = out.end() - 1;
         }
-        it->read += m->bytesRead();
-        it->write += m->bytesWritten();
+        it->read += m->busBytesRead();
+        it->write += m->busBytesWritten();
+        it->usefulRead += m->bytesRead();
+        it->usefulWrite += m->bytesWritten();
     }
     return out;
 }

@@ -20,8 +20,8 @@
 namespace tessim {
 
 // Why a transaction was issued (observers and traces tell engine, DMA and cache traffic apart).
-// MacOperand: a MAC array's operand reads and result writes of a tile, which the array serves from
-// its scratchpad without transactions (reported to observers only; its timing is the array's).
+// MacOperand: a MAC array's operand reads and result writes of a tile, streamed through its
+// scratchpad while the tile runs (Engine::streamOperands); observers see them from the engine.
 enum class AccessSource : std::uint8_t { Engine, DmaBurst, CacheFill, CacheWriteBack, MacOperand };
 
 struct AccessExtension : tlm::tlm_extension<AccessExtension> {

@@ -16,6 +16,8 @@ namespace {
 
 // Stalls at least this long appear in traces (shorter ones would flood the trace).
 constexpr std::uint64_t kTracedStallCycles = 8;
+// A tile-level op streams its operands in about this many accesses (Engine::streamOperands).
+constexpr std::uint64_t kOperandAccessesPerOp = 32;
 
 bool isCompute(OpKind k) {
     switch (k) {
@@ -505,14 +507,19 @@ inline void Engine::markResult(const Op& op, unsigned group, std::uint64_t ready
 inline void Engine::completeCompute(const Op& op, unsigned slot, std::uint64_t s, unsigned group) {
     FunctionalUnit& unit = *units_[slots_[slot].unit];
     const IssueCost cost = unit.issue(op);
-    const std::uint64_t occupancy = cost.occupancy;
+    std::uint64_t occupancy = cost.occupancy, latency = cost.latency;
+    if (op.kind == OpKind::MacTile && !(op.flags & Op::kIdealOperands)) {  // memory may stretch it
+        const std::uint64_t served = streamOperands(unit, op, s, occupancy);
+        occupancy = std::max(occupancy, served - s);
+        latency = std::max(latency, served - s);
+    }
     slots_[slot].freeAt = s + occupancy;
     workDone_ += cost.work;
     workByDType_[static_cast<std::size_t>(op.dtype)] += cost.work;
     if (op.dst != kNoReg)
-        markResult(op, group, s + cost.latency, false);
+        markResult(op, group, s + latency, false);
     else
-        computeDrain_ = std::max(computeDrain_, s + cost.latency);
+        computeDrain_ = std::max(computeDrain_, s + latency);
     // A taken branch redirects the front end: the next op issues in a later cycle, after the penalty.
     if (op.kind == OpKind::Branch && (op.flags & Op::kTaken))
         frontEndReady_ = s + 1 + config_.branchPenalty;
@@ -735,6 +742,64 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
     else
         bytesRead_ += bytes;
     return absoluteAfter(delay);
+}
+
+// A tile's operand blocks reach their memories in about kOperandAccessesPerOp accesses, arriving
+// spread over the tile's cycles [first, first + cycles) in proportion to the bytes before them: a
+// memory that keeps up costs nothing and leaves gaps for other initiators (the DMA), one that
+// cannot (banks, ports, other initiators) stretches the tile. Few accesses keep the simulation
+// fast and leave the memory's reservation timelines room for the DMA's bursts between them.
+// Returns the cycle the last access is served (≥ first + cycles).
+std::uint64_t Engine::streamOperands(const FunctionalUnit& unit, const Op& op, std::uint64_t first,
+                                     std::uint64_t cycles) {
+    operandBlocks_.clear();
+    unit.operandBlocks(op, operandBlocks_);
+    std::uint64_t total = 0;
+    for (const OperandBlock& b : operandBlocks_)
+        total += b.span > 0 ? b.bytes : 0;
+    std::uint64_t done = first + cycles;
+    if (total == 0)
+        return done;
+    const std::uint64_t piece =
+        std::max<std::uint64_t>(4096, (total + kOperandAccessesPerOp - 1) / kOperandAccessesPerOp);
+    access_.elementBytes = access_.elements = 0;
+    access_.stride = 0;
+    access_.functional = false;
+    access_.source = AccessSource::MacOperand;
+    payload_.set_data_ptr(nullptr);
+    std::uint64_t before = 0;
+    for (const OperandBlock& b : operandBlocks_) {
+        const std::uint8_t space = concreteSpace_[b.space];
+        const int socket = spaceToSocket_[space];
+        if (socket < 0)
+            throw std::runtime_error(unreachableSpace(op));
+        access_.space = space;
+        std::uint64_t offset = 0;  // in the block's footprint
+        for (std::uint64_t left = b.span > 0 ? b.bytes : 0; left > 0;) {
+            const std::uint64_t bytes = std::min({left, b.span - offset, piece});
+            const double at = double(cycles) * double(before) / double(total);
+            access_.conflictTicks = 0;
+            payload_.set_command(b.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+            payload_.set_address(b.addr + offset);
+            payload_.set_data_length(static_cast<unsigned>(bytes));
+            payload_.set_streaming_width(static_cast<unsigned>(bytes));
+            payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+            sc_core::sc_time delay = delayUntil(config_.clock.at(first + static_cast<std::uint64_t>(at)));
+            memory[static_cast<unsigned>(socket)]->b_transport(payload_, delay);
+            if (payload_.is_response_error())
+                throw std::runtime_error(fmt::format(
+                    "engine {}: '{}' operands of {} B at {}+{:#x} were refused ({}): outside the memory",
+                    name(), opKindName(op.kind), bytes,
+                    space < spaceNames_.size() ? spaceNames_[space] : fmt::format("space {}", space), b.addr,
+                    payload_.get_response_string()));
+            done = std::max(done, config_.clock.cyclesCeil(absoluteAfter(delay)));
+            before += bytes;
+            left -= bytes;
+            offset = offset + bytes == b.span ? 0 : offset + bytes;
+        }
+    }
+    access_.source = AccessSource::Engine;
+    return done;
 }
 
 // The array streams a tile's operands and results over the tile's whole occupancy of the unit.

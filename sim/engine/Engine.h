@@ -142,6 +142,8 @@ private:
     Tick memoryAccess(const Op& op, Tick at, bool write, std::vector<std::uint8_t>* data);
     std::string unreachableSpace(const Op& op) const;
     void reportMacOperands(const Op& op, std::uint64_t first, std::uint64_t last);
+    std::uint64_t streamOperands(const FunctionalUnit& unit, const Op& op, std::uint64_t first,
+                                 std::uint64_t cycles);
 
     // Registers: every id the op names exists on this engine (else a runtime error), and the
     // number of registers its vector operands span (1 without register groups).
@@ -227,6 +229,7 @@ private:
     std::vector<std::vector<double>> vregs_;
     std::array<std::vector<double>, 3> splat_;  // scalar sources of vector ops, splat
     std::vector<std::uint8_t> functionalBuffer_;
+    std::vector<OperandBlock> operandBlocks_;
     std::array<double, kRegIds - kScalarRegBase> sregs_{};
 };
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/energy/EnergyLedger.h"
 #include "sim/ir/Op.h"
@@ -18,6 +19,15 @@ namespace tessim {
 class FunctionalMemory;
 
 enum class UnitClass { Compute, Memory };
+
+// A block of operands that a tile-level op (MAC tile) streams through a memory while it runs:
+// `bytes` read or written within [addr, addr + span) of `space`; bytes > span when the unit reads
+// (or writes) the block several times, once per fold.
+struct OperandBlock {
+    std::uint8_t space = 0;
+    std::uint64_t addr = 0, span = 0, bytes = 0;
+    bool write = false;
+};
 
 // What issuing one op costs a unit; see FunctionalUnit::issue().
 struct IssueCost {
@@ -48,6 +58,9 @@ public:
     }
     // Tile-level ops that touch memory themselves (MAC tiles) execute here in functional mode.
     virtual void executeFunctional(const Op& op, FunctionalMemory& memory) {}
+    // The operand blocks an op streams through memory (appended to `out`); the engine reserves
+    // the memories' timelines for them, and the op lasts until the last of them is served.
+    virtual void operandBlocks(const Op& op, std::vector<OperandBlock>& out) const {}
     // Work of an op in the unit of peak(): element operations, MACs...
     virtual double work(const Op& op) const { return 0.0; }
     // MAC arrays describe their geometry (planners cost tiles with it); other units return none.

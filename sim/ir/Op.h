@@ -141,7 +141,7 @@ struct Op {
     std::uint8_t space = 0;  // memory space for loads and stores
     std::uint8_t dst = kNoReg;
     std::uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
-    std::uint8_t flags = 0;  // kBundleStart, kOrdered, kTaken
+    std::uint8_t flags = 0;  // kBundleStart, kOrdered, kTaken, kIdealOperands
     // Loads and stores: the scalar register the address comes from (the pointer a loop
     // increments), or none. Timing only: the op waits for it; `addr` stays the absolute address.
     std::uint8_t base = kNoReg;
@@ -161,6 +161,9 @@ struct Op {
     static constexpr std::uint8_t kBundleStart = 1;  // VLIW: this op opens a new bundle
     static constexpr std::uint8_t kOrdered = 2;      // Reduce: in element order (vfredosum)
     static constexpr std::uint8_t kTaken = 4;        // Branch: taken (jumps back)
+    // MacTile: the operands reach the array at its own rate, without memory accesses (SCALE-Sim's
+    // model, which has no SRAM bandwidth); otherwise they stream through the tile's memory.
+    static constexpr std::uint8_t kIdealOperands = 8;
 };
 
 // A MAC tile with no output: it computes nothing, waits for the array and takes one cycle.

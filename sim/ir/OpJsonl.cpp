@@ -110,6 +110,8 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         j["stride"] = m.stride;
         j["pad"] = m.pad;
         j["accumulate"] = m.accumulate != 0;
+        if (op.flags & Op::kIdealOperands)
+            j["ideal_operands"] = true;
         if (m.requantize) {
             j["requantize"] = true;
             j["multiplier"] = m.multiplier;
@@ -358,6 +360,8 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
             m.stride = p.get<std::uint8_t>("stride", 1);
             m.pad = p.get<std::uint8_t>("pad", 0);
             m.accumulate = p.get<bool>("accumulate", false) ? 1 : 0;
+            if (p.get<bool>("ideal_operands", false))
+                op.flags |= Op::kIdealOperands;
             m.requantize = p.get<bool>("requantize", false) ? 1 : 0;
             m.multiplier = p.get<std::int32_t>("multiplier", 1);
             const unsigned shift = p.get<unsigned>("shift", 0u);

@@ -82,6 +82,16 @@ Json buildReport(const RunOutcome& o) {
     for (const auto& t : o.traffic)
         traffic[t.level] = Json{{"read", t.read}, {"write", t.write}};
     j["traffic_bytes"] = traffic;
+    // What was requested, where a level moved more (whole bursts): absent when every level moved
+    // exactly what was asked of it.
+    Json useful = Json::object();
+    bool partialBursts = false;
+    for (const auto& t : o.traffic) {
+        useful[t.level] = Json{{"read", t.usefulRead}, {"write", t.usefulWrite}};
+        partialBursts = partialBursts || t.usefulRead != t.read || t.usefulWrite != t.write;
+    }
+    if (partialBursts)
+        j["useful_bytes"] = useful;
 
     Json energy = o.energy.toJson(seconds);
     double joules = energy["total"].get<double>();
@@ -239,6 +249,11 @@ std::string reportToMarkdown(const Json& r) {
     for (auto it = r["traffic_bytes"].begin(); it != r["traffic_bytes"].end(); ++it)
         md << fmt::format("| {} traffic | {} B read, {} B written |\n", it.key(),
                           it.value()["read"].get<std::uint64_t>(), it.value()["write"].get<std::uint64_t>());
+    if (r.contains("useful_bytes"))
+        for (auto it = r["useful_bytes"].begin(); it != r["useful_bytes"].end(); ++it)
+            md << fmt::format("| {} requested | {} B read, {} B written |\n", it.key(),
+                              it.value()["read"].get<std::uint64_t>(),
+                              it.value()["write"].get<std::uint64_t>());
     md << "\n## Engines (fraction of cycles)\n\n| engine | compute | memory | dependency | structural | sync "
           "| idle |\n|---|---|---|---|---|---|---|\n";
     for (auto it = r["engines"].begin(); it != r["engines"].end(); ++it) {

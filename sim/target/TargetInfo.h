@@ -24,6 +24,8 @@ struct MemorySpaceInfo {
     std::string key;             // the YAML key it was declared under ("l1" for l1_3)
     int cluster = -1;            // index into TargetInfo::clusters; −1: chip level
     unsigned index = 0;          // instance index among its key's instances
+    // A DDR's burst: what a partly used burst still moves (0: accesses move exactly their bytes).
+    std::uint64_t burstBytes = 0;
     // A role is the key of a replicated memory ("l1", "am"): each engine maps it to the instance
     // it reaches, so one op stream runs on any core. It holds no bytes of its own.
     bool role = false;
@@ -88,6 +90,7 @@ struct EngineInfo {
     double peakWorkPerCycle = 0.0;  // work units (FLOP, MAC) per cycle
     bool mainCompute = true;
     std::optional<MacArrayInfo> macArray;  // the engine's MAC array, if it has one
+    unsigned dmaChannels = 0;              // channels of the DMA engine it starts (0: it has none)
     std::string key;                       // YAML key it was declared under ("core" for core3)
     int cluster = -1;                      // index into TargetInfo::clusters; −1: chip level
     unsigned index = 0;                    // instance index among its key's instances

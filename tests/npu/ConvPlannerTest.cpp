@@ -51,6 +51,37 @@ TEST(ConvPlanner, EstimateUsesTheArrayFormula) {
     EXPECT_GT(estimatePlan(s, split, ConvStrategy::DoubleBuffer, npu()).computeCycles, e.computeCycles);
 }
 
+// The array's SRAM bytes in closed form equal the per-tile counts summed (operandTraffic), and a
+// narrow SRAM makes the estimate SRAM-bound: never below those bytes at its bandwidth.
+TEST(ConvPlanner, EstimateAccountsForSramBandwidth) {
+    ConvShape s{56, 56, 64, 64, 3, 1, 1};  // layer1, INT8 outputs
+    ConvTiling t{14, 28, 32, 64, LoopOrder::FiltersOuter};
+    std::uint64_t sum = 0;
+    for (std::uint32_t c = 0; c < 2; ++c)
+        for (std::uint32_t h = 0; h < 4; ++h)
+            for (std::uint32_t w = 0; w < 2; ++w) {
+                MacTileArgs a{};
+                a.outH = 14;
+                a.outW = 28;
+                a.channels = 32;
+                a.filters = 64;
+                a.kh = a.kw = 3;
+                a.accumulate = c > 0;
+                a.requantize = c == 1;
+                const OperandTraffic o = operandTraffic(32, 64, Dataflow::WeightStationary, a);
+                sum += o.reads() + o.writes();
+            }
+    EXPECT_EQ(arraySramBytes(s, t, 32, 64, Dataflow::WeightStationary), sum);
+    PlannerMachine wide = npu(), narrow = npu();
+    wide.sramBytesPerSecond = 512e9;   // 2 ports × 16 banks × 16 B at 1 GHz
+    narrow.sramBytesPerSecond = 16e9;  // 1 port, 1 bank
+    const PlanEstimate fast = estimatePlan(s, t, ConvStrategy::DoubleBuffer, wide),
+                       slow = estimatePlan(s, t, ConvStrategy::DoubleBuffer, narrow);
+    EXPECT_EQ(fast.sramBytes, sum);
+    EXPECT_GE(slow.seconds, double(sum) / 16e9);
+    EXPECT_GT(slow.seconds, 2 * fast.seconds);
+}
+
 TEST(ConvPlanner, FetchesFollowTheLoopOrder) {
     ConvShape s{56, 56, 64, 128, 3, 1, 1};
     const std::uint64_t W = 128ull * 64 * 9, in1 = inputFetchBytes(s, ConvTiling{56, 56, 64, 128});

@@ -17,6 +17,7 @@
 
 #include <unistd.h>
 
+#include "npu/UsefulBytes.h"
 #include "sim/app/Simulation.h"
 #include "sim/config/ConfigError.h"
 #include "sim/report/Report.h"
@@ -96,8 +97,10 @@ TEST(MultiLayer, LayerDdrBytesSumToTheMeasuredTraffic) {
                   l["compulsory_bytes"].get<std::uint64_t>())
             << l["name"];
     }
-    EXPECT_EQ(read, r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>());
-    EXPECT_EQ(write, r["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>());
+    // Layers count the bytes their DMA transfers request; the bus moves whole bursts.
+    EXPECT_EQ(read, test::usefulBytes(r, "ddr", "read"));
+    EXPECT_EQ(write, test::usefulBytes(r, "ddr", "write"));
+    EXPECT_GE(r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(), read);
     EXPECT_EQ(compulsory, r["bounds"]["compulsory_bytes"]["ddr"].get<std::uint64_t>());
 }
 

@@ -62,8 +62,11 @@ TEST(ReproduceNpuTiling, TableJsonAndVerdicts) {
     }
     EXPECT_GE(c["double-buffer-ddr"]["simulated"].get<double>(), 66.39);
     EXPECT_EQ(c["double-buffer-stall"]["verdict"], "match");  // 1.8 % published, ~0.2 % simulated, ±5 pp
-    // Power: the seed's falling power is not reproduced (same energy in less time).
-    EXPECT_EQ(c["double-buffer-power"]["verdict"], "mismatch");
+    // Power: the seed's falling power is not reproduced (about the same energy in less time): the
+    // double-buffered layer draws more than the naive one.
+    EXPECT_GT(c["double-buffer-power"]["simulated"].get<double>(),
+              c["naive-power"]["simulated"].get<double>());
+    EXPECT_EQ(c["naive-power"]["verdict"], "mismatch");
     fs::remove_all(out);
 }
 

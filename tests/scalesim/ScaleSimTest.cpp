@@ -238,3 +238,22 @@ TEST(ScaleSimConverters, ConfigAndTopologyTrees) {
     auto m = tessim::scaleSimMapping(l, 32, 32, "ws");
     EXPECT_EQ(m.computeCycles(), 112283u);
 }
+
+// A target made from a SCALE-Sim .cfg has a 3-channel DMA: the conv2d kernel shares channels
+// (bit-exact), and the SCALE-Sim schedule runs on fewer channels with the same compute cycles.
+TEST(ScaleSimDmaChannels, ConvAndFoldsRunOnTheChannelsTheTargetHas) {
+    auto conv = runTessim("run --target " + kWs +
+                          " --workload conv1080p --set workload.h=16 --set workload.w=32 --functional");
+    ASSERT_EQ(conv.exitCode, 0) << conv.err;
+    auto c = nlohmann::json::parse(conv.out);
+    EXPECT_EQ(c["functional"]["mismatches"].get<std::uint64_t>(), 0u);
+    for (int channels : {1, 2}) {
+        auto r = runTessim("run --target " + kWs + " --workload " + kAlexPart +
+                           " --set target.dma.channels=" + std::to_string(channels) + " --format json");
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["layers"][0]["compute_cycles"].get<std::int64_t>(), 112283) << channels;
+        EXPECT_EQ(j["layers"][0]["total_cycles"].get<std::int64_t>(),
+                  112283 + j["layers"][0]["stall_cycles"].get<std::int64_t>());
+    }
+}

@@ -28,6 +28,30 @@ std::uint64_t sumValid(std::uint32_t tile, std::uint32_t outSize, std::uint32_t 
     return sum;
 }
 
+// Column sums of a tile width: Σ valid input columns; Σ bus bytes of the tiles' input rows and of
+// their output rows (whole bursts from a burst-aligned row start: exact when the image rows are a
+// whole number of bursts, as DDR buffers start burst-aligned; 0 = not exact, estimate instead).
+struct Columns {
+    std::uint64_t valid = 0, inBus = 0, outBus = 0;
+};
+Columns sumColumns(const ConvShape& s, std::uint32_t tile, double burst) {
+    Columns c;
+    const std::uint64_t b = static_cast<std::uint64_t>(burst), wo = s.outW();
+    const bool exactIn = b > 0 && s.w % b == 0, exactOut = b > 0 && (wo * s.outBytes) % b == 0;
+    auto bus = [&](std::uint64_t offset, std::uint64_t bytes) {
+        return bytes == 0 ? 0 : (offset + bytes + b - 1) / b * b - offset / b * b;
+    };
+    for (std::uint32_t o = 0; o < wo; o += tile) {
+        const TileSpan t = tileSpan(o, tile, s.outW(), s.w, s.k, s.stride, s.pad);
+        c.valid += t.valid;
+        if (exactIn)
+            c.inBus += bus(static_cast<std::uint64_t>(t.i0 + t.padBefore), t.valid);
+        if (exactOut)
+            c.outBus += bus(std::uint64_t{o} * s.outBytes, std::uint64_t{t.n} * s.outBytes);
+    }
+    return c;
+}
+
 // Distinct values of ceil(n / d) for d = 1..n (the tile sizes that give different tile counts).
 std::vector<std::uint32_t> candidates(std::uint32_t n) {
     std::vector<std::uint32_t> v;
@@ -58,8 +82,12 @@ TileSpan tileSpan(std::uint32_t o0, std::uint32_t tile, std::uint32_t outSize, s
     t.in = (t.n - 1) * stride + k;
     std::int64_t end = t.i0 + t.in;
     std::int64_t first = std::max<std::int64_t>(t.i0, 0), last = std::min<std::int64_t>(end, inSize);
+    if (last <= first) {  // the window lies in the padding (pad > k): all zeros
+        t.padBefore = t.in;
+        return t;
+    }
     t.padBefore = static_cast<std::uint32_t>(first - t.i0);
-    t.valid = last > first ? static_cast<std::uint32_t>(last - first) : 0;
+    t.valid = static_cast<std::uint32_t>(last - first);
     t.padAfter = t.in - t.padBefore - t.valid;
     return t;
 }
@@ -133,11 +161,62 @@ Parts parts(std::uint32_t n, std::uint32_t t) {
     return v;
 }
 
-double burstEfficiency(double rowBytes) {
-    return rowBytes > 0 ? std::ceil(rowBytes / 64.0) * 64.0 / rowBytes : 1.0;
+}  // namespace
+
+namespace {
+
+// Weight stationary: folds do not depend on the pixels, so a tile of e pixels streams A + e·B
+// bytes; A and B summed over the channel and filter chunks (times their counts).
+struct WsTraffic {
+    std::uint64_t perTile = 0, perPixel = 0;
+};
+WsTraffic wsTraffic(const ConvShape& s, std::uint32_t tc, std::uint32_t tf, unsigned rows, unsigned cols) {
+    const std::uint64_t kk = std::uint64_t{s.k} * s.k;
+    WsTraffic w;
+    for (const Part& c : parts(s.channels, tc))
+        for (const Part& f : parts(s.filters, tf)) {
+            const SystolicMapping z = mapTile(rows, cols, Dataflow::WeightStationary, 0, f.size, c.size * kk);
+            const std::uint64_t rowFolds = (z.sr + rows - 1) / rows, colFolds = (z.sc + cols - 1) / cols;
+            w.perTile += c.count * f.count * c.size * kk * f.size;
+            w.perPixel += c.count * f.count * (c.size * kk * colFolds + f.size * rowFolds * 4);
+        }
+    return w;
+}
+
+// Partial sums read back by every channel chunk but the first; INT8 outputs written by the last.
+std::uint64_t partialSumAndOutputBytes(const ConvShape& s, std::uint32_t tc) {
+    return s.outputs() * (4 * (ceilDiv(s.channels, tc) - 1) + (s.requantize() ? 1 : 0));
+}
+
+std::uint64_t spatialTiles(const ConvShape& s, const ConvTiling& t) {
+    return std::uint64_t{ceilDiv(s.outH(), t.th)} * ceilDiv(s.outW(), t.tw);
 }
 
 }  // namespace
+
+std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned rows, unsigned cols,
+                             Dataflow dataflow) {
+    const std::uint64_t pixels = std::uint64_t{s.outH()} * s.outW();
+    std::uint64_t bytes = partialSumAndOutputBytes(s, t.tc);
+    if (dataflow == Dataflow::WeightStationary) {
+        const WsTraffic w = wsTraffic(s, t.tc, t.tf, rows, cols);
+        return bytes + spatialTiles(s, t) * w.perTile + pixels * w.perPixel;
+    }
+    for (const Part& c : parts(s.channels, t.tc))
+        for (const Part& f : parts(s.filters, t.tf))
+            for (const Part& h : parts(s.outH(), t.th))
+                for (const Part& w : parts(s.outW(), t.tw)) {
+                    MacTileArgs a{};
+                    a.channels = static_cast<std::uint16_t>(c.size);
+                    a.filters = static_cast<std::uint16_t>(f.size);
+                    a.kh = a.kw = static_cast<std::uint8_t>(s.k);
+                    a.outH = static_cast<std::uint32_t>(h.size);
+                    a.outW = static_cast<std::uint32_t>(w.size);
+                    const OperandTraffic o = operandTraffic(rows, cols, dataflow, a);
+                    bytes += (o.reads() + o.writes()) * h.count * w.count * c.count * f.count;
+                }
+    return bytes;
+}
 
 std::uint64_t inputFetchBytes(const ConvShape& s, const ConvTiling& t) {
     return refetch(s, t).input * s.channels * sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad) *
@@ -153,7 +232,9 @@ namespace {
 // estimatePlan with Σ valid input rows and columns over the tiles given (the planner computes them
 // once per tile size).
 PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
-                          const PlannerMachine& m, std::uint64_t rowsValid, std::uint64_t colsValid) {
+                          const PlannerMachine& m, std::uint64_t rowsValid, const Columns& cols,
+                          std::uint64_t sramBytes) {
+    const std::uint64_t colsValid = cols.valid;
     const std::uint32_t ho = s.outH(), wo = s.outW();
     const std::uint64_t kk = std::uint64_t{s.k} * s.k;
     const double nH = ceilDiv(ho, t.th), nW = ceilDiv(wo, t.tw), nC = ceilDiv(s.channels, t.tc),
@@ -191,29 +272,42 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
     const double ob = s.outBytes;
     const double inB = double(refetch(s, t).input * s.channels * rowsValid * colsValid),
                  wB = double(weightFetchBytes(s, t)), outB = double(s.filters) * ho * wo * ob;
-    e.ddrBytes = static_cast<std::uint64_t>(inB + wB + outB);
-    // DDR time of DMA streams: their bytes at the sustained bandwidth (short rows rounded up to
-    // 64-byte bursts), or their DDR requests (a DMA burst does not cross a `dmaBurst` boundary, so
-    // a row of b bytes is (b + dmaBurst − 1) / dmaBurst requests on average), whichever is longer.
-    // Rows that abut in DDR (gaps of a few bytes, as a 1×1 stride-2 window) stream as one row.
+    // DDR time of DMA streams: their bytes on the bus at the sustained bandwidth, or their DDR
+    // requests (a DMA burst does not cross a `dmaBurst` boundary, so a row of b bytes is
+    // (b + dmaBurst − 1) / dmaBurst requests on average), whichever is longer. Rows that abut in
+    // DDR (gaps of a few bytes, as a 1×1 stride-2 window) stream as one row; others move
+    // b − 1 + burst bytes each on average (whole bursts at an arbitrary alignment).
     const double bw = m.ddrBytesPerSecond * 0.8;  // assumption: sustained ≈ 80 % of peak
     const double stepLatency = 0.5e-6;            // assumption: DMA set-up + DDR latency + waits per step
     struct Dma {
-        double byteTime = 0, requests = 0;
-        Dma operator+(const Dma& o) const { return {byteTime + o.byteTime, requests + o.requests}; }
-        Dma operator/(double n) const { return {byteTime / n, requests / n}; }
+        double bytes = 0, requests = 0;
+        Dma operator+(const Dma& o) const { return {bytes + o.bytes, requests + o.requests}; }
+        Dma operator/(double n) const { return {bytes / n, requests / n}; }
     };
-    auto stream = [&](double bytes, double rowBytes, double rowStride) {
+    auto stream = [&](double bytes, double rowBytes, double rowStride, double exactBus) {
         if (rowStride - rowBytes <= 8)
-            return Dma{bytes / bw, bytes / m.dmaBurst};
-        return Dma{bytes * burstEfficiency(rowBytes) / bw,
-                   bytes / rowBytes * (rowBytes + m.dmaBurst - 1) / m.dmaBurst};
+            return Dma{exactBus > 0 ? exactBus : bytes, bytes / m.dmaBurst};
+        const double rows = bytes / rowBytes;
+        return Dma{exactBus > 0     ? exactBus
+                   : m.ddrBurst > 0 ? rows * (rowBytes - 1 + m.ddrBurst)
+                                    : bytes,
+                   rows * (rowBytes + m.dmaBurst - 1) / m.dmaBurst};
     };
-    auto time = [&](const Dma& d) { return std::max(d.byteTime, d.requests * m.ddrRequestSeconds); };
+    auto time = [&](const Dma& d) { return std::max(d.bytes / bw, d.requests * m.ddrRequestSeconds); };
     const double inRow = std::min<double>(s.w, double(t.tw - 1) * s.stride + s.k);
-    const Dma inD = stream(inB, inRow, s.w), wD = stream(wB, double(t.tc) * kk, double(s.channels) * kk),
-              outD = stream(outB, t.tw * ob, wo * ob);
-    const double comp = double(e.computeCycles) / m.clockHz;
+    // Rows of burst-aligned images: their bus bytes exactly (Columns); else on average.
+    const double inBus = double(refetch(s, t).input * s.channels * rowsValid * cols.inBus),
+                 outBus = double(s.filters) * ho * double(cols.outBus);
+    const Dma inD = stream(inB, inRow, s.w, inBus),
+              wD = stream(wB, double(t.tc) * kk, double(s.channels) * kk, 0),
+              outD = stream(outB, t.tw * ob, wo * ob, outBus);
+    e.ddrBytes = static_cast<std::uint64_t>(inD.bytes + wD.bytes + outD.bytes);
+    // The array's operand streams and the DMA's bytes share the SRAM's ports.
+    e.sramBytes = sramBytes;
+    const double sramSeconds =
+        m.sramBytesPerSecond > 0 ? double(e.sramBytes + std::uint64_t(inB + wB + outB)) / m.sramBytesPerSecond
+                                 : 0.0;
+    const double comp = std::max(double(e.computeCycles) / m.clockHz, sramSeconds);
     if (strategy != ConvStrategy::DoubleBuffer) {
         e.seconds = time(inD + wD + outD) + comp + steps * stepLatency;
         return e;
@@ -251,7 +345,7 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
 PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
                           const PlannerMachine& m) {
     return estimateWith(s, t, strategy, m, sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad),
-                        sumValid(t.tw, s.outW(), s.w, s.k, s.stride, s.pad));
+                        sumColumns(s, t.tw, m.ddrBurst), arraySramBytes(s, t, m.rows, m.cols, m.dataflow));
 }
 
 bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& req, const PlannerMachine& m,
@@ -274,13 +368,19 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
     };
     std::vector<Candidate> fits;
     double best = std::numeric_limits<double>::infinity();
-    std::vector<std::uint64_t> rowsFor(ths.size()), colsFor(tws.size());
+    std::vector<std::uint64_t> rowsFor(ths.size());
+    std::vector<Columns> colsFor(tws.size());
     for (std::size_t i = 0; i < ths.size(); ++i)
         rowsFor[i] = sumValid(ths[i], ho, s.h, s.k, s.stride, s.pad);
     for (std::size_t i = 0; i < tws.size(); ++i)
-        colsFor[i] = sumValid(tws[i], wo, s.w, s.k, s.stride, s.pad);
+        colsFor[i] = sumColumns(s, tws[i], m.ddrBurst);
+    const bool ws = m.dataflow == Dataflow::WeightStationary;
+    const std::uint64_t pixels = std::uint64_t{ho} * wo;
     for (std::uint32_t tf : tfs)
-        for (std::uint32_t tc : tcs)
+        for (std::uint32_t tc : tcs) {
+            // The array's SRAM bytes: per chunk sizes once when they do not depend on the pixels.
+            const WsTraffic wsBytes = ws ? wsTraffic(s, tc, tf, m.rows, m.cols) : WsTraffic{};
+            const std::uint64_t partials = partialSumAndOutputBytes(s, tc);
             for (std::size_t hi = 0; hi < ths.size(); ++hi)
                 for (std::size_t wi = 0; wi < tws.size(); ++wi) {
                     ConvTiling t{ths[hi], tws[wi], tc, tf};
@@ -291,17 +391,21 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
                     }
                     if (l.total > m.sramBytes)
                         continue;
+                    const std::uint64_t sram =
+                        ws ? partials + spatialTiles(s, t) * wsBytes.perTile + pixels * wsBytes.perPixel
+                           : arraySramBytes(s, t, m.rows, m.cols, m.dataflow);
                     for (LoopOrder o : orders) {
                         // With channels split both orders fetch the same: one estimate.
                         if (o == LoopOrder::SpatialOuter && tc < s.channels && orders.size() == 2)
                             continue;
                         t.order = o;
-                        PlanEstimate e = estimateWith(s, t, strategy, m, rowsFor[hi], colsFor[wi]);
+                        PlanEstimate e = estimateWith(s, t, strategy, m, rowsFor[hi], colsFor[wi], sram);
                         best = std::min(best, e.seconds);
                         if (e.seconds <= best * (1 + kNearTie))
                             fits.push_back({t, e});
                     }
                 }
+        }
     double chosen = std::numeric_limits<double>::infinity();
     std::uint64_t chosenBytes = std::numeric_limits<std::uint64_t>::max();
     for (const Candidate& c : fits) {

@@ -91,17 +91,25 @@ struct PlannerMachine {
     // measured on tessim's LPDDR4X-4266 model, 4 × x16: double-buffered conv1080p tiles with rows
     // of 28 to 240 B stall where requests × 6 ns exceed the step's compute, not before).
     double dmaBurst = 256, ddrRequestSeconds = 4.5e-9;
+    // The DDR's burst (a row of b bytes at an arbitrary alignment moves b − 1 + burst bytes on
+    // average; 0: exactly its bytes) and the SRAM's peak bandwidth, all ports (0: unlimited).
+    double ddrBurst = 0, sramBytesPerSecond = 0;
 };
 
 // The planner's estimate of a tiling: array cycles of all tiles (stall-free, requantisation
-// included: SystolicArray::requantCycles per output tile), DDR bytes (with
-// the loop order's re-fetches) and seconds (max(compute, DMA) per step when double-buffered,
-// their sum when not).
+// included: SystolicArray::requantCycles per output tile), DDR bytes on the bus (whole bursts,
+// with the loop order's re-fetches), the SRAM bytes the array streams (operandTraffic) and
+// seconds (max(compute, DMA) per step when double-buffered, their sum when not; compute is the
+// array's cycles or its SRAM bytes at the SRAM's bandwidth, whichever takes longer).
 struct PlanEstimate {
     std::uint64_t computeCycles = 0;
     std::uint64_t ddrBytes = 0;
+    std::uint64_t sramBytes = 0;
     double seconds = 0.0;
 };
+// SRAM bytes the array streams over all the tiles of a tiling (OperandTraffic, summed).
+std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned rows, unsigned cols,
+                             Dataflow dataflow);
 PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
                           const PlannerMachine& m);
 

@@ -22,6 +22,21 @@ namespace {
 // DMA tags of layer i: 5i+1, 5i+2 input buffers, 5i+3, 5i+4 output buffers, 5i+5 zero line.
 constexpr std::uint32_t kTagsPerLayer = 5;
 
+// The layer's four DMA streams and the channel each takes on a DMA with 1, 2, 3 or ≥ 4 channels:
+// the input (the largest stream) keeps a channel of its own whenever there are two; the weights,
+// the write-back and the zero fill share what is left. Channels 4, 5, ... take a share of the
+// input's channel planes (ConvStream::load).
+enum class DmaStream : unsigned { Input, Weights, Output, Zero };
+unsigned dmaChannelFor(DmaStream stream, unsigned channels) {
+    static constexpr unsigned kChannel[4][4] = {
+        {0, 0, 0, 0},  // one channel
+        {0, 1, 1, 1},  // two
+        {0, 1, 2, 1},  // three
+        {0, 1, 2, 3},  // four or more
+    };
+    return kChannel[std::min(channels, 4u) - 1][static_cast<unsigned>(stream)];
+}
+
 struct ConvParams {
     std::string name;
     std::uint32_t index = 0;      // position in the layer list
@@ -40,7 +55,8 @@ struct ConvParams {
     std::uint32_t nH = 0, nW = 0, nC = 0, nF = 0;
     double macsPerSecond = 1e12;
     PlanEstimate estimate;
-    std::string arraySource;  // where the planner's array geometry came from
+    std::uint64_t arraySramBytes = 0;  // operand bytes the engine's MAC array streams (0: no array)
+    std::string arraySource;           // where the planner's array geometry came from
     std::uint64_t steps() const { return std::uint64_t{nH} * nW * nC * nF; }
     std::uint32_t tagIn(unsigned slot) const { return kTagsPerLayer * index + 1 + slot; }
     std::uint32_t tagOut(unsigned slot) const { return kTagsPerLayer * index + 3 + slot; }
@@ -73,7 +89,7 @@ protected:
         if (!started_) {
             started_ = true;
             if (p_.s.pad > 0) {
-                out.push_back(dmaCopy(p_.tagInit(), 3 % p_.dmaChannels,
+                out.push_back(dmaCopy(p_.tagInit(), channel(DmaStream::Zero),
                                       {static_cast<std::uint32_t>(p_.layout.zeroBytes)},
                                       {p_.ddr->id, p_.ddrZero}, {p_.sram->id, p_.layout.zero}));
                 out.push_back(dmaWait(p_.tagInit()));
@@ -170,6 +186,7 @@ private:
         return std::min(tile, total - index * tile);
     }
 
+    unsigned channel(DmaStream stream) const { return dmaChannelFor(stream, p_.dmaChannels); }
     Op fence() const { return macArrayFence(p_.sram->id); }
     Op mac(const Step& st, unsigned inSlot, unsigned wSlot, unsigned oslot) const {
         TileSpan h = spanH(st), w = spanW(st);
@@ -211,7 +228,7 @@ private:
             std::uint64_t src =
                 p_.ddrW + (std::uint64_t{st.f} * p_.t.tf * s.channels + std::uint64_t{st.c} * p_.t.tc) * kk;
             out.push_back(
-                dmaCopy(p_.tagIn(tag), 1 % p_.dmaChannels, {static_cast<std::uint32_t>(tc * kk), tf},
+                dmaCopy(p_.tagIn(tag), channel(DmaStream::Weights), {static_cast<std::uint32_t>(tc * kk), tf},
                         {p_.ddr->id, src, static_cast<std::int64_t>(s.channels * kk)},
                         {p_.sram->id, p_.layout.slotW[w_.slot], static_cast<std::int64_t>(tc * kk)}));
         }
@@ -225,15 +242,21 @@ private:
                           x0 = static_cast<std::uint64_t>(w.i0 + w.padBefore);
             std::uint64_t src = p_.ddrIn + (std::uint64_t{st.c} * p_.t.tc * s.h + y0) * s.w + x0;
             std::uint64_t dst = base + std::uint64_t{h.padBefore} * w.in + w.padBefore;
-            out.push_back(dmaCopy(p_.tagIn(tag), 0, {w.valid, h.valid, tc},
-                                  {p_.ddr->id, src, s.w, std::int64_t{s.h} * s.w},
-                                  {p_.sram->id, dst, w.in, plane}));
+            // Channels beyond the four streams share the input's planes: more bursts in flight.
+            const std::uint32_t parts = std::min(tc, 1 + (p_.dmaChannels > 4 ? p_.dmaChannels - 4 : 0));
+            for (std::uint32_t i = 0; i < parts; ++i) {
+                const std::uint32_t c0 = tc * i / parts, c1 = tc * (i + 1) / parts;
+                out.push_back(dmaCopy(
+                    p_.tagIn(tag), i == 0 ? channel(DmaStream::Input) : 3 + i, {w.valid, h.valid, c1 - c0},
+                    {p_.ddr->id, src + std::uint64_t{c0} * s.h * s.w, s.w, std::int64_t{s.h} * s.w},
+                    {p_.sram->id, dst + std::uint64_t{c0} * static_cast<std::uint64_t>(plane), w.in, plane}));
+            }
         }
         // Zeros: whole padding rows, then the padding columns of the valid rows.
         auto zero = [&](std::uint64_t dst, std::uint32_t rowBytes, std::uint32_t rows) {
             if (rowBytes == 0 || rows == 0)
                 return;
-            out.push_back(dmaCopy(p_.tagIn(tag), 3 % p_.dmaChannels, {rowBytes, rows, tc},
+            out.push_back(dmaCopy(p_.tagIn(tag), channel(DmaStream::Zero), {rowBytes, rows, tc},
                                   {p_.sram->id, p_.layout.zero}, {p_.sram->id, dst, w.in, plane}));
         };
         zero(base, w.in, h.padBefore);
@@ -250,7 +273,7 @@ private:
         const std::uint32_t ob = p_.s.outBytes;  // INT8 outputs, or INT32 accumulators
         std::uint64_t dst = p_.ddrOut + ((std::uint64_t{st.f} * p_.t.tf * ho + h.o0) * wo + w.o0) * ob;
         out.push_back(dmaCopy(
-            p_.tagOut(oslot), 2 % p_.dmaChannels, {w.n * ob, h.n, tf},
+            p_.tagOut(oslot), channel(DmaStream::Output), {w.n * ob, h.n, tf},
             {p_.sram->id, p_.layout.slotOut[oslot], std::int64_t{w.n} * ob, std::int64_t{w.n} * h.n * ob},
             {p_.ddr->id, dst, static_cast<std::int64_t>(wo * ob), static_cast<std::int64_t>(ho * wo * ob)}));
     }
@@ -358,6 +381,7 @@ nlohmann::ordered_json fetchJson(const ConvParams& p) {
     // The planner's estimate for this plan (tessim's simulation is the measurement).
     j["estimate"] = {{"compute_cycles", p.estimate.computeCycles},
                      {"ddr_bytes", p.estimate.ddrBytes},
+                     {"sram_bytes", p.estimate.sramBytes},
                      {"seconds", p.estimate.seconds},
                      {"array", p.arraySource}};
     return j;
@@ -412,6 +436,7 @@ public:
         j["engine"] = p.engine;
         j["sram"] = p.sram->name;
         j["ddr"] = p.ddr->name;
+        j["dma_channels"] = p.dmaChannels;
         if (!listed_) {
             merge(j, tilesJson(p));
             j["sram_bytes"] = p.sram->size;
@@ -437,10 +462,16 @@ public:
         return s;
     }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
-        std::uint64_t total = 0;
-        for (const auto& p : layers_)
+        std::uint64_t total = 0, sram = 0;
+        for (const auto& p : layers_) {
             total += touchedInputBytes(p) + weightBytes(p) + outputBytes(p);
-        return {{layers_.front().ddr->level, total}};
+            sram += p.arraySramBytes;
+        }
+        std::map<std::string, std::uint64_t> bytes{{layers_.front().ddr->level, total}};
+        // The plan's tiles: what its array streams through the SRAM (the DMA's bytes come on top).
+        if (sram > 0)
+            bytes[layers_.front().sram->level] = sram;
+        return bytes;
     }
     bool multiLayer() const override { return listed_; }
     nlohmann::ordered_json layers() const override {
@@ -714,9 +745,15 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
         pl.oneOf("loop_order", {"auto", "filters-outer", "spatial-outer"}, std::string("auto"));
     req.autoOrder = order == "auto";
     req.order = order == "spatial-outer" ? LoopOrder::SpatialOuter : LoopOrder::FiltersOuter;
-    const unsigned dmaChannels = pl.get<unsigned>("dma_channels", 4u, Range<unsigned>{1, 256});
     const EngineInfo* engine = &planEngine(pl, target);
     const std::string engineName = engine->name;
+    // DMA channels: all the engine's DMA has unless the plan asks for fewer.
+    if (engine->dmaChannels == 0)
+        pl.fail(pl.has("engine") ? "engine" : "strategy", "conv2d moves tiles with DMA, but engine '" +
+                                                              engineName + "' of target '" + target.name +
+                                                              "' has no DMA engine (its `dma:` key)");
+    const unsigned dmaChannels =
+        pl.get<unsigned>("dma_channels", engine->dmaChannels, Range<unsigned>{1, engine->dmaChannels});
     auto space = [&](const std::string& key, const std::string& level) -> const MemorySpaceInfo* {
         if (pl.has(key)) {
             std::string n = pl.get<std::string>(key);
@@ -732,9 +769,21 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
     };
     const MemorySpaceInfo* sram = space("sram", "sram");
     const MemorySpaceInfo* ddr = space("ddr", "ddr");
+    // Tiles live in an on-chip memory that the array reads: one the engine reaches, not the DDR.
+    const bool reached =
+        std::find(engine->memories.begin(), engine->memories.end(), sram->id) != engine->memories.end();
+    if (sram == ddr || sram->level == ddr->level || !reached)
+        pl.fail(
+            pl.has("sram") ? "sram" : "strategy",
+            fmt::format("conv2d tiles need an on-chip memory that engine '{}' reaches; '{}' (level {}) {}",
+                        engineName, sram->name, sram->level,
+                        sram == ddr || sram->level == ddr->level ? "is the DDR the tiles are fetched from"
+                                                                 : "is not among its memories"));
     PlannerMachine m;
     m.sramBytes = sram->size;
     m.ddrBytesPerSecond = ddr->peakBandwidth > 0 ? ddr->peakBandwidth : 1e10;
+    m.ddrBurst = static_cast<double>(ddr->burstBytes);
+    m.sramBytesPerSecond = sram->peakBandwidth;
     const double macsPerCycle = engine->peakWorkPerCycle > 0 ? engine->peakWorkPerCycle : 1.0;
     const double macsPerSecond = macsPerCycle * engine->clock.hz();
     m.clockHz = engine->clock.hz();
@@ -793,6 +842,13 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
         }
         p.layout = sramLayout(p.s, p.t, p.strategy);
         p.estimate = estimatePlan(p.s, p.t, p.strategy, m);
+        if (engine->macArray) {  // the array that runs the tiles streams these through the SRAM
+            const std::string& df = engine->macArray->dataflow;
+            p.arraySramBytes = arraySramBytes(p.s, p.t, engine->macArray->rows, engine->macArray->cols,
+                                              df == "os"   ? Dataflow::OutputStationary
+                                              : df == "is" ? Dataflow::InputStationary
+                                                           : Dataflow::WeightStationary);
+        }
         p.nH = ceilDiv(p.s.outH(), p.t.th);
         p.nW = ceilDiv(p.s.outW(), p.t.tw);
         p.nC = ceilDiv(p.s.channels, p.t.tc);

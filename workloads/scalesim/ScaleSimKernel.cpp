@@ -33,6 +33,9 @@ struct Params {
     unsigned rows = 32, cols = 32;
     std::vector<LayerRun> layers;
     std::string engine;
+    unsigned dmaChannels = 3;
+    // One channel per operand stream (0 ifmap, 1 filter, 2 ofmap); with fewer, the last is shared.
+    unsigned channel(unsigned stream) const { return std::min(stream, dmaChannels - 1); }
     const MemorySpaceInfo *ifmap = nullptr, *filter = nullptr, *ofmap = nullptr, *ddr = nullptr;
     std::uint64_t ifmapOffset = 0, filterOffset = 10000000, ofmapOffset = 20000000;
 };
@@ -173,19 +176,22 @@ private:
     }
     void load(const LayerRun& lr, std::size_t k, unsigned slot, std::uint32_t base, std::vector<Op>& out) {
         const Fold& f = lr.folds[k];
-        transfer(out, base + 1 + slot, 1, *p_.filter, slot, p_.filterOffset, filterCursor_, f.filterBytes,
-                 false);
-        transfer(out, base + 1 + slot, 0, *p_.ifmap, slot, p_.ifmapOffset, ifmapCursor_, f.ifmapBytes, false);
+        transfer(out, base + 1 + slot, p_.channel(1), *p_.filter, slot, p_.filterOffset, filterCursor_,
+                 f.filterBytes, false);
+        transfer(out, base + 1 + slot, p_.channel(0), *p_.ifmap, slot, p_.ifmapOffset, ifmapCursor_,
+                 f.ifmapBytes, false);
     }
     void store(const LayerRun& lr, std::size_t k, unsigned slot, std::uint32_t base, std::vector<Op>& out) {
         const Fold& f = lr.folds[k];
-        transfer(out, base + 3 + slot, 2, *p_.ofmap, slot, p_.ofmapOffset, ofmapCursor_, f.ofmapBytes, true);
+        transfer(out, base + 3 + slot, p_.channel(2), *p_.ofmap, slot, p_.ofmapOffset, ofmapCursor_,
+                 f.ofmapBytes, true);
     }
     Op fence() const { return macArrayFence(p_.ifmap->id); }
     // One fold as a MacTile whose mapping on the array is exactly that fold (see mapTile).
     Op mac(const LayerRun& lr, std::size_t k) const {
         const Fold& f = lr.folds[k];
         Op op = fence();
+        op.flags |= Op::kIdealOperands;  // SCALE-Sim's array never waits for its SRAMs
         MacTileArgs& a = op.mac;
         a.kh = a.kw = 1;
         const std::uint64_t t = lr.m.t;
@@ -286,7 +292,7 @@ public:
         j["ddr"] = p_.ddr->name;
         j["fold_order"] = "column folds outer, row folds inner";
         j["buffers"] = "double (ping-pong halves)";
-        j["dma_channels"] = {{"ifmap", 0}, {"filter", 1}, {"ofmap", 2}};
+        j["dma_channels"] = {{"ifmap", p_.channel(0)}, {"filter", p_.channel(1)}, {"ofmap", p_.channel(2)}};
         return j;
     }
     std::vector<EngineStream> streams() override {
@@ -393,6 +399,12 @@ std::unique_ptr<Workload> makeScaleSimKernel(const std::string& kernel, const co
     }
     const EngineInfo* engine = &target.mainEngine();
     p.engine = engine->name;
+    if (engine->dmaChannels == 0)
+        w.fail("kernel",
+               fmt::format("kernel scalesim moves folds with DMA, but engine '{}' of target '{}' has "
+                           "no DMA engine (its `dma:` key)",
+                           engine->name, target.name));
+    p.dmaChannels = engine->dmaChannels;
     auto space = [&](const char* n) {
         const MemorySpaceInfo* s = target.findSpace(n);
         if (!s)
