@@ -161,20 +161,39 @@ Tick Cache::evict(const CacheTags::Victim& victim, Tick at, std::uint16_t initia
     return enter;
 }
 
-Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
-                       bool wholeLine) {
-    ++lineAccesses_;
-    // Each port looks up one line per cycle.
+// Each port looks up one line per cycle; an access takes the port free first.
+Tick Cache::reservePort(Tick arrival) {
     const Tick period = config_.clock.period;
     ReservationTimeline* port = &ports_[0];
     for (std::size_t p = 1; p < ports_.size(); ++p)
         if (ports_[p].earliestStart(arrival, period) < port->earliestStart(arrival, period))
             port = &ports_[p];
-    Tick t = port->reserve(arrival, period);
+    return port->reserve(arrival, period);
+}
+
+inline Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
+                              bool wholeLine) {
+    ++lineAccesses_;
+    const Tick t =
+        ports_.size() == 1 ? ports_[0].reserve(arrival, config_.clock.period) : reservePort(arrival);
     noteWait(t - arrival);
-    bool hit = false;
+    CacheTags::Line* present = tags_.touchIfPresent(lineNumber);
+    // A plain hit: present, not brought by the prefetcher, its data there by the end of the look-up.
+    if (present && !present->prefetched && present->readyAt <= t + hitTicks_) {
+        ++hits_;
+        if (write)
+            present->dirty = true;
+        return t + hitTicks_;
+    }
+    return lookUpRest(lineNumber, write, t, initiator, wholeLine, present);
+}
+
+Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine,
+                       CacheTags::Line* present) {
+    const bool hit = present != nullptr;
     CacheTags::Victim victim;
-    CacheTags::Line& line = tags_.access(lineNumber, hit, victim);
+    bool hitAgain = false;
+    CacheTags::Line& line = hit ? *present : tags_.access(lineNumber, hitAgain, victim);
     if (hit) {
         ++hits_;
         const bool usedPrefetch = line.prefetched;

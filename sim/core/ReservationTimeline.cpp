@@ -21,12 +21,14 @@ std::size_t ReservationTimeline::findSlot(Tick arrival, Tick duration, Tick& sta
 Tick ReservationTimeline::earliestStart(Tick arrival, Tick duration) const {
     if (intervals_.empty() || arrival >= intervals_.back().end)
         return arrival;
+    if (duration > 0 && arrival >= intervals_.back().start)
+        return intervals_.back().end;
     Tick start = 0;
     findSlot(arrival, duration, start);
     return start;
 }
 
-Tick ReservationTimeline::reserve(Tick arrival, Tick duration) {
+Tick ReservationTimeline::reserveElsewhere(Tick arrival, Tick duration) {
     ++reservations_;
     busyTicks_ += duration;
     // Fast path: in-order arrival at or after the end of all reservations.

@@ -18,7 +18,21 @@ public:
     static constexpr std::size_t kMaxIntervals = 64;
 
     // Reserves [start, start + duration) with start >= arrival; returns start.
-    Tick reserve(Tick arrival, Tick duration);
+    Tick reserve(Tick arrival, Tick duration) {
+        // Inline: a request arriving inside or at the end of the last interval (the lines of one
+        // access, back-to-back requests) queues behind it, as every earlier gap lies before it.
+        if (duration > 0 && !intervals_.empty() && arrival >= intervals_.back().start &&
+            arrival <= intervals_.back().end) {
+            Interval& last = intervals_.back();
+            const Tick start = last.end;
+            ++reservations_;
+            busyTicks_ += duration;
+            waitTicks_ += start - arrival;
+            last.end += duration;
+            return start;
+        }
+        return reserveElsewhere(arrival, duration);
+    }
     // The earliest start reserve() would return, without reserving.
     Tick earliestStart(Tick arrival, Tick duration) const;
 
@@ -33,6 +47,7 @@ private:
         Tick start;
         Tick end;
     };
+    Tick reserveElsewhere(Tick arrival, Tick duration);
     std::size_t findSlot(Tick arrival, Tick duration, Tick& start) const;
     // Beyond kMaxIntervals, merges the two oldest.
     void mergeOldest();
