@@ -327,10 +327,13 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
         }
         bytes = std::uint64_t{ext->elements} * ext->elementBytes;
     } else if (bytes > 0) {
-        const std::uint64_t lineBytes = config_.lineBytes;
-        for (std::uint64_t l = addr >> lineShift_; l <= (addr + bytes - 1) >> lineShift_; ++l) {
-            const std::uint64_t lineStart = l << lineShift_;
-            const bool whole = write && addr <= lineStart && addr + bytes >= lineStart + lineBytes;
+        // Bounds in locals: the look-ups store through pointers the compiler cannot tell from members.
+        const std::uint64_t lineBytes = config_.lineBytes, end = addr + bytes;
+        const unsigned shift = lineShift_;
+        const std::uint64_t lastLine = (end - 1) >> shift;
+        for (std::uint64_t l = addr >> shift; l <= lastLine; ++l) {
+            const std::uint64_t lineStart = l << shift;
+            const bool whole = write && addr <= lineStart && end >= lineStart + lineBytes;
             done = std::max(done, accessLine(l, write, t, initiator, whole));
         }
     }
