@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/core/MemoryAccess.h"
+
 namespace tessim {
 
 std::size_t ReservationTimeline::findSlot(Tick arrival, Tick duration, Tick& start) const {
@@ -67,11 +69,22 @@ Tick ReservationTimeline::reserveElsewhere(Tick arrival, Tick duration) {
 void ReservationTimeline::mergeOldest() {
     if (intervals_.size() - first_ <= kMaxIntervals)
         return;
-    // The oldest interval swallows the next (their gap counts as busy).
-    intervals_[first_ + 1].start = intervals_[first_].start;
-    ++first_;
-    // Merged-away entries are removed in one move, not one move per merge.
-    if (first_ == kMaxIntervals) {
+    // Intervals that ended by the current simulated time become one (their gaps count as busy):
+    // requests from engines arrive at or after it, so none of their answers changes; a request
+    // stamped earlier (a write drained from a queue) finds the merged span busy, as before.
+    const Tick now = nowTicks();
+    auto ended = std::upper_bound(live(), intervals_.end() - 1, now,
+                                  [](Tick t, const Interval& iv) { return t < iv.end; });
+    if (ended - live() >= 2) {
+        (ended - 1)->start = live()->start;
+        first_ = static_cast<std::size_t>(ended - 1 - intervals_.begin());
+    } else {
+        // The oldest interval swallows the next (their gap counts as busy).
+        intervals_[first_ + 1].start = intervals_[first_].start;
+        ++first_;
+    }
+    // Forgotten entries are removed in one move, not one move per interval.
+    if (first_ >= kMaxIntervals) {
         intervals_.erase(intervals_.begin(), live());
         first_ = 0;
     }

@@ -2,6 +2,9 @@
 // a request starts at the earliest free gap at or after its arrival that fits its duration.
 // Engines run ahead of each other (temporal decoupling), so requests may arrive out of time
 // order; keeping recent busy intervals lets a late-arriving early request use an earlier gap.
+// The intervals kept must cover how far initiators run ahead: an initiator a quantum (1 µs) ahead
+// leaves up to one interval per cycle of it in a port's timeline before the others present their
+// requests of the same time.
 #pragma once
 
 #include <cstdint>
@@ -13,9 +16,11 @@ namespace tessim {
 
 class ReservationTimeline {
 public:
-    // How many busy intervals are kept; older ones are merged (their gaps count as busy), which
-    // can only delay, never speed up, a request — the timeline stays conservative.
-    static constexpr std::size_t kMaxIntervals = 64;
+    // How many busy intervals are kept. Beyond it, those that ended by the current simulated time
+    // are merged into one (no engine's request arrives before it); if that is not enough, the
+    // oldest two are. Merged gaps count as busy, which can only delay, never speed up, a request —
+    // the timeline stays conservative.
+    static constexpr std::size_t kMaxIntervals = 1024;
 
     // Reserves [start, start + duration) with start >= arrival; returns start.
     Tick reserve(Tick arrival, Tick duration) {
@@ -49,7 +54,7 @@ private:
     };
     Tick reserveElsewhere(Tick arrival, Tick duration);
     std::size_t findSlot(Tick arrival, Tick duration, Tick& start) const;
-    // Beyond kMaxIntervals, merges the two oldest.
+    // Beyond kMaxIntervals, merges the intervals that ended by now, else the two oldest.
     void mergeOldest();
     std::vector<Interval>::iterator live() {
         return intervals_.begin() + static_cast<std::ptrdiff_t>(first_);
