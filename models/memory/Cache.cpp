@@ -192,8 +192,7 @@ Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16
                        CacheTags::Line* present) {
     const bool hit = present != nullptr;
     CacheTags::Victim victim;
-    bool hitAgain = false;
-    CacheTags::Line& line = hit ? *present : tags_.access(lineNumber, hitAgain, victim);
+    CacheTags::Line& line = hit ? *present : tags_.install(lineNumber, victim);
     if (hit) {
         ++hits_;
         const bool usedPrefetch = line.prefetched;
@@ -293,9 +292,8 @@ void Cache::prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initia
             ++prefetchesDropped_;
             break;
         }
-        bool hit = false;
         CacheTags::Victim victim;
-        CacheTags::Line& line = tags_.access(candidate, hit, victim);
+        CacheTags::Line& line = tags_.install(candidate, victim);
         const Tick evicted = evict(victim, at, initiator);
         ++prefetches_;
         ++fills_;

@@ -89,8 +89,12 @@ CacheTags::Line& CacheTags::access(std::uint64_t lineNumber, bool& hit, Victim& 
         hit = true;
         return *present;
     }
-    const std::uint64_t set = setOf(lineNumber);
     hit = false;
+    return install(lineNumber, victim);
+}
+
+CacheTags::Line& CacheTags::install(std::uint64_t lineNumber, Victim& victim) {
+    const std::uint64_t set = setOf(lineNumber);
     const unsigned w = pickVictim(set);
     Line& line = lines_[set * ways_ + w];
     victim = Victim{line.valid, line.dirty, line.lineNumber};

@@ -33,6 +33,8 @@ public:
     // Looks a line up and touches it. On a miss, evicts a victim (described in `victim`) and
     // installs the line clean in its place.
     Line& access(std::uint64_t lineNumber, bool& hit, Victim& victim);
+    // The miss half of access(), for a line known to be absent: evicts and installs.
+    Line& install(std::uint64_t lineNumber, Victim& victim);
     // The hit half of access(), inline for the hit path: the line touched, or null (and nothing
     // changed) when it is absent.
     Line* touchIfPresent(std::uint64_t lineNumber) {
