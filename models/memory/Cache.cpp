@@ -115,27 +115,29 @@ Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t init
     nextGp_.set_data_length(config_.lineBytes);
     nextGp_.set_data_ptr(nullptr);
     nextGp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    const Tick now = nowTicks();
+    const Tick now = transportNow();
     sc_core::sc_time delay = sc_core::sc_time::from_value(at > now ? at - now : 0);
     next->b_transport(nextGp_, delay);
     if (nextGp_.is_response_error())
         throw std::runtime_error(fmt::format("cache {}: {} of line {:#x} at the next level failed: {}",
                                              name(), write ? "write-back" : "fill", addr,
                                              nextGp_.get_response_string()));
-    return absoluteAfter(delay);
+    return transportNow() + delay.value();
 }
 
 void Cache::waitUntil(Tick at) {
     if (config_.missLookahead == kTickMax || requestSource_ != AccessSource::Engine)
         return;
-    const Tick now = nowTicks();
+    const Tick now = transportNow();
     if (at <= now + config_.missLookahead)
         return;
     // Only a thread may wait (probes and tests call from outside the simulation).
     sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
     if (self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_) {
+        // Counted before (another thread may enter this memory meanwhile) and after the wait.
         ++waitsInTransport_;
         sc_core::wait(ticksToScTime(at - config_.missLookahead - now));
+        ++waitsInTransport_;
     }
 }
 
@@ -149,7 +151,7 @@ Tick Cache::evict(const CacheTags::Victim& victim, Tick at, std::uint16_t initia
     if (!victim.dirty)
         return at;
     ++writebacks_;
-    writebackBuffer_.forgetBefore(nowTicks());
+    writebackBuffer_.forgetBefore(transportNow());
     const Tick enter = writebackBuffer_.start(at, lastWritebackHold_);
     if (enter > at)
         noteWait(enter - at);
@@ -231,7 +233,7 @@ Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16
         return ready;
     }
     // An MSHR free at this miss's time (holds that ended before now no longer matter).
-    mshrs_.forgetBefore(nowTicks());
+    mshrs_.forgetBefore(transportNow());
     Tick start = mshrs_.start(t, lastHold_);
     if (start > t) {
         ++mshrStalls_;
