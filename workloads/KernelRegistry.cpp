@@ -5,6 +5,7 @@
 #include "workloads/memory/MemoryStreamKernel.h"
 #include "workloads/memory/PointerChaseKernel.h"
 #include "workloads/scalesim/ScaleSimKernel.h"
+#include "workloads/tt/TensorTrainKernel.h"
 #include "workloads/vector/StreamingVectorKernel.h"
 
 namespace tessim {
@@ -27,7 +28,7 @@ const std::vector<KernelEntry>& kernelRegistry() {
          "dependent scalar loads over a random cycle of lines (bytes, stride, repeat), as lat_mem_rd",
          makePointerChaseKernel, "memory"},
         {"fc", "dense y = x·Wᵀ vectorised over `in`, rb × ro register blocks; plan.threads splits `out`",
-         makeFullyConnectedKernel, "fc"},
+         makeFcKernel, "fc"},
         {"scalesim", "SCALE-Sim topology layers, fold by fold as SCALE-Sim schedules them",
          makeScaleSimKernel, ""},
     };

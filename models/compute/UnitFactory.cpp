@@ -52,7 +52,8 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
     for (const auto& [opName, node] : ops.self().entries()) {
         OpKind kind;
         const bool ordered = opName == "reduce_ordered";
-        if (!ordered && !parseOpKind(opName, kind))
+        const bool slideUp = opName == "slide_up";
+        if (!ordered && !slideUp && !parseOpKind(opName, kind))
             ops.fail(opName, "unknown op '" + opName + "'");
         Reader t = ops.child(opName);
         TableUnitConfig::Timing timing;
@@ -63,11 +64,15 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
         t.finish();
         if (ordered)
             c.orderedReduce = timing;
+        else if (slideUp)
+            c.slideUp = timing;
         else
             c.ops[kind] = timing;
     }
     if (c.orderedReduce && !c.ops.count(OpKind::Reduce))
         ops.fail("reduce_ordered", "a unit with reduce_ordered also needs reduce");
+    if (c.slideUp && !c.ops.count(OpKind::Slide))
+        ops.fail("slide_up", "a unit with slide_up also needs slide");
     // Energy per element (compute) or per byte (memory), per op and datatype: `<op>_<dtype>`.
     Reader energy = r.child("energy");
     for (const auto& [kind, timing] : c.ops) {

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "models/memory/CycleParameter.h"
+#include "sim/energy/SramArrayModel.h"
 
 namespace tessim {
 
@@ -46,23 +48,40 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     if (r.has("miss_lookahead"))
         c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
     c.next = r.get<std::string>("next");
+    const bool staticGiven = r.has("static_power");
     c.staticWatts = r.get<Power>("static_power", Power{0.0}).watts;
     if (auto e = r.optionalChild("energy")) {
-        c.readJoules = e->get<Energy>("read", Energy{0.0}).joules;
-        c.writeJoules = e->get<Energy>("write", Energy{c.readJoules}).joules;
-        c.fillJoules = e->get<Energy>("fill", Energy{0.0}).joules;
-        // Energies stated for an array of reference_size follow the configured size: per access
-        // as (size / reference)^size_exponent (longer bit and word lines), leakage in proportion.
+        // The SRAM array model (sim/energy/SramArrayModel.h) gives energies of a line-wide access,
+        // leakage and area for this size; energies stated explicitly for an array of
+        // reference_size follow the configured size along the model's energy curve, an explicit
+        // static_power in proportion to the size.
+        std::optional<SramArrayModel> model;
+        if (auto a = e->optionalChild("array"))
+            model = SramArrayModel::fromYaml(*a);
+        const SramArrayCost array = model ? model->cost({c.size, 1, c.lineBytes, c.ports}) : SramArrayCost{};
+        c.readJoules = e->get<Energy>("read", Energy{array.readJoules}).joules;
+        c.writeJoules =
+            e->get<Energy>("write", Energy{e->has("read") ? c.readJoules : array.writeJoules}).joules;
+        c.fillJoules = e->get<Energy>("fill", Energy{array.readJoules}).joules;
+        if (!staticGiven)
+            c.staticWatts = array.staticWatts;
+        c.areaMm2 = array.areaMm2;
         if (e->has("reference_size")) {
+            if (!model)
+                e->fail("reference_size",
+                        "scaling energies to the cache's size needs the array model (array:)");
             const double reference = static_cast<double>(
                 e->get<Bytes>("reference_size", Range<Bytes>{Bytes{1}, Bytes{~0ULL}}).value);
-            const double exponent = e->get<double>("size_exponent", Range<double>{0.0, 2.0});
-            const double ratio = static_cast<double>(c.size) / reference;
-            const double perAccess = std::pow(ratio, exponent);
-            c.readJoules *= perAccess;
-            c.writeJoules *= perAccess;
-            c.fillJoules *= perAccess;
-            c.staticWatts *= ratio;
+            const double size = static_cast<double>(c.size);
+            const double perAccess = model->read64Joules(size) / model->read64Joules(reference);
+            if (e->has("read"))
+                c.readJoules *= perAccess;
+            if (e->has("write") || e->has("read"))
+                c.writeJoules *= perAccess;
+            if (e->has("fill"))
+                c.fillJoules *= perAccess;
+            if (staticGiven)
+                c.staticWatts *= size / reference;
         }
     }
     return c;
@@ -416,6 +435,8 @@ void Cache::collect(StatsTree& stats, EnergyLedger& energy, double seconds) cons
     energy.addEvents(name(), "write", writes_, config_.writeJoules);
     energy.addEvents(name(), "line_fill_or_writeback", fills_ + writebacks_, config_.fillJoules);
     energy.addStaticPower(name(), config_.staticWatts);
+    if (config_.areaMm2 > 0)
+        energy.addArea(name(), config_.areaMm2);
     (void)seconds;
     collectByInitiator(node);
 }

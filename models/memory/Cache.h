@@ -23,7 +23,9 @@
 // clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, writeback_buffer
 // (entries for dirty victims on their way down; default 8), miss_lookahead
 // (bool), next (memory name, wired
-// by the target), level, energy: {read, write: per access; fill: per line moved to or from the next level},
+// by the target), level, energy: {read, write: per access; fill: per line moved to or from the next level;
+// array: the SRAM array model (sim/energy/SramArrayModel.h), which gives line-wide access energies,
+// leakage and area for the size; reference_size: the size explicit energies are stated for},
 // static_power. The address range is the next level's.
 #pragma once
 
@@ -67,6 +69,7 @@ struct CacheConfig {
     double writeJoules = 0.0;
     double fillJoules = 0.0;
     double staticWatts = 0.0;
+    double areaMm2 = 0.0;  // from the SRAM array model; 0 when the energy section names none
 
     static CacheConfig fromYaml(config::Reader& r, const std::string& name);
     std::uint64_t sets() const { return size / (std::uint64_t{ways} * lineBytes); }

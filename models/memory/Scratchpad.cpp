@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/memory/CycleParameter.h"
+#include "sim/energy/SramArrayModel.h"
 
 namespace tessim {
 
@@ -22,11 +23,16 @@ ScratchpadConfig ScratchpadConfig::fromYaml(config::Reader& r, const std::string
         r.fail("latency", "an access takes at least one cycle");
     if (c.size % (std::uint64_t{c.banks} * c.bankWidth) != 0)
         r.fail("size", "size must be a multiple of banks × bank_width");
+    SramArrayCost array;  // from the SRAM array model when the energy section names one
     if (auto e = r.optionalChild("energy")) {
-        c.readJoulesPerWord = e->get<Energy>("read", Energy{0.0}).joules;
-        c.writeJoulesPerWord = e->get<Energy>("write", Energy{c.readJoulesPerWord}).joules;
+        if (auto a = e->optionalChild("array"))
+            array = SramArrayModel::fromYaml(*a).cost({c.size, c.banks, c.bankWidth, c.ports});
+        c.readJoulesPerWord = e->get<Energy>("read", Energy{array.readJoules}).joules;
+        c.writeJoulesPerWord =
+            e->get<Energy>("write", Energy{e->has("read") ? c.readJoulesPerWord : array.writeJoules}).joules;
     }
-    c.staticWatts = r.get<Power>("static_power", Power{0.0}).watts;
+    c.staticWatts = r.get<Power>("static_power", Power{array.staticWatts}).watts;
+    c.areaMm2 = array.areaMm2;
     return c;
 }
 
@@ -129,6 +135,8 @@ void Scratchpad::collect(StatsTree& stats, EnergyLedger& energy, double seconds)
     energy.addEvents(name(), "read_word", wordsRead_, config_.readJoulesPerWord);
     energy.addEvents(name(), "write_word", wordsWritten_, config_.writeJoulesPerWord);
     energy.addStaticPower(name(), config_.staticWatts);
+    if (config_.areaMm2 > 0)
+        energy.addArea(name(), config_.areaMm2);
     collectByInitiator(node);
 }
 

@@ -6,7 +6,8 @@
 //
 // YAML (impl: scratchpad): size, banks, bank_width, ports (1), clock, latency (cycles or
 // duration, ≥ 1 cycle: issue to data of a conflict-free access), level (name), energy:
-// {read, write: per bank-word access}, static_power.
+// {read, write: per bank-word access; array: the SRAM array model that derives them, leakage and
+// area from size, banks, bank_width and ports (sim/energy/SramArrayModel.h)}, static_power.
 #pragma once
 
 #include <vector>
@@ -28,6 +29,7 @@ struct ScratchpadConfig {
     double readJoulesPerWord = 0.0;
     double writeJoulesPerWord = 0.0;
     double staticWatts = 0.0;
+    double areaMm2 = 0.0;  // from the SRAM array model; 0 when the energy section names none
 
     static ScratchpadConfig fromYaml(config::Reader& r, const std::string& name);
     double peakBandwidth() const { return static_cast<double>(banks) * bankWidth * clock.hz(); }

@@ -18,22 +18,30 @@
 namespace tessim {
 namespace {
 
-// Components name an energy-table section (`energy: sram_1mib`); replace the name by the
-// section's map so each component reads its energy numbers like any other key.
+// Replaces `holder.key: NAME` by the energy table's section `components.NAME`, so components read
+// their energy numbers like any other key.
+void resolveSection(config::Node& holder, const std::string& key, const config::Node* table) {
+    config::Node* e = holder.findMutable(key);
+    if (!e || !e->isScalar())
+        return;
+    const config::Node* components = table ? table->find("components") : nullptr;
+    const config::Node* section = components ? components->find(e->scalar()) : nullptr;
+    if (!section)
+        throw config::ConfigError(e->location(), e->path(),
+                                  table ? "energy table has no section 'components." + e->scalar() + "'"
+                                        : "names an energy section, but the target has no energy_table");
+    config::Node copy = *section;
+    copy.setLocation(section->location());
+    holder.set(key, copy);
+}
+
+// Components name an energy-table section (`energy: sram_1mib`); a memory's section may name the
+// SRAM array model it follows (`array: sram_array`, see sim/energy/SramArrayModel.h).
 void resolveEnergyReferences(config::Node& node, const config::Node* table) {
     if (node.isMap()) {
-        if (config::Node* e = node.findMutable("energy"); e && e->isScalar()) {
-            const config::Node* components = table ? table->find("components") : nullptr;
-            const config::Node* section = components ? components->find(e->scalar()) : nullptr;
-            if (!section)
-                throw config::ConfigError(
-                    e->location(), e->path(),
-                    table ? "energy table has no section 'components." + e->scalar() + "'"
-                          : "names an energy section, but the target has no energy_table");
-            config::Node copy = *section;
-            copy.setLocation(section->location());
-            node.set("energy", copy);
-        }
+        resolveSection(node, "energy", table);
+        if (config::Node* e = node.findMutable("energy"); e && e->isMap())
+            resolveSection(*e, "array", table);
         std::vector<std::string> keys;
         for (const auto& entry : node.entries())
             keys.push_back(entry.first);

@@ -172,6 +172,21 @@ std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& w
     commandLineError("no plan named '" + nameOrPath + "' (known: " + joined(known) + ")");
 }
 
+std::string libraryPlanForStrategy(const std::string& strategy, const config::Node& workload) {
+    const config::Node* kernelNode = workload.isMap() ? workload.find("kernel") : nullptr;
+    const KernelEntry* kernel =
+        kernelNode && kernelNode->isScalar() ? findKernel(kernelNode->scalar()) : nullptr;
+    if (!kernel || kernel->planDirectory.empty() || strategy.find_first_of("/.") != std::string::npos)
+        return "";
+    const fs::path path =
+        fs::path(libraryDirectory(LibraryKind::Plan)) / kernel->planDirectory / (strategy + ".yaml");
+    if (!fs::is_regular_file(path))
+        return "";
+    const config::Node plan = config::loadYamlFile(path.string());
+    const config::Node* own = plan.isMap() ? plan.find("strategy") : nullptr;
+    return own && own->isScalar() && own->scalar() == strategy ? path.string() : "";
+}
+
 std::vector<LibraryEntry> listLibrary(LibraryKind kind) {
     std::vector<LibraryEntry> out;
     fs::path dir = libraryDirectory(kind);

@@ -24,6 +24,12 @@ std::string resolveLibraryPath(LibraryKind kind, const std::string& nameOrPath);
 // directories. Throws ConfigError naming the kernel's plans (and where else the name exists).
 std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& workload);
 
+// The library plan of the workload's kernel that is named after `strategy` and has that strategy
+// (configs/plans/conv2d/static-single.yaml for "static-single"), or "" when there is none. A run
+// given `--set plan.strategy=S` without --plan starts from it, so that it is the run `--plan S`
+// gives: the library plan's other keys (tile_w: full, ...) apply too.
+std::string libraryPlanForStrategy(const std::string& strategy, const config::Node& workload);
+
 struct LibraryEntry {
     std::string name;
     std::string path;

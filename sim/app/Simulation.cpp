@@ -36,6 +36,11 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
                           : config::loadYamlFile(resolveLibraryPath(LibraryKind::Workload, request.workload));
     if (!request.plan.empty())
         in.plan = config::loadYamlFile(resolvePlanPath(request.plan, in.workload));
+    else
+        for (const auto& assignment : request.sets)
+            if (assignment.rfind("plan.strategy=", 0) == 0)
+                if (auto path = libraryPlanForStrategy(assignment.substr(14), in.workload); !path.empty())
+                    in.plan = config::loadYamlFile(path);
     int index = 0;
     for (const auto& assignment : request.sets) {
         ++index;

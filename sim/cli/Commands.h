@@ -23,5 +23,6 @@ void addProbeCommand(CLI::App& app);      // memory micro-patterns
 void addSweepCommand(CLI::App& app);      // parallel, resumable sweeps
 void addPlotCommand(CLI::App& app);       // PNG/SVG from sweep results
 void addReproduceCommand(CLI::App& app);  // published claims vs simulation
+void addDseCommand(CLI::App& app);        // tensor-train design-space exploration
 
 }  // namespace tessim::cli

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "analysis/reproduce/Reproduction.h"
+#include "analysis/reproduce/TtReproduction.h"
 #include "sim/app/ConfigLibrary.h"
 #include "sim/cli/Commands.h"
 #include "sim/config/ConfigError.h"
@@ -35,8 +36,11 @@ void addReproduceCommand(CLI::App& app) {
             }
             const std::string exe = selfExecutable();
             for (const auto& path : papers) {
-                ReproResult r = reproducePaper(
-                    path, [&exe](const ReproRun& run) { return runChildSimulation(exe, run); });
+                const ReproRunner runner = [&exe](const ReproRun& run) {
+                    return runChildSimulation(exe, run);
+                };
+                ReproResult r =
+                    isTtReproduction(path) ? reproduceTtPaper(path, runner) : reproducePaper(path, runner);
                 std::cout << reproMarkdown(r) << '\n' << std::flush;
                 if (!o->outDir.empty()) {
                     std::filesystem::create_directories(o->outDir);

@@ -128,7 +128,7 @@ void addRunCommands(CLI::App& app) {
         });
     });
 
-    for (const char* reserved : {"validate", "dse"}) {
+    for (const char* reserved : {"validate"}) {
         auto* sub =
             app.add_subcommand(reserved, std::string("(reserved: ") + reserved + " arrives with its issue)");
         sub->allow_extras();

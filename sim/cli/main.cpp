@@ -26,6 +26,7 @@ int sc_main(int argc, char* argv[]) {
     tessim::cli::addSweepCommand(app);
     tessim::cli::addPlotCommand(app);
     tessim::cli::addReproduceCommand(app);
+    tessim::cli::addDseCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

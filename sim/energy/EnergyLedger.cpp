@@ -33,6 +33,26 @@ void EnergyLedger::addStaticPower(const std::string& comp, double watts) {
     component(comp).staticWatts += watts;
 }
 
+void EnergyLedger::addArea(const std::string& comp, double mm2) {
+    for (auto& [name, area] : areas_) {
+        if (name == comp) {
+            area += mm2;
+            return;
+        }
+    }
+    areas_.emplace_back(comp, mm2);
+}
+
+nlohmann::ordered_json EnergyLedger::areaJson() const {
+    nlohmann::ordered_json byComponent = nlohmann::ordered_json::object();
+    double total = 0.0;
+    for (const auto& [name, area] : areas_) {
+        byComponent[name] = area;
+        total += area;
+    }
+    return nlohmann::ordered_json{{"total", total}, {"by_component", byComponent}};
+}
+
 double EnergyLedger::dynamicJoules(const std::string& comp) const {
     const auto* c = findComponent(comp);
     if (!c)

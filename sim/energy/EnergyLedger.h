@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,8 @@ public:
     void addEvents(const std::string& component, const std::string& event, std::uint64_t count,
                    double joulesPerEvent);
     void addStaticPower(const std::string& component, double watts);
+    // Silicon area of a component (memories with an area model); reported beside energy.
+    void addArea(const std::string& component, double mm2);
 
     // Joules after a run of `seconds`.
     double dynamicJoules(const std::string& component) const;
@@ -27,6 +30,9 @@ public:
     // energy_j: {"total": J, "by_component": {name: {"dynamic", "static", "events": {...}}}}
     nlohmann::ordered_json toJson(double seconds) const;
     void addToStats(StatsTree& stats) const;
+    bool hasArea() const { return !areas_.empty(); }
+    // area_mm2: {"total": mm², "by_component": {name: mm²}}
+    nlohmann::ordered_json areaJson() const;
 
 private:
     struct Event {
@@ -42,6 +48,7 @@ private:
     Component& component(const std::string& name);
     const Component* findComponent(const std::string& name) const;
     std::vector<Component> components_;
+    std::vector<std::pair<std::string, double>> areas_;
 };
 
 }  // namespace tessim

@@ -1,14 +1,85 @@
 // Element arithmetic in the op's datatype, so functional runs are bit-exact against a plain C++
-// reference that computes in the same type (float for f32, wrapping int32 for i32, ...).
+// reference that computes in the same type (_Float16 for f16, float for f32, wrapping int32 for
+// i32, ...). Every operation rounds once: operands of a type are exact in double, and so are the
+// sum and the product of two f16 values, so computing in double and rounding the result gives
+// the correctly rounded f16 result.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "sim/ir/Op.h"
 
 namespace tessim {
+
+namespace detail {
+
+// Round a non-negative value to an integer, ties to even (independent of the FP rounding mode).
+inline double roundHalfEven(double v) {
+    const double down = std::floor(v);
+    const double rest = v - down;  // exact: v and down are close
+    if (rest > 0.5 || (rest == 0.5 && std::fmod(down, 2.0) != 0.0))
+        return down + 1.0;
+    return down;
+}
+
+}  // namespace detail
+
+// IEEE 754 binary16 bits of v, rounded to nearest even (software: no dependence on _Float16).
+inline std::uint16_t halfBits(double v) {
+    if (std::isnan(v))
+        return 0x7E00;
+    const std::uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+    const double a = std::fabs(v);
+    if (std::isinf(a))
+        return static_cast<std::uint16_t>(sign | 0x7C00);
+    if (a < 0x1p-14) {  // subnormal: multiples of 2^-24; 1024 of them round up to the least normal
+        return static_cast<std::uint16_t>(sign |
+                                          static_cast<std::uint16_t>(detail::roundHalfEven(a * 0x1p24)));
+    }
+    int e = 0;
+    std::frexp(a, &e);  // a = m · 2^e, m in [0.5, 1): the leading bit has weight 2^(e − 1)
+    int exponent = e - 1;
+    double significand = detail::roundHalfEven(std::ldexp(a, 10 - exponent));  // in [1024, 2048]
+    if (significand == 2048.0) {
+        significand = 1024.0;
+        ++exponent;
+    }
+    if (exponent > 15)
+        return static_cast<std::uint16_t>(sign | 0x7C00);  // overflow: infinity
+    return static_cast<std::uint16_t>(sign | ((exponent + 15) << 10) |
+                                      (static_cast<unsigned>(significand) - 1024u));
+}
+
+inline double halfValue(std::uint16_t bits) {
+    const int exponent = (bits >> 10) & 0x1F;
+    const unsigned mantissa = bits & 0x3FF;
+    double magnitude;
+    if (exponent == 0)
+        magnitude = std::ldexp(static_cast<double>(mantissa), -24);
+    else if (exponent == 31)
+        magnitude = mantissa ? std::nan("") : HUGE_VAL;
+    else
+        magnitude = std::ldexp(static_cast<double>(1024 + mantissa), exponent - 25);
+    return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
+// The datatype a widening op (vfwmacc) writes: twice the sources' width.
+inline DType widenedType(DType t) {
+    switch (t) {
+    case DType::I8: return DType::I16;
+    case DType::I16: return DType::I32;
+    case DType::F16: return DType::F32;
+    case DType::F32: return DType::F64;
+    case DType::I32:
+    case DType::F64: break;
+    }
+    throw std::runtime_error("a widening op needs i8, i16, f16 or f32 sources, not " +
+                             std::string(dtypeName(t)));
+}
 
 inline double roundTo(DType t, double v) {
     switch (t) {
@@ -17,11 +88,12 @@ inline double roundTo(DType t, double v) {
     case DType::I32: return static_cast<double>(static_cast<std::int32_t>(static_cast<std::int64_t>(v)));
     case DType::F32: return static_cast<double>(static_cast<float>(v));
     case DType::F64: return v;
-    case DType::F16: break;
+    case DType::F16: return halfValue(halfBits(v));
     }
-    throw std::runtime_error("functional execution does not support f16 yet");
+    return v;
 }
 
+// Not fused, as the f32 case: the product rounds to the type, then the sum does.
 inline double fmaIn(DType t, double a, double b, double c) {
     if (t == DType::F32) {
         float p = static_cast<float>(a) * static_cast<float>(b);
@@ -29,6 +101,8 @@ inline double fmaIn(DType t, double a, double b, double c) {
     }
     if (t == DType::F64)
         return a * b + c;
+    if (t == DType::F16)
+        return roundTo(t, roundTo(t, a * b) + c);
     // Integer types wrap like the hardware (int64 intermediate, then truncate to width).
     return roundTo(t, static_cast<double>(static_cast<std::int64_t>(a) * static_cast<std::int64_t>(b) +
                                           static_cast<std::int64_t>(c)));
@@ -39,6 +113,8 @@ inline double mulIn(DType t, double a, double b) {
         return static_cast<double>(static_cast<float>(a) * static_cast<float>(b));
     if (t == DType::F64)
         return a * b;
+    if (t == DType::F16)
+        return roundTo(t, a * b);
     return roundTo(t, static_cast<double>(static_cast<std::int64_t>(a) * static_cast<std::int64_t>(b)));
 }
 
@@ -47,6 +123,8 @@ inline double addIn(DType t, double a, double b) {
         return static_cast<double>(static_cast<float>(a) + static_cast<float>(b));
     if (t == DType::F64)
         return a + b;
+    if (t == DType::F16)
+        return roundTo(t, a + b);
     return roundTo(t, static_cast<double>(static_cast<std::int64_t>(a) + static_cast<std::int64_t>(b)));
 }
 
@@ -77,9 +155,13 @@ inline double decodeElement(DType t, const std::uint8_t* p) {
         std::memcpy(&v, p, 8);
         return v;
     }
-    case DType::F16: break;
+    case DType::F16: {
+        std::uint16_t bits;
+        std::memcpy(&bits, p, 2);
+        return halfValue(bits);
     }
-    throw std::runtime_error("functional execution does not support f16 yet");
+    }
+    return 0.0;
 }
 
 inline void encodeElement(DType t, double value, std::uint8_t* p) {
@@ -105,9 +187,12 @@ inline void encodeElement(DType t, double value, std::uint8_t* p) {
         return;
     }
     case DType::F64: std::memcpy(p, &value, 8); return;
-    case DType::F16: break;
+    case DType::F16: {
+        const std::uint16_t bits = halfBits(value);
+        std::memcpy(p, &bits, 2);
+        return;
     }
-    throw std::runtime_error("functional execution does not support f16 yet");
+    }
 }
 
 }  // namespace tessim

@@ -32,17 +32,23 @@ bool isCompute(OpKind k) {
     case OpKind::SShift:
     case OpKind::Branch:
     case OpKind::VSetVl:
-    case OpKind::Gather: return true;
+    case OpKind::Gather:
+    case OpKind::WidenFma: return true;
     default: return false;
     }
 }
 
 bool isMemory(OpKind k) {
-    return k == OpKind::VLoad || k == OpKind::VStore || k == OpKind::ScalarLoad || k == OpKind::ScalarStore;
+    return k == OpKind::VLoad || k == OpKind::VStore || k == OpKind::ScalarLoad || k == OpKind::ScalarStore ||
+           isSegmentOp(k);
 }
 
 bool isStore(OpKind k) {
-    return k == OpKind::VStore || k == OpKind::ScalarStore;
+    return k == OpKind::VStore || k == OpKind::ScalarStore || k == OpKind::SegStore;
+}
+
+bool spansMoreThanItsGroup(const Op& op) {
+    return (kMultiGroupOps & opKindBit(op.kind)) != 0;
 }
 
 std::string registerName(std::uint8_t r) {
@@ -108,11 +114,34 @@ void Engine::mapSpaceAlias(std::uint8_t alias, std::uint8_t concrete) {
     concreteSpace_[alias] = concrete;
 }
 
-double Engine::peakWorkPerCycle() const {
+double Engine::peakWorkPerCycle(DType t) const {
     double peak = 0.0;
     for (const auto& u : units_)
-        peak += u->peakWorkPerCycle() * u->instances();
+        peak += u->peakWorkPerCycleFor(t) * u->instances();
     return peak;
+}
+
+// The peak of the datatype the engine worked in (f32 before any work): narrower elements fill
+// more lanes of a register. Work in several datatypes: total work over the least cycles that
+// each datatype's work takes at its own peak.
+double Engine::peakWorkPerCycle() const {
+    unsigned kinds = 0;
+    DType only = DType::F32;
+    for (std::size_t d = 0; d < workByDType_.size(); ++d) {
+        if (workByDType_[d] > 0) {
+            ++kinds;
+            only = static_cast<DType>(d);
+        }
+    }
+    if (kinds <= 1)
+        return peakWorkPerCycle(only);
+    double cycles = 0.0;
+    for (std::size_t d = 0; d < workByDType_.size(); ++d) {
+        const double peak = peakWorkPerCycle(static_cast<DType>(d));
+        if (workByDType_[d] > 0 && peak > 0)
+            cycles += workByDType_[d] / peak;
+    }
+    return cycles > 0 ? workDone_ / cycles : 0.0;
 }
 
 EngineInfo Engine::describe() const {
@@ -305,7 +334,9 @@ void Engine::issue(const Op& op) {
     case OpKind::VLoad:
     case OpKind::VStore:
     case OpKind::ScalarLoad:
-    case OpKind::ScalarStore: issueMemory(op); return;
+    case OpKind::ScalarStore:
+    case OpKind::SegLoad:
+    case OpKind::SegStore: issueMemory(op); return;
     case OpKind::DmaStart: issueDmaStart(op); return;
     case OpKind::DmaWait:
     case OpKind::Barrier:
@@ -344,7 +375,7 @@ void Engine::issueControl(const Op& op) {
 }
 
 void Engine::failRegister(const Op& op) const {
-    const std::uint8_t regs[] = {op.dst, op.src[0], op.src[1], op.src[2]};
+    const std::uint8_t regs[] = {op.dst, op.src[0], op.src[1], op.src[2], op.base};
     for (std::uint8_t r : regs) {
         if (regValid_[r])
             continue;
@@ -357,31 +388,82 @@ void Engine::failRegister(const Op& op) const {
     throw std::logic_error("failRegister called for an op with valid registers");
 }
 
-unsigned Engine::registerGroup(const Op& op) const {
+unsigned Engine::lmulGroup(const Op& op) const {
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    if (bytes <= config_.registerBytes || isScalarOp(op.kind))
-        return 1;
     const std::uint64_t registers = (bytes + config_.registerBytes - 1) / config_.registerBytes;
     unsigned group = 1;
     while (group < registers)
         group *= 2;
-    auto check = [&](std::uint8_t r) {
-        if (r == kNoReg || r >= kScalarRegBase)
+    return group;
+}
+
+unsigned Engine::operandSpan(const Op& op, unsigned i, unsigned group) const {
+    const std::uint8_t r = i == kDestination ? op.dst : op.src[i];
+    if (r >= kScalarRegBase || !config_.registerGroups)
+        return 1;
+    switch (op.kind) {
+    // A reduction reads a whole group but its accumulator and result are one element.
+    case OpKind::Reduce: return i == 0 ? group : 1;
+    case OpKind::WidenFma: {
+        // The wide operands take twice the sources' bytes (one register while that fits).
+        const bool fitsOne = 2 * std::uint64_t{op.vl} * dtypeBytes(op.dtype) <= config_.registerBytes;
+        return i == kDestination || i == 2 ? (fitsOne ? 1 : 2 * group) : group;
+    }
+    case OpKind::SegLoad: return i == kDestination ? op.count * group : group;
+    case OpKind::SegStore: return i == 0 ? op.count * group : group;
+    default: return group;
+    }
+}
+
+unsigned Engine::multiGroup(const Op& op) const {
+    if (isSegmentOp(op.kind) && (op.count < 1 || op.count > 8))
+        throw std::runtime_error(fmt::format("engine {}: op '{}' has {} fields; a segment has 1 to 8", name(),
+                                             opKindName(op.kind), op.count));
+    if (config_.registerGroups)
+        return registerGroup(op);
+    // Without groups, each field is one register id: the last must exist.
+    const std::uint8_t first = op.kind == OpKind::SegLoad ? op.dst : op.src[0];
+    if (isSegmentOp(op.kind) && first != kNoReg && first + op.count > config_.vectorRegisters)
+        throw std::runtime_error(fmt::format(
+            "engine {}: op '{}' of {} fields from {} needs registers up to v{}; the engine has v0..v{}",
+            name(), opKindName(op.kind), op.count, registerName(first), first + op.count - 1,
+            config_.vectorRegisters - 1));
+    return 1;
+}
+
+unsigned Engine::registerGroup(const Op& op) const {
+    const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
+    const bool multi = spansMoreThanItsGroup(op);
+    if ((bytes <= config_.registerBytes && !multi) || isScalarOp(op.kind))
+        return 1;
+    const unsigned group = lmulGroup(op);
+    // RVV 1.0: a widened destination spans at most 8 registers, a segment's fields at most 8.
+    if (op.kind == OpKind::WidenFma && group > 4)
+        throw std::runtime_error(fmt::format(
+            "engine {}: op 'wfma' with vl {} of {} spans {} registers per source; its widened destination "
+            "would span {} (at most 8: LMUL ≤ 4)",
+            name(), op.vl, dtypeName(op.dtype), group, 2 * group));
+    if (isSegmentOp(op.kind) && op.count * group > 8)
+        throw std::runtime_error(fmt::format(
+            "engine {}: op '{}' of {} fields × {} registers per field: fields × LMUL must be at most 8",
+            name(), opKindName(op.kind), op.count, group));
+    auto check = [&](unsigned i) {
+        const std::uint8_t r = i == kDestination ? op.dst : op.src[i];
+        const unsigned span = operandSpan(op, i, group);
+        if (r == kNoReg || span == 1)
             return;
-        if (r % group != 0 || r + group > config_.vectorRegisters)
+        const unsigned align = op.kind == OpKind::WidenFma ? span : group;
+        if (r % align != 0 || r + span > config_.vectorRegisters)
             throw std::runtime_error(fmt::format(
                 "engine {}: op '{}' with vl {} of {} ({} B) spans a group of {} registers; register {} "
                 "cannot start one (a group starts at a multiple of {} and ends by v{})",
-                name(), opKindName(op.kind), op.vl, dtypeName(op.dtype), bytes, group, registerName(r), group,
+                name(), opKindName(op.kind), op.vl, dtypeName(op.dtype), bytes, span, registerName(r), align,
                 config_.vectorRegisters - 1));
     };
-    // A reduction reads a whole group but its accumulator and result are one element.
-    check(op.src[0]);
-    if (op.kind != OpKind::Reduce) {
-        check(op.dst);
-        check(op.src[1]);
-        check(op.src[2]);
-    }
+    check(0);
+    check(kDestination);
+    check(1);
+    check(2);
     return group;
 }
 
@@ -393,7 +475,9 @@ inline Engine::Readiness Engine::operandsReady(const Op& op, unsigned group) con
             ready.fromMemory = regFromMemory_[r];
         }
     };
-    if (group == 1) {  // the common case, kept short
+    if (op.base != kNoReg)  // the address register of a load or store
+        consider(op.base);
+    if (group == 1 && !spansMoreThanItsGroup(op)) {  // the common case, kept short
         for (std::uint8_t r : op.src)
             if (r != kNoReg)
                 consider(r);
@@ -403,7 +487,7 @@ inline Engine::Readiness Engine::operandsReady(const Op& op, unsigned group) con
         const std::uint8_t r = op.src[i];
         if (r == kNoReg)
             continue;
-        const unsigned span = r >= kScalarRegBase || (i > 0 && op.kind == OpKind::Reduce) ? 1 : group;
+        const unsigned span = operandSpan(op, i, group);
         for (unsigned j = 0; j < span; ++j)
             consider(r + j);
     }
@@ -411,7 +495,7 @@ inline Engine::Readiness Engine::operandsReady(const Op& op, unsigned group) con
 }
 
 inline void Engine::markResult(const Op& op, unsigned group, std::uint64_t ready, bool fromMemory) {
-    const unsigned span = group == 1 || op.dst >= kScalarRegBase || op.kind == OpKind::Reduce ? 1 : group;
+    const unsigned span = group == 1 && !spansMoreThanItsGroup(op) ? 1 : operandSpan(op, kDestination, group);
     for (unsigned j = 0; j < span; ++j) {
         regReady_[op.dst + j] = ready;
         regFromMemory_[op.dst + j] = fromMemory;
@@ -424,6 +508,7 @@ inline void Engine::completeCompute(const Op& op, unsigned slot, std::uint64_t s
     const std::uint64_t occupancy = cost.occupancy;
     slots_[slot].freeAt = s + occupancy;
     workDone_ += cost.work;
+    workByDType_[static_cast<std::size_t>(op.dtype)] += cost.work;
     if (op.dst != kNoReg)
         markResult(op, group, s + cost.latency, false);
     else
@@ -509,7 +594,8 @@ void Engine::issueMemory(const Op& op) {
 void Engine::checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle) const {
     std::array<bool, kRegIds> written{};
     for (const Op& op : bundle) {
-        for (std::uint8_t r : op.src)
+        const std::uint8_t read[] = {op.src[0], op.src[1], op.src[2], op.base};
+        for (std::uint8_t r : read)
             if (r != kNoReg && r < kRegIds && written[r])
                 throw std::runtime_error(fmt::format(
                     "engine {}: op '{}' reads {}, which an earlier op of the same bundle writes; functional "
@@ -619,8 +705,8 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
     if (socket < 0)
         throw std::runtime_error(unreachableSpace(op));
     unsigned elem = dtypeBytes(op.dtype);
-    std::uint32_t elements = op.kind == OpKind::ScalarLoad || op.kind == OpKind::ScalarStore ? 1 : op.vl;
-    std::uint64_t bytes = std::uint64_t{elements} * elem;
+    const std::uint64_t elements = memoryElements(op);
+    std::uint64_t bytes = elements * elem;
     bool strided = op.stride != 0 && op.stride != static_cast<std::int64_t>(elem);
     access_.elementBytes = strided ? elem : 0;
     access_.elements = strided ? elements : 0;
@@ -711,6 +797,18 @@ void Engine::storeBytes(const Op& op, std::vector<std::uint8_t>& out) const {
         encodeElement(op.dtype, sregs_[op.src[0] - kScalarRegBase], out.data());
         return;
     }
+    if (op.kind == OpKind::SegStore) {
+        // Segment i holds field f of every register group: interleaved in memory.
+        const unsigned fieldRegisters = config_.registerGroups ? lmulGroup(op) : 1;
+        out.assign(std::size_t{op.vl} * op.count * elem, 0);
+        for (std::uint32_t f = 0; f < op.count; ++f) {
+            const auto& v = vregs_[op.src[0] + f * fieldRegisters];
+            for (std::uint32_t i = 0; i < op.vl; ++i)
+                encodeElement(op.dtype, i < v.size() ? v[i] : 0.0,
+                              out.data() + (std::size_t{i} * op.count + f) * elem);
+        }
+        return;
+    }
     const auto& v = vregs_[op.src[0]];
     out.assign(std::size_t{op.vl} * elem, 0);
     for (std::uint32_t i = 0; i < op.vl; ++i)
@@ -759,6 +857,28 @@ void Engine::executeFunctional(const Op& op, const std::vector<std::uint8_t>* lo
         break;
     }
     case OpKind::ScalarLoad: scalar(op.dst) = decodeElement(op.dtype, loaded->data()); break;
+    case OpKind::SegLoad: {
+        const unsigned fieldRegisters = config_.registerGroups ? lmulGroup(op) : 1;
+        for (std::uint32_t f = 0; f < op.count; ++f) {
+            auto& d = vec(static_cast<std::uint8_t>(op.dst + f * fieldRegisters));
+            d.resize(std::max(d.size(), n));
+            for (std::size_t i = 0; i < n; ++i)
+                d[i] = decodeElement(op.dtype, loaded->data() + (i * op.count + f) * elem);
+        }
+        break;
+    }
+    case OpKind::WidenFma: {
+        // The product of two sources is exact at twice their width: one rounding, as fused.
+        const DType wide = widenedType(op.dtype);
+        std::vector<double> result = undisturbedTail(vec(op.dst), n);
+        const auto& a = source(0);
+        const auto& b = source(1);
+        const auto& c = source(2);
+        for (std::size_t i = 0; i < n; ++i)
+            result[i] = fmaIn(wide, element(a, i), element(b, i), element(c, i));
+        vec(op.dst) = std::move(result);
+        break;
+    }
     case OpKind::Fma:
     case OpKind::Mul:
     case OpKind::Add: {

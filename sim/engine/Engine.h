@@ -98,7 +98,9 @@ public:
     // Marks in stream order (per-layer results of multi-layer workloads).
     const std::vector<EngineMark>& marks() const { return marks_; }
     bool hasStream() const { return stream_ != nullptr; }
+    // Peak work per cycle for the datatype(s) of the work done so far (see Engine.cpp).
     double peakWorkPerCycle() const;
+    double peakWorkPerCycle(DType t) const;
     const std::vector<std::unique_ptr<FunctionalUnit>>& units() const { return units_; }
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const;
 
@@ -144,12 +146,22 @@ private:
     // Registers: every id the op names exists on this engine (else a runtime error), and the
     // number of registers its vector operands span (1 without register groups).
     unsigned checkRegisters(const Op& op) const {
-        if (!(regValid_[op.dst] & regValid_[op.src[0]] & regValid_[op.src[1]] & regValid_[op.src[2]]))
+        if (!(regValid_[op.dst] & regValid_[op.src[0]] & regValid_[op.src[1]] & regValid_[op.src[2]] &
+              regValid_[op.base]))
             failRegister(op);
+        if (kMultiGroupOps & opKindBit(op.kind))
+            return multiGroup(op);
         return config_.registerGroups ? registerGroup(op) : 1;
     }
+    // checkRegisters for widening and segment ops (their operands span several groups).
+    unsigned multiGroup(const Op& op) const;
     [[noreturn]] void failRegister(const Op& op) const;
     unsigned registerGroup(const Op& op) const;
+    // Registers per operand at the op's vl and SEW: a power of two (LMUL), 1 for fractions.
+    unsigned lmulGroup(const Op& op) const;
+    // Registers operand i spans (kDestination: the result) in an op of LMUL group `group`.
+    static constexpr unsigned kDestination = 3;
+    unsigned operandSpan(const Op& op, unsigned i, unsigned group) const;
     Readiness operandsReady(const Op& op, unsigned group) const;
     void markResult(const Op& op, unsigned group, std::uint64_t ready, bool fromMemory);
 
@@ -202,6 +214,7 @@ private:
     std::uint64_t computeDrain_ = 0;      // cycle the last result without a register completes
     std::uint64_t opsIssued_ = 0;
     double workDone_ = 0.0;
+    std::array<double, 6> workByDType_{};  // by DType
     std::uint64_t memoryOps_ = 0;
     std::uint64_t bytesRead_ = 0;
     std::uint64_t bytesWritten_ = 0;

@@ -54,6 +54,8 @@ public:
     virtual std::optional<MacArrayInfo> macArray() const { return std::nullopt; }
     // Peak work per cycle of one instance (the compute bound uses it).
     virtual double peakWorkPerCycle() const { return 0.0; }
+    // The same for elements of type t: vector units fill more lanes with narrower elements.
+    virtual double peakWorkPerCycleFor(DType t) const { return peakWorkPerCycle(); }
 
     virtual void collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
                          double seconds) const = 0;

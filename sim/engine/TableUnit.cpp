@@ -43,13 +43,18 @@ TableUnit::TableUnit(TableUnitConfig config)
         setRow(kOrderedReduceRow, *config_.orderedReduce);
     else if (reduce != config_.ops.end())
         setRow(kOrderedReduceRow, reduce->second);
+    auto slide = config_.ops.find(OpKind::Slide);
+    if (config_.slideUp)
+        setRow(kSlideUpRow, *config_.slideUp);
+    else if (slide != config_.ops.end())
+        setRow(kSlideUpRow, slide->second);
 }
 
 IssueCost TableUnit::issue(const Op& op) {
     auto k = static_cast<std::size_t>(op.kind);
     auto d = static_cast<std::size_t>(op.dtype);
     ++opCount_[k][d];
-    elementCount_[k][d] += op.vl > 0 ? op.vl : 1;  // scalar ops: see collect()
+    elementCount_[k][d] += op.vl > 0 ? memoryElements(op) : 1;  // scalar ops: see collect()
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
     const std::size_t row = timingRow(op);
     if (reciprocalTable_[row] && !isScalarOp(op.kind)) {
@@ -61,9 +66,9 @@ IssueCost TableUnit::issue(const Op& op) {
         return IssueCost{cycles, latency(op), work(op)};
     }
     if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes) {
-        double w = op.kind == OpKind::Fma                               ? 2.0 * op.vl
-                   : (op.kind == OpKind::Mul || op.kind == OpKind::Add) ? static_cast<double>(op.vl)
-                                                                        : 0.0;
+        double w = op.kind == OpKind::Fma || op.kind == OpKind::WidenFma ? 2.0 * op.vl
+                   : (op.kind == OpKind::Mul || op.kind == OpKind::Add)  ? static_cast<double>(op.vl)
+                                                                         : 0.0;
         return IssueCost{singleOccupancy_[row], singleLatency_[row], w};
     }
     if (config_.unitClass == UnitClass::Memory)
@@ -76,8 +81,10 @@ __attribute__((noinline)) IssueCost TableUnit::memoryCost(const Op& op) {
     // A stream repeats the same few accesses: the cost of the last one of each op kind is kept
     // (a memory op's cost depends on its row, vl, dtype and stride alone).
     MemoryCost& last = lastMemoryCost_[timingRow(op)];
-    if (!last.valid || last.vl != op.vl || last.dtype != op.dtype || last.stride != op.stride)
-        last = MemoryCost{true, op.vl, op.dtype, op.stride, IssueCost{occupancy(op), latency(op), 0.0}};
+    if (!last.valid || last.vl != op.vl || last.dtype != op.dtype || last.stride != op.stride ||
+        last.fields != op.count)
+        last = MemoryCost{true,      op.vl,    op.dtype,
+                          op.stride, op.count, IssueCost{occupancy(op), latency(op), 0.0}};
     return last.cost;
 }
 
@@ -105,13 +112,15 @@ double TableUnit::occupancyCycles(const Op& op) const {
     double cycles = 0.0;
     if (config_.unitClass == UnitClass::Memory && op.kind != OpKind::ScalarLoad &&
         op.kind != OpKind::ScalarStore) {
-        std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
+        const std::uint64_t bytes = memoryElements(op) * dtypeBytes(op.dtype);
         bool strided = op.stride != 0 && op.stride != static_cast<std::int64_t>(dtypeBytes(op.dtype));
         cycles = strided ? op.vl / config_.stridedElementsPerCycle
                          : static_cast<double>(bytes) / config_.bytesPerCycle;
-        cycles =
-            std::max(cycles, t.reciprocalByLmul ? (*t.reciprocalByLmul)[lmulIndex(op, registerGroups(op))]
-                                                : t.reciprocal);
+        // Segments: the table prices one field.
+        const double fields = isSegmentOp(op.kind) ? static_cast<double>(op.count) : 1.0;
+        cycles = std::max(cycles, fields * (t.reciprocalByLmul
+                                                ? (*t.reciprocalByLmul)[lmulIndex(op, registerGroups(op))]
+                                                : t.reciprocal));
     } else if (t.reciprocalByLmul) {
         cycles = (*t.reciprocalByLmul)[lmulIndex(op, registerGroups(op))];
     } else {
@@ -140,27 +149,33 @@ void TableUnit::account(const Op& op) {
     auto k = static_cast<std::size_t>(op.kind);
     auto d = static_cast<std::size_t>(op.dtype);
     ++opCount_[k][d];
-    elementCount_[k][d] += std::max<std::uint32_t>(op.vl, 1);
+    elementCount_[k][d] += std::max<std::uint64_t>(memoryElements(op), 1);
 }
 
 double TableUnit::work(const Op& op) const {
     if (config_.unitClass != UnitClass::Compute)
         return 0.0;
     // FLOP-like work: an FMA is two operations per element.
-    double perElement = op.kind == OpKind::Fma ? 2.0 : 1.0;
-    if (op.kind != OpKind::Fma && op.kind != OpKind::Mul && op.kind != OpKind::Add)
+    const bool fma = op.kind == OpKind::Fma || op.kind == OpKind::WidenFma;
+    double perElement = fma ? 2.0 : 1.0;
+    if (!fma && op.kind != OpKind::Mul && op.kind != OpKind::Add)
         return 0.0;
     return perElement * op.vl;
 }
 
 double TableUnit::peakWorkPerCycle() const {
+    // Without a datatype: 32-bit elements, the width peaks are usually stated for.
+    return peakWorkPerCycleFor(DType::F32);
+}
+
+double TableUnit::peakWorkPerCycleFor(DType t) const {
     if (config_.unitClass != UnitClass::Compute)
         return 0.0;
     auto it = config_.ops.find(OpKind::Fma);
     if (it == config_.ops.end())
         return 0.0;
-    // Peak for 32-bit elements, the datatype the bound is stated for.
-    return 2.0 * (config_.registerBytes / 4.0) / singleRegisterReciprocal(it->second);
+    return 2.0 * (config_.registerBytes / static_cast<double>(dtypeBytes(t))) /
+           singleRegisterReciprocal(it->second);
 }
 
 UnitInfo TableUnit::describe() const {
@@ -169,6 +184,8 @@ UnitInfo TableUnit::describe() const {
         info.ops[std::string(opKindName(kind))] = t;
     if (config_.orderedReduce)
         info.ops["reduce_ordered"] = *config_.orderedReduce;
+    if (config_.slideUp)
+        info.ops["slide_up"] = *config_.slideUp;
     return info;
 }
 

@@ -11,6 +11,12 @@
 //     reduce_ordered: {latency: 11, reciprocal: {m1: 11, m2: 23, m4: 48, m8: 192}}
 //
 // `reduce_ordered` times reductions flagged ordered (vfredosum); without it they cost as `reduce`.
+// `slide_up` times slides towards higher elements (vslideup: imm < 0); without it they cost as
+// `slide` (which then times vslidedown alone).
+// Segment loads and stores (vlseg/vsseg): the table gives the cost of one field; an op of nf
+// fields costs nf times as much (and moves nf times the bytes).
+// The peak of a unit with `fma` is 2 FLOP per element of one register per reciprocal cycle: at
+// the same cost per register, 16-bit elements double it and 64-bit ones halve it.
 // A per-LMUL reciprocal may be fractional (measured: vle32 m1 2.45 cycles). The unit then stays
 // busy for whole cycles whose sum follows the fractions: each op takes its cost plus what earlier
 // ops owe (−1 < owed ≤ 0), rounded up, so n ops of 16.5 cycles keep the unit busy 16.5·n cycles
@@ -38,6 +44,7 @@ struct TableUnitConfig {
     using Timing = OpTimingInfo;  // cycles; reciprocal per register of data
     std::map<OpKind, Timing> ops;
     std::optional<Timing> orderedReduce;  // `reduce_ordered`
+    std::optional<Timing> slideUp;        // `slide_up`
     // Energy per element operation (or per byte for memory units), J, keyed by op and dtype.
     std::map<std::pair<OpKind, DType>, double> energyPerElement;
     double staticWatts = 0.0;
@@ -54,17 +61,22 @@ public:
     IssueCost issue(const Op& op) override;
     double work(const Op& op) const override;
     double peakWorkPerCycle() const override;
+    double peakWorkPerCycleFor(DType t) const override;
     void collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
                  double seconds) const override;
     UnitInfo describe() const override;
 
 private:
-    // Timing rows: one per op kind, then one for ordered reductions.
+    // Timing rows: one per op kind, then one for ordered reductions and one for slides up.
     static constexpr std::size_t kOrderedReduceRow = kOpKindCount;
-    static constexpr std::size_t kTimingRows = kOpKindCount + 1;
+    static constexpr std::size_t kSlideUpRow = kOpKindCount + 1;
+    static constexpr std::size_t kTimingRows = kOpKindCount + 2;
     static std::size_t timingRow(const Op& op) {
-        return op.kind == OpKind::Reduce && (op.flags & Op::kOrdered) ? kOrderedReduceRow
-                                                                      : static_cast<std::size_t>(op.kind);
+        if (op.kind == OpKind::Reduce && (op.flags & Op::kOrdered))
+            return kOrderedReduceRow;
+        if (op.kind == OpKind::Slide && op.imm < 0)
+            return kSlideUpRow;
+        return static_cast<std::size_t>(op.kind);
     }
     std::uint64_t registerGroups(const Op& op) const;
     // Cycles the op keeps an instance busy, before rounding to whole cycles.
@@ -91,6 +103,7 @@ private:
         std::uint32_t vl = 0;
         DType dtype = DType::F32;
         std::int64_t stride = 0;
+        std::uint32_t fields = 0;
         IssueCost cost{};
     };
     std::array<MemoryCost, kTimingRows> lastMemoryCost_{};

@@ -21,14 +21,14 @@ FootprintRange contiguous(std::uint8_t space, std::uint64_t begin, std::uint64_t
 
 void vectorAccess(const Op& op, bool write, std::vector<FootprintRange>& out) {
     const std::uint64_t elem = dtypeBytes(op.dtype);
-    const std::uint32_t elements = op.kind == OpKind::ScalarLoad ? 1 : op.vl;
+    const std::uint64_t elements = memoryElements(op);
     // As the engine issues it: a stride equal to the element size is unit stride.
     if (op.stride == 0 || op.stride == static_cast<std::int64_t>(elem) || elements <= 1) {
         push(out, contiguous(op.space, op.addr, elem * elements, write));
         return;
     }
     FootprintRange r = contiguous(op.space, op.addr, elem, write);
-    r.rows = elements;
+    r.rows = static_cast<std::uint32_t>(elements);
     r.rowStride = op.stride;
     push(out, r);
 }
@@ -85,6 +85,8 @@ std::vector<FootprintRange> footprint(const Op& op) {
     case OpKind::VLoad:
     case OpKind::ScalarLoad: vectorAccess(op, false, out); break;
     case OpKind::VStore: vectorAccess(op, true, out); break;
+    case OpKind::SegLoad: vectorAccess(op, false, out); break;
+    case OpKind::SegStore: vectorAccess(op, true, out); break;
     case OpKind::DmaStart: dmaAccess(op.dma, out); break;
     case OpKind::MacTile: macTileAccess(op.mac, out); break;
     default: break;

@@ -31,6 +31,9 @@ constexpr std::array<std::pair<OpKind, std::string_view>, kOpKindCount> kOpNames
     {OpKind::Branch, "branch"},
     {OpKind::VSetVl, "vsetvl"},
     {OpKind::Gather, "vgather"},
+    {OpKind::WidenFma, "wfma"},
+    {OpKind::SegLoad, "vlseg"},
+    {OpKind::SegStore, "vsseg"},
 }};
 
 // The table lists every kind once, in enum order (so a name is found by index too).

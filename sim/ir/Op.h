@@ -35,6 +35,11 @@ enum class OpKind : std::uint8_t {
                   // functional runs check that the flag agrees with ss0 ≠ 0.
     VSetVl,       // sd ← min(AVL, VLMAX): AVL from ss0 or vl, VLMAX = LMUL (imm, 1..8) · VLEN / SEW
     Gather,       // vd[i] ← vs0[vs1[i]] (vrgather.vv); an index outside 0..vl−1 gives 0
+    WidenFma,     // vd ← vs0 · vs1 + vd at twice the sources' width (vfwmacc: f16 × f16 + f32); vd is a
+                  // group of 2·LMUL registers (vs2 names the accumulator, normally vd)
+    SegLoad,      // vlseg<nf>: vl segments of `count` (nf) fields at addr, unit stride: field f of
+                  // segment i → element i of register group vd + f·LMUL
+    SegStore,     // vsseg<nf>: the reverse, from the groups vs0, vs0 + LMUL, …
     Count         // number of kinds, not an op
 };
 
@@ -136,10 +141,13 @@ struct Op {
     std::uint8_t space = 0;  // memory space for loads and stores
     std::uint8_t dst = kNoReg;
     std::uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
-    std::uint8_t flags = 0;   // kBundleStart, kOrdered, kTaken
+    std::uint8_t flags = 0;  // kBundleStart, kOrdered, kTaken
+    // Loads and stores: the scalar register the address comes from (the pointer a loop
+    // increments), or none. Timing only: the op waits for it; `addr` stays the absolute address.
+    std::uint8_t base = kNoReg;
     std::uint32_t vl = 0;     // elements
     std::uint32_t tag = 0;    // DMA tag, barrier id, event id
-    std::uint32_t count = 0;  // barrier participants, join count
+    std::uint32_t count = 0;  // barrier participants, join count, fields of a segment load/store
     std::uint64_t addr = 0;
     std::int64_t stride = 0;  // bytes; 0 = unit stride
     double imm = 0.0;
@@ -194,6 +202,21 @@ constexpr std::uint32_t kScalarOps = opKindBit(OpKind::SAdd) | opKindBit(OpKind:
                                      opKindBit(OpKind::Branch) | opKindBit(OpKind::VSetVl);
 constexpr bool isScalarOp(OpKind k) {
     return (kScalarOps & opKindBit(k)) != 0;
+}
+
+// Ops whose register operands span more than the op's LMUL group (widening, segments).
+constexpr std::uint32_t kMultiGroupOps =
+    opKindBit(OpKind::WidenFma) | opKindBit(OpKind::SegLoad) | opKindBit(OpKind::SegStore);
+
+constexpr bool isSegmentOp(OpKind k) {
+    return k == OpKind::SegLoad || k == OpKind::SegStore;
+}
+
+// Elements a load or store moves: one for scalar ones, vl · fields for segments, else vl.
+inline std::uint64_t memoryElements(const Op& op) {
+    if (op.kind == OpKind::ScalarLoad || op.kind == OpKind::ScalarStore)
+        return 1;
+    return isSegmentOp(op.kind) ? std::uint64_t{op.vl} * op.count : op.vl;
 }
 
 inline bool isScalarRegister(std::uint8_t r) {

@@ -39,7 +39,8 @@ const std::string& groupName(const TargetInfo& t, std::uint8_t id) {
 }
 
 bool accessesMemory(OpKind k) {
-    return k == OpKind::VLoad || k == OpKind::VStore || k == OpKind::ScalarLoad || k == OpKind::ScalarStore;
+    return k == OpKind::VLoad || k == OpKind::VStore || k == OpKind::ScalarLoad || k == OpKind::ScalarStore ||
+           isSegmentOp(k);
 }
 
 bool isScalarAlu(OpKind k) {
@@ -133,6 +134,10 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
             j["addr"] = op.addr;
             if (op.stride != 0)
                 j["stride"] = op.stride;
+            if (isSegmentOp(op.kind))
+                j["nf"] = op.count;
+            if (op.base != kNoReg)
+                j["saddr"] = op.base - kScalarRegBase;
         }
         if (takesImmediate(op))
             j["imm"] = op.imm;
@@ -375,6 +380,20 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
                 op.space = p.space("mem");
                 op.addr = p.get<std::uint64_t>("addr");
                 op.stride = p.get<std::int64_t>("stride", 0);
+                if (isSegmentOp(op.kind)) {
+                    op.count = p.get<std::uint32_t>("nf");
+                    if (op.count < 1 || op.count > 8)
+                        p.fail("nf", fmt::format("a segment has 1 to 8 fields, not {}", op.count));
+                    if (op.stride != 0)
+                        p.fail("stride", "segment loads and stores are unit-stride");
+                }
+                // The scalar register the address comes from (optional: older streams lack it).
+                if (p.has("saddr")) {
+                    const auto r = p.get<unsigned>("saddr");
+                    if (r >= kRegIds - kScalarRegBase)
+                        p.fail("saddr", fmt::format("scalar register {} out of range", r));
+                    op.base = static_cast<std::uint8_t>(kScalarRegBase + r);
+                }
             }
             if (takesImmediate(op))
                 op.imm = p.get<double>("imm", 0.0);

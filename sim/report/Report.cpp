@@ -87,6 +87,8 @@ Json buildReport(const RunOutcome& o) {
     double joules = energy["total"].get<double>();
     j["energy_j"] = energy;
     j["power_w"] = seconds > 0 ? joules / seconds : 0.0;
+    if (o.energy.hasArea())
+        j["area_mm2"] = o.energy.areaJson();
 
     Json bounds;
     bounds["compute_s"] = peak > 0 ? work / peak : 0.0;
@@ -232,6 +234,8 @@ std::string reportToMarkdown(const Json& r) {
     md << fmt::format("| stall fraction | {:.4f} |\n", r["stall_fraction"].get<double>());
     md << fmt::format("| energy | {:.6g} J |\n", r["energy_j"]["total"].get<double>());
     md << fmt::format("| power | {:.6g} W |\n", r["power_w"].get<double>());
+    if (r.contains("area_mm2"))
+        md << fmt::format("| memory area | {:.6g} mm² |\n", r["area_mm2"]["total"].get<double>());
     for (auto it = r["traffic_bytes"].begin(); it != r["traffic_bytes"].end(); ++it)
         md << fmt::format("| {} traffic | {} B read, {} B written |\n", it.key(),
                           it.value()["read"].get<std::uint64_t>(), it.value()["write"].get<std::uint64_t>());

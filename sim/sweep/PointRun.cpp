@@ -50,7 +50,10 @@ std::vector<std::string> pointCommand(const SweepSpec& spec, const Point& point,
     for (const auto& [key, value] : spec.fixed)
         argv.insert(argv.end(), {"--set", key + "=" + value});
     for (const auto& [key, value] : point.params) {
-        argv.insert(argv.end(), {"--set", key + "=" + value});
+        if (key == kPlanAxis)
+            argv.insert(argv.end(), {"--plan", value});
+        else
+            argv.insert(argv.end(), {"--set", key + "=" + value});
     }
     argv.insert(argv.end(), {"--format", "json"});
     return argv;

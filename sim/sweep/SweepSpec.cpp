@@ -37,11 +37,11 @@ const Node& take(const Reader& reader, const std::string& key) {
 
 void checkParameterKey(const std::string& key, const Node& value) {
     static const std::regex pattern(R"(^(target|workload|plan)(\.[A-Za-z0-9_\-\[\]]+)+$)");
-    if (!std::regex_match(key, pattern)) {
+    if (key != kPlanAxis && !std::regex_match(key, pattern)) {
         throw ConfigError(value.keyLocation(), value.path(),
                           fmt::format("'{}' is not a config path; parameters use the --set paths, "
                                       "which start with target., workload. or plan. "
-                                      "(e.g. target.sram.size)",
+                                      "(e.g. target.sram.size), or are 'plan' (library plans by name)",
                                       key));
     }
 }
@@ -237,6 +237,8 @@ std::vector<Axis> parseAxes(const Node& block, bool sampled, std::set<std::strin
         axis.key = key;
         axis.where = value.keyLocation();
         axis.domain = parseDomain(value, sampled);
+        if (key == kPlanAxis && axis.domain.range)
+            failAt(value, "a plan axis takes a list of plan names or paths (what --plan takes)");
         axes.push_back(std::move(axis));
     }
     return axes;
@@ -331,6 +333,8 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
         spec.target = base.get<std::string>("target");
         spec.workload = base.get<std::string>("workload");
         spec.plan = base.get<std::string>("plan", std::string());
+        if (!spec.plan.empty())
+            seen.insert(kPlanAxis);
         if (base.has("set")) {
             const Node& set = take(base, "set");
             if (!set.isMap())

@@ -37,8 +37,12 @@ struct ValueDomain {
     std::optional<NumericRange> range;
 };
 
+/// The parameter key of an axis over whole plans: its values are what `--plan` takes (library
+/// names such as double-buffer, or paths), so a point runs exactly as `tessim run --plan V`.
+inline constexpr const char* kPlanAxis = "plan";
+
 struct Axis {
-    std::string key;  // dotted --set path: target.*, workload.* or plan.*
+    std::string key;  // dotted --set path (target.*, workload.* or plan.*), or kPlanAxis
     ValueDomain domain;
     config::Location where;
 };

@@ -97,12 +97,6 @@ TEST(Fc, BlockOverTheRegisterBudgetOverOutIsAConfigError) {
         << r.err;
 }
 
-TEST(Fc, F16IsAConfigError) {
-    auto r = runTessim("run --target k1 " + fc(37, 13, 3) + " --set workload.dtype=f16");
-    EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.err.find("f16 is not supported yet"), std::string::npos) << r.err;
-}
-
 TEST(Fc, TimeIsAtLeastEveryBound) {
     const std::string cases[] = {fc(256, 64, 4, 4) + plan(1, 2, 4, 2), fc(256, 64, 4, 4) + plan(4, 2, 4, 2),
                                  fc(1024, 96, 1) + plan(4, 1, 7, 2), fc(64, 32, 8, 8) + plan(1, 4, 2, 1),

@@ -55,6 +55,30 @@ Op sampleOp(OpKind kind) {
         op.src[0] = 8;
         op.vl = 8;
         op.addr = 64;
+        op.base = s(9);  // the address comes from a pointer register
+        break;
+    case OpKind::SegLoad:
+        op.dtype = DType::F16;
+        op.dst = 8;
+        op.vl = 16;
+        op.count = 3;
+        op.addr = 96;
+        op.base = s(10);
+        break;
+    case OpKind::SegStore:
+        op.src[0] = 16;
+        op.vl = 8;
+        op.count = 2;
+        op.space = 1;
+        op.addr = 128;
+        break;
+    case OpKind::WidenFma:  // vfwmacc.vf: f16 sources, f32 accumulator
+        op.dtype = DType::F16;
+        op.dst = 8;
+        op.src[0] = s(2);
+        op.src[1] = 4;
+        op.src[2] = 8;
+        op.vl = 16;
         break;
     case OpKind::ScalarLoad:
     case OpKind::ScalarStore:
@@ -213,6 +237,7 @@ void expectSameOp(const Op& a, const Op& b) {
         EXPECT_EQ(a.addr, b.addr);
         EXPECT_EQ(a.stride, b.stride);
         EXPECT_EQ(a.imm, b.imm);
+        EXPECT_EQ(a.base, b.base);
     }
 }
 

@@ -94,19 +94,33 @@ TEST(CachePrefetch, APrefetchWithoutAFreeMshrIsDropped) {
     EXPECT_EQ(b.mem.bytesRead(), 8 * kLine);
 }
 
-// Energies stated for a reference array follow the configured size (closed form).
+// Energies stated for a reference array follow the configured size along the SRAM array model's
+// energy curve (closed form: the anchors double the energy from 32 to 128 KiB).
 TEST(CacheEnergy, PerAccessEnergyAndLeakageFollowTheSize) {
     const std::string common =
         "ways: 4\nclock: 1 GHz\nhit_latency: 2\nnext: mem\nstatic_power: 1 mW\n"
-        "energy: {read: 10 pJ, fill: 30 pJ, reference_size: 32 KiB, size_exponent: 0.5}\n";
+        "energy: {read: 10 pJ, fill: 30 pJ, reference_size: 32 KiB,\n"
+        "         array: {read_64bit: {32 KiB: 20 pJ, 128 KiB: 40 pJ}, bitcell_area_um2: 0.5}}\n";
     const CacheConfig same = test::configFrom<CacheConfig>("size: 32 KiB\n" + common);
     EXPECT_DOUBLE_EQ(same.readJoules, 10e-12);
     EXPECT_DOUBLE_EQ(same.staticWatts, 1e-3);
     const CacheConfig four = test::configFrom<CacheConfig>("size: 128 KiB\n" + common);
-    EXPECT_DOUBLE_EQ(four.readJoules, 20e-12);  // (128 / 32)^0.5 = 2
+    EXPECT_DOUBLE_EQ(four.readJoules, 20e-12);  // 40 pJ / 20 pJ = 2
     EXPECT_DOUBLE_EQ(four.writeJoules, 20e-12);
     EXPECT_DOUBLE_EQ(four.fillJoules, 60e-12);
     EXPECT_DOUBLE_EQ(four.staticWatts, 4e-3);
+    // 128 KiB × 8 bits × 0.5 µm² (one port, efficiency 1).
+    EXPECT_DOUBLE_EQ(four.areaMm2, 131072 * 8 * 0.5e-6);
+}
+
+TEST(CacheEnergy, ReferenceSizeWithoutAnArrayModelIsAConfigError) {
+    try {
+        test::configFrom<CacheConfig>("size: 32 KiB\nways: 4\nclock: 1 GHz\nhit_latency: 2\nnext: mem\n"
+                                      "energy: {read: 10 pJ, reference_size: 32 KiB}\n");
+        FAIL() << "expected a ConfigError";
+    } catch (const config::ConfigError& e) {
+        EXPECT_EQ(e.key(), "energy.reference_size");
+    }
 }
 
 TEST(CachePrefetch, UnknownKindIsAConfigError) {

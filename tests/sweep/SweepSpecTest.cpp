@@ -92,6 +92,34 @@ grid:
     EXPECT_EQ(argv, expected);
 }
 
+TEST(SweepSpec, APlanAxisPassesLibraryPlansByName) {
+    SweepSpec spec = parse(R"(
+base: {target: npu, workload: conv1080p}
+grid:
+  target.sram.size: [1 MiB]
+  plan: [naive, double-buffer]
+objectives: [{minimize: seconds}]
+plots: [{kind: lines, x: target.sram.size, y: seconds, group: plan}]
+)");
+    std::vector<Point> points = generatePoints(spec);
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_EQ(spec.parameterKeys(), (std::vector<std::string>{"target.sram.size", "plan"}));
+    std::vector<std::string> argv = pointCommand(spec, points[1], {"tessim", "run"});
+    std::vector<std::string> expected{"tessim",     "run",           "--target", "npu",
+                                      "--workload", "conv1080p",     "--set",    "target.sram.size=1 MiB",
+                                      "--plan",     "double-buffer", "--format", "json"};
+    EXPECT_EQ(argv, expected);
+}
+
+TEST(SweepSpec, APlanAxisTakesNamesAndNeedsNoBasePlan) {
+    EXPECT_NE(errorOf("base: {target: npu, workload: conv1080p, plan: naive}\ngrid: {plan: [naive]}\n")
+                  .find("test.yaml:2:"),
+              std::string::npos);
+    EXPECT_NE(errorOf("base: {target: npu, workload: conv1080p}\ngrid: {plan: {from: 1, to: 2, step: 1}}\n")
+                  .find("a plan axis takes a list of plan names"),
+              std::string::npos);
+}
+
 TEST(SweepSpec, LinearRangesAreExact) {
     SweepSpec spec = parse(R"(
 base: {target: minimal, workload: axpy}
@@ -243,9 +271,11 @@ TEST(SweepSpec, ExampleSweepsParse) {
     }
     SweepSpec npu = loadSweepSpec(std::string(TESSIM_SOURCE_DIR) + "/configs/sweeps/npu-sram-tiling.yaml");
     std::vector<Point> points = generatePoints(npu);
-    EXPECT_EQ(points.size(), 5u * 3u * 4u);
+    EXPECT_EQ(points.size(), 7u * 3u);
     EXPECT_EQ(valuesOf(points, "target.sram.size"),
-              (std::vector<std::string>{"256 KiB", "512 KiB", "1 MiB", "2 MiB", "4 MiB"}));
+              (std::vector<std::string>{"256 KiB", "512 KiB", "1 MiB", "2 MiB", "4 MiB", "8 MiB", "16 MiB"}));
+    EXPECT_EQ(valuesOf(points, "plan"),
+              (std::vector<std::string>{"naive", "static-single", "double-buffer"}));
 }
 
 TEST(ValueText, NumbersAndQuantities) {

@@ -13,7 +13,7 @@ std::uint64_t testDataBits(std::uint64_t index, std::uint64_t salt) {
 
 double testValue(DType type, std::uint64_t index, std::uint64_t salt) {
     const std::uint64_t z = testDataBits(index, salt);
-    if (type == DType::F32 || type == DType::F64)
+    if (type == DType::F16 || type == DType::F32 || type == DType::F64)
         return roundTo(type, static_cast<double>(z >> 11) / 9007199254740992.0 * 2.0 - 1.0);
     return static_cast<double>(static_cast<std::int64_t>(z % 16) - 8);
 }

@@ -63,7 +63,9 @@ struct FcParams {
     bool overOut = false;     // vectorised over `out` (else over `in`)
     unsigned rb = 1, ro = 1;  // batch rows and outputs (over `out`: output vectors) per register block
     unsigned lmul = 1;
-    unsigned group = 1;       // registers per operand (lmul on engines with register groups)
+    unsigned group = 1;  // registers per operand (lmul on engines with register groups)
+    // f16 data accumulated in f32 (vfwmacc): accumulator groups of twice the operands' registers.
+    bool widen = false;
     std::uint32_t vlmax = 0;  // elements per vector op
     const MemorySpaceInfo* memory = nullptr;
     std::uint64_t xAddr = 0, wAddr = 0, yAddr = 0;
@@ -71,6 +73,9 @@ struct FcParams {
 
     unsigned elem() const { return dtypeBytes(dtype); }
     std::uint64_t flops() const { return 2 * batch * in * out * repeat; }
+    // The accumulators' datatype and registers.
+    DType accType() const { return widen ? DType::F32 : dtype; }
+    unsigned accGroup() const { return widen ? 2 * group : group; }
     // Lanes the accumulators hold: a row shorter than a register fills only `in` of them.
     std::uint32_t reduceVl() const { return static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax, in)); }
 };
@@ -119,9 +124,14 @@ protected:
 
 private:
     // Vector register groups: the accumulators, then the x rows, then the W rows.
-    std::uint8_t acc(unsigned b, unsigned o) const { return reg(b * p_.ro + o); }
-    std::uint8_t xReg(unsigned b) const { return reg(p_.rb * p_.ro + b); }
-    std::uint8_t wReg(unsigned o) const { return reg(p_.rb * p_.ro + p_.rb + o); }
+    std::uint8_t acc(unsigned b, unsigned o) const {
+        return static_cast<std::uint8_t>((b * p_.ro + o) * p_.accGroup());
+    }
+    std::uint8_t xReg(unsigned b) const { return operand(b); }
+    std::uint8_t wReg(unsigned o) const { return operand(p_.rb + o); }
+    std::uint8_t operand(unsigned g) const {
+        return static_cast<std::uint8_t>(p_.rb * p_.ro * p_.accGroup() + g * p_.group);
+    }
     // Over `out`: the accumulators, then the W columns; x values in scalar registers.
     std::uint8_t wColumn(unsigned o) const { return reg(p_.rb * p_.ro + o); }
     std::uint8_t xValue(unsigned b) const { return sreg(kFirstPointer + 2 * p_.rb + p_.ro + b); }
@@ -164,10 +174,11 @@ private:
                 op.dst = xValue(b);
                 op.space = p_.memory->id;
                 op.addr = p_.xAddr + ((b_ + b) * p_.in + i) * elem;
+                op.base = xPtr(b);
                 out.push_back(op);
             }
             for (unsigned o = 0; o < ro; ++o) {
-                Op op = load(wColumn(o), p_.wAddr + ((o0 + o * vl) * p_.in + i) * elem, vl);
+                Op op = load(wColumn(o), wPtr(o), p_.wAddr + ((o0 + o * vl) * p_.in + i) * elem, vl);
                 op.stride = static_cast<std::int64_t>(p_.in * elem);
                 out.push_back(op);
             }
@@ -180,8 +191,10 @@ private:
         for (unsigned b = 0; b < rb; ++b) {
             out.push_back(scalar(OpKind::SAdd, yPtr(b), kZero, p_.yAddr + ((b_ + b) * p_.out + o0) * elem));
             for (unsigned o = 0; o < ro; ++o) {
-                out.push_back(vectorStore(p_.dtype, acc(b, o), p_.memory->id,
-                                          p_.yAddr + ((b_ + b) * p_.out + o0 + o * vl) * elem, vl));
+                Op store = vectorStore(p_.dtype, acc(b, o), p_.memory->id,
+                                       p_.yAddr + ((b_ + b) * p_.out + o0 + o * vl) * elem, vl);
+                store.base = yPtr(b);
+                out.push_back(store);
             }
         }
         blockLoop(out, width);
@@ -221,13 +234,23 @@ private:
         for (unsigned o = 0; o < ro; ++o)
             out.push_back(scalar(OpKind::SAdd, wPtr(o), kZero, p_.wAddr + (o0 + o) * p_.in * elem));
         out.push_back(scalar(OpKind::SAdd, kEnd, kZero, p_.wAddr + (o0 + 1) * p_.in * elem));
+        // Widening: the f32 accumulators start at zero (vmv.v.i), every step is a vfwmacc.
+        if (p_.widen) {
+            for (unsigned b = 0; b < rb; ++b) {
+                for (unsigned o = 0; o < ro; ++o) {
+                    Op zero = tessim::vectorOp(OpKind::Broadcast, DType::F32, p_.vlmax);
+                    zero.dst = acc(b, o);
+                    out.push_back(zero);
+                }
+            }
+        }
         for (std::uint64_t i = 0; i < p_.in; i += p_.vlmax) {
             const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, p_.in - i));
             setVl(out, vl);
             for (unsigned b = 0; b < rb; ++b)
-                out.push_back(load(xReg(b), p_.xAddr + ((b_ + b) * p_.in + i) * elem, vl));
+                out.push_back(load(xReg(b), xPtr(b), p_.xAddr + ((b_ + b) * p_.in + i) * elem, vl));
             for (unsigned o = 0; o < ro; ++o)
-                out.push_back(load(wReg(o), p_.wAddr + ((o0 + o) * p_.in + i) * elem, vl));
+                out.push_back(load(wReg(o), wPtr(o), p_.wAddr + ((o0 + o) * p_.in + i) * elem, vl));
             for (unsigned o = 0; o < ro; ++o) {
                 for (unsigned b = 0; b < rb; ++b)
                     out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xReg(b), wReg(o)));
@@ -243,7 +266,7 @@ private:
         for (unsigned b = 0; b < rb; ++b) {
             for (unsigned o = 0; o < ro; ++o, ++sum) {
                 const std::uint8_t s = sreg(kFirstSum + sum % kSumRegs);
-                Op reduce = vectorOp(OpKind::Reduce, p_.reduceVl());
+                Op reduce = tessim::vectorOp(OpKind::Reduce, p_.accType(), p_.reduceVl());
                 reduce.dst = s;
                 reduce.src[0] = acc(b, o);
                 out.push_back(reduce);
@@ -253,6 +276,7 @@ private:
                 store.src[0] = s;
                 store.space = p_.memory->id;
                 store.addr = p_.yAddr + ((b_ + b) * p_.out + o0 + o) * elem;
+                store.base = yPtr(b);
                 out.push_back(store);
             }
         }
@@ -267,10 +291,12 @@ private:
     }
     Op vectorOp(OpKind kind, std::uint32_t vl) const { return tessim::vectorOp(kind, p_.dtype, vl); }
     // The first step multiplies (vfmul: no accumulator needs zeroing first), the later ones
-    // accumulate (vfmacc): acc ← a · b + acc.
+    // accumulate (vfmacc): acc ← a · b + acc. Widening, every step is a vfwmacc.
     Op multiplyAccumulate(bool first, std::uint32_t vl, std::uint8_t accumulator, std::uint8_t a,
                           std::uint8_t b) const {
-        Op op = vectorOp(first ? OpKind::Mul : OpKind::Fma, vl);
+        if (p_.widen)
+            first = false;
+        Op op = vectorOp(first ? OpKind::Mul : p_.widen ? OpKind::WidenFma : OpKind::Fma, vl);
         op.dst = accumulator;
         op.src[0] = a;
         op.src[1] = b;
@@ -278,8 +304,11 @@ private:
             op.src[2] = accumulator;
         return op;
     }
-    Op load(std::uint8_t reg, std::uint64_t addr, std::uint32_t vl) const {
-        return vectorLoad(p_.dtype, reg, p_.memory->id, addr, vl);
+    // A load from the address in `pointer` (the op waits for the pointer's last increment).
+    Op load(std::uint8_t reg, std::uint8_t pointer, std::uint64_t addr, std::uint32_t vl) const {
+        Op op = vectorLoad(p_.dtype, reg, p_.memory->id, addr, vl);
+        op.base = pointer;
+        return op;
     }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
         return scalarOp(kind, kIndex, dst, src, imm);
@@ -332,6 +361,8 @@ public:
         j["rb"] = p_.rb;
         j["ro"] = p_.ro;
         j["lmul"] = p_.lmul;
+        if (p_.dtype == DType::F16)
+            j["accumulate"] = p_.widen ? "f32" : "f16";
         j["vector_length"] = p_.vlmax;
         j["memory"] = p_.memory->name;
         j["x"] = p_.xAddr;
@@ -400,15 +431,19 @@ private:
                 sum = fmaIn(p_.dtype, x(b, i), w(o, i), sum);
             return sum;
         }
+        // Widening: f32 lanes from zero, every step a fused f16 × f16 + f32; the sum rounded to f16
+        // by the store.
+        const DType acc = p_.accType();
         std::vector<double> lanes(p_.vlmax, 0.0);
         for (std::uint64_t i = 0; i < p_.in; ++i) {
             double& lane = lanes[i % p_.vlmax];
-            lane = i < p_.vlmax ? mulIn(p_.dtype, x(b, i), w(o, i)) : fmaIn(p_.dtype, x(b, i), w(o, i), lane);
+            lane =
+                i < p_.vlmax && !p_.widen ? mulIn(acc, x(b, i), w(o, i)) : fmaIn(acc, x(b, i), w(o, i), lane);
         }
         double sum = 0.0;
         for (std::uint32_t l = 0; l < p_.reduceVl(); ++l)
-            sum = addIn(p_.dtype, sum, lanes[l]);
-        return sum;
+            sum = addIn(acc, sum, lanes[l]);
+        return roundTo(p_.dtype, sum);
     }
 
     FcParams p_;
@@ -427,12 +462,8 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     p.in = w.get<std::uint64_t>("in", size);
     p.out = w.get<std::uint64_t>("out", size);
     p.batch = w.get<std::uint64_t>("batch", 1, size);
+    // f16: twice the elements per register (SEW 16), half the bytes, arithmetic rounded to binary16.
     const std::string dtype = w.oneOf("dtype", {"f32", "f16"}, std::string("f32"));
-    // The engine times f16 ops, but its functional execution and its compute bound (a peak stated
-    // for 32-bit elements) do not cover them yet.
-    if (dtype == "f16")
-        w.fail("dtype", "f16 is not supported yet: the engine's functional execution and its compute bound "
-                        "cover 32-bit elements only; use f32");
     parseDType(dtype, p.dtype);
     p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
     w.finish();
@@ -446,6 +477,21 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     p.lmul = pl.get<unsigned>("lmul", 2u, Range<unsigned>{1, 8});
     if ((p.lmul & (p.lmul - 1)) != 0)
         pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", p.lmul));
+    // f16 accumulates in f16 (vfmacc at e16) or in f32 (vfwmacc, then vfredusum at e32).
+    if (pl.has("accumulate")) {
+        const std::string accumulate =
+            pl.oneOf("accumulate", {"f16", "f32"}, std::string(dtypeName(p.dtype)));
+        if (p.dtype != DType::F16)
+            pl.fail("accumulate", "accumulate chooses f16 or f32 accumulators for dtype f16 only");
+        p.widen = accumulate == "f32";
+        if (p.widen && p.overOut)
+            pl.fail("accumulate", "widening accumulation (accumulate: f32) needs vectorise: in");
+        if (p.widen && p.lmul > 4)
+            pl.fail("accumulate",
+                    fmt::format("f32 accumulators span 2 × lmul registers: lmul must be at most "
+                                "4, not {}",
+                                p.lmul));
+    }
     p.memory = &planMemory(pl, target, *engines[0]);
     pl.finish();
     const EngineInfo& core = *engines[0];
@@ -460,15 +506,19 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     p.vlmax = std::max(1u, core.registerBytes * p.lmul / p.elem());
     // Over `in`: rb·ro accumulators, rb x rows and ro W rows; over `out`: rb·ro accumulators and ro
     // W columns (x values are scalars). Each an aligned group of lmul registers.
-    const unsigned groups = p.rb * p.ro + (p.overOut ? 0 : p.rb) + p.ro;
+    const unsigned accumulatorGroups = p.rb * p.ro * (p.widen ? 2 : 1);
+    const unsigned groups = accumulatorGroups + (p.overOut ? 0 : p.rb) + p.ro;
     if (groups * p.group > core.vectorRegisters) {
         const std::string operands =
             p.overOut ? fmt::format("{} W columns", p.ro) : fmt::format("{} x rows + {} W rows", p.rb, p.ro);
-        pl.fail("rb",
-                fmt::format("a block of rb {} × ro {} at lmul {} needs {} accumulators + {} = {} register "
-                            "groups = {} vector registers; engine '{}' has {}",
-                            p.rb, p.ro, p.lmul, p.rb * p.ro, operands, groups, groups * p.group, core.name,
-                            core.vectorRegisters));
+        pl.fail(
+            "rb",
+            fmt::format("a block of rb {} × ro {} at lmul {} needs {} + {} = {} register groups = {} vector "
+                        "registers; engine '{}' has {}",
+                        p.rb, p.ro, p.lmul,
+                        p.widen ? fmt::format("{} f32 accumulators × 2", p.rb * p.ro)
+                                : fmt::format("{} accumulators", p.rb * p.ro),
+                        operands, groups, groups * p.group, core.name, core.vectorRegisters));
     }
     const unsigned scalars = kFirstPointer + 2 * p.rb + p.ro + (p.overOut ? p.rb : 0);
     if (scalars > core.scalarRegisters)

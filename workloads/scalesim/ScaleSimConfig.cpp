@@ -234,7 +234,7 @@ config::Node loadScaleSimTarget(const std::string& path, const config::Node& npu
         put(t, n + ".ports", "2", w);
         put(t, n + ".clock", "1 GHz", w);
         put(t, n + ".latency", "2", w);
-        put(t, n + ".energy", "sram_1mib", w);  // assumption: per-word energy of the NPU's SRAM
+        put(t, n + ".energy", "sram", w);  // the NPU's SRAM array model: energy, leakage, area by size
     };
     sram("ifmap_sram", a.ifmapKiB, "IfmapSramSzkB");
     sram("filter_sram", a.filterKiB, "FilterSramSzkB");

@@ -1,0 +1,444 @@
+#include "analysis/reproduce/TtReproduction.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "analysis/dse/TtDesignSpace.h"
+#include "sim/config/ConfigError.h"
+#include "sim/config/Loader.h"
+#include "sim/config/Reader.h"
+#include "workloads/tt/TensorTrainKernel.h"
+#include "workloads/tt/TensorTrainShape.h"
+
+namespace tessim {
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::string num(double v) {
+    if (std::isnan(v))
+        return "n/a";
+    if (v != 0 && (std::fabs(v) >= 1e5 || std::fabs(v) < 1e-3))
+        return fmt::format("{:.3g}", v);
+    return fmt::format("{:.3f}", v);
+}
+
+std::vector<std::uint64_t> counts(const config::Reader& r, const std::string& key) {
+    std::vector<std::uint64_t> v;
+    for (const auto& item : r.node(key).items()) {
+        if (!item.isScalar())
+            throw config::ConfigError(item.location(), r.path() + "." + key, "expected a list of integers");
+        try {
+            v.push_back(std::stoull(item.scalar()));
+        } catch (const std::exception&) {
+            throw config::ConfigError(item.location(), r.path() + "." + key, "expected a list of integers");
+        }
+    }
+    return v;
+}
+
+std::string listValue(const std::vector<std::uint64_t>& v) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+}
+
+struct Layer {
+    std::string id, name;
+    std::uint64_t in = 0, out = 0;
+    TtShape shape;
+};
+
+struct Claim {
+    std::string id, quantity, unit, layer, source;
+    unsigned threads = 0;
+    double lo = 0, hi = 0;  // published range (lo = hi: a value)
+    double relTol = 0.1;
+};
+
+// Every block {Rm, Rb, Rr, Rk} within the budget (Rr, Rk up to 2: larger ones add no reuse here).
+std::vector<std::array<unsigned, 4>> blocksWithin(unsigned budget) {
+    std::vector<std::array<unsigned, 4>> blocks;
+    for (unsigned rm = 1; rm <= 12; ++rm)
+        for (unsigned rb = 1; rb <= 12; ++rb)
+            for (unsigned rr = 1; rr <= 2; ++rr)
+                for (unsigned rk = 1; rk <= 2; ++rk)
+                    if (ttBlockRegisters(rm, rb, rr, rk) <= budget)
+                        blocks.push_back({rm, rb, rr, rk});
+    return blocks;
+}
+
+std::string blockName(const std::array<unsigned, 4>& b) {
+    return fmt::format("{{{},{},{},{}}}", b[0], b[1], b[2], b[3]);
+}
+
+double memoryOps(const Json& report) {
+    return report.at("stats").at("k1").at("core0").at("memory_ops").at("value").get<double>();
+}
+
+// Runs every named simulation, `jobs` at a time; the reports by name.
+std::map<std::string, Json> runAll(const std::map<std::string, ReproRun>& runs, const ReproRunner& runner,
+                                   unsigned jobs) {
+    std::vector<const ReproRun*> list;
+    for (const auto& [name, run] : runs)
+        list.push_back(&run);
+    std::map<std::string, Json> reports;
+    std::mutex lock;
+    std::atomic<std::size_t> next{0};
+    std::string failure;
+    auto worker = [&] {
+        for (std::size_t i = next++; i < list.size(); i = next++) {
+            try {
+                Json report = runner(*list[i]);
+                std::lock_guard<std::mutex> g(lock);
+                reports[list[i]->name] = std::move(report);
+            } catch (const std::exception& e) {
+                std::lock_guard<std::mutex> g(lock);
+                if (failure.empty())
+                    failure = e.what();
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned j = 0; j < std::max(1u, jobs); ++j)
+        threads.emplace_back(worker);
+    for (auto& t : threads)
+        t.join();
+    if (!failure.empty())
+        throw std::runtime_error(failure);
+    return reports;
+}
+
+}  // namespace
+
+bool isTtReproduction(const std::string& paperPath) {
+    const config::Node root = config::loadYamlFile(paperPath);
+    const config::Node* kind = root.isMap() ? root.find("reproduction") : nullptr;
+    return kind && kind->isScalar() && kind->scalar() == "tt-layers";
+}
+
+ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& runner, unsigned jobs) {
+    using namespace config;
+    const Node root = loadYamlFile(paperPath);
+    Reader r(root);
+    ReproResult res;
+    res.paper = r.get<std::string>("name");
+    res.description = r.get<std::string>("description", std::string());
+    r.get<std::string>("source", std::string());
+    r.get<std::string>("provenance", std::string());
+    r.oneOf("reproduction", {"tt-layers"});
+    const std::string target = r.get<std::string>("target");
+    const std::string example = r.get<std::string>("example");
+    Reader ex = r.child("example_shape");
+    TtShape exampleShape;
+    exampleShape.in = counts(ex, "in");
+    exampleShape.out = counts(ex, "out");
+    const unsigned budget = r.get<unsigned>("register_budget", Range<unsigned>{4, 32});
+    Reader study = r.child("thread_study");
+    const std::string studyWorkload = study.get<std::string>("workload");
+    const std::vector<std::uint64_t> batches = counts(study, "batches");
+    const std::vector<std::uint64_t> threadCounts = counts(study, "threads");
+    const unsigned denseThreads = r.get<unsigned>("dense_threads", Range<unsigned>{1, 8});
+    std::vector<double> thresholds;
+    for (const auto& item : r.node("thread_flops").items())
+        thresholds.push_back(std::stod(item.scalar()));
+    std::map<std::string, Layer> layers;
+    std::vector<std::string> layerOrder;
+    for (Reader l : r.children("layers")) {
+        Layer layer;
+        layer.id = l.get<std::string>("id");
+        layer.name = l.get<std::string>("name");
+        layer.in = l.get<std::uint64_t>("in");
+        layer.out = l.get<std::uint64_t>("out");
+        Reader tt = l.child("tt");
+        layer.shape.in = counts(tt, "in");
+        layer.shape.out = counts(tt, "out");
+        std::vector<std::uint64_t> ranks = counts(tt, "ranks");
+        ranks.insert(ranks.begin(), 1);
+        ranks.push_back(1);
+        layer.shape.ranks = ranks;
+        if (layer.shape.inSize() != layer.in || layer.shape.outSize() != layer.out ||
+            layer.shape.out.size() != layer.shape.in.size() || ranks.size() != layer.shape.in.size() + 1)
+            l.fail("tt", fmt::format("the TT shape {} is not a {} → {} layer", layer.shape.describe(),
+                                     layer.in, layer.out));
+        layerOrder.push_back(layer.id);
+        layers[layer.id] = layer;
+    }
+    std::vector<Claim> claims;
+    for (Reader c : r.children("claims")) {
+        Claim cl;
+        cl.id = c.get<std::string>("id");
+        cl.quantity =
+            c.oneOf("quantity", {"dse_reduction", "rb_optimum", "rb_ls_reduction", "vectorisation_speedup",
+                                 "thread_threshold", "tt_speedup", "tt_memory"});
+        cl.unit = c.get<std::string>("unit");
+        cl.source = c.get<std::string>("source", std::string());
+        const Node& p = c.node("published");
+        if (p.isSequence()) {
+            if (p.items().size() != 2)
+                c.fail("published", "a range is [low, high]");
+            cl.lo = std::stod(p.items()[0].scalar());
+            cl.hi = std::stod(p.items()[1].scalar());
+        } else {
+            cl.lo = cl.hi = c.get<double>("published");
+        }
+        cl.relTol = c.get<double>("tolerance", 0.1);
+        if (cl.quantity == "thread_threshold")
+            cl.threads = c.get<unsigned>("threads", Range<unsigned>{2, 8});
+        if (cl.quantity == "tt_speedup" || cl.quantity == "tt_memory") {
+            cl.layer = c.get<std::string>("layer");
+            if (!layers.count(cl.layer))
+                c.fail("layer", "no layer '" + cl.layer + "' in 'layers'");
+        }
+        claims.push_back(cl);
+    }
+    r.finish();
+
+    // The runs.
+    std::map<std::string, ReproRun> runs;
+    auto add = [&](const std::string& name, const std::string& workload, const std::string& plan,
+                   std::vector<std::string> sets) {
+        runs[name] = ReproRun{name, target, workload, plan, std::move(sets)};
+    };
+    add("vec-packed", example, "tt/packed", {});
+    add("vec-vectorised", example, "tt/vectorised", {});
+    add("vec-blocked-scalar", example, "tt/blocked", {"plan.vector_length=1"});
+    add("vec-blocked", example, "tt/blocked", {});
+    const auto blocks = blocksWithin(budget);
+    for (const auto& b : blocks)
+        add("rb-" + blockName(b), example, "tt/vectorised",
+            {fmt::format("plan.rm={}", b[0]), fmt::format("plan.rb={}", b[1]),
+             fmt::format("plan.rr={}", b[2]), fmt::format("plan.rk={}", b[3]),
+             fmt::format("plan.registers={}", budget)});
+    for (auto batch : batches)
+        for (auto t : threadCounts)
+            add(fmt::format("threads-b{:03}-t{}", batch, t), studyWorkload, "tt/tiled",
+                {fmt::format("workload.batch={}", batch), fmt::format("plan.threads={}", t)});
+    for (const auto& id : layerOrder) {
+        const Layer& l = layers[id];
+        const std::vector<std::string> shape{fmt::format("workload.in={}", l.in),
+                                             fmt::format("workload.out={}", l.out), "workload.batch=1"};
+        std::vector<std::string> dense = shape;
+        dense.push_back(fmt::format("plan.threads={}", denseThreads));
+        add("dense-" + id, "fc", "", dense);
+        std::vector<unsigned> per;
+        for (const auto& e : l.shape.einsums(1))
+            per.push_back(threadsForFlops(static_cast<double>(e.flops()), thresholds, denseThreads));
+        std::string perText = "[";
+        for (std::size_t i = 0; i < per.size(); ++i)
+            perText += (i ? ", " : "") + std::to_string(per[i]);
+        perText += "]";
+        std::vector<std::uint64_t> inner(l.shape.ranks.begin() + 1, l.shape.ranks.end() - 1);
+        std::vector<std::string> tt = shape;
+        tt.push_back("workload.tt={in: " + listValue(l.shape.in) + ", out: " + listValue(l.shape.out) +
+                     ", ranks: " + listValue(inner) + "}");
+        tt.push_back(fmt::format("plan.threads={}", *std::max_element(per.begin(), per.end())));
+        tt.push_back("plan.einsum_threads=" + perText);
+        add("tt-" + id, "fc", "tt/tiled", tt);
+    }
+    if (jobs == 0)
+        jobs = std::max(1u, std::thread::hardware_concurrency());
+    const std::map<std::string, Json> rep = runAll(runs, runner, jobs);
+
+    // Register blocking: the fewest loads and stores within the budget.
+    std::array<unsigned, 4> bestBlock = blocks.front();
+    double bestOps = std::numeric_limits<double>::infinity();
+    std::vector<std::string> tied;
+    for (const auto& b : blocks) {
+        const double ops = memoryOps(rep.at("rb-" + blockName(b)));
+        if (ops < bestOps) {
+            bestOps = ops;
+            bestBlock = b;
+            tied.clear();
+        }
+        if (ops == bestOps)
+            tied.push_back(blockName(b));
+    }
+    // The seed's block, when the budget holds it (else the best one stands in for the saving).
+    const std::array<unsigned, 4> seedBlock{4, 3, 1, 1};
+    const bool seedFits = ttBlockRegisters(4, 3, 1, 1) <= budget;
+    const double seedOps = seedFits ? memoryOps(rep.at("rb-" + blockName(seedBlock))) : bestOps;
+    const double unblockedOps = memoryOps(rep.at("rb-" + blockName({1, 1, 1, 1})));
+
+    // Thread scaling: per einsum and batch, the thread count with the fewest cycles (ties: fewer).
+    struct Sample {
+        double flops;
+        unsigned best;
+    };
+    std::vector<Sample> samples;
+    for (auto batch : batches) {
+        const Json& first = rep.at(fmt::format("threads-b{:03}-t{}", batch, threadCounts.front()));
+        const std::size_t einsums = first.at("layers").size();
+        for (std::size_t e = 0; e < einsums; ++e) {
+            unsigned best = 0;
+            double bestCycles = std::numeric_limits<double>::infinity();
+            for (auto t : threadCounts) {
+                const Json& l = rep.at(fmt::format("threads-b{:03}-t{}", batch, t)).at("layers").at(e);
+                const double cycles = l.at("cycles").get<double>();
+                if (cycles < bestCycles) {
+                    bestCycles = cycles;
+                    best = static_cast<unsigned>(t);
+                }
+            }
+            samples.push_back({first.at("layers").at(e).at("flops").get<double>(), best});
+        }
+    }
+    std::sort(samples.begin(), samples.end(),
+              [](const Sample& a, const Sample& b) { return a.flops < b.flops; });
+    // The FLOPs at which t threads become best: the smallest einsum from which on the best count is
+    // always at least t.
+    auto threshold = [&](unsigned t) {
+        double at = std::numeric_limits<double>::quiet_NaN();
+        for (auto it = samples.rbegin(); it != samples.rend(); ++it) {
+            if (it->best < t)
+                break;
+            at = it->flops;
+        }
+        return at;
+    };
+
+    for (const Claim& c : claims) {
+        ReproClaim cl;
+        cl.id = c.id;
+        cl.quantity = c.quantity;
+        cl.unit = c.unit;
+        cl.published = c.lo == c.hi ? c.lo : (c.lo + c.hi) / 2;
+        std::string note;
+        std::string run = "-";
+        bool range = c.lo != c.hi;
+        if (c.quantity == "dse_reduction") {
+            // Brute force: the distinct orderings of each factor list, by enumeration.
+            auto orderings = [](std::vector<std::uint64_t> v) {
+                std::sort(v.begin(), v.end());
+                double n = 0;
+                do
+                    ++n;
+                while (std::next_permutation(v.begin(), v.end()));
+                return n;
+            };
+            cl.simulated = alignmentReduction(exampleShape.in, exampleShape.out);
+            const double enumerated = orderings(exampleShape.in) * orderings(exampleShape.out);
+            TtSpaceOptions o;
+            o.in = exampleShape.inSize();
+            o.out = exampleShape.outSize();
+            o.minCores = o.maxCores = exampleShape.d();
+            const TtSpace s = exploreTtSpace(o);
+            note = fmt::format("(d!)²/(k1!…kj!) for {} × {}; enumerated orderings {}; over all {}-core "
+                               "factorisations of {} → {} the aligned step keeps {} of {} solutions",
+                               listText(exampleShape.in), listText(exampleShape.out), num(enumerated),
+                               exampleShape.d(), o.in, o.out, num(s.steps[1].count), num(s.steps[0].count));
+        } else if (c.quantity == "rb_optimum") {
+            cl.simulated = seedFits ? seedOps / bestOps : std::numeric_limits<double>::quiet_NaN();
+            run = "rb-*";
+            note = fmt::format(
+                "L/S of {{4,3,1,1}} over the fewest L/S of {} blocks within {} registers: {} vs {} "
+                "(best: {}){}",
+                blocks.size(), budget, num(seedOps), num(bestOps), fmt::join(tied, " "),
+                seedFits ? "" : "; {4,3,1,1} needs 16 registers, over this budget");
+        } else if (c.quantity == "rb_ls_reduction") {
+            cl.simulated = 100.0 * (1.0 - seedOps / unblockedOps);
+            run = "rb-" + blockName(seedFits ? seedBlock : bestBlock);
+            note = fmt::format("vector and scalar loads and stores of {} {} vs {{1,1,1,1}} {}", run.substr(3),
+                               num(seedOps), num(unblockedOps));
+        } else if (c.quantity == "vectorisation_speedup") {
+            const double scalar = rep.at("vec-packed").at("seconds").get<double>();
+            const double vector = rep.at("vec-vectorised").at("seconds").get<double>();
+            cl.simulated = scalar / vector;
+            run = "vec-*";
+            const double blockedScalar = rep.at("vec-blocked-scalar").at("seconds").get<double>();
+            const double blockedVector = rep.at("vec-blocked").at("seconds").get<double>();
+            note = fmt::format("packed, as scalar code (flw, fmadd) {} s vs RVV {} s, both unblocked; with "
+                               "{{4,3,1,1}} blocks {} s vs {} s = {}x",
+                               num(scalar), num(vector), num(blockedScalar), num(blockedVector),
+                               num(blockedScalar / blockedVector));
+        } else if (c.quantity == "thread_threshold") {
+            cl.simulated = threshold(c.threads);
+            run = "threads-*";
+            std::string seen;
+            for (const auto& s : samples)
+                seen += fmt::format(" {}:{}", num(s.flops), s.best);
+            note = fmt::format(
+                "smallest einsum FLOPs from which {} threads or more are always fastest "
+                "(einsum FLOPs:best threads —{}); where threads pay off is set by the target's fork_latency "
+                "and barrier_latency (cycles; assumptions in configs/targets/k1.yaml)",
+                c.threads, seen);
+        } else if (c.quantity == "tt_speedup") {
+            const double dense = rep.at("dense-" + c.layer).at("seconds").get<double>();
+            const double tt = rep.at("tt-" + c.layer).at("seconds").get<double>();
+            cl.simulated = dense / tt;
+            run = "tt-" + c.layer;
+            const Layer& l = layers.at(c.layer);
+            note = fmt::format(
+                "{} ({} → {}), TT {}: dense {} s on {} threads vs TT {} s; TT FLOPs {} vs dense {}", l.name,
+                l.in, l.out, l.shape.describe(), num(dense), denseThreads, num(tt),
+                num(static_cast<double>(l.shape.flops(1))), num(2.0 * l.in * l.out));
+        } else if (c.quantity == "tt_memory") {
+            const Layer& l = layers.at(c.layer);
+            cl.simulated = static_cast<double>(l.in * l.out) / static_cast<double>(l.shape.parameters());
+            note = fmt::format("{}: dense {} weights vs TT {} core elements", l.name, l.in * l.out,
+                               l.shape.parameters());
+        }
+        cl.run = run;
+        cl.quantityLabel = c.quantity;
+        const double tol = range ? 0.0 : c.relTol * std::fabs(c.lo);
+        const bool inside =
+            !std::isnan(cl.simulated) && cl.simulated >= c.lo - tol && cl.simulated <= c.hi + tol;
+        if (inside) {
+            cl.verdict = "match";
+            note = (range ? fmt::format("inside the published {}–{} {}", num(c.lo), num(c.hi), c.unit)
+                          : fmt::format("within ±{} %", num(c.relTol * 100))) +
+                   "; " + note;
+        } else {
+            cl.verdict = "mismatch";
+            note = (range ? fmt::format("outside the published {}–{} {}", num(c.lo), num(c.hi), c.unit)
+                          : fmt::format("outside ±{} %", num(c.relTol * 100))) +
+                   "; " + note;
+        }
+        if (!c.source.empty())
+            note += "; " + c.source;
+        cl.note = note;
+        res.claims.push_back(cl);
+    }
+    // Thresholds: a trend-match when the simulated ones rise with the thread count as published.
+    std::vector<ReproClaim*> th;
+    for (auto& cl : res.claims)
+        if (cl.quantity == "thread_threshold")
+            th.push_back(&cl);
+    bool rising = !th.empty();
+    for (std::size_t i = 1; i < th.size(); ++i)
+        if (std::isnan(th[i]->simulated) || std::isnan(th[i - 1]->simulated) ||
+            (th[i]->simulated - th[i - 1]->simulated) * (th[i]->published - th[i - 1]->published) <= 0)
+            rising = false;
+    for (auto* cl : th)
+        if (cl->verdict == "mismatch" && rising && th.size() > 1) {
+            cl->verdict = "trend-match";
+            cl->note += "; the simulated thresholds rise with the thread count as the published ones";
+        }
+    res.commands["vec-packed"] = reproCommand("tessim", runs.at("vec-packed"));
+    res.commands["vec-vectorised"] = reproCommand("tessim", runs.at("vec-vectorised"));
+    res.commands["vec-blocked-scalar"] = reproCommand("tessim", runs.at("vec-blocked-scalar"));
+    const std::string blockRun = "rb-" + blockName(seedFits ? seedBlock : bestBlock);
+    res.commands[blockRun] = reproCommand("tessim", runs.at(blockRun));
+    res.commands["threads-b" + std::to_string(batches.back())] = reproCommand(
+        "tessim", runs.at(fmt::format("threads-b{:03}-t{}", batches.back(), threadCounts.back())));
+    for (const auto& id : layerOrder) {
+        res.commands["dense-" + id] = reproCommand("tessim", runs.at("dense-" + id));
+        res.commands["tt-" + id] = reproCommand("tessim", runs.at("tt-" + id));
+    }
+    return res;
+}
+
+}  // namespace tessim

@@ -1,0 +1,460 @@
+#include "workloads/tt/TensorTrainKernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/config/ConfigError.h"
+#include "sim/config/Reader.h"
+#include "sim/engine/ElementArithmetic.h"
+#include "sim/stats/StatsTree.h"
+#include "sim/workload/PlanEngine.h"
+#include "workloads/common/KernelReaders.h"
+#include "workloads/common/MemoryLayout.h"
+#include "workloads/common/PlanMemory.h"
+#include "workloads/common/Slices.h"
+#include "workloads/common/TestData.h"
+#include "workloads/fc/FullyConnectedKernel.h"
+#include "workloads/tt/TensorTrainShape.h"
+#include "workloads/tt/TtSchedule.h"
+#include "workloads/tt/TtStream.h"
+
+// Why the chain runs the last core first: x[b][i_0 … i_{d−1}] then has the contracted index
+// (i_{d−1}, r_d) innermost, and each einsum writes its output mode outermost and its kept rank
+// innermost, which is exactly the next einsum's input with (i_c, r_{c+1}) innermost. No reshape
+// moves a byte; the final output comes out as y[o][b] (out-major).
+
+namespace tessim {
+namespace {
+
+using namespace tt;
+
+// Arrays start on page boundaries, as an allocator hands out large buffers.
+constexpr std::uint64_t kPage = 4096;
+
+// Functional data: small integers, so every sum is exact in f32 for test-sized layers and any
+// summation order gives the dense result.
+double inputValue(std::uint64_t i) {
+    return static_cast<double>(static_cast<std::int64_t>(testDataBits(i, 11) % 5) - 2);
+}
+double coreValue(unsigned c, std::uint64_t i) {
+    return static_cast<double>(static_cast<std::int64_t>(testDataBits(i, 100 + c) % 3) - 1);
+}
+
+class TensorTrainKernel : public Workload {
+public:
+    explicit TensorTrainKernel(TtParams p) : p_(std::move(p)) {}
+
+    nlohmann::ordered_json resolvedWorkload() const override {
+        nlohmann::ordered_json j;
+        j["kernel"] = "fc";
+        j["in"] = p_.inSize();
+        j["out"] = p_.outSize();
+        j["batch"] = p_.batch;
+        j["dtype"] = "f32";
+        j["repeat"] = p_.repeat;
+        j["tt"] = {{"in", p_.shape.in}, {"out", p_.shape.out}, {"ranks", p_.shape.ranks}};
+        j["parameters"] = p_.shape.parameters();
+        j["dense_parameters"] = p_.inSize() * p_.outSize();
+        j["flops"] = p_.shape.flops(p_.batch);
+        j["dense_flops"] = 2 * p_.batch * p_.inSize() * p_.outSize();
+        return j;
+    }
+    nlohmann::ordered_json resolvedPlan() const override {
+        nlohmann::ordered_json j;
+        j["threads"] = p_.engines.size();
+        j["engines"] = p_.engines;
+        j["packing"] = p_.packing;
+        j["vectorise"] = p_.vectorise;
+        j["rm"] = p_.rm;
+        j["rb"] = p_.rb;
+        j["rr"] = p_.rr;
+        j["rk"] = p_.rk;
+        j["registers"] = p_.registers;
+        j["vector_length"] = p_.vectorLength;
+        j["block_registers"] = ttBlockRegisters(p_.rm, p_.rb, p_.rr, p_.rk);
+        j["order"] = p_.bOuter ? "bmrk" : "mbrk";
+        j["tiling"] = p_.tiling;
+        j["l2_assoc"] = p_.l2Assoc;
+        j["l2_size"] = p_.l2Size;
+        j["memory"] = p_.memory->name;
+        nlohmann::ordered_json einsums = nlohmann::ordered_json::array();
+        for (const auto& e : p_.einsums)
+            einsums.push_back(einsumJson(e));
+        j["einsums"] = einsums;
+        j["x"] = p_.xAddr;
+        j["y"] = p_.yAddr;
+        return j;
+    }
+    std::vector<EngineStream> streams() override { return ttStreams(p_); }
+    // x and the cores read once, y written once; from DDR, x and the cores at least once.
+    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
+        const std::uint64_t inputs = (p_.batch * p_.inSize() + p_.shape.parameters()) * kElem;
+        std::map<std::string, std::uint64_t> bytes{
+            {p_.memory->level, inputs + p_.batch * p_.outSize() * kElem}};
+        if (p_.ddr && p_.ddr->level != p_.memory->level)
+            bytes[p_.ddr->level] = inputs;
+        return bytes;
+    }
+    bool multiLayer() const override { return true; }
+    nlohmann::ordered_json layers() const override {
+        nlohmann::ordered_json out = nlohmann::ordered_json::array();
+        for (std::size_t t = 0; t < p_.einsums.size(); ++t) {
+            nlohmann::ordered_json l;
+            l["index"] = t;
+            l["name"] = fmt::format("einsum{}", t);
+            l["mark"] = t + 1;
+            l["engine"] = p_.engines[0];
+            const nlohmann::ordered_json e = einsumJson(p_.einsums[t]);
+            for (auto it = e.begin(); it != e.end(); ++it)
+                l[it.key()] = it.value();
+            out.push_back(l);
+        }
+        return out;
+    }
+    void initialise(FunctionalMemory& memory) override {
+        std::vector<double> x(p_.batch * p_.inSize());
+        for (std::uint64_t i = 0; i < x.size(); ++i)
+            x[i] = inputValue(i);
+        write(memory, p_.xAddr, x);
+        for (const auto& e : p_.einsums) {
+            std::vector<double> g(e.e.coreElements());
+            for (std::uint64_t r = 0; r < e.e.r; ++r)
+                for (std::uint64_t n = 0; n < e.e.n; ++n)
+                    for (std::uint64_t m = 0; m < e.e.m; ++m)
+                        for (std::uint64_t j = 0; j < e.e.r1; ++j)
+                            g[e.coreIndex(m, r, n * e.e.r1 + j)] =
+                                coreValue(e.e.core, ((r * e.e.n + n) * e.e.m + m) * e.e.r1 + j);
+            write(memory, e.coreAddr, g);
+        }
+        // Outputs hold another value first, so an element the schedule misses shows.
+        write(memory, p_.yAddr, std::vector<double>(p_.batch * p_.outSize(), 1000.0));
+    }
+    FunctionalCheck check(FunctionalMemory& memory) override {
+        FunctionalCheck c;
+        c.checked = true;
+        const std::uint64_t count = p_.batch * p_.outSize();
+        std::vector<std::uint8_t> buf(count * kElem);
+        memory.read(p_.memory->id, p_.yAddr, buf.data(), buf.size());
+        const std::vector<double> want = reference();
+        for (std::uint64_t o = 0; o < p_.outSize(); ++o)
+            for (std::uint64_t b = 0; b < p_.batch; ++b) {
+                const double got = decodeElement(kData, buf.data() + (o * p_.batch + b) * kElem);
+                const double w = want[o * p_.batch + b];
+                ++c.elements;
+                const double error = std::fabs(got - w);
+                c.maxAbsError = std::max(c.maxAbsError, error);
+                // Exact while the integer sums stay below 2^24; beyond, f32 rounding.
+                if (error > 1e-6 * std::max(1.0, std::fabs(w)) && c.mismatches++ == 0)
+                    c.firstMismatch = fmt::format("y[{}][{}]: simulated {} dense layer {}", o, b, got, w);
+            }
+        return c;
+    }
+    void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
+        auto& node = stats.child("workload");
+        const auto flops = static_cast<double>(p_.flops());
+        node.add("flops", p_.flops(), "FLOP", "2 · m · b · r · n · r1 summed over the einsums, all passes");
+        node.add("flop_per_cycle", cycles ? flops / static_cast<double>(cycles) : 0.0, "FLOP/cycle",
+                 "FLOPs per cycle of the main clock");
+        node.add("flop_per_second", seconds > 0 ? flops / seconds : 0.0, "FLOP/s", "FLOPs per second");
+        node.add("parameters", p_.shape.parameters(), "elements", "elements of the TT cores");
+        node.add("dense_parameters", p_.inSize() * p_.outSize(), "elements", "elements of the dense W");
+    }
+
+private:
+    nlohmann::ordered_json einsumJson(const EinsumPlan& e) const {
+        nlohmann::ordered_json j;
+        j["core"] = e.e.core;
+        j["m"] = e.e.m;
+        j["b"] = e.e.b;
+        j["r"] = e.e.r;
+        j["n"] = e.e.n;
+        j["r1"] = e.e.r1;
+        j["flops"] = e.e.flops();
+        j["vectorise"] = dimName(e.vec);
+        j["vector_length"] = e.vlmax;
+        j["held"] = e.holdInputs ? "input" : "core";
+        j["tile_b"] = e.tile;
+        j["threads"] = e.threads;
+        j["split"] = dimName(e.split);
+        j["input"] = e.inAddr;
+        j["core_at"] = e.coreAddr;
+        j["output"] = e.outAddr;
+        return j;
+    }
+
+    void write(FunctionalMemory& memory, std::uint64_t addr, const std::vector<double>& values) const {
+        std::vector<std::uint8_t> buf(values.size() * kElem);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            encodeElement(kData, values[i], buf.data() + i * kElem);
+        memory.write(p_.memory->id, addr, buf.data(), buf.size());
+    }
+
+    // y[o][b] = Σ_i x[b][i] · W[o][i], with W rebuilt dense from the cores when it is small, else
+    // the chain evaluated in double (the same sums in another order).
+    std::vector<double> reference() const {
+        const TtShape& s = p_.shape;
+        const unsigned d = s.d();
+        const std::uint64_t in = p_.inSize(), outSize = p_.outSize();
+        std::vector<double> y(outSize * p_.batch, 0.0);
+        std::uint64_t maxRank = 1;
+        for (auto r : s.ranks)
+            maxRank = std::max(maxRank, r);
+        if (in * outSize * maxRank <= (std::uint64_t{1} << 22)) {
+            // P[(i_0..i_c)][(j_0..j_c)][r_{c+1}], grown one core at a time.
+            std::vector<double> P{1.0};
+            std::uint64_t ni = 1, nj = 1;
+            for (unsigned c = 0; c < d; ++c) {
+                const std::uint64_t n = s.in[c], m = s.out[c], r0 = s.ranks[c], r1 = s.ranks[c + 1];
+                std::vector<double> next(ni * n * nj * m * r1, 0.0);
+                for (std::uint64_t i = 0; i < ni; ++i)
+                    for (std::uint64_t j = 0; j < nj; ++j)
+                        for (std::uint64_t a = 0; a < r0; ++a) {
+                            const double pv = P[(i * nj + j) * r0 + a];
+                            if (pv == 0.0)
+                                continue;
+                            for (std::uint64_t ii = 0; ii < n; ++ii)
+                                for (std::uint64_t jj = 0; jj < m; ++jj)
+                                    for (std::uint64_t bb = 0; bb < r1; ++bb)
+                                        next[(((i * n + ii) * nj * m) + j * m + jj) * r1 + bb] +=
+                                            pv * coreValue(c, ((a * n + ii) * m + jj) * r1 + bb);
+                        }
+                P = std::move(next);
+                ni *= n;
+                nj *= m;
+            }
+            for (std::uint64_t o = 0; o < outSize; ++o)
+                for (std::uint64_t b = 0; b < p_.batch; ++b) {
+                    double sum = 0.0;
+                    for (std::uint64_t i = 0; i < in; ++i)
+                        sum += inputValue(b * in + i) * P[i * outSize + o];
+                    y[o * p_.batch + b] = sum;
+                }
+            return y;
+        }
+        std::vector<double> cur(p_.batch * in);
+        for (std::uint64_t i = 0; i < cur.size(); ++i)
+            cur[i] = inputValue(i);
+        for (const auto& e : p_.einsums) {
+            std::vector<double> next(e.e.outputElements(), 0.0);
+            for (std::uint64_t m = 0; m < e.e.m; ++m)
+                for (std::uint64_t b = 0; b < e.e.b; ++b)
+                    for (std::uint64_t r = 0; r < e.e.r; ++r) {
+                        double sum = 0.0;
+                        for (std::uint64_t n = 0; n < e.e.n; ++n)
+                            for (std::uint64_t j = 0; j < e.e.r1; ++j)
+                                sum += coreValue(e.e.core, ((r * e.e.n + n) * e.e.m + m) * e.e.r1 + j) *
+                                       cur[b * e.e.k() + n * e.e.r1 + j];
+                        next[e.outputIndex(m, b, r)] = sum;
+                    }
+            cur = std::move(next);
+        }
+        return cur;
+    }
+
+    TtParams p_;
+};
+
+std::vector<std::uint64_t> readCounts(const config::Reader& r, const std::string& key) {
+    std::vector<std::uint64_t> values;
+    const config::Node& node = r.node(key);
+    if (!node.isSequence())
+        r.fail(key, "expected a list of positive integers, e.g. [4, 8, 8]");
+    for (const auto& item : node.items()) {
+        std::uint64_t v = 0;
+        bool ok = item.isScalar() && !item.scalar().empty() &&
+                  item.scalar().find_first_not_of("0123456789") == std::string::npos;
+        if (ok) {
+            try {
+                v = std::stoull(item.scalar());
+            } catch (const std::exception&) {
+                ok = false;
+            }
+        }
+        if (!ok || v == 0 || v > (std::uint64_t{1} << 20))
+            throw config::ConfigError(item.location(), r.path().empty() ? key : r.path() + "." + key,
+                                      "expected a positive integer up to 2^20 in the list");
+        values.push_back(v);
+    }
+    return values;
+}
+
+// The largest b tile (a multiple of rb) whose output, core and input slices fit the ways of the L2:
+// T·⌈Bt·r·4/way⌉ + T·⌈r·n·r1·4/way⌉ + ⌈Bt·n·r1·4/way⌉ ≤ assoc, way = L2 size / assoc.
+std::uint64_t l2Tile(const TtEinsum& e, unsigned threads, std::uint64_t l2Size, unsigned assoc, unsigned rb) {
+    const std::uint64_t way = std::max<std::uint64_t>(1, l2Size / assoc);
+    auto ways = [&](std::uint64_t bytes) { return (bytes + way - 1) / way; };
+    auto fits = [&](std::uint64_t bt) {
+        return threads * ways(bt * e.r * kElem) + threads * ways(e.r * e.k() * kElem) +
+                   ways(bt * e.k() * kElem) <=
+               assoc;
+    };
+    if (fits(e.b))
+        return e.b;
+    std::uint64_t lo = 1, hi = e.b;  // largest fitting tile by bisection (fits is monotone)
+    if (!fits(1))
+        return rb;
+    while (lo + 1 < hi) {
+        const std::uint64_t mid = (lo + hi) / 2;
+        (fits(mid) ? lo : hi) = mid;
+    }
+    return std::max<std::uint64_t>(rb, lo / rb * rb);
+}
+
+}  // namespace
+
+unsigned ttBlockRegisters(unsigned rm, unsigned rb, unsigned rr, unsigned rk) {
+    return rm * rb * rr + std::min(rb * rk, rm * rr) + 1;
+}
+
+std::unique_ptr<Workload> makeFcKernel(const std::string& kernel, const config::Node& workload,
+                                       const config::Node& plan, const TargetInfo& target) {
+    if (workload.isMap() && workload.find("tt"))
+        return makeTensorTrainKernel(kernel, workload, plan, target);
+    return makeFullyConnectedKernel(kernel, workload, plan, target);
+}
+
+std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const config::Node& workload,
+                                                const config::Node& plan, const TargetInfo& target) {
+    using namespace config;
+    (void)kernel;
+    TtParams p;
+    Reader w = workloadReader(workload);
+    p.batch = w.get<std::uint64_t>("batch", 1, Range<std::uint64_t>{1, 1 << 16});
+    p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
+    w.oneOf("dtype", {"f32"}, std::string("f32"));
+    Reader tt = w.child("tt");
+    p.shape.in = readCounts(tt, "in");
+    p.shape.out = readCounts(tt, "out");
+    const unsigned d = p.shape.d();
+    if (d < 1 || d > 8)
+        tt.fail("in", fmt::format("a TT layer has 1 to 8 cores, not {}", d));
+    if (p.shape.out.size() != d)
+        tt.fail("out", fmt::format("{} output factors for {} input factors: give one per core",
+                                   p.shape.out.size(), d));
+    std::vector<std::uint64_t> ranks =
+        tt.has("ranks") ? readCounts(tt, "ranks") : std::vector<std::uint64_t>{};
+    if (ranks.size() + 1 == d)
+        ranks.insert(ranks.begin(), 1);
+    if (ranks.size() == d)
+        ranks.push_back(1);
+    if (ranks.size() != d + 1 || ranks.front() != 1 || ranks.back() != 1)
+        tt.fail("ranks", fmt::format("{} cores need {} inner ranks (or {} with the outer 1s), not {}", d,
+                                     d - 1, d + 1, tt.has("ranks") ? readCounts(tt, "ranks").size() : 0));
+    p.shape.ranks = ranks;
+    for (const char* key : {"in", "out"}) {
+        if (!w.has(key))
+            continue;
+        const auto given = w.get<std::uint64_t>(key);
+        const std::uint64_t product = std::string(key) == "in" ? p.shape.inSize() : p.shape.outSize();
+        if (given != product)
+            w.fail(key, fmt::format("{} = {} but the product of tt.{} {} is {}", key, given, key,
+                                    listText(std::string(key) == "in" ? p.shape.in : p.shape.out), product));
+    }
+    w.finish();
+
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
+    const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads");
+    for (const auto* e : engines)
+        p.engines.push_back(e->name);
+    const EngineInfo& core = *engines[0];
+    p.packing = pl.get<bool>("packing", true);
+    p.vectorise = pl.oneOf("vectorise", {"auto", "r", "k", "m", "b"}, std::string("auto"));
+    const Range<unsigned> factor{1, 16};
+    p.rm = pl.get<unsigned>("rm", 4u, factor);
+    p.rb = pl.get<unsigned>("rb", 3u, factor);
+    p.rr = pl.get<unsigned>("rr", 1u, factor);
+    p.rk = pl.get<unsigned>("rk", 1u, factor);
+    p.registers =
+        pl.get<unsigned>("registers", core.vectorRegisters, Range<unsigned>{2, core.vectorRegisters});
+    p.bOuter = pl.oneOf("order", {"mbrk", "bmrk"}, std::string("mbrk")) == "bmrk";
+    p.tiling = pl.oneOf("tiling", {"none", "l2"}, std::string("none"));
+    // The L2 the tiling fills: the caches' capacities are not in TargetInfo, so the plan states them.
+    // Defaults: 512 KiB per K1 cluster (facts: k1-x60.md), 16 ways (assumption, as the k1 target).
+    p.l2Size = pl.get<Bytes>("l2_size", Bytes{512 * 1024}).value;
+    p.l2Assoc = pl.get<unsigned>("l2_assoc", 16u, Range<unsigned>{1, 64});
+    // vector_length 1: one element per instruction, the loop as scalar code issues it (the
+    // baseline of the vectorisation speed-up).
+    const unsigned registerLanes = std::max(1u, core.registerBytes / kElem);
+    p.vectorLength = pl.get<unsigned>("vector_length", registerLanes, Range<unsigned>{1, registerLanes});
+    std::vector<std::uint64_t> einsumThreads;
+    if (pl.has("einsum_threads"))
+        einsumThreads = readCounts(pl, "einsum_threads");
+    p.memory = &planMemory(pl, target, core);
+    pl.finish();
+
+    const unsigned need = ttBlockRegisters(p.rm, p.rb, p.rr, p.rk);
+    if (need > p.registers)
+        pl.fail("rm", fmt::format("register block {{Rm {}, Rb {}, Rr {}, Rk {}}} needs Rm·Rb·Rr + min(Rb·Rk, "
+                                  "Rm·Rr) + 1 = {} vector registers; the budget is {}",
+                                  p.rm, p.rb, p.rr, p.rk, need, p.registers));
+    const unsigned scalarsUsed = scalarRegistersUsed(p);
+    if (core.scalarRegisters < scalarsUsed)
+        pl.fail(p.vectorLength == 1 ? "vector_length" : "threads",
+                fmt::format("engine '{}' has {} scalar registers; the TT loops use {}{}", core.name,
+                            core.scalarRegisters, scalarsUsed,
+                            p.vectorLength == 1 ? " (as scalar code the block's operands are scalars)" : ""));
+    if (!einsumThreads.empty() && einsumThreads.size() != d)
+        pl.fail("einsum_threads",
+                fmt::format("one thread count per einsum: {} einsums, {} counts", d, einsumThreads.size()));
+    for (auto t : einsumThreads)
+        if (t > engines.size())
+            pl.fail("einsum_threads",
+                    fmt::format("{} threads in an einsum but the plan has {}", t, engines.size()));
+    for (const auto& s : target.spaces) {
+        if (!p.ddr && s.level == "ddr")
+            p.ddr = &s;
+    }
+    if (p.l2Size < p.l2Assoc * kElem)
+        pl.fail("l2_size", fmt::format("an L2 of {} B cannot hold {} ways", p.l2Size, p.l2Assoc));
+
+    const std::uint32_t vlmax = p.vectorLength;
+    const std::uint64_t largest = p.shape.largestIntermediate(p.batch);
+    MemoryLayout layout(*p.memory, kPage);
+    p.xAddr = layout.allocate("x", p.batch * p.shape.inSize() * kElem);
+    const auto chain = p.shape.einsums(p.batch);
+    for (const auto& e : chain)
+        p.coreAddrs.push_back(layout.allocate(fmt::format("G{}", e.core), e.coreElements() * kElem));
+    for (int i = 0; i < (d > 1 ? (d > 2 ? 2 : 1) : 0); ++i)
+        p.buffers.push_back(layout.allocate(fmt::format("T{}", i), largest * kElem));
+    p.yAddr = layout.allocate("y", p.batch * p.shape.outSize() * kElem);
+    if (layout.end() > (std::uint64_t{1} << 31))
+        w.fail("tt", fmt::format("the TT layer's arrays take {} B; the loops' 32-bit pointers reach 2 GiB",
+                                 layout.end()));
+    layout.requireFits(w, "tt", "TT layer " + p.shape.describe());
+
+    for (unsigned t = 0; t < d; ++t) {
+        EinsumPlan e;
+        e.e = chain[t];
+        e.vlmax = vlmax;
+        e.packed = p.packing;
+        if (p.vectorise == "auto")
+            e.vec = e.e.r >= std::min<std::uint64_t>(vlmax, e.e.k()) ? Dim::R : Dim::K;
+        else
+            e.vec = p.vectorise == "r"   ? Dim::R
+                    : p.vectorise == "k" ? Dim::K
+                    : p.vectorise == "m" ? Dim::M
+                                         : Dim::B;
+        e.holdInputs = p.rb * p.rk <= p.rm * p.rr;
+        e.threads = einsumThreads.empty()
+                        ? static_cast<unsigned>(engines.size())
+                        : static_cast<unsigned>(std::max<std::uint64_t>(1, einsumThreads[t]));
+        e.tile = p.tiling == "l2" ? l2Tile(e.e, e.threads, p.l2Size, p.l2Assoc, p.rb) : e.units(Dim::B);
+        if (e.vec == Dim::B && p.tiling == "l2")
+            e.tile = std::max<std::uint64_t>(p.rb, (e.tile + vlmax - 1) / vlmax / p.rb * p.rb);
+        const Dim outer = p.bOuter ? Dim::B : Dim::M, inner = p.bOuter ? Dim::M : Dim::B;
+        const unsigned outerBlock = outer == Dim::M ? p.rm : p.rb;
+        e.split = (e.units(outer) + outerBlock - 1) / outerBlock >= e.threads ? outer : inner;
+        e.slices = contiguousSlices(e.units(e.split), e.threads, e.split == Dim::M ? p.rm : p.rb);
+        e.inAddr = t == 0 ? p.xAddr : p.buffers[(t - 1) % 2];
+        e.outAddr = t + 1 == d ? p.yAddr : p.buffers[t % 2];
+        e.coreAddr = p.coreAddrs[t];
+        p.einsums.push_back(e);
+    }
+    return std::make_unique<TensorTrainKernel>(std::move(p));
+}
+
+}  // namespace tessim

@@ -1,0 +1,365 @@
+#include "workloads/tt/TtStream.h"
+
+#include <algorithm>
+
+#include "workloads/common/EngineStreams.h"
+#include "workloads/common/LoopOps.h"
+#include "workloads/common/VectorOps.h"
+
+namespace tessim::tt {
+
+namespace {
+
+constexpr std::uint32_t kForkEvent = 1;
+constexpr std::uint32_t kFirstBarrier = 16;  // one barrier per einsum: the next reads all of its output
+constexpr DType kIndex = DType::I32;
+
+constexpr std::uint8_t sreg(unsigned r) {
+    return static_cast<std::uint8_t>(kScalarRegBase + r);
+}
+// Scalar registers: x0 reads zero, then the loops' bookkeeping, then rotating pools for the
+// broadcast operands and the reduced sums.
+constexpr std::uint8_t kZero = sreg(0);
+constexpr std::uint8_t kFlag = sreg(1);
+constexpr std::uint8_t kKCount = sreg(2);
+constexpr std::uint8_t kBlockCount = sreg(3);
+constexpr std::uint8_t kCorePtr = sreg(4);
+constexpr std::uint8_t kInputPtr = sreg(5);
+constexpr std::uint8_t kOutputPtr = sreg(6);
+constexpr std::uint8_t kVl = sreg(7);
+constexpr unsigned kFirstValue = 8, kValueRegs = 8;
+constexpr unsigned kFirstSum = 16, kSumRegs = 4;
+constexpr unsigned kScalarRegsUsed = kFirstSum + kSumRegs;
+// With vector_length 1 the loop is scalar code: operands are loaded (flw) into scalar registers
+// from here on, and each multiply-accumulate takes them directly (fmadd).
+constexpr unsigned kFirstOperand = kScalarRegsUsed;
+
+class TtStream : public ChunkedOpStream {
+public:
+    TtStream(const TtParams& p, unsigned thread) : p_(p), thread_(thread) {}
+
+protected:
+    bool refill(std::vector<Op>& out) override {
+        if (!started_) {
+            started_ = true;
+            if (p_.engines.size() > 1)
+                out.push_back(thread_ == 0 ? syncOp(OpKind::Fork, kForkEvent, 0)
+                                           : syncOp(OpKind::Join, kForkEvent, 1));
+            enterEinsum(out);
+            return true;
+        }
+        if (pass_ == p_.repeat)
+            return false;
+        if (block_ < blocks_.size()) {
+            emitBlock(out, blocks_[block_]);
+            ++block_;
+            return true;
+        }
+        // End of the einsum: every thread meets before the next reads its output.
+        if (p_.engines.size() > 1)
+            out.push_back(syncOp(OpKind::Barrier, kFirstBarrier + einsum_,
+                                 static_cast<std::uint32_t>(p_.engines.size())));
+        if (thread_ == 0 && pass_ == 0) {
+            Op mark;
+            mark.kind = OpKind::Nop;
+            mark.tag = einsum_ + 1;
+            out.push_back(mark);
+        }
+        if (++einsum_ == p_.einsums.size()) {
+            einsum_ = 0;
+            ++pass_;
+        }
+        if (pass_ < p_.repeat)
+            enterEinsum(out);
+        return true;
+    }
+
+private:
+    const EinsumPlan& plan() const { return p_.einsums[einsum_]; }
+
+    // The blocks of this thread, in the plan's loop order, tile by tile along b.
+    void enterEinsum(std::vector<Op>& out) {
+        blocks_.clear();
+        block_ = 0;
+        const EinsumPlan& e = plan();
+        if (thread_ < e.threads) {
+            std::uint64_t m0 = 0, m1 = e.units(Dim::M), b0 = 0, b1 = e.units(Dim::B);
+            const Slice& s = e.slices[thread_];
+            if (e.split == Dim::M) {
+                m0 = s.first;
+                m1 = s.first + s.count;
+            } else {
+                b0 = s.first;
+                b1 = s.first + s.count;
+            }
+            const std::uint64_t rUnits = e.units(Dim::R);
+            auto push = [&](std::uint64_t m, std::uint64_t b, std::uint64_t bEnd) {
+                for (std::uint64_t r = 0; r < rUnits; r += p_.rr)
+                    blocks_.push_back(Block{m, std::min<std::uint64_t>(p_.rm, m1 - m), b,
+                                            std::min<std::uint64_t>(p_.rb, bEnd - b), r,
+                                            std::min<std::uint64_t>(p_.rr, rUnits - r)});
+            };
+            for (std::uint64_t t0 = b0; t0 < b1; t0 += e.tile) {
+                const std::uint64_t t1 = std::min(b1, t0 + e.tile);
+                if (p_.bOuter) {
+                    for (std::uint64_t b = t0; b < t1; b += p_.rb)
+                        for (std::uint64_t m = m0; m < m1; m += p_.rm)
+                            push(m, b, t1);
+                } else {
+                    for (std::uint64_t m = m0; m < m1; m += p_.rm)
+                        for (std::uint64_t b = t0; b < t1; b += p_.rb)
+                            push(m, b, t1);
+                }
+            }
+        }
+        out.push_back(scalar(OpKind::SAdd, kBlockCount, kZero, 0.0));
+    }
+
+    // Vector registers: the accumulators, then the held operands, then the streamed one.
+    unsigned accumulators() const { return p_.rm * p_.rb * p_.rr; }
+    std::uint8_t acc(unsigned im, unsigned ib, unsigned ir) const {
+        return static_cast<std::uint8_t>((im * p_.rb + ib) * p_.rr + ir);
+    }
+    bool scalarCode() const { return p_.vectorLength == 1; }
+    std::uint8_t held(unsigned i) const {
+        return scalarCode() ? sreg(kFirstOperand + i) : static_cast<std::uint8_t>(accumulators() + i);
+    }
+    std::uint8_t streamed() const {
+        const unsigned held = plan().holdInputs ? p_.rb * p_.rk : p_.rm * p_.rr;
+        return scalarCode() ? sreg(kFirstOperand + held) : static_cast<std::uint8_t>(accumulators() + held);
+    }
+    void scalarLoad(std::vector<Op>& out, std::uint8_t reg, std::uint64_t addr) const {
+        Op load;
+        load.kind = OpKind::ScalarLoad;
+        load.dtype = kData;
+        load.dst = reg;
+        load.space = p_.memory->id;
+        load.addr = addr;
+        out.push_back(load);
+    }
+    std::uint8_t nextValue() { return sreg(kFirstValue + value_++ % kValueRegs); }
+
+    // The vl of the accumulator for units (m, b, r, k): the length of the vectorised one.
+    std::uint32_t lanes(const Unit& m, const Unit& b, const Unit& r, const Unit& k) const {
+        switch (plan().vec) {
+        case Dim::M: return m.len;
+        case Dim::B: return b.len;
+        case Dim::R: return r.len;
+        case Dim::K: return k.len;
+        }
+        return 1;
+    }
+
+    // Input[b][k] into vector register `reg`: a vector along b or k, else a scalar load splat.
+    void loadInput(std::vector<Op>& out, std::uint8_t reg, const Unit& b, const Unit& k) {
+        const EinsumPlan& e = plan();
+        const std::uint64_t addr = e.inAddr + e.inputIndex(b.start, k.start) * kElem;
+        if (scalarCode()) {
+            scalarLoad(out, reg, addr);
+            return;
+        }
+        if (e.vec == Dim::B || e.vec == Dim::K) {
+            const std::uint32_t vl = e.vec == Dim::B ? b.len : k.len;
+            setVl(out, vl);
+            Op op = vectorLoad(kData, reg, p_.memory->id, addr, vl);
+            if (e.vec == Dim::B && vl > 1)
+                op.stride = static_cast<std::int64_t>(e.e.k() * kElem);
+            out.push_back(op);
+            return;
+        }
+        splat(out, reg, addr);
+    }
+
+    // G[m][r][k] into `reg`: a vector along m, r or k, else a scalar load splat.
+    void loadCore(std::vector<Op>& out, std::uint8_t reg, const Unit& m, const Unit& r, const Unit& k) {
+        const EinsumPlan& e = plan();
+        const std::uint64_t first = e.coreIndex(m.start, r.start, k.start);
+        const std::uint64_t addr = e.coreAddr + first * kElem;
+        if (scalarCode()) {
+            scalarLoad(out, reg, addr);
+            return;
+        }
+        if (e.vec == Dim::B) {
+            splat(out, reg, addr);
+            return;
+        }
+        const std::uint32_t vl = e.vec == Dim::M ? m.len : e.vec == Dim::R ? r.len : k.len;
+        setVl(out, vl);
+        Op op = vectorLoad(kData, reg, p_.memory->id, addr, vl);
+        if (vl > 1) {
+            const std::uint64_t second = e.vec == Dim::M   ? e.coreIndex(m.start + 1, r.start, k.start)
+                                         : e.vec == Dim::R ? e.coreIndex(m.start, r.start + 1, k.start)
+                                                           : e.coreIndex(m.start, r.start, k.start + 1);
+            if (second != first + 1)
+                op.stride = static_cast<std::int64_t>((second - first) * kElem);
+        }
+        out.push_back(op);
+    }
+
+    // flw then vfmv.v.f over the longest vector of the einsum.
+    void splat(std::vector<Op>& out, std::uint8_t reg, std::uint64_t addr) {
+        const std::uint8_t s = nextValue();
+        scalarLoad(out, s, addr);
+        const std::uint32_t vl = plan().unit(plan().vec, 0).len;
+        setVl(out, vl);
+        Op b = vectorOp(OpKind::Broadcast, kData, vl);
+        b.dst = reg;
+        b.src[0] = s;
+        out.push_back(b);
+    }
+
+    void multiplyAccumulate(std::vector<Op>& out, bool first, std::uint32_t vl, std::uint8_t accumulator,
+                            std::uint8_t a, std::uint8_t b) {
+        setVl(out, vl);
+        Op op = vectorOp(first ? OpKind::Mul : OpKind::Fma, kData, vl);
+        op.dst = accumulator;
+        op.src[0] = a;
+        op.src[1] = b;
+        if (!first)
+            op.src[2] = accumulator;
+        out.push_back(op);
+    }
+
+    void emitBlock(std::vector<Op>& out, const Block& blk) {
+        const EinsumPlan& e = plan();
+        const auto mc = static_cast<unsigned>(blk.mCount), bc = static_cast<unsigned>(blk.bCount),
+                   rc = static_cast<unsigned>(blk.rCount);
+        std::vector<Unit> mu(mc), bu(bc), ru(rc);
+        for (unsigned i = 0; i < mc; ++i)
+            mu[i] = e.unit(Dim::M, blk.m0 + i);
+        for (unsigned i = 0; i < bc; ++i)
+            bu[i] = e.unit(Dim::B, blk.b0 + i);
+        for (unsigned i = 0; i < rc; ++i)
+            ru[i] = e.unit(Dim::R, blk.r0 + i);
+        const std::uint64_t kUnits = e.units(Dim::K);
+        const std::uint64_t kBlocks = (kUnits + p_.rk - 1) / p_.rk;
+        out.push_back(
+            scalar(OpKind::SAdd, kCorePtr, kZero,
+                   static_cast<double>(e.coreAddr + e.coreIndex(mu[0].start, ru[0].start, 0) * kElem)));
+        out.push_back(scalar(OpKind::SAdd, kInputPtr, kZero,
+                             static_cast<double>(e.inAddr + e.inputIndex(bu[0].start, 0) * kElem)));
+        out.push_back(scalar(OpKind::SAdd, kKCount, kZero, 0.0));
+        std::vector<Unit> ku(p_.rk);
+        for (std::uint64_t kb = 0; kb < kBlocks; ++kb) {
+            const auto kc = static_cast<unsigned>(std::min<std::uint64_t>(p_.rk, kUnits - kb * p_.rk));
+            for (unsigned i = 0; i < kc; ++i)
+                ku[i] = e.unit(Dim::K, kb * p_.rk + i);
+            if (e.holdInputs) {
+                for (unsigned k = 0; k < kc; ++k)
+                    for (unsigned b = 0; b < bc; ++b)
+                        loadInput(out, held(k * p_.rb + b), bu[b], ku[k]);
+                for (unsigned k = 0; k < kc; ++k)
+                    for (unsigned m = 0; m < mc; ++m)
+                        for (unsigned r = 0; r < rc; ++r) {
+                            loadCore(out, streamed(), mu[m], ru[r], ku[k]);
+                            for (unsigned b = 0; b < bc; ++b)
+                                multiplyAccumulate(out, kb == 0 && k == 0, lanes(mu[m], bu[b], ru[r], ku[k]),
+                                                   acc(m, b, r), streamed(), held(k * p_.rb + b));
+                        }
+            } else {
+                for (unsigned k = 0; k < kc; ++k) {
+                    for (unsigned m = 0; m < mc; ++m)
+                        for (unsigned r = 0; r < rc; ++r)
+                            loadCore(out, held(m * p_.rr + r), mu[m], ru[r], ku[k]);
+                    for (unsigned b = 0; b < bc; ++b) {
+                        loadInput(out, streamed(), bu[b], ku[k]);
+                        for (unsigned m = 0; m < mc; ++m)
+                            for (unsigned r = 0; r < rc; ++r)
+                                multiplyAccumulate(out, kb == 0 && k == 0, lanes(mu[m], bu[b], ru[r], ku[k]),
+                                                   acc(m, b, r), held(m * p_.rr + r), streamed());
+                    }
+                }
+            }
+            // The k loop: pointer increments, its counter, the compare, the back-edge.
+            out.push_back(scalar(OpKind::SAdd, kCorePtr, kCorePtr, kElem * 1.0));
+            out.push_back(scalar(OpKind::SAdd, kInputPtr, kInputPtr, kElem * 1.0));
+            out.push_back(scalar(OpKind::SAdd, kKCount, kKCount, 1.0));
+            out.push_back(scalar(OpKind::SCompare, kFlag, kKCount, static_cast<double>(kBlocks)));
+            out.push_back(branchOp(kIndex, kFlag, kb + 1 < kBlocks));
+        }
+        writeBack(out, mu, bu, ru);
+        // The block loop.
+        out.push_back(scalar(OpKind::SAdd, kBlockCount, kBlockCount, 1.0));
+        out.push_back(scalar(OpKind::SCompare, kFlag, kBlockCount, static_cast<double>(blocks_.size())));
+        out.push_back(branchOp(kIndex, kFlag, block_ + 1 < blocks_.size()));
+    }
+
+    // Vector stores of the accumulators (strided along m or b), or along k a reduction and fsw each.
+    void writeBack(std::vector<Op>& out, const std::vector<Unit>& mu, const std::vector<Unit>& bu,
+                   const std::vector<Unit>& ru) {
+        const EinsumPlan& e = plan();
+        out.push_back(scalar(
+            OpKind::SAdd, kOutputPtr, kZero,
+            static_cast<double>(e.outAddr + e.outputIndex(mu[0].start, bu[0].start, ru[0].start) * kElem)));
+        const std::uint32_t reduceVl = e.unit(Dim::K, 0).len;
+        for (unsigned m = 0; m < mu.size(); ++m)
+            for (unsigned b = 0; b < bu.size(); ++b)
+                for (unsigned r = 0; r < ru.size(); ++r) {
+                    const std::uint64_t addr =
+                        e.outAddr + e.outputIndex(mu[m].start, bu[b].start, ru[r].start) * kElem;
+                    if (e.vec == Dim::K) {
+                        const std::uint8_t s = sreg(kFirstSum + sum_++ % kSumRegs);
+                        setVl(out, reduceVl);
+                        Op reduce = vectorOp(OpKind::Reduce, kData, reduceVl);
+                        reduce.dst = s;
+                        reduce.src[0] = acc(m, b, r);
+                        out.push_back(reduce);
+                        Op store;
+                        store.kind = OpKind::ScalarStore;
+                        store.dtype = kData;
+                        store.src[0] = s;
+                        store.space = p_.memory->id;
+                        store.addr = addr;
+                        out.push_back(store);
+                        continue;
+                    }
+                    const std::uint32_t vl = lanes(mu[m], bu[b], ru[r], Unit{});
+                    setVl(out, vl);
+                    Op store = vectorStore(kData, acc(m, b, r), p_.memory->id, addr, vl);
+                    if (vl > 1 && e.vec == Dim::M)
+                        store.stride = static_cast<std::int64_t>(e.e.b * e.e.r * kElem);
+                    if (vl > 1 && e.vec == Dim::B)
+                        store.stride = static_cast<std::int64_t>(e.e.r * kElem);
+                    out.push_back(store);
+                }
+    }
+
+    void setVl(std::vector<Op>& out, std::uint32_t vl) {
+        if (vl == vl_)
+            return;
+        vl_ = vl;
+        out.push_back(vsetvlOp(kData, vl, kVl, 1));
+    }
+    static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
+        return scalarOp(kind, kIndex, dst, src, imm);
+    }
+
+    const TtParams& p_;
+    unsigned thread_;
+    bool started_ = false;
+    unsigned pass_ = 0;
+    unsigned einsum_ = 0;
+    std::vector<Block> blocks_;
+    std::size_t block_ = 0;
+    std::uint32_t vl_ = 0;
+    unsigned value_ = 0, sum_ = 0;
+};
+
+struct ThreadSlice {
+    std::string engine;
+};
+
+}  // namespace
+
+unsigned scalarRegistersUsed(const TtParams& p) {
+    return kScalarRegsUsed + (p.vectorLength == 1 ? std::min(p.rb * p.rk, p.rm * p.rr) + 1 : 0);
+}
+
+std::vector<EngineStream> ttStreams(const TtParams& p) {
+    std::vector<ThreadSlice> threads;
+    for (const auto& e : p.engines)
+        threads.push_back(ThreadSlice{e});
+    return streamPerSlice<TtStream>(p, threads);
+}
+
+}  // namespace tessim::tt
