@@ -134,27 +134,29 @@ Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t init
     nextGp_.set_data_length(config_.lineBytes);
     nextGp_.set_data_ptr(nullptr);
     nextGp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    const Tick now = nowTicks();
+    const Tick now = transportNow();
     sc_core::sc_time delay = sc_core::sc_time::from_value(at > now ? at - now : 0);
     next->b_transport(nextGp_, delay);
     if (nextGp_.is_response_error())
         throw std::runtime_error(fmt::format("cache {}: {} of line {:#x} at the next level failed: {}",
                                              name(), write ? "write-back" : "fill", addr,
                                              nextGp_.get_response_string()));
-    return absoluteAfter(delay);
+    return transportNow() + delay.value();
 }
 
 void Cache::waitUntil(Tick at) {
     if (config_.missLookahead == kTickMax || requestSource_ != AccessSource::Engine)
         return;
-    const Tick now = nowTicks();
+    const Tick now = transportNow();
     if (at <= now + config_.missLookahead)
         return;
     // Only a thread may wait (probes and tests call from outside the simulation).
     sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
     if (self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_) {
+        // Counted before (another thread may enter this memory meanwhile) and after the wait.
         ++waitsInTransport_;
         sc_core::wait(ticksToScTime(at - config_.missLookahead - now));
+        ++waitsInTransport_;
     }
 }
 
@@ -168,7 +170,7 @@ Tick Cache::evict(const CacheTags::Victim& victim, Tick at, std::uint16_t initia
     if (!victim.dirty)
         return at;
     ++writebacks_;
-    writebackBuffer_.forgetBefore(nowTicks());
+    writebackBuffer_.forgetBefore(transportNow());
     const Tick enter = writebackBuffer_.start(at, lastWritebackHold_);
     if (enter > at)
         noteWait(enter - at);
@@ -180,20 +182,38 @@ Tick Cache::evict(const CacheTags::Victim& victim, Tick at, std::uint16_t initia
     return enter;
 }
 
-Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
-                       bool wholeLine) {
-    ++lineAccesses_;
-    // Each port looks up one line per cycle.
+// Each port looks up one line per cycle; an access takes the port free first.
+Tick Cache::reservePort(Tick arrival) {
     const Tick period = config_.clock.period;
     ReservationTimeline* port = &ports_[0];
     for (std::size_t p = 1; p < ports_.size(); ++p)
         if (ports_[p].earliestStart(arrival, period) < port->earliestStart(arrival, period))
             port = &ports_[p];
-    Tick t = port->reserve(arrival, period);
+    return port->reserve(arrival, period);
+}
+
+inline Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
+                              bool wholeLine) {
+    ++lineAccesses_;
+    const Tick t =
+        ports_.size() == 1 ? ports_[0].reserve(arrival, config_.clock.period) : reservePort(arrival);
     noteWait(t - arrival);
-    bool hit = false;
+    CacheTags::Line* present = tags_.touchIfPresent(lineNumber);
+    // A plain hit: present, not brought by the prefetcher, its data there by the end of the look-up.
+    if (present && !present->prefetched && present->readyAt <= t + hitTicks_) {
+        ++hits_;
+        if (write)
+            present->dirty = true;
+        return t + hitTicks_;
+    }
+    return lookUpRest(lineNumber, write, t, initiator, wholeLine, present);
+}
+
+Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine,
+                       CacheTags::Line* present) {
+    const bool hit = present != nullptr;
     CacheTags::Victim victim;
-    CacheTags::Line& line = tags_.access(lineNumber, hit, victim);
+    CacheTags::Line& line = hit ? *present : tags_.install(lineNumber, victim);
     if (hit) {
         ++hits_;
         const bool usedPrefetch = line.prefetched;
@@ -232,7 +252,7 @@ Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::
         return ready;
     }
     // An MSHR free at this miss's time (holds that ended before now no longer matter).
-    mshrs_.forgetBefore(nowTicks());
+    mshrs_.forgetBefore(transportNow());
     Tick start = mshrs_.start(t, lastHold_);
     if (start > t) {
         ++mshrStalls_;
@@ -293,9 +313,8 @@ void Cache::prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initia
             ++prefetchesDropped_;
             break;
         }
-        bool hit = false;
         CacheTags::Victim victim;
-        CacheTags::Line& line = tags_.access(candidate, hit, victim);
+        CacheTags::Line& line = tags_.install(candidate, victim);
         const Tick evicted = evict(victim, at, initiator);
         ++prefetches_;
         ++fills_;
@@ -327,10 +346,13 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
         }
         bytes = std::uint64_t{ext->elements} * ext->elementBytes;
     } else if (bytes > 0) {
-        const std::uint64_t lineBytes = config_.lineBytes;
-        for (std::uint64_t l = addr >> lineShift_; l <= (addr + bytes - 1) >> lineShift_; ++l) {
-            const std::uint64_t lineStart = l << lineShift_;
-            const bool whole = write && addr <= lineStart && addr + bytes >= lineStart + lineBytes;
+        // Bounds in locals: the look-ups store through pointers the compiler cannot tell from members.
+        const std::uint64_t lineBytes = config_.lineBytes, end = addr + bytes;
+        const unsigned shift = lineShift_;
+        const std::uint64_t lastLine = (end - 1) >> shift;
+        for (std::uint64_t l = addr >> shift; l <= lastLine; ++l) {
+            const std::uint64_t lineStart = l << shift;
+            const bool whole = write && addr <= lineStart && end >= lineStart + lineBytes;
             done = std::max(done, accessLine(l, write, t, initiator, whole));
         }
     }

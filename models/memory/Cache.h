@@ -119,7 +119,13 @@ private:
     };
     std::array<StrideEntry, 16> strides_{};
     std::uint64_t prefetches_ = 0, prefetchHits_ = 0, prefetchesDropped_ = 0;
-    Tick accessLine(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine);
+    // One line of an access: a port look-up, then the tags. Plain hits stay inline; the rest
+    // (hits on lines in flight or prefetched, misses) go on in lookUpRest with the port's tick.
+    Tick accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
+                    bool wholeLine);
+    Tick lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine,
+                    CacheTags::Line* present);
+    Tick reservePort(Tick arrival);
     Tick sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator);
     // Miss look-ahead: waits (in an engine's thread) until `at` is within it of simulated time.
     void waitUntil(Tick at);

@@ -1,15 +1,20 @@
 #include "models/memory/CacheTags.h"
 
+#include <algorithm>
+
 namespace tessim {
 
 CacheTags::CacheTags(std::uint64_t sets, unsigned ways, ReplacementPolicy policy, std::uint64_t seed)
     : sets_(sets), ways_(ways), policy_(policy), seed_(seed), rng_(seed | 1),
-      setsPow2_((sets & (sets - 1)) == 0), lines_(sets * ways),
+      setsPow2_((sets & (sets - 1)) == 0), lines_(sets * ways), keys_(sets * ways, 0),
+      stamps_(policy == ReplacementPolicy::Lru ? sets * ways : 0, 0),
       plru_(policy == ReplacementPolicy::Plru ? sets : 0, 0) {}
 
 void CacheTags::reset() {
     for (auto& l : lines_)
         l = Line{};
+    std::fill(keys_.begin(), keys_.end(), 0);
+    std::fill(stamps_.begin(), stamps_.end(), 0);
     for (auto& p : plru_)
         p = 0;
     clock_ = 0;
@@ -17,18 +22,14 @@ void CacheTags::reset() {
 }
 
 bool CacheTags::contains(std::uint64_t lineNumber) const {
-    std::uint64_t set = setsPow2_ ? (lineNumber & (sets_ - 1)) : lineNumber % sets_;
-    const Line* row = &lines_[set * ways_];
-    for (unsigned w = 0; w < ways_; ++w)
-        if (row[w].valid && row[w].lineNumber == lineNumber)
-            return true;
-    return false;
+    const std::uint64_t* keys = &keys_[setOf(lineNumber) * ways_];
+    return std::find(keys, keys + ways_, lineNumber + 1) != keys + ways_;
 }
 
 // Tree PLRU: node i has children 2i+1, 2i+2; a bit of 1 means "the victim is on the right".
 void CacheTags::touch(std::uint64_t set, unsigned way) {
     if (policy_ == ReplacementPolicy::Lru) {
-        lines_[set * ways_ + way].stamp = ++clock_;
+        stamps_[set * ways_ + way] = ++clock_;
     } else if (policy_ == ReplacementPolicy::Plru) {
         std::uint64_t bits = plru_[set];
         unsigned node = 0;
@@ -46,18 +47,22 @@ void CacheTags::touch(std::uint64_t set, unsigned way) {
 }
 
 unsigned CacheTags::pickVictim(std::uint64_t set) {
-    Line* row = &lines_[set * ways_];
-    for (unsigned w = 0; w < ways_; ++w)
-        if (!row[w].valid)
-            return w;
-    switch (policy_) {
-    case ReplacementPolicy::Lru: {
+    if (policy_ == ReplacementPolicy::Lru) {
+        const std::uint64_t* stamps = &stamps_[set * ways_];
+        // The first invalid way, else the least recently used: one pass, as invalid ways (never
+        // touched since reset) have stamp 0 and valid ones stamps from 1 up, all different.
         unsigned best = 0;
         for (unsigned w = 1; w < ways_; ++w)
-            if (row[w].stamp < row[best].stamp)
+            if (stamps[w] < stamps[best])
                 best = w;
         return best;
     }
+    const std::uint64_t* keys = &keys_[set * ways_];
+    for (unsigned w = 0; w < ways_; ++w)
+        if (keys[w] == 0)
+            return w;
+    switch (policy_) {
+    case ReplacementPolicy::Lru: break;
     case ReplacementPolicy::Plru: {
         std::uint64_t bits = plru_[set];
         unsigned node = 0, way = 0;
@@ -80,22 +85,23 @@ unsigned CacheTags::pickVictim(std::uint64_t set) {
 }
 
 CacheTags::Line& CacheTags::access(std::uint64_t lineNumber, bool& hit, Victim& victim) {
-    std::uint64_t set = setsPow2_ ? (lineNumber & (sets_ - 1)) : lineNumber % sets_;
-    Line* row = &lines_[set * ways_];
-    for (unsigned w = 0; w < ways_; ++w) {
-        if (row[w].valid && row[w].lineNumber == lineNumber) {
-            hit = true;
-            touch(set, w);
-            return row[w];
-        }
+    if (Line* present = touchIfPresent(lineNumber)) {
+        hit = true;
+        return *present;
     }
     hit = false;
-    unsigned w = pickVictim(set);
-    Line& line = row[w];
+    return install(lineNumber, victim);
+}
+
+CacheTags::Line& CacheTags::install(std::uint64_t lineNumber, Victim& victim) {
+    const std::uint64_t set = setOf(lineNumber);
+    const unsigned w = pickVictim(set);
+    Line& line = lines_[set * ways_ + w];
     victim = Victim{line.valid, line.dirty, line.lineNumber};
     line = Line{};
     line.lineNumber = lineNumber;
     line.valid = true;
+    keys_[set * ways_ + w] = lineNumber + 1;
     touch(set, w);
     return line;
 }

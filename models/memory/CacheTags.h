@@ -16,7 +16,6 @@ class CacheTags {
 public:
     struct Line {
         std::uint64_t lineNumber = 0;  // address / line size
-        std::uint64_t stamp = 0;       // LRU: last touch
         Tick readyAt = 0;              // data present from this tick (a fill may be in flight)
         Tick missAt = 0;               // arrival of the access whose miss brought the line in
         bool valid = false;
@@ -34,6 +33,25 @@ public:
     // Looks a line up and touches it. On a miss, evicts a victim (described in `victim`) and
     // installs the line clean in its place.
     Line& access(std::uint64_t lineNumber, bool& hit, Victim& victim);
+    // The miss half of access(), for a line known to be absent: evicts and installs.
+    Line& install(std::uint64_t lineNumber, Victim& victim);
+    // The hit half of access(), inline for the hit path: the line touched, or null (and nothing
+    // changed) when it is absent.
+    Line* touchIfPresent(std::uint64_t lineNumber) {
+        const std::uint64_t set = setOf(lineNumber);
+        const std::uint64_t* keys = &keys_[set * ways_];
+        const std::uint64_t key = lineNumber + 1;
+        for (unsigned w = 0; w < ways_; ++w) {
+            if (keys[w] == key) {
+                if (policy_ == ReplacementPolicy::Lru)
+                    stamps_[set * ways_ + w] = ++clock_;
+                else
+                    touch(set, w);
+                return &lines_[set * ways_ + w];
+            }
+        }
+        return nullptr;
+    }
     bool contains(std::uint64_t lineNumber) const;
     void reset();
 
@@ -41,6 +59,9 @@ public:
     unsigned ways() const { return ways_; }
 
 private:
+    std::uint64_t setOf(std::uint64_t lineNumber) const {
+        return setsPow2_ ? (lineNumber & (sets_ - 1)) : lineNumber % sets_;
+    }
     unsigned pickVictim(std::uint64_t set);
     void touch(std::uint64_t set, unsigned way);
 
@@ -51,8 +72,11 @@ private:
     std::uint64_t rng_;
     std::uint64_t clock_ = 0;
     bool setsPow2_;
-    std::vector<Line> lines_;          // sets × ways
-    std::vector<std::uint64_t> plru_;  // one bit tree per set
+    std::vector<Line> lines_;  // sets × ways
+    // Beside lines_, what a look-up compares, packed: lineNumber + 1 of a valid line, 0 if invalid.
+    std::vector<std::uint64_t> keys_;
+    std::vector<std::uint64_t> stamps_;  // LRU: each way's last touch (0: never since reset)
+    std::vector<std::uint64_t> plru_;    // one bit tree per set
 };
 
 }  // namespace tessim

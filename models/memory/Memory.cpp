@@ -61,6 +61,8 @@ void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     }
     const Tick now = nowTicks();
     const std::uint64_t waitsBefore = waitsInTransport_;
+    now_ = now;
+    nowWaits_ = waitsBefore;
     const Tick arrival = now + delay.value();
     accessWait_ = 0;
     accessBusBytes_ = 0;

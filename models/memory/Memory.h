@@ -96,6 +96,15 @@ protected:
     // Waits for simulated time inside b_transport (a cache's miss look-ahead), counted so that
     // an access during which none happened need not read the simulated time again.
     static inline std::uint64_t waitsInTransport_ = 0;
+    // The simulated time during the current access, read from the kernel (a library call) once
+    // per b_transport and again only after a wait inside a transport.
+    Tick transportNow() {
+        if (nowWaits_ != waitsInTransport_) {
+            now_ = nowTicks();
+            nowWaits_ = waitsInTransport_;
+        }
+        return now_;
+    }
     // `<memory>.by_initiator.<name>.*` in `node` (the memory's own stats node), when a registry is set.
     void collectByInitiator(StatsTree& node) const;
 
@@ -113,6 +122,8 @@ private:
     std::vector<InitiatorTraffic> byInitiator_;
     Tick accessWait_ = 0;
     std::uint64_t accessBusBytes_ = 0;
+    Tick now_ = 0;
+    std::uint64_t nowWaits_ = ~std::uint64_t{0};
     const InitiatorRegistry* registry_ = nullptr;
     AccessObserver* observer_ = nullptr;
 };

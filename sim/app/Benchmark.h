@@ -1,4 +1,5 @@
-// Simulator speed: synthetic op streams timed on one engine in timing-only mode.
+// Simulator speed: synthetic op streams timed on one engine in timing-only mode, and whole runs
+// of library workloads.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,11 @@ struct BenchFigure {
     double opsPerSecond() const { return wallSeconds > 0 ? static_cast<double>(ops) / wallSeconds : 0.0; }
 };
 
-// Cases: "fma-independent", "fma-dependent", "spm-load-store".
+// Cases: "fma-independent", "fma-dependent", "spm-load-store" (the minimal target's engine);
+// "k1-l1-hit-load", "k1-l1-hit-store" (vle32/vse32 at LMUL 1 on k1's core0, a warm 16 KiB buffer
+// in its L1: one line per op) and their "-m8" twins (LMUL 8 as memcpy: four lines per op); "k1-memcpy-64mib"
+// (a whole `tessim run` of memcpy over 64 MiB on k1: its memory ops and the wall time of the run, elaboration
+// and report included; `ops` is ignored).
 const std::vector<std::string>& benchCases();
 // Runs one case in this process (elaborates SystemC: once per process).
 BenchFigure runBenchCase(const std::string& name, std::uint64_t ops);

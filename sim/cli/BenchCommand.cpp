@@ -23,8 +23,10 @@ void addBenchCommand(CLI::App& app) {
     auto o = std::make_shared<Options>();
     auto* sub =
         app.add_subcommand("bench", "print simulator speed figures (simulated ops per wall-clock second)");
-    sub->add_option("--case", o->only,
-                    "run one case in this process: fma-independent|fma-dependent|spm-load-store");
+    sub->add_option(
+        "--case", o->only,
+        "run one case in this process: fma-independent|fma-dependent|spm-load-store|k1-l1-hit-load|"
+        "k1-l1-hit-store|k1-l1-hit-load-m8|k1-l1-hit-store-m8|k1-memcpy-64mib");
     sub->add_option("--ops", o->ops, "ops per case");
     sub->callback([o] {
         if (!o->only.empty()) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/core/MemoryAccess.h"
+
 namespace tessim {
 
 std::size_t ReservationTimeline::findSlot(Tick arrival, Tick duration, Tick& start) const {
@@ -21,12 +23,14 @@ std::size_t ReservationTimeline::findSlot(Tick arrival, Tick duration, Tick& sta
 Tick ReservationTimeline::earliestStart(Tick arrival, Tick duration) const {
     if (intervals_.empty() || arrival >= intervals_.back().end)
         return arrival;
+    if (duration > 0 && arrival >= intervals_.back().start)
+        return intervals_.back().end;
     Tick start = 0;
     findSlot(arrival, duration, start);
     return start;
 }
 
-Tick ReservationTimeline::reserve(Tick arrival, Tick duration) {
+Tick ReservationTimeline::reserveElsewhere(Tick arrival, Tick duration) {
     ++reservations_;
     busyTicks_ += duration;
     // Fast path: in-order arrival at or after the end of all reservations.
@@ -65,11 +69,24 @@ Tick ReservationTimeline::reserve(Tick arrival, Tick duration) {
 void ReservationTimeline::mergeOldest() {
     if (intervals_.size() - first_ <= kMaxIntervals)
         return;
-    // The oldest interval swallows the next (their gap counts as busy).
-    intervals_[first_ + 1].start = intervals_[first_].start;
-    ++first_;
-    // Merged-away entries are removed in one move, not one move per merge.
-    if (first_ == kMaxIntervals) {
+    // Intervals that ended by the current simulated time become one (their gaps count as busy):
+    // requests from engines arrive at or after it, so none of their answers changes; a request
+    // stamped earlier (a write drained from a queue) finds the merged span busy, as before.
+    const Tick now = nowTicks();
+    // Most often the oldest has not ended either (the initiator runs ahead of simulated time).
+    auto ended = live()->end > now ? live()
+                                   : std::upper_bound(live(), intervals_.end() - 1, now,
+                                                      [](Tick t, const Interval& iv) { return t < iv.end; });
+    if (ended - live() >= 2) {
+        (ended - 1)->start = live()->start;
+        first_ = static_cast<std::size_t>(ended - 1 - intervals_.begin());
+    } else {
+        // The oldest interval swallows the next (their gap counts as busy).
+        intervals_[first_ + 1].start = intervals_[first_].start;
+        ++first_;
+    }
+    // Forgotten entries are removed in one move, not one move per interval.
+    if (first_ >= kMaxIntervals) {
         intervals_.erase(intervals_.begin(), live());
         first_ = 0;
     }

@@ -27,13 +27,16 @@ TEST(ReservationTimeline, LateArrivingEarlyRequestUsesAnEarlierGap) {
 
 TEST(ReservationTimeline, BeyondTheLimitTheOldestGapsCountAsBusy) {
     ReservationTimeline t;
-    // 138 reservations [10 i, 10 i + 5): the 75 oldest merge into [0, 745), the rest stay apart.
-    const Tick n = 2 * ReservationTimeline::kMaxIntervals + 10;
+    // n = 2 K + 10 reservations [10 i, 10 i + 5) outside simulated time: the n − K + 1 oldest merge
+    // into [0, merged), the rest stay apart.
+    const Tick k = ReservationTimeline::kMaxIntervals;
+    const Tick n = 2 * k + 10;
     for (Tick i = 0; i < n; ++i)
         t.reserve(10 * i, 5);
-    EXPECT_EQ(t.earliestStart(5, 5), 745u);
-    EXPECT_EQ(t.earliestStart(746, 4), 746u);
-    EXPECT_EQ(t.earliestStart(755, 5), 755u);
+    const Tick merged = 10 * (n - k) + 5;
+    EXPECT_EQ(t.earliestStart(5, 5), merged);
+    EXPECT_EQ(t.earliestStart(merged + 1, 4), merged + 1);
+    EXPECT_EQ(t.earliestStart(merged + 10, 5), merged + 10);
     EXPECT_EQ(t.reserve(10 * n - 6, 1), 10 * n - 5);
 }
 
