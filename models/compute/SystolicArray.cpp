@@ -113,6 +113,10 @@ void SystolicArray::account(const Op& op) {
         requantOps_ += std::uint64_t{a.outH} * a.outW * a.filters;
     sramReadBytes_ += traffic.reads();
     sramWriteBytes_ += traffic.writes();
+    if (op.flags & Op::kIdealOperands) {  // no SRAM model serves these: the array charges them
+        unservedReadBytes_ += traffic.reads();
+        unservedWriteBytes_ += traffic.writes();
+    }
 }
 
 OperandTraffic operandTraffic(unsigned rows, unsigned cols, Dataflow dataflow, const MacTileArgs& a) {
@@ -217,8 +221,9 @@ void SystolicArray::collect(const std::string& path, StatsTree& stats, EnergyLed
     node.add("mapping_efficiency", peCycles > 0 ? double(macs_) / peCycles : 0.0, "ratio",
              "MACs / (busy cycles × rows × cols)");
     energy.addEvents(path, "mac_i8", macs_, config_.joulesPerMac);
-    energy.addEvents(path, "operand_read", sramReadBytes_, config_.joulesPerSramReadByte);
-    energy.addEvents(path, "psum_write", sramWriteBytes_, config_.joulesPerSramWriteByte);
+    // Operands streamed through the SRAM model cost the SRAM's energy per bank word there.
+    energy.addEvents(path, "operand_read", unservedReadBytes_, config_.joulesPerSramReadByte);
+    energy.addEvents(path, "psum_write", unservedWriteBytes_, config_.joulesPerSramWriteByte);
     if (requantOps_ > 0)
         energy.addEvents(path, "requant_op", requantOps_, config_.joulesPerRequant);
     if (config_.staticWatts > 0)

@@ -87,6 +87,8 @@ private:
     SystolicConfig config_;
     std::uint64_t tiles_ = 0, fences_ = 0, macs_ = 0, cycles_ = 0, folds_ = 0;
     std::uint64_t sramReadBytes_ = 0, sramWriteBytes_ = 0;
+    // Of those, the bytes of tiles whose operands bypass the SRAM model (ideal operands).
+    std::uint64_t unservedReadBytes_ = 0, unservedWriteBytes_ = 0;
     std::uint64_t requantOps_ = 0, requantCycles_ = 0;
     std::uint64_t usedPeCycles_ = 0;  // Σ min(Sr,rows)·min(Sc,cols)·cyclesPerFold: mapping efficiency
 };

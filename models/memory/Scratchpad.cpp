@@ -120,8 +120,7 @@ Tick Scratchpad::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick
         ext->conflictTicks = conflict * period;
     noteWait(start - t + conflict * period);
     std::uint64_t bytes = gp.get_data_length();
-    // A MAC array's operand streams: the array charges their energy (its operand_read and
-    // psum_write events), so they are counted apart from the words that cost energy here.
+    // A MAC array's operand streams are counted apart from other words (same energy per word).
     if (gp.is_read()) {
         ++reads_;
         (operands ? operandWordsRead_ : wordsRead_) += f.words;
@@ -143,10 +142,9 @@ void Scratchpad::collect(StatsTree& stats, EnergyLedger& energy, double seconds)
     node.add("bank_words_read", wordsRead_, "words", "bank-word reads (energy events)");
     node.add("bank_words_written", wordsWritten_, "words", "bank-word writes (energy events)");
     if (operandWordsRead_ + operandWordsWritten_ > 0) {
-        node.add("operand_words_read", operandWordsRead_, "words",
-                 "bank-word reads of MAC-array operands (energy charged by the array)");
+        node.add("operand_words_read", operandWordsRead_, "words", "bank-word reads of MAC-array operands");
         node.add("operand_words_written", operandWordsWritten_, "words",
-                 "bank-word writes of MAC-array results (energy charged by the array)");
+                 "bank-word writes of MAC-array results");
     }
     node.add("bank_conflict_cycles", conflictCycles_, "cycles", "cycles lost to bank conflicts");
     node.add("bank_conflicted_accesses", conflictedAccesses_, "accesses",
@@ -157,6 +155,10 @@ void Scratchpad::collect(StatsTree& stats, EnergyLedger& energy, double seconds)
     node.add("utilisation", seconds > 0 ? std::min(1.0, busy / (seconds * config_.ports)) : 0.0, "ratio");
     energy.addEvents(name(), "read_word", wordsRead_, config_.readJoulesPerWord);
     energy.addEvents(name(), "write_word", wordsWritten_, config_.writeJoulesPerWord);
+    if (operandWordsRead_ + operandWordsWritten_ > 0) {
+        energy.addEvents(name(), "operand_read_word", operandWordsRead_, config_.readJoulesPerWord);
+        energy.addEvents(name(), "result_write_word", operandWordsWritten_, config_.writeJoulesPerWord);
+    }
     energy.addStaticPower(name(), config_.staticWatts);
     if (config_.areaMm2 > 0)
         energy.addArea(name(), config_.areaMm2);
