@@ -28,6 +28,8 @@ constexpr std::uint32_t kWeightsTag = 1;
 constexpr std::uint32_t kInputTag = 2;   // + block parity
 constexpr std::uint32_t kOutputTag = 4;  // + block parity
 constexpr std::uint32_t kBarrierBase = 16;
+constexpr std::uint32_t kResidentTagBase = 64;  // + block: resident blocks are fetched all at once
+constexpr std::uint32_t kResidentBands = 8;  // blocks of a resident map (input in, outputs out under compute)
 
 // One op of the loop body and what it does.
 enum class BodyRole { Load, Slide, Partial, Fma, Store };
@@ -47,9 +49,17 @@ struct Body {
     std::uint64_t fmas = 0;
 };
 
+// A block of output rows and where its data sits. Double-buffered: its input rows (halo
+// included) are fetched into the block's ping-pong buffer. Resident (single buffer): the whole
+// map and its outputs stay in the AM and a block fetches only the rows it adds.
 struct Block {
-    std::uint32_t r0 = 0, r1 = 0;  // output rows [r0, r1)
-    std::uint32_t in0 = 0, inRows = 0;
+    std::uint32_t r0 = 0, r1 = 0;             // output rows [r0, r1)
+    std::uint32_t in0 = 0, inRows = 0;        // input rows it reads
+    std::uint32_t fetch0 = 0, fetchRows = 0;  // input rows its DMA brings from DDR
+    std::uint64_t inAddr = 0;                 // AM address of input row in0
+    std::uint64_t fetchAddr = 0;              // AM address of input row fetch0
+    std::uint64_t outAddr = 0;                // AM address of output row r0 of the core's first filter
+    std::uint32_t tag = 0;                    // DMA tag of its input
 };
 
 struct Pass {
@@ -74,6 +84,7 @@ struct ShuffleParams {
     std::uint64_t inBuf[2] = {0, 0}, outBuf[2] = {0, 0}, inBufBytes = 0, outBufBytes = 0, amBytes = 0;
     std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0;
     std::uint32_t maxBlockRows = 0;
+    std::uint64_t outFilterStride = 0;  // AM bytes between the output rows of consecutive filters
 
     unsigned cores() const { return static_cast<unsigned>(engines.size()); }
     unsigned filtersOf(unsigned core) const { return (filters - core + cores() - 1) / cores(); }
@@ -88,7 +99,7 @@ struct ShuffleParams {
     std::uint64_t inputDdrBytes() const {
         std::uint64_t rows = 0;
         for (const auto& b : blocks)
-            rows += b.inRows;
+            rows += b.fetchRows;
         return rows * w * elem;
     }
 };
@@ -273,25 +284,28 @@ private:
                 bundle(dmaCopy(kWeightsTag, 1, {static_cast<std::uint32_t>(kk), mine, 1},
                                {p_.ddr, p_.ddrW + core_ * kk, static_cast<std::int64_t>(kk * p_.cores())},
                                {p_.sm, 0, static_cast<std::int64_t>(kk)})));
-        if (core_ == 0)
-            out.push_back(bundle(inputDma(0)));
+        // Double-buffered, block 0 (the others start as their buffer frees); resident, every block.
+        for (std::size_t b = 0; core_ == 0 && b < (p_.doubleBuffer ? 1 : p_.blocks.size()); ++b)
+            out.push_back(bundle(inputDma(static_cast<unsigned>(b))));
         if (mine > 0)
             out.push_back(bundle(dmaWait(kWeightsTag)));
     }
     Op inputDma(unsigned b) const {
         const Block& blk = p_.blocks[b];
         const std::uint32_t rowBytes = p_.w * p_.elem;
-        Op op = dmaCopy(kInputTag + b % 2, 0, {rowBytes * blk.inRows, 1, 1},
-                        {p_.ddr, p_.ddrIn + std::uint64_t{blk.in0} * rowBytes}, {p_.am, p_.inBuf[b % 2]});
+        Op op = dmaCopy(blk.tag, 0, {rowBytes * blk.fetchRows, 1, 1},
+                        {p_.ddr, p_.ddrIn + std::uint64_t{blk.fetch0} * rowBytes}, {p_.am, blk.fetchAddr});
         op.dma.group = p_.group;
         return op;
     }
     void blockHead(std::vector<Op>& out) {
         if (core_ == 0)
-            out.push_back(bundle(dmaWait(kInputTag + block_ % 2)));
+            out.push_back(bundle(dmaWait(p_.blocks[block_].tag)));
         if (p_.cores() > 1)
             out.push_back(bundle(
                 syncOp(OpKind::Barrier, kBarrierBase + static_cast<std::uint32_t>(block_), p_.cores())));
+        if (!p_.doubleBuffer)
+            return;
         if (core_ == 0 && block_ + 1 < p_.blocks.size())
             out.push_back(bundle(inputDma(static_cast<unsigned>(block_ + 1))));
         if (block_ >= 2)
@@ -306,7 +320,7 @@ private:
             const unsigned f = core_ + fl * p_.cores();
             out.push_back(bundle(
                 dmaCopy(kOutputTag + block_ % 2, 2, {static_cast<std::uint32_t>(rowBytes * rows), 1, 1},
-                        {p_.am, p_.outBuf[block_ % 2] + fl * p_.maxBlockRows * rowBytes},
+                        {p_.am, blk.outAddr + fl * p_.outFilterStride},
                         {p_.ddr, p_.ddrOut + (std::uint64_t{f} * p_.ho + blk.r0) * rowBytes})));
         }
     }
@@ -395,7 +409,8 @@ private:
             return false;
         const unsigned c = c0 + b.u;
         const std::uint64_t rowBytes = std::uint64_t{p_.wo} * p_.elem;
-        const std::uint64_t outBase = p_.outBuf[block_ % 2] + filter_ * p_.maxBlockRows * rowBytes;
+        const Block& blk = p_.blocks[block_];
+        const std::uint64_t outBase = blk.outAddr + filter_ * p_.outFilterStride;
         const std::uint32_t vlOut = std::min<std::uint32_t>(p_.lanes, p_.wo - std::min(p_.wo, c * p_.lanes));
         auto rowSlot = [&](unsigned r) {
             return static_cast<std::uint8_t>(b.u * body_->rowSlots +
@@ -405,8 +420,7 @@ private:
         case BodyRole::Load: {
             const std::uint64_t col = std::uint64_t{c} * p_.lanes * p_.s + b.p;
             op = vectorLoad(p_.dtype, valueReg(j, i), p_.am,
-                            p_.inBuf[block_ % 2] + ((std::uint64_t{pass.k0} + y) * p_.w + col) * p_.elem,
-                            p_.lanes);
+                            blk.inAddr + ((std::uint64_t{pass.k0} + y) * p_.w + col) * p_.elem, p_.lanes);
             if (p_.s > 1)
                 op.stride = static_cast<std::int64_t>(p_.s * p_.elem);
             return true;
@@ -626,6 +640,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     pl.oneOf("strategy", {"shuffle"}, std::string("shuffle"));
     const unsigned unroll = pl.get<unsigned>("unroll", 0u, Range<unsigned>{0, kMaxUnroll});
     p.buffering = pl.oneOf("buffering", {"auto", "single", "double"}, std::string("auto"));
+    const std::uint32_t blockRows = pl.get<std::uint32_t>("block_rows", 0u);
     const std::vector<const EngineInfo*> engines = planEngines(pl, target);
     for (const EngineInfo* e : engines)
         p.engines.push_back(e->name);
@@ -701,12 +716,11 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     const std::uint64_t slack = (std::uint64_t{p.lanes} * (p.chunks + 1) * p.s + p.s) * p.elem;
     const std::uint64_t inRow = std::uint64_t{p.w} * p.elem;
     const std::uint64_t outRows = std::uint64_t{p.maxFiltersPerCore()} * p.wo * p.elem;
-    auto need = [&](std::uint32_t blockRows, unsigned buffers) {
-        const std::uint64_t inRows = std::uint64_t{blockRows - 1} * p.s + p.k;
-        return buffers * (alignUp(inRows * inRow + slack, 128) + alignUp(blockRows * outRows, 128));
+    auto need = [&](std::uint32_t n, unsigned buffers) {
+        const std::uint64_t inRows = std::uint64_t{n - 1} * p.s + p.k;
+        return buffers * (alignUp(inRows * inRow + slack, 128) + alignUp(n * outRows, 128));
     };
     p.doubleBuffer = p.buffering == "double" || (p.buffering == "auto" && need(p.ho, 1) > amSize);
-    const unsigned buffers = p.doubleBuffer ? 2 : 1;
     std::uint32_t rows = p.ho;
     if (p.doubleBuffer) {
         rows = 0;
@@ -717,28 +731,54 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
                                              need(1, 2), amSize));
         if (p.buffering == "double" && rows >= p.ho)
             rows = (p.ho + 1) / 2;  // forced double buffering: at least two blocks
-    } else if (need(rows, 1) > amSize) {
+    } else if (need(p.ho, 1) > amSize) {
         pl.fail("buffering", fmt::format("the {}×{} map and its outputs need {} B of AM, which holds {} B",
-                                         p.h, p.w, need(rows, 1), amSize));
+                                         p.h, p.w, need(p.ho, 1), amSize));
+    } else {
+        // Resident: bands of rows so that the input streams in, and the outputs out, under compute.
+        // At least 4·K rows each: a block adds K − 1 iterations of pipeline ramp.
+        rows = std::min(p.ho, std::max((p.ho + kResidentBands - 1) / kResidentBands, 4 * p.k));
     }
+    if (blockRows > 0)
+        rows = std::min(rows, blockRows);
     p.maxBlockRows = rows;
+    MemoryLayout layout(*am, 128);
+    if (p.doubleBuffer) {
+        const std::uint64_t inBytes = (std::uint64_t{rows} - 1) * p.s * inRow + p.k * inRow + slack;
+        for (unsigned i = 0; i < 2; ++i) {
+            p.inBuf[i] = layout.allocate(fmt::format("input block {}", i), inBytes);
+            p.outBuf[i] = layout.allocate(fmt::format("output block {}", i), rows * outRows);
+        }
+        p.outFilterStride = std::uint64_t{rows} * p.wo * p.elem;
+    } else {
+        p.inBuf[0] = layout.allocate("input map", std::uint64_t{p.h} * inRow + slack);
+        p.outBuf[0] = layout.allocate("output maps", std::uint64_t{p.ho} * outRows);
+        p.outFilterStride = std::uint64_t{p.ho} * p.wo * p.elem;
+    }
+    std::uint32_t fetched = 0;  // resident: input rows already requested
     for (std::uint32_t r0 = 0; r0 < p.ho; r0 += rows) {
         Block b;
         b.r0 = r0;
         b.r1 = std::min(p.ho, r0 + rows);
         b.in0 = r0 * p.s;
         b.inRows = (b.r1 - b.r0 - 1) * p.s + p.k;
+        const unsigned index = static_cast<unsigned>(p.blocks.size());
+        if (p.doubleBuffer) {
+            b.fetch0 = b.in0;
+            b.fetchRows = b.inRows;
+            b.inAddr = b.fetchAddr = p.inBuf[index % 2];
+            b.outAddr = p.outBuf[index % 2];
+            b.tag = kInputTag + index % 2;
+        } else {
+            b.fetch0 = fetched;
+            b.fetchRows = b.in0 + b.inRows - fetched;
+            fetched = b.in0 + b.inRows;
+            b.inAddr = p.inBuf[0] + std::uint64_t{b.in0} * inRow;
+            b.fetchAddr = p.inBuf[0] + std::uint64_t{b.fetch0} * inRow;
+            b.outAddr = p.outBuf[0] + std::uint64_t{b.r0} * p.wo * p.elem;
+            b.tag = kResidentTagBase + index;
+        }
         p.blocks.push_back(b);
-    }
-    MemoryLayout layout(*am, 128);
-    const std::uint64_t inBytes = (std::uint64_t{rows} - 1) * p.s * inRow + p.k * inRow + slack;
-    for (unsigned i = 0; i < buffers; ++i) {
-        p.inBuf[i] = layout.allocate(fmt::format("input block {}", i), inBytes);
-        p.outBuf[i] = layout.allocate(fmt::format("output block {}", i), rows * outRows);
-    }
-    if (buffers == 1) {
-        p.inBuf[1] = p.inBuf[0];
-        p.outBuf[1] = p.outBuf[0];
     }
     p.amBytes = layout.end();
     p.ddrIn = 0;

@@ -1,0 +1,149 @@
+// The shuffle convolution on the ftm2000 target through the CLI: functional equality with a
+// direct convolution, utilisation and bounds, the modulo scheduler's II, the DDR bytes of
+// double-buffered blocks, the multicast input and multi-core scaling.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CliResult {
+    int status = -1;
+    std::string output;
+};
+
+CliResult runCli(const std::string& args) {
+    CliResult r;
+    std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p)
+        return r;
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        r.output.append(buf, n);
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+// h×w map, k×k kernel, on `cores` cores; extra --set options appended.
+nlohmann::json conv(unsigned h, unsigned w, unsigned k, unsigned filters, unsigned cores,
+                    const std::string& extra = "", const std::string& plan = "shuffle") {
+    CliResult r = runCli("run --target ftm2000 --workload conv-ftm --plan " + plan +
+                         " --functional --format json" + " --set workload.h=" + std::to_string(h) +
+                         " --set workload.w=" + std::to_string(w) + " --set workload.k=" + std::to_string(k) +
+                         " --set workload.filters=" + std::to_string(filters) +
+                         " --set plan.cores=" + std::to_string(cores) + " " + extra);
+    EXPECT_EQ(r.status, 0) << r.output;
+    return nlohmann::json::parse(r.output);
+}
+
+double stat(const nlohmann::json& r, const std::string& name) {
+    return r["stats"]["workload"][name]["value"].get<double>();
+}
+
+void checkInvariants(const nlohmann::json& r) {
+    EXPECT_TRUE(r["functional"]["checked"].get<bool>());
+    EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u) << r["functional"].dump();
+    const double seconds = r["seconds"].get<double>();
+    EXPECT_GE(seconds, r["bounds"]["compute_s"].get<double>());
+    for (auto& [level, s] : r["bounds"]["bandwidth_s"].items())
+        EXPECT_GE(seconds, s.get<double>()) << level;
+    EXPECT_GT(stat(r, "fmac_utilisation"), 0.0);
+    EXPECT_LE(stat(r, "fmac_utilisation"), 1.0);
+    EXPECT_LE(stat(r, "loop_fmac_utilisation"), 1.0);
+    EXPECT_GE(stat(r, "ii_achieved"), stat(r, "ii_resource_bound"));
+    EXPECT_GE(stat(r, "ii_achieved"), stat(r, "ii_recurrence_bound"));
+}
+
+std::uint64_t ddrRead(const nlohmann::json& r) {
+    return r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>();
+}
+
+}  // namespace
+
+TEST(ShuffleConv, SeedMapEqualsTheDirectConvolutionAndStaysResident) {
+    // 222×222 f64 with a 5×5 kernel: the map and its 218×218 outputs fit the 768 KiB AM.
+    nlohmann::json r = conv(222, 222, 5, 1, 1);
+    checkInvariants(r);
+    EXPECT_EQ(r["plan"]["config"]["buffering"], "single");
+    EXPECT_EQ(r["functional"]["elements"].get<std::uint64_t>(), 218u * 218u);
+    // Resident: every input row is read from DDR once, the 25 weights once.
+    EXPECT_EQ(ddrRead(r), 222u * 222u * 8u + 25u * 8u);
+    EXPECT_EQ(r["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>(), 218u * 218u * 8u);
+}
+
+TEST(ShuffleConv, IiEqualsTheResourceBoundWhenNoRecurrenceLimitsIt) {
+    for (unsigned k : {3u, 5u, 7u, 11u}) {
+        nlohmann::json r = conv(64, 100, k, 1, 1);
+        checkInvariants(r);
+        if (stat(r, "ii_recurrence_bound") <= stat(r, "ii_resource_bound"))
+            EXPECT_EQ(stat(r, "ii_achieved"), stat(r, "ii_resource_bound")) << "k " << k;
+    }
+}
+
+TEST(ShuffleConv, StridedAndMultiPassKernelsEqualTheReference) {
+    checkInvariants(conv(61, 70, 3, 2, 1, "--set workload.stride=2"));
+    checkInvariants(conv(40, 37, 11, 1, 1));  // 11 kernel rows in passes of 4, 4 and 3
+    checkInvariants(conv(16, 16, 1, 3, 2));
+    checkInvariants(conv(30, 45, 4, 3, 1, "--set workload.dtype=f32"));
+}
+
+TEST(ShuffleConv, DoubleBufferedInputReadsEachBlockWithItsHalo) {
+    // 512×512 f64 does not fit the AM: blocks overlapping by K − 1 rows, exactly.
+    const unsigned h = 512, w = 512, k = 5;
+    nlohmann::json r = conv(h, w, k, 1, 1);
+    checkInvariants(r);
+    EXPECT_EQ(r["plan"]["config"]["buffering"], "double");
+    const std::uint64_t blocks = r["plan"]["config"]["blocks"].get<std::uint64_t>();
+    ASSERT_GE(blocks, 2u);
+    const std::uint64_t rowBytes = w * 8u;
+    EXPECT_EQ(stat(r, "input_ddr_bytes"), static_cast<double>((h + (k - 1) * (blocks - 1)) * rowBytes));
+    EXPECT_EQ(ddrRead(r), (h + (k - 1) * (blocks - 1)) * rowBytes + k * k * 8u);
+}
+
+TEST(ShuffleConv, ForcedDoubleBufferingOnASmallMapStillEqualsTheReference) {
+    nlohmann::json r = conv(50, 40, 3, 2, 2, "--set plan.buffering=double --set plan.block_rows=7");
+    checkInvariants(r);
+    const std::uint64_t blocks = r["plan"]["config"]["blocks"].get<std::uint64_t>();
+    EXPECT_EQ(blocks, 7u);  // 48 output rows in blocks of 7
+    EXPECT_EQ(stat(r, "input_ddr_bytes"), static_cast<double>((50 + 2 * (blocks - 1)) * 40 * 8));
+}
+
+TEST(ShuffleConv, MulticastInputIsReadFromDdrOnce) {
+    // Four cores, four filters: the input reaches every core's AM from one DDR read.
+    nlohmann::json r = conv(222, 222, 5, 4, 4);
+    checkInvariants(r);
+    EXPECT_EQ(ddrRead(r), 222u * 222u * 8u + 4u * 25u * 8u);
+    nlohmann::json d = conv(512, 512, 3, 4, 4);
+    checkInvariants(d);
+    const std::uint64_t blocks = d["plan"]["config"]["blocks"].get<std::uint64_t>();
+    EXPECT_EQ(ddrRead(d), (512u + 2u * (blocks - 1)) * 512u * 8u + 4u * 9u * 8u);
+}
+
+TEST(ShuffleConv, FourCoresWithFourKernelsTakeAboutAsLongAsOneWithOne) {
+    nlohmann::json one = conv(96, 96, 9, 1, 1);
+    nlohmann::json four = conv(96, 96, 9, 4, 4);
+    checkInvariants(one);
+    checkInvariants(four);
+    // Not DDR-bound: four outputs' DDR time stays below one core's run.
+    EXPECT_LT(four["bounds"]["bandwidth_s"]["ddr"].get<double>(), one["seconds"].get<double>());
+    EXPECT_LE(four["seconds"].get<double>(), 1.3 * one["seconds"].get<double>());
+}
+
+TEST(ShuffleConv, BadInputIsAConfigError) {
+    CliResult r = runCli("run --target ftm2000 --workload conv-ftm --plan shuffle --set workload.channels=2");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.output.find("channels"), std::string::npos) << r.output;
+    r = runCli("run --target npu --workload conv-ftm --plan shuffle");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.output.find("needs a vector DSP"), std::string::npos) << r.output;
+    r = runCli("run --target ftm2000 --workload conv-ftm --plan shuffle --set workload.h=512 --set "
+               "workload.w=512 --set plan.buffering=single");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.output.find("AM"), std::string::npos) << r.output;
+}
