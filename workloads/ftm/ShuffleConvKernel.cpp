@@ -16,6 +16,7 @@
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
 #include "workloads/conv/ConvKernel.h"
+#include "workloads/ftm/Im2colConvKernel.h"
 #include "workloads/ftm/ModuloScheduler.h"
 
 namespace tessim {
@@ -793,6 +794,8 @@ std::unique_ptr<Workload> makeConv2dKernel(const std::string& kernel, const conf
     if (const config::Node* strategy = plan.isNull() ? nullptr : plan.find("strategy"))
         if (strategy->isScalar() && strategy->scalar() == "shuffle")
             return makeShuffleConvKernel(kernel, workload, plan, target);
+        else if (strategy->isScalar() && strategy->scalar() == "im2col")
+            return makeIm2colConvKernel(kernel, workload, plan, target);
     return makeConvKernel(kernel, workload, plan, target);
 }
 
