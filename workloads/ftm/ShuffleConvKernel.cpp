@@ -85,7 +85,8 @@ struct ShuffleParams {
     std::uint64_t inBuf[2] = {0, 0}, outBuf[2] = {0, 0}, inBufBytes = 0, outBufBytes = 0, amBytes = 0;
     std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0;
     std::uint32_t maxBlockRows = 0;
-    std::uint64_t outFilterStride = 0;  // AM bytes between the output rows of consecutive filters
+    std::uint32_t largestResidentMap = 0;  // largest N: an N×N map and its outputs fit the AM
+    std::uint64_t outFilterStride = 0;     // AM bytes between the output rows of consecutive filters
 
     unsigned cores() const { return static_cast<unsigned>(engines.size()); }
     unsigned filtersOf(unsigned core) const { return (filters - core + cores() - 1) / cores(); }
@@ -574,6 +575,9 @@ public:
         node.add("input_ddr_bytes", p_.inputDdrBytes(), "B",
                  "input rows read from DDR, block overlaps included");
         node.add("blocks", static_cast<std::uint64_t>(p_.blocks.size()), "", "input blocks");
+        node.add(
+            "largest_resident_map", std::uint64_t{p_.largestResidentMap}, "N",
+            "largest N×N map held in the AM with its outputs (this kernel, stride and filters per core)");
     }
 
 private:
@@ -743,6 +747,15 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     if (blockRows > 0)
         rows = std::min(rows, blockRows);
     p.maxBlockRows = rows;
+    // The largest square map that stays resident, by the same accounting as `need`.
+    auto residentNeed = [&](std::uint64_t n) {
+        const std::uint64_t on = (n - p.k) / p.s + 1;
+        const std::uint64_t chunks = (on + p.lanes - 1) / p.lanes;
+        const std::uint64_t sl = (std::uint64_t{p.lanes} * (chunks + 1) * p.s + p.s) * p.elem;
+        return alignUp(n * n * p.elem + sl, 128) + alignUp(on * on * p.maxFiltersPerCore() * p.elem, 128);
+    };
+    for (std::uint64_t n = p.k; residentNeed(n) <= amSize; ++n)
+        p.largestResidentMap = static_cast<std::uint32_t>(n);
     MemoryLayout layout(*am, 128);
     if (p.doubleBuffer) {
         const std::uint64_t inBytes = (std::uint64_t{rows} - 1) * p.s * inRow + p.k * inRow + slack;
