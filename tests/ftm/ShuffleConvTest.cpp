@@ -176,3 +176,22 @@ TEST(Im2colConv, ShuffleBeatsIm2colOnTheSeedMap) {
     EXPECT_GT(stat(shuffle, "fmac_utilisation"), stat(im2col, "fmac_utilisation"));
     EXPECT_LT(shuffle["seconds"].get<double>(), im2col["seconds"].get<double>());
 }
+
+TEST(ShuffleConv, LargestMapsHeldInTheAm) {
+    // Resident: 222² inputs + 220² outputs, f64, fit 768 KiB (781,472 B plus slack); 223 does not
+    // (788,560 B > 786,432 B). Double-buffered: two blocks of one output row (3 input rows).
+    nlohmann::json r = conv(222, 222, 3, 1, 1);
+    EXPECT_EQ(stat(r, "largest_resident_map"), 222.0);
+    EXPECT_GT(stat(r, "largest_double_buffered_map"), 9000.0);
+    EXPECT_LT(stat(r, "largest_double_buffered_map"), 768.0 * 1024 / (2 * 4 * 8));
+}
+
+TEST(Ftm2000ConvReproduction, SeedClaimsAndVerdicts) {
+    CliResult r = runCli("reproduce ftm2000-conv");
+    ASSERT_EQ(r.status, 0) << r.output;
+    for (const char* row :
+         {"| largest-resident-map (largest_map, resident-3x3) | 222.0 N | 222.0 N | +0 N (+0.0 %) | match |",
+          "| im2col-expansion-3x3 (expansion, im2col-3x3-2x2) | 77.80 % | 77.78 % | -0.0222 pp | match |",
+          "speedup-over-c6678"})
+        EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
+}

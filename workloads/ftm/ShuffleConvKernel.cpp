@@ -86,6 +86,7 @@ struct ShuffleParams {
     std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0;
     std::uint32_t maxBlockRows = 0;
     std::uint32_t largestResidentMap = 0;  // largest N: an N×N map and its outputs fit the AM
+    std::uint32_t largestStreamedMap = 0;  // largest N: two blocks of one output row of an N×N map fit
     std::uint64_t outFilterStride = 0;     // AM bytes between the output rows of consecutive filters
 
     unsigned cores() const { return static_cast<unsigned>(engines.size()); }
@@ -578,6 +579,8 @@ public:
         node.add(
             "largest_resident_map", std::uint64_t{p_.largestResidentMap}, "N",
             "largest N×N map held in the AM with its outputs (this kernel, stride and filters per core)");
+        node.add("largest_double_buffered_map", std::uint64_t{p_.largestStreamedMap}, "N",
+                 "largest N×N map whose double-buffered blocks of one output row fit the AM");
     }
 
 private:
@@ -756,6 +759,15 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     };
     for (std::uint64_t n = p.k; residentNeed(n) <= amSize; ++n)
         p.largestResidentMap = static_cast<std::uint32_t>(n);
+    auto streamedNeed = [&](std::uint64_t n) {
+        const std::uint64_t on = (n - p.k) / p.s + 1;
+        const std::uint64_t chunks = (on + p.lanes - 1) / p.lanes;
+        const std::uint64_t sl = (std::uint64_t{p.lanes} * (chunks + 1) * p.s + p.s) * p.elem;
+        return 2 * (alignUp(std::uint64_t{p.k} * n * p.elem + sl, 128) +
+                    alignUp(on * p.maxFiltersPerCore() * p.elem, 128));
+    };
+    for (std::uint64_t n = p.k; n <= (1u << 16) && streamedNeed(n) <= amSize; ++n)
+        p.largestStreamedMap = static_cast<std::uint32_t>(n);
     MemoryLayout layout(*am, 128);
     if (p.doubleBuffer) {
         const std::uint64_t inBytes = (std::uint64_t{rows} - 1) * p.s * inRow + p.k * inRow + slack;
