@@ -161,12 +161,18 @@ TEST(Im2colConv, SeedExampleExpandsByFourNinths) {
 TEST(Im2colConv, GemmEqualsTheReferenceAndCountsTheExpansionTraffic) {
     for (const auto& [h, k, filters, cores] :
          std::vector<std::array<unsigned, 4>>{{40, 3, 1, 1}, {40, 11, 2, 2}, {222, 5, 1, 1}}) {
-        nlohmann::json r = conv(h, h, k, filters, cores, "", "im2col");
+        const std::uint64_t ho = h - k + 1, expanded = std::uint64_t{k} * k * ho * ho * 8,
+                            weights = std::uint64_t{filters} * k * k * 8;
+        // From DDR: the expanded matrix is read there (once, multicast to every core).
+        nlohmann::json r = conv(h, h, k, filters, cores, "--set plan.expand_from=ddr", "im2col");
         checkInvariants(r);
-        const std::uint64_t ho = h - k + 1;
-        // DDR reads: the expanded matrix (once, multicast to every core) and the weights.
-        EXPECT_EQ(ddrRead(r), std::uint64_t{k} * k * ho * ho * 8 + std::uint64_t{filters} * k * k * 8);
+        EXPECT_EQ(ddrRead(r), expanded + weights);
         EXPECT_EQ(stat(r, "ii_achieved"), stat(r, "ii_resource_bound"));
+        // From the AM: DDR reads the map once; the AM serves the expansion's reads besides the GEMM's.
+        nlohmann::json a = conv(h, h, k, filters, cores, "--set plan.expand_from=am", "im2col");
+        checkInvariants(a);
+        EXPECT_EQ(ddrRead(a), std::uint64_t{h} * h * 8 + weights);
+        EXPECT_GE(a["traffic_bytes"]["am"]["read"].get<std::uint64_t>(), expanded);
     }
 }
 

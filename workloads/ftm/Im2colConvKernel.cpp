@@ -34,6 +34,7 @@ constexpr std::uint32_t kWeightsTag = 1;
 constexpr std::uint32_t kInputTag = 2;   // + block parity
 constexpr std::uint32_t kOutputTag = 4;  // + block parity
 constexpr std::uint32_t kBarrierBase = 16;
+constexpr std::uint32_t kMapTag = 8;  // the input map into the AM (expansion from the AM)
 
 enum class Role { Load, Partial, Fma, Store };
 struct GemmOp {
@@ -70,6 +71,8 @@ struct Im2colParams {
     std::vector<GemmBody> bodies;
     std::vector<Block> blocks;
     bool doubleBuffer = false;
+    bool fromAm = false;  // expand from the input map held in the AM, else gather from DDR
+    std::uint64_t mapAm = 0;
     std::uint32_t blockRows = 0;
     std::uint64_t xBuf[2] = {0, 0}, outBuf[2] = {0, 0}, amBytes = 0;
     std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0;
@@ -234,17 +237,19 @@ private:
         const std::uint64_t rowBytes = std::uint64_t{p_.w} * p_.elem;
         for (unsigned ky = 0; ky < p_.k; ++ky)
             for (unsigned kx = 0; kx < p_.k; ++kx) {
-                const std::uint64_t src =
-                    p_.ddrIn + (std::uint64_t{blk.r0} * p_.s + ky) * rowBytes + std::uint64_t{kx} * p_.elem;
+                const std::uint8_t from = p_.fromAm ? p_.am : p_.ddr;
+                const std::uint64_t src = (p_.fromAm ? p_.mapAm : p_.ddrIn) +
+                                          (std::uint64_t{blk.r0} * p_.s + ky) * rowBytes +
+                                          std::uint64_t{kx} * p_.elem;
                 const std::uint64_t dst = p_.xBuf[b % 2] + (std::uint64_t{ky} * p_.k + kx) * cols * p_.elem;
                 Op op;
                 if (p_.s == 1)
                     op = dmaCopy(kInputTag + b % 2, 0, {p_.wo * p_.elem, blk.r1 - blk.r0, 1},
-                                 {p_.ddr, src, static_cast<std::int64_t>(rowBytes)},
+                                 {from, src, static_cast<std::int64_t>(rowBytes)},
                                  {p_.am, dst, static_cast<std::int64_t>(p_.wo * p_.elem)});
                 else
                     op = dmaCopy(kInputTag + b % 2, 0, {p_.elem, p_.wo, blk.r1 - blk.r0},
-                                 {p_.ddr, src, static_cast<std::int64_t>(p_.s * p_.elem),
+                                 {from, src, static_cast<std::int64_t>(p_.s * p_.elem),
                                   static_cast<std::int64_t>(p_.s * rowBytes)},
                                  {p_.am, dst, static_cast<std::int64_t>(p_.elem),
                                   static_cast<std::int64_t>(p_.wo * p_.elem)});
@@ -260,6 +265,12 @@ private:
                 bundle(dmaCopy(kWeightsTag, 1, {static_cast<std::uint32_t>(kk), mine, 1},
                                {p_.ddr, p_.ddrW + core_ * kk, static_cast<std::int64_t>(kk * p_.cores())},
                                {p_.sm, 0, static_cast<std::int64_t>(kk)})));
+        if (core_ == 0 && p_.fromAm) {
+            const std::uint64_t bytes = std::uint64_t{p_.h} * p_.w * p_.elem;
+            out.push_back(bundle(dmaCopy(kMapTag, 0, {static_cast<std::uint32_t>(bytes), 1, 1},
+                                         {p_.ddr, p_.ddrIn}, {p_.am, p_.mapAm})));
+            out.push_back(bundle(dmaWait(kMapTag)));
+        }
         if (core_ == 0)
             expand(out, 0);
         if (mine > 0)
@@ -412,6 +423,7 @@ public:
         j["cores"] = p_.cores();
         j["engines"] = p_.engines;
         j["buffering"] = p_.doubleBuffer ? "double" : "single";
+        j["expand_from"] = p_.fromAm ? "am" : "ddr";
         j["blocks"] = p_.blocks.size();
         j["block_rows"] = p_.blockRows;
         j["passes"] = p_.passes.size();
@@ -482,7 +494,8 @@ public:
         node.add("input_bytes", input, "B", "H · W elements of the input map");
         node.add("expansion", static_cast<double>(expanded) / static_cast<double>(input) - 1.0, "",
                  "extra data of the expanded matrix over the input: K²·Ho·Wo / (H·W) − 1");
-        node.add("input_ddr_bytes", expanded, "B", "expanded rows gathered from DDR");
+        node.add("input_ddr_bytes", p_.fromAm ? input : expanded, "B",
+                 "input bytes read from DDR: the map once (expansion from the AM) or the expanded rows");
         node.add("blocks", static_cast<std::uint64_t>(p_.blocks.size()), "", "expanded blocks");
     }
 
@@ -549,6 +562,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     const unsigned unroll = pl.get<unsigned>("unroll", 0u, Range<unsigned>{0, kMaxUnroll});
     const std::string buffering = pl.oneOf("buffering", {"auto", "single", "double"}, std::string("auto"));
     const std::uint32_t requestedRows = pl.get<std::uint32_t>("block_rows", 0u);
+    const std::string expandFrom = pl.oneOf("expand_from", {"auto", "am", "ddr"}, std::string("auto"));
     for (const EngineInfo* e : planEngines(pl, target))
         p.engines.push_back(e->name);
     const EngineInfo& e = *target.findEngine(p.engines[0]);
@@ -592,7 +606,14 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     const unsigned fc = p.filtersOf(0);
     // Per output row: K² expanded rows of Wo elements, and one output row per filter of a core.
     const std::uint64_t perRow = (std::uint64_t{kk} + fc) * p.wo * p.elem;
-    auto need = [&](std::uint32_t n, unsigned buffers) { return buffers * alignUp(n * perRow + 256, 128); };
+    // Expansion from the AM: the input map stays there too (the DMA reads it instead of DDR).
+    const std::uint64_t mapBytes = alignUp(std::uint64_t{p.h} * p.w * p.elem, 128);
+    p.fromAm =
+        expandFrom == "am" || (expandFrom == "auto" && mapBytes + alignUp(perRow + 256, 128) * 2 <= amSize);
+    const std::uint64_t mapNeed = p.fromAm ? mapBytes : 0;
+    auto need = [&](std::uint32_t n, unsigned buffers) {
+        return mapNeed + buffers * alignUp(n * perRow + 256, 128);
+    };
     p.doubleBuffer = buffering == "double" || (buffering == "auto" && need(p.ho, 1) > amSize);
     std::uint32_t rows = p.ho;
     if (p.doubleBuffer) {
@@ -614,6 +635,8 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     for (std::uint32_t r0 = 0; r0 < p.ho; r0 += rows)
         p.blocks.push_back(Block{r0, std::min(p.ho, r0 + rows)});
     MemoryLayout layout(*am, 128);
+    if (p.fromAm)
+        p.mapAm = layout.allocate("input map", std::uint64_t{p.h} * p.w * p.elem);
     for (unsigned i = 0; i < (p.doubleBuffer ? 2u : 1u); ++i) {
         p.xBuf[i] =
             layout.allocate(fmt::format("expanded block {}", i), std::uint64_t{kk} * rows * p.wo * p.elem);

@@ -739,6 +739,9 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
                                              need(1, 2), amSize));
         if (p.buffering == "double" && rows >= p.ho)
             rows = (p.ho + 1) / 2;  // forced double buffering: at least two blocks
+        // Smaller blocks shorten the first fetch and the last write-back that nothing hides, at
+        // K − S halo rows each: as for resident bands, an eighth of the map, at least 4·K rows.
+        rows = std::min(rows, std::max((p.ho + kResidentBands - 1) / kResidentBands, 4 * p.k));
     } else if (need(p.ho, 1) > amSize) {
         pl.fail("buffering", fmt::format("the {}×{} map and its outputs need {} B of AM, which holds {} B",
                                          p.h, p.w, need(p.ho, 1), amSize));
