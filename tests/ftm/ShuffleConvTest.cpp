@@ -201,3 +201,16 @@ TEST(Ftm2000ConvReproduction, SeedClaimsAndVerdicts) {
           "speedup-over-c6678"})
         EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
 }
+
+TEST(ShuffleConv, ExplicitBroadcastsBoundTheLoopByTheBroadcastUnit) {
+    // Explicit broadcasts take 20 kernel elements per pass (4 rows of 5, then 1): one broadcast unit
+    // and 20 broadcasts per iteration give II ≥ 20, achieved.
+    nlohmann::json r = conv(222, 222, 5, 1, 1, "--set plan.broadcast=explicit");
+    checkInvariants(r);
+    EXPECT_EQ(r["plan"]["config"]["passes"].get<unsigned>(), 2u);
+    EXPECT_EQ(stat(r, "ii_resource_bound"), 20.0);
+    EXPECT_EQ(stat(r, "ii_achieved"), 20.0);
+    nlohmann::json operand = conv(222, 222, 5, 1, 1);
+    EXPECT_LT(operand["seconds"].get<double>(), r["seconds"].get<double>());
+    checkInvariants(conv(40, 37, 11, 2, 2, "--set plan.broadcast=explicit"));  // 11 passes of one row
+}

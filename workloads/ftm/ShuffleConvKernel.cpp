@@ -22,9 +22,10 @@
 namespace tessim {
 namespace {
 
-constexpr unsigned kMaxKernelRegs = 48;  // scalar registers that hold kernel elements in one pass
-constexpr unsigned kMaxUnroll = 8;       // output chunks per iteration the planner tries
-constexpr unsigned kMemoryLatency = 2;   // cycles the AM adds to a load (assumption, as the target)
+constexpr unsigned kMaxKernelRegs = 48;     // scalar registers that hold kernel elements in one pass
+constexpr unsigned kMaxUnroll = 8;          // output chunks per iteration the planner tries
+constexpr unsigned kMaxBroadcastRegs = 20;  // kernel elements per pass with explicit broadcasts
+constexpr unsigned kMemoryLatency = 2;      // cycles the AM adds to a load (assumption, as the target)
 constexpr std::uint32_t kWeightsTag = 1;
 constexpr std::uint32_t kInputTag = 2;   // + block parity
 constexpr std::uint32_t kOutputTag = 4;  // + block parity
@@ -33,7 +34,7 @@ constexpr std::uint32_t kResidentTagBase = 64;  // + block: resident blocks are 
 constexpr std::uint32_t kResidentBands = 8;  // blocks of a resident map (input in, outputs out under compute)
 
 // One op of the loop body and what it does.
-enum class BodyRole { Load, Slide, Partial, Fma, Store };
+enum class BodyRole { Load, Slide, Broadcast, Partial, Fma, Store };
 struct BodyOp {
     BodyRole role;
     unsigned p = 0, u = 0, j = 0, kx = 0;  // phase, chunk, kernel row (in the pass), kernel column
@@ -76,6 +77,8 @@ struct ShuffleParams {
     std::uint8_t ddr = 0, am = 0, sm = 0, group = 0;
     unsigned fmaLatency = 4, loadLatency = 1, slideLatency = 2;
     unsigned fmacs = 3, lsus = 2, shufflers = 1, vectorSlots = 6;
+    unsigned broadcasters = 1, scalarSlots = 5, broadcastLatency = 2;
+    bool explicitBroadcast = false;  // kernel elements broadcast into vector registers in the loop
     unsigned vectorRegisters = 64, scalarRegisters = 64;
     std::vector<Pass> passes;
     std::vector<Body> bodies;  // one per distinct pass height
@@ -115,13 +118,14 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     b.rowSlots = (kp + p.s - 1) / p.s + extraSlots;
     const unsigned s = p.s, k = p.k;
     std::vector<ModuloOp> mops;
-    enum Unit : unsigned { Fmac, Lsu, Shuffle };
-    ModuloResources res{{p.fmacs, p.lsus, p.shufflers}, {p.vectorSlots}};
+    enum Unit : unsigned { Fmac, Lsu, Shuffle, Bcast };
+    ModuloResources res{{p.fmacs, p.lsus, p.shufflers, std::max(1u, p.broadcasters)},
+                        {p.vectorSlots, std::max(1u, p.scalarSlots)}};
     auto add = [&](BodyOp op, unsigned unit) {
         b.ops.push_back(op);
         ModuloOp m;
         m.resource = unit;
-        m.slot = 0;
+        m.slot = unit == Bcast ? 1 : 0;
         mops.push_back(m);
         return static_cast<unsigned>(b.ops.size() - 1);
     };
@@ -145,6 +149,13 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
             operand[u][kx] = sl;
             operandLatency[u][kx] = p.slideLatency;
         }
+    // Explicit broadcasts: each kernel element of the pass into a vector register once per
+    // iteration, shared by the iteration's chunks.
+    std::vector<unsigned> bcast(kp * k, 0);
+    if (p.explicitBroadcast)
+        for (unsigned j = 0; j < kp; ++j)
+            for (unsigned kx = 0; kx < k; ++kx)
+                bcast[j * k + kx] = add({BodyRole::Broadcast, 0, 0, j, kx}, Bcast);
     std::vector<unsigned> partialOp(unroll, 0), firstFma(unroll, 0), lastFma(unroll, 0);
     std::vector<std::vector<unsigned>> fmaOf(unroll, std::vector<unsigned>(kp * k));
     for (unsigned u = 0; u < unroll; ++u) {
@@ -155,6 +166,8 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
                 unsigned f = add({BodyRole::Fma, 0, u, j, kx}, Fmac);
                 fmaOf[u][j * k + kx] = f;
                 mops[f].after.push_back({operand[u][kx], operandLatency[u][kx], 0});
+                if (p.explicitBroadcast)
+                    mops[f].after.push_back({bcast[j * k + kx], p.broadcastLatency, 0});
                 if (kx > 0)
                     mops[f].after.push_back({fmaOf[u][j * k + kx - 1], p.fmaLatency, 0});
                 else if (j == 0 && partial)
@@ -189,7 +202,8 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     b.base.assign(b.ops.size(), 0);
     unsigned next = unroll * b.rowSlots;
     for (std::size_t j = 0; j < b.ops.size(); ++j) {
-        if (b.ops[j].role != BodyRole::Load && b.ops[j].role != BodyRole::Slide)
+        if (b.ops[j].role != BodyRole::Load && b.ops[j].role != BodyRole::Slide &&
+            b.ops[j].role != BodyRole::Broadcast)
             continue;
         const unsigned life = lastUse[j] > b.schedule.start[j] ? lastUse[j] - b.schedule.start[j] : 0;
         b.copies[j] = life / ii + 1;
@@ -438,6 +452,14 @@ private:
             op.imm = b.kx / p_.s;
             return true;
         }
+        case BodyRole::Broadcast: {
+            if (y < b.j || (y - b.j) % p_.s != 0 || (y - b.j) / p_.s >= rows_)
+                return false;
+            op = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
+            op.dst = valueReg(j, i);
+            op.src[0] = scalarReg(b.j * p_.k + b.kx);
+            return true;
+        }
         case BodyRole::Partial: {
             if (pass_ == 0 || y % p_.s != 0 || y / p_.s >= rows_)
                 return false;
@@ -457,7 +479,8 @@ private:
             const unsigned src = b.kx / p_.s == 0 ? findOp(BodyRole::Load, ph, b.u, 0, 0)
                                                   : findOp(BodyRole::Slide, ph, b.u, 0, b.kx);
             op.src[0] = valueReg(src, i);
-            op.src[1] = scalarReg(b.j * p_.k + b.kx);
+            op.src[1] = p_.explicitBroadcast ? valueReg(findOp(BodyRole::Broadcast, 0, 0, b.j, b.kx), i)
+                                             : scalarReg(b.j * p_.k + b.kx);
             if (!opens)
                 op.src[2] = rowSlot(r);
             return true;
@@ -513,6 +536,7 @@ public:
         j["block_rows"] = p_.maxBlockRows;
         j["passes"] = p_.passes.size();
         j["unroll"] = p_.bodies.front().unroll;
+        j["broadcast"] = p_.explicitBroadcast ? "explicit" : "operand";
         j["am_bytes"] = p_.amBytes;
         return j;
     }
@@ -648,6 +672,8 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     pl.oneOf("strategy", {"shuffle"}, std::string("shuffle"));
     const unsigned unroll = pl.get<unsigned>("unroll", 0u, Range<unsigned>{0, kMaxUnroll});
     p.buffering = pl.oneOf("buffering", {"auto", "single", "double"}, std::string("auto"));
+    p.explicitBroadcast =
+        pl.oneOf("broadcast", {"operand", "explicit"}, std::string("operand")) == "explicit";
     const std::uint32_t blockRows = pl.get<std::uint32_t>("block_rows", 0u);
     const std::vector<const EngineInfo*> engines = planEngines(pl, target);
     for (const EngineInfo* e : engines)
@@ -660,6 +686,10 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     p.lsus = n;
     const OpTimingInfo* slide = findTiming(e, "slide", n);
     p.shufflers = n;
+    if (const OpTimingInfo* bc = findTiming(e, "broadcast", n)) {
+        p.broadcasters = n;
+        p.broadcastLatency = static_cast<unsigned>(std::ceil(bc->latency));
+    }
     if (!fma || !load || !slide || !findTiming(e, "sload", n) || !findTiming(e, "mul", n))
         pl.fail("engine", fmt::format("engine '{}' lacks fma, mul, vload, slide or sload: the shuffle "
                                       "convolution needs a vector DSP such as target ftm2000",
@@ -668,9 +698,12 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     p.loadLatency = static_cast<unsigned>(std::ceil(load->latency));
     p.slideLatency = static_cast<unsigned>(std::ceil(slide->latency));
     p.vectorSlots = 0;
-    for (const auto& sc : e.slots)
+    for (const auto& sc : e.slots) {
         if (sc.name == "vector")
             p.vectorSlots = sc.count;
+        if (sc.name == "scalar")
+            p.scalarSlots = sc.count;
+    }
     if (p.vectorSlots == 0)
         p.vectorSlots = p.fmacs + p.lsus + p.shufflers;
     p.vectorRegisters = e.vectorRegisters;
@@ -679,7 +712,9 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     p.chunks = (p.wo + p.lanes - 1) / p.lanes;
 
     // Kernel rows per pass: as many as the scalar registers for kernel elements allow.
-    const unsigned regs = std::min(kMaxKernelRegs, p.scalarRegisters);
+    // Explicit broadcasts hold each element in a (rotating) vector register too: fewer per pass.
+    const unsigned regs =
+        std::min(p.explicitBroadcast ? kMaxBroadcastRegs : kMaxKernelRegs, p.scalarRegisters);
     const unsigned rowsPerPass = std::max(1u, std::min(p.k, regs / p.k));
     if (p.k > regs)
         w.fail("k", fmt::format("a kernel row of {} elements exceeds the {} scalar registers for kernel "
