@@ -190,6 +190,9 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
         cl.unit = c.get<std::string>("unit");
         cl.row = c.get<std::string>("row", std::string());
         cl.column = c.get<std::string>("column", std::string());
+        cl.relativeTo = c.get<std::string>("relative_to", std::string());
+        if (!cl.relativeTo.empty() && !runs.count(cl.relativeTo))
+            c.fail("relative_to", "no run named '" + cl.relativeTo + "' under runs:");
         if (!runs.count(cl.run))
             c.fail("run", "no run named '" + cl.run + "' under runs:");
         if (!quantities.count(cl.quantity))
@@ -206,18 +209,27 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
     // Only the runs that claims use, in parallel.
     std::map<std::string, std::future<nlohmann::json>> pending;
     for (const auto& cl : res.claims)
-        if (!pending.count(cl.run)) {
-            ReproRun run = runs[cl.run];
-            pending[cl.run] = std::async(std::launch::async, [runner, run] { return runner(run); });
-        }
+        for (const std::string& name : {cl.run, cl.relativeTo})
+            if (!name.empty() && !pending.count(name)) {
+                ReproRun run = runs[name];
+                pending[name] = std::async(std::launch::async, [runner, run] { return runner(run); });
+            }
     std::map<std::string, nlohmann::json> reports;
     for (auto& [name, f] : pending)
         reports[name] = f.get();
 
+    // A claim's simulated value: its run's metric, over the relative_to run's when it names one.
+    auto simulatedOf = [&](const ReproClaim& c) {
+        const Quantity& q = quantities[c.quantity];
+        double v = metricOf(reports[c.run], q.metric, q.path);
+        if (!c.relativeTo.empty())
+            v /= metricOf(reports[c.relativeTo], q.metric, q.path);
+        return v * q.scale;
+    };
     for (auto& cl : res.claims) {
         const Quantity& q = quantities[cl.quantity];
         const nlohmann::json& rep = reports[cl.run];
-        cl.simulated = metricOf(rep, q.metric, q.path) * q.scale;
+        cl.simulated = simulatedOf(cl);
         double tol = !std::isnan(q.absTol) ? q.absTol : q.relTol * std::fabs(cl.published);
         std::string tolText =
             !std::isnan(q.absTol)
@@ -256,7 +268,7 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
                 if (o.quantity != cl.quantity || o.id == cl.id)
                     continue;
                 ++peers;
-                double sim = metricOf(reports[o.run], q.metric, q.path) * q.scale;
+                double sim = simulatedOf(o);
                 auto sgn = [](double v) { return (v > 0) - (v < 0); };
                 if (sgn(cl.published - o.published) != sgn(cl.simulated - sim))
                     same = false;
