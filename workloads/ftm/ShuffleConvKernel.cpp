@@ -34,7 +34,7 @@ constexpr std::uint32_t kResidentTagBase = 64;  // + block: resident blocks are 
 constexpr std::uint32_t kResidentBands = 8;  // blocks of a resident map (input in, outputs out under compute)
 
 // One op of the loop body and what it does.
-enum class BodyRole { Load, Slide, Broadcast, Partial, Fma, Store };
+enum class BodyRole { Load, Slide, Broadcast, Partial, Fma, Store, Count, Compare, Branch };
 struct BodyOp {
     BodyRole role;
     unsigned p = 0, u = 0, j = 0, kx = 0;  // phase, chunk, kernel row (in the pass), kernel column
@@ -77,7 +77,7 @@ struct ShuffleParams {
     std::uint8_t ddr = 0, am = 0, sm = 0, group = 0;
     unsigned fmaLatency = 4, loadLatency = 1, slideLatency = 2;
     unsigned fmacs = 3, lsus = 2, shufflers = 1, vectorSlots = 6;
-    unsigned broadcasters = 1, scalarSlots = 5, broadcastLatency = 2;
+    unsigned broadcasters = 1, scalarSlots = 5, broadcastLatency = 2, scalarAlus = 1, branchUnits = 1;
     bool explicitBroadcast = false;  // kernel elements broadcast into vector registers in the loop
     unsigned vectorRegisters = 64, scalarRegisters = 64;
     std::vector<Pass> passes;
@@ -118,14 +118,15 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     b.rowSlots = (kp + p.s - 1) / p.s + extraSlots;
     const unsigned s = p.s, k = p.k;
     std::vector<ModuloOp> mops;
-    enum Unit : unsigned { Fmac, Lsu, Shuffle, Bcast };
-    ModuloResources res{{p.fmacs, p.lsus, p.shufflers, std::max(1u, p.broadcasters)},
+    enum Unit : unsigned { Fmac, Lsu, Shuffle, Bcast, Salu, Bru };
+    ModuloResources res{{p.fmacs, p.lsus, p.shufflers, std::max(1u, p.broadcasters),
+                         std::max(1u, p.scalarAlus), std::max(1u, p.branchUnits)},
                         {p.vectorSlots, std::max(1u, p.scalarSlots)}};
     auto add = [&](BodyOp op, unsigned unit) {
         b.ops.push_back(op);
         ModuloOp m;
         m.resource = unit;
-        m.slot = unit == Bcast ? 1 : 0;
+        m.slot = unit == Bcast || unit == Salu || unit == Bru ? 1 : 0;
         mops.push_back(m);
         return static_cast<unsigned>(b.ops.size() - 1);
     };
@@ -190,6 +191,17 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
         const unsigned opener = partial ? partialOp[u] : firstFma[u];
         mops[opener].after.push_back({storeOp[u], 1, reuse});
     }
+    // Loop control in the scalar slots: the counter, its compare with the trip count and the
+    // back-edge branch on the compare's flag; each reads its register before the next iteration's
+    // producer writes it again.
+    const unsigned count = add({BodyRole::Count, 0, 0, 0, 0}, Salu);
+    const unsigned compare = add({BodyRole::Compare, 0, 0, 0, 0}, Salu);
+    const unsigned branch = add({BodyRole::Branch, 0, 0, 0, 0}, Bru);
+    mops[compare].after.push_back({count, 1, 0});
+    mops[branch].after.push_back({compare, 1, 0});
+    mops[count].after.push_back({count, 1, 1});
+    mops[count].after.push_back({compare, 1, 1});
+    mops[compare].after.push_back({branch, 1, 1});
     b.schedule = moduloSchedule(mops, res);
     const unsigned ii = b.schedule.ii;
     // Rotating registers: a value lives from its producer's issue to its last consumer's.
@@ -292,6 +304,9 @@ private:
         return op;
     }
     std::uint8_t scalarReg(unsigned idx) const { return static_cast<std::uint8_t>(kScalarRegBase + idx); }
+    // Loop control registers, above the kernel elements'.
+    static constexpr std::uint8_t kCounterReg = kScalarRegBase + 60;
+    static constexpr std::uint8_t kFlagReg = kScalarRegBase + 61;
 
     void start(std::vector<Op>& out) {
         const std::uint64_t kk = std::uint64_t{p_.k} * p_.k * p_.elem;
@@ -369,6 +384,8 @@ private:
         cycles_ = (iterations_ - 1) * body_->schedule.ii + body_->schedule.length;
         cycle_ = 0;
         inLoop_ = true;
+        out.push_back(
+            bundle(scalarOp(OpKind::SMul, DType::I32, kCounterReg, kCounterReg, 0)));  // counter ← 0
     }
     void endLoop(std::vector<Op>& out) {
         inLoop_ = false;
@@ -422,6 +439,17 @@ private:
         const unsigned y = static_cast<unsigned>(i % perStrip_);
         const unsigned c0 = g * body_->unroll;
         const unsigned valid = std::min(body_->unroll, p_.chunks - c0);
+        switch (b.role) {
+        case BodyRole::Count:
+            op = scalarOp(OpKind::SAdd, DType::I32, kCounterReg, kCounterReg, 1);
+            return true;
+        case BodyRole::Compare:
+            op = scalarOp(OpKind::SCompare, DType::I32, kFlagReg, kCounterReg,
+                          static_cast<double>(iterations_));
+            return true;
+        case BodyRole::Branch: op = branchOp(DType::I32, kFlagReg, i + 1 < iterations_); return true;
+        default: break;
+        }
         if (b.u > valid || (b.role != BodyRole::Load && b.u >= valid))
             return false;
         const unsigned c = c0 + b.u;
@@ -494,6 +522,9 @@ private:
                              vlOut);
             return true;
         }
+        case BodyRole::Count:
+        case BodyRole::Compare:
+        case BodyRole::Branch: break;  // handled above
         }
         return false;
     }
@@ -686,6 +717,10 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     p.lsus = n;
     const OpTimingInfo* slide = findTiming(e, "slide", n);
     p.shufflers = n;
+    if (findTiming(e, "sadd", n))
+        p.scalarAlus = n;
+    if (findTiming(e, "branch", n))
+        p.branchUnits = n;
     if (const OpTimingInfo* bc = findTiming(e, "broadcast", n)) {
         p.broadcasters = n;
         p.broadcastLatency = static_cast<unsigned>(std::ceil(bc->latency));
@@ -854,11 +889,11 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
 
 std::unique_ptr<Workload> makeConv2dKernel(const std::string& kernel, const config::Node& workload,
                                            const config::Node& plan, const TargetInfo& target) {
-    if (const config::Node* strategy = plan.isNull() ? nullptr : plan.find("strategy"))
-        if (strategy->isScalar() && strategy->scalar() == "shuffle")
-            return makeShuffleConvKernel(kernel, workload, plan, target);
-        else if (strategy->isScalar() && strategy->scalar() == "im2col")
-            return makeIm2colConvKernel(kernel, workload, plan, target);
+    const config::Node* strategy = plan.isNull() ? nullptr : plan.find("strategy");
+    if (strategy && strategy->isScalar() && strategy->scalar() == "shuffle")
+        return makeShuffleConvKernel(kernel, workload, plan, target);
+    if (strategy && strategy->isScalar() && strategy->scalar() == "im2col")
+        return makeIm2colConvKernel(kernel, workload, plan, target);
     return makeConvKernel(kernel, workload, plan, target);
 }
 
