@@ -214,3 +214,18 @@ TEST(ShuffleConv, ExplicitBroadcastsBoundTheLoopByTheBroadcastUnit) {
     EXPECT_LT(operand["seconds"].get<double>(), r["seconds"].get<double>());
     checkInvariants(conv(40, 37, 11, 2, 2, "--set plan.broadcast=explicit"));  // 11 passes of one row
 }
+
+TEST(ShuffleConv, EmittedScheduleReplaysToTheSameCycles) {
+    // The bundles (slot marks, shuffles, scalar operands, multicast DMA, barriers) survive the
+    // schedule text form.
+    const std::string args = "--target ftm2000 --workload conv-ftm --plan shuffle --set workload.h=40 --set "
+                             "workload.w=40 --set workload.filters=2 --set plan.cores=2";
+    const std::string file = testing::TempDir() + "ftm-shuffle.jsonl";
+    CliResult e = runCli("emit " + args + " > " + file);
+    ASSERT_EQ(e.status, 0) << e.output;
+    CliResult a = runCli("run " + args + " --format json");
+    CliResult b = runCli("run " + args + " --schedule " + file + " --format json");
+    ASSERT_EQ(a.status, 0) << a.output;
+    ASSERT_EQ(b.status, 0) << b.output;
+    EXPECT_EQ(nlohmann::json::parse(a.output)["cycles"], nlohmann::json::parse(b.output)["cycles"]);
+}
