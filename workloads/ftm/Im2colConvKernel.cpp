@@ -62,7 +62,7 @@ struct Block {
 struct Im2colParams {
     DType dtype = DType::F64;
     unsigned elem = 8;
-    std::uint32_t h = 0, w = 0, k = 0, s = 1, filters = 1, ho = 0, wo = 0;
+    std::uint32_t h = 0, w = 0, k = 0, s = 1, channels = 1, filters = 1, ho = 0, wo = 0;
     unsigned lanes = 16;
     std::vector<std::string> engines;
     std::uint8_t ddr = 0, am = 0, sm = 0, group = 0;
@@ -79,8 +79,9 @@ struct Im2colParams {
 
     unsigned cores() const { return static_cast<unsigned>(engines.size()); }
     unsigned filtersOf(unsigned core) const { return (filters - core + cores() - 1) / cores(); }
-    std::uint64_t macs() const { return std::uint64_t{ho} * wo * filters * k * k; }
-    std::uint64_t expandedElements() const { return std::uint64_t{k} * k * ho * wo; }
+    std::uint64_t rows() const { return std::uint64_t{channels} * k * k; }  // rows of the expanded matrix
+    std::uint64_t macs() const { return std::uint64_t{ho} * wo * filters * rows(); }
+    std::uint64_t expandedElements() const { return rows() * ho * wo; }
     const GemmBody& body(unsigned ne) const {
         for (const auto& b : bodies)
             if (b.ne == ne)
@@ -235,13 +236,15 @@ private:
         const Block& blk = p_.blocks[b];
         const std::uint64_t cols = blockColumns(blk);
         const std::uint64_t rowBytes = std::uint64_t{p_.w} * p_.elem;
-        for (unsigned ky = 0; ky < p_.k; ++ky)
-            for (unsigned kx = 0; kx < p_.k; ++kx) {
+        for (unsigned e = 0; e < p_.rows(); ++e) {
+            const unsigned c = e / (p_.k * p_.k), ky = e / p_.k % p_.k, kx = e % p_.k;
+            {
                 const std::uint8_t from = p_.fromAm ? p_.am : p_.ddr;
-                const std::uint64_t src = (p_.fromAm ? p_.mapAm : p_.ddrIn) +
-                                          (std::uint64_t{blk.r0} * p_.s + ky) * rowBytes +
-                                          std::uint64_t{kx} * p_.elem;
-                const std::uint64_t dst = p_.xBuf[b % 2] + (std::uint64_t{ky} * p_.k + kx) * cols * p_.elem;
+                const std::uint64_t src =
+                    (p_.fromAm ? p_.mapAm : p_.ddrIn) +
+                    (std::uint64_t{c} * p_.h + std::uint64_t{blk.r0} * p_.s + ky) * rowBytes +
+                    std::uint64_t{kx} * p_.elem;
+                const std::uint64_t dst = p_.xBuf[b % 2] + std::uint64_t{e} * cols * p_.elem;
                 Op op;
                 if (p_.s == 1)
                     op = dmaCopy(kInputTag + b % 2, 0, {p_.wo * p_.elem, blk.r1 - blk.r0, 1},
@@ -256,9 +259,10 @@ private:
                 op.dma.group = p_.group;
                 out.push_back(bundle(op));
             }
+        }
     }
     void start(std::vector<Op>& out) {
-        const std::uint64_t kk = std::uint64_t{p_.k} * p_.k * p_.elem;
+        const std::uint64_t kk = p_.rows() * p_.elem;
         const unsigned mine = p_.filtersOf(core_);
         if (mine > 0)
             out.push_back(
@@ -266,7 +270,7 @@ private:
                                {p_.ddr, p_.ddrW + core_ * kk, static_cast<std::int64_t>(kk * p_.cores())},
                                {p_.sm, 0, static_cast<std::int64_t>(kk)})));
         if (core_ == 0 && p_.fromAm) {
-            const std::uint64_t bytes = std::uint64_t{p_.h} * p_.w * p_.elem;
+            const std::uint64_t bytes = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
             out.push_back(bundle(dmaCopy(kMapTag, 0, {static_cast<std::uint32_t>(bytes), 1, 1},
                                          {p_.ddr, p_.ddrIn}, {p_.am, p_.mapAm})));
             out.push_back(bundle(dmaWait(kMapTag)));
@@ -306,7 +310,7 @@ private:
             ld.dtype = p_.dtype;
             ld.dst = static_cast<std::uint8_t>(kScalarRegBase + e);
             ld.space = p_.sm;
-            ld.addr = (std::uint64_t{filter_} * p_.k * p_.k + pass.e0 + e) * p_.elem;
+            ld.addr = (std::uint64_t{filter_} * p_.rows() + pass.e0 + e) * p_.elem;
             out.push_back(bundle(ld));
         }
         body_ = &p_.body(pass.ne);
@@ -412,7 +416,7 @@ public:
         j["w"] = p_.w;
         j["k"] = p_.k;
         j["stride"] = p_.s;
-        j["channels"] = 1;
+        j["channels"] = p_.channels;
         j["filters"] = p_.filters;
         j["dtype"] = std::string(dtypeName(p_.dtype));
         return j;
@@ -438,14 +442,14 @@ public:
         return s;
     }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
-        const std::uint64_t in = std::uint64_t{p_.h} * p_.w * p_.elem;
-        const std::uint64_t w = std::uint64_t{p_.filters} * p_.k * p_.k * p_.elem;
+        const std::uint64_t in = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
+        const std::uint64_t w = std::uint64_t{p_.filters} * p_.rows() * p_.elem;
         const std::uint64_t out = std::uint64_t{p_.filters} * p_.ho * p_.wo * p_.elem;
         return {{"ddr", in + w + out}};
     }
     void initialise(FunctionalMemory& memory) override {
-        write(memory, p_.ddrIn, std::uint64_t{p_.h} * p_.w, 0);
-        write(memory, p_.ddrW, std::uint64_t{p_.filters} * p_.k * p_.k, 1);
+        write(memory, p_.ddrIn, std::uint64_t{p_.channels} * p_.h * p_.w, 0);
+        write(memory, p_.ddrW, std::uint64_t{p_.filters} * p_.rows(), 1);
     }
     FunctionalCheck check(FunctionalMemory& memory) override {
         FunctionalCheck c;
@@ -489,7 +493,7 @@ public:
         node.add("loop_fmac_utilisation", fmas / (static_cast<double>(p_.fmacs) * b.schedule.ii), "",
                  "FMAs per iteration / (FMACs · II)");
         const std::uint64_t expanded = p_.expandedElements() * p_.elem;
-        const std::uint64_t input = std::uint64_t{p_.h} * p_.w * p_.elem;
+        const std::uint64_t input = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
         node.add("expanded_bytes", expanded, "B", "K² · Ho · Wo elements of the expanded matrix");
         node.add("input_bytes", input, "B", "H · W elements of the input map");
         node.add("expansion", static_cast<double>(expanded) / static_cast<double>(input) - 1.0, "",
@@ -500,14 +504,17 @@ public:
     }
 
 private:
-    double input(std::uint64_t y, std::uint64_t x) const { return testValue(p_.dtype, y * p_.w + x, 0); }
+    double input(std::uint64_t c, std::uint64_t y, std::uint64_t x) const {
+        return testValue(p_.dtype, (c * p_.h + y) * p_.w + x, 0);
+    }
     double weight(std::uint64_t f, std::uint64_t e) const {
-        return testValue(p_.dtype, f * p_.k * p_.k + e, 1);
+        return testValue(p_.dtype, f * p_.rows() + e, 1);
     }
     double reference(std::uint32_t f, std::uint32_t r, std::uint32_t o) const {
         double acc = 0.0;
-        for (std::uint32_t e = 0; e < p_.k * p_.k; ++e) {
-            const double x = input(std::uint64_t{r} * p_.s + e / p_.k, std::uint64_t{o} * p_.s + e % p_.k);
+        for (std::uint64_t e = 0; e < p_.rows(); ++e) {
+            const std::uint64_t c = e / (p_.k * p_.k), ky = e / p_.k % p_.k, kx = e % p_.k;
+            const double x = input(c, std::uint64_t{r} * p_.s + ky, std::uint64_t{o} * p_.s + kx);
             acc = e == 0 ? mulIn(p_.dtype, x, weight(f, e)) : fmaIn(p_.dtype, x, weight(f, e), acc);
         }
         return acc;
@@ -544,7 +551,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     p.w = w.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1u << 16});
     p.k = w.get<std::uint32_t>("k", Range<std::uint32_t>{1, 32});
     p.s = w.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 8});
-    w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 1});
+    p.channels = w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 4096});
     p.filters = w.get<std::uint32_t>("filters", 1u, Range<std::uint32_t>{1, 4096});
     w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 0});
     const std::string dtype = w.oneOf("dtype", {"f64", "f32"}, std::string("f64"));
@@ -582,7 +589,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     p.vectorRegisters = e.vectorRegisters;
     p.lanes = std::max(1u, e.registerBytes / p.elem);
 
-    const unsigned kk = p.k * p.k;
+    const unsigned kk = static_cast<unsigned>(p.rows());
     const unsigned perPass = std::min(kMaxKernelRegs, e.scalarRegisters);
     for (unsigned e0 = 0; e0 < kk; e0 += perPass)
         p.passes.push_back(Pass{e0, std::min(perPass, kk - e0)});
@@ -604,10 +611,15 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     const std::uint64_t amSize =
         am->role && !am->instances.empty() ? target.spaces[am->instances[0]].size : am->size;
     const unsigned fc = p.filtersOf(0);
+    const std::uint64_t smSize =
+        sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
+    if (std::uint64_t{fc} * p.rows() * p.elem > smSize)
+        pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B", fc,
+                                     p.channels, p.k, p.k, std::uint64_t{fc} * p.rows() * p.elem, smSize));
     // Per output row: K² expanded rows of Wo elements, and one output row per filter of a core.
     const std::uint64_t perRow = (std::uint64_t{kk} + fc) * p.wo * p.elem;
     // Expansion from the AM: the input map stays there too (the DMA reads it instead of DDR).
-    const std::uint64_t mapBytes = alignUp(std::uint64_t{p.h} * p.w * p.elem, 128);
+    const std::uint64_t mapBytes = alignUp(std::uint64_t{p.channels} * p.h * p.w * p.elem, 128);
     p.fromAm =
         expandFrom == "am" || (expandFrom == "auto" && mapBytes + alignUp(perRow + 256, 128) * 2 <= amSize);
     const std::uint64_t mapNeed = p.fromAm ? mapBytes : 0;
@@ -636,7 +648,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
         p.blocks.push_back(Block{r0, std::min(p.ho, r0 + rows)});
     MemoryLayout layout(*am, 128);
     if (p.fromAm)
-        p.mapAm = layout.allocate("input map", std::uint64_t{p.h} * p.w * p.elem);
+        p.mapAm = layout.allocate("input map", std::uint64_t{p.channels} * p.h * p.w * p.elem);
     for (unsigned i = 0; i < (p.doubleBuffer ? 2u : 1u); ++i) {
         p.xBuf[i] =
             layout.allocate(fmt::format("expanded block {}", i), std::uint64_t{kk} * rows * p.wo * p.elem);
@@ -659,7 +671,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
                                         pl));
     }
     p.ddrIn = 0;
-    p.ddrW = alignUp(std::uint64_t{p.h} * p.w * p.elem, 4096);
+    p.ddrW = alignUp(std::uint64_t{p.channels} * p.h * p.w * p.elem, 4096);
     p.ddrOut = alignUp(p.ddrW + std::uint64_t{p.filters} * kk * p.elem, 4096);
     pl.finish();
     return std::make_unique<Im2colConvKernel>(std::move(p));

@@ -64,15 +64,18 @@ struct Block {
     std::uint32_t tag = 0;                    // DMA tag of its input
 };
 
+// A pass: kernel rows [k0, k0 + kp) of one input channel; passes after the first accumulate onto
+// the partial sums the previous one stored.
 struct Pass {
-    unsigned k0 = 0, kp = 0;
+    unsigned channel = 0, k0 = 0, kp = 0;
 };
 
 struct ShuffleParams {
     DType dtype = DType::F64;
     unsigned elem = 8;
-    std::uint32_t h = 0, w = 0, k = 0, s = 1, filters = 1, ho = 0, wo = 0;
+    std::uint32_t h = 0, w = 0, k = 0, s = 1, channels = 1, filters = 1, ho = 0, wo = 0;
     unsigned lanes = 16, chunks = 0;
+    std::uint64_t inPlaneStride = 0;  // AM bytes between the channels of an input buffer
     std::vector<std::string> engines;
     std::uint8_t ddr = 0, am = 0, sm = 0, group = 0;
     unsigned fmaLatency = 4, loadLatency = 1, slideLatency = 2;
@@ -101,12 +104,12 @@ struct ShuffleParams {
                 return b;
         return bodies.front();
     }
-    std::uint64_t macs() const { return std::uint64_t{ho} * wo * filters * k * k; }
+    std::uint64_t macs() const { return std::uint64_t{ho} * wo * filters * channels * k * k; }
     std::uint64_t inputDdrBytes() const {
         std::uint64_t rows = 0;
         for (const auto& b : blocks)
             rows += b.fetchRows;
-        return rows * w * elem;
+        return rows * w * elem * channels;
     }
 };
 
@@ -309,7 +312,7 @@ private:
     static constexpr std::uint8_t kFlagReg = kScalarRegBase + 61;
 
     void start(std::vector<Op>& out) {
-        const std::uint64_t kk = std::uint64_t{p_.k} * p_.k * p_.elem;
+        const std::uint64_t kk = std::uint64_t{p_.channels} * p_.k * p_.k * p_.elem;
         const unsigned mine = p_.filtersOf(core_);
         if (mine > 0)
             out.push_back(
@@ -325,8 +328,10 @@ private:
     Op inputDma(unsigned b) const {
         const Block& blk = p_.blocks[b];
         const std::uint32_t rowBytes = p_.w * p_.elem;
-        Op op = dmaCopy(blk.tag, 0, {rowBytes * blk.fetchRows, 1, 1},
-                        {p_.ddr, p_.ddrIn + std::uint64_t{blk.fetch0} * rowBytes}, {p_.am, blk.fetchAddr});
+        Op op = dmaCopy(blk.tag, 0, {rowBytes * blk.fetchRows, p_.channels, 1},
+                        {p_.ddr, p_.ddrIn + std::uint64_t{blk.fetch0} * rowBytes,
+                         static_cast<std::int64_t>(std::uint64_t{p_.h} * rowBytes)},
+                        {p_.am, blk.fetchAddr, static_cast<std::int64_t>(p_.inPlaneStride)});
         op.dma.group = p_.group;
         return op;
     }
@@ -372,7 +377,10 @@ private:
                 ld.dtype = p_.dtype;
                 ld.dst = scalarReg(j * p_.k + kx);
                 ld.space = p_.sm;
-                ld.addr = ((std::uint64_t{filter_} * p_.k + pass.k0 + j) * p_.k + kx) * p_.elem;
+                ld.addr =
+                    (((std::uint64_t{filter_} * p_.channels + pass.channel) * p_.k + pass.k0 + j) * p_.k +
+                     kx) *
+                    p_.elem;
                 out.push_back(bundle(ld));
             }
         body_ = &p_.body(pass.kp);
@@ -465,7 +473,9 @@ private:
         case BodyRole::Load: {
             const std::uint64_t col = std::uint64_t{c} * p_.lanes * p_.s + b.p;
             op = vectorLoad(p_.dtype, valueReg(j, i), p_.am,
-                            blk.inAddr + ((std::uint64_t{pass.k0} + y) * p_.w + col) * p_.elem, p_.lanes);
+                            blk.inAddr + pass.channel * p_.inPlaneStride +
+                                ((std::uint64_t{pass.k0} + y) * p_.w + col) * p_.elem,
+                            p_.lanes);
             if (p_.s > 1)
                 op.stride = static_cast<std::int64_t>(p_.s * p_.elem);
             return true;
@@ -552,7 +562,7 @@ public:
         j["w"] = p_.w;
         j["k"] = p_.k;
         j["stride"] = p_.s;
-        j["channels"] = 1;
+        j["channels"] = p_.channels;
         j["filters"] = p_.filters;
         j["dtype"] = std::string(dtypeName(p_.dtype));
         return j;
@@ -578,14 +588,14 @@ public:
         return s;
     }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
-        const std::uint64_t in = std::uint64_t{p_.h} * p_.w * p_.elem;
-        const std::uint64_t w = std::uint64_t{p_.filters} * p_.k * p_.k * p_.elem;
+        const std::uint64_t in = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
+        const std::uint64_t w = std::uint64_t{p_.filters} * p_.channels * p_.k * p_.k * p_.elem;
         const std::uint64_t out = std::uint64_t{p_.filters} * p_.ho * p_.wo * p_.elem;
         return {{"ddr", in + w + out}};
     }
     void initialise(FunctionalMemory& memory) override {
-        write(memory, p_.ddrIn, std::uint64_t{p_.h} * p_.w, 0);
-        write(memory, p_.ddrW, std::uint64_t{p_.filters} * p_.k * p_.k, 1);
+        write(memory, p_.ddrIn, std::uint64_t{p_.channels} * p_.h * p_.w, 0);
+        write(memory, p_.ddrW, std::uint64_t{p_.filters} * p_.channels * p_.k * p_.k, 1);
     }
     FunctionalCheck check(FunctionalMemory& memory) override {
         FunctionalCheck c;
@@ -639,19 +649,23 @@ public:
     }
 
 private:
-    double input(std::uint64_t y, std::uint64_t x) const { return testValue(p_.dtype, y * p_.w + x, 0); }
-    double weight(std::uint64_t f, std::uint64_t ky, std::uint64_t kx) const {
-        return testValue(p_.dtype, (f * p_.k + ky) * p_.k + kx, 1);
+    double input(std::uint64_t c, std::uint64_t y, std::uint64_t x) const {
+        return testValue(p_.dtype, (c * p_.h + y) * p_.w + x, 0);
     }
-    // The schedule's order: the first product, then one FMA per kernel element in row-major order.
+    double weight(std::uint64_t f, std::uint64_t c, std::uint64_t ky, std::uint64_t kx) const {
+        return testValue(p_.dtype, ((f * p_.channels + c) * p_.k + ky) * p_.k + kx, 1);
+    }
+    // The schedule's order: the first product, then one FMA per kernel element, channel by channel,
+    // each in row-major order.
     double reference(std::uint32_t f, std::uint32_t r, std::uint32_t o) const {
         double acc = 0.0;
-        for (std::uint32_t ky = 0; ky < p_.k; ++ky)
-            for (std::uint32_t kx = 0; kx < p_.k; ++kx) {
-                const double x = input(std::uint64_t{r} * p_.s + ky, std::uint64_t{o} * p_.s + kx);
-                acc = ky == 0 && kx == 0 ? mulIn(p_.dtype, x, weight(f, ky, kx))
-                                         : fmaIn(p_.dtype, x, weight(f, ky, kx), acc);
-            }
+        for (std::uint32_t c = 0; c < p_.channels; ++c)
+            for (std::uint32_t ky = 0; ky < p_.k; ++ky)
+                for (std::uint32_t kx = 0; kx < p_.k; ++kx) {
+                    const double x = input(c, std::uint64_t{r} * p_.s + ky, std::uint64_t{o} * p_.s + kx);
+                    acc = c == 0 && ky == 0 && kx == 0 ? mulIn(p_.dtype, x, weight(f, c, ky, kx))
+                                                       : fmaIn(p_.dtype, x, weight(f, c, ky, kx), acc);
+                }
         return acc;
     }
     void write(FunctionalMemory& memory, std::uint64_t addr, std::uint64_t count, std::uint64_t salt) const {
@@ -686,7 +700,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     p.w = w.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1u << 16});
     p.k = w.get<std::uint32_t>("k", Range<std::uint32_t>{1, 32});
     p.s = w.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 8});
-    w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 1});
+    p.channels = w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 4096});
     p.filters = w.get<std::uint32_t>("filters", 1u, Range<std::uint32_t>{1, 4096});
     w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 0});
     const std::string dtype = w.oneOf("dtype", {"f64", "f32"}, std::string("f64"));
@@ -755,8 +769,9 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         w.fail("k", fmt::format("a kernel row of {} elements exceeds the {} scalar registers for kernel "
                                 "elements",
                                 p.k, regs));
-    for (unsigned k0 = 0; k0 < p.k; k0 += rowsPerPass)
-        p.passes.push_back(Pass{k0, std::min(rowsPerPass, p.k - k0)});
+    for (unsigned c = 0; c < p.channels; ++c)
+        for (unsigned k0 = 0; k0 < p.k; k0 += rowsPerPass)
+            p.passes.push_back(Pass{c, k0, std::min(rowsPerPass, p.k - k0)});
     for (std::size_t i = 0; i < p.passes.size(); ++i) {
         bool known = false;
         for (const auto& b : p.bodies)
@@ -784,10 +799,10 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         am->role && !am->instances.empty() ? target.spaces[am->instances[0]].size : am->size;
     const std::uint64_t smSize =
         sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
-    if (std::uint64_t{p.maxFiltersPerCore()} * p.k * p.k * p.elem > smSize)
-        pl.fail("cores", fmt::format("{} filters of {}×{} per core need {} B of SM, which holds {} B",
-                                     p.maxFiltersPerCore(), p.k, p.k,
-                                     std::uint64_t{p.maxFiltersPerCore()} * p.k * p.k * p.elem, smSize));
+    const std::uint64_t smNeed = std::uint64_t{p.maxFiltersPerCore()} * p.channels * p.k * p.k * p.elem;
+    if (smNeed > smSize)
+        pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B",
+                                     p.maxFiltersPerCore(), p.channels, p.k, p.k, smNeed, smSize));
 
     // AM: input rows (plus slack for the last vector's over-read) and the output rows of every
     // filter of a core; one buffer each when the whole map fits, else two blocks' worth each.
@@ -796,7 +811,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     const std::uint64_t outRows = std::uint64_t{p.maxFiltersPerCore()} * p.wo * p.elem;
     auto need = [&](std::uint32_t n, unsigned buffers) {
         const std::uint64_t inRows = std::uint64_t{n - 1} * p.s + p.k;
-        return buffers * (alignUp(inRows * inRow + slack, 128) + alignUp(n * outRows, 128));
+        return buffers * (alignUp(p.channels * inRows * inRow + slack, 128) + alignUp(n * outRows, 128));
     };
     p.doubleBuffer = p.buffering == "double" || (p.buffering == "auto" && need(p.ho, 1) > amSize);
     std::uint32_t rows = p.ho;
@@ -828,7 +843,8 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         const std::uint64_t on = (n - p.k) / p.s + 1;
         const std::uint64_t chunks = (on + p.lanes - 1) / p.lanes;
         const std::uint64_t sl = (std::uint64_t{p.lanes} * (chunks + 1) * p.s + p.s) * p.elem;
-        return alignUp(n * n * p.elem + sl, 128) + alignUp(on * on * p.maxFiltersPerCore() * p.elem, 128);
+        return alignUp(p.channels * n * n * p.elem + sl, 128) +
+               alignUp(on * on * p.maxFiltersPerCore() * p.elem, 128);
     };
     for (std::uint64_t n = p.k; residentNeed(n) <= amSize; ++n)
         p.largestResidentMap = static_cast<std::uint32_t>(n);
@@ -836,21 +852,23 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         const std::uint64_t on = (n - p.k) / p.s + 1;
         const std::uint64_t chunks = (on + p.lanes - 1) / p.lanes;
         const std::uint64_t sl = (std::uint64_t{p.lanes} * (chunks + 1) * p.s + p.s) * p.elem;
-        return 2 * (alignUp(std::uint64_t{p.k} * n * p.elem + sl, 128) +
+        return 2 * (alignUp(std::uint64_t{p.channels} * p.k * n * p.elem + sl, 128) +
                     alignUp(on * p.maxFiltersPerCore() * p.elem, 128));
     };
     for (std::uint64_t n = p.k; n <= (1u << 16) && streamedNeed(n) <= amSize; ++n)
         p.largestStreamedMap = static_cast<std::uint32_t>(n);
     MemoryLayout layout(*am, 128);
     if (p.doubleBuffer) {
-        const std::uint64_t inBytes = (std::uint64_t{rows} - 1) * p.s * inRow + p.k * inRow + slack;
+        p.inPlaneStride = ((std::uint64_t{rows} - 1) * p.s + p.k) * inRow;
+        const std::uint64_t inBytes = p.channels * p.inPlaneStride + slack;
         for (unsigned i = 0; i < 2; ++i) {
             p.inBuf[i] = layout.allocate(fmt::format("input block {}", i), inBytes);
             p.outBuf[i] = layout.allocate(fmt::format("output block {}", i), rows * outRows);
         }
         p.outFilterStride = std::uint64_t{rows} * p.wo * p.elem;
     } else {
-        p.inBuf[0] = layout.allocate("input map", std::uint64_t{p.h} * inRow + slack);
+        p.inPlaneStride = std::uint64_t{p.h} * inRow;
+        p.inBuf[0] = layout.allocate("input map", p.channels * p.inPlaneStride + slack);
         p.outBuf[0] = layout.allocate("output maps", std::uint64_t{p.ho} * outRows);
         p.outFilterStride = std::uint64_t{p.ho} * p.wo * p.elem;
     }
@@ -881,8 +899,8 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     }
     p.amBytes = layout.end();
     p.ddrIn = 0;
-    p.ddrW = alignUp(std::uint64_t{p.h} * inRow, 4096);
-    p.ddrOut = alignUp(p.ddrW + std::uint64_t{p.filters} * p.k * p.k * p.elem, 4096);
+    p.ddrW = alignUp(std::uint64_t{p.channels} * p.h * inRow, 4096);
+    p.ddrOut = alignUp(p.ddrW + std::uint64_t{p.filters} * p.channels * p.k * p.k * p.elem, 4096);
     pl.finish();
     return std::make_unique<ShuffleConvKernel>(std::move(p));
 }
