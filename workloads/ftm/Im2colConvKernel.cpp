@@ -36,7 +36,11 @@ constexpr std::uint32_t kOutputTag = 4;  // + block parity
 constexpr std::uint32_t kBarrierBase = 16;
 constexpr std::uint32_t kMapTag = 8;  // the input map into the AM (expansion from the AM)
 
-enum class Role { Load, Partial, Fma, Store };
+enum class Role { Load, Partial, Fma, Store, Count, Compare, Branch };
+
+bool isControl(Role r) {
+    return r == Role::Count || r == Role::Compare || r == Role::Branch;
+}
 struct GemmOp {
     Role role;
     unsigned u = 0, e = 0;  // chunk, kernel element within the pass
@@ -67,6 +71,7 @@ struct Im2colParams {
     std::vector<std::string> engines;
     std::uint8_t ddr = 0, am = 0, sm = 0, group = 0;
     unsigned fmaLatency = 4, loadLatency = 1, fmacs = 3, lsus = 2, vectorSlots = 6, vectorRegisters = 64;
+    unsigned scalarAlus = 1, branchUnits = 1, scalarSlots = 5;
     std::vector<Pass> passes;
     std::vector<GemmBody> bodies;
     std::vector<Block> blocks;
@@ -95,11 +100,12 @@ GemmBody buildBody(const Im2colParams& p, unsigned ne, unsigned unroll, bool par
     b.ne = ne;
     b.unroll = unroll;
     std::vector<ModuloOp> mops;
-    enum Unit : unsigned { Fmac, Lsu };
+    enum Unit : unsigned { Fmac, Lsu, Salu, Bru };
     auto add = [&](GemmOp op, unsigned unit) {
         b.ops.push_back(op);
         ModuloOp m;
         m.resource = unit;
+        m.slot = unit == Salu || unit == Bru ? 1 : 0;
         mops.push_back(m);
         return static_cast<unsigned>(b.ops.size() - 1);
     };
@@ -125,7 +131,18 @@ GemmBody buildBody(const Im2colParams& p, unsigned ne, unsigned unroll, bool par
         unsigned st = add({Role::Store, u, 0}, Lsu);
         mops[st].after.push_back({prev, p.fmaLatency, 0});
     }
-    b.schedule = moduloSchedule(mops, {{p.fmacs, p.lsus}, {p.vectorSlots}});
+    // Loop control in the scalar slots: counter, compare with the trip count, back-edge branch.
+    const unsigned count = add({Role::Count, 0, 0}, Salu);
+    const unsigned compare = add({Role::Compare, 0, 0}, Salu);
+    const unsigned branch = add({Role::Branch, 0, 0}, Bru);
+    mops[compare].after.push_back({count, 1, 0});
+    mops[branch].after.push_back({compare, 1, 0});
+    mops[count].after.push_back({count, 1, 1});
+    mops[count].after.push_back({compare, 1, 1});
+    mops[compare].after.push_back({branch, 1, 1});
+    b.schedule =
+        moduloSchedule(mops, {{p.fmacs, p.lsus, std::max(1u, p.scalarAlus), std::max(1u, p.branchUnits)},
+                              {p.vectorSlots, std::max(1u, p.scalarSlots)}});
     const unsigned ii = b.schedule.ii;
     // Registers: each load, and each chunk's accumulator (from its opener to its store), rotate.
     b.owner.assign(b.ops.size(), 0);
@@ -135,7 +152,7 @@ GemmBody buildBody(const Im2colParams& p, unsigned ne, unsigned unroll, bool par
     unsigned accOwner = 0;
     for (std::size_t j = 0; j < b.ops.size(); ++j) {
         const GemmOp& o = b.ops[j];
-        if (o.role == Role::Load) {
+        if (o.role == Role::Load || isControl(o.role)) {
             b.owner[j] = static_cast<unsigned>(j);
         } else if (o.role == Role::Partial || (o.role == Role::Fma && o.e == 0 && !partial)) {
             accOwner = static_cast<unsigned>(j);
@@ -148,7 +165,7 @@ GemmBody buildBody(const Im2colParams& p, unsigned ne, unsigned unroll, bool par
     }
     unsigned next = 0;
     for (std::size_t j = 0; j < b.ops.size(); ++j) {
-        if (b.owner[j] != j)
+        if (b.owner[j] != j || isControl(b.ops[j].role))
             continue;
         const unsigned life = lastUse[j] > b.schedule.start[j] ? lastUse[j] - b.schedule.start[j] : 0;
         b.copies[j] = life / ii + 1;
@@ -230,6 +247,9 @@ private:
         op.flags |= Op::kBundleStart;
         return op;
     }
+    // Loop control registers, above the kernel elements'.
+    static constexpr std::uint8_t kCounterReg = kScalarRegBase + 60;
+    static constexpr std::uint8_t kFlagReg = kScalarRegBase + 61;
     std::uint64_t blockColumns(const Block& b) const { return std::uint64_t{b.r1 - b.r0} * p_.wo; }
     // The expanded rows of block b: one DMA per kernel element, gathering its shifted window.
     void expand(std::vector<Op>& out, unsigned b) const {
@@ -320,6 +340,8 @@ private:
         cycles_ = (iterations_ - 1) * body_->schedule.ii + body_->schedule.length;
         cycle_ = 0;
         inLoop_ = true;
+        out.push_back(
+            bundle(scalarOp(OpKind::SMul, DType::I32, kCounterReg, kCounterReg, 0)));  // counter ← 0
     }
     void emitCycles(std::vector<Op>& out) {
         const unsigned ii = body_->schedule.ii;
@@ -357,6 +379,15 @@ private:
     }
     bool materialise(unsigned j, std::uint64_t i, Op& op) const {
         const GemmOp& g = body_->ops[j];
+        switch (g.role) {
+        case Role::Count: op = scalarOp(OpKind::SAdd, DType::I32, kCounterReg, kCounterReg, 1); return true;
+        case Role::Compare:
+            op = scalarOp(OpKind::SCompare, DType::I32, kFlagReg, kCounterReg,
+                          static_cast<double>(iterations_));
+            return true;
+        case Role::Branch: op = branchOp(DType::I32, kFlagReg, i + 1 < iterations_); return true;
+        default: break;
+        }
         const std::uint64_t c = i * body_->unroll + g.u;
         if (c >= chunks_)
             return false;
@@ -392,6 +423,9 @@ private:
         case Role::Store:
             op = vectorStore(p_.dtype, reg(j, i), p_.am, outAddr(filter_) + col, vl);
             return true;
+        case Role::Count:
+        case Role::Compare:
+        case Role::Branch: break;  // handled above
         }
         return false;
     }
@@ -586,7 +620,12 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     for (const auto& sc : e.slots)
         if (sc.name == "vector")
             p.vectorSlots = sc.count;
+    for (const auto& sc : e.slots)
+        if (sc.name == "scalar")
+            p.scalarSlots = sc.count;
     p.vectorRegisters = e.vectorRegisters;
+    p.scalarAlus = std::max(1u, unitOf(e, "sadd", unused));
+    p.branchUnits = std::max(1u, unitOf(e, "branch", unused));
     p.lanes = std::max(1u, e.registerBytes / p.elem);
 
     const unsigned kk = static_cast<unsigned>(p.rows());
