@@ -2,6 +2,7 @@
 
 #include "workloads/conv/ConvKernel.h"
 #include "workloads/fc/FullyConnectedKernel.h"
+#include "workloads/ftm/ShuffleConvKernel.h"
 #include "workloads/memory/MemoryStreamKernel.h"
 #include "workloads/memory/PointerChaseKernel.h"
 #include "workloads/scalesim/ScaleSimKernel.h"
@@ -16,8 +17,10 @@ const std::vector<KernelEntry>& kernelRegistry() {
          makeStreamingVectorKernel, "vector"},
         {"dot", "Σ x·y in unrolled accumulators; plan.cores splits it, partial sums meet after a barrier",
          makeStreamingVectorKernel, "vector"},
-        {"conv2d", "tiled INT8 convolution on a MAC array: naive, static-single or double-buffer",
-         makeConvKernel, "conv2d"},
+        {"conv2d",
+         "tiled INT8 convolution on a MAC array: naive, static-single or double-buffer; shuffle on a "
+         "vector DSP",
+         makeConv2dKernel, "conv2d"},
         {"memcpy", "RVV copy loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores, fork/join",
          makeMemoryStreamKernel, "memory"},
         {"memset", "RVV fill loop at LMUL 8 (bytes, repeat, value); plan.threads splits it over cores",

@@ -19,7 +19,7 @@ namespace tessim {
 namespace {
 
 struct Quantity {
-    std::string name, metric, unit, label, bound, note;
+    std::string name, metric, unit, label, bound, note, path;
     double scale = 1.0;
     double relTol = std::numeric_limits<double>::quiet_NaN();
     double absTol = std::numeric_limits<double>::quiet_NaN();
@@ -37,7 +37,29 @@ std::string label(const std::string& q) {
     return q;
 }
 
-double metricOf(const nlohmann::json& report, const std::string& metric) {
+// metric "report_path": any number of the report, by a dotted path ("stats.workload.x.value").
+double reportPath(const nlohmann::json& report, const std::string& path) {
+    const nlohmann::json* node = &report;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t dot = path.find('.', start);
+        const std::string key =
+            path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        if (!node->is_object() || !node->contains(key))
+            throw std::runtime_error("the report has no '" + path + "'");
+        node = &(*node)[key];
+        if (dot == std::string::npos)
+            break;
+        start = dot + 1;
+    }
+    if (!node->is_number())
+        throw std::runtime_error("report value '" + path + "' is not a number");
+    return node->get<double>();
+}
+
+double metricOf(const nlohmann::json& report, const std::string& metric, const std::string& path = {}) {
+    if (metric == "report_path")
+        return reportPath(report, path);
     if (metric == "ddr_bytes") {  // bytes on the bus (whole bursts), as the DDR energy counts them
         const auto& t = report.at("traffic_bytes").at("ddr");
         return t.at("read").get<double>() + t.at("write").get<double>();
@@ -135,7 +157,9 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
         Quantity q;
         q.name = name;
         q.label = label(name);
-        q.metric = x.oneOf("metric", {"ddr_bytes", "stall_fraction", "seconds", "power_w"});
+        q.metric = x.oneOf("metric", {"ddr_bytes", "stall_fraction", "seconds", "power_w", "report_path"});
+        if (q.metric == "report_path")
+            q.path = x.get<std::string>("path");
         q.unit = x.get<std::string>("unit");
         q.scale = x.get<double>("scale", 1.0);
         q.bound = x.oneOf("bound", {"none", "compulsory_int8", "compute"}, std::string("none"));
@@ -166,6 +190,9 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
         cl.unit = c.get<std::string>("unit");
         cl.row = c.get<std::string>("row", std::string());
         cl.column = c.get<std::string>("column", std::string());
+        cl.relativeTo = c.get<std::string>("relative_to", std::string());
+        if (!cl.relativeTo.empty() && !runs.count(cl.relativeTo))
+            c.fail("relative_to", "no run named '" + cl.relativeTo + "' under runs:");
         if (!runs.count(cl.run))
             c.fail("run", "no run named '" + cl.run + "' under runs:");
         if (!quantities.count(cl.quantity))
@@ -182,18 +209,27 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
     // Only the runs that claims use, in parallel.
     std::map<std::string, std::future<nlohmann::json>> pending;
     for (const auto& cl : res.claims)
-        if (!pending.count(cl.run)) {
-            ReproRun run = runs[cl.run];
-            pending[cl.run] = std::async(std::launch::async, [runner, run] { return runner(run); });
-        }
+        for (const std::string& name : {cl.run, cl.relativeTo})
+            if (!name.empty() && !pending.count(name)) {
+                ReproRun run = runs[name];
+                pending[name] = std::async(std::launch::async, [runner, run] { return runner(run); });
+            }
     std::map<std::string, nlohmann::json> reports;
     for (auto& [name, f] : pending)
         reports[name] = f.get();
 
+    // A claim's simulated value: its run's metric, over the relative_to run's when it names one.
+    auto simulatedOf = [&](const ReproClaim& c) {
+        const Quantity& q = quantities[c.quantity];
+        double v = metricOf(reports[c.run], q.metric, q.path);
+        if (!c.relativeTo.empty())
+            v /= metricOf(reports[c.relativeTo], q.metric, q.path);
+        return v * q.scale;
+    };
     for (auto& cl : res.claims) {
         const Quantity& q = quantities[cl.quantity];
         const nlohmann::json& rep = reports[cl.run];
-        cl.simulated = metricOf(rep, q.metric) * q.scale;
+        cl.simulated = simulatedOf(cl);
         double tol = !std::isnan(q.absTol) ? q.absTol : q.relTol * std::fabs(cl.published);
         std::string tolText =
             !std::isnan(q.absTol)
@@ -232,7 +268,7 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
                 if (o.quantity != cl.quantity || o.id == cl.id)
                     continue;
                 ++peers;
-                double sim = metricOf(reports[o.run], q.metric) * q.scale;
+                double sim = simulatedOf(o);
                 auto sgn = [](double v) { return (v > 0) - (v < 0); };
                 if (sgn(cl.published - o.published) != sgn(cl.simulated - sim))
                     same = false;

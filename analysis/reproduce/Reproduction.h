@@ -27,6 +27,7 @@ struct ReproRun {
 
 struct ReproClaim {
     std::string id, run, quantity, quantityLabel, unit, row, column;
+    std::string relativeTo;  // another run: the simulated value is this run's metric over that run's
     double published = 0.0, simulated = 0.0;
     std::string verdict, note;
 };

@@ -1,0 +1,246 @@
+// The shuffle convolution on the ftm2000 target through the CLI: functional equality with a
+// direct convolution, utilisation and bounds, the modulo scheduler's II, the DDR bytes of
+// double-buffered blocks, the multicast input and multi-core scaling.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CliResult {
+    int status = -1;
+    std::string output;
+};
+
+CliResult runCli(const std::string& args) {
+    CliResult r;
+    std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p)
+        return r;
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        r.output.append(buf, n);
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+// h×w map, k×k kernel, on `cores` cores; extra --set options appended.
+nlohmann::json conv(unsigned h, unsigned w, unsigned k, unsigned filters, unsigned cores,
+                    const std::string& extra = "", const std::string& plan = "shuffle") {
+    CliResult r = runCli("run --target ftm2000 --workload conv-ftm --plan " + plan +
+                         " --functional --format json" + " --set workload.h=" + std::to_string(h) +
+                         " --set workload.w=" + std::to_string(w) + " --set workload.k=" + std::to_string(k) +
+                         " --set workload.filters=" + std::to_string(filters) +
+                         " --set plan.cores=" + std::to_string(cores) + " " + extra);
+    EXPECT_EQ(r.status, 0) << r.output;
+    return nlohmann::json::parse(r.output);
+}
+
+double stat(const nlohmann::json& r, const std::string& name) {
+    return r["stats"]["workload"][name]["value"].get<double>();
+}
+
+void checkInvariants(const nlohmann::json& r) {
+    EXPECT_TRUE(r["functional"]["checked"].get<bool>());
+    EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u) << r["functional"].dump();
+    const double seconds = r["seconds"].get<double>();
+    EXPECT_GE(seconds, r["bounds"]["compute_s"].get<double>());
+    for (auto& [level, s] : r["bounds"]["bandwidth_s"].items())
+        EXPECT_GE(seconds, s.get<double>()) << level;
+    EXPECT_GT(stat(r, "fmac_utilisation"), 0.0);
+    EXPECT_LE(stat(r, "fmac_utilisation"), 1.0);
+    EXPECT_LE(stat(r, "loop_fmac_utilisation"), 1.0);
+    EXPECT_GE(stat(r, "ii_achieved"), stat(r, "ii_resource_bound"));
+    EXPECT_GE(stat(r, "ii_achieved"), stat(r, "ii_recurrence_bound"));
+}
+
+std::uint64_t ddrRead(const nlohmann::json& r) {
+    return r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>();
+}
+
+}  // namespace
+
+TEST(ShuffleConv, SeedMapEqualsTheDirectConvolutionAndStaysResident) {
+    // 222×222 f64 with a 5×5 kernel: the map and its 218×218 outputs fit the 768 KiB AM.
+    nlohmann::json r = conv(222, 222, 5, 1, 1);
+    checkInvariants(r);
+    EXPECT_EQ(r["plan"]["config"]["buffering"], "single");
+    EXPECT_EQ(r["functional"]["elements"].get<std::uint64_t>(), 218u * 218u);
+    // Resident: every input row is read from DDR once, the 25 weights once.
+    EXPECT_EQ(ddrRead(r), 222u * 222u * 8u + 25u * 8u);
+    EXPECT_EQ(r["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>(), 218u * 218u * 8u);
+}
+
+TEST(ShuffleConv, IiEqualsTheResourceBoundWhenNoRecurrenceLimitsIt) {
+    for (unsigned k : {3u, 5u, 7u, 11u}) {
+        nlohmann::json r = conv(64, 100, k, 1, 1);
+        checkInvariants(r);
+        if (stat(r, "ii_recurrence_bound") <= stat(r, "ii_resource_bound")) {
+            EXPECT_EQ(stat(r, "ii_achieved"), stat(r, "ii_resource_bound")) << "k " << k;
+        }
+    }
+}
+
+TEST(ShuffleConv, StridedAndMultiPassKernelsEqualTheReference) {
+    checkInvariants(conv(61, 70, 3, 2, 1, "--set workload.stride=2"));
+    checkInvariants(conv(40, 37, 11, 1, 1));  // 11 kernel rows in passes of 4, 4 and 3
+    checkInvariants(conv(16, 16, 1, 3, 2));
+    checkInvariants(conv(30, 45, 4, 3, 1, "--set workload.dtype=f32"));
+}
+
+TEST(ShuffleConv, InputChannelsAccumulateInPassesAndEqualTheReference) {
+    // Channel passes reload the partial sums; resident and double-buffered, one and three cores.
+    checkInvariants(conv(40, 37, 3, 2, 1, "--set workload.channels=3"));
+    checkInvariants(conv(61, 70, 4, 3, 3, "--set workload.channels=2 --set workload.stride=2"));
+    nlohmann::json r = conv(128, 128, 5, 4, 4, "--set workload.channels=8");
+    checkInvariants(r);
+    EXPECT_EQ(r["plan"]["config"]["buffering"], "double");
+    const std::uint64_t blocks = r["plan"]["config"]["blocks"].get<std::uint64_t>();
+    // Every channel's rows with their halo, once for all cores; the weights once.
+    EXPECT_EQ(ddrRead(r), 8u * (128u + 4u * (blocks - 1)) * 128u * 8u + 4u * 8u * 25u * 8u);
+    for (unsigned cores : {1u, 3u})
+        checkInvariants(conv(40, 37, 3, 2, cores, "--set workload.channels=3", "im2col"));
+}
+
+TEST(ShuffleConv, DoubleBufferedInputReadsEachBlockWithItsHalo) {
+    // 512×512 f64 does not fit the AM: blocks overlapping by K − 1 rows, exactly.
+    const unsigned h = 512, w = 512, k = 5;
+    nlohmann::json r = conv(h, w, k, 1, 1);
+    checkInvariants(r);
+    EXPECT_EQ(r["plan"]["config"]["buffering"], "double");
+    const std::uint64_t blocks = r["plan"]["config"]["blocks"].get<std::uint64_t>();
+    ASSERT_GE(blocks, 2u);
+    const std::uint64_t rowBytes = w * 8u;
+    EXPECT_EQ(stat(r, "input_ddr_bytes"), static_cast<double>((h + (k - 1) * (blocks - 1)) * rowBytes));
+    EXPECT_EQ(ddrRead(r), (h + (k - 1) * (blocks - 1)) * rowBytes + k * k * 8u);
+}
+
+TEST(ShuffleConv, ForcedDoubleBufferingOnASmallMapStillEqualsTheReference) {
+    nlohmann::json r = conv(50, 40, 3, 2, 2, "--set plan.buffering=double --set plan.block_rows=7");
+    checkInvariants(r);
+    const std::uint64_t blocks = r["plan"]["config"]["blocks"].get<std::uint64_t>();
+    EXPECT_EQ(blocks, 7u);  // 48 output rows in blocks of 7
+    EXPECT_EQ(stat(r, "input_ddr_bytes"), static_cast<double>((50 + 2 * (blocks - 1)) * 40 * 8));
+}
+
+TEST(ShuffleConv, MulticastInputIsReadFromDdrOnce) {
+    // Four cores, four filters: the input reaches every core's AM from one DDR read.
+    nlohmann::json r = conv(222, 222, 5, 4, 4);
+    checkInvariants(r);
+    EXPECT_EQ(ddrRead(r), 222u * 222u * 8u + 4u * 25u * 8u);
+    nlohmann::json d = conv(512, 512, 3, 4, 4);
+    checkInvariants(d);
+    const std::uint64_t blocks = d["plan"]["config"]["blocks"].get<std::uint64_t>();
+    EXPECT_EQ(ddrRead(d), (512u + 2u * (blocks - 1)) * 512u * 8u + 4u * 9u * 8u);
+}
+
+TEST(ShuffleConv, FourCoresWithFourKernelsTakeAboutAsLongAsOneWithOne) {
+    nlohmann::json one = conv(96, 96, 9, 1, 1);
+    nlohmann::json four = conv(96, 96, 9, 4, 4);
+    checkInvariants(one);
+    checkInvariants(four);
+    // Not DDR-bound: four outputs' DDR time stays below one core's run.
+    EXPECT_LT(four["bounds"]["bandwidth_s"]["ddr"].get<double>(), one["seconds"].get<double>());
+    EXPECT_LE(four["seconds"].get<double>(), 1.3 * one["seconds"].get<double>());
+}
+
+TEST(ShuffleConv, BadInputIsAConfigError) {
+    CliResult r = runCli("run --target ftm2000 --workload conv-ftm --plan shuffle --set workload.pad=1");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.output.find("pad"), std::string::npos) << r.output;
+    r = runCli("run --target npu --workload conv-ftm --plan shuffle");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.output.find("needs a vector DSP"), std::string::npos) << r.output;
+    r = runCli("run --target ftm2000 --workload conv-ftm --plan shuffle --set workload.h=512 --set "
+               "workload.w=512 --set plan.buffering=single");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.output.find("AM"), std::string::npos) << r.output;
+}
+
+TEST(Im2colConv, SeedExampleExpandsByFourNinths) {
+    // A 3×3 map under a 2×2 kernel expands to 4×4: +77.8 % (seed 003), K²·Ho·Wo / (H·W) − 1 = 7/9.
+    nlohmann::json r = conv(3, 3, 2, 1, 1, "", "im2col");
+    checkInvariants(r);
+    EXPECT_EQ(stat(r, "expanded_bytes"), 16.0 * 8);
+    EXPECT_DOUBLE_EQ(stat(r, "expansion"), 7.0 / 9.0);
+}
+
+TEST(Im2colConv, GemmEqualsTheReferenceAndCountsTheExpansionTraffic) {
+    for (const auto& [h, k, filters, cores] :
+         std::vector<std::array<unsigned, 4>>{{40, 3, 1, 1}, {40, 11, 2, 2}, {222, 5, 1, 1}}) {
+        const std::uint64_t ho = h - k + 1, expanded = std::uint64_t{k} * k * ho * ho * 8,
+                            weights = std::uint64_t{filters} * k * k * 8;
+        // From DDR: the expanded matrix is read there (once, multicast to every core).
+        nlohmann::json r = conv(h, h, k, filters, cores, "--set plan.expand_from=ddr", "im2col");
+        checkInvariants(r);
+        EXPECT_EQ(ddrRead(r), expanded + weights);
+        EXPECT_EQ(stat(r, "ii_achieved"), stat(r, "ii_resource_bound"));
+        // From the AM: DDR reads the map once; the AM serves the expansion's reads besides the GEMM's.
+        nlohmann::json a = conv(h, h, k, filters, cores, "--set plan.expand_from=am", "im2col");
+        checkInvariants(a);
+        EXPECT_EQ(ddrRead(a), std::uint64_t{h} * h * 8 + weights);
+        EXPECT_GE(a["traffic_bytes"]["am"]["read"].get<std::uint64_t>(), expanded);
+    }
+}
+
+TEST(Im2colConv, ShuffleBeatsIm2colOnTheSeedMap) {
+    nlohmann::json shuffle = conv(222, 222, 5, 1, 1);
+    nlohmann::json im2col = conv(222, 222, 5, 1, 1, "", "im2col");
+    EXPECT_GT(stat(shuffle, "fmac_utilisation"), stat(im2col, "fmac_utilisation"));
+    EXPECT_LT(shuffle["seconds"].get<double>(), im2col["seconds"].get<double>());
+}
+
+TEST(ShuffleConv, LargestMapsHeldInTheAm) {
+    // Resident: 222² inputs + 220² outputs, f64, fit 768 KiB (781,472 B plus slack); 223 does not
+    // (788,560 B > 786,432 B). Double-buffered: two blocks of one output row (3 input rows).
+    nlohmann::json r = conv(222, 222, 3, 1, 1);
+    EXPECT_EQ(stat(r, "largest_resident_map"), 222.0);
+    EXPECT_GT(stat(r, "largest_double_buffered_map"), 9000.0);
+    EXPECT_LT(stat(r, "largest_double_buffered_map"), 768.0 * 1024 / (2 * 4 * 8));
+}
+
+TEST(Ftm2000ConvReproduction, SeedClaimsAndVerdicts) {
+    CliResult r = runCli("reproduce ftm2000-conv");
+    ASSERT_EQ(r.status, 0) << r.output;
+    for (const char* row :
+         {"| largest-resident-map (largest_map, resident-3x3) | 222.0 N | 222.0 N | +0 N (+0.0 %) | match |",
+          "| im2col-expansion-3x3 (expansion, im2col-3x3-2x2) | 77.80 % | 77.78 % | -0.0222 pp | match |",
+          "| multicore-4x4-9x9 (multicore_time, four-cores-9x9) | 1.00 × | 1.23 × |", "speedup-over-c6678"})
+        EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
+}
+
+TEST(ShuffleConv, ExplicitBroadcastsBoundTheLoopByTheBroadcastUnit) {
+    // Explicit broadcasts take 20 kernel elements per pass (4 rows of 5, then 1): one broadcast unit
+    // and 20 broadcasts per iteration give II ≥ 20, achieved.
+    nlohmann::json r = conv(222, 222, 5, 1, 1, "--set plan.broadcast=explicit");
+    checkInvariants(r);
+    EXPECT_EQ(r["plan"]["config"]["passes"].get<unsigned>(), 2u);
+    EXPECT_EQ(stat(r, "ii_resource_bound"), 20.0);
+    EXPECT_EQ(stat(r, "ii_achieved"), 20.0);
+    nlohmann::json operand = conv(222, 222, 5, 1, 1);
+    EXPECT_LT(operand["seconds"].get<double>(), r["seconds"].get<double>());
+    checkInvariants(conv(40, 37, 11, 2, 2, "--set plan.broadcast=explicit"));  // 11 passes of one row
+}
+
+TEST(ShuffleConv, EmittedScheduleReplaysToTheSameCycles) {
+    // The bundles (slot marks, shuffles, scalar operands, multicast DMA, barriers) survive the
+    // schedule text form.
+    const std::string args = "--target ftm2000 --workload conv-ftm --plan shuffle --set workload.h=40 --set "
+                             "workload.w=40 --set workload.filters=2 --set plan.cores=2";
+    const std::string file = testing::TempDir() + "ftm-shuffle.jsonl";
+    CliResult e = runCli("emit " + args + " > " + file);
+    ASSERT_EQ(e.status, 0) << e.output;
+    CliResult a = runCli("run " + args + " --format json");
+    CliResult b = runCli("run " + args + " --schedule " + file + " --format json");
+    ASSERT_EQ(a.status, 0) << a.output;
+    ASSERT_EQ(b.status, 0) << b.output;
+    EXPECT_EQ(nlohmann::json::parse(a.output)["cycles"], nlohmann::json::parse(b.output)["cycles"]);
+}

@@ -1,0 +1,719 @@
+// The im2col baseline on a vector DSP (kernel conv2d, plan strategy im2col): the DMA gathers the
+// expanded matrix X (row e = (ky, kx) holds the input element each output reads through kernel
+// element e) from DDR into the AM; a GEMM on the VPU then computes each output vector as
+// Σ_e X[e] · w[e], the kernel element a scalar operand broadcast to every lane. The expansion
+// costs K²·Ho·Wo elements of DDR reads and AM storage instead of H·W. Expanded blocks of output
+// rows are double-buffered when the whole matrix does not fit; several cores own different
+// filters and receive every block by multicast.
+#include "workloads/ftm/Im2colConvKernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/config/Reader.h"
+#include "sim/engine/ElementArithmetic.h"
+#include "sim/workload/PlanEngine.h"
+#include "workloads/common/DmaOps.h"
+#include "workloads/common/KernelReaders.h"
+#include "workloads/common/LoopOps.h"
+#include "workloads/common/MemoryLayout.h"
+#include "workloads/common/TestData.h"
+#include "workloads/common/VectorOps.h"
+#include "workloads/ftm/ModuloScheduler.h"
+
+namespace tessim {
+namespace {
+
+constexpr unsigned kMaxKernelRegs = 48;  // scalar registers that hold kernel elements in one pass
+constexpr unsigned kMaxUnroll = 8;
+constexpr unsigned kMemoryLatency = 2;  // cycles the AM adds to a load (assumption, as the target)
+constexpr std::uint32_t kWeightsTag = 1;
+constexpr std::uint32_t kInputTag = 2;   // + block parity
+constexpr std::uint32_t kOutputTag = 4;  // + block parity
+constexpr std::uint32_t kBarrierBase = 16;
+constexpr std::uint32_t kMapTag = 8;  // the input map into the AM (expansion from the AM)
+
+enum class Role { Load, Partial, Fma, Store, Count, Compare, Branch };
+
+bool isControl(Role r) {
+    return r == Role::Count || r == Role::Compare || r == Role::Branch;
+}
+struct GemmOp {
+    Role role;
+    unsigned u = 0, e = 0;  // chunk, kernel element within the pass
+};
+
+struct GemmBody {
+    unsigned ne = 0, unroll = 0;
+    std::vector<GemmOp> ops;
+    ModuloSchedule schedule;
+    std::vector<unsigned> copies, base, owner;  // owner: the op whose register an op writes
+    std::vector<std::vector<unsigned>> byResidue;
+    unsigned registers = 0;
+};
+
+struct Pass {
+    unsigned e0 = 0, ne = 0;
+};
+
+struct Block {
+    std::uint32_t r0 = 0, r1 = 0;
+};
+
+struct Im2colParams {
+    DType dtype = DType::F64;
+    unsigned elem = 8;
+    std::uint32_t h = 0, w = 0, k = 0, s = 1, channels = 1, filters = 1, ho = 0, wo = 0;
+    unsigned lanes = 16;
+    std::vector<std::string> engines;
+    std::uint8_t ddr = 0, am = 0, sm = 0, group = 0;
+    unsigned fmaLatency = 4, loadLatency = 1, fmacs = 3, lsus = 2, vectorSlots = 6, vectorRegisters = 64;
+    unsigned scalarAlus = 1, branchUnits = 1, scalarSlots = 5;
+    std::vector<Pass> passes;
+    std::vector<GemmBody> bodies;
+    std::vector<Block> blocks;
+    bool doubleBuffer = false;
+    bool fromAm = false;  // expand from the input map held in the AM, else gather from DDR
+    std::uint64_t mapAm = 0;
+    std::uint32_t blockRows = 0;
+    std::uint64_t xBuf[2] = {0, 0}, outBuf[2] = {0, 0}, amBytes = 0;
+    std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0;
+
+    unsigned cores() const { return static_cast<unsigned>(engines.size()); }
+    unsigned filtersOf(unsigned core) const { return (filters - core + cores() - 1) / cores(); }
+    std::uint64_t rows() const { return std::uint64_t{channels} * k * k; }  // rows of the expanded matrix
+    std::uint64_t macs() const { return std::uint64_t{ho} * wo * filters * rows(); }
+    std::uint64_t expandedElements() const { return rows() * ho * wo; }
+    const GemmBody& body(unsigned ne) const {
+        for (const auto& b : bodies)
+            if (b.ne == ne)
+                return b;
+        return bodies.front();
+    }
+};
+
+GemmBody buildBody(const Im2colParams& p, unsigned ne, unsigned unroll, bool partial) {
+    GemmBody b;
+    b.ne = ne;
+    b.unroll = unroll;
+    std::vector<ModuloOp> mops;
+    enum Unit : unsigned { Fmac, Lsu, Salu, Bru };
+    auto add = [&](GemmOp op, unsigned unit) {
+        b.ops.push_back(op);
+        ModuloOp m;
+        m.resource = unit;
+        m.slot = unit == Salu || unit == Bru ? 1 : 0;
+        mops.push_back(m);
+        return static_cast<unsigned>(b.ops.size() - 1);
+    };
+    const unsigned loadLatency = p.loadLatency + kMemoryLatency;
+    // Per chunk: the accumulator chain over the pass's kernel elements; each expanded row is loaded
+    // just before the FMA two steps back has issued, so loads do not run ahead and hold registers.
+    for (unsigned u = 0; u < unroll; ++u) {
+        std::vector<unsigned> fmas;
+        unsigned prev = 0;
+        if (partial)
+            prev = add({Role::Partial, u, 0}, Lsu);
+        for (unsigned e = 0; e < ne; ++e) {
+            unsigned load = add({Role::Load, u, e}, Lsu);
+            if (e >= 2)
+                mops[load].after.push_back({fmas[e - 2], 0, 0});
+            unsigned f = add({Role::Fma, u, e}, Fmac);
+            mops[f].after.push_back({load, loadLatency, 0});
+            if (e > 0 || partial)
+                mops[f].after.push_back({prev, e > 0 ? p.fmaLatency : loadLatency, 0});
+            fmas.push_back(f);
+            prev = f;
+        }
+        unsigned st = add({Role::Store, u, 0}, Lsu);
+        mops[st].after.push_back({prev, p.fmaLatency, 0});
+    }
+    // Loop control in the scalar slots: counter, compare with the trip count, back-edge branch.
+    const unsigned count = add({Role::Count, 0, 0}, Salu);
+    const unsigned compare = add({Role::Compare, 0, 0}, Salu);
+    const unsigned branch = add({Role::Branch, 0, 0}, Bru);
+    mops[compare].after.push_back({count, 1, 0});
+    mops[branch].after.push_back({compare, 1, 0});
+    mops[count].after.push_back({count, 1, 1});
+    mops[count].after.push_back({compare, 1, 1});
+    mops[compare].after.push_back({branch, 1, 1});
+    b.schedule =
+        moduloSchedule(mops, {{p.fmacs, p.lsus, std::max(1u, p.scalarAlus), std::max(1u, p.branchUnits)},
+                              {p.vectorSlots, std::max(1u, p.scalarSlots)}});
+    const unsigned ii = b.schedule.ii;
+    // Registers: each load, and each chunk's accumulator (from its opener to its store), rotate.
+    b.owner.assign(b.ops.size(), 0);
+    b.copies.assign(b.ops.size(), 0);
+    b.base.assign(b.ops.size(), 0);
+    std::vector<unsigned> lastUse(b.ops.size(), 0);
+    unsigned accOwner = 0;
+    for (std::size_t j = 0; j < b.ops.size(); ++j) {
+        const GemmOp& o = b.ops[j];
+        if (o.role == Role::Load || isControl(o.role)) {
+            b.owner[j] = static_cast<unsigned>(j);
+        } else if (o.role == Role::Partial || (o.role == Role::Fma && o.e == 0 && !partial)) {
+            accOwner = static_cast<unsigned>(j);
+            b.owner[j] = accOwner;
+        } else {
+            b.owner[j] = accOwner;
+        }
+        for (const auto& d : mops[j].after)
+            lastUse[b.owner[d.from]] = std::max(lastUse[b.owner[d.from]], b.schedule.start[j]);
+    }
+    unsigned next = 0;
+    for (std::size_t j = 0; j < b.ops.size(); ++j) {
+        if (b.owner[j] != j || isControl(b.ops[j].role))
+            continue;
+        const unsigned life = lastUse[j] > b.schedule.start[j] ? lastUse[j] - b.schedule.start[j] : 0;
+        b.copies[j] = life / ii + 1;
+        b.base[j] = next;
+        next += b.copies[j];
+    }
+    b.registers = next;
+    b.byResidue.assign(ii, {});
+    for (std::size_t j = 0; j < b.ops.size(); ++j)
+        b.byResidue[b.schedule.start[j] % ii].push_back(static_cast<unsigned>(j));
+    return b;
+}
+
+GemmBody planBody(const Im2colParams& p, unsigned ne, unsigned requested, bool partial, unsigned chunks,
+                  const config::Reader& pl) {
+    GemmBody best;
+    bool found = false;
+    const unsigned first = requested > 0 ? requested : 1;
+    const unsigned last = requested > 0 ? requested : std::max(1u, std::min(kMaxUnroll, chunks));
+    for (unsigned u = first; u <= last; ++u) {
+        GemmBody b = buildBody(p, ne, u, partial);
+        if (b.registers > p.vectorRegisters)
+            break;
+        if (!found || static_cast<double>(u) / b.schedule.ii >
+                          static_cast<double>(best.unroll) / best.schedule.ii + 1e-12) {
+            best = std::move(b);
+            found = true;
+        }
+    }
+    if (!found)
+        pl.fail("unroll",
+                fmt::format("unroll {} does not fit {} vector registers", first, p.vectorRegisters));
+    return best;
+}
+
+class Im2colStream : public ChunkedOpStream {
+public:
+    Im2colStream(const Im2colParams& p, unsigned core) : p_(p), core_(core) {}
+
+protected:
+    bool refill(std::vector<Op>& out) override {
+        if (inLoop_) {
+            emitCycles(out);
+            return true;
+        }
+        if (!started_) {
+            started_ = true;
+            start(out);
+            return true;
+        }
+        if (block_ == p_.blocks.size()) {
+            if (done_)
+                return false;
+            done_ = true;
+            if (p_.filtersOf(core_) > 0) {
+                out.push_back(bundle(dmaWait(kOutputTag)));
+                out.push_back(bundle(dmaWait(kOutputTag + 1)));
+            }
+            return true;
+        }
+        if (!headDone_) {
+            blockHead(out);
+            headDone_ = true;
+            filter_ = 0;
+            pass_ = 0;
+            return true;
+        }
+        if (filter_ == p_.filtersOf(core_)) {
+            ++block_;
+            headDone_ = false;
+            return true;
+        }
+        beginLoop(out);
+        return true;
+    }
+
+private:
+    static Op bundle(Op op) {
+        op.flags |= Op::kBundleStart;
+        return op;
+    }
+    // Loop control registers, above the kernel elements'.
+    static constexpr std::uint8_t kCounterReg = kScalarRegBase + 60;
+    static constexpr std::uint8_t kFlagReg = kScalarRegBase + 61;
+    std::uint64_t blockColumns(const Block& b) const { return std::uint64_t{b.r1 - b.r0} * p_.wo; }
+    // The expanded rows of block b: one DMA per kernel element, gathering its shifted window.
+    void expand(std::vector<Op>& out, unsigned b) const {
+        const Block& blk = p_.blocks[b];
+        const std::uint64_t cols = blockColumns(blk);
+        const std::uint64_t rowBytes = std::uint64_t{p_.w} * p_.elem;
+        for (unsigned e = 0; e < p_.rows(); ++e) {
+            const unsigned c = e / (p_.k * p_.k), ky = e / p_.k % p_.k, kx = e % p_.k;
+            {
+                const std::uint8_t from = p_.fromAm ? p_.am : p_.ddr;
+                const std::uint64_t src =
+                    (p_.fromAm ? p_.mapAm : p_.ddrIn) +
+                    (std::uint64_t{c} * p_.h + std::uint64_t{blk.r0} * p_.s + ky) * rowBytes +
+                    std::uint64_t{kx} * p_.elem;
+                const std::uint64_t dst = p_.xBuf[b % 2] + std::uint64_t{e} * cols * p_.elem;
+                Op op;
+                if (p_.s == 1)
+                    op = dmaCopy(kInputTag + b % 2, 0, {p_.wo * p_.elem, blk.r1 - blk.r0, 1},
+                                 {from, src, static_cast<std::int64_t>(rowBytes)},
+                                 {p_.am, dst, static_cast<std::int64_t>(p_.wo * p_.elem)});
+                else
+                    op = dmaCopy(kInputTag + b % 2, 0, {p_.elem, p_.wo, blk.r1 - blk.r0},
+                                 {from, src, static_cast<std::int64_t>(p_.s * p_.elem),
+                                  static_cast<std::int64_t>(p_.s * rowBytes)},
+                                 {p_.am, dst, static_cast<std::int64_t>(p_.elem),
+                                  static_cast<std::int64_t>(p_.wo * p_.elem)});
+                op.dma.group = p_.group;
+                out.push_back(bundle(op));
+            }
+        }
+    }
+    void start(std::vector<Op>& out) {
+        const std::uint64_t kk = p_.rows() * p_.elem;
+        const unsigned mine = p_.filtersOf(core_);
+        if (mine > 0)
+            out.push_back(
+                bundle(dmaCopy(kWeightsTag, 1, {static_cast<std::uint32_t>(kk), mine, 1},
+                               {p_.ddr, p_.ddrW + core_ * kk, static_cast<std::int64_t>(kk * p_.cores())},
+                               {p_.sm, 0, static_cast<std::int64_t>(kk)})));
+        if (core_ == 0 && p_.fromAm) {
+            const std::uint64_t bytes = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
+            out.push_back(bundle(dmaCopy(kMapTag, 0, {static_cast<std::uint32_t>(bytes), 1, 1},
+                                         {p_.ddr, p_.ddrIn}, {p_.am, p_.mapAm})));
+            out.push_back(bundle(dmaWait(kMapTag)));
+        }
+        if (core_ == 0)
+            expand(out, 0);
+        if (mine > 0)
+            out.push_back(bundle(dmaWait(kWeightsTag)));
+    }
+    void blockHead(std::vector<Op>& out) {
+        if (core_ == 0)
+            out.push_back(bundle(dmaWait(kInputTag + block_ % 2)));
+        if (p_.cores() > 1)
+            out.push_back(bundle(
+                syncOp(OpKind::Barrier, kBarrierBase + static_cast<std::uint32_t>(block_), p_.cores())));
+        if (core_ == 0 && block_ + 1 < p_.blocks.size())
+            expand(out, static_cast<unsigned>(block_ + 1));
+        if (block_ >= 2)
+            out.push_back(bundle(dmaWait(kOutputTag + block_ % 2)));
+    }
+    std::uint64_t outAddr(unsigned fl) const {
+        return p_.outBuf[block_ % 2] + std::uint64_t{fl} * p_.blockRows * p_.wo * p_.elem;
+    }
+    void writeBack(std::vector<Op>& out) {
+        const Block& blk = p_.blocks[block_];
+        const unsigned f = core_ + filter_ * p_.cores();
+        const std::uint64_t bytes = blockColumns(blk) * p_.elem;
+        out.push_back(bundle(dmaCopy(
+            kOutputTag + block_ % 2, 2, {static_cast<std::uint32_t>(bytes), 1, 1}, {p_.am, outAddr(filter_)},
+            {p_.ddr, p_.ddrOut + (std::uint64_t{f} * p_.ho + blk.r0) * p_.wo * p_.elem})));
+    }
+    void beginLoop(std::vector<Op>& out) {
+        const Pass& pass = p_.passes[pass_];
+        for (unsigned e = 0; e < pass.ne; ++e) {
+            Op ld;
+            ld.kind = OpKind::ScalarLoad;
+            ld.dtype = p_.dtype;
+            ld.dst = static_cast<std::uint8_t>(kScalarRegBase + e);
+            ld.space = p_.sm;
+            ld.addr = (std::uint64_t{filter_} * p_.rows() + pass.e0 + e) * p_.elem;
+            out.push_back(bundle(ld));
+        }
+        body_ = &p_.body(pass.ne);
+        columns_ = blockColumns(p_.blocks[block_]);
+        chunks_ = (columns_ + p_.lanes - 1) / p_.lanes;
+        iterations_ = (chunks_ + body_->unroll - 1) / body_->unroll;
+        cycles_ = (iterations_ - 1) * body_->schedule.ii + body_->schedule.length;
+        cycle_ = 0;
+        inLoop_ = true;
+        out.push_back(
+            bundle(scalarOp(OpKind::SMul, DType::I32, kCounterReg, kCounterReg, 0)));  // counter ← 0
+    }
+    void emitCycles(std::vector<Op>& out) {
+        const unsigned ii = body_->schedule.ii;
+        for (unsigned n = 0; n < 64 && cycle_ < cycles_; ++n, ++cycle_) {
+            bool opened = false;
+            for (unsigned j : body_->byResidue[cycle_ % ii]) {
+                const unsigned st = body_->schedule.start[j];
+                if (cycle_ < st)
+                    continue;
+                const std::uint64_t i = (cycle_ - st) / ii;
+                if (i >= iterations_)
+                    continue;
+                Op op;
+                if (!materialise(j, i, op))
+                    continue;
+                if (!opened) {
+                    op.flags |= Op::kBundleStart;
+                    opened = true;
+                }
+                out.push_back(op);
+            }
+        }
+        if (cycle_ >= cycles_) {
+            inLoop_ = false;
+            if (++pass_ == p_.passes.size()) {
+                writeBack(out);
+                pass_ = 0;
+                ++filter_;
+            }
+        }
+    }
+    std::uint8_t reg(unsigned j, std::uint64_t i) const {
+        const unsigned o = body_->owner[j];
+        return static_cast<std::uint8_t>(body_->base[o] + i % body_->copies[o]);
+    }
+    bool materialise(unsigned j, std::uint64_t i, Op& op) const {
+        const GemmOp& g = body_->ops[j];
+        switch (g.role) {
+        case Role::Count: op = scalarOp(OpKind::SAdd, DType::I32, kCounterReg, kCounterReg, 1); return true;
+        case Role::Compare:
+            op = scalarOp(OpKind::SCompare, DType::I32, kFlagReg, kCounterReg,
+                          static_cast<double>(iterations_));
+            return true;
+        case Role::Branch: op = branchOp(DType::I32, kFlagReg, i + 1 < iterations_); return true;
+        default: break;
+        }
+        const std::uint64_t c = i * body_->unroll + g.u;
+        if (c >= chunks_)
+            return false;
+        const Pass& pass = p_.passes[pass_];
+        const std::uint64_t cols = columns_;
+        const std::uint32_t vl =
+            static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.lanes, cols - c * p_.lanes));
+        const std::uint64_t col = c * p_.lanes * p_.elem;
+        switch (g.role) {
+        case Role::Load:
+            op = vectorLoad(p_.dtype, reg(j, i), p_.am,
+                            p_.xBuf[block_ % 2] + (pass.e0 + g.e) * cols * p_.elem + col, vl);
+            return true;
+        case Role::Partial:
+            if (pass_ == 0)
+                return false;
+            op = vectorLoad(p_.dtype, reg(j, i), p_.am, outAddr(filter_) + col, vl);
+            return true;
+        case Role::Fma: {
+            const bool opens = pass_ == 0 && g.e == 0;
+            op = vectorOp(opens ? OpKind::Mul : OpKind::Fma, p_.dtype, vl);
+            op.dst = reg(j, i);
+            unsigned load = j;
+            while (body_->ops[load].role != Role::Load || body_->ops[load].e != g.e ||
+                   body_->ops[load].u != g.u)
+                --load;
+            op.src[0] = reg(load, i);
+            op.src[1] = static_cast<std::uint8_t>(kScalarRegBase + g.e);
+            if (!opens)
+                op.src[2] = reg(j, i);
+            return true;
+        }
+        case Role::Store:
+            op = vectorStore(p_.dtype, reg(j, i), p_.am, outAddr(filter_) + col, vl);
+            return true;
+        case Role::Count:
+        case Role::Compare:
+        case Role::Branch: break;  // handled above
+        }
+        return false;
+    }
+
+    const Im2colParams& p_;
+    unsigned core_;
+    bool started_ = false, done_ = false, headDone_ = false, inLoop_ = false;
+    std::size_t block_ = 0, pass_ = 0;
+    unsigned filter_ = 0;
+    const GemmBody* body_ = nullptr;
+    std::uint64_t columns_ = 0, chunks_ = 0, iterations_ = 0, cycles_ = 0, cycle_ = 0;
+};
+
+class Im2colConvKernel : public Workload {
+public:
+    explicit Im2colConvKernel(Im2colParams p) : p_(std::move(p)) {}
+
+    nlohmann::ordered_json resolvedWorkload() const override {
+        nlohmann::ordered_json j;
+        j["kernel"] = "conv2d";
+        j["h"] = p_.h;
+        j["w"] = p_.w;
+        j["k"] = p_.k;
+        j["stride"] = p_.s;
+        j["channels"] = p_.channels;
+        j["filters"] = p_.filters;
+        j["dtype"] = std::string(dtypeName(p_.dtype));
+        return j;
+    }
+    nlohmann::ordered_json resolvedPlan() const override {
+        nlohmann::ordered_json j;
+        j["strategy"] = "im2col";
+        j["cores"] = p_.cores();
+        j["engines"] = p_.engines;
+        j["buffering"] = p_.doubleBuffer ? "double" : "single";
+        j["expand_from"] = p_.fromAm ? "am" : "ddr";
+        j["blocks"] = p_.blocks.size();
+        j["block_rows"] = p_.blockRows;
+        j["passes"] = p_.passes.size();
+        j["unroll"] = p_.bodies.front().unroll;
+        j["am_bytes"] = p_.amBytes;
+        return j;
+    }
+    std::vector<EngineStream> streams() override {
+        std::vector<EngineStream> s;
+        for (unsigned c = 0; c < p_.cores(); ++c)
+            s.push_back(EngineStream{p_.engines[c], std::make_unique<Im2colStream>(p_, c)});
+        return s;
+    }
+    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
+        const std::uint64_t in = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
+        const std::uint64_t w = std::uint64_t{p_.filters} * p_.rows() * p_.elem;
+        const std::uint64_t out = std::uint64_t{p_.filters} * p_.ho * p_.wo * p_.elem;
+        return {{"ddr", in + w + out}};
+    }
+    void initialise(FunctionalMemory& memory) override {
+        write(memory, p_.ddrIn, std::uint64_t{p_.channels} * p_.h * p_.w, 0);
+        write(memory, p_.ddrW, std::uint64_t{p_.filters} * p_.rows(), 1);
+    }
+    FunctionalCheck check(FunctionalMemory& memory) override {
+        FunctionalCheck c;
+        c.checked = true;
+        std::vector<std::uint8_t> row(std::uint64_t{p_.wo} * p_.elem);
+        for (std::uint32_t f = 0; f < p_.filters; ++f)
+            for (std::uint32_t r = 0; r < p_.ho; ++r) {
+                memory.read(p_.ddr, p_.ddrOut + (std::uint64_t{f} * p_.ho + r) * row.size(), row.data(),
+                            row.size());
+                for (std::uint32_t o = 0; o < p_.wo; ++o) {
+                    const double got = decodeElement(p_.dtype, row.data() + std::uint64_t{o} * p_.elem);
+                    const double want = reference(f, r, o);
+                    ++c.elements;
+                    c.maxAbsError = std::max(c.maxAbsError, std::fabs(got - want));
+                    if (got != want && c.mismatches++ == 0)
+                        c.firstMismatch =
+                            fmt::format("out[{}][{}][{}]: simulated {} reference {}", f, r, o, got, want);
+                }
+            }
+        return c;
+    }
+    void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
+        auto& node = stats.child("workload");
+        const double flops = 2.0 * static_cast<double>(p_.macs());
+        node.add("flops", static_cast<std::uint64_t>(flops), "FLOP", "2 · outputs · filters · K²");
+        node.add("flop_per_second", seconds > 0 ? flops / seconds : 0.0, "FLOP/s", "FLOPs per second");
+        const double lanesPerCycle = static_cast<double>(p_.cores()) * p_.fmacs * p_.lanes;
+        node.add("fmac_utilisation",
+                 cycles ? static_cast<double>(p_.macs()) / (lanesPerCycle * static_cast<double>(cycles))
+                        : 0.0,
+                 "", "MACs / (cores · FMACs · lanes · cycles)");
+        const GemmBody& b = p_.bodies.front();
+        node.add("ii_achieved", std::uint64_t{b.schedule.ii}, "cycles",
+                 "initiation interval of the GEMM loop");
+        node.add("ii_resource_bound", std::uint64_t{b.schedule.resourceBound}, "cycles",
+                 "⌈ops / units⌉ over FMAC, load/store and vector slots");
+        node.add("ii_recurrence_bound", std::uint64_t{b.schedule.recurrenceBound}, "cycles",
+                 "loop-carried dependences (none: each iteration starts fresh accumulators)");
+        node.add("unroll", std::uint64_t{b.unroll}, "chunks", "output vectors per loop iteration");
+        const double fmas = static_cast<double>(b.unroll) * b.ne;
+        node.add("loop_fmac_utilisation", fmas / (static_cast<double>(p_.fmacs) * b.schedule.ii), "",
+                 "FMAs per iteration / (FMACs · II)");
+        const std::uint64_t expanded = p_.expandedElements() * p_.elem;
+        const std::uint64_t input = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
+        node.add("expanded_bytes", expanded, "B", "K² · Ho · Wo elements of the expanded matrix");
+        node.add("input_bytes", input, "B", "H · W elements of the input map");
+        node.add("expansion", static_cast<double>(expanded) / static_cast<double>(input) - 1.0, "",
+                 "extra data of the expanded matrix over the input: K²·Ho·Wo / (H·W) − 1");
+        node.add("input_ddr_bytes", p_.fromAm ? input : expanded, "B",
+                 "input bytes read from DDR: the map once (expansion from the AM) or the expanded rows");
+        node.add("blocks", static_cast<std::uint64_t>(p_.blocks.size()), "", "expanded blocks");
+    }
+
+private:
+    double input(std::uint64_t c, std::uint64_t y, std::uint64_t x) const {
+        return testValue(p_.dtype, (c * p_.h + y) * p_.w + x, 0);
+    }
+    double weight(std::uint64_t f, std::uint64_t e) const {
+        return testValue(p_.dtype, f * p_.rows() + e, 1);
+    }
+    double reference(std::uint32_t f, std::uint32_t r, std::uint32_t o) const {
+        double acc = 0.0;
+        for (std::uint64_t e = 0; e < p_.rows(); ++e) {
+            const std::uint64_t c = e / (p_.k * p_.k), ky = e / p_.k % p_.k, kx = e % p_.k;
+            const double x = input(c, std::uint64_t{r} * p_.s + ky, std::uint64_t{o} * p_.s + kx);
+            acc = e == 0 ? mulIn(p_.dtype, x, weight(f, e)) : fmaIn(p_.dtype, x, weight(f, e), acc);
+        }
+        return acc;
+    }
+    void write(FunctionalMemory& memory, std::uint64_t addr, std::uint64_t count, std::uint64_t salt) const {
+        std::vector<std::uint8_t> buf(count * p_.elem);
+        for (std::uint64_t i = 0; i < count; ++i)
+            encodeElement(p_.dtype, testValue(p_.dtype, i, salt), buf.data() + i * p_.elem);
+        memory.write(p_.ddr, addr, buf.data(), buf.size());
+    }
+
+    Im2colParams p_;
+};
+
+unsigned unitOf(const EngineInfo& e, const std::string& op, double& latency) {
+    for (const auto& u : e.units)
+        if (const OpTimingInfo* t = u.findOp(op)) {
+            latency = t->latency;
+            return u.instances;
+        }
+    return 0;
+}
+
+}  // namespace
+
+std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const config::Node& workload,
+                                               const config::Node& plan, const TargetInfo& target) {
+    (void)kernel;
+    using namespace config;
+    Im2colParams p;
+    Reader w = workloadReader(workload);
+    w.get<std::string>("source", std::string());
+    p.h = w.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1u << 16});
+    p.w = w.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1u << 16});
+    p.k = w.get<std::uint32_t>("k", Range<std::uint32_t>{1, 32});
+    p.s = w.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 8});
+    p.channels = w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 4096});
+    p.filters = w.get<std::uint32_t>("filters", 1u, Range<std::uint32_t>{1, 4096});
+    w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 0});
+    const std::string dtype = w.oneOf("dtype", {"f64", "f32"}, std::string("f64"));
+    parseDType(dtype, p.dtype);
+    if (p.k > p.h || p.k > p.w)
+        w.fail("k", fmt::format("kernel {}×{} is larger than the {}×{} input", p.k, p.k, p.h, p.w));
+    w.finish();
+    p.elem = dtypeBytes(p.dtype);
+    p.ho = (p.h - p.k) / p.s + 1;
+    p.wo = (p.w - p.k) / p.s + 1;
+
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
+    pl.oneOf("strategy", {"im2col"}, std::string("im2col"));
+    const unsigned unroll = pl.get<unsigned>("unroll", 0u, Range<unsigned>{0, kMaxUnroll});
+    const std::string buffering = pl.oneOf("buffering", {"auto", "single", "double"}, std::string("auto"));
+    const std::uint32_t requestedRows = pl.get<std::uint32_t>("block_rows", 0u);
+    const std::string expandFrom = pl.oneOf("expand_from", {"auto", "am", "ddr"}, std::string("auto"));
+    for (const EngineInfo* e : planEngines(pl, target))
+        p.engines.push_back(e->name);
+    const EngineInfo& e = *target.findEngine(p.engines[0]);
+    double fmaLatency = 0, loadLatency = 0, unused = 0;
+    p.fmacs = unitOf(e, "fma", fmaLatency);
+    p.lsus = unitOf(e, "vload", loadLatency);
+    if (p.fmacs == 0 || p.lsus == 0 || unitOf(e, "sload", unused) == 0 || unitOf(e, "mul", unused) == 0)
+        pl.fail("engine", fmt::format("engine '{}' lacks fma, mul, vload or sload: the im2col GEMM needs a "
+                                      "vector DSP such as target ftm2000",
+                                      e.name));
+    p.fmaLatency = static_cast<unsigned>(std::ceil(fmaLatency));
+    p.loadLatency = static_cast<unsigned>(std::ceil(loadLatency));
+    p.vectorSlots = p.fmacs + p.lsus;
+    for (const auto& sc : e.slots)
+        if (sc.name == "vector")
+            p.vectorSlots = sc.count;
+    for (const auto& sc : e.slots)
+        if (sc.name == "scalar")
+            p.scalarSlots = sc.count;
+    p.vectorRegisters = e.vectorRegisters;
+    p.scalarAlus = std::max(1u, unitOf(e, "sadd", unused));
+    p.branchUnits = std::max(1u, unitOf(e, "branch", unused));
+    p.lanes = std::max(1u, e.registerBytes / p.elem);
+
+    const unsigned kk = static_cast<unsigned>(p.rows());
+    const unsigned perPass = std::min(kMaxKernelRegs, e.scalarRegisters);
+    for (unsigned e0 = 0; e0 < kk; e0 += perPass)
+        p.passes.push_back(Pass{e0, std::min(perPass, kk - e0)});
+
+    const MemorySpaceInfo* am = target.findSpace("am");
+    const MemorySpaceInfo* sm = target.findSpace("sm");
+    const MemorySpaceInfo* ddr = target.findSpace("ddr");
+    if (!am || !sm || !ddr)
+        pl.fail("strategy", fmt::format("target '{}' lacks memories am, sm and ddr", target.name));
+    p.am = am->id;
+    p.sm = sm->id;
+    p.ddr = ddr->id;
+    if (p.cores() > 1) {
+        const MulticastGroupInfo* g = target.findGroup("all_am");
+        if (!g)
+            pl.fail("cores", fmt::format("target '{}' has no multicast group all_am", target.name));
+        p.group = g->id;
+    }
+    const std::uint64_t amSize =
+        am->role && !am->instances.empty() ? target.spaces[am->instances[0]].size : am->size;
+    const unsigned fc = p.filtersOf(0);
+    const std::uint64_t smSize =
+        sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
+    if (std::uint64_t{fc} * p.rows() * p.elem > smSize)
+        pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B", fc,
+                                     p.channels, p.k, p.k, std::uint64_t{fc} * p.rows() * p.elem, smSize));
+    // Per output row: K² expanded rows of Wo elements, and one output row per filter of a core.
+    const std::uint64_t perRow = (std::uint64_t{kk} + fc) * p.wo * p.elem;
+    // Expansion from the AM: the input map stays there too (the DMA reads it instead of DDR).
+    const std::uint64_t mapBytes = alignUp(std::uint64_t{p.channels} * p.h * p.w * p.elem, 128);
+    p.fromAm =
+        expandFrom == "am" || (expandFrom == "auto" && mapBytes + alignUp(perRow + 256, 128) * 2 <= amSize);
+    const std::uint64_t mapNeed = p.fromAm ? mapBytes : 0;
+    auto need = [&](std::uint32_t n, unsigned buffers) {
+        return mapNeed + buffers * alignUp(n * perRow + 256, 128);
+    };
+    p.doubleBuffer = buffering == "double" || (buffering == "auto" && need(p.ho, 1) > amSize);
+    std::uint32_t rows = p.ho;
+    if (p.doubleBuffer) {
+        rows = 0;
+        while (rows < p.ho && need(rows + 1, 2) <= amSize)
+            ++rows;
+        if (rows == 0)
+            pl.fail("buffering", fmt::format("two expanded output rows need {} B of AM, which holds {} B",
+                                             need(1, 2), amSize));
+        if (buffering == "double" && rows >= p.ho)
+            rows = (p.ho + 1) / 2;
+    } else if (need(p.ho, 1) > amSize) {
+        pl.fail("buffering", fmt::format("the expanded matrix and outputs need {} B of AM, which holds {} B",
+                                         need(p.ho, 1), amSize));
+    }
+    if (requestedRows > 0)
+        rows = std::min(rows, requestedRows);
+    p.blockRows = rows;
+    for (std::uint32_t r0 = 0; r0 < p.ho; r0 += rows)
+        p.blocks.push_back(Block{r0, std::min(p.ho, r0 + rows)});
+    MemoryLayout layout(*am, 128);
+    if (p.fromAm)
+        p.mapAm = layout.allocate("input map", std::uint64_t{p.channels} * p.h * p.w * p.elem);
+    for (unsigned i = 0; i < (p.doubleBuffer ? 2u : 1u); ++i) {
+        p.xBuf[i] =
+            layout.allocate(fmt::format("expanded block {}", i), std::uint64_t{kk} * rows * p.wo * p.elem);
+        p.outBuf[i] =
+            layout.allocate(fmt::format("output block {}", i), std::uint64_t{fc} * rows * p.wo * p.elem);
+    }
+    if (!p.doubleBuffer) {
+        p.xBuf[1] = p.xBuf[0];
+        p.outBuf[1] = p.outBuf[0];
+    }
+    p.amBytes = layout.end();
+    const std::uint64_t maxChunks = (std::uint64_t{rows} * p.wo + p.lanes - 1) / p.lanes;
+    for (const auto& pass : p.passes) {
+        bool known = false;
+        for (const auto& b : p.bodies)
+            known = known || b.ne == pass.ne;
+        if (!known)
+            p.bodies.push_back(planBody(p, pass.ne, unroll, p.passes.size() > 1,
+                                        static_cast<unsigned>(std::min<std::uint64_t>(maxChunks, kMaxUnroll)),
+                                        pl));
+    }
+    p.ddrIn = 0;
+    p.ddrW = alignUp(std::uint64_t{p.channels} * p.h * p.w * p.elem, 4096);
+    p.ddrOut = alignUp(p.ddrW + std::uint64_t{p.filters} * kk * p.elem, 4096);
+    pl.finish();
+    return std::make_unique<Im2colConvKernel>(std::move(p));
+}
+
+}  // namespace tessim

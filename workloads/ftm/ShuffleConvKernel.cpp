@@ -1,0 +1,918 @@
+#include "workloads/ftm/ShuffleConvKernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/config/Reader.h"
+#include "sim/engine/ElementArithmetic.h"
+#include "sim/workload/PlanEngine.h"
+#include "workloads/common/DmaOps.h"
+#include "workloads/common/KernelReaders.h"
+#include "workloads/common/LoopOps.h"
+#include "workloads/common/MemoryLayout.h"
+#include "workloads/common/TestData.h"
+#include "workloads/common/VectorOps.h"
+#include "workloads/conv/ConvKernel.h"
+#include "workloads/ftm/Im2colConvKernel.h"
+#include "workloads/ftm/ModuloScheduler.h"
+
+namespace tessim {
+namespace {
+
+constexpr unsigned kMaxKernelRegs = 48;     // scalar registers that hold kernel elements in one pass
+constexpr unsigned kMaxUnroll = 8;          // output chunks per iteration the planner tries
+constexpr unsigned kMaxBroadcastRegs = 20;  // kernel elements per pass with explicit broadcasts
+constexpr unsigned kMemoryLatency = 2;      // cycles the AM adds to a load (assumption, as the target)
+constexpr std::uint32_t kWeightsTag = 1;
+constexpr std::uint32_t kInputTag = 2;   // + block parity
+constexpr std::uint32_t kOutputTag = 4;  // + block parity
+constexpr std::uint32_t kBarrierBase = 16;
+constexpr std::uint32_t kResidentTagBase = 64;  // + block: resident blocks are fetched all at once
+constexpr std::uint32_t kResidentBands = 8;  // blocks of a resident map (input in, outputs out under compute)
+
+// One op of the loop body and what it does.
+enum class BodyRole { Load, Slide, Broadcast, Partial, Fma, Store, Count, Compare, Branch };
+struct BodyOp {
+    BodyRole role;
+    unsigned p = 0, u = 0, j = 0, kx = 0;  // phase, chunk, kernel row (in the pass), kernel column
+};
+
+// A pipelined loop body for one pass height (kernel rows per pass) and unroll (chunks per iteration).
+struct Body {
+    unsigned kp = 0, unroll = 0, rowSlots = 0;
+    std::vector<BodyOp> ops;
+    ModuloSchedule schedule;
+    std::vector<unsigned> copies, base;  // rotating registers of each value op
+    std::vector<std::vector<unsigned>> byResidue;
+    unsigned vectorRegisters = 0;
+    std::uint64_t fmas = 0;
+};
+
+// A block of output rows and where its data sits. Double-buffered: its input rows (halo
+// included) are fetched into the block's ping-pong buffer. Resident (single buffer): the whole
+// map and its outputs stay in the AM and a block fetches only the rows it adds.
+struct Block {
+    std::uint32_t r0 = 0, r1 = 0;             // output rows [r0, r1)
+    std::uint32_t in0 = 0, inRows = 0;        // input rows it reads
+    std::uint32_t fetch0 = 0, fetchRows = 0;  // input rows its DMA brings from DDR
+    std::uint64_t inAddr = 0;                 // AM address of input row in0
+    std::uint64_t fetchAddr = 0;              // AM address of input row fetch0
+    std::uint64_t outAddr = 0;                // AM address of output row r0 of the core's first filter
+    std::uint32_t tag = 0;                    // DMA tag of its input
+};
+
+// A pass: kernel rows [k0, k0 + kp) of one input channel; passes after the first accumulate onto
+// the partial sums the previous one stored.
+struct Pass {
+    unsigned channel = 0, k0 = 0, kp = 0;
+};
+
+struct ShuffleParams {
+    DType dtype = DType::F64;
+    unsigned elem = 8;
+    std::uint32_t h = 0, w = 0, k = 0, s = 1, channels = 1, filters = 1, ho = 0, wo = 0;
+    unsigned lanes = 16, chunks = 0;
+    std::uint64_t inPlaneStride = 0;  // AM bytes between the channels of an input buffer
+    std::vector<std::string> engines;
+    std::uint8_t ddr = 0, am = 0, sm = 0, group = 0;
+    unsigned fmaLatency = 4, loadLatency = 1, slideLatency = 2;
+    unsigned fmacs = 3, lsus = 2, shufflers = 1, vectorSlots = 6;
+    unsigned broadcasters = 1, scalarSlots = 5, broadcastLatency = 2, scalarAlus = 1, branchUnits = 1;
+    bool explicitBroadcast = false;  // kernel elements broadcast into vector registers in the loop
+    unsigned vectorRegisters = 64, scalarRegisters = 64;
+    std::vector<Pass> passes;
+    std::vector<Body> bodies;  // one per distinct pass height
+    std::vector<Block> blocks;
+    bool doubleBuffer = false;
+    std::string buffering;
+    std::uint64_t inBuf[2] = {0, 0}, outBuf[2] = {0, 0}, inBufBytes = 0, outBufBytes = 0, amBytes = 0;
+    std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0;
+    std::uint32_t maxBlockRows = 0;
+    std::uint32_t largestResidentMap = 0;  // largest N: an N×N map and its outputs fit the AM
+    std::uint32_t largestStreamedMap = 0;  // largest N: two blocks of one output row of an N×N map fit
+    std::uint64_t outFilterStride = 0;     // AM bytes between the output rows of consecutive filters
+
+    unsigned cores() const { return static_cast<unsigned>(engines.size()); }
+    unsigned filtersOf(unsigned core) const { return (filters - core + cores() - 1) / cores(); }
+    unsigned maxFiltersPerCore() const { return filtersOf(0); }
+    const Body& body(unsigned kp) const {
+        for (const auto& b : bodies)
+            if (b.kp == kp)
+                return b;
+        return bodies.front();
+    }
+    std::uint64_t macs() const { return std::uint64_t{ho} * wo * filters * channels * k * k; }
+    std::uint64_t inputDdrBytes() const {
+        std::uint64_t rows = 0;
+        for (const auto& b : blocks)
+            rows += b.fetchRows;
+        return rows * w * elem * channels;
+    }
+};
+
+// The loop body of one pass of kp kernel rows with `unroll` chunks per iteration, scheduled.
+Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned extraSlots, bool partial) {
+    Body b;
+    b.kp = kp;
+    b.unroll = unroll;
+    b.rowSlots = (kp + p.s - 1) / p.s + extraSlots;
+    const unsigned s = p.s, k = p.k;
+    std::vector<ModuloOp> mops;
+    enum Unit : unsigned { Fmac, Lsu, Shuffle, Bcast, Salu, Bru };
+    ModuloResources res{{p.fmacs, p.lsus, p.shufflers, std::max(1u, p.broadcasters),
+                         std::max(1u, p.scalarAlus), std::max(1u, p.branchUnits)},
+                        {p.vectorSlots, std::max(1u, p.scalarSlots)}};
+    auto add = [&](BodyOp op, unsigned unit) {
+        b.ops.push_back(op);
+        ModuloOp m;
+        m.resource = unit;
+        m.slot = unit == Bcast || unit == Salu || unit == Bru ? 1 : 0;
+        mops.push_back(m);
+        return static_cast<unsigned>(b.ops.size() - 1);
+    };
+    std::vector<std::vector<unsigned>> load(s, std::vector<unsigned>(unroll + 1));
+    for (unsigned ph = 0; ph < s; ++ph)
+        for (unsigned u = 0; u <= unroll; ++u)
+            load[ph][u] = add({BodyRole::Load, ph, u, 0, 0}, Lsu);
+    std::vector<std::vector<unsigned>> operand(unroll, std::vector<unsigned>(k));
+    std::vector<std::vector<unsigned>> operandLatency(unroll, std::vector<unsigned>(k));
+    for (unsigned u = 0; u < unroll; ++u)
+        for (unsigned kx = 0; kx < k; ++kx) {
+            const unsigned ph = kx % s, q = kx / s;
+            if (q == 0) {
+                operand[u][kx] = load[ph][u];
+                operandLatency[u][kx] = p.loadLatency + kMemoryLatency;
+                continue;
+            }
+            unsigned sl = add({BodyRole::Slide, ph, u, 0, kx}, Shuffle);
+            mops[sl].after.push_back({load[ph][u], p.loadLatency + kMemoryLatency, 0});
+            mops[sl].after.push_back({load[ph][u + 1], p.loadLatency + kMemoryLatency, 0});
+            operand[u][kx] = sl;
+            operandLatency[u][kx] = p.slideLatency;
+        }
+    // Explicit broadcasts: each kernel element of the pass into a vector register once per
+    // iteration, shared by the iteration's chunks.
+    std::vector<unsigned> bcast(kp * k, 0);
+    if (p.explicitBroadcast)
+        for (unsigned j = 0; j < kp; ++j)
+            for (unsigned kx = 0; kx < k; ++kx)
+                bcast[j * k + kx] = add({BodyRole::Broadcast, 0, 0, j, kx}, Bcast);
+    std::vector<unsigned> partialOp(unroll, 0), firstFma(unroll, 0), lastFma(unroll, 0);
+    std::vector<std::vector<unsigned>> fmaOf(unroll, std::vector<unsigned>(kp * k));
+    for (unsigned u = 0; u < unroll; ++u) {
+        if (partial)
+            partialOp[u] = add({BodyRole::Partial, 0, u, 0, 0}, Lsu);
+        for (unsigned j = 0; j < kp; ++j)
+            for (unsigned kx = 0; kx < k; ++kx) {
+                unsigned f = add({BodyRole::Fma, 0, u, j, kx}, Fmac);
+                fmaOf[u][j * k + kx] = f;
+                mops[f].after.push_back({operand[u][kx], operandLatency[u][kx], 0});
+                if (p.explicitBroadcast)
+                    mops[f].after.push_back({bcast[j * k + kx], p.broadcastLatency, 0});
+                if (kx > 0)
+                    mops[f].after.push_back({fmaOf[u][j * k + kx - 1], p.fmaLatency, 0});
+                else if (j == 0 && partial)
+                    mops[f].after.push_back({partialOp[u], p.loadLatency + kMemoryLatency, 0});
+            }
+        firstFma[u] = fmaOf[u][0];
+        lastFma[u] = fmaOf[u][kp * k - 1];
+    }
+    std::vector<unsigned> storeOp(unroll);
+    for (unsigned u = 0; u < unroll; ++u) {
+        storeOp[u] = add({BodyRole::Store, 0, u, 0, 0}, Lsu);
+        mops[storeOp[u]].after.push_back({lastFma[u], p.fmaLatency, 0});
+    }
+    // Loop-carried: a row's kernel row j+1 follows its kernel row j one iteration later, and a
+    // row slot is written again only after the row that held it has been stored.
+    const unsigned reuse = b.rowSlots * s - kp + 1;
+    for (unsigned u = 0; u < unroll; ++u) {
+        for (unsigned j = 0; j + 1 < kp; ++j)
+            mops[fmaOf[u][(j + 1) * k]].after.push_back({fmaOf[u][j * k + k - 1], p.fmaLatency, 1});
+        const unsigned opener = partial ? partialOp[u] : firstFma[u];
+        mops[opener].after.push_back({storeOp[u], 1, reuse});
+    }
+    // Loop control in the scalar slots: the counter, its compare with the trip count and the
+    // back-edge branch on the compare's flag; each reads its register before the next iteration's
+    // producer writes it again.
+    const unsigned count = add({BodyRole::Count, 0, 0, 0, 0}, Salu);
+    const unsigned compare = add({BodyRole::Compare, 0, 0, 0, 0}, Salu);
+    const unsigned branch = add({BodyRole::Branch, 0, 0, 0, 0}, Bru);
+    mops[compare].after.push_back({count, 1, 0});
+    mops[branch].after.push_back({compare, 1, 0});
+    mops[count].after.push_back({count, 1, 1});
+    mops[count].after.push_back({compare, 1, 1});
+    mops[compare].after.push_back({branch, 1, 1});
+    b.schedule = moduloSchedule(mops, res);
+    const unsigned ii = b.schedule.ii;
+    // Rotating registers: a value lives from its producer's issue to its last consumer's.
+    std::vector<unsigned> lastUse(b.ops.size(), 0);
+    for (std::size_t j = 0; j < mops.size(); ++j)
+        for (const auto& d : mops[j].after)
+            if (d.distance == 0)
+                lastUse[d.from] = std::max(lastUse[d.from], b.schedule.start[j]);
+    b.copies.assign(b.ops.size(), 0);
+    b.base.assign(b.ops.size(), 0);
+    unsigned next = unroll * b.rowSlots;
+    for (std::size_t j = 0; j < b.ops.size(); ++j) {
+        if (b.ops[j].role != BodyRole::Load && b.ops[j].role != BodyRole::Slide &&
+            b.ops[j].role != BodyRole::Broadcast)
+            continue;
+        const unsigned life = lastUse[j] > b.schedule.start[j] ? lastUse[j] - b.schedule.start[j] : 0;
+        b.copies[j] = life / ii + 1;
+        b.base[j] = next;
+        next += b.copies[j];
+    }
+    b.vectorRegisters = next;
+    b.byResidue.assign(ii, {});
+    for (std::size_t j = 0; j < b.ops.size(); ++j)
+        b.byResidue[b.schedule.start[j] % ii].push_back(static_cast<unsigned>(j));
+    b.fmas = static_cast<std::uint64_t>(unroll) * kp * k;
+    return b;
+}
+
+// The unroll and row slots with the most chunks per cycle whose registers fit (ties: fewer
+// registers). More row slots let a row's accumulator wait longer before it is reused.
+Body planBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool partial,
+              const config::Reader& pl) {
+    Body best;
+    bool found = false;
+    const unsigned first = requested > 0 ? requested : 1;
+    const unsigned last = requested > 0 ? requested : std::min(kMaxUnroll, p.chunks);
+    for (unsigned u = first; u <= last; ++u)
+        for (unsigned extra = 1; extra <= 6; ++extra) {
+            Body b = buildBody(p, kp, u, extra, partial);
+            if (b.vectorRegisters > p.vectorRegisters)
+                break;
+            const double rate = static_cast<double>(u) / b.schedule.ii;
+            const double bestRate = found ? static_cast<double>(best.unroll) / best.schedule.ii : 0.0;
+            if (!found || rate > bestRate + 1e-12 ||
+                (rate > bestRate - 1e-12 && b.vectorRegisters < best.vectorRegisters)) {
+                best = std::move(b);
+                found = true;
+            }
+        }
+    if (!found)
+        pl.fail("unroll", fmt::format("unroll {} of a {}-row pass does not fit {} vector registers", first,
+                                      kp, p.vectorRegisters));
+    return best;
+}
+
+// One core's op stream: set-up DMAs, then per block the input hand-over, per filter and pass the
+// kernel elements into scalar registers and the pipelined loop, then the output DMA.
+class ShuffleStream : public ChunkedOpStream {
+public:
+    ShuffleStream(const ShuffleParams& p, unsigned core) : p_(p), core_(core) {}
+
+protected:
+    bool refill(std::vector<Op>& out) override {
+        if (inLoop_)
+            return emitCycles(out), true;
+        switch (stage_) {
+        case Stage::Start:
+            start(out);
+            stage_ = Stage::BlockHead;
+            return true;
+        case Stage::BlockHead:
+            if (block_ == p_.blocks.size()) {
+                finish(out);
+                stage_ = Stage::Done;
+                return true;
+            }
+            blockHead(out);
+            filter_ = 0;
+            pass_ = 0;
+            stage_ = Stage::Loop;
+            return true;
+        case Stage::Loop:
+            if (filter_ == p_.filtersOf(core_)) {
+                ++block_;
+                stage_ = Stage::BlockHead;
+                return true;
+            }
+            beginLoop(out);
+            return true;
+        case Stage::Done: return false;
+        }
+        return false;
+    }
+
+private:
+    enum class Stage { Start, BlockHead, Loop, Done };
+
+    static Op bundle(Op op) {
+        op.flags |= Op::kBundleStart;
+        return op;
+    }
+    std::uint8_t scalarReg(unsigned idx) const { return static_cast<std::uint8_t>(kScalarRegBase + idx); }
+    // Loop control registers, above the kernel elements'.
+    static constexpr std::uint8_t kCounterReg = kScalarRegBase + 60;
+    static constexpr std::uint8_t kFlagReg = kScalarRegBase + 61;
+
+    void start(std::vector<Op>& out) {
+        const std::uint64_t kk = std::uint64_t{p_.channels} * p_.k * p_.k * p_.elem;
+        const unsigned mine = p_.filtersOf(core_);
+        if (mine > 0)
+            out.push_back(
+                bundle(dmaCopy(kWeightsTag, 1, {static_cast<std::uint32_t>(kk), mine, 1},
+                               {p_.ddr, p_.ddrW + core_ * kk, static_cast<std::int64_t>(kk * p_.cores())},
+                               {p_.sm, 0, static_cast<std::int64_t>(kk)})));
+        // Double-buffered, block 0 (the others start as their buffer frees); resident, every block.
+        for (std::size_t b = 0; core_ == 0 && b < (p_.doubleBuffer ? 1 : p_.blocks.size()); ++b)
+            out.push_back(bundle(inputDma(static_cast<unsigned>(b))));
+        if (mine > 0)
+            out.push_back(bundle(dmaWait(kWeightsTag)));
+    }
+    Op inputDma(unsigned b) const {
+        const Block& blk = p_.blocks[b];
+        const std::uint32_t rowBytes = p_.w * p_.elem;
+        Op op = dmaCopy(blk.tag, 0, {rowBytes * blk.fetchRows, p_.channels, 1},
+                        {p_.ddr, p_.ddrIn + std::uint64_t{blk.fetch0} * rowBytes,
+                         static_cast<std::int64_t>(std::uint64_t{p_.h} * rowBytes)},
+                        {p_.am, blk.fetchAddr, static_cast<std::int64_t>(p_.inPlaneStride)});
+        op.dma.group = p_.group;
+        return op;
+    }
+    void blockHead(std::vector<Op>& out) {
+        if (core_ == 0)
+            out.push_back(bundle(dmaWait(p_.blocks[block_].tag)));
+        if (p_.cores() > 1)
+            out.push_back(bundle(
+                syncOp(OpKind::Barrier, kBarrierBase + static_cast<std::uint32_t>(block_), p_.cores())));
+        if (!p_.doubleBuffer)
+            return;
+        if (core_ == 0 && block_ + 1 < p_.blocks.size())
+            out.push_back(bundle(inputDma(static_cast<unsigned>(block_ + 1))));
+        if (block_ >= 2)
+            out.push_back(bundle(dmaWait(kOutputTag + block_ % 2)));
+    }
+    // A filter's output rows of the block to DDR, as soon as its last pass has stored them.
+    void writeBack(std::vector<Op>& out, unsigned fl) {
+        const Block& blk = p_.blocks[block_];
+        const std::uint64_t rowBytes = std::uint64_t{p_.wo} * p_.elem;
+        const std::uint32_t rows = blk.r1 - blk.r0;
+        {
+            const unsigned f = core_ + fl * p_.cores();
+            out.push_back(bundle(
+                dmaCopy(kOutputTag + block_ % 2, 2, {static_cast<std::uint32_t>(rowBytes * rows), 1, 1},
+                        {p_.am, blk.outAddr + fl * p_.outFilterStride},
+                        {p_.ddr, p_.ddrOut + (std::uint64_t{f} * p_.ho + blk.r0) * rowBytes})));
+        }
+    }
+    void finish(std::vector<Op>& out) {
+        if (p_.filtersOf(core_) == 0)
+            return;
+        out.push_back(bundle(dmaWait(kOutputTag)));
+        out.push_back(bundle(dmaWait(kOutputTag + 1)));
+    }
+    // Kernel elements of this filter and pass into scalar registers, then the loop.
+    void beginLoop(std::vector<Op>& out) {
+        const Pass& pass = p_.passes[pass_];
+        for (unsigned j = 0; j < pass.kp; ++j)
+            for (unsigned kx = 0; kx < p_.k; ++kx) {
+                Op ld;
+                ld.kind = OpKind::ScalarLoad;
+                ld.dtype = p_.dtype;
+                ld.dst = scalarReg(j * p_.k + kx);
+                ld.space = p_.sm;
+                ld.addr =
+                    (((std::uint64_t{filter_} * p_.channels + pass.channel) * p_.k + pass.k0 + j) * p_.k +
+                     kx) *
+                    p_.elem;
+                out.push_back(bundle(ld));
+            }
+        body_ = &p_.body(pass.kp);
+        const Block& blk = p_.blocks[block_];
+        rows_ = blk.r1 - blk.r0;
+        strips_ = (p_.chunks + body_->unroll - 1) / body_->unroll;
+        perStrip_ = (rows_ - 1) * p_.s + pass.kp;
+        iterations_ = std::uint64_t{strips_} * perStrip_;
+        cycles_ = (iterations_ - 1) * body_->schedule.ii + body_->schedule.length;
+        cycle_ = 0;
+        inLoop_ = true;
+        out.push_back(
+            bundle(scalarOp(OpKind::SMul, DType::I32, kCounterReg, kCounterReg, 0)));  // counter ← 0
+    }
+    void endLoop(std::vector<Op>& out) {
+        inLoop_ = false;
+        if (++pass_ == p_.passes.size()) {
+            writeBack(out, filter_);
+            pass_ = 0;
+            ++filter_;
+        }
+    }
+    void emitCycles(std::vector<Op>& out) {
+        const unsigned ii = body_->schedule.ii;
+        for (unsigned n = 0; n < 64 && cycle_ < cycles_; ++n, ++cycle_) {
+            bool opened = false;
+            for (unsigned j : body_->byResidue[cycle_ % ii]) {
+                const unsigned st = body_->schedule.start[j];
+                if (cycle_ < st)
+                    continue;
+                const std::uint64_t i = (cycle_ - st) / ii;
+                if (i >= iterations_)
+                    continue;
+                Op op;
+                if (!materialise(j, i, op))
+                    continue;
+                if (!opened) {
+                    op.flags |= Op::kBundleStart;
+                    opened = true;
+                }
+                out.push_back(op);
+            }
+        }
+        if (cycle_ >= cycles_)
+            endLoop(out);
+    }
+    std::uint8_t valueReg(unsigned j, std::uint64_t i) const {
+        return static_cast<std::uint8_t>(body_->base[j] + i % body_->copies[j]);
+    }
+    unsigned findOp(BodyRole role, unsigned ph, unsigned u, unsigned j, unsigned kx) const {
+        for (std::size_t n = 0; n < body_->ops.size(); ++n) {
+            const BodyOp& o = body_->ops[n];
+            if (o.role == role && o.p == ph && o.u == u && o.j == j && o.kx == kx)
+                return static_cast<unsigned>(n);
+        }
+        return 0;
+    }
+    // Op j of iteration i, or false when it has nothing to do there (a row outside the block, a
+    // chunk beyond the row).
+    bool materialise(unsigned j, std::uint64_t i, Op& op) const {
+        const BodyOp& b = body_->ops[j];
+        const Pass& pass = p_.passes[pass_];
+        const unsigned g = static_cast<unsigned>(i / perStrip_);
+        const unsigned y = static_cast<unsigned>(i % perStrip_);
+        const unsigned c0 = g * body_->unroll;
+        const unsigned valid = std::min(body_->unroll, p_.chunks - c0);
+        switch (b.role) {
+        case BodyRole::Count:
+            op = scalarOp(OpKind::SAdd, DType::I32, kCounterReg, kCounterReg, 1);
+            return true;
+        case BodyRole::Compare:
+            op = scalarOp(OpKind::SCompare, DType::I32, kFlagReg, kCounterReg,
+                          static_cast<double>(iterations_));
+            return true;
+        case BodyRole::Branch: op = branchOp(DType::I32, kFlagReg, i + 1 < iterations_); return true;
+        default: break;
+        }
+        if (b.u > valid || (b.role != BodyRole::Load && b.u >= valid))
+            return false;
+        const unsigned c = c0 + b.u;
+        const std::uint64_t rowBytes = std::uint64_t{p_.wo} * p_.elem;
+        const Block& blk = p_.blocks[block_];
+        const std::uint64_t outBase = blk.outAddr + filter_ * p_.outFilterStride;
+        const std::uint32_t vlOut = std::min<std::uint32_t>(p_.lanes, p_.wo - std::min(p_.wo, c * p_.lanes));
+        auto rowSlot = [&](unsigned r) {
+            return static_cast<std::uint8_t>(b.u * body_->rowSlots +
+                                             (std::uint64_t{g} * rows_ + r) % body_->rowSlots);
+        };
+        switch (b.role) {
+        case BodyRole::Load: {
+            const std::uint64_t col = std::uint64_t{c} * p_.lanes * p_.s + b.p;
+            op = vectorLoad(p_.dtype, valueReg(j, i), p_.am,
+                            blk.inAddr + pass.channel * p_.inPlaneStride +
+                                ((std::uint64_t{pass.k0} + y) * p_.w + col) * p_.elem,
+                            p_.lanes);
+            if (p_.s > 1)
+                op.stride = static_cast<std::int64_t>(p_.s * p_.elem);
+            return true;
+        }
+        case BodyRole::Slide: {
+            op = vectorOp(OpKind::Slide, p_.dtype, p_.lanes);
+            op.dst = valueReg(j, i);
+            const unsigned a = findOp(BodyRole::Load, b.p, b.u, 0, 0);
+            const unsigned n = findOp(BodyRole::Load, b.p, b.u + 1, 0, 0);
+            op.src[0] = valueReg(a, i);
+            op.src[1] = valueReg(n, i);
+            op.imm = b.kx / p_.s;
+            return true;
+        }
+        case BodyRole::Broadcast: {
+            if (y < b.j || (y - b.j) % p_.s != 0 || (y - b.j) / p_.s >= rows_)
+                return false;
+            op = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
+            op.dst = valueReg(j, i);
+            op.src[0] = scalarReg(b.j * p_.k + b.kx);
+            return true;
+        }
+        case BodyRole::Partial: {
+            if (pass_ == 0 || y % p_.s != 0 || y / p_.s >= rows_)
+                return false;
+            const unsigned r = y / p_.s;
+            op = vectorLoad(p_.dtype, rowSlot(r), p_.am, outBase + (r * rowBytes + c * p_.lanes * p_.elem),
+                            vlOut);
+            return true;
+        }
+        case BodyRole::Fma: {
+            if (y < b.j || (y - b.j) % p_.s != 0 || (y - b.j) / p_.s >= rows_)
+                return false;
+            const unsigned r = (y - b.j) / p_.s;
+            const bool opens = pass_ == 0 && b.j == 0 && b.kx == 0;
+            op = vectorOp(opens ? OpKind::Mul : OpKind::Fma, p_.dtype, p_.lanes);
+            op.dst = rowSlot(r);
+            const unsigned ph = b.kx % p_.s;
+            const unsigned src = b.kx / p_.s == 0 ? findOp(BodyRole::Load, ph, b.u, 0, 0)
+                                                  : findOp(BodyRole::Slide, ph, b.u, 0, b.kx);
+            op.src[0] = valueReg(src, i);
+            op.src[1] = p_.explicitBroadcast ? valueReg(findOp(BodyRole::Broadcast, 0, 0, b.j, b.kx), i)
+                                             : scalarReg(b.j * p_.k + b.kx);
+            if (!opens)
+                op.src[2] = rowSlot(r);
+            return true;
+        }
+        case BodyRole::Store: {
+            const unsigned last = pass.kp - 1;
+            if (y < last || (y - last) % p_.s != 0 || (y - last) / p_.s >= rows_)
+                return false;
+            const unsigned r = (y - last) / p_.s;
+            op = vectorStore(p_.dtype, rowSlot(r), p_.am, outBase + (r * rowBytes + c * p_.lanes * p_.elem),
+                             vlOut);
+            return true;
+        }
+        case BodyRole::Count:
+        case BodyRole::Compare:
+        case BodyRole::Branch: break;  // handled above
+        }
+        return false;
+    }
+
+    const ShuffleParams& p_;
+    unsigned core_;
+    Stage stage_ = Stage::Start;
+    std::size_t block_ = 0;
+    unsigned filter_ = 0;
+    std::size_t pass_ = 0;
+    bool inLoop_ = false;
+    const Body* body_ = nullptr;
+    unsigned rows_ = 0, strips_ = 0, perStrip_ = 0;
+    std::uint64_t iterations_ = 0, cycles_ = 0, cycle_ = 0;
+};
+
+class ShuffleConvKernel : public Workload {
+public:
+    explicit ShuffleConvKernel(ShuffleParams p) : p_(std::move(p)) {}
+
+    nlohmann::ordered_json resolvedWorkload() const override {
+        nlohmann::ordered_json j;
+        j["kernel"] = "conv2d";
+        j["h"] = p_.h;
+        j["w"] = p_.w;
+        j["k"] = p_.k;
+        j["stride"] = p_.s;
+        j["channels"] = p_.channels;
+        j["filters"] = p_.filters;
+        j["dtype"] = std::string(dtypeName(p_.dtype));
+        return j;
+    }
+    nlohmann::ordered_json resolvedPlan() const override {
+        nlohmann::ordered_json j;
+        j["strategy"] = "shuffle";
+        j["cores"] = p_.cores();
+        j["engines"] = p_.engines;
+        j["buffering"] = p_.doubleBuffer ? "double" : "single";
+        j["blocks"] = p_.blocks.size();
+        j["block_rows"] = p_.maxBlockRows;
+        j["passes"] = p_.passes.size();
+        j["unroll"] = p_.bodies.front().unroll;
+        j["broadcast"] = p_.explicitBroadcast ? "explicit" : "operand";
+        j["am_bytes"] = p_.amBytes;
+        return j;
+    }
+    std::vector<EngineStream> streams() override {
+        std::vector<EngineStream> s;
+        for (unsigned c = 0; c < p_.cores(); ++c)
+            s.push_back(EngineStream{p_.engines[c], std::make_unique<ShuffleStream>(p_, c)});
+        return s;
+    }
+    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
+        const std::uint64_t in = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
+        const std::uint64_t w = std::uint64_t{p_.filters} * p_.channels * p_.k * p_.k * p_.elem;
+        const std::uint64_t out = std::uint64_t{p_.filters} * p_.ho * p_.wo * p_.elem;
+        return {{"ddr", in + w + out}};
+    }
+    void initialise(FunctionalMemory& memory) override {
+        write(memory, p_.ddrIn, std::uint64_t{p_.channels} * p_.h * p_.w, 0);
+        write(memory, p_.ddrW, std::uint64_t{p_.filters} * p_.channels * p_.k * p_.k, 1);
+    }
+    FunctionalCheck check(FunctionalMemory& memory) override {
+        FunctionalCheck c;
+        c.checked = true;
+        std::vector<std::uint8_t> row(std::uint64_t{p_.wo} * p_.elem);
+        for (std::uint32_t f = 0; f < p_.filters; ++f)
+            for (std::uint32_t r = 0; r < p_.ho; ++r) {
+                memory.read(p_.ddr, p_.ddrOut + (std::uint64_t{f} * p_.ho + r) * row.size(), row.data(),
+                            row.size());
+                for (std::uint32_t o = 0; o < p_.wo; ++o) {
+                    const double got = decodeElement(p_.dtype, row.data() + std::uint64_t{o} * p_.elem);
+                    const double want = reference(f, r, o);
+                    ++c.elements;
+                    c.maxAbsError = std::max(c.maxAbsError, std::fabs(got - want));
+                    if (got != want && c.mismatches++ == 0)
+                        c.firstMismatch =
+                            fmt::format("out[{}][{}][{}]: simulated {} reference {}", f, r, o, got, want);
+                }
+            }
+        return c;
+    }
+    void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
+        auto& node = stats.child("workload");
+        const double flops = 2.0 * static_cast<double>(p_.macs());
+        node.add("flops", static_cast<std::uint64_t>(flops), "FLOP", "2 · outputs · filters · K²");
+        node.add("flop_per_second", seconds > 0 ? flops / seconds : 0.0, "FLOP/s", "FLOPs per second");
+        const double lanesPerCycle = static_cast<double>(p_.cores()) * p_.fmacs * p_.lanes;
+        node.add("fmac_utilisation",
+                 cycles ? static_cast<double>(p_.macs()) / (lanesPerCycle * static_cast<double>(cycles))
+                        : 0.0,
+                 "", "MACs / (cores · FMACs · lanes · cycles)");
+        const Body& b = p_.bodies.front();
+        node.add("ii_achieved", std::uint64_t{b.schedule.ii}, "cycles",
+                 "initiation interval of the pipelined loop (first pass)");
+        node.add("ii_resource_bound", std::uint64_t{b.schedule.resourceBound}, "cycles",
+                 "⌈ops / units⌉ over FMAC, load/store, shuffle and vector slots");
+        node.add("ii_recurrence_bound", std::uint64_t{b.schedule.recurrenceBound}, "cycles",
+                 "longest accumulator chain per iteration distance");
+        node.add("unroll", std::uint64_t{b.unroll}, "chunks", "output vectors per loop iteration");
+        node.add("loop_fmac_utilisation",
+                 static_cast<double>(b.fmas) / (static_cast<double>(p_.fmacs) * b.schedule.ii), "",
+                 "FMAs per iteration / (FMACs · II)");
+        node.add("input_ddr_bytes", p_.inputDdrBytes(), "B",
+                 "input rows read from DDR, block overlaps included");
+        node.add("blocks", static_cast<std::uint64_t>(p_.blocks.size()), "", "input blocks");
+        node.add(
+            "largest_resident_map", std::uint64_t{p_.largestResidentMap}, "N",
+            "largest N×N map held in the AM with its outputs (this kernel, stride and filters per core)");
+        node.add("largest_double_buffered_map", std::uint64_t{p_.largestStreamedMap}, "N",
+                 "largest N×N map whose double-buffered blocks of one output row fit the AM");
+    }
+
+private:
+    double input(std::uint64_t c, std::uint64_t y, std::uint64_t x) const {
+        return testValue(p_.dtype, (c * p_.h + y) * p_.w + x, 0);
+    }
+    double weight(std::uint64_t f, std::uint64_t c, std::uint64_t ky, std::uint64_t kx) const {
+        return testValue(p_.dtype, ((f * p_.channels + c) * p_.k + ky) * p_.k + kx, 1);
+    }
+    // The schedule's order: the first product, then one FMA per kernel element, channel by channel,
+    // each in row-major order.
+    double reference(std::uint32_t f, std::uint32_t r, std::uint32_t o) const {
+        double acc = 0.0;
+        for (std::uint32_t c = 0; c < p_.channels; ++c)
+            for (std::uint32_t ky = 0; ky < p_.k; ++ky)
+                for (std::uint32_t kx = 0; kx < p_.k; ++kx) {
+                    const double x = input(c, std::uint64_t{r} * p_.s + ky, std::uint64_t{o} * p_.s + kx);
+                    acc = c == 0 && ky == 0 && kx == 0 ? mulIn(p_.dtype, x, weight(f, c, ky, kx))
+                                                       : fmaIn(p_.dtype, x, weight(f, c, ky, kx), acc);
+                }
+        return acc;
+    }
+    void write(FunctionalMemory& memory, std::uint64_t addr, std::uint64_t count, std::uint64_t salt) const {
+        std::vector<std::uint8_t> buf(count * p_.elem);
+        for (std::uint64_t i = 0; i < count; ++i)
+            encodeElement(p_.dtype, testValue(p_.dtype, i, salt), buf.data() + i * p_.elem);
+        memory.write(p_.ddr, addr, buf.data(), buf.size());
+    }
+
+    ShuffleParams p_;
+};
+
+const OpTimingInfo* findTiming(const EngineInfo& e, const std::string& op, unsigned& instances) {
+    for (const auto& u : e.units)
+        if (const OpTimingInfo* t = u.findOp(op)) {
+            instances = u.instances;
+            return t;
+        }
+    return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const config::Node& workload,
+                                                const config::Node& plan, const TargetInfo& target) {
+    (void)kernel;
+    using namespace config;
+    ShuffleParams p;
+    Reader w = workloadReader(workload);
+    w.get<std::string>("source", std::string());
+    p.h = w.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1u << 16});
+    p.w = w.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1u << 16});
+    p.k = w.get<std::uint32_t>("k", Range<std::uint32_t>{1, 32});
+    p.s = w.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 8});
+    p.channels = w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 4096});
+    p.filters = w.get<std::uint32_t>("filters", 1u, Range<std::uint32_t>{1, 4096});
+    w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 0});
+    const std::string dtype = w.oneOf("dtype", {"f64", "f32"}, std::string("f64"));
+    parseDType(dtype, p.dtype);
+    if (p.k > p.h || p.k > p.w)
+        w.fail("k", fmt::format("kernel {}×{} is larger than the {}×{} input", p.k, p.k, p.h, p.w));
+    w.finish();
+    p.elem = dtypeBytes(p.dtype);
+    p.ho = (p.h - p.k) / p.s + 1;
+    p.wo = (p.w - p.k) / p.s + 1;
+
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
+    pl.oneOf("strategy", {"shuffle"}, std::string("shuffle"));
+    const unsigned unroll = pl.get<unsigned>("unroll", 0u, Range<unsigned>{0, kMaxUnroll});
+    p.buffering = pl.oneOf("buffering", {"auto", "single", "double"}, std::string("auto"));
+    p.explicitBroadcast =
+        pl.oneOf("broadcast", {"operand", "explicit"}, std::string("operand")) == "explicit";
+    const std::uint32_t blockRows = pl.get<std::uint32_t>("block_rows", 0u);
+    const std::vector<const EngineInfo*> engines = planEngines(pl, target);
+    for (const EngineInfo* e : engines)
+        p.engines.push_back(e->name);
+    const EngineInfo& e = *engines[0];
+    unsigned n = 0;
+    const OpTimingInfo* fma = findTiming(e, "fma", n);
+    p.fmacs = n;
+    const OpTimingInfo* load = findTiming(e, "vload", n);
+    p.lsus = n;
+    const OpTimingInfo* slide = findTiming(e, "slide", n);
+    p.shufflers = n;
+    if (findTiming(e, "sadd", n))
+        p.scalarAlus = n;
+    if (findTiming(e, "branch", n))
+        p.branchUnits = n;
+    if (const OpTimingInfo* bc = findTiming(e, "broadcast", n)) {
+        p.broadcasters = n;
+        p.broadcastLatency = static_cast<unsigned>(std::ceil(bc->latency));
+    }
+    if (!fma || !load || !slide || !findTiming(e, "sload", n) || !findTiming(e, "mul", n))
+        pl.fail("engine", fmt::format("engine '{}' lacks fma, mul, vload, slide or sload: the shuffle "
+                                      "convolution needs a vector DSP such as target ftm2000",
+                                      e.name));
+    p.fmaLatency = static_cast<unsigned>(std::ceil(fma->latency));
+    p.loadLatency = static_cast<unsigned>(std::ceil(load->latency));
+    p.slideLatency = static_cast<unsigned>(std::ceil(slide->latency));
+    p.vectorSlots = 0;
+    for (const auto& sc : e.slots) {
+        if (sc.name == "vector")
+            p.vectorSlots = sc.count;
+        if (sc.name == "scalar")
+            p.scalarSlots = sc.count;
+    }
+    if (p.vectorSlots == 0)
+        p.vectorSlots = p.fmacs + p.lsus + p.shufflers;
+    p.vectorRegisters = e.vectorRegisters;
+    p.scalarRegisters = e.scalarRegisters;
+    p.lanes = std::max(1u, e.registerBytes / p.elem);
+    p.chunks = (p.wo + p.lanes - 1) / p.lanes;
+
+    // Kernel rows per pass: as many as the scalar registers for kernel elements allow.
+    // Explicit broadcasts hold each element in a (rotating) vector register too: fewer per pass.
+    const unsigned regs =
+        std::min(p.explicitBroadcast ? kMaxBroadcastRegs : kMaxKernelRegs, p.scalarRegisters);
+    const unsigned rowsPerPass = std::max(1u, std::min(p.k, regs / p.k));
+    if (p.k > regs)
+        w.fail("k", fmt::format("a kernel row of {} elements exceeds the {} scalar registers for kernel "
+                                "elements",
+                                p.k, regs));
+    for (unsigned c = 0; c < p.channels; ++c)
+        for (unsigned k0 = 0; k0 < p.k; k0 += rowsPerPass)
+            p.passes.push_back(Pass{c, k0, std::min(rowsPerPass, p.k - k0)});
+    for (std::size_t i = 0; i < p.passes.size(); ++i) {
+        bool known = false;
+        for (const auto& b : p.bodies)
+            known = known || b.kp == p.passes[i].kp;
+        if (!known)
+            p.bodies.push_back(planBody(p, p.passes[i].kp, unroll, p.passes.size() > 1, pl));
+    }
+
+    // Spaces: DDR, and the AM and SM of the core that runs each stream (roles).
+    const MemorySpaceInfo* am = target.findSpace("am");
+    const MemorySpaceInfo* sm = target.findSpace("sm");
+    const MemorySpaceInfo* ddr = target.findSpace("ddr");
+    if (!am || !sm || !ddr)
+        pl.fail("strategy", fmt::format("target '{}' lacks memories am, sm and ddr", target.name));
+    p.am = am->id;
+    p.sm = sm->id;
+    p.ddr = ddr->id;
+    if (p.cores() > 1) {
+        const MulticastGroupInfo* g = target.findGroup("all_am");
+        if (!g)
+            pl.fail("cores", fmt::format("target '{}' has no multicast group all_am", target.name));
+        p.group = g->id;
+    }
+    const std::uint64_t amSize =
+        am->role && !am->instances.empty() ? target.spaces[am->instances[0]].size : am->size;
+    const std::uint64_t smSize =
+        sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
+    const std::uint64_t smNeed = std::uint64_t{p.maxFiltersPerCore()} * p.channels * p.k * p.k * p.elem;
+    if (smNeed > smSize)
+        pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B",
+                                     p.maxFiltersPerCore(), p.channels, p.k, p.k, smNeed, smSize));
+
+    // AM: input rows (plus slack for the last vector's over-read) and the output rows of every
+    // filter of a core; one buffer each when the whole map fits, else two blocks' worth each.
+    const std::uint64_t slack = (std::uint64_t{p.lanes} * (p.chunks + 1) * p.s + p.s) * p.elem;
+    const std::uint64_t inRow = std::uint64_t{p.w} * p.elem;
+    const std::uint64_t outRows = std::uint64_t{p.maxFiltersPerCore()} * p.wo * p.elem;
+    auto need = [&](std::uint32_t n, unsigned buffers) {
+        const std::uint64_t inRows = std::uint64_t{n - 1} * p.s + p.k;
+        return buffers * (alignUp(p.channels * inRows * inRow + slack, 128) + alignUp(n * outRows, 128));
+    };
+    p.doubleBuffer = p.buffering == "double" || (p.buffering == "auto" && need(p.ho, 1) > amSize);
+    std::uint32_t rows = p.ho;
+    if (p.doubleBuffer) {
+        rows = 0;
+        while (rows < p.ho && need(rows + 1, 2) <= amSize)
+            ++rows;
+        if (rows == 0)
+            pl.fail("buffering", fmt::format("two blocks of one output row need {} B of AM, which holds {} B",
+                                             need(1, 2), amSize));
+        if (p.buffering == "double" && rows >= p.ho)
+            rows = (p.ho + 1) / 2;  // forced double buffering: at least two blocks
+        // Smaller blocks shorten the first fetch and the last write-back that nothing hides, at
+        // K − S halo rows each: as for resident bands, an eighth of the map, at least 4·K rows.
+        rows = std::min(rows, std::max((p.ho + kResidentBands - 1) / kResidentBands, 4 * p.k));
+    } else if (need(p.ho, 1) > amSize) {
+        pl.fail("buffering", fmt::format("the {}×{} map and its outputs need {} B of AM, which holds {} B",
+                                         p.h, p.w, need(p.ho, 1), amSize));
+    } else {
+        // Resident: bands of rows so that the input streams in, and the outputs out, under compute.
+        // At least 4·K rows each: a block adds K − 1 iterations of pipeline ramp.
+        rows = std::min(p.ho, std::max((p.ho + kResidentBands - 1) / kResidentBands, 4 * p.k));
+    }
+    if (blockRows > 0)
+        rows = std::min(rows, blockRows);
+    p.maxBlockRows = rows;
+    // The largest square map that stays resident, by the same accounting as `need`.
+    auto residentNeed = [&](std::uint64_t n) {
+        const std::uint64_t on = (n - p.k) / p.s + 1;
+        const std::uint64_t chunks = (on + p.lanes - 1) / p.lanes;
+        const std::uint64_t sl = (std::uint64_t{p.lanes} * (chunks + 1) * p.s + p.s) * p.elem;
+        return alignUp(p.channels * n * n * p.elem + sl, 128) +
+               alignUp(on * on * p.maxFiltersPerCore() * p.elem, 128);
+    };
+    for (std::uint64_t n = p.k; residentNeed(n) <= amSize; ++n)
+        p.largestResidentMap = static_cast<std::uint32_t>(n);
+    auto streamedNeed = [&](std::uint64_t n) {
+        const std::uint64_t on = (n - p.k) / p.s + 1;
+        const std::uint64_t chunks = (on + p.lanes - 1) / p.lanes;
+        const std::uint64_t sl = (std::uint64_t{p.lanes} * (chunks + 1) * p.s + p.s) * p.elem;
+        return 2 * (alignUp(std::uint64_t{p.channels} * p.k * n * p.elem + sl, 128) +
+                    alignUp(on * p.maxFiltersPerCore() * p.elem, 128));
+    };
+    for (std::uint64_t n = p.k; n <= (1u << 16) && streamedNeed(n) <= amSize; ++n)
+        p.largestStreamedMap = static_cast<std::uint32_t>(n);
+    MemoryLayout layout(*am, 128);
+    if (p.doubleBuffer) {
+        p.inPlaneStride = ((std::uint64_t{rows} - 1) * p.s + p.k) * inRow;
+        const std::uint64_t inBytes = p.channels * p.inPlaneStride + slack;
+        for (unsigned i = 0; i < 2; ++i) {
+            p.inBuf[i] = layout.allocate(fmt::format("input block {}", i), inBytes);
+            p.outBuf[i] = layout.allocate(fmt::format("output block {}", i), rows * outRows);
+        }
+        p.outFilterStride = std::uint64_t{rows} * p.wo * p.elem;
+    } else {
+        p.inPlaneStride = std::uint64_t{p.h} * inRow;
+        p.inBuf[0] = layout.allocate("input map", p.channels * p.inPlaneStride + slack);
+        p.outBuf[0] = layout.allocate("output maps", std::uint64_t{p.ho} * outRows);
+        p.outFilterStride = std::uint64_t{p.ho} * p.wo * p.elem;
+    }
+    std::uint32_t fetched = 0;  // resident: input rows already requested
+    for (std::uint32_t r0 = 0; r0 < p.ho; r0 += rows) {
+        Block b;
+        b.r0 = r0;
+        b.r1 = std::min(p.ho, r0 + rows);
+        b.in0 = r0 * p.s;
+        b.inRows = (b.r1 - b.r0 - 1) * p.s + p.k;
+        const unsigned index = static_cast<unsigned>(p.blocks.size());
+        if (p.doubleBuffer) {
+            b.fetch0 = b.in0;
+            b.fetchRows = b.inRows;
+            b.inAddr = b.fetchAddr = p.inBuf[index % 2];
+            b.outAddr = p.outBuf[index % 2];
+            b.tag = kInputTag + index % 2;
+        } else {
+            b.fetch0 = fetched;
+            b.fetchRows = b.in0 + b.inRows - fetched;
+            fetched = b.in0 + b.inRows;
+            b.inAddr = p.inBuf[0] + std::uint64_t{b.in0} * inRow;
+            b.fetchAddr = p.inBuf[0] + std::uint64_t{b.fetch0} * inRow;
+            b.outAddr = p.outBuf[0] + std::uint64_t{b.r0} * p.wo * p.elem;
+            b.tag = kResidentTagBase + index;
+        }
+        p.blocks.push_back(b);
+    }
+    p.amBytes = layout.end();
+    p.ddrIn = 0;
+    p.ddrW = alignUp(std::uint64_t{p.channels} * p.h * inRow, 4096);
+    p.ddrOut = alignUp(p.ddrW + std::uint64_t{p.filters} * p.channels * p.k * p.k * p.elem, 4096);
+    pl.finish();
+    return std::make_unique<ShuffleConvKernel>(std::move(p));
+}
+
+std::unique_ptr<Workload> makeConv2dKernel(const std::string& kernel, const config::Node& workload,
+                                           const config::Node& plan, const TargetInfo& target) {
+    const config::Node* strategy = plan.isNull() ? nullptr : plan.find("strategy");
+    if (strategy && strategy->isScalar() && strategy->scalar() == "shuffle")
+        return makeShuffleConvKernel(kernel, workload, plan, target);
+    if (strategy && strategy->isScalar() && strategy->scalar() == "im2col")
+        return makeIm2colConvKernel(kernel, workload, plan, target);
+    return makeConvKernel(kernel, workload, plan, target);
+}
+
+}  // namespace tessim
