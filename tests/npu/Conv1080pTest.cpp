@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "npu/UsefulBytes.h"
+#include "common/UsefulBytes.h"
 
 namespace {
 

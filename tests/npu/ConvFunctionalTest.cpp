@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "npu/UsefulBytes.h"
+#include "common/UsefulBytes.h"
 #include "sim/app/Simulation.h"
 
 namespace tessim {

@@ -17,7 +17,7 @@
 
 #include <unistd.h>
 
-#include "npu/UsefulBytes.h"
+#include "common/UsefulBytes.h"
 #include "sim/app/Simulation.h"
 #include "sim/config/ConfigError.h"
 #include "sim/report/Report.h"
