@@ -8,10 +8,7 @@
 
 #include <systemc>
 
-#include "models/targets/ConfiguredTarget.h"
-#include "sim/config/Loader.h"
-#include "sim/core/ProcessFailure.h"
-#include "sim/core/SimulationSetup.h"
+#include "common/FreshTarget.h"
 
 namespace tessim::test {
 
@@ -24,36 +21,16 @@ struct EngineRun {
     StallBreakdown stalls;
 };
 
-inline std::unique_ptr<ConfiguredTarget>& target() {
-    static std::unique_ptr<ConfiguredTarget> t;  // outlives sc_start; one per test process
-    return t;
-}
-
-// A new target in a fresh SystemC kernel (the previous one is leaked with its kernel), so one
-// test may run several streams.
+// A new target in a fresh SystemC kernel, so one test may run several streams.
 inline ConfiguredTarget& makeTarget(const std::vector<std::string>& overrides = {}) {
-    initSystemC();
-    if (target()) {
-        (void)target().release();
-        sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
-        sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
-    }
-    config::Node root =
-        config::loadYamlFile(std::string(TESSIM_SOURCE_DIR) + "/tests/engine/issue-models.yaml");
-    for (const auto& o : overrides)
-        config::applyOverride(root, o, {"<test>", 0, 0});
-    target() = std::make_unique<ConfiguredTarget>(root);
-    return *target();
+    return freshTarget("tests/engine/issue-models.yaml", overrides);
 }
 
 inline EngineRun runOn(const std::string& engineName, std::vector<Op> ops, bool functional = false) {
-    ConfiguredTarget& t = target() ? *target() : makeTarget();
-    Engine* e = t.findEngine(engineName);
-    e->setFunctional(functional);
-    e->setStream(std::make_unique<VectorOpStream>(std::move(ops)));
-    sc_core::sc_start();
-    rethrowProcessFailure();
-    return EngineRun{e->finishCycle(), e->stalls(e->finishCycle())};
+    if (!target())
+        makeTarget();
+    Engine& e = runStream(engineName, std::move(ops), functional);
+    return EngineRun{e.finishCycle(), e.stalls(e.finishCycle())};
 }
 
 inline Op vector(OpKind kind, std::uint8_t dst, std::uint8_t a, std::uint8_t b = kNoReg,

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "common/FreshTarget.h"
 #include "common/ProcessRunner.h"
 #include "models/targets/ConfiguredTarget.h"
 #include "sim/config/Loader.h"
@@ -26,21 +27,11 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::unique_ptr<ConfiguredTarget>& target() {
-    static std::unique_ptr<ConfiguredTarget> t;  // outlives sc_start; one per test process
-    return t;
-}
+using test::target;
 
+// A fresh k1 target in a new SystemC kernel.
 ConfiguredTarget& freshK1() {
-    initSystemC();
-    if (target()) {
-        (void)target().release();
-        sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
-        sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
-    }
-    target() = std::make_unique<ConfiguredTarget>(
-        config::loadYamlFile(std::string(TESSIM_SOURCE_DIR) + "/configs/targets/k1.yaml"));
-    return *target();
+    return test::freshTarget("configs/targets/k1.yaml");
 }
 
 struct Shape {

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <systemc>
 
+#include "common/FreshTarget.h"
 #include "models/memory/Cache.h"
 #include "models/targets/ConfiguredTarget.h"
 #include "sim/config/Loader.h"
@@ -28,33 +29,18 @@ constexpr std::array<std::uint64_t, 4> kFmaReciprocal{1, 2, 4, 8};
 constexpr std::array<double, 4> kLoadReciprocal{2.45, 4.35, 8.6, 16.5};
 constexpr std::uint32_t kVlenElements = 8;  // VLEN 256 / 32-bit elements
 
-std::unique_ptr<ConfiguredTarget>& target() {
-    static std::unique_ptr<ConfiguredTarget> t;  // outlives sc_start; one per test process
-    return t;
-}
+using test::target;
 
-// A fresh k1 target in a new SystemC kernel (the previous one is leaked with its kernel).
+// A fresh k1 target in a new SystemC kernel.
 ConfiguredTarget& freshK1() {
-    initSystemC();
-    if (target()) {
-        (void)target().release();
-        sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
-        sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
-    }
-    target() = std::make_unique<ConfiguredTarget>(
-        config::loadYamlFile(std::string(TESSIM_SOURCE_DIR) + "/configs/targets/k1.yaml"));
-    return *target();
+    return test::freshTarget("configs/targets/k1.yaml");
 }
 
 // Runs `ops` on core0 of a fresh k1 target and returns the cycle at which the core finished.
 std::uint64_t runOnCore0(std::vector<Op> ops) {
     if (!target() || sc_core::sc_start_of_simulation_invoked())
         freshK1();
-    Engine* core = target()->findEngine("core0");
-    core->setStream(std::make_unique<VectorOpStream>(std::move(ops)));
-    sc_core::sc_start();
-    rethrowProcessFailure();
-    return core->finishCycle();
+    return test::runStream("core0", std::move(ops)).finishCycle();
 }
 
 // vd ← vs0 · vs1 + vs2 at LMUL m: register groups start at multiples of 8.

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <systemc>
 
+#include "common/FreshTarget.h"
 #include "models/memory/Cache.h"
 #include "models/targets/ConfiguredTarget.h"
 #include "sim/config/Loader.h"
@@ -28,32 +29,17 @@ constexpr std::array<std::uint64_t, 3> kWideLatency{5, 5, 8};
 constexpr std::array<std::uint64_t, 3> kWideReciprocal{2, 4, 8};
 constexpr std::uint32_t kF16PerRegister = 16;  // VLEN 256 / SEW 16
 
-std::unique_ptr<ConfiguredTarget>& target() {
-    static std::unique_ptr<ConfiguredTarget> t;  // outlives sc_start; one per test process
-    return t;
-}
+using test::target;
 
+// A fresh k1 target in a new SystemC kernel.
 ConfiguredTarget& freshK1() {
-    initSystemC();
-    if (target()) {
-        (void)target().release();
-        sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
-        sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
-    }
-    target() = std::make_unique<ConfiguredTarget>(
-        config::loadYamlFile(std::string(TESSIM_SOURCE_DIR) + "/configs/targets/k1.yaml"));
-    return *target();
+    return test::freshTarget("configs/targets/k1.yaml");
 }
 
 std::uint64_t runOnCore0(std::vector<Op> ops, bool functional = false) {
     if (!target() || sc_core::sc_start_of_simulation_invoked())
         freshK1();
-    Engine* core = target()->findEngine("core0");
-    core->setFunctional(functional);
-    core->setStream(std::make_unique<VectorOpStream>(std::move(ops)));
-    sc_core::sc_start();
-    rethrowProcessFailure();
-    return core->finishCycle();
+    return test::runStream("core0", std::move(ops), functional).finishCycle();
 }
 
 // vd (f32, 2·LMUL registers) ← vs0 · vs1 + vs2 (f16, LMUL registers each).
