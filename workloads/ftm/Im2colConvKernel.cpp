@@ -23,6 +23,7 @@
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
 #include "workloads/ftm/ModuloScheduler.h"
+#include "workloads/ftm/ScalarDataMemory.h"
 
 namespace tessim {
 namespace {
@@ -76,7 +77,8 @@ struct Im2colParams {
     std::vector<GemmBody> bodies;
     std::vector<Block> blocks;
     bool doubleBuffer = false;
-    bool fromAm = false;  // expand from the input map held in the AM, else gather from DDR
+    bool fromAm = false;    // expand from the input map held in the AM, else gather from DDR
+    bool l1dCache = false;  // kernel elements loaded through the L1D cache (sm: the L1D role)
     std::uint64_t mapAm = 0;
     std::uint32_t blockRows = 0;
     std::uint64_t xBuf[2] = {0, 0}, outBuf[2] = {0, 0}, amBytes = 0;
@@ -283,7 +285,7 @@ private:
     }
     void start(std::vector<Op>& out) {
         const std::uint64_t kk = p_.rows() * p_.elem;
-        const unsigned mine = p_.filtersOf(core_);
+        const unsigned mine = p_.l1dCache ? 0 : p_.filtersOf(core_);  // a cache fetches on demand
         if (mine > 0)
             out.push_back(
                 bundle(dmaCopy(kWeightsTag, 1, {static_cast<std::uint32_t>(kk), mine, 1},
@@ -330,7 +332,9 @@ private:
             ld.dtype = p_.dtype;
             ld.dst = static_cast<std::uint8_t>(kScalarRegBase + e);
             ld.space = p_.sm;
-            ld.addr = (std::uint64_t{filter_} * p_.rows() + pass.e0 + e) * p_.elem;
+            // SRAM: this core's filters one after the other; cache: every filter where DDR holds it.
+            const std::uint64_t f = p_.l1dCache ? core_ + std::uint64_t{filter_} * p_.cores() : filter_;
+            ld.addr = (p_.l1dCache ? p_.ddrW : 0) + (f * p_.rows() + pass.e0 + e) * p_.elem;
             out.push_back(bundle(ld));
         }
         body_ = &p_.body(pass.ne);
@@ -462,6 +466,8 @@ public:
         j["engines"] = p_.engines;
         j["buffering"] = p_.doubleBuffer ? "double" : "single";
         j["expand_from"] = p_.fromAm ? "am" : "ddr";
+        if (p_.l1dCache)
+            j["l1d"] = "cache";
         j["blocks"] = p_.blocks.size();
         j["block_rows"] = p_.blockRows;
         j["passes"] = p_.passes.size();
@@ -639,7 +645,9 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     if (!am || !sm || !ddr)
         pl.fail("strategy", fmt::format("target '{}' lacks memories am, sm and ddr", target.name));
     p.am = am->id;
-    p.sm = sm->id;
+    const ScalarDataMemory scalarMemory = readScalarDataMemory(pl, target);
+    p.l1dCache = scalarMemory.cache;
+    p.sm = scalarMemory.space;
     p.ddr = ddr->id;
     if (p.cores() > 1) {
         const MulticastGroupInfo* g = target.findGroup("all_am");
@@ -652,7 +660,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     const unsigned fc = p.filtersOf(0);
     const std::uint64_t smSize =
         sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
-    if (std::uint64_t{fc} * p.rows() * p.elem > smSize)
+    if (!p.l1dCache && std::uint64_t{fc} * p.rows() * p.elem > smSize)
         pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B", fc,
                                      p.channels, p.k, p.k, std::uint64_t{fc} * p.rows() * p.elem, smSize));
     // Per output row: K² expanded rows of Wo elements, and one output row per filter of a core.

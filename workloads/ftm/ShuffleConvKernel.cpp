@@ -18,6 +18,7 @@
 #include "workloads/conv/ConvKernel.h"
 #include "workloads/ftm/Im2colConvKernel.h"
 #include "workloads/ftm/ModuloScheduler.h"
+#include "workloads/ftm/ScalarDataMemory.h"
 
 namespace tessim {
 namespace {
@@ -82,6 +83,7 @@ struct ShuffleParams {
     unsigned fmacs = 3, lsus = 2, shufflers = 1, vectorSlots = 6;
     unsigned broadcasters = 1, scalarSlots = 5, broadcastLatency = 2, scalarAlus = 1, branchUnits = 1;
     bool explicitBroadcast = false;  // kernel elements broadcast into vector registers in the loop
+    bool l1dCache = false;           // kernel elements loaded through the L1D cache (sm: the L1D role)
     unsigned vectorRegisters = 64, scalarRegisters = 64;
     std::vector<Pass> passes;
     std::vector<Body> bodies;  // one per distinct pass height
@@ -313,7 +315,7 @@ private:
 
     void start(std::vector<Op>& out) {
         const std::uint64_t kk = std::uint64_t{p_.channels} * p_.k * p_.k * p_.elem;
-        const unsigned mine = p_.filtersOf(core_);
+        const unsigned mine = p_.l1dCache ? 0 : p_.filtersOf(core_);  // a cache fetches on demand
         if (mine > 0)
             out.push_back(
                 bundle(dmaCopy(kWeightsTag, 1, {static_cast<std::uint32_t>(kk), mine, 1},
@@ -377,10 +379,10 @@ private:
                 ld.dtype = p_.dtype;
                 ld.dst = scalarReg(j * p_.k + kx);
                 ld.space = p_.sm;
-                ld.addr =
-                    (((std::uint64_t{filter_} * p_.channels + pass.channel) * p_.k + pass.k0 + j) * p_.k +
-                     kx) *
-                    p_.elem;
+                // SRAM: this core's filters one after the other; cache: every filter where DDR holds it.
+                const std::uint64_t f = p_.l1dCache ? core_ + std::uint64_t{filter_} * p_.cores() : filter_;
+                ld.addr = (p_.l1dCache ? p_.ddrW : 0) +
+                          (((f * p_.channels + pass.channel) * p_.k + pass.k0 + j) * p_.k + kx) * p_.elem;
                 out.push_back(bundle(ld));
             }
         body_ = &p_.body(pass.kp);
@@ -578,6 +580,8 @@ public:
         j["passes"] = p_.passes.size();
         j["unroll"] = p_.bodies.front().unroll;
         j["broadcast"] = p_.explicitBroadcast ? "explicit" : "operand";
+        if (p_.l1dCache)
+            j["l1d"] = "cache";
         j["am_bytes"] = p_.amBytes;
         return j;
     }
@@ -787,7 +791,9 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     if (!am || !sm || !ddr)
         pl.fail("strategy", fmt::format("target '{}' lacks memories am, sm and ddr", target.name));
     p.am = am->id;
-    p.sm = sm->id;
+    const ScalarDataMemory scalarMemory = readScalarDataMemory(pl, target);
+    p.l1dCache = scalarMemory.cache;
+    p.sm = scalarMemory.space;
     p.ddr = ddr->id;
     if (p.cores() > 1) {
         const MulticastGroupInfo* g = target.findGroup("all_am");
@@ -800,7 +806,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     const std::uint64_t smSize =
         sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
     const std::uint64_t smNeed = std::uint64_t{p.maxFiltersPerCore()} * p.channels * p.k * p.k * p.elem;
-    if (smNeed > smSize)
+    if (!p.l1dCache && smNeed > smSize)
         pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B",
                                      p.maxFiltersPerCore(), p.channels, p.k, p.k, smNeed, smSize));
 
