@@ -156,7 +156,7 @@ TEST(ShuffleConv, FourCoresWithFourKernelsTakeAboutAsLongAsOneWithOne) {
 }
 
 TEST(ShuffleConv, BadInputIsAConfigError) {
-    CliResult r = runCli("run --target ftm2000 --workload conv-ftm --plan shuffle --set workload.pad=1");
+    CliResult r = runCli("run --target ftm2000 --workload conv-ftm --plan shuffle --set workload.pad=33");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.output.find("pad"), std::string::npos) << r.output;
     r = runCli("run --target npu --workload conv-ftm --plan shuffle");

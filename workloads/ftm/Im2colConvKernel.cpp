@@ -23,6 +23,7 @@
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
 #include "workloads/ftm/ModuloScheduler.h"
+#include "workloads/ftm/ScalarDataMemory.h"
 
 namespace tessim {
 namespace {
@@ -67,6 +68,7 @@ struct Im2colParams {
     DType dtype = DType::F64;
     unsigned elem = 8;
     std::uint32_t h = 0, w = 0, k = 0, s = 1, channels = 1, filters = 1, ho = 0, wo = 0;
+    std::uint32_t pad = 0;  // zero rows and columns around the map
     unsigned lanes = 16;
     std::vector<std::string> engines;
     std::uint8_t ddr = 0, am = 0, sm = 0, group = 0;
@@ -76,7 +78,8 @@ struct Im2colParams {
     std::vector<GemmBody> bodies;
     std::vector<Block> blocks;
     bool doubleBuffer = false;
-    bool fromAm = false;  // expand from the input map held in the AM, else gather from DDR
+    bool fromAm = false;    // expand from the input map held in the AM, else gather from DDR
+    bool l1dCache = false;  // kernel elements loaded through the L1D cache (sm: the L1D role)
     std::uint64_t mapAm = 0;
     std::uint32_t blockRows = 0;
     std::uint64_t xBuf[2] = {0, 0}, outBuf[2] = {0, 0}, amBytes = 0;
@@ -87,6 +90,22 @@ struct Im2colParams {
     std::uint64_t rows() const { return std::uint64_t{channels} * k * k; }  // rows of the expanded matrix
     std::uint64_t macs() const { return std::uint64_t{ho} * wo * filters * rows(); }
     std::uint64_t expandedElements() const { return rows() * ho * wo; }
+    // Outputs o with o·s + offset − pad in [0, size): [first(offset), last(offset, size)).
+    std::uint32_t first(std::uint32_t offset) const { return offset >= pad ? 0 : (pad - offset + s - 1) / s; }
+    std::uint32_t last(std::uint32_t offset, std::uint32_t size, std::uint32_t outs) const {
+        return std::min<std::uint32_t>(outs, (size + pad - offset + s - 1) / s);
+    }
+    // Expanded elements that come from the map (the rest is padding: zeros).
+    std::uint64_t mapElements() const {
+        std::uint64_t n = 0;
+        for (std::uint32_t ky = 0; ky < k; ++ky)
+            for (std::uint32_t kx = 0; kx < k; ++kx) {
+                const std::uint32_t r0 = first(ky), r1 = last(ky, h, ho), o0 = first(kx),
+                                    o1 = last(kx, w, wo);
+                n += std::uint64_t{r1 > r0 ? r1 - r0 : 0} * (o1 > o0 ? o1 - o0 : 0);
+            }
+        return n * channels;
+    }
     const GemmBody& body(unsigned ne) const {
         for (const auto& b : bodies)
             if (b.ne == ne)
@@ -250,28 +269,50 @@ private:
     // Loop control registers, above the kernel elements'.
     static constexpr std::uint8_t kCounterReg = kScalarRegBase + 60;
     static constexpr std::uint8_t kFlagReg = kScalarRegBase + 61;
+    // A vector register of zeros for the padding, outside the loops (which own every register).
+    static constexpr std::uint8_t kZeroReg = 0;
     std::uint64_t blockColumns(const Block& b) const { return std::uint64_t{b.r1 - b.r0} * p_.wo; }
     // The expanded rows of block b: one DMA per kernel element, gathering its shifted window.
+    // Expanded row e of block b: its output rows [r0, r1) and columns [o0, o1) that read the map
+    // (the rest is padding).
+    struct Window {
+        std::uint32_t r0, r1, o0, o1;
+        bool empty() const { return r1 <= r0 || o1 <= o0; }
+    };
+    Window window(const Block& blk, unsigned e) const {
+        const unsigned ky = e / p_.k % p_.k, kx = e % p_.k;
+        Window v;
+        v.r0 = std::max(blk.r0, p_.first(ky));
+        v.r1 = std::min(blk.r1, p_.last(ky, p_.h, p_.ho));
+        v.o0 = p_.first(kx);
+        v.o1 = p_.last(kx, p_.w, p_.wo);
+        return v;
+    }
     void expand(std::vector<Op>& out, unsigned b) const {
         const Block& blk = p_.blocks[b];
         const std::uint64_t cols = blockColumns(blk);
         const std::uint64_t rowBytes = std::uint64_t{p_.w} * p_.elem;
         for (unsigned e = 0; e < p_.rows(); ++e) {
             const unsigned c = e / (p_.k * p_.k), ky = e / p_.k % p_.k, kx = e % p_.k;
+            const Window v = window(blk, e);
+            if (v.empty())
+                continue;
             {
                 const std::uint8_t from = p_.fromAm ? p_.am : p_.ddr;
                 const std::uint64_t src =
                     (p_.fromAm ? p_.mapAm : p_.ddrIn) +
-                    (std::uint64_t{c} * p_.h + std::uint64_t{blk.r0} * p_.s + ky) * rowBytes +
-                    std::uint64_t{kx} * p_.elem;
-                const std::uint64_t dst = p_.xBuf[b % 2] + std::uint64_t{e} * cols * p_.elem;
+                    (std::uint64_t{c} * p_.h + std::uint64_t{v.r0} * p_.s + ky - p_.pad) * rowBytes +
+                    (std::uint64_t{v.o0} * p_.s + kx - p_.pad) * p_.elem;
+                const std::uint64_t dst = p_.xBuf[b % 2] + std::uint64_t{e} * cols * p_.elem +
+                                          (std::uint64_t{v.r0 - blk.r0} * p_.wo + v.o0) * p_.elem;
+                const std::uint32_t n = v.o1 - v.o0;
                 Op op;
                 if (p_.s == 1)
-                    op = dmaCopy(kInputTag + b % 2, 0, {p_.wo * p_.elem, blk.r1 - blk.r0, 1},
+                    op = dmaCopy(kInputTag + b % 2, 0, {n * p_.elem, v.r1 - v.r0, 1},
                                  {from, src, static_cast<std::int64_t>(rowBytes)},
                                  {p_.am, dst, static_cast<std::int64_t>(p_.wo * p_.elem)});
                 else
-                    op = dmaCopy(kInputTag + b % 2, 0, {p_.elem, p_.wo, blk.r1 - blk.r0},
+                    op = dmaCopy(kInputTag + b % 2, 0, {p_.elem, n, v.r1 - v.r0},
                                  {from, src, static_cast<std::int64_t>(p_.s * p_.elem),
                                   static_cast<std::int64_t>(p_.s * rowBytes)},
                                  {p_.am, dst, static_cast<std::int64_t>(p_.elem),
@@ -281,9 +322,47 @@ private:
             }
         }
     }
+    // Zeros where expanded rows of block b read padding, written by each core into its own AM
+    // with vector stores of a broadcast zero (no DMA from DDR): per row e, the output rows outside
+    // its window whole, and in the window the columns left and right of it (one run per seam).
+    void zeroPadding(std::vector<Op>& out, unsigned b) const {
+        const Block& blk = p_.blocks[b];
+        const std::uint64_t cols = blockColumns(blk);
+        bool zeroReady = false;
+        auto fill = [&](std::uint64_t at, std::uint64_t elements) {
+            if (elements > 0 && !zeroReady) {
+                Op zero = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
+                zero.dst = kZeroReg;
+                zero.imm = 0.0;
+                out.push_back(bundle(zero));
+                zeroReady = true;
+            }
+            for (std::uint64_t i = 0; i < elements; i += p_.lanes) {
+                const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.lanes, elements - i));
+                out.push_back(bundle(vectorStore(p_.dtype, kZeroReg, p_.am, at + i * p_.elem, vl)));
+            }
+        };
+        for (unsigned e = 0; e < p_.rows(); ++e) {
+            const std::uint64_t row = p_.xBuf[b % 2] + std::uint64_t{e} * cols * p_.elem;
+            Window v = window(blk, e);
+            if (v.empty()) {
+                fill(row, cols);
+                continue;
+            }
+            // Whole output rows above the window, then from the window's first left padding on.
+            std::uint64_t at = std::uint64_t{v.r0 - blk.r0} * p_.wo;
+            fill(row, at);
+            for (std::uint32_t r = v.r0; r < v.r1; ++r) {
+                const std::uint64_t left = std::uint64_t{r - blk.r0} * p_.wo;
+                fill(row + at * p_.elem, left + v.o0 - at);
+                at = left + v.o1;
+            }
+            fill(row + at * p_.elem, cols - at);
+        }
+    }
     void start(std::vector<Op>& out) {
         const std::uint64_t kk = p_.rows() * p_.elem;
-        const unsigned mine = p_.filtersOf(core_);
+        const unsigned mine = p_.l1dCache ? 0 : p_.filtersOf(core_);  // a cache fetches on demand
         if (mine > 0)
             out.push_back(
                 bundle(dmaCopy(kWeightsTag, 1, {static_cast<std::uint32_t>(kk), mine, 1},
@@ -297,6 +376,8 @@ private:
         }
         if (core_ == 0)
             expand(out, 0);
+        if (p_.pad > 0)
+            zeroPadding(out, 0);
         if (mine > 0)
             out.push_back(bundle(dmaWait(kWeightsTag)));
     }
@@ -308,6 +389,9 @@ private:
                 syncOp(OpKind::Barrier, kBarrierBase + static_cast<std::uint32_t>(block_), p_.cores())));
         if (core_ == 0 && block_ + 1 < p_.blocks.size())
             expand(out, static_cast<unsigned>(block_ + 1));
+        // This core's loops on the buffer of block + 1 (block − 1's) have ended: its padding.
+        if (p_.pad > 0 && block_ + 1 < p_.blocks.size())
+            zeroPadding(out, static_cast<unsigned>(block_ + 1));
         if (block_ >= 2)
             out.push_back(bundle(dmaWait(kOutputTag + block_ % 2)));
     }
@@ -330,7 +414,9 @@ private:
             ld.dtype = p_.dtype;
             ld.dst = static_cast<std::uint8_t>(kScalarRegBase + e);
             ld.space = p_.sm;
-            ld.addr = (std::uint64_t{filter_} * p_.rows() + pass.e0 + e) * p_.elem;
+            // SRAM: this core's filters one after the other; cache: every filter where DDR holds it.
+            const std::uint64_t f = p_.l1dCache ? core_ + std::uint64_t{filter_} * p_.cores() : filter_;
+            ld.addr = (p_.l1dCache ? p_.ddrW : 0) + (f * p_.rows() + pass.e0 + e) * p_.elem;
             out.push_back(bundle(ld));
         }
         body_ = &p_.body(pass.ne);
@@ -453,6 +539,8 @@ public:
         j["channels"] = p_.channels;
         j["filters"] = p_.filters;
         j["dtype"] = std::string(dtypeName(p_.dtype));
+        if (p_.pad > 0)
+            j["pad"] = p_.pad;
         return j;
     }
     nlohmann::ordered_json resolvedPlan() const override {
@@ -462,6 +550,8 @@ public:
         j["engines"] = p_.engines;
         j["buffering"] = p_.doubleBuffer ? "double" : "single";
         j["expand_from"] = p_.fromAm ? "am" : "ddr";
+        if (p_.l1dCache)
+            j["l1d"] = "cache";
         j["blocks"] = p_.blocks.size();
         j["block_rows"] = p_.blockRows;
         j["passes"] = p_.passes.size();
@@ -532,14 +622,17 @@ public:
         node.add("input_bytes", input, "B", "H · W elements of the input map");
         node.add("expansion", static_cast<double>(expanded) / static_cast<double>(input) - 1.0, "",
                  "extra data of the expanded matrix over the input: K²·Ho·Wo / (H·W) − 1");
-        node.add("input_ddr_bytes", p_.fromAm ? input : expanded, "B",
+        node.add("input_ddr_bytes", p_.fromAm ? input : p_.mapElements() * p_.elem, "B",
                  "input bytes read from DDR: the map once (expansion from the AM) or the expanded rows");
         node.add("blocks", static_cast<std::uint64_t>(p_.blocks.size()), "", "expanded blocks");
     }
 
 private:
+    // Padded coordinates: zero outside the map.
     double input(std::uint64_t c, std::uint64_t y, std::uint64_t x) const {
-        return testValue(p_.dtype, (c * p_.h + y) * p_.w + x, 0);
+        if (y < p_.pad || y >= p_.pad + p_.h || x < p_.pad || x >= p_.pad + p_.w)
+            return 0.0;
+        return testValue(p_.dtype, (c * p_.h + y - p_.pad) * p_.w + x - p_.pad, 0);
     }
     double weight(std::uint64_t f, std::uint64_t e) const {
         return testValue(p_.dtype, f * p_.rows() + e, 1);
@@ -587,15 +680,16 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     p.s = w.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 8});
     p.channels = w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 4096});
     p.filters = w.get<std::uint32_t>("filters", 1u, Range<std::uint32_t>{1, 4096});
-    w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 0});
+    p.pad = w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 32});
     const std::string dtype = w.oneOf("dtype", {"f64", "f32"}, std::string("f64"));
     parseDType(dtype, p.dtype);
-    if (p.k > p.h || p.k > p.w)
-        w.fail("k", fmt::format("kernel {}×{} is larger than the {}×{} input", p.k, p.k, p.h, p.w));
+    if (p.k > p.h + 2 * p.pad || p.k > p.w + 2 * p.pad)
+        w.fail("k", fmt::format("kernel {}×{} is larger than the {}×{} input with padding {}", p.k, p.k, p.h,
+                                p.w, p.pad));
     w.finish();
     p.elem = dtypeBytes(p.dtype);
-    p.ho = (p.h - p.k) / p.s + 1;
-    p.wo = (p.w - p.k) / p.s + 1;
+    p.ho = (p.h + 2 * p.pad - p.k) / p.s + 1;
+    p.wo = (p.w + 2 * p.pad - p.k) / p.s + 1;
 
     PlanReader planReader(plan);
     Reader& pl = planReader.reader;
@@ -639,7 +733,9 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     if (!am || !sm || !ddr)
         pl.fail("strategy", fmt::format("target '{}' lacks memories am, sm and ddr", target.name));
     p.am = am->id;
-    p.sm = sm->id;
+    const ScalarDataMemory scalarMemory = readScalarDataMemory(pl, target);
+    p.l1dCache = scalarMemory.cache;
+    p.sm = scalarMemory.space;
     p.ddr = ddr->id;
     if (p.cores() > 1) {
         const MulticastGroupInfo* g = target.findGroup("all_am");
@@ -652,7 +748,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     const unsigned fc = p.filtersOf(0);
     const std::uint64_t smSize =
         sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
-    if (std::uint64_t{fc} * p.rows() * p.elem > smSize)
+    if (!p.l1dCache && std::uint64_t{fc} * p.rows() * p.elem > smSize)
         pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B", fc,
                                      p.channels, p.k, p.k, std::uint64_t{fc} * p.rows() * p.elem, smSize));
     // Per output row: K² expanded rows of Wo elements, and one output row per filter of a core.
@@ -682,6 +778,14 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     }
     if (requestedRows > 0)
         rows = std::min(rows, requestedRows);
+    // More than one block: the next block's expansion runs under this one's GEMM, in the other buffer.
+    if (rows < p.ho && !p.doubleBuffer) {
+        p.doubleBuffer = true;
+        if (need(rows, 2) > amSize)
+            pl.fail("block_rows",
+                    fmt::format("two blocks of {} output rows need {} B of AM, which holds {} B", rows,
+                                need(rows, 2), amSize));
+    }
     p.blockRows = rows;
     for (std::uint32_t r0 = 0; r0 < p.ho; r0 += rows)
         p.blocks.push_back(Block{r0, std::min(p.ho, r0 + rows)});

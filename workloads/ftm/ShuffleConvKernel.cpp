@@ -18,6 +18,7 @@
 #include "workloads/conv/ConvKernel.h"
 #include "workloads/ftm/Im2colConvKernel.h"
 #include "workloads/ftm/ModuloScheduler.h"
+#include "workloads/ftm/ScalarDataMemory.h"
 
 namespace tessim {
 namespace {
@@ -58,6 +59,7 @@ struct Block {
     std::uint32_t r0 = 0, r1 = 0;             // output rows [r0, r1)
     std::uint32_t in0 = 0, inRows = 0;        // input rows it reads
     std::uint32_t fetch0 = 0, fetchRows = 0;  // input rows its DMA brings from DDR
+    std::uint32_t real0 = 0, realRows = 0;    // of those, the map's rows (not padding), map coordinates
     std::uint64_t inAddr = 0;                 // AM address of input row in0
     std::uint64_t fetchAddr = 0;              // AM address of input row fetch0
     std::uint64_t outAddr = 0;                // AM address of output row r0 of the core's first filter
@@ -74,6 +76,7 @@ struct ShuffleParams {
     DType dtype = DType::F64;
     unsigned elem = 8;
     std::uint32_t h = 0, w = 0, k = 0, s = 1, channels = 1, filters = 1, ho = 0, wo = 0;
+    std::uint32_t pad = 0;  // zero rows and columns around the map
     unsigned lanes = 16, chunks = 0;
     std::uint64_t inPlaneStride = 0;  // AM bytes between the channels of an input buffer
     std::vector<std::string> engines;
@@ -82,6 +85,7 @@ struct ShuffleParams {
     unsigned fmacs = 3, lsus = 2, shufflers = 1, vectorSlots = 6;
     unsigned broadcasters = 1, scalarSlots = 5, broadcastLatency = 2, scalarAlus = 1, branchUnits = 1;
     bool explicitBroadcast = false;  // kernel elements broadcast into vector registers in the loop
+    bool l1dCache = false;           // kernel elements loaded through the L1D cache (sm: the L1D role)
     unsigned vectorRegisters = 64, scalarRegisters = 64;
     std::vector<Pass> passes;
     std::vector<Body> bodies;  // one per distinct pass height
@@ -98,6 +102,9 @@ struct ShuffleParams {
     unsigned cores() const { return static_cast<unsigned>(engines.size()); }
     unsigned filtersOf(unsigned core) const { return (filters - core + cores() - 1) / cores(); }
     unsigned maxFiltersPerCore() const { return filtersOf(0); }
+    // The map as the AM holds it: padding included.
+    std::uint32_t hp() const { return h + 2 * pad; }
+    std::uint32_t wp() const { return w + 2 * pad; }
     const Body& body(unsigned kp) const {
         for (const auto& b : bodies)
             if (b.kp == kp)
@@ -108,7 +115,7 @@ struct ShuffleParams {
     std::uint64_t inputDdrBytes() const {
         std::uint64_t rows = 0;
         for (const auto& b : blocks)
-            rows += b.fetchRows;
+            rows += b.realRows;
         return rows * w * elem * channels;
     }
 };
@@ -310,10 +317,12 @@ private:
     // Loop control registers, above the kernel elements'.
     static constexpr std::uint8_t kCounterReg = kScalarRegBase + 60;
     static constexpr std::uint8_t kFlagReg = kScalarRegBase + 61;
+    // A vector register of zeros for the padding, outside the loops (which own every register).
+    static constexpr std::uint8_t kZeroReg = 0;
 
     void start(std::vector<Op>& out) {
         const std::uint64_t kk = std::uint64_t{p_.channels} * p_.k * p_.k * p_.elem;
-        const unsigned mine = p_.filtersOf(core_);
+        const unsigned mine = p_.l1dCache ? 0 : p_.filtersOf(core_);  // a cache fetches on demand
         if (mine > 0)
             out.push_back(
                 bundle(dmaCopy(kWeightsTag, 1, {static_cast<std::uint32_t>(kk), mine, 1},
@@ -321,13 +330,29 @@ private:
                                {p_.sm, 0, static_cast<std::int64_t>(kk)})));
         // Double-buffered, block 0 (the others start as their buffer frees); resident, every block.
         for (std::size_t b = 0; core_ == 0 && b < (p_.doubleBuffer ? 1 : p_.blocks.size()); ++b)
-            out.push_back(bundle(inputDma(static_cast<unsigned>(b))));
+            if (p_.blocks[b].realRows > 0)
+                out.push_back(bundle(inputDma(static_cast<unsigned>(b))));
+        if (p_.pad > 0 && !p_.doubleBuffer)
+            zeroPadding(out, p_.inBuf[0], 0, p_.hp());
         if (mine > 0)
             out.push_back(bundle(dmaWait(kWeightsTag)));
     }
     Op inputDma(unsigned b) const {
         const Block& blk = p_.blocks[b];
         const std::uint32_t rowBytes = p_.w * p_.elem;
+        if (p_.pad > 0) {
+            // Each map row into its padded AM row, at column pad; the padding is not fetched.
+            const std::uint64_t amRow = std::uint64_t{p_.wp()} * p_.elem;
+            Op op = dmaCopy(blk.tag, 0, {rowBytes, blk.realRows, p_.channels},
+                            {p_.ddr, p_.ddrIn + std::uint64_t{blk.real0} * rowBytes, rowBytes,
+                             static_cast<std::int64_t>(std::uint64_t{p_.h} * rowBytes)},
+                            {p_.am,
+                             blk.fetchAddr + (std::uint64_t{blk.real0} + p_.pad - blk.fetch0) * amRow +
+                                 std::uint64_t{p_.pad} * p_.elem,
+                             static_cast<std::int64_t>(amRow), static_cast<std::int64_t>(p_.inPlaneStride)});
+            op.dma.group = p_.group;
+            return op;
+        }
         Op op = dmaCopy(blk.tag, 0, {rowBytes * blk.fetchRows, p_.channels, 1},
                         {p_.ddr, p_.ddrIn + std::uint64_t{blk.fetch0} * rowBytes,
                          static_cast<std::int64_t>(std::uint64_t{p_.h} * rowBytes)},
@@ -336,17 +361,53 @@ private:
         return op;
     }
     void blockHead(std::vector<Op>& out) {
-        if (core_ == 0)
+        if (core_ == 0 && p_.blocks[block_].realRows > 0)
             out.push_back(bundle(dmaWait(p_.blocks[block_].tag)));
         if (p_.cores() > 1)
             out.push_back(bundle(
                 syncOp(OpKind::Barrier, kBarrierBase + static_cast<std::uint32_t>(block_), p_.cores())));
         if (!p_.doubleBuffer)
             return;
-        if (core_ == 0 && block_ + 1 < p_.blocks.size())
+        if (core_ == 0 && block_ + 1 < p_.blocks.size() && p_.blocks[block_ + 1].realRows > 0)
             out.push_back(bundle(inputDma(static_cast<unsigned>(block_ + 1))));
         if (block_ >= 2)
             out.push_back(bundle(dmaWait(kOutputTag + block_ % 2)));
+        // A reused buffer holds an earlier block's rows where this one has padding.
+        if (p_.pad > 0)
+            zeroPadding(out, p_.blocks[block_].inAddr, p_.blocks[block_].in0, p_.blocks[block_].inRows);
+    }
+    // Zeros in the padding of AM rows [row0, row0 + rows) (padded coordinates) of the buffer whose
+    // row row0 sits at addr, every channel: whole rows above and below the map, the columns at
+    // both sides (a row's right padding and the next row's left padding are adjacent). Vector
+    // stores of a broadcast zero: the padding never comes from DDR.
+    void zeroPadding(std::vector<Op>& out, std::uint64_t addr, std::uint32_t row0, std::uint32_t rows) const {
+        Op zero = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
+        zero.dst = kZeroReg;
+        zero.imm = 0.0;
+        out.push_back(bundle(zero));
+        const std::uint64_t amRow = std::uint64_t{p_.wp()} * p_.elem;
+        auto fill = [&](std::uint64_t at, std::uint64_t elements) {
+            for (std::uint64_t e = 0; e < elements; e += p_.lanes) {
+                const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.lanes, elements - e));
+                out.push_back(bundle(vectorStore(p_.dtype, kZeroReg, p_.am, at + e * p_.elem, vl)));
+            }
+        };
+        for (unsigned c = 0; c < p_.channels; ++c) {
+            const std::uint64_t plane = addr + c * p_.inPlaneStride;
+            for (std::uint32_t r = 0; r < rows; ++r) {
+                const std::uint32_t y = row0 + r;
+                const std::uint64_t rowAddr = plane + r * amRow;
+                if (y < p_.pad || y >= p_.pad + p_.h) {
+                    fill(rowAddr, p_.wp());
+                    continue;
+                }
+                const bool previousIsMap = r > 0 && y - 1 >= p_.pad;
+                if (!previousIsMap)  // else the previous row's fill covered this left padding
+                    fill(rowAddr, p_.pad);
+                const bool nextIsMap = r + 1 < rows && y + 1 < p_.pad + p_.h;
+                fill(rowAddr + (std::uint64_t{p_.pad} + p_.w) * p_.elem, nextIsMap ? 2 * p_.pad : p_.pad);
+            }
+        }
     }
     // A filter's output rows of the block to DDR, as soon as its last pass has stored them.
     void writeBack(std::vector<Op>& out, unsigned fl) {
@@ -377,10 +438,10 @@ private:
                 ld.dtype = p_.dtype;
                 ld.dst = scalarReg(j * p_.k + kx);
                 ld.space = p_.sm;
-                ld.addr =
-                    (((std::uint64_t{filter_} * p_.channels + pass.channel) * p_.k + pass.k0 + j) * p_.k +
-                     kx) *
-                    p_.elem;
+                // SRAM: this core's filters one after the other; cache: every filter where DDR holds it.
+                const std::uint64_t f = p_.l1dCache ? core_ + std::uint64_t{filter_} * p_.cores() : filter_;
+                ld.addr = (p_.l1dCache ? p_.ddrW : 0) +
+                          (((f * p_.channels + pass.channel) * p_.k + pass.k0 + j) * p_.k + kx) * p_.elem;
                 out.push_back(bundle(ld));
             }
         body_ = &p_.body(pass.kp);
@@ -474,7 +535,7 @@ private:
             const std::uint64_t col = std::uint64_t{c} * p_.lanes * p_.s + b.p;
             op = vectorLoad(p_.dtype, valueReg(j, i), p_.am,
                             blk.inAddr + pass.channel * p_.inPlaneStride +
-                                ((std::uint64_t{pass.k0} + y) * p_.w + col) * p_.elem,
+                                ((std::uint64_t{pass.k0} + y) * p_.wp() + col) * p_.elem,
                             p_.lanes);
             if (p_.s > 1)
                 op.stride = static_cast<std::int64_t>(p_.s * p_.elem);
@@ -565,6 +626,8 @@ public:
         j["channels"] = p_.channels;
         j["filters"] = p_.filters;
         j["dtype"] = std::string(dtypeName(p_.dtype));
+        if (p_.pad > 0)
+            j["pad"] = p_.pad;
         return j;
     }
     nlohmann::ordered_json resolvedPlan() const override {
@@ -578,6 +641,8 @@ public:
         j["passes"] = p_.passes.size();
         j["unroll"] = p_.bodies.front().unroll;
         j["broadcast"] = p_.explicitBroadcast ? "explicit" : "operand";
+        if (p_.l1dCache)
+            j["l1d"] = "cache";
         j["am_bytes"] = p_.amBytes;
         return j;
     }
@@ -649,8 +714,11 @@ public:
     }
 
 private:
+    // Padded coordinates: zero outside the map.
     double input(std::uint64_t c, std::uint64_t y, std::uint64_t x) const {
-        return testValue(p_.dtype, (c * p_.h + y) * p_.w + x, 0);
+        if (y < p_.pad || y >= p_.pad + p_.h || x < p_.pad || x >= p_.pad + p_.w)
+            return 0.0;
+        return testValue(p_.dtype, (c * p_.h + y - p_.pad) * p_.w + x - p_.pad, 0);
     }
     double weight(std::uint64_t f, std::uint64_t c, std::uint64_t ky, std::uint64_t kx) const {
         return testValue(p_.dtype, ((f * p_.channels + c) * p_.k + ky) * p_.k + kx, 1);
@@ -702,15 +770,16 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     p.s = w.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 8});
     p.channels = w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 4096});
     p.filters = w.get<std::uint32_t>("filters", 1u, Range<std::uint32_t>{1, 4096});
-    w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 0});
+    p.pad = w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 32});
     const std::string dtype = w.oneOf("dtype", {"f64", "f32"}, std::string("f64"));
     parseDType(dtype, p.dtype);
-    if (p.k > p.h || p.k > p.w)
-        w.fail("k", fmt::format("kernel {}×{} is larger than the {}×{} input", p.k, p.k, p.h, p.w));
+    if (p.k > p.hp() || p.k > p.wp())
+        w.fail("k", fmt::format("kernel {}×{} is larger than the {}×{} input with padding {}", p.k, p.k, p.h,
+                                p.w, p.pad));
     w.finish();
     p.elem = dtypeBytes(p.dtype);
-    p.ho = (p.h - p.k) / p.s + 1;
-    p.wo = (p.w - p.k) / p.s + 1;
+    p.ho = (p.hp() - p.k) / p.s + 1;
+    p.wo = (p.wp() - p.k) / p.s + 1;
 
     PlanReader planReader(plan);
     Reader& pl = planReader.reader;
@@ -787,7 +856,9 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     if (!am || !sm || !ddr)
         pl.fail("strategy", fmt::format("target '{}' lacks memories am, sm and ddr", target.name));
     p.am = am->id;
-    p.sm = sm->id;
+    const ScalarDataMemory scalarMemory = readScalarDataMemory(pl, target);
+    p.l1dCache = scalarMemory.cache;
+    p.sm = scalarMemory.space;
     p.ddr = ddr->id;
     if (p.cores() > 1) {
         const MulticastGroupInfo* g = target.findGroup("all_am");
@@ -800,14 +871,14 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     const std::uint64_t smSize =
         sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
     const std::uint64_t smNeed = std::uint64_t{p.maxFiltersPerCore()} * p.channels * p.k * p.k * p.elem;
-    if (smNeed > smSize)
+    if (!p.l1dCache && smNeed > smSize)
         pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B",
                                      p.maxFiltersPerCore(), p.channels, p.k, p.k, smNeed, smSize));
 
     // AM: input rows (plus slack for the last vector's over-read) and the output rows of every
     // filter of a core; one buffer each when the whole map fits, else two blocks' worth each.
     const std::uint64_t slack = (std::uint64_t{p.lanes} * (p.chunks + 1) * p.s + p.s) * p.elem;
-    const std::uint64_t inRow = std::uint64_t{p.w} * p.elem;
+    const std::uint64_t inRow = std::uint64_t{p.wp()} * p.elem;
     const std::uint64_t outRows = std::uint64_t{p.maxFiltersPerCore()} * p.wo * p.elem;
     auto need = [&](std::uint32_t n, unsigned buffers) {
         const std::uint64_t inRows = std::uint64_t{n - 1} * p.s + p.k;
@@ -867,7 +938,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         }
         p.outFilterStride = std::uint64_t{rows} * p.wo * p.elem;
     } else {
-        p.inPlaneStride = std::uint64_t{p.h} * inRow;
+        p.inPlaneStride = std::uint64_t{p.hp()} * inRow;
         p.inBuf[0] = layout.allocate("input map", p.channels * p.inPlaneStride + slack);
         p.outBuf[0] = layout.allocate("output maps", std::uint64_t{p.ho} * outRows);
         p.outFilterStride = std::uint64_t{p.ho} * p.wo * p.elem;
@@ -895,11 +966,15 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
             b.outAddr = p.outBuf[0] + std::uint64_t{b.r0} * p.wo * p.elem;
             b.tag = kResidentTagBase + index;
         }
+        const std::uint32_t lo = std::max(b.fetch0, p.pad);  // padded coordinates
+        const std::uint32_t hi = std::min(b.fetch0 + b.fetchRows, p.pad + p.h);
+        b.realRows = hi > lo ? hi - lo : 0;
+        b.real0 = hi > lo ? lo - p.pad : 0;
         p.blocks.push_back(b);
     }
     p.amBytes = layout.end();
     p.ddrIn = 0;
-    p.ddrW = alignUp(std::uint64_t{p.channels} * p.h * inRow, 4096);
+    p.ddrW = alignUp(std::uint64_t{p.channels} * p.h * p.w * p.elem, 4096);
     p.ddrOut = alignUp(p.ddrW + std::uint64_t{p.filters} * p.channels * p.k * p.k * p.elem, 4096);
     pl.finish();
     return std::make_unique<ShuffleConvKernel>(std::move(p));
