@@ -9,35 +9,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/ProcessRunner.h"
 #include "common/UsefulBytes.h"
 
 namespace {
 
-struct CliResult {
-    int status = -1;
-    std::string output;
-};
-
-CliResult runCli(const std::string& args) {
-    CliResult r;
-    std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p)
-        return r;
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        r.output.append(buf, n);
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
-
 nlohmann::json run(const std::string& target, const std::string& plan, const std::string& extra = "") {
-    CliResult r = runCli("run --target " + target + " --workload conv-ftm --plan " + plan +
-                         " --functional --format json " + extra);
-    EXPECT_EQ(r.status, 0) << r.output;
-    nlohmann::json j = nlohmann::json::parse(r.output);
+    tessim::test::ProcessResult r =
+        tessim::test::runTessim("run --target " + target + " --workload conv-ftm --plan " + plan +
+                                " --functional --format json " + extra);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out);
     EXPECT_TRUE(j["functional"]["checked"].get<bool>());
     EXPECT_EQ(j["functional"]["mismatches"].get<std::uint64_t>(), 0u) << j["functional"].dump();
     return j;
@@ -107,9 +89,9 @@ TEST(L1dCacheMode, SramModeOnTheCacheTargetMatchesFtm2000) {
 }
 
 TEST(L1dCacheMode, CacheModeWithoutAnL1dIsAConfigError) {
-    CliResult r =
-        runCli("run --target ftm2000 --workload conv-ftm --plan shuffle --set plan.l1d=cache --format json");
-    EXPECT_EQ(r.status, 2) << r.output;
-    EXPECT_NE(r.output.find("l1d"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("ftm2000-l1d-cache"), std::string::npos) << r.output;
+    tessim::test::ProcessResult r = tessim::test::runTessim(
+        "run --target ftm2000 --workload conv-ftm --plan shuffle --set plan.l1d=cache --format json");
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.err.find("l1d"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ftm2000-l1d-cache"), std::string::npos) << r.err;
 }

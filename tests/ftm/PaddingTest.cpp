@@ -9,43 +9,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/ProcessRunner.h"
 #include "common/UsefulBytes.h"
 
 namespace {
-
-struct CliResult {
-    int status = -1;
-    std::string output;
-};
-
-CliResult runCli(const std::string& args) {
-    CliResult r;
-    std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p)
-        return r;
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        r.output.append(buf, n);
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
 
 struct Case {
     unsigned h, w, k, stride, pad;
 };
 
 nlohmann::json conv(const std::string& plan, const Case& c, const std::string& extra = "") {
-    CliResult r =
-        runCli("run --target ftm2000 --workload conv-ftm --plan " + plan +
-               " --functional --format json --set workload.h=" + std::to_string(c.h) +
-               " --set workload.w=" + std::to_string(c.w) + " --set workload.k=" + std::to_string(c.k) +
-               " --set workload.stride=" + std::to_string(c.stride) +
-               " --set workload.pad=" + std::to_string(c.pad) + " " + extra);
-    EXPECT_EQ(r.status, 0) << r.output;
-    return nlohmann::json::parse(r.output);
+    tessim::test::ProcessResult r = tessim::test::runTessim(
+        "run --target ftm2000 --workload conv-ftm --plan " + plan +
+        " --functional --format json --set workload.h=" + std::to_string(c.h) +
+        " --set workload.w=" + std::to_string(c.w) + " --set workload.k=" + std::to_string(c.k) +
+        " --set workload.stride=" + std::to_string(c.stride) +
+        " --set workload.pad=" + std::to_string(c.pad) + " " + extra);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(r.out);
 }
 
 std::uint64_t outputs(const Case& c) {
@@ -139,7 +120,8 @@ TEST(Padding, MultiCoreShuffleWithPadding) {
 }
 
 TEST(Padding, PaddingAboveTheRangeIsAConfigError) {
-    CliResult r = runCli("run --target ftm2000 --workload conv-ftm --plan im2col --set workload.pad=33");
-    EXPECT_EQ(r.status, 2) << r.output;
-    EXPECT_NE(r.output.find("pad"), std::string::npos) << r.output;
+    tessim::test::ProcessResult r = tessim::test::runTessim(
+        "run --target ftm2000 --workload conv-ftm --plan im2col --set workload.pad=33");
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.err.find("pad"), std::string::npos) << r.err;
 }

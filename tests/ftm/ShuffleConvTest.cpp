@@ -10,40 +10,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/ProcessRunner.h"
 #include "common/UsefulBytes.h"
 
 namespace {
 
-struct CliResult {
-    int status = -1;
-    std::string output;
-};
-
-CliResult runCli(const std::string& args) {
-    CliResult r;
-    std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p)
-        return r;
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        r.output.append(buf, n);
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
-
 // h×w map, k×k kernel, on `cores` cores; extra --set options appended.
 nlohmann::json conv(unsigned h, unsigned w, unsigned k, unsigned filters, unsigned cores,
                     const std::string& extra = "", const std::string& plan = "shuffle") {
-    CliResult r = runCli("run --target ftm2000 --workload conv-ftm --plan " + plan +
-                         " --functional --format json" + " --set workload.h=" + std::to_string(h) +
-                         " --set workload.w=" + std::to_string(w) + " --set workload.k=" + std::to_string(k) +
-                         " --set workload.filters=" + std::to_string(filters) +
-                         " --set plan.cores=" + std::to_string(cores) + " " + extra);
-    EXPECT_EQ(r.status, 0) << r.output;
-    return nlohmann::json::parse(r.output);
+    tessim::test::ProcessResult r = tessim::test::runTessim(
+        "run --target ftm2000 --workload conv-ftm --plan " + plan + " --functional --format json" +
+        " --set workload.h=" + std::to_string(h) + " --set workload.w=" + std::to_string(w) +
+        " --set workload.k=" + std::to_string(k) + " --set workload.filters=" + std::to_string(filters) +
+        " --set plan.cores=" + std::to_string(cores) + " " + extra);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(r.out);
 }
 
 double stat(const nlohmann::json& r, const std::string& name) {
@@ -156,16 +137,18 @@ TEST(ShuffleConv, FourCoresWithFourKernelsTakeAboutAsLongAsOneWithOne) {
 }
 
 TEST(ShuffleConv, BadInputIsAConfigError) {
-    CliResult r = runCli("run --target ftm2000 --workload conv-ftm --plan shuffle --set workload.pad=33");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.output.find("pad"), std::string::npos) << r.output;
-    r = runCli("run --target npu --workload conv-ftm --plan shuffle");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.output.find("needs a vector DSP"), std::string::npos) << r.output;
-    r = runCli("run --target ftm2000 --workload conv-ftm --plan shuffle --set workload.h=512 --set "
-               "workload.w=512 --set plan.buffering=single");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.output.find("AM"), std::string::npos) << r.output;
+    tessim::test::ProcessResult r = tessim::test::runTessim(
+        "run --target ftm2000 --workload conv-ftm --plan shuffle --set workload.pad=33");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("pad"), std::string::npos) << r.err;
+    r = tessim::test::runTessim("run --target npu --workload conv-ftm --plan shuffle");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("needs a vector DSP"), std::string::npos) << r.err;
+    r = tessim::test::runTessim(
+        "run --target ftm2000 --workload conv-ftm --plan shuffle --set workload.h=512 --set "
+        "workload.w=512 --set plan.buffering=single");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("AM"), std::string::npos) << r.err;
 }
 
 TEST(Im2colConv, SeedExampleExpandsByFourNinths) {
@@ -211,13 +194,13 @@ TEST(ShuffleConv, LargestMapsHeldInTheAm) {
 }
 
 TEST(Ftm2000ConvReproduction, SeedClaimsAndVerdicts) {
-    CliResult r = runCli("reproduce ftm2000-conv");
-    ASSERT_EQ(r.status, 0) << r.output;
+    tessim::test::ProcessResult r = tessim::test::runTessim("reproduce ftm2000-conv");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
     for (const char* row :
          {"| largest-resident-map (largest_map, resident-3x3) | 222.0 N | 222.0 N | +0 N (+0.0 %) | match |",
           "| im2col-expansion-3x3 (expansion, im2col-3x3-2x2) | 77.80 % | 77.78 % | -0.0222 pp | match |",
           "| multicore-4x4-9x9 (multicore_time, four-cores-9x9) | 1.00 × | 1.23 × |", "speedup-over-c6678"})
-        EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
+        EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
 }
 
 TEST(ShuffleConv, ExplicitBroadcastsBoundTheLoopByTheBroadcastUnit) {
@@ -239,11 +222,12 @@ TEST(ShuffleConv, EmittedScheduleReplaysToTheSameCycles) {
     const std::string args = "--target ftm2000 --workload conv-ftm --plan shuffle --set workload.h=40 --set "
                              "workload.w=40 --set workload.filters=2 --set plan.cores=2";
     const std::string file = testing::TempDir() + "ftm-shuffle.jsonl";
-    CliResult e = runCli("emit " + args + " > " + file);
-    ASSERT_EQ(e.status, 0) << e.output;
-    CliResult a = runCli("run " + args + " --format json");
-    CliResult b = runCli("run " + args + " --schedule " + file + " --format json");
-    ASSERT_EQ(a.status, 0) << a.output;
-    ASSERT_EQ(b.status, 0) << b.output;
-    EXPECT_EQ(nlohmann::json::parse(a.output)["cycles"], nlohmann::json::parse(b.output)["cycles"]);
+    tessim::test::ProcessResult e = tessim::test::runTessim("emit " + args + " > " + file);
+    ASSERT_EQ(e.exitCode, 0) << e.err;
+    tessim::test::ProcessResult a = tessim::test::runTessim("run " + args + " --format json");
+    tessim::test::ProcessResult b =
+        tessim::test::runTessim("run " + args + " --schedule " + file + " --format json");
+    ASSERT_EQ(a.exitCode, 0) << a.err;
+    ASSERT_EQ(b.exitCode, 0) << b.err;
+    EXPECT_EQ(nlohmann::json::parse(a.out)["cycles"], nlohmann::json::parse(b.out)["cycles"]);
 }

@@ -6,34 +6,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/ProcessRunner.h"
 #include "common/UsefulBytes.h"
 
 namespace {
 
-struct CliResult {
-    int status = -1;
-    std::string output;
-};
-
-CliResult runCli(const std::string& args) {
-    CliResult r;
-    std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p)
-        return r;
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        r.output.append(buf, n);
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
-}
-
 nlohmann::json run(const std::string& plan, const std::string& extra = "") {
-    CliResult r = runCli("run --target npu --workload conv1080p --plan " + plan + " " + extra);
-    EXPECT_EQ(r.status, 0) << r.output;
-    return nlohmann::json::parse(r.output);
+    tessim::test::ProcessResult r =
+        tessim::test::runTessim("run --target npu --workload conv1080p --plan " + plan + " " + extra);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(r.out);
 }
 
 std::uint64_t ddrBytes(const nlohmann::json& r) {
@@ -124,11 +106,12 @@ TEST(Conv1080p, SramSizeOverrideAdaptsThePlan) {
 }
 
 TEST(Conv1080p, PlanThatCannotFitIsAConfigError) {
-    CliResult r = runCli("run --target npu --workload conv1080p --plan static-single --set plan.tile_h=64 "
-                         "--set plan.tile_c=full --set plan.tile_f=full");
-    EXPECT_EQ(r.status, 2) << r.output;
-    EXPECT_NE(r.output.find("SRAM holds 1048576 B"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("tile_h"), std::string::npos) << r.output;
+    tessim::test::ProcessResult r = tessim::test::runTessim(
+        "run --target npu --workload conv1080p --plan static-single --set plan.tile_h=64 "
+        "--set plan.tile_c=full --set plan.tile_f=full");
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.err.find("SRAM holds 1048576 B"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("tile_h"), std::string::npos) << r.err;
 }
 
 }  // namespace

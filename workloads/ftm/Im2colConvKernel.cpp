@@ -22,8 +22,11 @@
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
+#include "workloads/ftm/DspConvWorkload.h"
+#include "workloads/ftm/ModuloLoop.h"
 #include "workloads/ftm/ModuloScheduler.h"
 #include "workloads/ftm/ScalarDataMemory.h"
+#include "workloads/ftm/ZeroStores.h"
 
 namespace tessim {
 namespace {
@@ -64,31 +67,22 @@ struct Block {
     std::uint32_t r0 = 0, r1 = 0;
 };
 
-struct Im2colParams {
-    DType dtype = DType::F64;
-    unsigned elem = 8;
-    std::uint32_t h = 0, w = 0, k = 0, s = 1, channels = 1, filters = 1, ho = 0, wo = 0;
-    std::uint32_t pad = 0;  // zero rows and columns around the map
+struct Im2colParams : DspConvProblem {
     unsigned lanes = 16;
-    std::vector<std::string> engines;
-    std::uint8_t ddr = 0, am = 0, sm = 0, group = 0;
+    std::uint8_t am = 0, group = 0;
     unsigned fmaLatency = 4, loadLatency = 1, fmacs = 3, lsus = 2, vectorSlots = 6, vectorRegisters = 64;
     unsigned scalarAlus = 1, branchUnits = 1, scalarSlots = 5;
     std::vector<Pass> passes;
     std::vector<GemmBody> bodies;
     std::vector<Block> blocks;
     bool doubleBuffer = false;
-    bool fromAm = false;    // expand from the input map held in the AM, else gather from DDR
-    bool l1dCache = false;  // kernel elements loaded through the L1D cache (sm: the L1D role)
+    bool fromAm = false;            // expand from the input map held in the AM, else gather from DDR
+    ScalarDataMemory scalarMemory;  // where the kernel elements are loaded from
     std::uint64_t mapAm = 0;
     std::uint32_t blockRows = 0;
     std::uint64_t xBuf[2] = {0, 0}, outBuf[2] = {0, 0}, amBytes = 0;
-    std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0;
 
-    unsigned cores() const { return static_cast<unsigned>(engines.size()); }
-    unsigned filtersOf(unsigned core) const { return (filters - core + cores() - 1) / cores(); }
-    std::uint64_t rows() const { return std::uint64_t{channels} * k * k; }  // rows of the expanded matrix
-    std::uint64_t macs() const { return std::uint64_t{ho} * wo * filters * rows(); }
+    std::uint64_t rows() const { return coefficientsPerFilter(); }  // rows of the expanded matrix
     std::uint64_t expandedElements() const { return rows() * ho * wo; }
     // Outputs o with o·s + offset − pad in [0, size): [first(offset), last(offset, size)).
     std::uint32_t first(std::uint32_t offset) const { return offset >= pad ? 0 : (pad - offset + s - 1) / s; }
@@ -154,11 +148,7 @@ GemmBody buildBody(const Im2colParams& p, unsigned ne, unsigned unroll, bool par
     const unsigned count = add({Role::Count, 0, 0}, Salu);
     const unsigned compare = add({Role::Compare, 0, 0}, Salu);
     const unsigned branch = add({Role::Branch, 0, 0}, Bru);
-    mops[compare].after.push_back({count, 1, 0});
-    mops[branch].after.push_back({compare, 1, 0});
-    mops[count].after.push_back({count, 1, 1});
-    mops[count].after.push_back({compare, 1, 1});
-    mops[compare].after.push_back({branch, 1, 1});
+    chainLoopControl(mops, count, compare, branch);
     b.schedule =
         moduloSchedule(mops, {{p.fmacs, p.lsus, std::max(1u, p.scalarAlus), std::max(1u, p.branchUnits)},
                               {p.vectorSlots, std::max(1u, p.scalarSlots)}});
@@ -192,9 +182,7 @@ GemmBody buildBody(const Im2colParams& p, unsigned ne, unsigned unroll, bool par
         next += b.copies[j];
     }
     b.registers = next;
-    b.byResidue.assign(ii, {});
-    for (std::size_t j = 0; j < b.ops.size(); ++j)
-        b.byResidue[b.schedule.start[j] % ii].push_back(static_cast<unsigned>(j));
+    b.byResidue = opsByResidue(b.schedule, b.ops.size());
     return b;
 }
 
@@ -262,13 +250,7 @@ protected:
     }
 
 private:
-    static Op bundle(Op op) {
-        op.flags |= Op::kBundleStart;
-        return op;
-    }
-    // Loop control registers, above the kernel elements'.
-    static constexpr std::uint8_t kCounterReg = kScalarRegBase + 60;
-    static constexpr std::uint8_t kFlagReg = kScalarRegBase + 61;
+    static Op bundle(Op op) { return bundleStart(op); }
     // A vector register of zeros for the padding, outside the loops (which own every register).
     static constexpr std::uint8_t kZeroReg = 0;
     std::uint64_t blockColumns(const Block& b) const { return std::uint64_t{b.r1 - b.r0} * p_.wo; }
@@ -328,20 +310,8 @@ private:
     void zeroPadding(std::vector<Op>& out, unsigned b) const {
         const Block& blk = p_.blocks[b];
         const std::uint64_t cols = blockColumns(blk);
-        bool zeroReady = false;
-        auto fill = [&](std::uint64_t at, std::uint64_t elements) {
-            if (elements > 0 && !zeroReady) {
-                Op zero = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
-                zero.dst = kZeroReg;
-                zero.imm = 0.0;
-                out.push_back(bundle(zero));
-                zeroReady = true;
-            }
-            for (std::uint64_t i = 0; i < elements; i += p_.lanes) {
-                const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.lanes, elements - i));
-                out.push_back(bundle(vectorStore(p_.dtype, kZeroReg, p_.am, at + i * p_.elem, vl)));
-            }
-        };
+        ZeroStores zeros(out, p_.dtype, p_.elem, p_.lanes, p_.am, kZeroReg);
+        auto fill = [&](std::uint64_t at, std::uint64_t elements) { zeros.fill(at, elements); };
         for (unsigned e = 0; e < p_.rows(); ++e) {
             const std::uint64_t row = p_.xBuf[b % 2] + std::uint64_t{e} * cols * p_.elem;
             Window v = window(blk, e);
@@ -361,13 +331,7 @@ private:
         }
     }
     void start(std::vector<Op>& out) {
-        const std::uint64_t kk = p_.rows() * p_.elem;
-        const unsigned mine = p_.l1dCache ? 0 : p_.filtersOf(core_);  // a cache fetches on demand
-        if (mine > 0)
-            out.push_back(
-                bundle(dmaCopy(kWeightsTag, 1, {static_cast<std::uint32_t>(kk), mine, 1},
-                               {p_.ddr, p_.ddrW + core_ * kk, static_cast<std::int64_t>(kk * p_.cores())},
-                               {p_.sm, 0, static_cast<std::int64_t>(kk)})));
+        const unsigned mine = fetchCoefficients(p_.scalarMemory, p_, core_, kWeightsTag, out);
         if (core_ == 0 && p_.fromAm) {
             const std::uint64_t bytes = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
             out.push_back(bundle(dmaCopy(kMapTag, 0, {static_cast<std::uint32_t>(bytes), 1, 1},
@@ -408,17 +372,9 @@ private:
     }
     void beginLoop(std::vector<Op>& out) {
         const Pass& pass = p_.passes[pass_];
-        for (unsigned e = 0; e < pass.ne; ++e) {
-            Op ld;
-            ld.kind = OpKind::ScalarLoad;
-            ld.dtype = p_.dtype;
-            ld.dst = static_cast<std::uint8_t>(kScalarRegBase + e);
-            ld.space = p_.sm;
-            // SRAM: this core's filters one after the other; cache: every filter where DDR holds it.
-            const std::uint64_t f = p_.l1dCache ? core_ + std::uint64_t{filter_} * p_.cores() : filter_;
-            ld.addr = (p_.l1dCache ? p_.ddrW : 0) + (f * p_.rows() + pass.e0 + e) * p_.elem;
-            out.push_back(bundle(ld));
-        }
+        for (unsigned e = 0; e < pass.ne; ++e)
+            out.push_back(coefficientLoad(p_.scalarMemory, p_, core_, filter_, pass.e0 + e,
+                                          static_cast<std::uint8_t>(kScalarRegBase + e)));
         body_ = &p_.body(pass.ne);
         columns_ = blockColumns(p_.blocks[block_]);
         chunks_ = (columns_ + p_.lanes - 1) / p_.lanes;
@@ -426,30 +382,11 @@ private:
         cycles_ = (iterations_ - 1) * body_->schedule.ii + body_->schedule.length;
         cycle_ = 0;
         inLoop_ = true;
-        out.push_back(
-            bundle(scalarOp(OpKind::SMul, DType::I32, kCounterReg, kCounterReg, 0)));  // counter ← 0
+        out.push_back(loopCounterReset());
     }
     void emitCycles(std::vector<Op>& out) {
-        const unsigned ii = body_->schedule.ii;
-        for (unsigned n = 0; n < 64 && cycle_ < cycles_; ++n, ++cycle_) {
-            bool opened = false;
-            for (unsigned j : body_->byResidue[cycle_ % ii]) {
-                const unsigned st = body_->schedule.start[j];
-                if (cycle_ < st)
-                    continue;
-                const std::uint64_t i = (cycle_ - st) / ii;
-                if (i >= iterations_)
-                    continue;
-                Op op;
-                if (!materialise(j, i, op))
-                    continue;
-                if (!opened) {
-                    op.flags |= Op::kBundleStart;
-                    opened = true;
-                }
-                out.push_back(op);
-            }
-        }
+        emitModuloCycles(body_->schedule, body_->byResidue, iterations_, cycles_, cycle_, out,
+                         [this](unsigned j, std::uint64_t i, Op& op) { return materialise(j, i, op); });
         if (cycle_ >= cycles_) {
             inLoop_ = false;
             if (++pass_ == p_.passes.size()) {
@@ -466,12 +403,9 @@ private:
     bool materialise(unsigned j, std::uint64_t i, Op& op) const {
         const GemmOp& g = body_->ops[j];
         switch (g.role) {
-        case Role::Count: op = scalarOp(OpKind::SAdd, DType::I32, kCounterReg, kCounterReg, 1); return true;
-        case Role::Compare:
-            op = scalarOp(OpKind::SCompare, DType::I32, kFlagReg, kCounterReg,
-                          static_cast<double>(iterations_));
-            return true;
-        case Role::Branch: op = branchOp(DType::I32, kFlagReg, i + 1 < iterations_); return true;
+        case Role::Count: op = loopCount(); return true;
+        case Role::Compare: op = loopCompare(iterations_); return true;
+        case Role::Branch: op = loopBranch(i, iterations_); return true;
         default: break;
         }
         const std::uint64_t c = i * body_->unroll + g.u;
@@ -525,24 +459,10 @@ private:
     std::uint64_t columns_ = 0, chunks_ = 0, iterations_ = 0, cycles_ = 0, cycle_ = 0;
 };
 
-class Im2colConvKernel : public Workload {
+class Im2colConvKernel : public DspConvWorkload {
 public:
-    explicit Im2colConvKernel(Im2colParams p) : p_(std::move(p)) {}
+    explicit Im2colConvKernel(Im2colParams p) : DspConvWorkload(p), p_(std::move(p)) {}
 
-    nlohmann::ordered_json resolvedWorkload() const override {
-        nlohmann::ordered_json j;
-        j["kernel"] = "conv2d";
-        j["h"] = p_.h;
-        j["w"] = p_.w;
-        j["k"] = p_.k;
-        j["stride"] = p_.s;
-        j["channels"] = p_.channels;
-        j["filters"] = p_.filters;
-        j["dtype"] = std::string(dtypeName(p_.dtype));
-        if (p_.pad > 0)
-            j["pad"] = p_.pad;
-        return j;
-    }
     nlohmann::ordered_json resolvedPlan() const override {
         nlohmann::ordered_json j;
         j["strategy"] = "im2col";
@@ -550,7 +470,7 @@ public:
         j["engines"] = p_.engines;
         j["buffering"] = p_.doubleBuffer ? "double" : "single";
         j["expand_from"] = p_.fromAm ? "am" : "ddr";
-        if (p_.l1dCache)
+        if (p_.scalarMemory.cache)
             j["l1d"] = "cache";
         j["blocks"] = p_.blocks.size();
         j["block_rows"] = p_.blockRows;
@@ -565,46 +485,9 @@ public:
             s.push_back(EngineStream{p_.engines[c], std::make_unique<Im2colStream>(p_, c)});
         return s;
     }
-    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
-        const std::uint64_t in = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
-        const std::uint64_t w = std::uint64_t{p_.filters} * p_.rows() * p_.elem;
-        const std::uint64_t out = std::uint64_t{p_.filters} * p_.ho * p_.wo * p_.elem;
-        return {{"ddr", in + w + out}};
-    }
-    void initialise(FunctionalMemory& memory) override {
-        write(memory, p_.ddrIn, std::uint64_t{p_.channels} * p_.h * p_.w, 0);
-        write(memory, p_.ddrW, std::uint64_t{p_.filters} * p_.rows(), 1);
-    }
-    FunctionalCheck check(FunctionalMemory& memory) override {
-        FunctionalCheck c;
-        c.checked = true;
-        std::vector<std::uint8_t> row(std::uint64_t{p_.wo} * p_.elem);
-        for (std::uint32_t f = 0; f < p_.filters; ++f)
-            for (std::uint32_t r = 0; r < p_.ho; ++r) {
-                memory.read(p_.ddr, p_.ddrOut + (std::uint64_t{f} * p_.ho + r) * row.size(), row.data(),
-                            row.size());
-                for (std::uint32_t o = 0; o < p_.wo; ++o) {
-                    const double got = decodeElement(p_.dtype, row.data() + std::uint64_t{o} * p_.elem);
-                    const double want = reference(f, r, o);
-                    ++c.elements;
-                    c.maxAbsError = std::max(c.maxAbsError, std::fabs(got - want));
-                    if (got != want && c.mismatches++ == 0)
-                        c.firstMismatch =
-                            fmt::format("out[{}][{}][{}]: simulated {} reference {}", f, r, o, got, want);
-                }
-            }
-        return c;
-    }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
+        addThroughputStats(stats, cycles, seconds, p_.fmacs, p_.lanes);
         auto& node = stats.child("workload");
-        const double flops = 2.0 * static_cast<double>(p_.macs());
-        node.add("flops", static_cast<std::uint64_t>(flops), "FLOP", "2 · outputs · filters · K²");
-        node.add("flop_per_second", seconds > 0 ? flops / seconds : 0.0, "FLOP/s", "FLOPs per second");
-        const double lanesPerCycle = static_cast<double>(p_.cores()) * p_.fmacs * p_.lanes;
-        node.add("fmac_utilisation",
-                 cycles ? static_cast<double>(p_.macs()) / (lanesPerCycle * static_cast<double>(cycles))
-                        : 0.0,
-                 "", "MACs / (cores · FMACs · lanes · cycles)");
         const GemmBody& b = p_.bodies.front();
         node.add("ii_achieved", std::uint64_t{b.schedule.ii}, "cycles",
                  "initiation interval of the GEMM loop");
@@ -628,31 +511,6 @@ public:
     }
 
 private:
-    // Padded coordinates: zero outside the map.
-    double input(std::uint64_t c, std::uint64_t y, std::uint64_t x) const {
-        if (y < p_.pad || y >= p_.pad + p_.h || x < p_.pad || x >= p_.pad + p_.w)
-            return 0.0;
-        return testValue(p_.dtype, (c * p_.h + y - p_.pad) * p_.w + x - p_.pad, 0);
-    }
-    double weight(std::uint64_t f, std::uint64_t e) const {
-        return testValue(p_.dtype, f * p_.rows() + e, 1);
-    }
-    double reference(std::uint32_t f, std::uint32_t r, std::uint32_t o) const {
-        double acc = 0.0;
-        for (std::uint64_t e = 0; e < p_.rows(); ++e) {
-            const std::uint64_t c = e / (p_.k * p_.k), ky = e / p_.k % p_.k, kx = e % p_.k;
-            const double x = input(c, std::uint64_t{r} * p_.s + ky, std::uint64_t{o} * p_.s + kx);
-            acc = e == 0 ? mulIn(p_.dtype, x, weight(f, e)) : fmaIn(p_.dtype, x, weight(f, e), acc);
-        }
-        return acc;
-    }
-    void write(FunctionalMemory& memory, std::uint64_t addr, std::uint64_t count, std::uint64_t salt) const {
-        std::vector<std::uint8_t> buf(count * p_.elem);
-        for (std::uint64_t i = 0; i < count; ++i)
-            encodeElement(p_.dtype, testValue(p_.dtype, i, salt), buf.data() + i * p_.elem);
-        memory.write(p_.ddr, addr, buf.data(), buf.size());
-    }
-
     Im2colParams p_;
 };
 
@@ -673,23 +531,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     using namespace config;
     Im2colParams p;
     Reader w = workloadReader(workload);
-    w.get<std::string>("source", std::string());
-    p.h = w.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1u << 16});
-    p.w = w.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1u << 16});
-    p.k = w.get<std::uint32_t>("k", Range<std::uint32_t>{1, 32});
-    p.s = w.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 8});
-    p.channels = w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 4096});
-    p.filters = w.get<std::uint32_t>("filters", 1u, Range<std::uint32_t>{1, 4096});
-    p.pad = w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 32});
-    const std::string dtype = w.oneOf("dtype", {"f64", "f32"}, std::string("f64"));
-    parseDType(dtype, p.dtype);
-    if (p.k > p.h + 2 * p.pad || p.k > p.w + 2 * p.pad)
-        w.fail("k", fmt::format("kernel {}×{} is larger than the {}×{} input with padding {}", p.k, p.k, p.h,
-                                p.w, p.pad));
-    w.finish();
-    p.elem = dtypeBytes(p.dtype);
-    p.ho = (p.h + 2 * p.pad - p.k) / p.s + 1;
-    p.wo = (p.w + 2 * p.pad - p.k) / p.s + 1;
+    static_cast<DspConvProblem&>(p) = readDspConvProblem(w);
 
     PlanReader planReader(plan);
     Reader& pl = planReader.reader;
@@ -733,9 +575,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     if (!am || !sm || !ddr)
         pl.fail("strategy", fmt::format("target '{}' lacks memories am, sm and ddr", target.name));
     p.am = am->id;
-    const ScalarDataMemory scalarMemory = readScalarDataMemory(pl, target);
-    p.l1dCache = scalarMemory.cache;
-    p.sm = scalarMemory.space;
+    p.scalarMemory = readScalarDataMemory(pl, target);
     p.ddr = ddr->id;
     if (p.cores() > 1) {
         const MulticastGroupInfo* g = target.findGroup("all_am");
@@ -748,7 +588,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     const unsigned fc = p.filtersOf(0);
     const std::uint64_t smSize =
         sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
-    if (!p.l1dCache && std::uint64_t{fc} * p.rows() * p.elem > smSize)
+    if (!p.scalarMemory.cache && std::uint64_t{fc} * p.rows() * p.elem > smSize)
         pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B", fc,
                                      p.channels, p.k, p.k, std::uint64_t{fc} * p.rows() * p.elem, smSize));
     // Per output row: K² expanded rows of Wo elements, and one output row per filter of a core.
@@ -813,9 +653,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
                                         static_cast<unsigned>(std::min<std::uint64_t>(maxChunks, kMaxUnroll)),
                                         pl));
     }
-    p.ddrIn = 0;
-    p.ddrW = alignUp(std::uint64_t{p.channels} * p.h * p.w * p.elem, 4096);
-    p.ddrOut = alignUp(p.ddrW + std::uint64_t{p.filters} * kk * p.elem, 4096);
+    placeInDdr(p, p.ddr);
     pl.finish();
     return std::make_unique<Im2colConvKernel>(std::move(p));
 }

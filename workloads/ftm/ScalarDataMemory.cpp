@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "workloads/common/DmaOps.h"
+#include "workloads/ftm/ModuloLoop.h"
+
 namespace tessim {
 
 ScalarDataMemory readScalarDataMemory(config::Reader& plan, const TargetInfo& target) {
@@ -20,6 +23,30 @@ ScalarDataMemory readScalarDataMemory(config::Reader& plan, const TargetInfo& ta
         plan.fail("l1d", fmt::format("target '{}' has no sm (the L1D's SRAM mode)", target.name));
     m.space = m.cache ? l1d->id : sm->id;
     return m;
+}
+
+unsigned fetchCoefficients(const ScalarDataMemory& m, const DspConvProblem& p, unsigned core,
+                           std::uint32_t tag, std::vector<Op>& out) {
+    const std::uint64_t kk = p.coefficientsPerFilter() * p.elem;
+    const unsigned mine = m.cache ? 0 : p.filtersOf(core);
+    if (mine > 0)
+        out.push_back(
+            bundleStart(dmaCopy(tag, 1, {static_cast<std::uint32_t>(kk), mine, 1},
+                                {p.ddr, p.ddrW + core * kk, static_cast<std::int64_t>(kk * p.cores())},
+                                {m.space, 0, static_cast<std::int64_t>(kk)})));
+    return mine;
+}
+
+Op coefficientLoad(const ScalarDataMemory& m, const DspConvProblem& p, unsigned core, unsigned filter,
+                   std::uint64_t element, std::uint8_t dst) {
+    Op ld;
+    ld.kind = OpKind::ScalarLoad;
+    ld.dtype = p.dtype;
+    ld.dst = dst;
+    ld.space = m.space;
+    const std::uint64_t f = m.cache ? core + std::uint64_t{filter} * p.cores() : filter;
+    ld.addr = (m.cache ? p.ddrW : 0) + (f * p.coefficientsPerFilter() + element) * p.elem;
+    return bundleStart(ld);
 }
 
 }  // namespace tessim

@@ -16,9 +16,12 @@
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
 #include "workloads/conv/ConvKernel.h"
+#include "workloads/ftm/DspConvWorkload.h"
 #include "workloads/ftm/Im2colConvKernel.h"
+#include "workloads/ftm/ModuloLoop.h"
 #include "workloads/ftm/ModuloScheduler.h"
 #include "workloads/ftm/ScalarDataMemory.h"
+#include "workloads/ftm/ZeroStores.h"
 
 namespace tessim {
 namespace {
@@ -72,20 +75,15 @@ struct Pass {
     unsigned channel = 0, k0 = 0, kp = 0;
 };
 
-struct ShuffleParams {
-    DType dtype = DType::F64;
-    unsigned elem = 8;
-    std::uint32_t h = 0, w = 0, k = 0, s = 1, channels = 1, filters = 1, ho = 0, wo = 0;
-    std::uint32_t pad = 0;  // zero rows and columns around the map
+struct ShuffleParams : DspConvProblem {
     unsigned lanes = 16, chunks = 0;
     std::uint64_t inPlaneStride = 0;  // AM bytes between the channels of an input buffer
-    std::vector<std::string> engines;
-    std::uint8_t ddr = 0, am = 0, sm = 0, group = 0;
+    std::uint8_t am = 0, group = 0;
     unsigned fmaLatency = 4, loadLatency = 1, slideLatency = 2;
     unsigned fmacs = 3, lsus = 2, shufflers = 1, vectorSlots = 6;
     unsigned broadcasters = 1, scalarSlots = 5, broadcastLatency = 2, scalarAlus = 1, branchUnits = 1;
     bool explicitBroadcast = false;  // kernel elements broadcast into vector registers in the loop
-    bool l1dCache = false;           // kernel elements loaded through the L1D cache (sm: the L1D role)
+    ScalarDataMemory scalarMemory;   // where the kernel elements are loaded from
     unsigned vectorRegisters = 64, scalarRegisters = 64;
     std::vector<Pass> passes;
     std::vector<Body> bodies;  // one per distinct pass height
@@ -93,25 +91,17 @@ struct ShuffleParams {
     bool doubleBuffer = false;
     std::string buffering;
     std::uint64_t inBuf[2] = {0, 0}, outBuf[2] = {0, 0}, inBufBytes = 0, outBufBytes = 0, amBytes = 0;
-    std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0;
     std::uint32_t maxBlockRows = 0;
     std::uint32_t largestResidentMap = 0;  // largest N: an N×N map and its outputs fit the AM
     std::uint32_t largestStreamedMap = 0;  // largest N: two blocks of one output row of an N×N map fit
     std::uint64_t outFilterStride = 0;     // AM bytes between the output rows of consecutive filters
 
-    unsigned cores() const { return static_cast<unsigned>(engines.size()); }
-    unsigned filtersOf(unsigned core) const { return (filters - core + cores() - 1) / cores(); }
-    unsigned maxFiltersPerCore() const { return filtersOf(0); }
-    // The map as the AM holds it: padding included.
-    std::uint32_t hp() const { return h + 2 * pad; }
-    std::uint32_t wp() const { return w + 2 * pad; }
     const Body& body(unsigned kp) const {
         for (const auto& b : bodies)
             if (b.kp == kp)
                 return b;
         return bodies.front();
     }
-    std::uint64_t macs() const { return std::uint64_t{ho} * wo * filters * channels * k * k; }
     std::uint64_t inputDdrBytes() const {
         std::uint64_t rows = 0;
         for (const auto& b : blocks)
@@ -207,11 +197,7 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     const unsigned count = add({BodyRole::Count, 0, 0, 0, 0}, Salu);
     const unsigned compare = add({BodyRole::Compare, 0, 0, 0, 0}, Salu);
     const unsigned branch = add({BodyRole::Branch, 0, 0, 0, 0}, Bru);
-    mops[compare].after.push_back({count, 1, 0});
-    mops[branch].after.push_back({compare, 1, 0});
-    mops[count].after.push_back({count, 1, 1});
-    mops[count].after.push_back({compare, 1, 1});
-    mops[compare].after.push_back({branch, 1, 1});
+    chainLoopControl(mops, count, compare, branch);
     b.schedule = moduloSchedule(mops, res);
     const unsigned ii = b.schedule.ii;
     // Rotating registers: a value lives from its producer's issue to its last consumer's.
@@ -233,9 +219,7 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
         next += b.copies[j];
     }
     b.vectorRegisters = next;
-    b.byResidue.assign(ii, {});
-    for (std::size_t j = 0; j < b.ops.size(); ++j)
-        b.byResidue[b.schedule.start[j] % ii].push_back(static_cast<unsigned>(j));
+    b.byResidue = opsByResidue(b.schedule, b.ops.size());
     b.fmas = static_cast<std::uint64_t>(unroll) * kp * k;
     return b;
 }
@@ -309,25 +293,13 @@ protected:
 private:
     enum class Stage { Start, BlockHead, Loop, Done };
 
-    static Op bundle(Op op) {
-        op.flags |= Op::kBundleStart;
-        return op;
-    }
+    static Op bundle(Op op) { return bundleStart(op); }
     std::uint8_t scalarReg(unsigned idx) const { return static_cast<std::uint8_t>(kScalarRegBase + idx); }
-    // Loop control registers, above the kernel elements'.
-    static constexpr std::uint8_t kCounterReg = kScalarRegBase + 60;
-    static constexpr std::uint8_t kFlagReg = kScalarRegBase + 61;
     // A vector register of zeros for the padding, outside the loops (which own every register).
     static constexpr std::uint8_t kZeroReg = 0;
 
     void start(std::vector<Op>& out) {
-        const std::uint64_t kk = std::uint64_t{p_.channels} * p_.k * p_.k * p_.elem;
-        const unsigned mine = p_.l1dCache ? 0 : p_.filtersOf(core_);  // a cache fetches on demand
-        if (mine > 0)
-            out.push_back(
-                bundle(dmaCopy(kWeightsTag, 1, {static_cast<std::uint32_t>(kk), mine, 1},
-                               {p_.ddr, p_.ddrW + core_ * kk, static_cast<std::int64_t>(kk * p_.cores())},
-                               {p_.sm, 0, static_cast<std::int64_t>(kk)})));
+        const unsigned mine = fetchCoefficients(p_.scalarMemory, p_, core_, kWeightsTag, out);
         // Double-buffered, block 0 (the others start as their buffer frees); resident, every block.
         for (std::size_t b = 0; core_ == 0 && b < (p_.doubleBuffer ? 1 : p_.blocks.size()); ++b)
             if (p_.blocks[b].realRows > 0)
@@ -381,17 +353,10 @@ private:
     // both sides (a row's right padding and the next row's left padding are adjacent). Vector
     // stores of a broadcast zero: the padding never comes from DDR.
     void zeroPadding(std::vector<Op>& out, std::uint64_t addr, std::uint32_t row0, std::uint32_t rows) const {
-        Op zero = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
-        zero.dst = kZeroReg;
-        zero.imm = 0.0;
-        out.push_back(bundle(zero));
+        ZeroStores zeros(out, p_.dtype, p_.elem, p_.lanes, p_.am, kZeroReg);
+        zeros.broadcastZero();
         const std::uint64_t amRow = std::uint64_t{p_.wp()} * p_.elem;
-        auto fill = [&](std::uint64_t at, std::uint64_t elements) {
-            for (std::uint64_t e = 0; e < elements; e += p_.lanes) {
-                const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.lanes, elements - e));
-                out.push_back(bundle(vectorStore(p_.dtype, kZeroReg, p_.am, at + e * p_.elem, vl)));
-            }
-        };
+        auto fill = [&](std::uint64_t at, std::uint64_t elements) { zeros.fill(at, elements); };
         for (unsigned c = 0; c < p_.channels; ++c) {
             const std::uint64_t plane = addr + c * p_.inPlaneStride;
             for (std::uint32_t r = 0; r < rows; ++r) {
@@ -432,18 +397,10 @@ private:
     void beginLoop(std::vector<Op>& out) {
         const Pass& pass = p_.passes[pass_];
         for (unsigned j = 0; j < pass.kp; ++j)
-            for (unsigned kx = 0; kx < p_.k; ++kx) {
-                Op ld;
-                ld.kind = OpKind::ScalarLoad;
-                ld.dtype = p_.dtype;
-                ld.dst = scalarReg(j * p_.k + kx);
-                ld.space = p_.sm;
-                // SRAM: this core's filters one after the other; cache: every filter where DDR holds it.
-                const std::uint64_t f = p_.l1dCache ? core_ + std::uint64_t{filter_} * p_.cores() : filter_;
-                ld.addr = (p_.l1dCache ? p_.ddrW : 0) +
-                          (((f * p_.channels + pass.channel) * p_.k + pass.k0 + j) * p_.k + kx) * p_.elem;
-                out.push_back(bundle(ld));
-            }
+            for (unsigned kx = 0; kx < p_.k; ++kx)
+                out.push_back(coefficientLoad(p_.scalarMemory, p_, core_, filter_,
+                                              (std::uint64_t{pass.channel} * p_.k + pass.k0 + j) * p_.k + kx,
+                                              scalarReg(j * p_.k + kx)));
         body_ = &p_.body(pass.kp);
         const Block& blk = p_.blocks[block_];
         rows_ = blk.r1 - blk.r0;
@@ -453,8 +410,7 @@ private:
         cycles_ = (iterations_ - 1) * body_->schedule.ii + body_->schedule.length;
         cycle_ = 0;
         inLoop_ = true;
-        out.push_back(
-            bundle(scalarOp(OpKind::SMul, DType::I32, kCounterReg, kCounterReg, 0)));  // counter ← 0
+        out.push_back(loopCounterReset());
     }
     void endLoop(std::vector<Op>& out) {
         inLoop_ = false;
@@ -465,26 +421,8 @@ private:
         }
     }
     void emitCycles(std::vector<Op>& out) {
-        const unsigned ii = body_->schedule.ii;
-        for (unsigned n = 0; n < 64 && cycle_ < cycles_; ++n, ++cycle_) {
-            bool opened = false;
-            for (unsigned j : body_->byResidue[cycle_ % ii]) {
-                const unsigned st = body_->schedule.start[j];
-                if (cycle_ < st)
-                    continue;
-                const std::uint64_t i = (cycle_ - st) / ii;
-                if (i >= iterations_)
-                    continue;
-                Op op;
-                if (!materialise(j, i, op))
-                    continue;
-                if (!opened) {
-                    op.flags |= Op::kBundleStart;
-                    opened = true;
-                }
-                out.push_back(op);
-            }
-        }
+        emitModuloCycles(body_->schedule, body_->byResidue, iterations_, cycles_, cycle_, out,
+                         [this](unsigned j, std::uint64_t i, Op& op) { return materialise(j, i, op); });
         if (cycle_ >= cycles_)
             endLoop(out);
     }
@@ -509,14 +447,9 @@ private:
         const unsigned c0 = g * body_->unroll;
         const unsigned valid = std::min(body_->unroll, p_.chunks - c0);
         switch (b.role) {
-        case BodyRole::Count:
-            op = scalarOp(OpKind::SAdd, DType::I32, kCounterReg, kCounterReg, 1);
-            return true;
-        case BodyRole::Compare:
-            op = scalarOp(OpKind::SCompare, DType::I32, kFlagReg, kCounterReg,
-                          static_cast<double>(iterations_));
-            return true;
-        case BodyRole::Branch: op = branchOp(DType::I32, kFlagReg, i + 1 < iterations_); return true;
+        case BodyRole::Count: op = loopCount(); return true;
+        case BodyRole::Compare: op = loopCompare(iterations_); return true;
+        case BodyRole::Branch: op = loopBranch(i, iterations_); return true;
         default: break;
         }
         if (b.u > valid || (b.role != BodyRole::Load && b.u >= valid))
@@ -612,24 +545,10 @@ private:
     std::uint64_t iterations_ = 0, cycles_ = 0, cycle_ = 0;
 };
 
-class ShuffleConvKernel : public Workload {
+class ShuffleConvKernel : public DspConvWorkload {
 public:
-    explicit ShuffleConvKernel(ShuffleParams p) : p_(std::move(p)) {}
+    explicit ShuffleConvKernel(ShuffleParams p) : DspConvWorkload(p), p_(std::move(p)) {}
 
-    nlohmann::ordered_json resolvedWorkload() const override {
-        nlohmann::ordered_json j;
-        j["kernel"] = "conv2d";
-        j["h"] = p_.h;
-        j["w"] = p_.w;
-        j["k"] = p_.k;
-        j["stride"] = p_.s;
-        j["channels"] = p_.channels;
-        j["filters"] = p_.filters;
-        j["dtype"] = std::string(dtypeName(p_.dtype));
-        if (p_.pad > 0)
-            j["pad"] = p_.pad;
-        return j;
-    }
     nlohmann::ordered_json resolvedPlan() const override {
         nlohmann::ordered_json j;
         j["strategy"] = "shuffle";
@@ -641,7 +560,7 @@ public:
         j["passes"] = p_.passes.size();
         j["unroll"] = p_.bodies.front().unroll;
         j["broadcast"] = p_.explicitBroadcast ? "explicit" : "operand";
-        if (p_.l1dCache)
+        if (p_.scalarMemory.cache)
             j["l1d"] = "cache";
         j["am_bytes"] = p_.amBytes;
         return j;
@@ -652,46 +571,9 @@ public:
             s.push_back(EngineStream{p_.engines[c], std::make_unique<ShuffleStream>(p_, c)});
         return s;
     }
-    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
-        const std::uint64_t in = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
-        const std::uint64_t w = std::uint64_t{p_.filters} * p_.channels * p_.k * p_.k * p_.elem;
-        const std::uint64_t out = std::uint64_t{p_.filters} * p_.ho * p_.wo * p_.elem;
-        return {{"ddr", in + w + out}};
-    }
-    void initialise(FunctionalMemory& memory) override {
-        write(memory, p_.ddrIn, std::uint64_t{p_.channels} * p_.h * p_.w, 0);
-        write(memory, p_.ddrW, std::uint64_t{p_.filters} * p_.channels * p_.k * p_.k, 1);
-    }
-    FunctionalCheck check(FunctionalMemory& memory) override {
-        FunctionalCheck c;
-        c.checked = true;
-        std::vector<std::uint8_t> row(std::uint64_t{p_.wo} * p_.elem);
-        for (std::uint32_t f = 0; f < p_.filters; ++f)
-            for (std::uint32_t r = 0; r < p_.ho; ++r) {
-                memory.read(p_.ddr, p_.ddrOut + (std::uint64_t{f} * p_.ho + r) * row.size(), row.data(),
-                            row.size());
-                for (std::uint32_t o = 0; o < p_.wo; ++o) {
-                    const double got = decodeElement(p_.dtype, row.data() + std::uint64_t{o} * p_.elem);
-                    const double want = reference(f, r, o);
-                    ++c.elements;
-                    c.maxAbsError = std::max(c.maxAbsError, std::fabs(got - want));
-                    if (got != want && c.mismatches++ == 0)
-                        c.firstMismatch =
-                            fmt::format("out[{}][{}][{}]: simulated {} reference {}", f, r, o, got, want);
-                }
-            }
-        return c;
-    }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
+        addThroughputStats(stats, cycles, seconds, p_.fmacs, p_.lanes);
         auto& node = stats.child("workload");
-        const double flops = 2.0 * static_cast<double>(p_.macs());
-        node.add("flops", static_cast<std::uint64_t>(flops), "FLOP", "2 · outputs · filters · K²");
-        node.add("flop_per_second", seconds > 0 ? flops / seconds : 0.0, "FLOP/s", "FLOPs per second");
-        const double lanesPerCycle = static_cast<double>(p_.cores()) * p_.fmacs * p_.lanes;
-        node.add("fmac_utilisation",
-                 cycles ? static_cast<double>(p_.macs()) / (lanesPerCycle * static_cast<double>(cycles))
-                        : 0.0,
-                 "", "MACs / (cores · FMACs · lanes · cycles)");
         const Body& b = p_.bodies.front();
         node.add("ii_achieved", std::uint64_t{b.schedule.ii}, "cycles",
                  "initiation interval of the pipelined loop (first pass)");
@@ -714,35 +596,6 @@ public:
     }
 
 private:
-    // Padded coordinates: zero outside the map.
-    double input(std::uint64_t c, std::uint64_t y, std::uint64_t x) const {
-        if (y < p_.pad || y >= p_.pad + p_.h || x < p_.pad || x >= p_.pad + p_.w)
-            return 0.0;
-        return testValue(p_.dtype, (c * p_.h + y - p_.pad) * p_.w + x - p_.pad, 0);
-    }
-    double weight(std::uint64_t f, std::uint64_t c, std::uint64_t ky, std::uint64_t kx) const {
-        return testValue(p_.dtype, ((f * p_.channels + c) * p_.k + ky) * p_.k + kx, 1);
-    }
-    // The schedule's order: the first product, then one FMA per kernel element, channel by channel,
-    // each in row-major order.
-    double reference(std::uint32_t f, std::uint32_t r, std::uint32_t o) const {
-        double acc = 0.0;
-        for (std::uint32_t c = 0; c < p_.channels; ++c)
-            for (std::uint32_t ky = 0; ky < p_.k; ++ky)
-                for (std::uint32_t kx = 0; kx < p_.k; ++kx) {
-                    const double x = input(c, std::uint64_t{r} * p_.s + ky, std::uint64_t{o} * p_.s + kx);
-                    acc = c == 0 && ky == 0 && kx == 0 ? mulIn(p_.dtype, x, weight(f, c, ky, kx))
-                                                       : fmaIn(p_.dtype, x, weight(f, c, ky, kx), acc);
-                }
-        return acc;
-    }
-    void write(FunctionalMemory& memory, std::uint64_t addr, std::uint64_t count, std::uint64_t salt) const {
-        std::vector<std::uint8_t> buf(count * p_.elem);
-        for (std::uint64_t i = 0; i < count; ++i)
-            encodeElement(p_.dtype, testValue(p_.dtype, i, salt), buf.data() + i * p_.elem);
-        memory.write(p_.ddr, addr, buf.data(), buf.size());
-    }
-
     ShuffleParams p_;
 };
 
@@ -763,23 +616,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     using namespace config;
     ShuffleParams p;
     Reader w = workloadReader(workload);
-    w.get<std::string>("source", std::string());
-    p.h = w.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1u << 16});
-    p.w = w.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1u << 16});
-    p.k = w.get<std::uint32_t>("k", Range<std::uint32_t>{1, 32});
-    p.s = w.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 8});
-    p.channels = w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 4096});
-    p.filters = w.get<std::uint32_t>("filters", 1u, Range<std::uint32_t>{1, 4096});
-    p.pad = w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 32});
-    const std::string dtype = w.oneOf("dtype", {"f64", "f32"}, std::string("f64"));
-    parseDType(dtype, p.dtype);
-    if (p.k > p.hp() || p.k > p.wp())
-        w.fail("k", fmt::format("kernel {}×{} is larger than the {}×{} input with padding {}", p.k, p.k, p.h,
-                                p.w, p.pad));
-    w.finish();
-    p.elem = dtypeBytes(p.dtype);
-    p.ho = (p.hp() - p.k) / p.s + 1;
-    p.wo = (p.wp() - p.k) / p.s + 1;
+    static_cast<DspConvProblem&>(p) = readDspConvProblem(w);
 
     PlanReader planReader(plan);
     Reader& pl = planReader.reader;
@@ -856,9 +693,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     if (!am || !sm || !ddr)
         pl.fail("strategy", fmt::format("target '{}' lacks memories am, sm and ddr", target.name));
     p.am = am->id;
-    const ScalarDataMemory scalarMemory = readScalarDataMemory(pl, target);
-    p.l1dCache = scalarMemory.cache;
-    p.sm = scalarMemory.space;
+    p.scalarMemory = readScalarDataMemory(pl, target);
     p.ddr = ddr->id;
     if (p.cores() > 1) {
         const MulticastGroupInfo* g = target.findGroup("all_am");
@@ -871,7 +706,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     const std::uint64_t smSize =
         sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
     const std::uint64_t smNeed = std::uint64_t{p.maxFiltersPerCore()} * p.channels * p.k * p.k * p.elem;
-    if (!p.l1dCache && smNeed > smSize)
+    if (!p.scalarMemory.cache && smNeed > smSize)
         pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B",
                                      p.maxFiltersPerCore(), p.channels, p.k, p.k, smNeed, smSize));
 
@@ -973,9 +808,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         p.blocks.push_back(b);
     }
     p.amBytes = layout.end();
-    p.ddrIn = 0;
-    p.ddrW = alignUp(std::uint64_t{p.channels} * p.h * p.w * p.elem, 4096);
-    p.ddrOut = alignUp(p.ddrW + std::uint64_t{p.filters} * p.channels * p.k * p.k * p.elem, 4096);
+    placeInDdr(p, p.ddr);
     pl.finish();
     return std::make_unique<ShuffleConvKernel>(std::move(p));
 }

@@ -1,0 +1,91 @@
+#include "workloads/ftm/DspConvWorkload.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/engine/ElementArithmetic.h"
+#include "workloads/common/TestData.h"
+
+namespace tessim {
+
+nlohmann::ordered_json DspConvWorkload::resolvedWorkload() const {
+    return resolvedConvWorkload(problem_);
+}
+
+std::map<std::string, std::uint64_t> DspConvWorkload::compulsoryBytes() const {
+    const DspConvProblem& p = problem_;
+    const std::uint64_t in = p.inputElements() * p.elem;
+    const std::uint64_t w = std::uint64_t{p.filters} * p.coefficientsPerFilter() * p.elem;
+    const std::uint64_t out = std::uint64_t{p.filters} * p.ho * p.wo * p.elem;
+    return {{"ddr", in + w + out}};
+}
+
+void DspConvWorkload::initialise(FunctionalMemory& memory) {
+    write(memory, problem_.ddrIn, problem_.inputElements(), 0);
+    write(memory, problem_.ddrW, std::uint64_t{problem_.filters} * problem_.coefficientsPerFilter(), 1);
+}
+
+FunctionalCheck DspConvWorkload::check(FunctionalMemory& memory) {
+    const DspConvProblem& p = problem_;
+    FunctionalCheck c;
+    c.checked = true;
+    std::vector<std::uint8_t> row(std::uint64_t{p.wo} * p.elem);
+    for (std::uint32_t f = 0; f < p.filters; ++f)
+        for (std::uint32_t r = 0; r < p.ho; ++r) {
+            memory.read(p.ddr, p.ddrOut + (std::uint64_t{f} * p.ho + r) * row.size(), row.data(), row.size());
+            for (std::uint32_t o = 0; o < p.wo; ++o) {
+                const double got = decodeElement(p.dtype, row.data() + std::uint64_t{o} * p.elem);
+                const double want = reference(f, r, o);
+                ++c.elements;
+                c.maxAbsError = std::max(c.maxAbsError, std::fabs(got - want));
+                if (got != want && c.mismatches++ == 0)
+                    c.firstMismatch =
+                        fmt::format("out[{}][{}][{}]: simulated {} reference {}", f, r, o, got, want);
+            }
+        }
+    return c;
+}
+
+void DspConvWorkload::addThroughputStats(StatsTree& stats, std::uint64_t cycles, double seconds,
+                                         unsigned fmacs, unsigned lanes) const {
+    auto& node = stats.child("workload");
+    const double macs = static_cast<double>(problem_.macs());
+    const double flops = 2.0 * macs;
+    node.add("flops", static_cast<std::uint64_t>(flops), "FLOP", "2 · outputs · filters · K²");
+    node.add("flop_per_second", seconds > 0 ? flops / seconds : 0.0, "FLOP/s", "FLOPs per second");
+    const double lanesPerCycle = static_cast<double>(problem_.cores()) * fmacs * lanes;
+    node.add("fmac_utilisation", cycles ? macs / (lanesPerCycle * static_cast<double>(cycles)) : 0.0, "",
+             "MACs / (cores · FMACs · lanes · cycles)");
+}
+
+double DspConvWorkload::input(std::uint64_t c, std::uint64_t y, std::uint64_t x) const {
+    const DspConvProblem& p = problem_;
+    if (y < p.pad || y >= p.pad + p.h || x < p.pad || x >= p.pad + p.w)
+        return 0.0;
+    return testValue(p.dtype, (c * p.h + y - p.pad) * p.w + x - p.pad, 0);
+}
+
+double DspConvWorkload::reference(std::uint32_t f, std::uint32_t r, std::uint32_t o) const {
+    const DspConvProblem& p = problem_;
+    double acc = 0.0;
+    for (std::uint64_t e = 0; e < p.coefficientsPerFilter(); ++e) {
+        const std::uint64_t c = e / (p.k * p.k), ky = e / p.k % p.k, kx = e % p.k;
+        const double x = input(c, std::uint64_t{r} * p.s + ky, std::uint64_t{o} * p.s + kx);
+        const double weight = testValue(p.dtype, f * p.coefficientsPerFilter() + e, 1);
+        acc = e == 0 ? mulIn(p.dtype, x, weight) : fmaIn(p.dtype, x, weight, acc);
+    }
+    return acc;
+}
+
+void DspConvWorkload::write(FunctionalMemory& memory, std::uint64_t addr, std::uint64_t count,
+                            std::uint64_t salt) const {
+    std::vector<std::uint8_t> buf(count * problem_.elem);
+    for (std::uint64_t i = 0; i < count; ++i)
+        encodeElement(problem_.dtype, testValue(problem_.dtype, i, salt), buf.data() + i * problem_.elem);
+    memory.write(problem_.ddr, addr, buf.data(), buf.size());
+}
+
+}  // namespace tessim

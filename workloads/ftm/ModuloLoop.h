@@ -1,0 +1,84 @@
+// Emitting a modulo-scheduled loop as bundles: the loop control in the scalar slots (a counter,
+// its compare with the trip count, the back-edge branch) and the walk over the flat schedule that
+// issues, cycle by cycle, every op of every iteration in flight.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/ir/Op.h"
+#include "workloads/common/LoopOps.h"
+#include "workloads/ftm/ModuloScheduler.h"
+
+namespace tessim {
+
+// Loop control registers, above the kernel elements'.
+constexpr std::uint8_t kLoopCounterReg = kScalarRegBase + 60;
+constexpr std::uint8_t kLoopFlagReg = kScalarRegBase + 61;
+
+inline Op bundleStart(Op op) {
+    op.flags |= Op::kBundleStart;
+    return op;
+}
+
+// The dependences of the control ops: each reads its register before the next iteration's
+// producer writes it again.
+inline void chainLoopControl(std::vector<ModuloOp>& mops, unsigned count, unsigned compare, unsigned branch) {
+    mops[compare].after.push_back({count, 1, 0});
+    mops[branch].after.push_back({compare, 1, 0});
+    mops[count].after.push_back({count, 1, 1});
+    mops[count].after.push_back({compare, 1, 1});
+    mops[compare].after.push_back({branch, 1, 1});
+}
+
+inline Op loopCounterReset() {
+    return bundleStart(scalarOp(OpKind::SMul, DType::I32, kLoopCounterReg, kLoopCounterReg, 0));
+}
+inline Op loopCount() {
+    return scalarOp(OpKind::SAdd, DType::I32, kLoopCounterReg, kLoopCounterReg, 1);
+}
+inline Op loopCompare(std::uint64_t iterations) {
+    return scalarOp(OpKind::SCompare, DType::I32, kLoopFlagReg, kLoopCounterReg,
+                    static_cast<double>(iterations));
+}
+inline Op loopBranch(std::uint64_t i, std::uint64_t iterations) {
+    return branchOp(DType::I32, kLoopFlagReg, i + 1 < iterations);
+}
+
+// The ops of the schedule by their issue cycle modulo II.
+inline std::vector<std::vector<unsigned>> opsByResidue(const ModuloSchedule& schedule, std::size_t ops) {
+    std::vector<std::vector<unsigned>> byResidue(schedule.ii);
+    for (std::size_t j = 0; j < ops; ++j)
+        byResidue[schedule.start[j] % schedule.ii].push_back(static_cast<unsigned>(j));
+    return byResidue;
+}
+
+// Up to 64 cycles of the loop from `cycle` on (advanced), each cycle one bundle of the ops that
+// `materialise(j, i, op)` fills for op j of iteration i (false: nothing to do there).
+template <typename Materialise>
+void emitModuloCycles(const ModuloSchedule& schedule, const std::vector<std::vector<unsigned>>& byResidue,
+                      std::uint64_t iterations, std::uint64_t cycles, std::uint64_t& cycle,
+                      std::vector<Op>& out, Materialise&& materialise) {
+    const unsigned ii = schedule.ii;
+    for (unsigned n = 0; n < 64 && cycle < cycles; ++n, ++cycle) {
+        bool opened = false;
+        for (unsigned j : byResidue[cycle % ii]) {
+            const unsigned st = schedule.start[j];
+            if (cycle < st)
+                continue;
+            const std::uint64_t i = (cycle - st) / ii;
+            if (i >= iterations)
+                continue;
+            Op op;
+            if (!materialise(j, i, op))
+                continue;
+            if (!opened) {
+                op.flags |= Op::kBundleStart;
+                opened = true;
+            }
+            out.push_back(op);
+        }
+    }
+}
+
+}  // namespace tessim
