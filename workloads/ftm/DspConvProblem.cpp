@@ -31,8 +31,7 @@ DspConvProblem readDspConvProblem(config::Reader& w) {
     return p;
 }
 
-void placeInDdr(DspConvProblem& p, std::uint8_t ddr) {
-    p.ddr = ddr;
+void placeInDdr(DspConvProblem& p) {
     p.ddrIn = 0;
     p.ddrW = alignUp(p.inputElements() * p.elem, 4096);
     p.ddrOut = alignUp(p.ddrW + std::uint64_t{p.filters} * p.coefficientsPerFilter() * p.elem, 4096);

@@ -36,8 +36,8 @@ struct DspConvProblem {
 // Reads the conv2d workload keys (h, w, k, stride, channels, filters, pad, dtype) and finishes `w`.
 DspConvProblem readDspConvProblem(config::Reader& w);
 
-// Input at 0, then the filters and the outputs, each 4 KiB aligned.
-void placeInDdr(DspConvProblem& p, std::uint8_t ddr);
+// In DDR (space p.ddr): the input at 0, then the filters and the outputs, each 4 KiB aligned.
+void placeInDdr(DspConvProblem& p);
 
 nlohmann::ordered_json resolvedConvWorkload(const DspConvProblem& p);
 

@@ -61,6 +61,17 @@ void DspConvWorkload::addThroughputStats(StatsTree& stats, std::uint64_t cycles,
              "MACs / (cores · FMACs · lanes · cycles)");
 }
 
+void DspConvWorkload::addLoopStats(StatsTree& stats, const ModuloSchedule& schedule, unsigned unroll,
+                                   double fmas, unsigned fmacs, const LoopNotes& notes) const {
+    auto& node = stats.child("workload");
+    node.add("ii_achieved", std::uint64_t{schedule.ii}, "cycles", notes.ii);
+    node.add("ii_resource_bound", std::uint64_t{schedule.resourceBound}, "cycles", notes.resourceBound);
+    node.add("ii_recurrence_bound", std::uint64_t{schedule.recurrenceBound}, "cycles", notes.recurrenceBound);
+    node.add("unroll", std::uint64_t{unroll}, "chunks", "output vectors per loop iteration");
+    node.add("loop_fmac_utilisation", fmas / (static_cast<double>(fmacs) * schedule.ii), "",
+             "FMAs per iteration / (FMACs · II)");
+}
+
 double DspConvWorkload::input(std::uint64_t c, std::uint64_t y, std::uint64_t x) const {
     const DspConvProblem& p = problem_;
     if (y < p.pad || y >= p.pad + p.h || x < p.pad || x >= p.pad + p.w)

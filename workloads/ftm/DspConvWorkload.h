@@ -9,6 +9,7 @@
 
 #include "sim/workload/Workload.h"
 #include "workloads/ftm/DspConvProblem.h"
+#include "workloads/ftm/ModuloScheduler.h"
 
 namespace tessim {
 
@@ -25,6 +26,24 @@ protected:
     // flops, flop_per_second and fmac_utilisation of `fmacs` FMACs of `lanes` lanes on every core.
     void addThroughputStats(StatsTree& stats, std::uint64_t cycles, double seconds, unsigned fmacs,
                             unsigned lanes) const;
+    // What the loop figures mean for this loop.
+    struct LoopNotes {
+        const char* ii;
+        const char* resourceBound;
+        const char* recurrenceBound;
+    };
+    // ii_achieved, its bounds, unroll and loop_fmac_utilisation of the loop `schedule`, which issues
+    // `fmas` FMAs per iteration.
+    void addLoopStats(StatsTree& stats, const ModuloSchedule& schedule, unsigned unroll, double fmas,
+                      unsigned fmacs, const LoopNotes& notes) const;
+    // One stream of type Stream per core.
+    template <typename Stream, typename Params>
+    static std::vector<EngineStream> streamPerCore(const Params& p) {
+        std::vector<EngineStream> s;
+        for (unsigned c = 0; c < p.cores(); ++c)
+            s.push_back(EngineStream{p.engines[c], std::make_unique<Stream>(p, c)});
+        return s;
+    }
 
 private:
     // Padded coordinates: zero outside the map.

@@ -22,6 +22,8 @@
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
+#include "workloads/ftm/ConvCoreStream.h"
+#include "workloads/ftm/DspConvMemories.h"
 #include "workloads/ftm/DspConvWorkload.h"
 #include "workloads/ftm/ModuloLoop.h"
 #include "workloads/ftm/ModuloScheduler.h"
@@ -34,11 +36,7 @@ namespace {
 constexpr unsigned kMaxKernelRegs = 48;  // scalar registers that hold kernel elements in one pass
 constexpr unsigned kMaxUnroll = 8;
 constexpr unsigned kMemoryLatency = 2;  // cycles the AM adds to a load (assumption, as the target)
-constexpr std::uint32_t kWeightsTag = 1;
-constexpr std::uint32_t kInputTag = 2;   // + block parity
-constexpr std::uint32_t kOutputTag = 4;  // + block parity
-constexpr std::uint32_t kBarrierBase = 16;
-constexpr std::uint32_t kMapTag = 8;  // the input map into the AM (expansion from the AM)
+constexpr std::uint32_t kMapTag = 8;    // the input map into the AM (expansion from the AM)
 
 enum class Role { Load, Partial, Fma, Store, Count, Compare, Branch };
 
@@ -208,46 +206,10 @@ GemmBody planBody(const Im2colParams& p, unsigned ne, unsigned requested, bool p
     return best;
 }
 
-class Im2colStream : public ChunkedOpStream {
+class Im2colStream : public ConvCoreStream {
 public:
-    Im2colStream(const Im2colParams& p, unsigned core) : p_(p), core_(core) {}
-
-protected:
-    bool refill(std::vector<Op>& out) override {
-        if (inLoop_) {
-            emitCycles(out);
-            return true;
-        }
-        if (!started_) {
-            started_ = true;
-            start(out);
-            return true;
-        }
-        if (block_ == p_.blocks.size()) {
-            if (done_)
-                return false;
-            done_ = true;
-            if (p_.filtersOf(core_) > 0) {
-                out.push_back(bundle(dmaWait(kOutputTag)));
-                out.push_back(bundle(dmaWait(kOutputTag + 1)));
-            }
-            return true;
-        }
-        if (!headDone_) {
-            blockHead(out);
-            headDone_ = true;
-            filter_ = 0;
-            pass_ = 0;
-            return true;
-        }
-        if (filter_ == p_.filtersOf(core_)) {
-            ++block_;
-            headDone_ = false;
-            return true;
-        }
-        beginLoop(out);
-        return true;
-    }
+    Im2colStream(const Im2colParams& p, unsigned core)
+        : ConvCoreStream(core, p.blocks.size(), p.filtersOf(core), p.passes.size()), p_(p) {}
 
 private:
     static Op bundle(Op op) { return bundleStart(op); }
@@ -330,7 +292,7 @@ private:
             fill(row + at * p_.elem, cols - at);
         }
     }
-    void start(std::vector<Op>& out) {
+    void start(std::vector<Op>& out) override {
         const unsigned mine = fetchCoefficients(p_.scalarMemory, p_, core_, kWeightsTag, out);
         if (core_ == 0 && p_.fromAm) {
             const std::uint64_t bytes = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
@@ -345,7 +307,7 @@ private:
         if (mine > 0)
             out.push_back(bundle(dmaWait(kWeightsTag)));
     }
-    void blockHead(std::vector<Op>& out) {
+    void blockHead(std::vector<Op>& out) override {
         if (core_ == 0)
             out.push_back(bundle(dmaWait(kInputTag + block_ % 2)));
         if (p_.cores() > 1)
@@ -362,15 +324,11 @@ private:
     std::uint64_t outAddr(unsigned fl) const {
         return p_.outBuf[block_ % 2] + std::uint64_t{fl} * p_.blockRows * p_.wo * p_.elem;
     }
-    void writeBack(std::vector<Op>& out) {
+    void writeBack(std::vector<Op>& out) override {
         const Block& blk = p_.blocks[block_];
-        const unsigned f = core_ + filter_ * p_.cores();
-        const std::uint64_t bytes = blockColumns(blk) * p_.elem;
-        out.push_back(bundle(dmaCopy(
-            kOutputTag + block_ % 2, 2, {static_cast<std::uint32_t>(bytes), 1, 1}, {p_.am, outAddr(filter_)},
-            {p_.ddr, p_.ddrOut + (std::uint64_t{f} * p_.ho + blk.r0) * p_.wo * p_.elem})));
+        writeBackRows(out, p_, p_.am, blk.r0, blk.r1, outAddr(filter_));
     }
-    void beginLoop(std::vector<Op>& out) {
+    void beginLoop(std::vector<Op>& out) override {
         const Pass& pass = p_.passes[pass_];
         for (unsigned e = 0; e < pass.ne; ++e)
             out.push_back(coefficientLoad(p_.scalarMemory, p_, core_, filter_, pass.e0 + e,
@@ -384,17 +342,11 @@ private:
         inLoop_ = true;
         out.push_back(loopCounterReset());
     }
-    void emitCycles(std::vector<Op>& out) {
+    void emitCycles(std::vector<Op>& out) override {
         emitModuloCycles(body_->schedule, body_->byResidue, iterations_, cycles_, cycle_, out,
                          [this](unsigned j, std::uint64_t i, Op& op) { return materialise(j, i, op); });
-        if (cycle_ >= cycles_) {
-            inLoop_ = false;
-            if (++pass_ == p_.passes.size()) {
-                writeBack(out);
-                pass_ = 0;
-                ++filter_;
-            }
-        }
+        if (cycle_ >= cycles_)
+            endLoop(out);
     }
     std::uint8_t reg(unsigned j, std::uint64_t i) const {
         const unsigned o = body_->owner[j];
@@ -451,10 +403,6 @@ private:
     }
 
     const Im2colParams& p_;
-    unsigned core_;
-    bool started_ = false, done_ = false, headDone_ = false, inLoop_ = false;
-    std::size_t block_ = 0, pass_ = 0;
-    unsigned filter_ = 0;
     const GemmBody* body_ = nullptr;
     std::uint64_t columns_ = 0, chunks_ = 0, iterations_ = 0, cycles_ = 0, cycle_ = 0;
 };
@@ -479,26 +427,15 @@ public:
         j["am_bytes"] = p_.amBytes;
         return j;
     }
-    std::vector<EngineStream> streams() override {
-        std::vector<EngineStream> s;
-        for (unsigned c = 0; c < p_.cores(); ++c)
-            s.push_back(EngineStream{p_.engines[c], std::make_unique<Im2colStream>(p_, c)});
-        return s;
-    }
+    std::vector<EngineStream> streams() override { return streamPerCore<Im2colStream>(p_); }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
         addThroughputStats(stats, cycles, seconds, p_.fmacs, p_.lanes);
-        auto& node = stats.child("workload");
         const GemmBody& b = p_.bodies.front();
-        node.add("ii_achieved", std::uint64_t{b.schedule.ii}, "cycles",
-                 "initiation interval of the GEMM loop");
-        node.add("ii_resource_bound", std::uint64_t{b.schedule.resourceBound}, "cycles",
-                 "⌈ops / units⌉ over FMAC, load/store and vector slots");
-        node.add("ii_recurrence_bound", std::uint64_t{b.schedule.recurrenceBound}, "cycles",
-                 "loop-carried dependences (none: each iteration starts fresh accumulators)");
-        node.add("unroll", std::uint64_t{b.unroll}, "chunks", "output vectors per loop iteration");
-        const double fmas = static_cast<double>(b.unroll) * b.ne;
-        node.add("loop_fmac_utilisation", fmas / (static_cast<double>(p_.fmacs) * b.schedule.ii), "",
-                 "FMAs per iteration / (FMACs · II)");
+        addLoopStats(stats, b.schedule, b.unroll, static_cast<double>(b.unroll) * b.ne, p_.fmacs,
+                     {"initiation interval of the GEMM loop",
+                      "⌈ops / units⌉ over FMAC, load/store and vector slots",
+                      "loop-carried dependences (none: each iteration starts fresh accumulators)"});
+        auto& node = stats.child("workload");
         const std::uint64_t expanded = p_.expandedElements() * p_.elem;
         const std::uint64_t input = std::uint64_t{p_.channels} * p_.h * p_.w * p_.elem;
         node.add("expanded_bytes", expanded, "B", "K² · Ho · Wo elements of the expanded matrix");
@@ -569,28 +506,12 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     for (unsigned e0 = 0; e0 < kk; e0 += perPass)
         p.passes.push_back(Pass{e0, std::min(perPass, kk - e0)});
 
-    const MemorySpaceInfo* am = target.findSpace("am");
-    const MemorySpaceInfo* sm = target.findSpace("sm");
-    const MemorySpaceInfo* ddr = target.findSpace("ddr");
-    if (!am || !sm || !ddr)
-        pl.fail("strategy", fmt::format("target '{}' lacks memories am, sm and ddr", target.name));
-    p.am = am->id;
-    p.scalarMemory = readScalarDataMemory(pl, target);
-    p.ddr = ddr->id;
-    if (p.cores() > 1) {
-        const MulticastGroupInfo* g = target.findGroup("all_am");
-        if (!g)
-            pl.fail("cores", fmt::format("target '{}' has no multicast group all_am", target.name));
-        p.group = g->id;
-    }
-    const std::uint64_t amSize =
-        am->role && !am->instances.empty() ? target.spaces[am->instances[0]].size : am->size;
+    const DspConvMemories memories = findDspConvMemories(pl, target, p);
+    p.am = memories.am->id;
+    p.group = memories.group;
+    p.scalarMemory = memories.scalarMemory;
+    const std::uint64_t amSize = memories.amSize;
     const unsigned fc = p.filtersOf(0);
-    const std::uint64_t smSize =
-        sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
-    if (!p.scalarMemory.cache && std::uint64_t{fc} * p.rows() * p.elem > smSize)
-        pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B", fc,
-                                     p.channels, p.k, p.k, std::uint64_t{fc} * p.rows() * p.elem, smSize));
     // Per output row: K² expanded rows of Wo elements, and one output row per filter of a core.
     const std::uint64_t perRow = (std::uint64_t{kk} + fc) * p.wo * p.elem;
     // Expansion from the AM: the input map stays there too (the DMA reads it instead of DDR).
@@ -629,7 +550,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     p.blockRows = rows;
     for (std::uint32_t r0 = 0; r0 < p.ho; r0 += rows)
         p.blocks.push_back(Block{r0, std::min(p.ho, r0 + rows)});
-    MemoryLayout layout(*am, 128);
+    MemoryLayout layout(*memories.am, 128);
     if (p.fromAm)
         p.mapAm = layout.allocate("input map", std::uint64_t{p.channels} * p.h * p.w * p.elem);
     for (unsigned i = 0; i < (p.doubleBuffer ? 2u : 1u); ++i) {
@@ -653,7 +574,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
                                         static_cast<unsigned>(std::min<std::uint64_t>(maxChunks, kMaxUnroll)),
                                         pl));
     }
-    placeInDdr(p, p.ddr);
+    placeInDdr(p);
     pl.finish();
     return std::make_unique<Im2colConvKernel>(std::move(p));
 }

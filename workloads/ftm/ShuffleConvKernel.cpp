@@ -16,6 +16,8 @@
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
 #include "workloads/conv/ConvKernel.h"
+#include "workloads/ftm/ConvCoreStream.h"
+#include "workloads/ftm/DspConvMemories.h"
 #include "workloads/ftm/DspConvWorkload.h"
 #include "workloads/ftm/Im2colConvKernel.h"
 #include "workloads/ftm/ModuloLoop.h"
@@ -26,14 +28,10 @@
 namespace tessim {
 namespace {
 
-constexpr unsigned kMaxKernelRegs = 48;     // scalar registers that hold kernel elements in one pass
-constexpr unsigned kMaxUnroll = 8;          // output chunks per iteration the planner tries
-constexpr unsigned kMaxBroadcastRegs = 20;  // kernel elements per pass with explicit broadcasts
-constexpr unsigned kMemoryLatency = 2;      // cycles the AM adds to a load (assumption, as the target)
-constexpr std::uint32_t kWeightsTag = 1;
-constexpr std::uint32_t kInputTag = 2;   // + block parity
-constexpr std::uint32_t kOutputTag = 4;  // + block parity
-constexpr std::uint32_t kBarrierBase = 16;
+constexpr unsigned kMaxKernelRegs = 48;         // scalar registers that hold kernel elements in one pass
+constexpr unsigned kMaxUnroll = 8;              // output chunks per iteration the planner tries
+constexpr unsigned kMaxBroadcastRegs = 20;      // kernel elements per pass with explicit broadcasts
+constexpr unsigned kMemoryLatency = 2;          // cycles the AM adds to a load (assumption, as the target)
 constexpr std::uint32_t kResidentTagBase = 64;  // + block: resident blocks are fetched all at once
 constexpr std::uint32_t kResidentBands = 8;  // blocks of a resident map (input in, outputs out under compute)
 
@@ -253,52 +251,18 @@ Body planBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool part
 
 // One core's op stream: set-up DMAs, then per block the input hand-over, per filter and pass the
 // kernel elements into scalar registers and the pipelined loop, then the output DMA.
-class ShuffleStream : public ChunkedOpStream {
+class ShuffleStream : public ConvCoreStream {
 public:
-    ShuffleStream(const ShuffleParams& p, unsigned core) : p_(p), core_(core) {}
-
-protected:
-    bool refill(std::vector<Op>& out) override {
-        if (inLoop_)
-            return emitCycles(out), true;
-        switch (stage_) {
-        case Stage::Start:
-            start(out);
-            stage_ = Stage::BlockHead;
-            return true;
-        case Stage::BlockHead:
-            if (block_ == p_.blocks.size()) {
-                finish(out);
-                stage_ = Stage::Done;
-                return true;
-            }
-            blockHead(out);
-            filter_ = 0;
-            pass_ = 0;
-            stage_ = Stage::Loop;
-            return true;
-        case Stage::Loop:
-            if (filter_ == p_.filtersOf(core_)) {
-                ++block_;
-                stage_ = Stage::BlockHead;
-                return true;
-            }
-            beginLoop(out);
-            return true;
-        case Stage::Done: return false;
-        }
-        return false;
-    }
+    ShuffleStream(const ShuffleParams& p, unsigned core)
+        : ConvCoreStream(core, p.blocks.size(), p.filtersOf(core), p.passes.size()), p_(p) {}
 
 private:
-    enum class Stage { Start, BlockHead, Loop, Done };
-
     static Op bundle(Op op) { return bundleStart(op); }
     std::uint8_t scalarReg(unsigned idx) const { return static_cast<std::uint8_t>(kScalarRegBase + idx); }
     // A vector register of zeros for the padding, outside the loops (which own every register).
     static constexpr std::uint8_t kZeroReg = 0;
 
-    void start(std::vector<Op>& out) {
+    void start(std::vector<Op>& out) override {
         const unsigned mine = fetchCoefficients(p_.scalarMemory, p_, core_, kWeightsTag, out);
         // Double-buffered, block 0 (the others start as their buffer frees); resident, every block.
         for (std::size_t b = 0; core_ == 0 && b < (p_.doubleBuffer ? 1 : p_.blocks.size()); ++b)
@@ -332,7 +296,7 @@ private:
         op.dma.group = p_.group;
         return op;
     }
-    void blockHead(std::vector<Op>& out) {
+    void blockHead(std::vector<Op>& out) override {
         if (core_ == 0 && p_.blocks[block_].realRows > 0)
             out.push_back(bundle(dmaWait(p_.blocks[block_].tag)));
         if (p_.cores() > 1)
@@ -375,26 +339,12 @@ private:
         }
     }
     // A filter's output rows of the block to DDR, as soon as its last pass has stored them.
-    void writeBack(std::vector<Op>& out, unsigned fl) {
+    void writeBack(std::vector<Op>& out) override {
         const Block& blk = p_.blocks[block_];
-        const std::uint64_t rowBytes = std::uint64_t{p_.wo} * p_.elem;
-        const std::uint32_t rows = blk.r1 - blk.r0;
-        {
-            const unsigned f = core_ + fl * p_.cores();
-            out.push_back(bundle(
-                dmaCopy(kOutputTag + block_ % 2, 2, {static_cast<std::uint32_t>(rowBytes * rows), 1, 1},
-                        {p_.am, blk.outAddr + fl * p_.outFilterStride},
-                        {p_.ddr, p_.ddrOut + (std::uint64_t{f} * p_.ho + blk.r0) * rowBytes})));
-        }
-    }
-    void finish(std::vector<Op>& out) {
-        if (p_.filtersOf(core_) == 0)
-            return;
-        out.push_back(bundle(dmaWait(kOutputTag)));
-        out.push_back(bundle(dmaWait(kOutputTag + 1)));
+        writeBackRows(out, p_, p_.am, blk.r0, blk.r1, blk.outAddr + filter_ * p_.outFilterStride);
     }
     // Kernel elements of this filter and pass into scalar registers, then the loop.
-    void beginLoop(std::vector<Op>& out) {
+    void beginLoop(std::vector<Op>& out) override {
         const Pass& pass = p_.passes[pass_];
         for (unsigned j = 0; j < pass.kp; ++j)
             for (unsigned kx = 0; kx < p_.k; ++kx)
@@ -412,15 +362,7 @@ private:
         inLoop_ = true;
         out.push_back(loopCounterReset());
     }
-    void endLoop(std::vector<Op>& out) {
-        inLoop_ = false;
-        if (++pass_ == p_.passes.size()) {
-            writeBack(out, filter_);
-            pass_ = 0;
-            ++filter_;
-        }
-    }
-    void emitCycles(std::vector<Op>& out) {
+    void emitCycles(std::vector<Op>& out) override {
         emitModuloCycles(body_->schedule, body_->byResidue, iterations_, cycles_, cycle_, out,
                          [this](unsigned j, std::uint64_t i, Op& op) { return materialise(j, i, op); });
         if (cycle_ >= cycles_)
@@ -534,12 +476,6 @@ private:
     }
 
     const ShuffleParams& p_;
-    unsigned core_;
-    Stage stage_ = Stage::Start;
-    std::size_t block_ = 0;
-    unsigned filter_ = 0;
-    std::size_t pass_ = 0;
-    bool inLoop_ = false;
     const Body* body_ = nullptr;
     unsigned rows_ = 0, strips_ = 0, perStrip_ = 0;
     std::uint64_t iterations_ = 0, cycles_ = 0, cycle_ = 0;
@@ -565,26 +501,15 @@ public:
         j["am_bytes"] = p_.amBytes;
         return j;
     }
-    std::vector<EngineStream> streams() override {
-        std::vector<EngineStream> s;
-        for (unsigned c = 0; c < p_.cores(); ++c)
-            s.push_back(EngineStream{p_.engines[c], std::make_unique<ShuffleStream>(p_, c)});
-        return s;
-    }
+    std::vector<EngineStream> streams() override { return streamPerCore<ShuffleStream>(p_); }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
         addThroughputStats(stats, cycles, seconds, p_.fmacs, p_.lanes);
-        auto& node = stats.child("workload");
         const Body& b = p_.bodies.front();
-        node.add("ii_achieved", std::uint64_t{b.schedule.ii}, "cycles",
-                 "initiation interval of the pipelined loop (first pass)");
-        node.add("ii_resource_bound", std::uint64_t{b.schedule.resourceBound}, "cycles",
-                 "⌈ops / units⌉ over FMAC, load/store, shuffle and vector slots");
-        node.add("ii_recurrence_bound", std::uint64_t{b.schedule.recurrenceBound}, "cycles",
-                 "longest accumulator chain per iteration distance");
-        node.add("unroll", std::uint64_t{b.unroll}, "chunks", "output vectors per loop iteration");
-        node.add("loop_fmac_utilisation",
-                 static_cast<double>(b.fmas) / (static_cast<double>(p_.fmacs) * b.schedule.ii), "",
-                 "FMAs per iteration / (FMACs · II)");
+        addLoopStats(stats, b.schedule, b.unroll, static_cast<double>(b.fmas), p_.fmacs,
+                     {"initiation interval of the pipelined loop (first pass)",
+                      "⌈ops / units⌉ over FMAC, load/store, shuffle and vector slots",
+                      "longest accumulator chain per iteration distance"});
+        auto& node = stats.child("workload");
         node.add("input_ddr_bytes", p_.inputDdrBytes(), "B",
                  "input rows read from DDR, block overlaps included");
         node.add("blocks", static_cast<std::uint64_t>(p_.blocks.size()), "", "input blocks");
@@ -687,28 +612,11 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     }
 
     // Spaces: DDR, and the AM and SM of the core that runs each stream (roles).
-    const MemorySpaceInfo* am = target.findSpace("am");
-    const MemorySpaceInfo* sm = target.findSpace("sm");
-    const MemorySpaceInfo* ddr = target.findSpace("ddr");
-    if (!am || !sm || !ddr)
-        pl.fail("strategy", fmt::format("target '{}' lacks memories am, sm and ddr", target.name));
-    p.am = am->id;
-    p.scalarMemory = readScalarDataMemory(pl, target);
-    p.ddr = ddr->id;
-    if (p.cores() > 1) {
-        const MulticastGroupInfo* g = target.findGroup("all_am");
-        if (!g)
-            pl.fail("cores", fmt::format("target '{}' has no multicast group all_am", target.name));
-        p.group = g->id;
-    }
-    const std::uint64_t amSize =
-        am->role && !am->instances.empty() ? target.spaces[am->instances[0]].size : am->size;
-    const std::uint64_t smSize =
-        sm->role && !sm->instances.empty() ? target.spaces[sm->instances[0]].size : sm->size;
-    const std::uint64_t smNeed = std::uint64_t{p.maxFiltersPerCore()} * p.channels * p.k * p.k * p.elem;
-    if (!p.scalarMemory.cache && smNeed > smSize)
-        pl.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B",
-                                     p.maxFiltersPerCore(), p.channels, p.k, p.k, smNeed, smSize));
+    const DspConvMemories memories = findDspConvMemories(pl, target, p);
+    p.am = memories.am->id;
+    p.group = memories.group;
+    p.scalarMemory = memories.scalarMemory;
+    const std::uint64_t amSize = memories.amSize;
 
     // AM: input rows (plus slack for the last vector's over-read) and the output rows of every
     // filter of a core; one buffer each when the whole map fits, else two blocks' worth each.
@@ -763,7 +671,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     };
     for (std::uint64_t n = p.k; n <= (1u << 16) && streamedNeed(n) <= amSize; ++n)
         p.largestStreamedMap = static_cast<std::uint32_t>(n);
-    MemoryLayout layout(*am, 128);
+    MemoryLayout layout(*memories.am, 128);
     if (p.doubleBuffer) {
         p.inPlaneStride = ((std::uint64_t{rows} - 1) * p.s + p.k) * inRow;
         const std::uint64_t inBytes = p.channels * p.inPlaneStride + slack;
@@ -808,7 +716,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         p.blocks.push_back(b);
     }
     p.amBytes = layout.end();
-    placeInDdr(p, p.ddr);
+    placeInDdr(p);
     pl.finish();
     return std::make_unique<ShuffleConvKernel>(std::move(p));
 }

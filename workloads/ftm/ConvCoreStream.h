@@ -1,0 +1,104 @@
+// The op stream of one core of a vector-DSP convolution (shuffle, im2col), in the order the core
+// works: once its start (its kernel elements and the first input in flight), then for each block
+// of output rows the block's head (wait for its input, barrier, next block's input) and, for each
+// filter the core owns, one pipelined loop per pass, the filter's outputs written back after the
+// last pass; at the end, a wait for the write-backs still in flight.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/ir/OpStream.h"
+#include "workloads/common/DmaOps.h"
+#include "workloads/ftm/DspConvProblem.h"
+#include "workloads/ftm/ModuloLoop.h"
+
+namespace tessim {
+
+// DMA tags and barriers of a core's stream.
+constexpr std::uint32_t kWeightsTag = 1;
+constexpr std::uint32_t kInputTag = 2;   // + block parity
+constexpr std::uint32_t kOutputTag = 4;  // + block parity
+constexpr std::uint32_t kBarrierBase = 16;
+
+class ConvCoreStream : public ChunkedOpStream {
+public:
+    ConvCoreStream(unsigned core, std::size_t blocks, unsigned filters, std::size_t passes)
+        : core_(core), blocks_(blocks), filters_(filters), passes_(passes) {}
+
+protected:
+    bool refill(std::vector<Op>& out) override {
+        if (inLoop_)
+            return emitCycles(out), true;
+        switch (stage_) {
+        case Stage::Start:
+            start(out);
+            stage_ = Stage::BlockHead;
+            return true;
+        case Stage::BlockHead:
+            if (block_ == blocks_) {
+                if (filters_ > 0) {
+                    out.push_back(bundleStart(dmaWait(kOutputTag)));
+                    out.push_back(bundleStart(dmaWait(kOutputTag + 1)));
+                }
+                stage_ = Stage::Done;
+                return true;
+            }
+            blockHead(out);
+            filter_ = 0;
+            pass_ = 0;
+            stage_ = Stage::Loop;
+            return true;
+        case Stage::Loop:
+            if (filter_ == filters_) {
+                ++block_;
+                stage_ = Stage::BlockHead;
+                return true;
+            }
+            beginLoop(out);  // sets inLoop_
+            return true;
+        case Stage::Done: return false;
+        }
+        return false;
+    }
+    virtual void start(std::vector<Op>& out) = 0;
+    virtual void blockHead(std::vector<Op>& out) = 0;
+    // The kernel elements of filter_ and pass_ into scalar registers, then the loop's first ops.
+    virtual void beginLoop(std::vector<Op>& out) = 0;
+    // The next cycles of the loop; endLoop after the last.
+    virtual void emitCycles(std::vector<Op>& out) = 0;
+    // Filter filter_'s outputs of block block_ to DDR.
+    virtual void writeBack(std::vector<Op>& out) = 0;
+    // Output rows [r0, r1) of filter filter_, at amAddr in the core's AM (space am), to DDR.
+    void writeBackRows(std::vector<Op>& out, const DspConvProblem& p, std::uint8_t am, std::uint32_t r0,
+                       std::uint32_t r1, std::uint64_t amAddr) const {
+        const unsigned f = core_ + filter_ * p.cores();
+        const std::uint64_t rowBytes = std::uint64_t{p.wo} * p.elem;
+        out.push_back(bundleStart(
+            dmaCopy(kOutputTag + block_ % 2, 2, {static_cast<std::uint32_t>(rowBytes * (r1 - r0)), 1, 1},
+                    {am, amAddr}, {p.ddr, p.ddrOut + (std::uint64_t{f} * p.ho + r0) * rowBytes})));
+    }
+    void endLoop(std::vector<Op>& out) {
+        inLoop_ = false;
+        if (++pass_ == passes_) {
+            writeBack(out);
+            pass_ = 0;
+            ++filter_;
+        }
+    }
+
+    const unsigned core_;
+    std::size_t block_ = 0, pass_ = 0;
+    unsigned filter_ = 0;  // the core's own filters: filter_ is global filter core_ + filter_ · cores
+    bool inLoop_ = false;
+
+private:
+    enum class Stage { Start, BlockHead, Loop, Done };
+    Stage stage_ = Stage::Start;
+    std::size_t blocks_;
+    unsigned filters_;
+    std::size_t passes_;
+};
+
+}  // namespace tessim
