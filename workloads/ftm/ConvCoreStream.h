@@ -29,8 +29,10 @@ public:
 
 protected:
     bool refill(std::vector<Op>& out) override {
-        if (inLoop_)
-            return emitCycles(out), true;
+        if (inLoop_) {
+            emitCycles(out);
+            return true;
+        }
         switch (stage_) {
         case Stage::Start:
             start(out);
@@ -56,7 +58,7 @@ protected:
                 stage_ = Stage::BlockHead;
                 return true;
             }
-            beginLoop(out);  // sets inLoop_
+            beginLoop(out);
             return true;
         case Stage::Done: return false;
         }
@@ -64,10 +66,10 @@ protected:
     }
     virtual void start(std::vector<Op>& out) = 0;
     virtual void blockHead(std::vector<Op>& out) = 0;
-    // The kernel elements of filter_ and pass_ into scalar registers, then the loop's first ops.
+    // The kernel elements of filter_ and pass_ into scalar registers, then startLoop.
     virtual void beginLoop(std::vector<Op>& out) = 0;
-    // The next cycles of the loop; endLoop after the last.
-    virtual void emitCycles(std::vector<Op>& out) = 0;
+    // Op j of iteration i of the loop, or false when it has nothing to do there.
+    virtual bool materialise(unsigned j, std::uint64_t i, Op& op) const = 0;
     // Filter filter_'s outputs of block block_ to DDR.
     virtual void writeBack(std::vector<Op>& out) = 0;
     // Output rows [r0, r1) of filter filter_, at amAddr in the core's AM (space am), to DDR.
@@ -79,7 +81,30 @@ protected:
             dmaCopy(kOutputTag + block_ % 2, 2, {static_cast<std::uint32_t>(rowBytes * (r1 - r0)), 1, 1},
                     {am, amAddr}, {p.ddr, p.ddrOut + (std::uint64_t{f} * p.ho + r0) * rowBytes})));
     }
-    void endLoop(std::vector<Op>& out) {
+    // The loop of `iterations` iterations of `schedule` (its ops by residue in byResidue): the
+    // counter reset now, the cycles on the next refills.
+    void startLoop(std::vector<Op>& out, const ModuloSchedule& schedule,
+                   const std::vector<std::vector<unsigned>>& byResidue, std::uint64_t iterations) {
+        schedule_ = &schedule;
+        byResidue_ = &byResidue;
+        iterations_ = iterations;
+        cycles_ = (iterations - 1) * schedule.ii + schedule.length;
+        cycle_ = 0;
+        inLoop_ = true;
+        out.push_back(loopCounterReset());
+    }
+
+    const unsigned core_;
+    std::size_t block_ = 0, pass_ = 0;
+    unsigned filter_ = 0;  // the core's own filters: filter_ is global filter core_ + filter_ · cores
+    std::uint64_t iterations_ = 0;  // of the loop running
+
+private:
+    void emitCycles(std::vector<Op>& out) {
+        emitModuloCycles(*schedule_, *byResidue_, iterations_, cycles_, cycle_, out,
+                         [this](unsigned j, std::uint64_t i, Op& op) { return materialise(j, i, op); });
+        if (cycle_ < cycles_)
+            return;
         inLoop_ = false;
         if (++pass_ == passes_) {
             writeBack(out);
@@ -88,17 +113,15 @@ protected:
         }
     }
 
-    const unsigned core_;
-    std::size_t block_ = 0, pass_ = 0;
-    unsigned filter_ = 0;  // the core's own filters: filter_ is global filter core_ + filter_ · cores
-    bool inLoop_ = false;
-
-private:
     enum class Stage { Start, BlockHead, Loop, Done };
     Stage stage_ = Stage::Start;
     std::size_t blocks_;
     unsigned filters_;
     std::size_t passes_;
+    bool inLoop_ = false;
+    const ModuloSchedule* schedule_ = nullptr;
+    const std::vector<std::vector<unsigned>>* byResidue_ = nullptr;
+    std::uint64_t cycles_ = 0, cycle_ = 0;
 };
 
 }  // namespace tessim

@@ -25,6 +25,7 @@
 #include "workloads/ftm/ConvCoreStream.h"
 #include "workloads/ftm/DspConvMemories.h"
 #include "workloads/ftm/DspConvWorkload.h"
+#include "workloads/ftm/EngineUnits.h"
 #include "workloads/ftm/ModuloLoop.h"
 #include "workloads/ftm/ModuloScheduler.h"
 #include "workloads/ftm/ScalarDataMemory.h"
@@ -336,23 +337,14 @@ private:
         body_ = &p_.body(pass.ne);
         columns_ = blockColumns(p_.blocks[block_]);
         chunks_ = (columns_ + p_.lanes - 1) / p_.lanes;
-        iterations_ = (chunks_ + body_->unroll - 1) / body_->unroll;
-        cycles_ = (iterations_ - 1) * body_->schedule.ii + body_->schedule.length;
-        cycle_ = 0;
-        inLoop_ = true;
-        out.push_back(loopCounterReset());
-    }
-    void emitCycles(std::vector<Op>& out) override {
-        emitModuloCycles(body_->schedule, body_->byResidue, iterations_, cycles_, cycle_, out,
-                         [this](unsigned j, std::uint64_t i, Op& op) { return materialise(j, i, op); });
-        if (cycle_ >= cycles_)
-            endLoop(out);
+        const std::uint64_t iterations = (chunks_ + body_->unroll - 1) / body_->unroll;
+        startLoop(out, body_->schedule, body_->byResidue, iterations);
     }
     std::uint8_t reg(unsigned j, std::uint64_t i) const {
         const unsigned o = body_->owner[j];
         return static_cast<std::uint8_t>(body_->base[o] + i % body_->copies[o]);
     }
-    bool materialise(unsigned j, std::uint64_t i, Op& op) const {
+    bool materialise(unsigned j, std::uint64_t i, Op& op) const override {
         const GemmOp& g = body_->ops[j];
         switch (g.role) {
         case Role::Count: op = loopCount(); return true;
@@ -404,7 +396,7 @@ private:
 
     const Im2colParams& p_;
     const GemmBody* body_ = nullptr;
-    std::uint64_t columns_ = 0, chunks_ = 0, iterations_ = 0, cycles_ = 0, cycle_ = 0;
+    std::uint64_t columns_ = 0, chunks_ = 0;
 };
 
 class Im2colConvKernel : public DspConvWorkload {
@@ -451,13 +443,12 @@ private:
     Im2colParams p_;
 };
 
+// The instances of the unit that runs `op` (0: none) and its latency.
 unsigned unitOf(const EngineInfo& e, const std::string& op, double& latency) {
-    for (const auto& u : e.units)
-        if (const OpTimingInfo* t = u.findOp(op)) {
-            latency = t->latency;
-            return u.instances;
-        }
-    return 0;
+    unsigned instances = 0;
+    if (const OpTimingInfo* t = findUnitOp(e, op, instances))
+        latency = t->latency;
+    return instances;
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "workloads/ftm/ConvCoreStream.h"
 #include "workloads/ftm/DspConvMemories.h"
 #include "workloads/ftm/DspConvWorkload.h"
+#include "workloads/ftm/EngineUnits.h"
 #include "workloads/ftm/Im2colConvKernel.h"
 #include "workloads/ftm/ModuloLoop.h"
 #include "workloads/ftm/ModuloScheduler.h"
@@ -356,17 +357,8 @@ private:
         rows_ = blk.r1 - blk.r0;
         strips_ = (p_.chunks + body_->unroll - 1) / body_->unroll;
         perStrip_ = (rows_ - 1) * p_.s + pass.kp;
-        iterations_ = std::uint64_t{strips_} * perStrip_;
-        cycles_ = (iterations_ - 1) * body_->schedule.ii + body_->schedule.length;
-        cycle_ = 0;
-        inLoop_ = true;
-        out.push_back(loopCounterReset());
-    }
-    void emitCycles(std::vector<Op>& out) override {
-        emitModuloCycles(body_->schedule, body_->byResidue, iterations_, cycles_, cycle_, out,
-                         [this](unsigned j, std::uint64_t i, Op& op) { return materialise(j, i, op); });
-        if (cycle_ >= cycles_)
-            endLoop(out);
+        const std::uint64_t iterations = std::uint64_t{strips_} * perStrip_;
+        startLoop(out, body_->schedule, body_->byResidue, iterations);
     }
     std::uint8_t valueReg(unsigned j, std::uint64_t i) const {
         return static_cast<std::uint8_t>(body_->base[j] + i % body_->copies[j]);
@@ -381,7 +373,7 @@ private:
     }
     // Op j of iteration i, or false when it has nothing to do there (a row outside the block, a
     // chunk beyond the row).
-    bool materialise(unsigned j, std::uint64_t i, Op& op) const {
+    bool materialise(unsigned j, std::uint64_t i, Op& op) const override {
         const BodyOp& b = body_->ops[j];
         const Pass& pass = p_.passes[pass_];
         const unsigned g = static_cast<unsigned>(i / perStrip_);
@@ -478,7 +470,6 @@ private:
     const ShuffleParams& p_;
     const Body* body_ = nullptr;
     unsigned rows_ = 0, strips_ = 0, perStrip_ = 0;
-    std::uint64_t iterations_ = 0, cycles_ = 0, cycle_ = 0;
 };
 
 class ShuffleConvKernel : public DspConvWorkload {
@@ -524,15 +515,6 @@ private:
     ShuffleParams p_;
 };
 
-const OpTimingInfo* findTiming(const EngineInfo& e, const std::string& op, unsigned& instances) {
-    for (const auto& u : e.units)
-        if (const OpTimingInfo* t = u.findOp(op)) {
-            instances = u.instances;
-            return t;
-        }
-    return nullptr;
-}
-
 }  // namespace
 
 std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const config::Node& workload,
@@ -556,21 +538,21 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         p.engines.push_back(e->name);
     const EngineInfo& e = *engines[0];
     unsigned n = 0;
-    const OpTimingInfo* fma = findTiming(e, "fma", n);
+    const OpTimingInfo* fma = findUnitOp(e, "fma", n);
     p.fmacs = n;
-    const OpTimingInfo* load = findTiming(e, "vload", n);
+    const OpTimingInfo* load = findUnitOp(e, "vload", n);
     p.lsus = n;
-    const OpTimingInfo* slide = findTiming(e, "slide", n);
+    const OpTimingInfo* slide = findUnitOp(e, "slide", n);
     p.shufflers = n;
-    if (findTiming(e, "sadd", n))
+    if (findUnitOp(e, "sadd", n))
         p.scalarAlus = n;
-    if (findTiming(e, "branch", n))
+    if (findUnitOp(e, "branch", n))
         p.branchUnits = n;
-    if (const OpTimingInfo* bc = findTiming(e, "broadcast", n)) {
+    if (const OpTimingInfo* bc = findUnitOp(e, "broadcast", n)) {
         p.broadcasters = n;
         p.broadcastLatency = static_cast<unsigned>(std::ceil(bc->latency));
     }
-    if (!fma || !load || !slide || !findTiming(e, "sload", n) || !findTiming(e, "mul", n))
+    if (!fma || !load || !slide || !findUnitOp(e, "sload", n) || !findUnitOp(e, "mul", n))
         pl.fail("engine", fmt::format("engine '{}' lacks fma, mul, vload, slide or sload: the shuffle "
                                       "convolution needs a vector DSP such as target ftm2000",
                                       e.name));
