@@ -151,7 +151,6 @@ GemmBody buildBody(const Im2colParams& p, unsigned ne, unsigned unroll, bool par
     b.schedule =
         moduloSchedule(mops, {{p.fmacs, p.lsus, std::max(1u, p.scalarAlus), std::max(1u, p.branchUnits)},
                               {p.vectorSlots, std::max(1u, p.scalarSlots)}});
-    const unsigned ii = b.schedule.ii;
     // Registers: each load, and each chunk's accumulator (from its opener to its store), rotate.
     b.owner.assign(b.ops.size(), 0);
     b.copies.assign(b.ops.size(), 0);
@@ -175,10 +174,7 @@ GemmBody buildBody(const Im2colParams& p, unsigned ne, unsigned unroll, bool par
     for (std::size_t j = 0; j < b.ops.size(); ++j) {
         if (b.owner[j] != j || isControl(b.ops[j].role))
             continue;
-        const unsigned life = lastUse[j] > b.schedule.start[j] ? lastUse[j] - b.schedule.start[j] : 0;
-        b.copies[j] = life / ii + 1;
-        b.base[j] = next;
-        next += b.copies[j];
+        allocateRotating(b.schedule, static_cast<unsigned>(j), lastUse[j], b.copies, b.base, next);
     }
     b.registers = next;
     b.byResidue = opsByResidue(b.schedule, b.ops.size());

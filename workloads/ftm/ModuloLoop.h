@@ -45,6 +45,17 @@ inline Op loopBranch(std::uint64_t i, std::uint64_t iterations) {
     return branchOp(DType::I32, kLoopFlagReg, i + 1 < iterations);
 }
 
+// Rotating registers for the value op j writes, which lives from its issue to its last consumer's
+// (lastUse): one copy per II begun, registers [next, next + copies) (next advanced).
+inline void allocateRotating(const ModuloSchedule& schedule, unsigned j, unsigned lastUse,
+                             std::vector<unsigned>& copies, std::vector<unsigned>& base, unsigned& next) {
+    const unsigned start = schedule.start[j];
+    const unsigned life = lastUse > start ? lastUse - start : 0;
+    copies[j] = life / schedule.ii + 1;
+    base[j] = next;
+    next += copies[j];
+}
+
 // The ops of the schedule by their issue cycle modulo II.
 inline std::vector<std::vector<unsigned>> opsByResidue(const ModuloSchedule& schedule, std::size_t ops) {
     std::vector<std::vector<unsigned>> byResidue(schedule.ii);

@@ -198,7 +198,6 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     const unsigned branch = add({BodyRole::Branch, 0, 0, 0, 0}, Bru);
     chainLoopControl(mops, count, compare, branch);
     b.schedule = moduloSchedule(mops, res);
-    const unsigned ii = b.schedule.ii;
     // Rotating registers: a value lives from its producer's issue to its last consumer's.
     std::vector<unsigned> lastUse(b.ops.size(), 0);
     for (std::size_t j = 0; j < mops.size(); ++j)
@@ -212,10 +211,7 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
         if (b.ops[j].role != BodyRole::Load && b.ops[j].role != BodyRole::Slide &&
             b.ops[j].role != BodyRole::Broadcast)
             continue;
-        const unsigned life = lastUse[j] > b.schedule.start[j] ? lastUse[j] - b.schedule.start[j] : 0;
-        b.copies[j] = life / ii + 1;
-        b.base[j] = next;
-        next += b.copies[j];
+        allocateRotating(b.schedule, static_cast<unsigned>(j), lastUse[j], b.copies, b.base, next);
     }
     b.vectorRegisters = next;
     b.byResidue = opsByResidue(b.schedule, b.ops.size());
