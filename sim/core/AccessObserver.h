@@ -34,6 +34,12 @@ public:
     virtual ~AccessObserver() = default;
     // `memory` is the module name of the memory that served the access.
     virtual void onAccess(const char* memory, const TimedAccess& access) = 0;
+    // A DMA transfer (one descriptor) of channel `initiator` has moved its last byte: its bursts
+    // are the accesses of that initiator since its previous transfer ended. `issued` is when the
+    // engine issued it (or, with a full queue, when the queue took it), `done` when its last burst completed.
+    virtual void onTransferEnd(std::uint16_t initiator, std::uint32_t tag, Tick issued, Tick done) {
+        (void)initiator, (void)tag, (void)issued, (void)done;
+    }
 };
 
 }  // namespace tessim

@@ -1,0 +1,177 @@
+#include "sim/validate/HazardDetector.h"
+
+#include <algorithm>
+#include <cstring>
+#include <queue>
+#include <set>
+
+#include <boost/icl/interval_map.hpp>
+#include <fmt/format.h>
+
+namespace tessim {
+
+void HazardDetector::attach(const InitiatorRegistry& initiators, const TargetInfo& target) {
+    initiators_.clear();
+    for (std::size_t i = 0; i < initiators.size(); ++i)
+        initiators_.push_back(initiators.name(static_cast<std::uint16_t>(i)));
+    for (const auto& s : target.spaces)
+        if (s.level == "ddr")
+            offChipNames_.push_back(s.name);
+}
+
+bool HazardDetector::offChip(const char* memory) const {
+    for (const auto& n : offChipNames_)
+        if (n == memory)
+            return true;
+    return false;
+}
+
+const std::string& HazardDetector::initiatorName(std::uint16_t id) const {
+    static const std::string unknown = "unknown";
+    return id < initiators_.size() ? initiators_[id] : unknown;
+}
+
+std::uint32_t HazardDetector::memoryIndex(const char* memory) {
+    if (memory == lastMemory_)
+        return lastMemoryId_;
+    auto it = memoryIds_.find(memory);
+    if (it == memoryIds_.end()) {
+        it = memoryIds_.emplace(memory, static_cast<std::uint32_t>(memoryNames_.size())).first;
+        memoryNames_.push_back(memory);
+        windows_.emplace_back();
+    }
+    lastMemory_ = memory;
+    lastMemoryId_ = it->second;
+    return it->second;
+}
+
+std::uint32_t HazardDetector::engineParty(std::uint16_t initiator) {
+    auto it = engineParties_.find(initiator);
+    if (it != engineParties_.end())
+        return it->second;
+    const auto id = static_cast<std::uint32_t>(parties_.size());
+    parties_.push_back({initiator, initiatorName(initiator)});
+    engineParties_.emplace(initiator, id);
+    return id;
+}
+
+void HazardDetector::onAccess(const char* memory, const TimedAccess& a) {
+    // Caches move lines on someone's behalf: the access that caused them is what counts.
+    if (a.source == AccessSource::CacheFill || a.source == AccessSource::CacheWriteBack || a.bytes == 0)
+        return;
+    if (offChip(memory))
+        return;
+    std::uint64_t lo = a.addr, hi = a.addr + a.bytes;
+    if (a.elementBytes != 0 && a.elements > 0) {  // strided: the span of its elements
+        const std::int64_t last = a.stride * static_cast<std::int64_t>(a.elements - 1);
+        lo = last < 0 ? a.addr + static_cast<std::uint64_t>(last) : a.addr;
+        hi = (last < 0 ? a.addr : a.addr + static_cast<std::uint64_t>(last)) + a.elementBytes;
+    }
+    const std::uint32_t mem = memoryIndex(memory);
+    if (a.source == AccessSource::DmaBurst) {
+        auto& open = openTransfers_[a.initiator];
+        if (!open.empty() && open.back().memory == mem && open.back().write == a.write &&
+            open.back().hi == lo)
+            open.back().hi = hi;
+        else
+            open.push_back({mem, a.write, lo, hi});
+        return;
+    }
+    windows_[mem].push_back(
+        {lo, hi, a.arrival, std::max(a.completion, a.arrival + 1), engineParty(a.initiator), a.write});
+}
+
+void HazardDetector::onTransferEnd(std::uint16_t initiator, std::uint32_t tag, Tick issued, Tick done) {
+    auto it = openTransfers_.find(initiator);
+    if (it == openTransfers_.end() || it->second.empty())
+        return;
+    const auto party = static_cast<std::uint32_t>(parties_.size());
+    parties_.push_back({initiator, fmt::format("{} (DMA tag {})", initiatorName(initiator), tag)});
+    for (const OpenRange& r : it->second)
+        windows_[r.memory].push_back({r.lo, r.hi, issued, std::max(done, issued + 1), party, r.write});
+    it->second.clear();
+}
+
+std::uint64_t HazardDetector::windows() const {
+    std::uint64_t n = 0;
+    for (const auto& w : windows_)
+        n += w.size();
+    return n;
+}
+
+namespace {
+
+double ns(Tick t) {
+    return static_cast<double>(t) / 1000.0;
+}
+
+}  // namespace
+
+void HazardDetector::analyse(ValidationLog& log) {
+    using Ids = std::set<std::uint32_t>;
+    using Interval = boost::icl::discrete_interval<std::uint64_t>;
+    for (std::uint32_t m = 0; m < windows_.size(); ++m) {
+        std::vector<Window>& ws = windows_[m];
+        std::stable_sort(ws.begin(), ws.end(),
+                         [](const Window& a, const Window& b) { return a.begin < b.begin; });
+        // Sweep in time: `active` holds the byte ranges of windows not yet ended, by window index.
+        boost::icl::interval_map<std::uint64_t, Ids> active;
+        using Ending = std::pair<Tick, std::uint32_t>;
+        std::priority_queue<Ending, std::vector<Ending>, std::greater<>> ends;
+        for (std::uint32_t i = 0; i < ws.size(); ++i) {
+            const Window& w = ws[i];
+            while (!ends.empty() && ends.top().first <= w.begin) {
+                const Window& old = ws[ends.top().second];
+                active -= std::make_pair(Interval::right_open(old.lo, old.hi), Ids{ends.top().second});
+                ends.pop();
+            }
+            const Interval range = Interval::right_open(w.lo, w.hi);
+            auto [first, last] = active.equal_range(range);
+            std::set<std::uint32_t> reported;
+            for (auto it = first; it != last; ++it)
+                for (std::uint32_t j : it->second) {
+                    const Window& o = ws[j];
+                    if (o.party == w.party || parties_[o.party].initiator == parties_[w.party].initiator ||
+                        (!o.write && !w.write) || !reported.insert(j).second)
+                        continue;
+                    // o began first (the sweep's order): classify from the earlier party's view.
+                    const std::uint64_t lo = std::max(o.lo, w.lo), hi = std::min(o.hi, w.hi);
+                    ValidationError e;
+                    const Party& early = parties_[o.party];
+                    const Party& late = parties_[w.party];
+                    std::string what;
+                    if (o.write && w.write) {
+                        e.kind = "waw-hazard";
+                        what = fmt::format("{} writes while {} is still writing them", late.name, early.name);
+                    } else if (o.write) {
+                        e.kind = "raw-hazard";
+                        what = fmt::format("{} reads them while {} is still writing them", late.name,
+                                           early.name);
+                    } else {
+                        e.kind = "war-hazard";
+                        what = fmt::format("{} overwrites them while {} is still reading them", late.name,
+                                           early.name);
+                    }
+                    e.engine = late.name;
+                    e.other = early.name;
+                    e.memory = memoryNames_[m];
+                    e.address = lo;
+                    e.bytes = hi - lo;
+                    e.timeNs = ns(w.begin);
+                    e.otherTimeNs = ns(o.begin);
+                    e.message = fmt::format(
+                        "{} [{:#x}, {:#x}) ({} B): {} ({} from {} to {}, {} from {} to {}); nothing orders "
+                        "the two (a missing DMA wait, barrier or join?)",
+                        e.memory, lo, hi, hi - lo, what, late.name, formatNs(ns(w.begin)),
+                        formatNs(ns(w.end)), early.name, formatNs(ns(o.begin)), formatNs(ns(o.end)));
+                    const std::string& a = initiatorName(early.initiator);
+                    const std::string& b = initiatorName(late.initiator);
+                    log.add(std::move(e), fmt::format("{}|{}|{}|{}", ws[j].write, w.write, a, b));
+                }
+            active += std::make_pair(range, Ids{i});
+            ends.push({w.end, i});
+        }
+    }
+}
+
+}  // namespace tessim

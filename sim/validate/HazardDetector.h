@@ -1,0 +1,71 @@
+// Dynamic hazard detection: an AccessObserver that records, per on-chip memory, the byte range
+// and time window of every engine access and every DMA transfer, then finds pairs from different
+// initiators whose bytes overlap and whose windows overlap in simulated time, one of them writing.
+// Such a pair is unordered: a read of bytes a DMA is still writing (raw-hazard), a DMA or engine
+// overwriting bytes another party is still reading (war-hazard), two writers at once (waw-hazard).
+//
+// A DMA transfer counts from the moment its descriptor was ready to its last burst: a schedule
+// must not touch its destination (nor write its source) before waiting for it. A MAC tile counts
+// over its whole occupancy of the array. Off-chip memories (level "ddr") are not checked: the
+// host's tensors there are read-only or written once.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/core/AccessObserver.h"
+#include "sim/core/InitiatorRegistry.h"
+#include "sim/target/TargetInfo.h"
+#include "sim/validate/ValidationError.h"
+
+namespace tessim {
+
+class HazardDetector : public AccessObserver {
+public:
+    // Before the simulation starts: whose accesses come (names) and which memories are off chip.
+    void attach(const InitiatorRegistry& initiators, const TargetInfo& target);
+
+    void onAccess(const char* memory, const TimedAccess& access) override;
+    void onTransferEnd(std::uint16_t initiator, std::uint32_t tag, Tick issued, Tick done) override;
+
+    // After the simulation: every unordered conflicting pair, into `log`.
+    void analyse(ValidationLog& log);
+    std::uint64_t windows() const;
+
+private:
+    struct Window {
+        std::uint64_t lo, hi;  // bytes [lo, hi)
+        Tick begin, end;       // simulated time [begin, end)
+        std::uint32_t party;   // index into parties_
+        bool write;
+    };
+    struct Party {
+        std::uint16_t initiator;
+        std::string name;  // "npu", "dma_ch3 (tag 5)"
+    };
+    struct OpenRange {
+        std::uint32_t memory;
+        bool write;
+        std::uint64_t lo, hi;
+    };
+
+    std::uint32_t memoryIndex(const char* memory);
+    std::uint32_t engineParty(std::uint16_t initiator);
+    bool offChip(const char* memory) const;
+
+    std::vector<std::string> initiators_;  // names by id (the registry dies with the target)
+    const std::string& initiatorName(std::uint16_t id) const;
+    std::vector<std::string> offChipNames_;
+    std::map<std::string, std::uint32_t> memoryIds_;
+    std::vector<std::string> memoryNames_;
+    std::vector<std::vector<Window>> windows_;  // per memory
+    std::vector<Party> parties_;
+    std::map<std::uint16_t, std::uint32_t> engineParties_;
+    std::map<std::uint16_t, std::vector<OpenRange>> openTransfers_;  // DMA bursts since the last end
+    const char* lastMemory_ = nullptr;
+    std::uint32_t lastMemoryId_ = 0;
+};
+
+}  // namespace tessim
