@@ -165,7 +165,7 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
         target.setAccessObserver(accessTrace.get());
     }
     if (request.onElaborated)
-        request.onElaborated(target.info(), target.initiators());
+        request.onElaborated(target);
     if (request.observer)
         target.setAccessObserver(request.observer);
     target.setFunctional(request.functional);

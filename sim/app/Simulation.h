@@ -16,7 +16,7 @@
 namespace tessim {
 
 class AccessObserver;
-class InitiatorRegistry;
+class ConfiguredTarget;
 struct TargetInfo;
 
 struct RunRequest {
@@ -31,7 +31,7 @@ struct RunRequest {
     // Checks (`tessim validate`): told of the elaborated target; told of every timed access, in
     // place of an access trace; and a wrapper around each engine's stream, which sees every op
     // before the engine does.
-    std::function<void(const TargetInfo& target, const InitiatorRegistry& initiators)> onElaborated;
+    std::function<void(ConfiguredTarget& target)> onElaborated;
     AccessObserver* observer = nullptr;
     std::function<std::unique_ptr<OpStream>(const std::string& engine, std::unique_ptr<OpStream> stream,
                                             const TargetInfo& target)>

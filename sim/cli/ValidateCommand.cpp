@@ -3,11 +3,13 @@
 // schedule is valid, 1 when it is not, 2 on usage or configuration errors.
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <regex>
 
 #include <fmt/format.h>
 
+#include "models/targets/ConfiguredTarget.h"
 #include "sim/app/Simulation.h"
 #include "sim/cli/Commands.h"
 #include "sim/config/ConfigError.h"
@@ -41,8 +43,12 @@ void validate(const ValidateOptions& o) {
     ValidationLog log;
     HazardDetector hazards;
     RunRequest request = o.request;
-    request.onElaborated = [&](const TargetInfo& target, const InitiatorRegistry& initiators) {
-        hazards.attach(initiators, target);
+    request.onElaborated = [&](ConfiguredTarget& target) {
+        std::map<std::string, std::string> backing;
+        for (const auto& s : target.info().spaces)
+            if (!s.role)
+                backing[s.name] = target.backingMemoryName(s.id);
+        hazards.attach(target.initiators(), target.info(), backing);
     };
     if (!o.noHazards)
         request.observer = &hazards;
