@@ -65,8 +65,14 @@ void validate(const ValidateOptions& o) {
         report = runSimulation(request);
         ran = true;
     } catch (const config::ConfigError& e) {
-        const std::string kind = kindOfFailure(e.what());
-        if (kind != "capacity")
+        std::string kind = kindOfFailure(e.what());
+        // The schedule reader refuses descriptors that move nothing or multicast nowhere.
+        const std::string what = e.what();
+        static const std::regex dmaField("DMA|multicast");
+        if (!request.scheduleFile.empty() && what.rfind(request.scheduleFile + ":", 0) == 0 &&
+            std::regex_search(what, dmaField))
+            kind = "dma-descriptor";
+        if (kind != "capacity" && kind != "dma-descriptor")
             throw;
         ValidationError err;
         err.kind = kind;

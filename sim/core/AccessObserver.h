@@ -11,7 +11,7 @@ namespace tessim {
 // "engine_load", "engine_store", "dma_burst", "cache_fill", "cache_writeback".
 const char* accessSourceName(AccessSource s, bool write);
 
-enum class SyncKind : std::uint8_t { Barrier, Fork, Join };
+enum class SyncKind : std::uint8_t { Barrier, Fork, Join, DmaWait };
 
 struct TimedAccess {
     std::uint16_t initiator = 0;
@@ -42,9 +42,9 @@ public:
     virtual void onTransferEnd(std::uint16_t initiator, std::uint32_t tag, Tick issued, Tick done) {
         (void)initiator, (void)tag, (void)issued, (void)done;
     }
-    // An engine passed a barrier, fork or join `tag`: it arrived at `arrival` and went on at
-    // `resume`. What it did before a barrier or fork is ordered before what the others do after
-    // the barrier or after joining that event.
+    // An engine passed a barrier, fork, join or DMA wait `tag`: it arrived at `arrival` and went
+    // on at `resume`. What it did before a barrier or fork is ordered before what the others do
+    // after the barrier or after joining that event; a DMA wait orders the transfers of its tag.
     virtual void onSync(std::uint16_t initiator, SyncKind kind, std::uint32_t tag, Tick arrival,
                         Tick resume) {
         (void)initiator, (void)kind, (void)tag, (void)arrival, (void)resume;

@@ -358,6 +358,9 @@ void Engine::issueControl(const Op& op) {
         waitUntil(config_.clock.cyclesCeil(done), StallReason::Memory);
         if (trace_ && cycle_ > before)
             trace_->span(name(), "dma_wait", config_.clock.at(before), config_.clock.at(cycle_));
+        if (observer_)
+            observer_->onSync(access_.initiator, SyncKind::DmaWait, op.tag, config_.clock.at(before),
+                              config_.clock.at(cycle_));
         return;
     }
     synchronise();

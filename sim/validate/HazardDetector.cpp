@@ -52,7 +52,7 @@ std::uint32_t HazardDetector::engineParty(std::uint16_t initiator) {
     if (it != engineParties_.end())
         return it->second;
     const auto id = static_cast<std::uint32_t>(parties_.size());
-    parties_.push_back({initiator, false, initiatorName(initiator)});
+    parties_.push_back({initiator, false, 0, initiatorName(initiator)});
     engineParties_.emplace(initiator, id);
     return id;
 }
@@ -94,7 +94,7 @@ void HazardDetector::onTransferEnd(std::uint16_t initiator, std::uint32_t tag, T
     if (it == openTransfers_.end() || it->second.empty())
         return;
     const auto party = static_cast<std::uint32_t>(parties_.size());
-    parties_.push_back({initiator, true, fmt::format("{} (DMA tag {})", initiatorName(initiator), tag)});
+    parties_.push_back({initiator, true, tag, fmt::format("{} (DMA tag {})", initiatorName(initiator), tag)});
     for (const OpenRange& r : it->second)
         windows_[r.memory].push_back({r.lo, r.hi, issued, std::max(done, issued + 1), party, r.write});
     it->second.clear();
@@ -118,6 +118,11 @@ double ns(Tick t) {
 void HazardDetector::onSync(std::uint16_t initiator, SyncKind kind, std::uint32_t tag, Tick arrival,
                             Tick resume) {
     Syncs& s = syncs_[initiator];
+    if (kind == SyncKind::DmaWait) {
+        s.dmaWaits.push_back({tag, arrival});
+        s.waitResumes.push_back(resume);
+        return;
+    }
     const std::uint64_t object = kind == SyncKind::Barrier ? tag : (std::uint64_t{1} << 32) + tag;
     if (kind != SyncKind::Join)
         s.releases.push_back({object, arrival});
@@ -138,6 +143,19 @@ bool HazardDetector::ordered(const Window& first, const Window& second) const {
             if (q.object == r.object && q.time >= r.time && q.time <= tb)
                 return true;
     }
+    return false;
+}
+
+bool HazardDetector::waited(const Window& transfer, const Window& access) const {
+    auto s = syncs_.find(parties_[access.party].initiator);
+    if (s == syncs_.end())
+        return false;
+    const std::uint32_t tag = parties_[transfer.party].tag;
+    const auto& waits = s->second.dmaWaits;
+    for (std::size_t i = 0; i < waits.size(); ++i)
+        if (waits[i].object == tag && waits[i].time >= transfer.begin &&
+            s->second.waitResumes[i] <= access.begin)
+            return true;
     return false;
 }
 
@@ -186,6 +204,7 @@ void HazardDetector::analyse(ValidationLog& log) {
                          [](const Window& a, const Window& b) { return a.begin < b.begin; });
         sweepDmaOverlaps(log, m);
         checkEnginePairs(log, m);
+        checkDmaWaits(log, m);
     }
 }
 
@@ -259,6 +278,36 @@ void HazardDetector::checkEnginePairs(ValidationLog& log, std::uint32_t m) {
         }
         auto& mine = byParty[w.party];
         (w.write ? mine.first : mine.second).set(std::make_pair(range, i + 1));
+    }
+}
+
+// Engine accesses after a transfer of the same bytes has ended (overlaps are the sweep's): the last
+// transfer that wrote (or read) each byte must have been waited for by the accessing engine.
+void HazardDetector::checkDmaWaits(ValidationLog& log, std::uint32_t m) {
+    using Interval = boost::icl::discrete_interval<std::uint64_t>;
+    using Last = boost::icl::interval_map<std::uint64_t, std::uint32_t>;  // window index + 1
+    const std::vector<Window>& ws = windows_[m];
+    Last lastWrite, lastRead;
+    for (std::uint32_t i = 0; i < ws.size(); ++i) {
+        const Window& w = ws[i];
+        const Interval range = Interval::right_open(w.lo, w.hi);
+        if (parties_[w.party].dma) {
+            (w.write ? lastWrite : lastRead).set(std::make_pair(range, i + 1));
+            continue;
+        }
+        auto check = [&](const Last& map) {
+            auto [first, end] = map.equal_range(range);
+            for (auto it = first; it != end; ++it) {
+                const Window& t = ws[it->second - 1];
+                if (t.end <= w.begin && !waited(t, w)) {
+                    report(log, m, t, w);
+                    return;
+                }
+            }
+        };
+        check(lastWrite);
+        if (w.write)
+            check(lastRead);
     }
 }
 

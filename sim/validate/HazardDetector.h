@@ -4,6 +4,9 @@
 // Two engines (cores) are ordered by synchronisation instead: an access of core A at ta comes before
 // one of core B at tb when, between ta and tb, A arrived at a barrier (or forked an event) that B
 // then went on from (or joined); otherwise the pair is unordered even if they never overlap in time.
+// A transfer and a later engine access of its bytes are ordered only by a DMA wait of the
+// transfer's tag in between, by that engine: without one, the access is a hazard however the
+// timing fell out.
 // Such a pair is unordered: a read of bytes a DMA is still writing (raw-hazard), a DMA or engine
 // overwriting bytes another party is still reading (war-hazard), two writers at once (waw-hazard).
 //
@@ -53,7 +56,8 @@ private:
     struct Party {
         std::uint16_t initiator;
         bool dma;
-        std::string name;  // "npu", "dma_ch3 (tag 5)"
+        std::uint32_t tag;  // DMA transfers
+        std::string name;   // "npu", "dma_ch3 (tag 5)"
     };
     struct OpenRange {
         std::uint32_t memory;
@@ -65,6 +69,9 @@ private:
     bool ordered(const Window& first, const Window& second) const;
     void sweepDmaOverlaps(ValidationLog& log, std::uint32_t memory);
     void checkEnginePairs(ValidationLog& log, std::uint32_t memory);
+    void checkDmaWaits(ValidationLog& log, std::uint32_t memory);
+    // Whether the engine of `access` waited for the tag of `transfer` between the two.
+    bool waited(const Window& transfer, const Window& access) const;
     std::uint32_t memoryIndex(const char* memory);
     std::uint32_t engineParty(std::uint16_t initiator);
     bool offChip(const char* memory) const;
@@ -86,6 +93,8 @@ private:
     };
     struct Syncs {
         std::vector<SyncPoint> releases, acquires;
+        std::vector<SyncPoint> dmaWaits;  // object: the tag; time: arrival (resume in waitResumes)
+        std::vector<Tick> waitResumes;
     };
     std::map<std::uint16_t, Syncs> syncs_;
     std::map<std::uint16_t, std::vector<OpenRange>> openTransfers_;  // DMA bursts since the last end
