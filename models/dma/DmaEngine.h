@@ -10,6 +10,7 @@
 #include <systemc>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 
+#include "sim/core/AccessObserver.h"
 #include "sim/core/DmaControl.h"
 #include "sim/energy/EnergyLedger.h"
 #include "sim/stats/StatsTree.h"
@@ -32,6 +33,8 @@ public:
     // Multicast groups by id (index 0 unused): the memory spaces each group writes.
     void setMulticastGroups(const std::vector<std::vector<std::uint8_t>>* groups) { groups_ = groups; }
     void setTrace(TraceSink* trace) { trace_ = trace; }
+    // Told when each transfer ends (memories report its bursts); null = nobody.
+    void setAccessObserver(AccessObserver* observer) { observer_ = observer; }
     // Channel c's transactions carry initiator id first + c (InitiatorRegistry::addRange).
     void setInitiatorBase(std::uint16_t first) { initiatorBase_ = first; }
     std::uint16_t initiatorBase() const { return initiatorBase_; }
@@ -45,6 +48,7 @@ protected:
     const std::vector<std::vector<std::uint8_t>>* groups_ = nullptr;
     bool functional_ = false;
     TraceSink* trace_ = nullptr;
+    AccessObserver* observer_ = nullptr;
     std::uint16_t initiatorBase_ = 0;
 };
 

@@ -179,6 +179,9 @@ void StridedDma::step() {
         if (trace_ && d.firstBurst != kTickMax)
             trace_->span(std::string(name()) + ".ch" + std::to_string(c), fmt::format("dma tag {}", d.tag),
                          d.firstBurst, d.done);
+        if (observer_)
+            observer_->onTransferEnd(static_cast<std::uint16_t>(initiatorBase_ + c), d.tag,
+                                     d.ready - config_.clock.at(config_.setupCycles), d.done);
         ch.queueFreed = issue;
         ch.queue.pop_front();
     }

@@ -239,6 +239,8 @@ void ConfiguredTarget::setAccessObserver(AccessObserver* observer) {
         m->setObserver(observer);
     for (auto& e : engines_)
         e->setAccessObserver(observer);
+    for (auto& d : dmaEngines_)
+        d->setAccessObserver(observer);
 }
 
 // The instances of a replicated memory are one traffic level, named after their key (l1_0 …

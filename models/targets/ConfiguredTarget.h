@@ -46,6 +46,8 @@ public:
     void setAccessObserver(AccessObserver* observer);
     // Forgets the timing state of every memory and interconnect (probes start each pattern fresh).
     void resetMemoryTiming();
+    // The memory that holds the bytes of a (non-role) space: itself, or the last level behind a cache.
+    std::string backingMemoryName(std::uint8_t space) { return memoryForSpace(space).name(); }
 
 private:
     void read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) override;

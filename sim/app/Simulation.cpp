@@ -164,13 +164,19 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
         accessTrace = std::make_unique<AccessTraceWriter>(request.accessTraceFile, target.initiators());
         target.setAccessObserver(accessTrace.get());
     }
+    if (request.onElaborated)
+        request.onElaborated(target);
+    if (request.observer)
+        target.setAccessObserver(request.observer);
     target.setFunctional(request.functional);
     for (auto& s : e.streams) {
         Engine* engine = target.findEngine(s.engine);
         if (!engine)
             throw std::runtime_error("schedule names engine '" + s.engine + "' that target '" +
                                      target.info().name + "' lacks");
-        engine->setStream(std::move(s.stream));
+        engine->setStream(request.wrapStream
+                              ? request.wrapStream(s.engine, std::move(s.stream), target.info())
+                              : std::move(s.stream));
     }
     if (request.functional && e.workload)
         e.workload->initialise(target.functionalMemory());

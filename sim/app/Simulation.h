@@ -3,14 +3,21 @@
 // cannot be elaborated twice.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/config/Node.h"
+#include "sim/ir/OpStream.h"
 
 namespace tessim {
+
+class AccessObserver;
+class ConfiguredTarget;
+struct TargetInfo;
 
 struct RunRequest {
     std::string target;             // name or path
@@ -21,6 +28,14 @@ struct RunRequest {
     std::string traceFile;        // Chrome trace-event JSON, optional
     std::string accessTraceFile;  // JSON Lines, one timed memory access per line, optional
     std::string scheduleFile;     // replay this JSONL schedule instead of generating one
+    // Checks (`tessim validate`): told of the elaborated target; told of every timed access, in
+    // place of an access trace; and a wrapper around each engine's stream, which sees every op
+    // before the engine does.
+    std::function<void(ConfiguredTarget& target)> onElaborated;
+    AccessObserver* observer = nullptr;
+    std::function<std::unique_ptr<OpStream>(const std::string& engine, std::unique_ptr<OpStream> stream,
+                                            const TargetInfo& target)>
+        wrapStream;
 };
 
 // The three input trees after includes and --set overrides.

@@ -16,7 +16,8 @@ int& commandExitCode();
 // leaves output that looks finished.
 void runGuarded(const std::function<void()>& body);
 
-void addRunCommands(CLI::App& app);       // run, validate, emit
+void addRunCommands(CLI::App& app);       // run, emit
+void addValidateCommand(CLI::App& app);   // schedule checks
 void addListCommand(CLI::App& app);       // list targets|workloads|plans|papers
 void addBenchCommand(CLI::App& app);      // simulator speed figures
 void addProbeCommand(CLI::App& app);      // memory micro-patterns

@@ -127,16 +127,6 @@ void addRunCommands(CLI::App& app) {
             }
         });
     });
-
-    for (const char* reserved : {"validate"}) {
-        auto* sub =
-            app.add_subcommand(reserved, std::string("(reserved: ") + reserved + " arrives with its issue)");
-        sub->allow_extras();
-        sub->callback([reserved] {
-            std::cerr << "error: 'tessim " << reserved << "' is not available in this build yet\n";
-            commandExitCode() = 2;
-        });
-    }
 }
 
 }  // namespace tessim::cli

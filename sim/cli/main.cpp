@@ -20,6 +20,7 @@ int sc_main(int argc, char* argv[]) {
     app.require_subcommand(1);
     app.fallthrough(false);
     tessim::cli::addRunCommands(app);
+    tessim::cli::addValidateCommand(app);
     tessim::cli::addListCommand(app);
     tessim::cli::addBenchCommand(app);
     tessim::cli::addProbeCommand(app);

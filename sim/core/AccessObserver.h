@@ -11,6 +11,8 @@ namespace tessim {
 // "engine_load", "engine_store", "dma_burst", "cache_fill", "cache_writeback".
 const char* accessSourceName(AccessSource s, bool write);
 
+enum class SyncKind : std::uint8_t { Barrier, Fork, Join, DmaWait };
+
 struct TimedAccess {
     std::uint16_t initiator = 0;
     std::uint8_t space = 0;  // the memory's space id as the initiator addressed it
@@ -34,6 +36,19 @@ public:
     virtual ~AccessObserver() = default;
     // `memory` is the module name of the memory that served the access.
     virtual void onAccess(const char* memory, const TimedAccess& access) = 0;
+    // A DMA transfer (one descriptor) of channel `initiator` has moved its last byte: its bursts
+    // are the accesses of that initiator since its previous transfer ended. `issued` is when the
+    // engine issued it (or, with a full queue, when the queue took it), `done` when its last burst completed.
+    virtual void onTransferEnd(std::uint16_t initiator, std::uint32_t tag, Tick issued, Tick done) {
+        (void)initiator, (void)tag, (void)issued, (void)done;
+    }
+    // An engine passed a barrier, fork, join or DMA wait `tag`: it arrived at `arrival` and went
+    // on at `resume`. What it did before a barrier or fork is ordered before what the others do
+    // after the barrier or after joining that event; a DMA wait orders the transfers of its tag.
+    virtual void onSync(std::uint16_t initiator, SyncKind kind, std::uint32_t tag, Tick arrival,
+                        Tick resume) {
+        (void)initiator, (void)kind, (void)tag, (void)arrival, (void)resume;
+    }
 };
 
 }  // namespace tessim

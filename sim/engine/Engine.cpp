@@ -358,9 +358,13 @@ void Engine::issueControl(const Op& op) {
         waitUntil(config_.clock.cyclesCeil(done), StallReason::Memory);
         if (trace_ && cycle_ > before)
             trace_->span(name(), "dma_wait", config_.clock.at(before), config_.clock.at(cycle_));
+        if (observer_)
+            observer_->onSync(access_.initiator, SyncKind::DmaWait, op.tag, config_.clock.at(before),
+                              config_.clock.at(cycle_));
         return;
     }
     synchronise();
+    const Tick arrived = config_.clock.at(cycle_);
     std::uint64_t resume = 0;
     if (op.kind == OpKind::Barrier) {
         sync_.barrier(op.tag, op.count);
@@ -374,6 +378,12 @@ void Engine::issueControl(const Op& op) {
         resume = config_.clock.cyclesCeil(nowTicks());
     }
     waitUntil(resume, StallReason::Sync);
+    if (observer_)
+        observer_->onSync(access_.initiator,
+                          op.kind == OpKind::Barrier ? SyncKind::Barrier
+                          : op.kind == OpKind::Join  ? SyncKind::Join
+                                                     : SyncKind::Fork,
+                          op.tag, arrived, config_.clock.at(cycle_));
 }
 
 void Engine::failRegister(const Op& op) const {

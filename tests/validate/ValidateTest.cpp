@@ -1,0 +1,308 @@
+// `tessim validate`: shipped schedules validate clean on reduced shapes, and a corpus of seeded
+// schedule bugs (edits of an emitted JSON Lines schedule, or plans that cannot fit) is caught,
+// each with the right kind.
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "common/ProcessRunner.h"
+
+namespace tessim {
+namespace {
+
+using Json = nlohmann::json;
+using test::runTessim;
+
+struct Verdict {
+    int exitCode = -1;
+    Json out;
+    std::string err;
+    std::set<std::string> kinds() const {
+        std::set<std::string> k;
+        for (const auto& e : out["errors"])
+            k.insert(e["kind"].get<std::string>());
+        return k;
+    }
+};
+
+Verdict validate(const std::string& args) {
+    auto r = runTessim("validate " + args);
+    Verdict v;
+    v.exitCode = r.exitCode;
+    v.err = r.err;
+    if (!r.out.empty())
+        v.out = Json::parse(r.out);
+    return v;
+}
+
+std::vector<Json> emitted(const std::string& args) {
+    auto r = runTessim("emit " + args);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    std::vector<Json> lines;
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty())
+            lines.push_back(Json::parse(line));
+    return lines;
+}
+
+std::string writeSchedule(const std::vector<Json>& lines, const std::string& name) {
+    std::string path = "/tmp/tessim_validate_" + std::to_string(::getpid()) + "_" + name + ".jsonl";
+    std::ofstream out(path);
+    for (const auto& l : lines)
+        out << l.dump() << '\n';
+    return path;
+}
+
+// Index of the n-th line (0-based) that matches.
+std::size_t find(const std::vector<Json>& lines, const std::function<bool(const Json&)>& match, int n = 0) {
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (lines[i].contains("op") && match(lines[i]) && n-- == 0)
+            return i;
+    ADD_FAILURE() << "no such op in the schedule";
+    return 0;
+}
+
+bool isOp(const Json& l, const char* op) {
+    return l["op"] == op;
+}
+
+// A reduced conv1080p on the NPU, double-buffered, four row tiles: ping-pong buffers in use.
+const std::string kConv = "--target npu --workload conv1080p --plan double-buffer --set workload.h=32 "
+                          "--set workload.w=32 --set workload.channels=16 --set workload.filters=16 "
+                          "--set plan.tile_h=8";
+
+// ---- every shipped kernel and plan validates clean (functionally where the kernel checks) ----
+
+class CleanSchedule : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CleanSchedule, ValidatesWithNoErrors) {
+    Verdict v = validate(GetParam());
+    ASSERT_EQ(v.exitCode, 0) << v.err;
+    EXPECT_TRUE(v.out["valid"].get<bool>());
+    EXPECT_TRUE(v.out["errors"].empty());
+}
+
+const std::string kSmallConv = "--workload conv1080p --set workload.h=24 --set workload.w=24 "
+                               "--set workload.channels=8 --set workload.filters=8 --functional";
+INSTANTIATE_TEST_SUITE_P(
+    Shipped, CleanSchedule,
+    ::testing::Values(
+        // minimal
+        "--target minimal --workload axpy --set workload.n=4096 --functional",
+        "--target minimal --workload dot --set workload.n=4096 --functional",
+        "--target minimal --workload pointer_chase --set workload.bytes=16KiB",
+        // npu
+        "--target npu --plan double-buffer " + kSmallConv, "--target npu --plan naive " + kSmallConv,
+        "--target npu --plan static-single " + kSmallConv, kConv + " --functional",
+        kConv + " --set plan.tile_c=8 --functional",
+        // k1
+        "--target k1 --workload axpy --set workload.n=4096 --functional",
+        "--target k1 --workload dot --plan two-cores --set workload.n=4096 --functional",
+        "--target k1 --workload axpy --plan two-cores --set workload.n=4096 --functional",
+        "--target k1 --workload fc --plan fc/single-thread --set workload.in=64 --set workload.out=32 "
+        "--functional",
+        "--target k1 --workload fc --plan fc/cluster --set workload.in=64 --set workload.out=32 --functional",
+        "--target k1 --workload fc --plan fc/wide --set workload.in=64 --set workload.out=32 --functional",
+        "--target k1 --workload memcpy --plan memory/all-cores --set workload.bytes=64KiB",
+        "--target k1 --workload memset --plan memory/cluster --set workload.bytes=64KiB",
+        "--target k1 --workload memread --plan memory/single-thread --set workload.bytes=64KiB",
+        "--target k1 --workload tt-lenet300 --plan tt/naive --functional",
+        "--target k1 --workload tt-lenet300 --plan tt/packed --functional",
+        "--target k1 --workload tt-lenet300 --plan tt/vectorised --functional",
+        "--target k1 --workload tt-lenet300 --plan tt/blocked --functional",
+        "--target k1 --workload tt-lenet300 --plan tt/tiled --functional",
+        "--target k1 --workload tt-lenet300 --plan tt/threaded --functional",
+        // a replayed schedule, unedited
+        "--target minimal-8core --workload dot --plan two-cores --set workload.n=4096 --functional"));
+
+TEST(Validate, ReplayedScheduleUneditedIsClean) {
+    const std::string path = writeSchedule(emitted(kConv), "clean");
+    Verdict v = validate(kConv + " --schedule " + path + " --functional");
+    EXPECT_EQ(v.exitCode, 0) << v.err;
+    std::remove(path.c_str());
+}
+
+// ---- seeded bugs ----
+
+// Edits the emitted kConv schedule, validates the result and returns the verdict.
+Verdict seeded(const std::string& name, const std::function<void(std::vector<Json>&)>& edit,
+               const std::string& emitArgs = kConv, const std::string& extra = "") {
+    std::vector<Json> lines = emitted(emitArgs);
+    edit(lines);
+    const std::string path = writeSchedule(lines, name);
+    Verdict v = validate(emitArgs + " --schedule " + path + " " + extra);
+    std::remove(path.c_str());
+    EXPECT_EQ(v.exitCode, 1) << v.err;
+    EXPECT_FALSE(v.out["valid"].get<bool>());
+    return v;
+}
+
+TEST(ValidateSeeded, MissingDmaWaitIsReadAfterWrite) {
+    Verdict v = seeded("nowait", [](std::vector<Json>& l) {
+        l.erase(l.begin() + static_cast<long>(
+                                find(l, [](const Json& o) { return isOp(o, "dma_wait") && o["tag"] == 1; })));
+    });
+    ASSERT_EQ(v.kinds(), std::set<std::string>{"raw-hazard"});
+    const Json& e = v.out["errors"][0];
+    EXPECT_EQ(e["engine"], "npu");  // the MAC array reads bytes the DMA is still writing
+    EXPECT_EQ(e["memory"], "sram");
+    EXPECT_GT(e["bytes"].get<std::uint64_t>(), 0u);
+    EXPECT_TRUE(e["time_ns"].is_number());
+    EXPECT_NE(e["other"].get<std::string>().find("DMA tag 1"), std::string::npos);
+}
+
+TEST(ValidateSeeded, EditedScheduleWithALaterWaitRemovedIsReadAfterWrite) {
+    Verdict v = seeded("nowait2", [](std::vector<Json>& l) {
+        l.erase(l.begin() + static_cast<long>(
+                                find(l, [](const Json& o) { return isOp(o, "dma_wait") && o["tag"] == 2; })));
+    });
+    EXPECT_EQ(v.kinds(), std::set<std::string>{"raw-hazard"});
+}
+
+TEST(ValidateSeeded, PingPongBuffersSwappedIsWriteAfterRead) {
+    // The prefetch of the second tile lands in the buffer the first tile is computing from.
+    Verdict v = seeded("swap", [](std::vector<Json>& l) {
+        const long base = l[find(l, [](const Json& o) { return isOp(o, "mac_tile") && o["in"] != 0; })]["in"];
+        for (auto& o : l)
+            if (isOp(o, "dma_start") && o["tag"] == 2 && o["dst_mem"] == "sram" && o["src_mem"] == "ddr")
+                o["dst"] = o["dst"].get<long>() - base;
+    });
+    EXPECT_TRUE(v.kinds().count("war-hazard")) << v.out.dump(1);
+}
+
+TEST(ValidateSeeded, WriteBackBeforeComputeFinishedIsReadAfterWrite) {
+    // Without the fence, the output DMA of the last tile reads what the MAC array still writes.
+    Verdict v = seeded("nofence", [](std::vector<Json>& l) {
+        const std::size_t fence = find(
+            l, [](const Json& o) { return isOp(o, "mac_tile") && o["channels"] == 0; }, 3);
+        l.erase(l.begin() + static_cast<long>(fence));
+    });
+    ASSERT_TRUE(v.kinds().count("raw-hazard")) << v.out.dump(1);
+    bool dmaReads = false;
+    for (const auto& e : v.out["errors"])
+        dmaReads |=
+            e["kind"] == "raw-hazard" && e["engine"].get<std::string>().find("DMA") != std::string::npos;
+    EXPECT_TRUE(dmaReads);
+}
+
+TEST(ValidateSeeded, DmaPastTheEndOfTheSramIsBounds) {
+    Verdict v = seeded("past", [](std::vector<Json>& l) {
+        l[find(l, [](const Json& o) { return isOp(o, "dma_start") && o["channel"] == 0; })]["dst"] =
+            1048576 - 100;
+    });
+    ASSERT_TRUE(v.kinds().count("bounds"));
+    const Json& e = v.out["errors"][0];
+    EXPECT_EQ(e["memory"], "sram");
+    EXPECT_EQ(e["engine"], "npu");
+    EXPECT_TRUE(e["op_index"].is_number());
+}
+
+TEST(ValidateSeeded, DestinationStrideShorterThanARowIsDmaDescriptor) {
+    Verdict v = seeded("stride", [](std::vector<Json>& l) {
+        l[find(l, [](const Json& o) { return isOp(o, "dma_start") && o["channel"] == 0; })]
+         ["dst_row_stride"] = 16;
+    });
+    EXPECT_TRUE(v.kinds().count("dma-descriptor"));
+}
+
+TEST(ValidateSeeded, EmptyDmaIsDmaDescriptor) {
+    Verdict v = seeded("empty", [](std::vector<Json>& l) {
+        l[find(l, [](const Json& o) { return isOp(o, "dma_start") && o["channel"] == 0; })]["rows"] = 0;
+    });
+    EXPECT_TRUE(v.kinds().count("dma-descriptor"));
+}
+
+TEST(ValidateSeeded, HaloOneRowShortIsAFunctionalMismatch) {
+    Verdict v = seeded(
+        "halo",
+        [](std::vector<Json>& l) {
+            auto& o = l[find(
+                l, [](const Json& o) { return isOp(o, "dma_start") && o["tag"] == 2 && o["channel"] == 0; })];
+            o["rows"] = o["rows"].get<int>() - 1;
+        },
+        kConv, "--functional");
+    ASSERT_EQ(v.kinds(), std::set<std::string>{"functional-mismatch"});
+    EXPECT_NE(v.out["errors"][0]["message"].get<std::string>().find("output ["), std::string::npos);
+}
+
+TEST(ValidateSeeded, OverlappingOutputTilesAreAFunctionalMismatch) {
+    Verdict v = seeded(
+        "overlap",
+        [](std::vector<Json>& l) {
+            auto& o = l[find(
+                l, [](const Json& o) { return isOp(o, "dma_start") && o["channel"] == 2; }, 1)];
+            o["dst"] = o["dst"].get<long>() - 256;  // onto the first tile's rows
+        },
+        kConv, "--functional");
+    EXPECT_EQ(v.kinds(), std::set<std::string>{"functional-mismatch"});
+}
+
+TEST(ValidateSeeded, MissingPartialSumAccumulationIsAFunctionalMismatch) {
+    const std::string split = kConv + " --set plan.tile_c=8";
+    Verdict v = seeded(
+        "accumulate",
+        [](std::vector<Json>& l) {
+            l[find(l, [](const Json& o) { return isOp(o, "mac_tile") && o["accumulate"] == true; })]
+             ["accumulate"] = false;
+        },
+        split, "--functional");
+    EXPECT_EQ(v.kinds(), std::set<std::string>{"functional-mismatch"});
+}
+
+TEST(ValidateSeeded, RegisterBlockingOverBudgetIsRegisterBudget) {
+    const std::string fc = "--target k1 --workload fc --plan fc/single-thread --set workload.in=64 "
+                           "--set workload.out=32";
+    Verdict v = seeded(
+        "regs",
+        [](std::vector<Json>& l) {
+            auto& o = l[find(l, [](const Json& o) { return isOp(o, "fma"); })];
+            o["vd"] = 40;  // K1 cores have v0..v31
+            o["vs2"] = 40;
+        },
+        fc);
+    ASSERT_EQ(v.kinds(), std::set<std::string>{"register-budget"});
+    EXPECT_EQ(v.out["errors"][0]["engine"], "core0");
+    EXPECT_NE(v.out["errors"][0]["message"].get<std::string>().find("v40"), std::string::npos);
+}
+
+TEST(ValidateSeeded, TwoCoresWritingOneBufferIsWriteAfterWrite) {
+    const std::string memset =
+        "--target k1 --workload memset --plan memory/cluster --set workload.bytes=4KiB";
+    Verdict v = seeded(
+        "race",
+        [](std::vector<Json>& l) {
+            for (auto& o : l)
+                if (isOp(o, "vstore") && o["engine"] == "core1")
+                    o["addr"] = o["addr"].get<long>() - 1024;  // onto core0's slice
+        },
+        memset);
+    ASSERT_EQ(v.kinds(), std::set<std::string>{"waw-hazard"});
+    const Json& e = v.out["errors"][0];
+    EXPECT_EQ(e["engine"], "core1");
+    EXPECT_EQ(e["other"], "core0");
+}
+
+TEST(ValidateSeeded, TileExceedingTheSramIsCapacity) {
+    Verdict v = validate("--target npu --workload conv1080p --plan static-single --set plan.tile_h=64 "
+                         "--set plan.tile_c=full --set plan.tile_f=full");
+    EXPECT_EQ(v.exitCode, 1) << v.err;
+    EXPECT_EQ(v.kinds(), std::set<std::string>{"capacity"});
+}
+
+TEST(Validate, UsageAndConfigurationErrorsExitTwo) {
+    EXPECT_EQ(runTessim("validate --workload axpy").exitCode, 2);  // no --target
+    EXPECT_EQ(runTessim("validate --target nosuchtarget --workload axpy").exitCode, 2);
+    EXPECT_EQ(runTessim("validate --target npu --schedule /nonexistent.jsonl").exitCode, 2);
+}
+
+}  // namespace
+}  // namespace tessim
