@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "models/targets/ConfiguredTarget.h"
 #include "sim/app/ConfigLibrary.h"
@@ -98,12 +99,15 @@ Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
 // of one engine do not overlap and together cover [0, last mark).
 // A generated schedule always carries its layer marks (`required`); a replayed one may have lost
 // them in editing, and then the run reports totals only.
+// The last layer also holds the run's tail after its mark: the DDR writes still posted when the
+// engines finished (its own write-back), so the windows cover the whole run.
 nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTarget& target, bool required) {
     if (layers.empty())
         return nullptr;
     const ClockDomain& main = target.info().mainClock;
     std::map<std::string, EngineMark> previous;
     for (auto& l : layers) {
+        const bool last = &l == &layers.back();
         const std::string name = l.at("engine").get<std::string>();
         const auto tag = l.at("mark").get<std::uint32_t>();
         Engine* engine = target.findEngine(name);
@@ -119,8 +123,9 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
                                                  l.at("name").get<std::string>(), name, tag));
         const EngineMark& start = previous[name];
         const ClockDomain& clock = engine->config().clock;
-        const Tick t0 = clock.at(start.cycle), t1 = clock.at(it->cycle);
-        const std::uint64_t total = it->cycle - start.cycle;
+        const Tick t0 = clock.at(start.cycle), mark = clock.at(it->cycle);
+        const Tick t1 = last ? std::max(mark, target.kernelEnd()) : mark;
+        const std::uint64_t total = clock.cyclesCeil(t1) - start.cycle;
         const std::uint64_t compute = it->stalls[StallReason::Compute] - start.stalls[StallReason::Compute];
         l.erase("mark");
         l["start_cycle"] = main.cyclesCeil(t0);
@@ -145,6 +150,11 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
 }
 
 }  // namespace
+
+void checkRunInputs(const RunRequest& request) {
+    ResolvedInputs in = resolveInputs(request);
+    elaborate(request, in);
+}
 
 std::uint64_t emitSchedule(const RunRequest& request, std::ostream& out) {
     ResolvedInputs in = resolveInputs(request);
@@ -178,6 +188,12 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     try {
         sc_core::sc_start();
         rethrowProcessFailure();
+        if (auto stuck = target.unfinishedEngines(); !stuck.empty())
+            throw std::runtime_error(fmt::format(
+                "deadlock: the simulation stopped with engines still waiting ({}): a barrier's count "
+                "is never reached or a join waits for forks that never come",
+                fmt::join(stuck, "; ")));
+        target.completePostedWrites();
     } catch (const sc_core::sc_report& r) {
         throw std::runtime_error(r.get_msg());
     }
