@@ -1,8 +1,11 @@
 // `tessim sweep SWEEP.yaml [--jobs N] [--out DIR] [--resume] [--timeout S] [--mpi] [--plot]`.
+#include <cmath>
 #include <iostream>
 #include <memory>
 
+#include "sim/app/Simulation.h"
 #include "sim/cli/Commands.h"
+#include "sim/config/ConfigError.h"
 #include "sim/sweep/Sweep.h"
 
 namespace tessim::cli {
@@ -23,7 +26,15 @@ void addSweepCommand(CLI::App& app) {
     sub->add_option("--timeout", *timeout,
                     "seconds a point may run before it is killed and recorded as timeout "
                     "(default: the file's timeout, else none)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                double v = 0.0;
+                // NaN and infinity would pass a plain "positive" check and mean no limit at all.
+                if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v <= 0.0)
+                    return "expected a positive, finite number of seconds, not '" + text + "'";
+                return {};
+            },
+            "SECONDS"));
     sub->add_flag("--mpi", options->mpi,
                   "distribute points over MPI ranks (mpirun / srun): rank 0 coordinates and "
                   "writes the files, the other ranks run points");
@@ -31,6 +42,30 @@ void addSweepCommand(CLI::App& app) {
     sub->callback([options, timeout] {
         if (*timeout > 0.0)
             options->timeoutSeconds = *timeout;
+        options->checkFirstPoint = [](const std::vector<std::string>& args) {
+            RunRequest request;
+            for (std::size_t i = 0; i + 1 < args.size(); i += 2) {
+                const std::string &option = args[i], &value = args[i + 1];
+                if (option == "--target")
+                    request.target = value;
+                else if (option == "--workload")
+                    request.workload = value;
+                else if (option == "--plan")
+                    request.plan = value;
+                else if (option == "--set")
+                    request.sets.push_back(value);
+            }
+            try {
+                checkRunInputs(request);
+            } catch (const config::ConfigError& e) {
+                // Keys are the same at every point; values may suit some points and not others,
+                // and those are recorded per point.
+                if (e.detail().rfind("unknown key", 0) == 0 || e.detail().find("--set") != std::string::npos)
+                    throw config::ConfigError(e.location(), e.key(),
+                                              e.detail() +
+                                                  " (in every point of the sweep; no point was run)");
+            }
+        };
         commandExitCode() = sweep::runSweep(*options, std::cout, std::cerr);
     });
 }

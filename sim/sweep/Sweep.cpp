@@ -139,6 +139,10 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
     settings.jobs = options.jobs > 0 ? options.jobs : availableCores();
     settings.timeoutSeconds = options.timeoutSeconds.value_or(spec.timeoutSeconds.value_or(0.0));
     std::string outDir = options.outDir.empty() ? "out/sweeps/" + spec.name : options.outDir;
+    // A misspelt key fails every point: refused here, before any point runs.
+    if (options.checkFirstPoint && options.command.empty() && spec.testPointCommand.empty() &&
+        !points.empty())
+        options.checkFirstPoint(pointCommand(spec, points.front(), {}));
     InterruptGuard interrupts;
 
     std::unique_ptr<MpiSession> mpi;
