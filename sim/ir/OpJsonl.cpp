@@ -225,18 +225,25 @@ public:
             fail(key, "target '" + target_.name + "' has no multicast group '" + name + "'");
         return g->id;
     }
-    std::uint8_t reg(const char* role) {
+    // A register of `engine` (its own register counts, where the target gives them).
+    std::uint8_t reg(const char* role, const EngineInfo& engine) {
         std::string v = std::string("v") + role, s = std::string("s") + role;
         if (has(v)) {
             auto r = get<std::uint64_t>(v);
-            if (r >= kVectorRegs)
-                fail(v, fmt::format("vector register {} out of range 0..{}", r, kVectorRegs - 1));
+            const unsigned count =
+                engine.vectorRegisters ? std::min(engine.vectorRegisters, kVectorRegs) : kVectorRegs;
+            if (r >= count)
+                fail(v, fmt::format("vector register {} out of range: engine {} has v0..v{}", r, engine.name,
+                                    count - 1));
             return static_cast<std::uint8_t>(r);
         }
         if (has(s)) {
             auto r = get<std::uint64_t>(s);
-            if (r >= kRegIds - kScalarRegBase)
-                fail(s, fmt::format("scalar register {} out of range 0..{}", r, kRegIds - kScalarRegBase - 1));
+            const unsigned all = kRegIds - kScalarRegBase;
+            const unsigned count = engine.scalarRegisters ? std::min(engine.scalarRegisters, all) : all;
+            if (r >= count)
+                fail(s, fmt::format("scalar register {} out of range: engine {} has s0..s{}", r, engine.name,
+                                    count - 1));
             return static_cast<std::uint8_t>(kScalarRegBase + r);
         }
         return kNoReg;
@@ -370,8 +377,10 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
         }
         Op op;
         std::string engine = p.get<std::string>("engine");
-        if (!target.findEngine(engine))
+        const EngineInfo* engineInfo = target.findEngine(engine);
+        if (!engineInfo)
             p.fail("engine", "target '" + target.name + "' has no engine '" + engine + "'");
+        const EngineInfo& info = *engineInfo;
         std::string kindName = p.get<std::string>("op");
         if (!parseOpKind(kindName, op.kind))
             p.fail("op", "unknown op '" + kindName + "'");
@@ -386,7 +395,12 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
         case OpKind::DmaStart: {
             DmaArgs& d = op.dma;
             op.tag = p.get<std::uint32_t>("tag");
+            if (info.dmaChannels == 0)
+                p.fail("op", "engine " + engine + " has no DMA engine to start");
             d.channel = p.get<std::uint8_t>("channel", 0);
+            if (d.channel >= info.dmaChannels)
+                p.fail("channel", fmt::format("DMA channel {} out of range: engine {} starts channels 0..{}",
+                                              d.channel, engine, info.dmaChannels - 1));
             d.srcSpace = p.space("src_mem");
             d.src = p.get<std::uint64_t>("src");
             d.dstSpace = p.space("dst_mem");
@@ -407,7 +421,11 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
                 p.fail("row_bytes", "a DMA moves at least one byte");
             break;
         }
-        case OpKind::DmaWait: op.tag = p.get<std::uint32_t>("tag"); break;
+        case OpKind::DmaWait:
+            op.tag = p.get<std::uint32_t>("tag");
+            if (info.dmaChannels == 0)
+                p.fail("op", "engine " + engine + " has no DMA engine to wait for");
+            break;
         case OpKind::Nop: op.tag = p.get<std::uint32_t>("mark", 0); break;
         case OpKind::Barrier:
         case OpKind::Join:
@@ -416,7 +434,7 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
             break;
         case OpKind::Fork: op.tag = p.get<std::uint32_t>("id"); break;
         case OpKind::Branch:
-            op.src[0] = p.reg("s0");
+            op.src[0] = p.reg("s0", info);
             if (op.src[0] != kNoReg && !isScalarRegister(op.src[0]))
                 p.fail("vs0", "a branch tests a scalar register (ss0)");
             if (p.get<bool>("taken"))
@@ -455,10 +473,10 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
         }
         default:
             dtype();
-            op.dst = p.reg("d");
-            op.src[0] = p.reg("s0");
-            op.src[1] = p.reg("s1");
-            op.src[2] = p.reg("s2");
+            op.dst = p.reg("d", info);
+            op.src[0] = p.reg("s0", info);
+            op.src[1] = p.reg("s1", info);
+            op.src[2] = p.reg("s2", info);
             op.vl = p.get<std::uint32_t>("vl", 0);
             if (accessesMemory(op.kind)) {
                 op.space = p.space("mem");
@@ -474,7 +492,7 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
                 // The scalar register the address comes from (optional: older streams lack it).
                 if (p.has("saddr")) {
                     const auto r = p.get<std::uint64_t>("saddr");
-                    if (r >= kRegIds - kScalarRegBase)
+                    if (r >= kRegIds - kScalarRegBase || (info.scalarRegisters && r >= info.scalarRegisters))
                         p.fail("saddr", fmt::format("scalar register {} out of range", r));
                     op.base = static_cast<std::uint8_t>(kScalarRegBase + r);
                 }

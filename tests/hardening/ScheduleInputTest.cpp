@@ -67,7 +67,7 @@ TEST(ScheduleInput, IntegersOutOfTheirFieldsRangeAreErrors) {
         replay("minimal", kMinimalHeader +
                               R"({"engine":"core","op":"add","vd":4294967301,"vs0":1,"vs1":2,"vl":4})"
                               "\n"),
-        {":2:", "vd", "vector register 4294967301 out of range 0..63"});
+        {":2:", "vd", "vector register 4294967301 out of range: engine core has v0..v63"});
     expectRefused(replay("npu", kNpuHeader + macTile("259")), {":2:", "kh", "out of range 0..255"});
     expectRefused(replay("npu", kNpuHeader +
                                     R"({"engine":"npu","op":"dma_start","tag":1,"channel":259,)"
@@ -77,6 +77,18 @@ TEST(ScheduleInput, IntegersOutOfTheirFieldsRangeAreErrors) {
     expectRefused(replay("npu", kNpuHeader + R"({"engine":"npu","op":"dma_wait","tag":-1})"
                                              "\n"),
                   {":2:", "tag", "out of range 0..4294967295"});
+}
+
+TEST(ScheduleInput, OpsBeyondTheEnginesResourcesNameTheLine) {
+    // The npu has a 4-channel DMA; minimal's core has none and 32 vector registers at most 64.
+    expectRefused(replay("npu", kNpuHeader +
+                                    R"({"engine":"npu","op":"dma_start","tag":1,"channel":4,)"
+                                    R"("src_mem":"ddr","src":0,"dst_mem":"sram","dst":0,"row_bytes":64})"
+                                    "\n"),
+                  {":2:", "channel", "DMA channel 4 out of range", "0..3"});
+    expectRefused(replay("minimal", kMinimalHeader + R"({"engine":"core","op":"dma_wait","tag":1})"
+                                                     "\n"),
+                  {":2:", "no DMA engine"});
 }
 
 TEST(ScheduleInput, FloatsAndBooleansAreNotIntegers) {
