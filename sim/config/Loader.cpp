@@ -44,7 +44,7 @@ Node convert(const YAML::Node& yaml, const std::string& file, const std::string&
     const Location where = fixed ? *fixed : toLocation(file, yaml.Mark());
     if (budget.depth >= kMaxDepth)
         throw ConfigError(
-            where, path,
+            where, path.size() > 80 ? path.substr(0, 80) + "..." : path,
             fmt::format("nested more than {} levels deep (or an alias inside its own anchor)", kMaxDepth));
     if (++budget.nodes > kMaxNodes)
         throw ConfigError(where, path,
