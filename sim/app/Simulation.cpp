@@ -31,10 +31,19 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
                                        config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, "npu")));
     else
         in.target = config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, request.target));
-    if (!request.workload.empty())
-        in.workload = isScaleSimTopologyPath(request.workload)
-                          ? loadScaleSimTopology(request.workload)
-                          : config::loadYamlFile(resolveLibraryPath(LibraryKind::Workload, request.workload));
+    if (!request.workload.empty()) {
+        if (isScaleSimTopologyPath(request.workload)) {
+            in.workload = loadScaleSimTopology(request.workload);
+        } else {
+            const std::string path = resolveLibraryPath(LibraryKind::Workload, request.workload);
+            in.workload = config::loadYamlFile(path);
+            // Otherwise the run would go on as if no --workload had been given.
+            if (in.workload.isNull())
+                throw config::ConfigError({path, 1, 1}, "",
+                                          "the workload file is empty: a workload is a map with at least "
+                                          "'kernel'");
+        }
+    }
     if (!request.plan.empty())
         in.plan = config::loadYamlFile(resolvePlanPath(request.plan, in.workload));
     else

@@ -132,7 +132,37 @@ private:
     bool rootPending_ = false;
 };
 
+/// Configuration text is UTF-8: other bytes would reach names and the JSON report. Binary data
+/// is named by its first bad byte's line and column, never echoed.
+void checkText(const std::string& text, const std::string& file) {
+    int line = 1, column = 1;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        std::size_t length = c < 0x80           ? 1
+                             : (c >> 5) == 0x6  ? 2
+                             : (c >> 4) == 0xE  ? 3
+                             : (c >> 3) == 0x1E ? 4
+                                                : 0;
+        bool valid = length != 0 && i + length <= text.size() &&
+                     (length > 1 || c >= 0x20 || c == '\t' || c == '\n' || c == '\r');
+        for (std::size_t k = 1; valid && k < length; ++k)
+            valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+        if (!valid)
+            throw ConfigError(
+                Location{file, line, column}, "",
+                fmt::format("byte 0x{:02x} is not UTF-8 text (a configuration file is YAML text)", c));
+        if (c == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+        i += length;
+    }
+}
+
 Node parseDocument(const std::string& text, const std::string& file) {
+    checkText(text, file);
     try {
         // Documents are counted up to two: YAML::LoadAll collects empty documents without end
         // from some malformed flow collections (" {,:5, 5}\n, 5}").
@@ -190,6 +220,14 @@ std::string readFile(const std::string& path, const std::optional<IncludeSite>& 
     }
     if (fs::is_directory(status)) {
         throw failure("it is a directory");
+    }
+    // A device or pipe (/dev/zero) would be read without end; configuration files are small.
+    if (!fs::is_regular_file(status)) {
+        throw failure("it is not a regular file");
+    }
+    constexpr std::uintmax_t kMaxFileBytes = 64u << 20;
+    if (fs::file_size(path, ec) > kMaxFileBytes) {
+        throw failure("larger than 64 MiB: not a configuration file");
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) {

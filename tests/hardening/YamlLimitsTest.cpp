@@ -48,6 +48,29 @@ TEST(YamlLimits, AStrayFlowCollectionEndsInsteadOfLoopingOverEmptyDocuments) {
     EXPECT_NE(e.find("single YAML document"), std::string::npos) << e;
 }
 
+TEST(YamlLimits, NonUtf8AndBinaryBytesAreNamedByLineAndColumn) {
+    std::string e = loadError("name: ok\nother: n\xff\xfeo\n");
+    EXPECT_NE(e.find("bad.yaml:2:9: error: byte 0xff is not UTF-8 text"), std::string::npos) << e;
+    e = loadError(std::string("\x7f"
+                              "ELF\x02\x01",
+                              6));
+    EXPECT_NE(e.find("bad.yaml:1:5: error: byte 0x02 is not UTF-8 text"), std::string::npos) << e;
+    // A truncated multi-byte sequence at the end of the file.
+    e = loadError("name: caf\xc3");
+    EXPECT_NE(e.find("bad.yaml:1:10:"), std::string::npos) << e;
+    // Well-formed UTF-8 is text.
+    EXPECT_EQ(loadError("name: caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x99\x82\n"), "");
+}
+
+TEST(YamlLimits, DevicesAreNotReadAsFiles) {
+    try {
+        tessim::config::loadYamlFile("/dev/zero");
+        FAIL() << "/dev/zero was read";
+    } catch (const tessim::config::ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+    }
+}
+
 TEST(YamlLimits, DeepNestingIsAnErrorWithItsLine) {
     std::string text = "a: ";
     for (int i = 0; i < 300; ++i)
