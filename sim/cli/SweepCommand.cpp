@@ -3,12 +3,36 @@
 #include <iostream>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "sim/app/Simulation.h"
 #include "sim/cli/Commands.h"
 #include "sim/config/ConfigError.h"
+#include "sim/report/NodeJson.h"
 #include "sim/sweep/Sweep.h"
 
 namespace tessim::cli {
+
+namespace {
+
+// The run a point's `run` arguments describe.
+RunRequest requestFrom(const std::vector<std::string>& args) {
+    RunRequest request;
+    for (std::size_t i = 0; i + 1 < args.size(); i += 2) {
+        const std::string &option = args[i], &value = args[i + 1];
+        if (option == "--target")
+            request.target = value;
+        else if (option == "--workload")
+            request.workload = value;
+        else if (option == "--plan")
+            request.plan = value;
+        else if (option == "--set")
+            request.sets.push_back(value);
+    }
+    return request;
+}
+
+}  // namespace
 
 void addSweepCommand(CLI::App& app) {
     auto* sub =
@@ -42,19 +66,19 @@ void addSweepCommand(CLI::App& app) {
     sub->callback([options, timeout] {
         if (*timeout > 0.0)
             options->timeoutSeconds = *timeout;
-        options->checkFirstPoint = [](const std::vector<std::string>& args) {
-            RunRequest request;
-            for (std::size_t i = 0; i + 1 < args.size(); i += 2) {
-                const std::string &option = args[i], &value = args[i + 1];
-                if (option == "--target")
-                    request.target = value;
-                else if (option == "--workload")
-                    request.workload = value;
-                else if (option == "--plan")
-                    request.plan = value;
-                else if (option == "--set")
-                    request.sets.push_back(value);
+        options->inputsDigest = [](const std::vector<std::string>& args) {
+            const ResolvedInputs in = resolveInputs(requestFrom(args));
+            const std::string text = nodeToJson(in.target).dump() + "\n" + nodeToJson(in.workload).dump() +
+                                     "\n" + nodeToJson(in.plan).dump();
+            std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a
+            for (unsigned char c : text) {
+                hash ^= c;
+                hash *= 0x100000001b3ULL;
             }
+            return fmt::format("{:016x}", hash);
+        };
+        options->checkFirstPoint = [](const std::vector<std::string>& args) {
+            const RunRequest request = requestFrom(args);
             try {
                 checkRunInputs(request);
             } catch (const config::ConfigError& e) {

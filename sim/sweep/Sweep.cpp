@@ -161,7 +161,10 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
     std::unique_ptr<ResultsStore> store;
     try {
         ResultColumns columns{spec.parameterKeys(), spec.metrics};
-        store = std::make_unique<ResultsStore>(outDir, columns, identityOf(spec), options.resume);
+        nlohmann::ordered_json identity = identityOf(spec);
+        if (options.inputsDigest && options.command.empty() && spec.testPointCommand.empty())
+            identity["inputs"] = options.inputsDigest(pointCommand(spec, Point{}, {}));
+        store = std::make_unique<ResultsStore>(outDir, columns, identity, options.resume);
     } catch (...) {
         if (distributed)
             mpi->broadcast(1);

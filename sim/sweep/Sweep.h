@@ -29,6 +29,10 @@ struct SweepOptions {
     /// config::ConfigError for input that every point would reject (a misspelt key). Not called
     /// with a stand-in command.
     std::function<void(const std::vector<std::string>& runArgs)> checkFirstPoint;
+    /// Given the base run's arguments (no swept values), a digest of the target, workload and plan
+    /// they resolve to: part of the results' identity, so --resume refuses rows made from files
+    /// that have changed since. Not called with a stand-in command.
+    std::function<std::string(const std::vector<std::string>& runArgs)> inputsDigest;
 };
 
 /// Exit status: 0 every point ok, 1 some point failed or timed out (or a plot failed),
