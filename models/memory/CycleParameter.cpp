@@ -6,6 +6,23 @@
 
 namespace tessim {
 
+namespace {
+
+// A timing parameter of a memory or DMA is at most a millisecond (assumption: every real one is
+// below a microsecond or so); far longer ones, summed over a run's accesses, would run past the
+// 2^64 ps that simulated time can count, or take the models' loops forever to reach.
+constexpr Tick kMaxTimingTicks = kTicksPerSecond / 1000;
+
+std::uint64_t checked(const config::Reader& r, const std::string& key, const ClockDomain& clock,
+                      std::uint64_t cycles) {
+    if (cycles > kMaxTimingTicks / clock.period)
+        r.fail(key, "a timing parameter is at most 1 ms (" + std::to_string(kMaxTimingTicks / clock.period) +
+                        " cycles of this clock), not " + std::to_string(cycles) + " cycles");
+    return cycles;
+}
+
+}  // namespace
+
 std::uint64_t readCycles(const config::Reader& r, const std::string& key, const ClockDomain& clock,
                          std::optional<std::uint64_t> fallback, CycleRounding rounding) {
     if (fallback && !r.has(key))
@@ -24,14 +41,17 @@ std::uint64_t readCycles(const config::Reader& r, const std::string& key, const 
                 r.fail(key, "cycle count '" + text + "' is too large");
             v = v * 10 + static_cast<std::uint64_t>(c - '0');
         }
-        return v;
+        return checked(r, key, clock, v);
     }
     std::string why;
     auto d = config::parseDuration(text, &why);
     if (!d)
         r.fail(key, "expected a cycle count (24) or a duration (18 ns): " + why);
+    if (d->seconds > 1e-3)
+        r.fail(key, "a timing parameter is at most 1 ms, not " + text);
     Tick ticks = secondsToTicks(d->seconds);
-    return rounding == CycleRounding::Up ? clock.cyclesCeil(ticks) : clock.cyclesFloor(ticks);
+    return checked(r, key, clock,
+                   rounding == CycleRounding::Up ? clock.cyclesCeil(ticks) : clock.cyclesFloor(ticks));
 }
 
 }  // namespace tessim

@@ -30,7 +30,7 @@ void Ddr::resetTiming() {
     reads_ = writes_ = readBursts_ = writeBursts_ = 0;
     rowHits_ = rowMisses_ = rowEmpty_ = reorderedHits_ = activates_ = precharges_ = 0;
     firstArrival_ = kTickMax;
-    lastEnd_ = 0;
+    lastEnd_ = lastWriteEnd_ = 0;
 }
 
 // Ranks refresh in turn, spread evenly over the interval.
@@ -267,9 +267,15 @@ void Ddr::drainWrites() {
         Tick end = serve(w.loc, w.bursts, true, w.accepted);
         writeSlotFree_[w.slot] = end;
         lastEnd_ = std::max(lastEnd_, end);
+        lastWriteEnd_ = std::max(lastWriteEnd_, end);
     }
     posted_.clear();
     orderFreeSlots();
+}
+
+Tick Ddr::completePostedWrites() {
+    drainWrites();
+    return lastWriteEnd_;
 }
 
 Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival) {
@@ -303,6 +309,8 @@ Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick a
         } else {
             end = serve(loc, bursts, write, arrival);
             maxWait = std::max(maxWait, segmentWait_);
+            if (write)
+                lastWriteEnd_ = std::max(lastWriteEnd_, end);
         }
         done = std::max(done, end);
         addr = segEnd;

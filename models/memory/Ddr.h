@@ -59,6 +59,9 @@ public:
     // All-bank refreshes issued (all ranks, all channels) by `until`.
     std::uint64_t refreshesBy(Tick until) const;
     Tick lastCompletion() const { return lastEnd_; }
+    // Serves the writes still waiting in the posted-write queue (a run ends only once they have
+    // reached the DRAM) and returns when the last write served so far completes (0: none).
+    Tick completePostedWrites();
 
 protected:
     Tick access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) override;
@@ -136,7 +139,7 @@ private:
     std::uint64_t reads_ = 0, writes_ = 0, readBursts_ = 0, writeBursts_ = 0;
     std::uint64_t rowHits_ = 0, rowMisses_ = 0, rowEmpty_ = 0, reorderedHits_ = 0;
     std::uint64_t activates_ = 0, precharges_ = 0;
-    Tick firstArrival_ = kTickMax, lastEnd_ = 0;
+    Tick firstArrival_ = kTickMax, lastEnd_ = 0, lastWriteEnd_ = 0;
     Tick segmentWait_ = 0, writeWait_ = 0;  // of the segment served last (per-initiator waits)
 };
 

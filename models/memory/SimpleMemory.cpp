@@ -10,7 +10,9 @@ SimpleMemoryConfig SimpleMemoryConfig::fromYaml(config::Reader& r, const std::st
     c.name = name;
     c.level = r.get<std::string>("level", name);
     c.size = r.get<Bytes>("size", Range<Bytes>{Bytes{1}, Bytes{~0ULL}}).value;
-    c.latency = secondsToTicks(r.get<Duration>("latency").seconds);
+    // At most 1 ms, as every clocked timing parameter (models/memory/CycleParameter.cpp).
+    c.latency =
+        secondsToTicks(r.get<Duration>("latency", Range<Duration>{Duration{0.0}, Duration{1e-3}}).seconds);
     c.bandwidth =
         r.get<Bandwidth>("bandwidth", Range<Bandwidth>{Bandwidth{1.0}, Bandwidth{1e15}}).bytes_per_s;
     Reader e = r.child("energy");

@@ -7,6 +7,7 @@
 
 #include "models/compute/UnitFactory.h"
 #include "models/dma/DmaFactory.h"
+#include "models/memory/Ddr.h"
 #include "models/memory/Interconnect.h"
 #include "models/memory/MemoryFactory.h"
 #include "models/targets/Topology.h"
@@ -450,7 +451,31 @@ Tick ConfiguredTarget::kernelEnd() const {
         end = std::max(end, e->config().clock.at(e->finishCycle()));
     for (const auto& d : dmaEngines_)
         end = std::max(end, d->lastCompletion());
-    return end;
+    return std::max(end, postedWritesEnd_);
+}
+
+std::vector<std::string> ConfiguredTarget::unfinishedEngines() const {
+    std::vector<std::string> out = sync_.waiting();
+    for (const auto& e : engines_) {
+        const std::string name = e->name();
+        if (std::any_of(out.begin(), out.end(),
+                        [&](const std::string& w) { return w.rfind(name + ":", 0) == 0; }))
+            continue;
+        for (const sc_core::sc_object* child : e->get_child_objects()) {
+            sc_core::sc_process_handle process(const_cast<sc_core::sc_object*>(child));
+            if (process.valid() && !process.terminated()) {
+                out.push_back(name + ": waits forever (its stream never finished)");
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+void ConfiguredTarget::completePostedWrites() {
+    for (auto& m : memories_)
+        if (auto* ddr = dynamic_cast<Ddr*>(m.get()))
+            postedWritesEnd_ = std::max(postedWritesEnd_, ddr->completePostedWrites());
 }
 
 std::vector<LevelTraffic> ConfiguredTarget::traffic() const {

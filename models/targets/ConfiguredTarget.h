@@ -34,7 +34,14 @@ public:
     void setFunctional(bool on) override;
     void setTrace(TraceSink* trace) override;
     FunctionalMemory& functionalMemory() override { return *this; }
+    // The last engine, DMA or DDR write completion (after completePostedWrites()).
     Tick kernelEnd() const override;
+    // Writes a DDR accepted into its posted-write queue complete only when they reach the DRAM:
+    // called once the simulation has stopped, before kernelEnd() is read.
+    void completePostedWrites();
+    // Once the simulation has stopped: the engines whose stream never finished, each with what it
+    // waits for (a barrier or join that is never released). Empty after a complete run.
+    std::vector<std::string> unfinishedEngines() const;
     std::vector<LevelTraffic> traffic() const override;
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
     nlohmann::ordered_json resolved() const override { return resolved_; }
@@ -81,6 +88,7 @@ private:
                                                            // itself, or the last level of its cache chain
     std::vector<std::unique_ptr<Engine>> engines_;
     nlohmann::ordered_json resolved_;
+    Tick postedWritesEnd_ = 0;
 };
 
 }  // namespace tessim

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "models/targets/ConfiguredTarget.h"
 #include "sim/app/ConfigLibrary.h"
@@ -30,10 +31,19 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
                                        config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, "npu")));
     else
         in.target = config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, request.target));
-    if (!request.workload.empty())
-        in.workload = isScaleSimTopologyPath(request.workload)
-                          ? loadScaleSimTopology(request.workload)
-                          : config::loadYamlFile(resolveLibraryPath(LibraryKind::Workload, request.workload));
+    if (!request.workload.empty()) {
+        if (isScaleSimTopologyPath(request.workload)) {
+            in.workload = loadScaleSimTopology(request.workload);
+        } else {
+            const std::string path = resolveLibraryPath(LibraryKind::Workload, request.workload);
+            in.workload = config::loadYamlFile(path);
+            // Otherwise the run would go on as if no --workload had been given.
+            if (in.workload.isNull())
+                throw config::ConfigError({path, 1, 1}, "",
+                                          "the workload file is empty: a workload is a map with at least "
+                                          "'kernel'");
+        }
+    }
     if (!request.plan.empty())
         in.plan = config::loadYamlFile(resolvePlanPath(request.plan, in.workload));
     else
@@ -98,12 +108,15 @@ Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
 // of one engine do not overlap and together cover [0, last mark).
 // A generated schedule always carries its layer marks (`required`); a replayed one may have lost
 // them in editing, and then the run reports totals only.
+// The last layer also holds the run's tail after its mark: the DDR writes still posted when the
+// engines finished (its own write-back), so the windows cover the whole run.
 nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTarget& target, bool required) {
     if (layers.empty())
         return nullptr;
     const ClockDomain& main = target.info().mainClock;
     std::map<std::string, EngineMark> previous;
     for (auto& l : layers) {
+        const bool last = &l == &layers.back();
         const std::string name = l.at("engine").get<std::string>();
         const auto tag = l.at("mark").get<std::uint32_t>();
         Engine* engine = target.findEngine(name);
@@ -119,8 +132,9 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
                                                  l.at("name").get<std::string>(), name, tag));
         const EngineMark& start = previous[name];
         const ClockDomain& clock = engine->config().clock;
-        const Tick t0 = clock.at(start.cycle), t1 = clock.at(it->cycle);
-        const std::uint64_t total = it->cycle - start.cycle;
+        const Tick t0 = clock.at(start.cycle), mark = clock.at(it->cycle);
+        const Tick t1 = last ? std::max(mark, target.kernelEnd()) : mark;
+        const std::uint64_t total = clock.cyclesCeil(t1) - start.cycle;
         const std::uint64_t compute = it->stalls[StallReason::Compute] - start.stalls[StallReason::Compute];
         l.erase("mark");
         l["start_cycle"] = main.cyclesCeil(t0);
@@ -145,6 +159,11 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
 }
 
 }  // namespace
+
+void checkRunInputs(const RunRequest& request) {
+    ResolvedInputs in = resolveInputs(request);
+    elaborate(request, in);
+}
 
 std::uint64_t emitSchedule(const RunRequest& request, std::ostream& out) {
     ResolvedInputs in = resolveInputs(request);
@@ -184,6 +203,12 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     try {
         sc_core::sc_start();
         rethrowProcessFailure();
+        if (auto stuck = target.unfinishedEngines(); !stuck.empty())
+            throw std::runtime_error(fmt::format(
+                "deadlock: the simulation stopped with engines still waiting ({}): a barrier's count "
+                "is never reached or a join waits for forks that never come",
+                fmt::join(stuck, "; ")));
+        target.completePostedWrites();
     } catch (const sc_core::sc_report& r) {
         throw std::runtime_error(r.get_msg());
     }

@@ -50,6 +50,10 @@ ResolvedInputs resolveInputs(const RunRequest& request);
 // a schedule that the target cannot execute throws std::runtime_error.
 nlohmann::ordered_json runSimulation(const RunRequest& request);
 
+// Reads and elaborates the run's inputs (target, workload, plan, --set) without simulating, so
+// errors in them surface at once: the ConfigError a run would give. Once per process.
+void checkRunInputs(const RunRequest& request);
+
 // Writes the generated schedule as JSON Lines; returns the number of ops.
 std::uint64_t emitSchedule(const RunRequest& request, std::ostream& out);
 

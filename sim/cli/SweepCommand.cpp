@@ -1,11 +1,38 @@
 // `tessim sweep SWEEP.yaml [--jobs N] [--out DIR] [--resume] [--timeout S] [--mpi] [--plot]`.
+#include <cmath>
 #include <iostream>
 #include <memory>
 
+#include <fmt/format.h>
+
+#include "sim/app/Simulation.h"
 #include "sim/cli/Commands.h"
+#include "sim/config/ConfigError.h"
+#include "sim/report/NodeJson.h"
 #include "sim/sweep/Sweep.h"
 
 namespace tessim::cli {
+
+namespace {
+
+// The run a point's `run` arguments describe.
+RunRequest requestFrom(const std::vector<std::string>& args) {
+    RunRequest request;
+    for (std::size_t i = 0; i + 1 < args.size(); i += 2) {
+        const std::string &option = args[i], &value = args[i + 1];
+        if (option == "--target")
+            request.target = value;
+        else if (option == "--workload")
+            request.workload = value;
+        else if (option == "--plan")
+            request.plan = value;
+        else if (option == "--set")
+            request.sets.push_back(value);
+    }
+    return request;
+}
+
+}  // namespace
 
 void addSweepCommand(CLI::App& app) {
     auto* sub =
@@ -23,7 +50,15 @@ void addSweepCommand(CLI::App& app) {
     sub->add_option("--timeout", *timeout,
                     "seconds a point may run before it is killed and recorded as timeout "
                     "(default: the file's timeout, else none)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                double v = 0.0;
+                // NaN and infinity would pass a plain "positive" check and mean no limit at all.
+                if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v <= 0.0)
+                    return "expected a positive, finite number of seconds, not '" + text + "'";
+                return {};
+            },
+            "SECONDS"));
     sub->add_flag("--mpi", options->mpi,
                   "distribute points over MPI ranks (mpirun / srun): rank 0 coordinates and "
                   "writes the files, the other ranks run points");
@@ -31,6 +66,30 @@ void addSweepCommand(CLI::App& app) {
     sub->callback([options, timeout] {
         if (*timeout > 0.0)
             options->timeoutSeconds = *timeout;
+        options->inputsDigest = [](const std::vector<std::string>& args) {
+            const ResolvedInputs in = resolveInputs(requestFrom(args));
+            const std::string text = nodeToJson(in.target).dump() + "\n" + nodeToJson(in.workload).dump() +
+                                     "\n" + nodeToJson(in.plan).dump();
+            std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a
+            for (unsigned char c : text) {
+                hash ^= c;
+                hash *= 0x100000001b3ULL;
+            }
+            return fmt::format("{:016x}", hash);
+        };
+        options->checkFirstPoint = [](const std::vector<std::string>& args) {
+            const RunRequest request = requestFrom(args);
+            try {
+                checkRunInputs(request);
+            } catch (const config::ConfigError& e) {
+                // Keys are the same at every point; values may suit some points and not others,
+                // and those are recorded per point.
+                if (e.detail().rfind("unknown key", 0) == 0 || e.detail().find("--set") != std::string::npos)
+                    throw config::ConfigError(e.location(), e.key(),
+                                              e.detail() +
+                                                  " (in every point of the sweep; no point was run)");
+            }
+        };
         commandExitCode() = sweep::runSweep(*options, std::cout, std::cerr);
     });
 }

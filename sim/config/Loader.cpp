@@ -3,6 +3,7 @@
 #include "sim/config/ConfigError.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
@@ -26,11 +27,33 @@ Location toLocation(const std::string& file, const YAML::Mark& mark) {
     return Location{file, mark.line + 1, mark.column + 1};
 }
 
+/// What one document may expand to. Aliases are copied, so a short file whose aliases nest
+/// (an alias bomb) or an alias inside its own anchor (a cycle) would otherwise grow without bound.
+constexpr int kMaxDepth = 256;
+constexpr std::size_t kMaxNodes = 1'000'000;
+
+struct Budget {
+    int depth = 0;
+    std::size_t nodes = 0;
+};
+
 /// Copies a yaml-cpp tree into our own. With `fixed`, every node gets that location instead of
 /// its mark (values given on the command line).
 Node convert(const YAML::Node& yaml, const std::string& file, const std::string& path,
-             const std::optional<Location>& fixed) {
+             const std::optional<Location>& fixed, Budget& budget) {
     const Location where = fixed ? *fixed : toLocation(file, yaml.Mark());
+    if (budget.depth >= kMaxDepth)
+        throw ConfigError(
+            where, path.size() > 80 ? path.substr(0, 80) + "..." : path,
+            fmt::format("nested more than {} levels deep (or an alias inside its own anchor)", kMaxDepth));
+    if (++budget.nodes > kMaxNodes)
+        throw ConfigError(where, path,
+                          fmt::format("more than {} values once aliases are expanded", kMaxNodes));
+    struct Level {
+        Budget& b;
+        explicit Level(Budget& budget) : b(budget) { ++b.depth; }
+        ~Level() { --b.depth; }
+    } level(budget);
     Node node;
     switch (yaml.Type()) {
     case YAML::NodeType::Undefined:
@@ -40,7 +63,7 @@ Node convert(const YAML::Node& yaml, const std::string& file, const std::string&
         node = Node::makeSequence(where);
         std::size_t index = 0;
         for (const YAML::Node& item : yaml) {
-            node.append(convert(item, file, indexPath(path, index++), fixed));
+            node.append(convert(item, file, indexPath(path, index++), fixed, budget));
         }
         break;
     }
@@ -58,7 +81,7 @@ Node convert(const YAML::Node& yaml, const std::string& file, const std::string&
                                   fmt::format("duplicate key '{}' (first given at line {})", key,
                                               previous->keyLocation().line));
             }
-            Node value = convert(pair.second, file, childPath, fixed);
+            Node value = convert(pair.second, file, childPath, fixed, budget);
             // yaml-cpp marks an empty value ("key:" then a newline) at the next token.
             if (value.isNull() && !fixed &&
                 (value.location().line == 0 || value.location().line != keyWhere.line)) {
@@ -74,17 +97,89 @@ Node convert(const YAML::Node& yaml, const std::string& file, const std::string&
     return node;
 }
 
+/// Notes where each document's root node starts (where the document starts, for an empty one)
+/// and ignores the rest of the events.
+class DocumentCounter : public YAML::EventHandler {
+public:
+    std::vector<YAML::Mark> starts;
+    void OnDocumentStart(const YAML::Mark& mark) override {
+        starts.push_back(mark);
+        rootPending_ = true;
+    }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { node(mark); }
+    void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+        node(mark);
+    }
+    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {
+        node(mark);
+    }
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {
+        node(mark);
+    }
+    void OnMapEnd() override {}
+
+private:
+    void node(const YAML::Mark& mark) {
+        if (rootPending_)
+            starts.back() = mark;
+        rootPending_ = false;
+    }
+    bool rootPending_ = false;
+};
+
+/// Configuration text is UTF-8: other bytes would reach names and the JSON report. Binary data
+/// is named by its first bad byte's line and column, never echoed.
+void checkText(const std::string& text, const std::string& file) {
+    int line = 1, column = 1;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        std::size_t length = c < 0x80           ? 1
+                             : (c >> 5) == 0x6  ? 2
+                             : (c >> 4) == 0xE  ? 3
+                             : (c >> 3) == 0x1E ? 4
+                                                : 0;
+        bool valid = length != 0 && i + length <= text.size() &&
+                     (length > 1 || c >= 0x20 || c == '\t' || c == '\n' || c == '\r');
+        for (std::size_t k = 1; valid && k < length; ++k)
+            valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+        if (!valid)
+            throw ConfigError(
+                Location{file, line, column}, "",
+                fmt::format("byte 0x{:02x} is not UTF-8 text (a configuration file is YAML text)", c));
+        if (c == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+        i += length;
+    }
+}
+
 Node parseDocument(const std::string& text, const std::string& file) {
+    checkText(text, file);
     try {
-        const std::vector<YAML::Node> documents = YAML::LoadAll(text);
-        if (documents.empty()) {
+        // Documents are counted up to two: YAML::LoadAll collects empty documents without end
+        // from some malformed flow collections (" {,:5, 5}\n, 5}").
+        std::istringstream in(text);
+        YAML::Parser parser(in);
+        DocumentCounter counter;
+        while (counter.starts.size() < 2 && parser.HandleNextDocument(counter)) {
+        }
+        if (counter.starts.empty()) {
             return Node::makeNull(Location{file, 1, 1});
         }
-        if (documents.size() > 1) {
-            throw ConfigError(toLocation(file, documents[1].Mark()), "",
+        if (counter.starts.size() > 1) {
+            throw ConfigError(toLocation(file, counter.starts[1]), "",
                               "a configuration file must hold a single YAML document");
         }
-        return convert(documents.front(), file, "", std::nullopt);
+        Budget budget;
+        return convert(YAML::Load(text), file, "", std::nullopt, budget);
     } catch (const YAML::Exception& e) {
         throw ConfigError(toLocation(file, e.mark), "", e.msg);
     }
@@ -125,6 +220,14 @@ std::string readFile(const std::string& path, const std::optional<IncludeSite>& 
     }
     if (fs::is_directory(status)) {
         throw failure("it is a directory");
+    }
+    // A device or pipe (/dev/zero) would be read without end; configuration files are small.
+    if (!fs::is_regular_file(status)) {
+        throw failure("it is not a regular file");
+    }
+    constexpr std::uintmax_t kMaxFileBytes = 64u << 20;
+    if (fs::file_size(path, ec) > kMaxFileBytes) {
+        throw failure("larger than 64 MiB: not a configuration file");
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
@@ -269,7 +372,8 @@ std::vector<KeyStep> parseKey(std::string_view dottedKey, const Location& where)
 
 Node parseOverrideValue(std::string_view dottedKey, std::string_view value, const Location& where) {
     try {
-        return convert(YAML::Load(std::string(value)), where.file, "", where);
+        Budget budget;
+        return convert(YAML::Load(std::string(value)), where.file, "", where, budget);
     } catch (const YAML::Exception& e) {
         throw ConfigError(where, std::string(dottedKey),
                           fmt::format("cannot parse value '{}': {}", value, e.msg));

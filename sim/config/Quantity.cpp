@@ -360,6 +360,12 @@ std::optional<Bandwidth> parseBandwidth(std::string_view text, std::string* why)
 
 std::optional<Duration> parseDuration(std::string_view text, std::string* why) {
     const auto value = parseReal(text, kDuration, why);
+    if (value && *value > kMaxDurationSeconds) {
+        fail(why, fmt::format("'{}' is beyond the simulator's time range: simulated time is counted in "
+                              "64-bit picoseconds, at most {:.4g} s",
+                              trim(text), kMaxDurationSeconds));
+        return std::nullopt;
+    }
     return value ? std::optional<Duration>(Duration{*value}) : std::nullopt;
 }
 

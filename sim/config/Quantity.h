@@ -41,6 +41,8 @@ std::optional<Bytes> parseBytes(std::string_view text, std::string* why = nullpt
 std::optional<Frequency> parseFrequency(std::string_view text, std::string* why = nullptr);
 std::optional<Bandwidth> parseBandwidth(std::string_view text, std::string* why = nullptr);
 std::optional<Duration> parseDuration(std::string_view text, std::string* why = nullptr);
+/// The longest duration parseDuration accepts: 2^64 ps, the range of simulated time.
+constexpr double kMaxDurationSeconds = 18446744.073709551615;
 std::optional<Energy> parseEnergy(std::string_view text, std::string* why = nullptr);
 std::optional<Power> parsePower(std::string_view text, std::string* why = nullptr);
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -19,8 +20,19 @@ public:
     // Blocks until event `id` has been signalled at least `count` times; returns the SystemC time
     // (ticks) of the count-th signal, which may lie before the call.
     std::uint64_t join(std::uint32_t id, std::uint32_t count);
+    // The engines still blocked here, each with what it waits for ("core1: barrier 3, 1 of 2
+    // arrived"), in name order: once the simulation has stopped, these are deadlocked.
+    std::vector<std::string> waiting() const;
 
 private:
+    struct Wait {
+        bool barrier = false;
+        std::uint32_t id = 0, count = 0;
+    };
+    // By the waiting engine's name.
+    std::map<std::string, Wait> waits_;
+    static std::string waiter();
+
     struct Barrier {
         std::uint32_t arrived = 0;
         std::uint64_t generation = 0;

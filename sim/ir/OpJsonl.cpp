@@ -1,8 +1,11 @@
 #include "sim/ir/OpJsonl.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <ostream>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -181,10 +184,23 @@ public:
         used_.push_back(key);
         if (!j_.contains(key))
             fail(key, "missing required field '" + key + "'");
-        try {
-            return j_.at(key).get<T>();
-        } catch (const nlohmann::json::exception&) {
-            fail(key, "wrong type for field '" + key + "'");
+        const nlohmann::json& v = j_.at(key);
+        if constexpr (std::is_same_v<T, bool>) {
+            if (!v.is_boolean())
+                fail(key, "field '" + key + "' expects true or false, not " + v.dump());
+            return v.get<bool>();
+        } else if constexpr (std::is_integral_v<T>) {
+            return integer<T>(key, v);
+        } else if constexpr (std::is_floating_point_v<T>) {
+            if (!v.is_number())
+                fail(key, "field '" + key + "' expects a number, not " + v.dump());
+            return v.get<T>();
+        } else {
+            try {
+                return v.get<T>();
+            } catch (const nlohmann::json::exception&) {
+                fail(key, "wrong type for field '" + key + "'");
+            }
         }
     }
     template <class T> T get(const std::string& key, T fallback) {
@@ -209,18 +225,25 @@ public:
             fail(key, "target '" + target_.name + "' has no multicast group '" + name + "'");
         return g->id;
     }
-    std::uint8_t reg(const char* role) {
+    // A register of `engine` (its own register counts, where the target gives them).
+    std::uint8_t reg(const char* role, const EngineInfo& engine) {
         std::string v = std::string("v") + role, s = std::string("s") + role;
         if (has(v)) {
-            auto r = get<unsigned>(v);
-            if (r >= kVectorRegs)
-                fail(v, fmt::format("vector register {} out of range 0..{}", r, kVectorRegs - 1));
+            auto r = get<std::uint64_t>(v);
+            const unsigned count =
+                engine.vectorRegisters ? std::min(engine.vectorRegisters, kVectorRegs) : kVectorRegs;
+            if (r >= count)
+                fail(v, fmt::format("vector register {} out of range: engine {} has v0..v{}", r, engine.name,
+                                    count - 1));
             return static_cast<std::uint8_t>(r);
         }
         if (has(s)) {
-            auto r = get<unsigned>(s);
-            if (r >= kRegIds - kScalarRegBase)
-                fail(s, fmt::format("scalar register {} out of range", r));
+            auto r = get<std::uint64_t>(s);
+            const unsigned all = kRegIds - kScalarRegBase;
+            const unsigned count = engine.scalarRegisters ? std::min(engine.scalarRegisters, all) : all;
+            if (r >= count)
+                fail(s, fmt::format("scalar register {} out of range: engine {} has s0..s{}", r, engine.name,
+                                    count - 1));
             return static_cast<std::uint8_t>(kScalarRegBase + r);
         }
         return kNoReg;
@@ -232,6 +255,27 @@ public:
     }
 
 private:
+    // An integer field, range-checked against the type it is stored in (never truncated or
+    // wrapped): 1.0, true and "1" are refused.
+    template <class T> T integer(const std::string& key, const nlohmann::json& v) const {
+        using Limits = std::numeric_limits<T>;
+        const auto range = fmt::format("{}..{}", Limits::min(), Limits::max());
+        if (!v.is_number_integer())
+            fail(key, "field '" + key + "' expects an integer in " + range + ", not " + v.dump());
+        bool inRange = false;
+        if (v.is_number_unsigned())
+            inRange = v.get<std::uint64_t>() <= static_cast<std::uint64_t>(Limits::max());
+        else if constexpr (std::is_signed_v<T>)
+            inRange = v.get<std::int64_t>() >= static_cast<std::int64_t>(Limits::min()) &&
+                      v.get<std::int64_t>() <= static_cast<std::int64_t>(Limits::max());
+        else
+            inRange = v.get<std::int64_t>() >= 0 &&
+                      static_cast<std::uint64_t>(v.get<std::int64_t>()) <= Limits::max();
+        if (!inRange)
+            fail(key, "field '" + key + "' = " + v.dump() + " is out of range " + range);
+        return v.get<T>();
+    }
+
     std::string file_;
     int line_;
     std::string text_;
@@ -239,6 +283,25 @@ private:
     nlohmann::json j_;
     std::vector<std::string> used_;
 };
+
+// A line of a schedule is a few hundred bytes; a longer one is not a schedule (and reading
+// stops there rather than holding a whole binary file in one string).
+constexpr std::size_t kMaxLineBytes = 1 << 20;
+
+bool readScheduleLine(std::istream& in, std::string& text) {
+    text.clear();
+    std::streambuf* buf = in.rdbuf();
+    bool any = false;
+    for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc()) {
+        any = true;
+        if (c == '\n')
+            return true;
+        text.push_back(static_cast<char>(c));
+        if (text.size() > kMaxLineBytes)
+            return true;
+    }
+    return any;
+}
 
 }  // namespace
 
@@ -264,15 +327,36 @@ std::uint64_t writeSchedule(std::ostream& out, std::vector<EngineStream>& stream
 }
 
 std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo& target) {
-    std::ifstream in(path);
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+        throw config::ConfigError({path, 0, 0}, "", "schedule file does not exist");
+    if (!std::filesystem::is_regular_file(status))
+        throw config::ConfigError({path, 0, 0}, "",
+                                  "a schedule is a regular file of JSON Lines (this is a directory, device "
+                                  "or pipe)");
+    std::ifstream in(path, std::ios::binary);
     if (!in)
         throw config::ConfigError({path, 0, 0}, "", "cannot open schedule file");
     std::vector<std::pair<std::string, std::vector<Op>>> perEngine;
     std::string text;
     int line = 0;
     bool header = false;
-    while (std::getline(in, text)) {
+    while (readScheduleLine(in, text)) {
+        if (line == std::numeric_limits<int>::max())
+            throw config::ConfigError({path, line, 0}, "", "too many lines for a schedule");
         ++line;
+        if (text.size() > kMaxLineBytes)
+            throw config::ConfigError(
+                {path, line, 1}, "",
+                fmt::format("line longer than {} bytes: not a schedule of JSON Lines", kMaxLineBytes));
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            const auto c = static_cast<unsigned char>(text[i]);
+            if (c < 0x20 && c != '\t' && c != '\r')
+                throw config::ConfigError(
+                    {path, line, static_cast<int>(i) + 1}, "",
+                    fmt::format("binary byte 0x{:02x}: a schedule is JSON Lines text", c));
+        }
         if (text.find_first_not_of(" \t\r") == std::string::npos)
             continue;
         LineParser p(path, line, text, target);
@@ -281,7 +365,10 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
             if (p.has("schema")) {
                 if (p.get<std::string>("schema") != "tessim.schedule/1")
                     p.fail("schema", "unsupported schema (expected tessim.schedule/1)");
-                p.get<std::string>("target", std::string());
+                const auto written = p.get<std::string>("target", std::string());
+                if (!written.empty() && written != target.name)
+                    p.fail("target", "schedule was written for target '" + written +
+                                         "', this run's target is '" + target.name + "'");
                 if (p.has("spaces"))
                     p.get<nlohmann::json>("spaces");
                 p.finish();
@@ -290,8 +377,10 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
         }
         Op op;
         std::string engine = p.get<std::string>("engine");
-        if (!target.findEngine(engine))
+        const EngineInfo* engineInfo = target.findEngine(engine);
+        if (!engineInfo)
             p.fail("engine", "target '" + target.name + "' has no engine '" + engine + "'");
+        const EngineInfo& info = *engineInfo;
         std::string kindName = p.get<std::string>("op");
         if (!parseOpKind(kindName, op.kind))
             p.fail("op", "unknown op '" + kindName + "'");
@@ -306,7 +395,12 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
         case OpKind::DmaStart: {
             DmaArgs& d = op.dma;
             op.tag = p.get<std::uint32_t>("tag");
+            if (info.dmaChannels == 0)
+                p.fail("op", "engine " + engine + " has no DMA engine to start");
             d.channel = p.get<std::uint8_t>("channel", 0);
+            if (d.channel >= info.dmaChannels)
+                p.fail("channel", fmt::format("DMA channel {} out of range: engine {} starts channels 0..{}",
+                                              d.channel, engine, info.dmaChannels - 1));
             d.srcSpace = p.space("src_mem");
             d.src = p.get<std::uint64_t>("src");
             d.dstSpace = p.space("dst_mem");
@@ -327,7 +421,11 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
                 p.fail("row_bytes", "a DMA moves at least one byte");
             break;
         }
-        case OpKind::DmaWait: op.tag = p.get<std::uint32_t>("tag"); break;
+        case OpKind::DmaWait:
+            op.tag = p.get<std::uint32_t>("tag");
+            if (info.dmaChannels == 0)
+                p.fail("op", "engine " + engine + " has no DMA engine to wait for");
+            break;
         case OpKind::Nop: op.tag = p.get<std::uint32_t>("mark", 0); break;
         case OpKind::Barrier:
         case OpKind::Join:
@@ -336,7 +434,7 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
             break;
         case OpKind::Fork: op.tag = p.get<std::uint32_t>("id"); break;
         case OpKind::Branch:
-            op.src[0] = p.reg("s0");
+            op.src[0] = p.reg("s0", info);
             if (op.src[0] != kNoReg && !isScalarRegister(op.src[0]))
                 p.fail("vs0", "a branch tests a scalar register (ss0)");
             if (p.get<bool>("taken"))
@@ -375,10 +473,10 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
         }
         default:
             dtype();
-            op.dst = p.reg("d");
-            op.src[0] = p.reg("s0");
-            op.src[1] = p.reg("s1");
-            op.src[2] = p.reg("s2");
+            op.dst = p.reg("d", info);
+            op.src[0] = p.reg("s0", info);
+            op.src[1] = p.reg("s1", info);
+            op.src[2] = p.reg("s2", info);
             op.vl = p.get<std::uint32_t>("vl", 0);
             if (accessesMemory(op.kind)) {
                 op.space = p.space("mem");
@@ -393,8 +491,8 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
                 }
                 // The scalar register the address comes from (optional: older streams lack it).
                 if (p.has("saddr")) {
-                    const auto r = p.get<unsigned>("saddr");
-                    if (r >= kRegIds - kScalarRegBase)
+                    const auto r = p.get<std::uint64_t>("saddr");
+                    if (r >= kRegIds - kScalarRegBase || (info.scalarRegisters && r >= info.scalarRegisters))
                         p.fail("saddr", fmt::format("scalar register {} out of range", r));
                     op.base = static_cast<std::uint8_t>(kScalarRegBase + r);
                 }

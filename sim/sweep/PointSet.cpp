@@ -146,13 +146,86 @@ std::vector<std::string> expandRange(const NumericRange& r) {
             raw.push_back(r.log ? r.from * std::pow(r.to / r.from, t) : r.from + t * (r.to - r.from));
         }
     }
+    // Rounding can map several raw values to one text: keep the first of each (a hash set, so a
+    // million-value axis expands in linear time).
     std::vector<std::string> values;
+    values.reserve(raw.size());
+    std::unordered_set<std::string> seen;
+    seen.reserve(raw.size());
     for (double v : raw) {
         std::string text = rangeValueText(r, v);
-        if (std::find(values.begin(), values.end(), text) == values.end())
-            values.push_back(text);
+        if (seen.insert(text).second)
+            values.push_back(std::move(text));
     }
     return values;
+}
+
+namespace {
+
+// At least as many values as an axis expands to, computed without expanding it.
+double rawValueCount(const ValueDomain& domain) {
+    if (!domain.range)
+        return static_cast<double>(domain.values.size());
+    const NumericRange& r = *domain.range;
+    double raw = r.step ? std::floor((r.to - r.from) / *r.step + 1e-9) + 1.0
+                        : static_cast<double>(r.count.value_or(1));
+    // Rounding leaves at most one value per rounding unit in the span.
+    const double span = std::fabs(r.to - r.from);
+    if (r.round > 0.0)
+        raw = std::min(raw, std::floor(span / r.round) + 2.0);
+    if (r.isSize)
+        raw = std::min(raw, std::floor(span) + 2.0);
+    else if (r.integer)
+        raw = std::min(raw, std::floor(span / r.unitScale) + 2.0);
+    return raw;
+}
+
+// At most as many values as an axis expands to: all of its raw values when their spacing is
+// wider than what rounding can merge, else 1 (unknown without expanding).
+double distinctValueCount(const ValueDomain& domain) {
+    if (!domain.range)
+        return 1.0;
+    const NumericRange& r = *domain.range;
+    const double raw = rawValueCount(domain);
+    if (raw <= 1.0)
+        return raw;
+    double spacing = r.step ? *r.step : std::fabs(r.to - r.from) / (raw - 1.0);
+    if (r.log)
+        spacing = std::min(r.from, r.to) *
+                  (std::pow(std::max(r.from, r.to) / std::min(r.from, r.to), 1.0 / (raw - 1.0)) - 1.0);
+    double merged = r.round;  // the widest spacing that rounding can merge
+    if (r.isSize)
+        merged = std::max(merged, 1.0);
+    else if (r.integer)
+        merged = std::max(merged, r.unitScale);
+    else
+        merged = std::max(merged, 1e-9 * std::max(std::fabs(r.from), std::fabs(r.to)));
+    return spacing >= merged ? raw : 1.0;
+}
+
+template <class PerAxis> double countWith(const SweepSpec& spec, PerAxis perAxis) {
+    double count = 1.0;
+    for (const Axis& axis : spec.grid)
+        count *= perAxis(axis.domain);
+    if (!spec.zip.empty()) {
+        double length = HUGE_VAL;
+        for (const Axis& axis : spec.zip)
+            length = std::min(length, perAxis(axis.domain));
+        count *= length;
+    }
+    if (spec.sample)
+        count *= static_cast<double>(spec.sample->count);
+    return count;
+}
+
+}  // namespace
+
+double pointCountUpperBound(const SweepSpec& spec) {
+    return countWith(spec, rawValueCount);
+}
+
+double pointCountLowerBound(const SweepSpec& spec) {
+    return countWith(spec, distinctValueCount);
 }
 
 double pointCountEstimate(const SweepSpec& spec) {

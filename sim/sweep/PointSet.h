@@ -28,4 +28,10 @@ std::vector<Point> generatePoints(const SweepSpec& spec, size_t* duplicates = nu
 /// Number of points before deduplication (grid size × zip length × sample count).
 double pointCountEstimate(const SweepSpec& spec);
 
+/// At least pointCountEstimate, computed without expanding any axis, so a huge grid is measured at
+/// once.
+double pointCountUpperBound(const SweepSpec& spec);
+/// At most pointCountEstimate, also without expanding any axis.
+double pointCountLowerBound(const SweepSpec& spec);
+
 }  // namespace tessim::sweep

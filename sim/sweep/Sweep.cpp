@@ -139,6 +139,10 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
     settings.jobs = options.jobs > 0 ? options.jobs : availableCores();
     settings.timeoutSeconds = options.timeoutSeconds.value_or(spec.timeoutSeconds.value_or(0.0));
     std::string outDir = options.outDir.empty() ? "out/sweeps/" + spec.name : options.outDir;
+    // A misspelt key fails every point: refused here, before any point runs.
+    if (options.checkFirstPoint && options.command.empty() && spec.testPointCommand.empty() &&
+        !points.empty())
+        options.checkFirstPoint(pointCommand(spec, points.front(), {}));
     InterruptGuard interrupts;
 
     std::unique_ptr<MpiSession> mpi;
@@ -157,7 +161,10 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
     std::unique_ptr<ResultsStore> store;
     try {
         ResultColumns columns{spec.parameterKeys(), spec.metrics};
-        store = std::make_unique<ResultsStore>(outDir, columns, identityOf(spec), options.resume);
+        nlohmann::ordered_json identity = identityOf(spec);
+        if (options.inputsDigest && options.command.empty() && spec.testPointCommand.empty())
+            identity["inputs"] = options.inputsDigest(pointCommand(spec, Point{}, {}));
+        store = std::make_unique<ResultsStore>(outDir, columns, identity, options.resume);
     } catch (...) {
         if (distributed)
             mpi->broadcast(1);

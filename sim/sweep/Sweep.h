@@ -3,6 +3,7 @@
 // and draws the plots the file asks for.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -24,6 +25,14 @@ struct SweepOptions {
     /// Progress bar on a terminal, plain lines otherwise; std::nullopt: isatty(2).
     std::optional<bool> terminal;
     double progressInterval = 5.0;  // seconds between plain progress lines
+    /// Called with the first point's `run` arguments (after `run`) before any point runs: throws
+    /// config::ConfigError for input that every point would reject (a misspelt key). Not called
+    /// with a stand-in command.
+    std::function<void(const std::vector<std::string>& runArgs)> checkFirstPoint;
+    /// Given the base run's arguments (no swept values), a digest of the target, workload and plan
+    /// they resolve to: part of the results' identity, so --resume refuses rows made from files
+    /// that have changed since. Not called with a stand-in command.
+    std::function<std::string(const std::vector<std::string>& runArgs)> inputsDigest;
 };
 
 /// Exit status: 0 every point ok, 1 some point failed or timed out (or a plot failed),

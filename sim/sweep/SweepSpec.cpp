@@ -479,10 +479,15 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
     }
     top.finish();
 
-    double count = pointCountEstimate(spec);
-    if (count > kMaxPoints) {
-        throw ConfigError(root.location(), "",
-                          fmt::format("this sweep has {} points; at most {} are allowed", count, kMaxPoints));
+    // Checked before any point is generated: the bounds need no expansion; only a sweep between
+    // them has its axes expanded (rounding may merge values) for the exact count.
+    if (pointCountUpperBound(spec) > kMaxPoints) {
+        const double lower = pointCountLowerBound(spec);
+        const double count = lower > kMaxPoints ? lower : pointCountEstimate(spec);
+        if (count > kMaxPoints)
+            throw ConfigError(
+                root.location(), "",
+                fmt::format("this sweep has {:.0f} points; at most {:.0f} are allowed", count, kMaxPoints));
     }
     return spec;
 }

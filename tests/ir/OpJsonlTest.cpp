@@ -34,6 +34,7 @@ TargetInfo testTarget() {
     }
     EngineInfo e;
     e.name = "core";
+    e.dmaChannels = 4;
     t.engines.push_back(e);
     return t;
 }

@@ -227,6 +227,26 @@ TEST(Ddr, PostedWritesDrainInRowOrder) {
     EXPECT_LT(activates, 64u);
 }
 
+TEST(Ddr, PostedWritesCompleteOnlyWhenTheQueueDrains) {
+    test::freshKernel();
+    DdrConfig c = configFrom<DdrConfig>(std::string(kOneChannel) + "write_queue: 32\n");
+    DdrBench b(c);
+    test::elaborate();
+    const std::uint64_t n = 8, bytes = c.burstBytes();
+    const std::uint64_t row = b.ddr.addressMap().encode(DdrLocation{0, 0, 2, 5, 0});
+    // Posted: each write is accepted on arrival, long before it reaches the DRAM.
+    for (std::uint64_t i = 0; i < n; ++i)
+        EXPECT_EQ(b.probe.request(true, row + i * bytes, bytes, 0), 0u);
+    EXPECT_EQ(b.ddr.lastCompletion(), 0u);
+    // Draining: activate the idle bank, write latency, then the bursts back to back.
+    const Tick done = b.ddr.completePostedWrites();
+    EXPECT_EQ(cycles(c, done), c.t.tRCD + c.t.tCWL + n * c.burstCycles());
+    EXPECT_EQ(b.ddr.lastCompletion(), done);
+    // Nothing is left to drain: asking again changes nothing.
+    EXPECT_EQ(b.ddr.completePostedWrites(), done);
+    EXPECT_EQ(b.ddr.activates(), 1u);
+}
+
 TEST(Ddr, AddressMapRoundTripsAndInterleavesChannels) {
     DdrConfig c = configFrom<DdrConfig>("preset: lpddr4x-2666-x32\n");
     DdrAddressMap m(c);

@@ -1,0 +1,126 @@
+// Values and sizes beyond what the simulator can represent or afford are refused at once with a
+// clear message (exit 2): durations past 64-bit picoseconds, NaN timeouts, sweeps of 10^12 points,
+// misspelt swept keys.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "hardening/CliRun.h"
+#include "sim/config/ConfigError.h"
+#include "sim/config/Quantity.h"
+#include "sim/sweep/PointSet.h"
+#include "sim/sweep/SweepSpec.h"
+
+namespace {
+
+using tessim::test::CliResult;
+using tessim::test::runTessim;
+
+void expectRefused(const CliResult& r, std::initializer_list<std::string> fragments) {
+    EXPECT_EQ(r.status, 2) << r.output;
+    for (const auto& f : fragments)
+        EXPECT_NE(r.output.find(f), std::string::npos) << "missing '" << f << "' in: " << r.output;
+}
+
+struct TempYaml {
+    std::string path;
+    explicit TempYaml(const std::string& text)
+        : path((std::filesystem::temp_directory_path() /
+                ("tessim-limits-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++) + ".yaml"))
+                   .string()) {
+        std::ofstream(path) << text;
+    }
+    ~TempYaml() { std::filesystem::remove(path); }
+    static int& counter() {
+        static int n = 0;
+        return n;
+    }
+};
+
+TEST(Limits, DurationsBeyondSimulatedTimeAreRefused) {
+    std::string why;
+    EXPECT_TRUE(tessim::config::parseDuration("1.8e7 s"));
+    EXPECT_FALSE(tessim::config::parseDuration("1.9e7 s", &why));
+    EXPECT_NE(why.find("64-bit picoseconds"), std::string::npos) << why;
+    EXPECT_FALSE(tessim::config::parseDuration("1e300 s", &why));
+    EXPECT_NE(why.find("time range"), std::string::npos) << why;
+    expectRefused(runTessim("run --target minimal --workload axpy --set 'target.spm.latency=1e300 s'"),
+                  {"spm.latency", "time range"});
+}
+
+TEST(Limits, TimingParametersThatWouldOverflowARunAreRefused) {
+    // Each of these once ran for minutes or wrapped the run's time around 2^64 ps.
+    expectRefused(runTessim("run --target npu --workload conv1080p --set workload.h=8 "
+                            "--set 'target.sram.latency=3e4 s'"),
+                  {"sram.latency", "at most 1 ms"});
+    expectRefused(runTessim("run --target npu --workload conv1080p --set workload.h=8 "
+                            "--set target.sram.latency=30000000000000"),
+                  {"sram.latency", "at most 1 ms"});
+    expectRefused(runTessim("run --target minimal --workload axpy --set 'target.ddr.latency=1e7 s'"),
+                  {"ddr.latency"});
+    // The longest accepted still runs.
+    EXPECT_EQ(runTessim("run --target npu --workload conv1080p --set workload.h=2 --set workload.w=8 "
+                        "--set 'target.sram.latency=1 ms'")
+                  .status,
+              0);
+}
+
+TEST(Limits, SweepTimeoutMustBeAFinitePositiveNumber) {
+    for (const char* bad : {"nan", "inf", "-1", "0"}) {
+        auto r = runTessim(std::string("sweep configs/sweeps/minimal-axpy.yaml --timeout ") + bad);
+        EXPECT_NE(r.status, 0) << bad << ": " << r.output;
+        EXPECT_NE(r.output.find("--timeout"), std::string::npos) << r.output;
+    }
+}
+
+TEST(Limits, AHugeGridIsRefusedBeforeAnyAxisIsExpanded) {
+    TempYaml sweep("name: huge\nbase: {target: minimal, workload: axpy}\ngrid:\n"
+                   "  workload.n: {from: 1, to: 1000000, count: 1000000}\n"
+                   "  target.ddr.channels: {from: 1, to: 1000000, count: 1000000}\n");
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        tessim::sweep::loadSweepSpec(sweep.path);
+        FAIL() << "a 10^12-point sweep was accepted";
+    } catch (const tessim::config::ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("1000000000000 points"), std::string::npos) << e.what();
+    }
+    // The bound multiplies counts; expanding a million-value axis would take far longer.
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+}
+
+TEST(Limits, RangeExpansionIsLinear) {
+    tessim::sweep::NumericRange r;
+    r.from = 1;
+    r.to = 200000;
+    r.count = 200000;
+    r.integer = true;
+    const auto values = tessim::sweep::expandRange(r);
+    ASSERT_EQ(values.size(), 200000u);
+    EXPECT_EQ(values.front(), "1");
+    EXPECT_EQ(values.back(), "200000");
+    // Rounding merges values: 0..10 in 101 steps rounded to integers gives 11 distinct values.
+    tessim::sweep::NumericRange coarse;
+    coarse.from = 0;
+    coarse.to = 10;
+    coarse.count = 101;
+    coarse.integer = true;
+    EXPECT_EQ(tessim::sweep::expandRange(coarse).size(), 11u);
+}
+
+TEST(Limits, AMisspeltSweptKeyIsRefusedBeforeAnyPointRuns) {
+    const auto out =
+        std::filesystem::temp_directory_path() / ("tessim-limits-out-" + std::to_string(::getpid()));
+    TempYaml sweep("name: misspelt\nbase: {target: minimal, workload: axpy, set: {workload.n: 64}}\n"
+                   "grid:\n  target.spm.sise: [64 KiB, 128 KiB]\n");
+    auto r = runTessim("sweep " + sweep.path + " --jobs 1 --out " + out.string());
+    expectRefused(r, {"sise", "unknown key", "no point was run"});
+    EXPECT_FALSE(std::filesystem::exists(out / "results.csv")) << "points ran";
+    std::filesystem::remove_all(out);
+}
+
+}  // namespace

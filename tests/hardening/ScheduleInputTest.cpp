@@ -1,0 +1,138 @@
+// Schedules (JSON Lines) given to `tessim run --schedule`: every bad value is an error that names
+// the file, line and field (exit 2), never a truncated, wrapped or silently accepted value, and
+// a schedule that deadlocks ends the run with an error naming the engines that wait.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "hardening/CliRun.h"
+
+namespace {
+
+using tessim::test::CliResult;
+using tessim::test::runTessim;
+
+struct ScheduleFile {
+    std::string path;
+    explicit ScheduleFile(const std::string& text)
+        : path((std::filesystem::temp_directory_path() / ("tessim-hardening-" + std::to_string(::getpid()) +
+                                                          "-" + std::to_string(counter()++) + ".jsonl"))
+                   .string()) {
+        std::ofstream(path, std::ios::binary) << text;
+    }
+    ~ScheduleFile() { std::filesystem::remove(path); }
+    static int& counter() {
+        static int n = 0;
+        return n;
+    }
+};
+
+const std::string kMinimalHeader = R"({"schema":"tessim.schedule/1","target":"minimal"})"
+                                   "\n";
+const std::string kNpuHeader = R"({"schema":"tessim.schedule/1","target":"npu"})"
+                               "\n";
+
+CliResult replay(const std::string& target, const std::string& text) {
+    ScheduleFile file(text);
+    return runTessim("run --target " + target + " --schedule " + file.path + " --format json");
+}
+
+// Exit 2 and every fragment in the message.
+void expectRefused(const CliResult& r, std::initializer_list<std::string> fragments) {
+    EXPECT_EQ(r.status, 2) << r.output;
+    for (const auto& f : fragments)
+        EXPECT_NE(r.output.find(f), std::string::npos) << "missing '" << f << "' in: " << r.output;
+}
+
+const std::string kMacTile =
+    R"({"engine":"npu","op":"mac_tile","dtype":"i8","mem":"sram","in":0,"weights":4096,"out":8192,)"
+    R"("channels":1,"filters":1,"in_h":4,"in_w":4,"out_h":4,"out_w":4,"kh":KH,"kw":1})";
+
+std::string macTile(const std::string& kh) {
+    std::string s = kMacTile;
+    return s.replace(s.find("KH"), 2, kh) + "\n";
+}
+
+TEST(ScheduleInput, AValidLineRuns) {
+    auto r = replay("npu", kNpuHeader + macTile("1"));
+    EXPECT_EQ(r.status, 0) << r.output;
+}
+
+TEST(ScheduleInput, IntegersOutOfTheirFieldsRangeAreErrors) {
+    expectRefused(
+        replay("minimal", kMinimalHeader +
+                              R"({"engine":"core","op":"add","vd":4294967301,"vs0":1,"vs1":2,"vl":4})"
+                              "\n"),
+        {":2:", "vd", "vector register 4294967301 out of range: engine core has v0..v63"});
+    expectRefused(replay("npu", kNpuHeader + macTile("259")), {":2:", "kh", "out of range 0..255"});
+    expectRefused(replay("npu", kNpuHeader +
+                                    R"({"engine":"npu","op":"dma_start","tag":1,"channel":259,)"
+                                    R"("src_mem":"ddr","src":0,"dst_mem":"sram","dst":0,"row_bytes":64})"
+                                    "\n"),
+                  {":2:", "channel", "out of range 0..255"});
+    expectRefused(replay("npu", kNpuHeader + R"({"engine":"npu","op":"dma_wait","tag":-1})"
+                                             "\n"),
+                  {":2:", "tag", "out of range 0..4294967295"});
+}
+
+TEST(ScheduleInput, OpsBeyondTheEnginesResourcesNameTheLine) {
+    // The npu has a 4-channel DMA; minimal's core has none and 32 vector registers at most 64.
+    expectRefused(replay("npu", kNpuHeader +
+                                    R"({"engine":"npu","op":"dma_start","tag":1,"channel":4,)"
+                                    R"("src_mem":"ddr","src":0,"dst_mem":"sram","dst":0,"row_bytes":64})"
+                                    "\n"),
+                  {":2:", "channel", "DMA channel 4 out of range", "0..3"});
+    expectRefused(replay("minimal", kMinimalHeader + R"({"engine":"core","op":"dma_wait","tag":1})"
+                                                     "\n"),
+                  {":2:", "no DMA engine"});
+}
+
+TEST(ScheduleInput, FloatsAndBooleansAreNotIntegers) {
+    expectRefused(replay("npu", kNpuHeader + macTile("3.0")), {":2:", "kh", "expects an integer"});
+    expectRefused(replay("npu", kNpuHeader + macTile("true")), {":2:", "kh", "expects an integer"});
+    expectRefused(replay("npu", kNpuHeader + R"({"engine":"npu","op":"dma_wait","tag":"1"})"
+                                             "\n"),
+                  {":2:", "tag", "expects an integer"});
+    // And a boolean field takes only true or false.
+    expectRefused(replay("minimal", kMinimalHeader + R"({"engine":"core","op":"branch","ss0":1,"taken":1})"
+                                                     "\n"),
+                  {":2:", "taken", "true or false"});
+}
+
+TEST(ScheduleInput, HeaderTargetMustBeTheRunsTarget) {
+    expectRefused(replay("minimal", kNpuHeader + R"({"engine":"core","op":"nop"})"
+                                                 "\n"),
+                  {":1:", "target", "written for target 'npu'", "'minimal'"});
+}
+
+TEST(ScheduleInput, DevicesDirectoriesAndBinaryFilesAreRefused) {
+    expectRefused(runTessim("run --target minimal --schedule /dev/zero"), {"/dev/zero", "regular file"});
+    expectRefused(
+        runTessim("run --target minimal --schedule " + std::filesystem::temp_directory_path().string()),
+        {"regular file"});
+    expectRefused(replay("minimal", std::string("\x7f"
+                                                "ELF\x02\x01\x01\0\0\0",
+                                                10)),
+                  {":1:", "binary byte 0x02"});
+    // A file without a line break: one over-long line, refused without reading it all.
+    expectRefused(replay("minimal", std::string(3 << 20, 'x')), {":1:", "line longer than"});
+}
+
+TEST(ScheduleInput, ABarrierNeverReachedIsADeadlockNamingTheEngine) {
+    auto r = replay("minimal", kMinimalHeader + R"({"engine":"core","op":"barrier","id":7,"count":2})"
+                                                "\n");
+    expectRefused(r, {"deadlock", "core", "barrier 7", "count 2", "1 arrived"});
+    EXPECT_EQ(r.output.find("\"cycles\""), std::string::npos) << "no report for a deadlocked run";
+}
+
+TEST(ScheduleInput, AJoinWithoutForkIsADeadlockNamingTheEngine) {
+    expectRefused(replay("minimal", kMinimalHeader + R"({"engine":"core","op":"join","id":3,"count":1})"
+                                                     "\n"),
+                  {"deadlock", "core", "join 3", "0 fork signals"});
+}
+
+}  // namespace
