@@ -72,11 +72,19 @@ void validate(const ValidateOptions& o) {
         if (!request.scheduleFile.empty() && what.rfind(request.scheduleFile + ":", 0) == 0 &&
             std::regex_search(what, dmaField))
             kind = "dma-descriptor";
-        if (kind != "capacity" && kind != "dma-descriptor")
+        // ... and registers beyond the engine's register file.
+        static const std::regex registerField("register [0-9]+ out of range");
+        if (!request.scheduleFile.empty() && what.rfind(request.scheduleFile + ":", 0) == 0 &&
+            std::regex_search(what, registerField))
+            kind = "register-budget";
+        if (kind != "capacity" && kind != "dma-descriptor" && kind != "register-budget")
             throw;
         ValidationError err;
         err.kind = kind;
         err.message = e.what();
+        static const std::regex engineName("engine ([A-Za-z0-9_]+) (has|starts)");
+        if (std::smatch m; std::regex_search(what, m, engineName))
+            err.engine = m[1];
         log.add(err, "refused");
     } catch (const std::runtime_error& e) {
         const std::string kind = kindOfFailure(e.what());

@@ -271,7 +271,7 @@ TEST(ValidateSeeded, RegisterBlockingOverBudgetIsRegisterBudget) {
         fc);
     ASSERT_EQ(v.kinds(), std::set<std::string>{"register-budget"});
     EXPECT_EQ(v.out["errors"][0]["engine"], "core0");
-    EXPECT_NE(v.out["errors"][0]["message"].get<std::string>().find("v40"), std::string::npos);
+    EXPECT_NE(v.out["errors"][0]["message"].get<std::string>().find("vector register 40"), std::string::npos);
 }
 
 TEST(ValidateSeeded, TwoCoresWritingOneBufferIsWriteAfterWrite) {
