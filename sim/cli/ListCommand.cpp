@@ -16,9 +16,11 @@ void addListCommand(CLI::App& app) {
     auto* sub = app.add_subcommand(
         "list", "list the targets, workloads, kernels, plans (<kernel directory>/<plan>), papers or sweeps");
     sub->add_option("what", *what, "targets|workloads|kernels|plans|papers|sweeps")
-        ->required()
         ->check(CLI::IsMember({"targets", "workloads", "kernels", "plans", "papers", "sweeps"}));
     sub->callback([what] {
+        if (what->empty())  // CLI11's own message would only say "what is required"
+            throw CLI::ValidationError(
+                "tessim list: say what to list: targets, workloads, kernels, plans, papers or sweeps");
         if (*what == "kernels") {
             for (const auto& k : kernelRegistry())
                 std::cout << fmt::format("{:<24} {:<16} {}\n", k.name,

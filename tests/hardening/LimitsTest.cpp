@@ -78,6 +78,10 @@ TEST(Limits, SweepTimeoutMustBeAFinitePositiveNumber) {
     }
 }
 
+TEST(Limits, ListWithoutACategoryNamesTheCategories) {
+    expectRefused(runTessim("list"), {"targets, workloads, kernels, plans, papers or sweeps"});
+}
+
 TEST(Limits, AHugeGridIsRefusedBeforeAnyAxisIsExpanded) {
     TempYaml sweep("name: huge\nbase: {target: minimal, workload: axpy}\ngrid:\n"
                    "  workload.n: {from: 1, to: 1000000, count: 1000000}\n"
