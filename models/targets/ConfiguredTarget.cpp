@@ -12,6 +12,7 @@
 #include "models/memory/MemoryFactory.h"
 #include "models/targets/Topology.h"
 #include "sim/config/ConfigError.h"
+#include "sim/config/EditDistance.h"
 #include "sim/config/Loader.h"
 #include "sim/config/Reader.h"
 #include "sim/report/NodeJson.h"
@@ -94,6 +95,17 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     for (const auto& [key, node] : topology.flat.entries()) {
         if (isTargetSettingKey(key))
             continue;
+        if (node.isMap() && node.find("impl") == nullptr) {
+            // Usually a misspelt component in `--set target.<component>.…`, which creates it.
+            std::vector<std::string> components;
+            for (const auto& [other, otherNode] : topology.flat.entries())
+                if (otherNode.isMap() && otherNode.find("impl") != nullptr)
+                    components.push_back(other);
+            const std::string near = config::closestMatch(key, components);
+            r.fail(key, near.empty() ? "a component needs an `impl` (none given)"
+                                     : fmt::format("no component '{}' (it has no `impl`); did you mean '{}'?",
+                                                   key, near));
+        }
         Reader c = r.child(key);
         std::string impl = c.get<std::string>("impl");
         auto in = [&](const std::vector<std::string>& v) {

@@ -82,6 +82,11 @@ TEST(Limits, ListWithoutACategoryNamesTheCategories) {
     expectRefused(runTessim("list"), {"targets, workloads, kernels, plans, papers or sweeps"});
 }
 
+TEST(Limits, AMisspeltComponentSuggestsTheComponent) {
+    expectRefused(runTessim("run --target npu --workload conv1080p --set target.srm.size=2MiB"),
+                  {"srm", "did you mean 'sram'?"});
+}
+
 TEST(Limits, AHugeGridIsRefusedBeforeAnyAxisIsExpanded) {
     TempYaml sweep("name: huge\nbase: {target: minimal, workload: axpy}\ngrid:\n"
                    "  workload.n: {from: 1, to: 1000000, count: 1000000}\n"
