@@ -156,6 +156,27 @@ bool HazardDetector::waited(const Window& transfer, const Window& access) const 
         if (waits[i].object == tag && waits[i].time >= transfer.begin &&
             s->second.waitResumes[i] <= access.begin)
             return true;
+    // Or another engine waited for the transfer and then released a barrier or fork that the
+    // accessing engine acquired before the access (one engine loads a shared buffer, the others
+    // pass a barrier). Its wait must have lasted until the transfer ended: a wait on the same tag
+    // number of another DMA engine that returned earlier orders nothing.
+    for (const auto& [initiator, other] : syncs_) {
+        if (initiator == s->first)
+            continue;
+        for (std::size_t i = 0; i < other.dmaWaits.size(); ++i) {
+            const Tick resumed = other.waitResumes[i];
+            if (other.dmaWaits[i].object != tag || other.dmaWaits[i].time < transfer.begin ||
+                resumed < transfer.end || resumed > access.begin)
+                continue;
+            for (const SyncPoint& r : other.releases) {
+                if (r.time < resumed || r.time > access.begin)
+                    continue;
+                for (const SyncPoint& q : s->second.acquires)
+                    if (q.object == r.object && q.time >= r.time && q.time <= access.begin)
+                        return true;
+            }
+        }
+    }
     return false;
 }
 

@@ -131,6 +131,17 @@ TEST(Validate, ReplayedScheduleUneditedIsClean) {
     std::remove(path.c_str());
 }
 
+// Core 0 loads the input and multicasts it to every core's AM, waits for it, then a barrier hands
+// it over: the other cores' reads are ordered by that wait and the barrier, not by their own wait.
+TEST(ValidateOrdering, AWaitThenABarrierOrdersOtherCoresAfterAMulticast) {
+    Verdict v = validate("--target ftm2000 --workload conv-ftm --plan shuffle --set workload.h=512 "
+                         "--set workload.w=512 --set workload.filters=4 --set plan.cores=4");
+    ASSERT_NE(v.exitCode, 2) << v.err;
+    for (const auto& e : v.out["errors"])
+        EXPECT_EQ(e["message"].get<std::string>().find(" reads them after dma"), std::string::npos)
+            << e["message"];
+}
+
 // ---- seeded bugs ----
 
 // Edits the emitted kConv schedule, validates the result and returns the verdict.
