@@ -16,21 +16,12 @@ namespace {
 
 constexpr std::uint64_t kSize = 32 * 1024, kLine = 64, kWays = 4, kSets = kSize / (kWays * kLine);
 
-SimpleMemoryConfig nextLevel() {
-    SimpleMemoryConfig c;
-    c.level = "ddr";
-    c.size = 1ULL << 30;
-    c.latency = 50'000;
-    c.bandwidth = 10e9;
-    return c;
-}
-
 struct CacheBench {
     SimpleMemory mem;
     Cache cache;
     MemoryProbe probe;
     explicit CacheBench(const std::string& extra = "")
-        : mem("mem", nextLevel()),
+        : mem("mem", test::dramBehindCache()),
           cache("cache", test::configFrom<CacheConfig>("size: 32 KiB\nways: 4\nline: 64 B\nclock: 1 GHz\n"
                                                        "hit_latency: 2\nmshrs: 8\nnext: mem\n" +
                                                        extra)),

@@ -11,21 +11,12 @@
 namespace tessim {
 namespace {
 
-SimpleMemoryConfig nextLevel() {
-    SimpleMemoryConfig c;
-    c.level = "ddr";
-    c.size = 1ULL << 30;
-    c.latency = 50'000;  // 50 ns
-    c.bandwidth = 10e9;  // a 64 B line in 6.4 ns
-    return c;
-}
-
 struct Bench {
     SimpleMemory mem;
     Cache cache;
     MemoryProbe probe;
     explicit Bench(unsigned mshrs)
-        : mem("mem", nextLevel()),
+        : mem("mem", test::dramBehindCache()),
           cache("cache", test::configFrom<CacheConfig>("size: 32 KiB\nways: 4\nline: 64 B\nclock: 1 GHz\n"
                                                        "hit_latency: 2\nnext: mem\nmshrs: " +
                                                        std::to_string(mshrs) + "\n")),

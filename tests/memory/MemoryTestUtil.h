@@ -6,6 +6,7 @@
 
 #include <systemc>
 
+#include "models/memory/SimpleMemory.h"
 #include "sim/config/Loader.h"
 #include "sim/config/Reader.h"
 #include "sim/core/SimulationSetup.h"
@@ -17,6 +18,16 @@ inline void freshKernel() {
     initSystemC();
     sc_core::sc_curr_simcontext = new sc_core::sc_simcontext();
     sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+}
+
+// A 1 GiB DRAM-like memory behind a cache under test: 50 ns, 10 GB/s (a 64 B line in 6.4 ns).
+inline SimpleMemoryConfig dramBehindCache() {
+    SimpleMemoryConfig c;
+    c.level = "ddr";
+    c.size = 1ULL << 30;
+    c.latency = 50'000;
+    c.bandwidth = 10e9;
+    return c;
 }
 
 // Elaborates and starts the kernel at time 0 without advancing it.

@@ -38,18 +38,9 @@ struct AheadInitiator : sc_core::sc_module {
     }
 };
 
-SimpleMemoryConfig backing() {
-    SimpleMemoryConfig c;
-    c.level = "ddr";
-    c.size = 1ULL << 30;
-    c.latency = 50'000;
-    c.bandwidth = 10e9;
-    return c;
-}
-
 void run(bool ordered, std::vector<Tick>& returnedAt, std::vector<Tick>& completion) {
     test::freshKernel();
-    SimpleMemory mem("mem", backing());
+    SimpleMemory mem("mem", test::dramBehindCache());
     Cache l1("l1", test::configFrom<CacheConfig>(std::string("size: 32 KiB\nways: 4\nline: 64 B\n"
                                                              "clock: 1 GHz\nhit_latency: 2\nnext: mem\n") +
                                                  (ordered ? "miss_lookahead: 0 ns\n" : "")));

@@ -9,6 +9,11 @@
 
 namespace tessim {
 
+// Scalar register r (x0 reads zero, as in RISC-V) in the op's register numbering.
+constexpr std::uint8_t scalarReg(unsigned r) {
+    return static_cast<std::uint8_t>(kScalarRegBase + r);
+}
+
 // dst ← src (kind) imm, e.g. a pointer increment or a compare against the loop bound.
 inline Op scalarOp(OpKind kind, DType dtype, std::uint8_t dst, std::uint8_t src, double imm) {
     Op op;

@@ -36,16 +36,13 @@ constexpr std::uint64_t kPage = 4096;
 // Loop counters and pointers are 32-bit integers.
 constexpr DType kIndex = DType::I32;
 
-constexpr std::uint8_t sreg(unsigned r) {
-    return static_cast<std::uint8_t>(kScalarRegBase + r);
-}
 // Scalar registers: x0 reads zero, then the loop's bookkeeping, the reduced sums, then one
 // pointer per y row, x row and W row of a block.
-constexpr std::uint8_t kZero = sreg(0);
-constexpr std::uint8_t kFlag = sreg(1);
-constexpr std::uint8_t kEnd = sreg(2);
-constexpr std::uint8_t kVl = sreg(3);
-constexpr std::uint8_t kBlock = sreg(4);
+constexpr std::uint8_t kZero = scalarReg(0);
+constexpr std::uint8_t kFlag = scalarReg(1);
+constexpr std::uint8_t kEnd = scalarReg(2);
+constexpr std::uint8_t kVl = scalarReg(3);
+constexpr std::uint8_t kBlock = scalarReg(4);
 constexpr unsigned kSumRegs = 4;  // reduced sums in flight to their stores
 constexpr unsigned kFirstSum = 5;
 constexpr unsigned kFirstPointer = kFirstSum + kSumRegs;
@@ -134,11 +131,11 @@ private:
     }
     // Over `out`: the accumulators, then the W columns; x values in scalar registers.
     std::uint8_t wColumn(unsigned o) const { return reg(p_.rb * p_.ro + o); }
-    std::uint8_t xValue(unsigned b) const { return sreg(kFirstPointer + 2 * p_.rb + p_.ro + b); }
+    std::uint8_t xValue(unsigned b) const { return scalarReg(kFirstPointer + 2 * p_.rb + p_.ro + b); }
     std::uint8_t reg(unsigned g) const { return static_cast<std::uint8_t>(g * p_.group); }
-    std::uint8_t yPtr(unsigned b) const { return sreg(kFirstPointer + b); }
-    std::uint8_t xPtr(unsigned b) const { return sreg(kFirstPointer + p_.rb + b); }
-    std::uint8_t wPtr(unsigned o) const { return sreg(kFirstPointer + 2 * p_.rb + o); }
+    std::uint8_t yPtr(unsigned b) const { return scalarReg(kFirstPointer + b); }
+    std::uint8_t xPtr(unsigned b) const { return scalarReg(kFirstPointer + p_.rb + b); }
+    std::uint8_t wPtr(unsigned o) const { return scalarReg(kFirstPointer + 2 * p_.rb + o); }
 
     // Outputs of the next block. Over `out`, ro whole vectors, or alone the short last vector of
     // `out` (a block's vectors share one vector length).
@@ -265,7 +262,7 @@ private:
         unsigned sum = 0;
         for (unsigned b = 0; b < rb; ++b) {
             for (unsigned o = 0; o < ro; ++o, ++sum) {
-                const std::uint8_t s = sreg(kFirstSum + sum % kSumRegs);
+                const std::uint8_t s = scalarReg(kFirstSum + sum % kSumRegs);
                 Op reduce = tessim::vectorOp(OpKind::Reduce, p_.accType(), p_.reduceVl());
                 reduce.dst = s;
                 reduce.src[0] = acc(b, o);

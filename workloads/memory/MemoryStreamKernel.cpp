@@ -31,16 +31,13 @@ constexpr unsigned kElementBytes = 4;
 constexpr std::uint64_t kPage = 4096;
 
 // Registers: x0 reads zero, as in RISC-V; the vector group starts at v0.
-constexpr std::uint8_t sreg(unsigned r) {
-    return static_cast<std::uint8_t>(kScalarRegBase + r);
-}
-constexpr std::uint8_t kZero = sreg(0);
-constexpr std::uint8_t kSrc = sreg(1);
-constexpr std::uint8_t kDst = sreg(2);
-constexpr std::uint8_t kEnd = sreg(3);
-constexpr std::uint8_t kFlag = sreg(4);
-constexpr std::uint8_t kVl = sreg(5);
-constexpr std::uint8_t kPass = sreg(6);
+constexpr std::uint8_t kZero = scalarReg(0);
+constexpr std::uint8_t kSrc = scalarReg(1);
+constexpr std::uint8_t kDst = scalarReg(2);
+constexpr std::uint8_t kEnd = scalarReg(3);
+constexpr std::uint8_t kFlag = scalarReg(4);
+constexpr std::uint8_t kVl = scalarReg(5);
+constexpr std::uint8_t kPass = scalarReg(6);
 constexpr std::uint8_t kData = 0;
 
 struct ThreadSlice {

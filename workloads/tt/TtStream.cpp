@@ -14,19 +14,16 @@ constexpr std::uint32_t kForkEvent = 1;
 constexpr std::uint32_t kFirstBarrier = 16;  // one barrier per einsum: the next reads all of its output
 constexpr DType kIndex = DType::I32;
 
-constexpr std::uint8_t sreg(unsigned r) {
-    return static_cast<std::uint8_t>(kScalarRegBase + r);
-}
 // Scalar registers: x0 reads zero, then the loops' bookkeeping, then rotating pools for the
 // broadcast operands and the reduced sums.
-constexpr std::uint8_t kZero = sreg(0);
-constexpr std::uint8_t kFlag = sreg(1);
-constexpr std::uint8_t kKCount = sreg(2);
-constexpr std::uint8_t kBlockCount = sreg(3);
-constexpr std::uint8_t kCorePtr = sreg(4);
-constexpr std::uint8_t kInputPtr = sreg(5);
-constexpr std::uint8_t kOutputPtr = sreg(6);
-constexpr std::uint8_t kVl = sreg(7);
+constexpr std::uint8_t kZero = scalarReg(0);
+constexpr std::uint8_t kFlag = scalarReg(1);
+constexpr std::uint8_t kKCount = scalarReg(2);
+constexpr std::uint8_t kBlockCount = scalarReg(3);
+constexpr std::uint8_t kCorePtr = scalarReg(4);
+constexpr std::uint8_t kInputPtr = scalarReg(5);
+constexpr std::uint8_t kOutputPtr = scalarReg(6);
+constexpr std::uint8_t kVl = scalarReg(7);
 constexpr unsigned kFirstValue = 8, kValueRegs = 8;
 constexpr unsigned kFirstSum = 16, kSumRegs = 4;
 constexpr unsigned kScalarRegsUsed = kFirstSum + kSumRegs;
@@ -122,11 +119,12 @@ private:
     }
     bool scalarCode() const { return p_.vectorLength == 1; }
     std::uint8_t held(unsigned i) const {
-        return scalarCode() ? sreg(kFirstOperand + i) : static_cast<std::uint8_t>(accumulators() + i);
+        return scalarCode() ? scalarReg(kFirstOperand + i) : static_cast<std::uint8_t>(accumulators() + i);
     }
     std::uint8_t streamed() const {
         const unsigned held = plan().holdInputs ? p_.rb * p_.rk : p_.rm * p_.rr;
-        return scalarCode() ? sreg(kFirstOperand + held) : static_cast<std::uint8_t>(accumulators() + held);
+        return scalarCode() ? scalarReg(kFirstOperand + held)
+                            : static_cast<std::uint8_t>(accumulators() + held);
     }
     void scalarLoad(std::vector<Op>& out, std::uint8_t reg, std::uint64_t addr) const {
         Op load;
@@ -137,7 +135,7 @@ private:
         load.addr = addr;
         out.push_back(load);
     }
-    std::uint8_t nextValue() { return sreg(kFirstValue + value_++ % kValueRegs); }
+    std::uint8_t nextValue() { return scalarReg(kFirstValue + value_++ % kValueRegs); }
 
     // The vl of the accumulator for units (m, b, r, k): the length of the vectorised one.
     std::uint32_t lanes(const Unit& m, const Unit& b, const Unit& r, const Unit& k) const {
@@ -298,7 +296,7 @@ private:
                     const std::uint64_t addr =
                         e.outAddr + e.outputIndex(mu[m].start, bu[b].start, ru[r].start) * kElem;
                     if (e.vec == Dim::K) {
-                        const std::uint8_t s = sreg(kFirstSum + sum_++ % kSumRegs);
+                        const std::uint8_t s = scalarReg(kFirstSum + sum_++ % kSumRegs);
                         setVl(out, reduceVl);
                         Op reduce = vectorOp(OpKind::Reduce, kData, reduceVl);
                         reduce.dst = s;
