@@ -75,9 +75,10 @@ DseResult runTtDse(DseOptions o, std::ostream& progress) {
             w.fail("kernel", "the TT design-space exploration takes an fc workload, not '" + kernel + "'");
         if (w.has("tt"))
             w.fail("tt", "give the dense layer (in, out, batch); the exploration chooses the TT shape");
-        o.space.in = w.get<std::uint64_t>("in");
-        o.space.out = w.get<std::uint64_t>("out");
-        o.space.batch = w.get<std::uint64_t>("batch", 1);
+        // A TT factorisation needs at least two factors of each side.
+        o.space.in = w.get<std::uint64_t>("in", config::Range<std::uint64_t>::atLeast(2));
+        o.space.out = w.get<std::uint64_t>("out", config::Range<std::uint64_t>::atLeast(2));
+        o.space.batch = w.get<std::uint64_t>("batch", 1, config::Range<std::uint64_t>::atLeast(1));
     }
     TtSpace space = exploreTtSpace(o.space);
     const std::size_t simulated = std::min<std::size_t>(o.simulate, space.survivors.size());

@@ -136,5 +136,13 @@ TEST(TtDse, TakesOnlyADenseFcLayer) {
     EXPECT_TRUE(r.out.empty());
 }
 
+TEST(TtDse, ALayerTooSmallToFactoriseIsRefusedWithItsKey) {
+    auto r = test::runTessim("dse --target k1 --workload fc --set workload.in=1");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("<command line>:1:1: error: in: 1 is out of range: it must be at least 2"),
+              std::string::npos)
+        << r.err;
+}
+
 }  // namespace
 }  // namespace tessim
