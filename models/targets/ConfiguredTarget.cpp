@@ -57,6 +57,37 @@ void resolveEnergyReferences(config::Node& node, const config::Node* table) {
 
 }  // namespace
 
+namespace {
+
+// A top-level map without `impl` is usually a misspelt component that `--set target.<name>.…`
+// created: suggest the nearest component as the user would name it (a cluster's members as
+// `<cluster>.<member>`, the way they are written and overridden).
+[[noreturn]] void failMisspeltComponent(const config::Reader& r, const config::Node& root,
+                                        const std::string& key) {
+    std::vector<std::string> names, paths;
+    for (const auto& [name, node] : root.entries()) {
+        if (!node.isMap() || node.find("impl") == nullptr)
+            continue;
+        names.push_back(name);
+        paths.push_back(name);
+        if (node.find("impl")->isScalar() && node.find("impl")->scalar() == "cluster")
+            for (const auto& [member, memberNode] : node.entries())
+                if (memberNode.isMap() && memberNode.find("impl") != nullptr) {
+                    names.push_back(member);
+                    paths.push_back(name + "." + member);
+                }
+    }
+    // A cluster member named without its cluster first, then the nearest spelling.
+    const bool member = std::find(names.begin(), names.end(), key) != names.end();
+    const std::string near = member ? key : config::closestMatch(key, names);
+    if (near.empty())
+        r.fail(key, "a component needs an `impl` (none given)");
+    const std::size_t i = std::find(names.begin(), names.end(), near) - names.begin();
+    r.fail(key, fmt::format("no component '{}' (it has no `impl`); did you mean '{}'?", key, paths[i]));
+}
+
+}  // namespace
+
 ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     using namespace config;
     Node root = input;
@@ -95,17 +126,8 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     for (const auto& [key, node] : topology.flat.entries()) {
         if (isTargetSettingKey(key))
             continue;
-        if (node.isMap() && node.find("impl") == nullptr) {
-            // Usually a misspelt component in `--set target.<component>.…`, which creates it.
-            std::vector<std::string> components;
-            for (const auto& [other, otherNode] : topology.flat.entries())
-                if (otherNode.isMap() && otherNode.find("impl") != nullptr)
-                    components.push_back(other);
-            const std::string near = config::closestMatch(key, components);
-            r.fail(key, near.empty() ? "a component needs an `impl` (none given)"
-                                     : fmt::format("no component '{}' (it has no `impl`); did you mean '{}'?",
-                                                   key, near));
-        }
+        if (node.isMap() && node.find("impl") == nullptr)
+            failMisspeltComponent(r, root, key);
         Reader c = r.child(key);
         std::string impl = c.get<std::string>("impl");
         auto in = [&](const std::vector<std::string>& v) {

@@ -85,6 +85,9 @@ TEST(Limits, ListWithoutACategoryNamesTheCategories) {
 TEST(Limits, AMisspeltComponentSuggestsTheComponent) {
     expectRefused(runTessim("run --target npu --workload conv1080p --set target.srm.size=2MiB"),
                   {"srm", "did you mean 'sram'?"});
+    // A cluster's member is suggested as it is overridden: through its cluster.
+    expectRefused(runTessim("run --target k1 --workload memcpy --set target.l2.size=1MiB"),
+                  {"did you mean 'cluster.l2'?"});
 }
 
 TEST(Limits, AHugeGridIsRefusedBeforeAnyAxisIsExpanded) {
