@@ -219,8 +219,9 @@ void layersToMarkdown(const Json& layers, std::ostringstream& md) {
         const Json& l = layers[i];
         md << fmt::format("| {} | {} |", i, l.contains("name") ? cell(l["name"]) : std::string());
         if (shape)
-            md << fmt::format(" {}×{}×{} → {}, {}/{}/{} |", cell(l["channels"]), cell(l["h"]), cell(l["w"]),
-                              cell(l["filters"]), cell(l["k"]), cell(l["stride"]), cell(l["pad"]));
+            md << fmt::format(" {}×{}×{} → {}, {}/{}/{}{} |", cell(l["channels"]), cell(l["h"]), cell(l["w"]),
+                              cell(l["filters"]), cell(l["k"]), cell(l["stride"]), cell(l["pad"]),
+                              l.contains("groups") ? ", groups " + cell(l["groups"]) : std::string());
         if (tiles) {
             const Json& t = l["tiles"];
             md << fmt::format(" {}×{}×{}×{} |", cell(t["tile_h"]), cell(t["tile_w"]), cell(t["tile_c"]),

@@ -196,6 +196,8 @@ std::uint64_t spatialTiles(const ConvShape& s, const ConvTiling& t) {
 
 std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned rows, unsigned cols,
                              Dataflow dataflow) {
+    if (s.groups > 1)
+        return s.groups * arraySramBytes(s.group(), t, rows, cols, dataflow);
     const std::uint64_t pixels = std::uint64_t{s.outH()} * s.outW();
     std::uint64_t bytes = partialSumAndOutputBytes(s, t.tc);
     if (dataflow == Dataflow::WeightStationary) {
@@ -219,11 +221,15 @@ std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned r
 }
 
 std::uint64_t inputFetchBytes(const ConvShape& s, const ConvTiling& t) {
+    if (s.groups > 1)
+        return s.groups * inputFetchBytes(s.group(), t);
     return refetch(s, t).input * s.channels * sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad) *
            sumValid(t.tw, s.outW(), s.w, s.k, s.stride, s.pad);
 }
 
 std::uint64_t weightFetchBytes(const ConvShape& s, const ConvTiling& t) {
+    if (s.groups > 1)
+        return s.groups * weightFetchBytes(s.group(), t);
     return refetch(s, t).weights * s.filters * s.channels * s.k * s.k;
 }
 
@@ -344,12 +350,25 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
 
 PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
                           const PlannerMachine& m) {
+    // Groups one after the other, each its own small convolution: `groups` times one group (the
+    // pipeline's fill between groups counted each time, so a little above what overlap gives).
+    if (s.groups > 1) {
+        PlanEstimate e = estimatePlan(s.group(), t, strategy, m);
+        e.computeCycles *= s.groups;
+        e.ddrBytes *= s.groups;
+        e.sramBytes *= s.groups;
+        e.seconds *= s.groups;
+        return e;
+    }
     return estimateWith(s, t, strategy, m, sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad),
                         sumColumns(s, t.tw, m.ddrBurst), arraySramBytes(s, t, m.rows, m.cols, m.dataflow));
 }
 
 bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& req, const PlannerMachine& m,
                 ConvTiling& out, std::string& message) {
+    // Every group is tiled alike: the tiling best for one group is best for all of them.
+    if (s.groups > 1)
+        return planTiling(s.group(), strategy, req, m, out, message);
     const std::uint32_t ho = s.outH(), wo = s.outW();
     auto ths = choices(req.th, ho), tws = choices(req.tw, wo), tcs = choices(req.tc, s.channels),
          tfs = choices(req.tf, s.filters);

@@ -12,14 +12,29 @@ namespace tessim {
 
 // outBytes: bytes of an output element in DDR: 1 when the array requantises the INT32
 // accumulators to INT8 (output_dtype i8), 4 when the accumulators themselves are written (i32).
+// groups: the channels and filters split into that many independent convolutions (grouped
+// convolution; depthwise when groups = channels): filter f sees only the channels/groups input
+// channels of its group f / (filters/groups). Weights are filters × channels/groups × k × k.
 struct ConvShape {
     std::uint32_t h = 0, w = 0, channels = 0, filters = 0, k = 0, stride = 1, pad = 0;
     std::uint32_t outBytes = 1;
+    std::uint32_t groups = 1;
     bool requantize() const { return outBytes == 1; }
     std::uint64_t outputs() const { return std::uint64_t{outH()} * outW() * filters; }
     std::uint32_t outH() const { return (h + 2 * pad - k) / stride + 1; }
     std::uint32_t outW() const { return (w + 2 * pad - k) / stride + 1; }
-    std::uint64_t macs() const { return std::uint64_t{outH()} * outW() * filters * channels * k * k; }
+    std::uint32_t groupChannels() const { return channels / groups; }
+    std::uint32_t groupFilters() const { return filters / groups; }
+    std::uint64_t macs() const { return std::uint64_t{outH()} * outW() * filters * groupChannels() * k * k; }
+    // One group alone: the convolution of groupChannels() channels by groupFilters() filters that
+    // each of the `groups` groups is (the shape itself when groups = 1).
+    ConvShape group() const {
+        ConvShape g = *this;
+        g.channels = groupChannels();
+        g.filters = groupFilters();
+        g.groups = 1;
+        return g;
+    }
 };
 
 enum class ConvStrategy { Naive, StaticSingle, DoubleBuffer };
@@ -68,6 +83,8 @@ SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy stra
 
 // DDR bytes a tiling reads for the input (halo included) and for the weights, re-fetches of the
 // loop order included, closed form (an operand is fetched when its chunk changes between steps).
+// Grouped shapes: the groups run one after the other, each tiled alike (tile_c and tile_f are
+// chunks of a group's channels and filters), so every figure is `groups` times one group's.
 std::uint64_t inputFetchBytes(const ConvShape& s, const ConvTiling& t);
 std::uint64_t weightFetchBytes(const ConvShape& s, const ConvTiling& t);
 

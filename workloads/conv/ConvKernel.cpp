@@ -52,12 +52,13 @@ struct ConvParams {
     const MemorySpaceInfo* ddr = nullptr;
     unsigned dmaChannels = 4;
     std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0, ddrZero = 0;
-    std::uint32_t nH = 0, nW = 0, nC = 0, nF = 0;
+    std::uint32_t nH = 0, nW = 0, nC = 0, nF = 0;  // tiles of one group (nC, nF: of its channels, filters)
+    std::uint32_t nG = 1;                          // groups, one after the other
     double macsPerSecond = 1e12;
     PlanEstimate estimate;
     std::uint64_t arraySramBytes = 0;  // operand bytes the engine's MAC array streams (0: no array)
     std::string arraySource;           // where the planner's array geometry came from
-    std::uint64_t steps() const { return std::uint64_t{nH} * nW * nC * nF; }
+    std::uint64_t steps() const { return std::uint64_t{nG} * nH * nW * nC * nF; }
     std::uint32_t tagIn(unsigned slot) const { return kTagsPerLayer * index + 1 + slot; }
     std::uint32_t tagOut(unsigned slot) const { return kTagsPerLayer * index + 3 + slot; }
     std::uint32_t tagInit() const { return kTagsPerLayer * index + 5; }
@@ -65,9 +66,10 @@ struct ConvParams {
     std::uint64_t saltW() const { return 2 * std::uint64_t{index} + 2; }
 };
 
-// Step i of the loop nest (input channels innermost; filters outer or spatial tiles outer).
+// Step i of the loop nest (groups outermost, input channels innermost; within a group filters
+// outer or spatial tiles outer). f and c count the chunks of the group's filters and channels.
 struct Step {
-    std::uint32_t f, h, w, c;
+    std::uint32_t g, f, h, w, c;
     bool firstC() const { return c == 0; }
 };
 
@@ -146,6 +148,9 @@ private:
         Step s;
         s.c = static_cast<std::uint32_t>(i % p_.nC);
         i /= p_.nC;
+        const std::uint64_t perGroup = std::uint64_t{p_.nH} * p_.nW * p_.nF;
+        s.g = static_cast<std::uint32_t>(i / perGroup);
+        i %= perGroup;
         if (p_.t.order == LoopOrder::SpatialOuter) {
             s.f = static_cast<std::uint32_t>(i % p_.nF);
             i /= p_.nF;
@@ -162,9 +167,11 @@ private:
     // Chunk identities: an operand is fetched only when the step's chunk differs from the one its
     // latest buffer holds, into the other buffer when double-buffered.
     std::int64_t inputKey(const Step& st) const {
-        return (static_cast<std::int64_t>(st.h) * p_.nW + st.w) * p_.nC + st.c;
+        return ((static_cast<std::int64_t>(st.g) * p_.nH + st.h) * p_.nW + st.w) * p_.nC + st.c;
     }
-    std::int64_t weightKey(const Step& st) const { return static_cast<std::int64_t>(st.f) * p_.nC + st.c; }
+    std::int64_t weightKey(const Step& st) const {
+        return (static_cast<std::int64_t>(st.g) * p_.nF + st.f) * p_.nC + st.c;
+    }
     // Whether step's operand needs a fetch; if so, picks its buffer.
     bool take(Resident& r, std::int64_t key) const {
         if (r.key[r.slot] == key)
@@ -199,8 +206,8 @@ private:
         op.mac.stride = static_cast<std::uint8_t>(p_.s.stride);
         op.mac.kh = op.mac.kw = static_cast<std::uint8_t>(p_.s.k);
         op.mac.pad = static_cast<std::uint8_t>(p_.s.pad);
-        op.mac.channels = static_cast<std::uint16_t>(chunk(st.c, p_.t.tc, p_.s.channels));
-        op.mac.filters = static_cast<std::uint16_t>(chunk(st.f, p_.t.tf, p_.s.filters));
+        op.mac.channels = static_cast<std::uint16_t>(chunk(st.c, p_.t.tc, p_.s.groupChannels()));
+        op.mac.filters = static_cast<std::uint16_t>(chunk(st.f, p_.t.tf, p_.s.groupFilters()));
         op.mac.inH = h.in;
         op.mac.inW = w.in;
         op.mac.outH = h.n;
@@ -222,14 +229,18 @@ private:
     void load(std::uint64_t i, unsigned tag, std::vector<Op>& out) {
         Step st = step(i);
         const auto& s = p_.s;
-        const std::uint32_t tc = chunk(st.c, p_.t.tc, s.channels), tf = chunk(st.f, p_.t.tf, s.filters);
+        // A group's channels and filters are contiguous in DDR: group g starts at channel g·cg of
+        // the input, filter g·fg of the weights (each filter cg × k × k) and of the output.
+        const std::uint32_t cg = s.groupChannels(), fg = s.groupFilters();
+        const std::uint32_t tc = chunk(st.c, p_.t.tc, cg), tf = chunk(st.f, p_.t.tf, fg);
         const std::uint64_t kk = std::uint64_t{s.k} * s.k;
         if (take(w_, weightKey(st))) {
-            std::uint64_t src =
-                p_.ddrW + (std::uint64_t{st.f} * p_.t.tf * s.channels + std::uint64_t{st.c} * p_.t.tc) * kk;
+            std::uint64_t src = p_.ddrW + ((std::uint64_t{st.g} * fg + std::uint64_t{st.f} * p_.t.tf) * cg +
+                                           std::uint64_t{st.c} * p_.t.tc) *
+                                              kk;
             out.push_back(
                 dmaCopy(p_.tagIn(tag), channel(DmaStream::Weights), {static_cast<std::uint32_t>(tc * kk), tf},
-                        {p_.ddr->id, src, static_cast<std::int64_t>(s.channels * kk)},
+                        {p_.ddr->id, src, static_cast<std::int64_t>(cg * kk)},
                         {p_.sram->id, p_.layout.slotW[w_.slot], static_cast<std::int64_t>(tc * kk)}));
         }
         if (!take(in_, inputKey(st)))
@@ -240,7 +251,8 @@ private:
         if (h.valid > 0 && w.valid > 0) {
             std::uint64_t y0 = static_cast<std::uint64_t>(h.i0 + h.padBefore),
                           x0 = static_cast<std::uint64_t>(w.i0 + w.padBefore);
-            std::uint64_t src = p_.ddrIn + (std::uint64_t{st.c} * p_.t.tc * s.h + y0) * s.w + x0;
+            std::uint64_t src =
+                p_.ddrIn + ((std::uint64_t{st.g} * cg + std::uint64_t{st.c} * p_.t.tc) * s.h + y0) * s.w + x0;
             std::uint64_t dst = base + std::uint64_t{h.padBefore} * w.in + w.padBefore;
             // Channels beyond the four streams share the input's planes: more bursts in flight.
             const std::uint32_t parts = std::min(tc, 1 + (p_.dmaChannels > 4 ? p_.dmaChannels - 4 : 0));
@@ -268,10 +280,11 @@ private:
         Step st = step(tile * p_.nC);
         const unsigned oslot = p_.strategy == ConvStrategy::DoubleBuffer ? tile % 2 : 0;
         TileSpan h = spanH(st), w = spanW(st);
-        const std::uint32_t tf = chunk(st.f, p_.t.tf, p_.s.filters);
+        const std::uint32_t fg = p_.s.groupFilters(), tf = chunk(st.f, p_.t.tf, fg);
         const std::uint64_t ho = p_.s.outH(), wo = p_.s.outW();
         const std::uint32_t ob = p_.s.outBytes;  // INT8 outputs, or INT32 accumulators
-        std::uint64_t dst = p_.ddrOut + ((std::uint64_t{st.f} * p_.t.tf * ho + h.o0) * wo + w.o0) * ob;
+        const std::uint64_t f0 = std::uint64_t{st.g} * fg + std::uint64_t{st.f} * p_.t.tf;
+        std::uint64_t dst = p_.ddrOut + ((f0 * ho + h.o0) * wo + w.o0) * ob;
         out.push_back(dmaCopy(
             p_.tagOut(oslot), channel(DmaStream::Output), {w.n * ob, h.n, tf},
             {p_.sram->id, p_.layout.slotOut[oslot], std::int64_t{w.n} * ob, std::int64_t{w.n} * h.n * ob},
@@ -324,7 +337,7 @@ std::uint64_t outputBytes(const ConvParams& p) {
     return p.s.outputs() * p.s.outBytes;
 }
 std::uint64_t weightBytes(const ConvParams& p) {
-    return std::uint64_t{p.s.filters} * p.s.channels * p.s.k * p.s.k;
+    return std::uint64_t{p.s.filters} * p.s.groupChannels() * p.s.k * p.s.k;
 }
 std::uint64_t inputBytes(const ConvParams& p) {
     return std::uint64_t{p.s.channels} * p.s.h * p.s.w;
@@ -352,6 +365,8 @@ nlohmann::ordered_json shapeJson(const ConvParams& p) {
     j["k"] = p.s.k;
     j["stride"] = p.s.stride;
     j["pad"] = p.s.pad;
+    if (p.s.groups > 1)
+        j["groups"] = p.s.groups;
     j["output_dtype"] = p.s.requantize() ? "i8" : "i32";
     if (p.s.requantize()) {
         j["requant_multiplier"] = p.multiplier;
@@ -554,11 +569,14 @@ private:
             memory.read(p.ddr->id, p.ddrOut, got.data(), got.size() * 4);
         }
         const std::string where = listed_ ? fmt::format("layer {} ({}) ", p.index, p.name) : std::string();
+        const std::uint32_t cg = s.groupChannels();
         for (std::uint32_t f = 0; f < s.filters; ++f)
             for (std::uint32_t y = 0; y < ho; ++y)
                 for (std::uint32_t x = 0; x < wo; ++x) {
+                    // Filter f sees the cg input channels of its group only.
+                    const std::uint32_t c0 = f / s.groupFilters() * cg;
                     std::int32_t acc = 0;
-                    for (std::uint32_t ch = 0; ch < s.channels; ++ch)
+                    for (std::uint32_t ch = 0; ch < cg; ++ch)
                         for (std::uint32_t ky = 0; ky < s.k; ++ky)
                             for (std::uint32_t kx = 0; kx < s.k; ++kx) {
                                 std::int64_t iy = std::int64_t{y} * s.stride + ky - s.pad;
@@ -566,9 +584,9 @@ private:
                                 if (iy < 0 || ix < 0 || iy >= s.h || ix >= s.w)
                                     continue;
                                 std::int32_t in =
-                                    testInt8((std::uint64_t{ch} * s.h + iy) * s.w + ix, p.saltIn());
-                                std::int32_t wv = testInt8(
-                                    ((std::uint64_t{f} * s.channels + ch) * s.k + ky) * s.k + kx, p.saltW());
+                                    testInt8((std::uint64_t{c0 + ch} * s.h + iy) * s.w + ix, p.saltIn());
+                                std::int32_t wv =
+                                    testInt8(((std::uint64_t{f} * cg + ch) * s.k + ky) * s.k + kx, p.saltW());
                                 acc += in * wv;
                             }
                     if (s.requantize())
@@ -612,7 +630,7 @@ std::uint32_t readTile(config::Reader& r, const std::string& key, std::uint32_t 
 // ≈ 4σ (about 6 in 100,000 for a Gaussian sum). Scale = multiplier / 2^shift with the multiplier
 // normalised to [2^30, 2^31), as gemmlowp / TFLite quantised multipliers are.
 void requantFor(const ConvShape& s, std::int32_t& multiplier, std::uint32_t& shift) {
-    const double sigma = 5461.5 * std::sqrt(double(s.channels) * s.k * s.k);
+    const double sigma = 5461.5 * std::sqrt(double(s.groupChannels()) * s.k * s.k);
     double m = 32.0 / sigma;
     std::uint32_t sh = 0;
     while (m < double(1u << 30) && sh < 62) {
@@ -671,6 +689,11 @@ ConvShape readShape(config::Reader& r) {
     s.k = r.get<std::uint32_t>("k", Range<std::uint32_t>{1, 255});
     s.stride = r.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 255});
     s.pad = r.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 255});
+    // Grouped convolution: `groups` independent convolutions of channels/groups by filters/groups.
+    s.groups = r.get<std::uint32_t>("groups", 1u, Range<std::uint32_t>{1, 65535});
+    if (s.channels % s.groups != 0 || s.filters % s.groups != 0)
+        r.fail("groups", fmt::format("groups {} must divide both channels ({}) and filters ({})", s.groups,
+                                     s.channels, s.filters));
     if (s.h + 2 * s.pad < s.k || s.w + 2 * s.pad < s.k)
         r.fail("k", fmt::format("a {}×{} kernel does not fit the padded {}×{} input", s.k, s.k,
                                 s.h + 2 * s.pad, s.w + 2 * s.pad));
@@ -835,10 +858,11 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
             std::string key = pl.has("tile_h") ? "tile_h" : "strategy";
             std::string layer =
                 listed ? fmt::format("layer {} '{}' ", p.index, p.name) : std::string("layer ");
-            pl.fail(key,
-                    message + fmt::format(" ({}{}×{}×{} → {} filters, k {}, stride {}, pad {}, strategy {})",
-                                          layer, p.s.channels, p.s.h, p.s.w, p.s.filters, p.s.k, p.s.stride,
-                                          p.s.pad, p.strategyName));
+            pl.fail(key, message + fmt::format(
+                                       " ({}{}×{}×{} → {} filters, k {}, stride {}, pad {}{}, strategy {})",
+                                       layer, p.s.channels, p.s.h, p.s.w, p.s.filters, p.s.k, p.s.stride,
+                                       p.s.pad, p.s.groups > 1 ? fmt::format(", groups {}", p.s.groups) : "",
+                                       p.strategyName));
         }
         p.layout = sramLayout(p.s, p.t, p.strategy);
         p.estimate = estimatePlan(p.s, p.t, p.strategy, m);
@@ -851,8 +875,9 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
         }
         p.nH = ceilDiv(p.s.outH(), p.t.th);
         p.nW = ceilDiv(p.s.outW(), p.t.tw);
-        p.nC = ceilDiv(p.s.channels, p.t.tc);
-        p.nF = ceilDiv(p.s.filters, p.t.tf);
+        p.nC = ceilDiv(p.s.groupChannels(), p.t.tc);
+        p.nF = ceilDiv(p.s.groupFilters(), p.t.tf);
+        p.nG = p.s.groups;
         p.ddrIn = ddrLayout.allocate(p.name + " input", inputBytes(p));
         p.ddrW = ddrLayout.allocate(p.name + " weights", weightBytes(p));
         p.ddrOut = ddrLayout.allocate(p.name + " output", outputBytes(p));
