@@ -3,7 +3,9 @@
 # elaboration, simulation, report) for the seed-001 layer per strategy, every ResNet-18 conv layer
 # of the workload library, and SCALE-Sim's own golden input (alexnet_part with scale_ws.cfg),
 # whose SCALE-Sim v2 run takes about 30 s on this class of machine
-# (../shared/facts/scalesim-compat.md). Each figure is the best of REPEAT tries.
+# (../shared/facts/scalesim-compat.md), and the ONNX ResNet-18 and MobileNetV2 that
+# tests/onnx/make_models.py writes (goal: ResNet-18 under 1 s, model loading and shape inference
+# included). Each figure is the best of REPEAT tries.
 #
 #   bench/npu_bench.sh [TESSIM]      env: REPEAT (3), SCALESIM_DATA (../shared/data/scalesim)
 set -euo pipefail
@@ -40,6 +42,22 @@ for layer in workloads/library/resnet18-*.yaml; do
 done
 printf '%-44s %10s\n' "the resnet18-*.yaml layer files (sum)" "$total"
 printf '%-44s %10s\n' "resnet18 (all 20 conv layers) double-buffer" "$(best "$TESSIM" run --target npu --workload resnet18 --plan double-buffer)"
+printf '%-44s %10s\n' "mobilenetv2 (52 conv layers + classifier)" "$(best "$TESSIM" run --target npu --workload mobilenetv2)"
+# ONNX models: the build's (build/onnx-models), else made here with python3-onnx.
+models=$(dirname "$TESSIM")/onnx-models
+if [ ! -f "$models/resnet18.onnx" ]; then
+    models=$out/onnx
+    for py in python3 /usr/bin/python3; do
+        "$py" tests/onnx/make_models.py "$models" resnet18 mobilenetv2 2>/dev/null && break
+    done
+fi
+if [ -f "$models/resnet18.onnx" ]; then
+    printf '%-44s %10s   (goal: under 1 s)\n' "ONNX resnet18.onnx (load, infer, simulate)" \
+        "$(best "$TESSIM" run --target npu --workload "$models/resnet18.onnx")"
+    printf '%-44s %10s\n' "ONNX mobilenetv2.onnx" "$(best "$TESSIM" run --target npu --workload "$models/mobilenetv2.onnx")"
+else
+    echo "ONNX models: none (needs python3-onnx, or build/onnx-models from the build)" >&2
+fi
 if [ -f "$DATA/configs/scale_ws.cfg" ]; then
     s=$(best "$TESSIM" run --target "$DATA/configs/scale_ws.cfg" --workload "$DATA/topologies/alexnet_part.csv" \
         --format scalesim --out "$out/ss")

@@ -5,6 +5,7 @@
 #include "workloads/ftm/ShuffleConvKernel.h"
 #include "workloads/memory/MemoryStreamKernel.h"
 #include "workloads/memory/PointerChaseKernel.h"
+#include "workloads/onnx/OnnxKernel.h"
 #include "workloads/scalesim/ScaleSimKernel.h"
 #include "workloads/tt/TensorTrainKernel.h"
 #include "workloads/vector/StreamingVectorKernel.h"
@@ -34,6 +35,10 @@ const std::vector<KernelEntry>& kernelRegistry() {
          makeFcKernel, "fc"},
         {"scalesim", "SCALE-Sim topology layers, fold by fold as SCALE-Sim schedules them",
          makeScaleSimKernel, ""},
+        {"onnx",
+         "an ONNX model's Conv, Gemm and MatMul nodes as conv2d layers; other operators listed as not "
+         "simulated",
+         makeOnnxKernel, "conv2d"},
     };
     return kernels;
 }

@@ -18,6 +18,7 @@
 #include "sim/report/Report.h"
 #include "sim/report/TraceSink.h"
 #include "workloads/WorkloadFactory.h"
+#include "workloads/onnx/OnnxLayers.h"
 #include "workloads/scalesim/ScaleSimConfig.h"
 #include "workloads/scalesim/ScaleSimTopology.h"
 
@@ -25,7 +26,8 @@ namespace tessim {
 
 ResolvedInputs resolveInputs(const RunRequest& request) {
     ResolvedInputs in;
-    // SCALE-Sim inputs (.cfg architecture, .csv topology) are converted to target/workload trees.
+    // SCALE-Sim inputs (.cfg architecture, .csv topology) and ONNX models (.onnx) are converted to
+    // target/workload trees.
     if (isScaleSimConfigPath(request.target))
         in.target = loadScaleSimTarget(request.target,
                                        config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, "npu")));
@@ -34,6 +36,8 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
     if (!request.workload.empty()) {
         if (isScaleSimTopologyPath(request.workload)) {
             in.workload = loadScaleSimTopology(request.workload);
+        } else if (isOnnxModelPath(request.workload)) {
+            in.workload = loadOnnxModel(request.workload);
         } else {
             const std::string path = resolveLibraryPath(LibraryKind::Workload, request.workload);
             in.workload = config::loadYamlFile(path);
@@ -252,8 +256,10 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
                                  seconds);
     if (request.functional && e.workload)
         outcome.functional = e.workload->check(target.functionalMemory());
-    if (e.workload)
+    if (e.workload) {
         outcome.layers = layerResults(e.workload->layers(), target, request.scheduleFile.empty());
+        outcome.notSimulated = e.workload->notSimulated();
+    }
     if (!request.traceFile.empty())
         trace.write(request.traceFile);
     return buildReport(outcome);

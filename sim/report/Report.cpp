@@ -118,6 +118,8 @@ Json buildReport(const RunOutcome& o) {
 
     if (o.layers.is_array())
         j["layers"] = o.layers;
+    if (o.notSimulated.is_array())
+        j["not_simulated"] = o.notSimulated;
 
     if (o.functional.checked) {
         Json f;
@@ -266,6 +268,13 @@ std::string reportToMarkdown(const Json& r) {
     }
     if (r.contains("layers"))
         layersToMarkdown(r["layers"], md);
+    if (r.contains("not_simulated")) {
+        md << "\n## Not simulated\n\n| op | node | FLOPs | bytes | reason |\n|---|---|---|---|---|\n";
+        for (const auto& n : r["not_simulated"])
+            md << fmt::format("| {} | {} | {} | {} | {} |\n", n["op"].get<std::string>(),
+                              n["node"].get<std::string>(), n["flops"].get<std::uint64_t>(),
+                              n["bytes"].get<std::uint64_t>(), n["reason"].get<std::string>());
+    }
     md << "\n## Bounds\n\n| bound | value |\n|---|---|\n";
     md << fmt::format("| compute | {:.6g} s |\n", r["bounds"]["compute_s"].get<double>());
     for (auto it = r["bounds"]["bandwidth_s"].begin(); it != r["bounds"]["bandwidth_s"].end(); ++it)

@@ -34,7 +34,8 @@ struct RunOutcome {
     StatsTree stats;
     EnergyLedger energy;
     FunctionalCheck functional;
-    nlohmann::ordered_json layers;  // per-layer results (array), or null: no `layers` key
+    nlohmann::ordered_json layers;        // per-layer results (array), or null: no `layers` key
+    nlohmann::ordered_json notSimulated;  // operators left out (array), or null: no `not_simulated` key
 };
 
 nlohmann::ordered_json buildReport(const RunOutcome& outcome);

@@ -46,6 +46,10 @@ public:
     // plus whatever the workload reports per layer. Asked after the run; the run adds the
     // layer's cycles, seconds and stall fraction from the marks. Empty: no `layers` in the report.
     virtual nlohmann::ordered_json layers() const { return nlohmann::ordered_json::array(); }
+    // Work of the input model that this schedule leaves out (operators the target cannot run), one
+    // object per operator with `op`, `node`, `flops`, `bytes` and `reason`; null: nothing left out,
+    // no `not_simulated` in the report.
+    virtual nlohmann::ordered_json notSimulated() const { return nullptr; }
     // Figures of the workload itself (bytes per cycle of a memory kernel, ...) added to the
     // report's stats after the run; `cycles` are the main clock's. Most kernels add none.
     virtual void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const {

@@ -40,7 +40,7 @@ TEST(KernelRegistry, EveryRowHasAUniqueNameAndAFactory) {
         EXPECT_EQ(findKernel(k.name), &k);
     }
     EXPECT_EQ(kernelNames(), (std::vector<std::string>{"axpy", "dot", "conv2d", "memcpy", "memset", "memread",
-                                                       "pointer_chase", "fc", "scalesim"}));
+                                                       "pointer_chase", "fc", "scalesim", "onnx"}));
     EXPECT_EQ(findKernel("gemm"), nullptr);
 }
 
@@ -74,7 +74,7 @@ TEST(PlanLookup, APlanOfAnotherKernelIsAnErrorListingThisKernelsPlans) {
     const std::string e = planError("double-buffer", workloadOf("axpy"));
     EXPECT_NE(e.find("kernel 'axpy' has no plan named 'double-buffer'"), std::string::npos) << e;
     EXPECT_NE(e.find("plans/vector/: two-cores"), std::string::npos) << e;
-    EXPECT_NE(e.find("is a plan of conv2d (conv2d/double-buffer)"), std::string::npos) << e;
+    EXPECT_NE(e.find("is a plan of conv2d, onnx (conv2d/double-buffer)"), std::string::npos) << e;
     const std::string s = planError("naive", workloadOf("scalesim"));
     EXPECT_NE(s.find("it takes no plans"), std::string::npos) << s;
 }

@@ -1,0 +1,262 @@
+// ONNX models as workloads (`tessim run --target npu --workload model.onnx`): the models are made
+// by tests/onnx/make_models.py at build time (build/onnx-models/), each with the shapes ONNX's own
+// shape inference gives its Conv, Gemm and MatMul nodes (<model>.shapes.json). Layers must equal
+// those shapes; operators the MAC array does not run are listed under `not_simulated` with their
+// FLOPs and bytes; a broken file is refused with exit 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "common/ProcessRunner.h"
+#include "sim/config/ConfigError.h"
+#include "workloads/onnx/OnnxGraph.h"
+#include "workloads/onnx/OnnxLayers.h"
+
+namespace tessim {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string model(const std::string& name) {
+    return std::string(TESSIM_ONNX_MODELS) + "/" + name;
+}
+
+#define REQUIRE_ONNX_MODELS()                                                                                \
+    do {                                                                                                     \
+        if (!onnxReaderAvailable())                                                                          \
+            GTEST_SKIP() << "tessim was built without ONNX (libonnx-dev, libprotobuf-dev)";                  \
+        if (!std::filesystem::exists(model("small.onnx")))                                                   \
+            GTEST_SKIP() << "no ONNX test models in " << TESSIM_ONNX_MODELS << " (needs python3-onnx)";      \
+    } while (0)
+
+Json runJson(const std::string& args) {
+    const auto r = test::runTessim(args);
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return r.exitCode == 0 ? Json::parse(r.out) : Json::object();
+}
+
+Json readJson(const std::string& path) {
+    std::ifstream in(path);
+    return Json::parse(in);
+}
+
+std::uint64_t product(const Json& dims, std::size_t from, std::size_t to) {
+    std::uint64_t n = 1;
+    for (std::size_t i = from; i < to; ++i)
+        n *= dims[i].get<std::uint64_t>();
+    return n;
+}
+
+// Every Conv, Gemm and MatMul the model has is a layer with its shapes, except the ones listed
+// as not simulated (the dilated Conv of `small`).
+void expectLayersEqualModel(const std::string& name) {
+    const Json report = runJson("run --target npu --workload " + model(name + ".onnx"));
+    const Json shapes = readJson(model(name + ".shapes.json"));
+    std::map<std::string, Json> layers;
+    for (const auto& l : report["workload"]["config"]["layers"])
+        layers[l["name"].get<std::string>()] = l;
+    std::size_t simulated = 0;
+    for (const auto& s : shapes) {
+        const std::string node = s["name"].get<std::string>();
+        const bool dilated = s["dilations"] != Json::array({1, 1});
+        ASSERT_EQ(layers.count(node), dilated ? 0u : 1u) << name << ": " << node;
+        if (dilated)
+            continue;
+        ++simulated;
+        const Json& l = layers[node];
+        const Json &in = s["input"], &w = s["weight"], &out = s["output"];
+        const std::string op = s["op"].get<std::string>();
+        EXPECT_EQ(l["op"], op) << node;
+        if (op == "Conv") {
+            EXPECT_EQ(l["channels"], in[1]) << node;
+            EXPECT_EQ(l["h"], in[2]) << node;
+            EXPECT_EQ(l["w"], in[3]) << node;
+            EXPECT_EQ(l["filters"], w[0]) << node;
+            EXPECT_EQ(l["k"], w[2]) << node;
+            EXPECT_EQ(l["filters"], out[1]) << node;
+            EXPECT_EQ(l["out_h"], out[2]) << node;
+            EXPECT_EQ(l["out_w"], out[3]) << node;
+            EXPECT_EQ(l.value("groups", 1), s["group"].get<int>()) << node;
+            EXPECT_EQ(l["channels"].get<std::uint64_t>(),
+                      w[1].get<std::uint64_t>() * s["group"].get<std::uint64_t>());
+        } else {  // Gemm (weights N×K, transB) or MatMul (weights K×N): M rows of K → N
+            const std::uint64_t k = in[in.size() - 1].get<std::uint64_t>();
+            EXPECT_EQ(l["channels"].get<std::uint64_t>(), k) << node;
+            EXPECT_EQ(l["h"].get<std::uint64_t>(), product(in, 0, in.size() - 1)) << node;
+            EXPECT_EQ(l["out_h"].get<std::uint64_t>(), product(out, 0, out.size() - 1)) << node;
+            EXPECT_EQ(l["filters"], out[out.size() - 1]) << node;
+            EXPECT_EQ(l["macs"].get<std::uint64_t>(),
+                      product(in, 0, in.size()) * out[out.size() - 1].get<std::uint64_t>());
+        }
+    }
+    EXPECT_EQ(layers.size(), simulated);
+    EXPECT_GE(report["seconds"].get<double>(), report["bounds"]["compute_s"].get<double>());
+}
+
+TEST(OnnxWorkload, ResNet18LayerShapesEqualTheModels) {
+    REQUIRE_ONNX_MODELS();
+    expectLayersEqualModel("resnet18");
+}
+
+TEST(OnnxWorkload, MobileNetV2LayerShapesEqualTheModels) {
+    REQUIRE_ONNX_MODELS();
+    expectLayersEqualModel("mobilenetv2");
+}
+
+TEST(OnnxWorkload, SmallModelLayerShapesEqualTheModels) {
+    REQUIRE_ONNX_MODELS();
+    expectLayersEqualModel("small");
+}
+
+// The ONNX ResNet-18's 20 convolutions are the library's resnet18 list, shape for shape.
+TEST(OnnxWorkload, ResNet18ConvolutionsEqualTheLibraryList) {
+    REQUIRE_ONNX_MODELS();
+    const Json onnx = runJson("run --target npu --workload " + model("resnet18.onnx"));
+    const Json yaml = runJson("run --target npu --workload resnet18");
+    const auto &a = onnx["workload"]["config"]["layers"], &b = yaml["workload"]["config"]["layers"];
+    ASSERT_EQ(a.size(), b.size() + 1);  // + the fc Gemm
+    std::map<std::string, Json> byName;
+    for (const auto& l : a)
+        byName[l["name"].get<std::string>()] = l;
+    for (const auto& l : b) {
+        const Json& o = byName[l["name"].get<std::string>()];
+        for (const char* key :
+             {"h", "w", "channels", "filters", "k", "stride", "pad", "out_h", "out_w", "macs"})
+            EXPECT_EQ(o[key], l[key]) << l["name"] << " " << key;
+    }
+    EXPECT_EQ(byName["fc"]["macs"].get<std::uint64_t>(), 512u * 1000u);
+}
+
+TEST(OnnxWorkload, UnsupportedOpsStillRunAndAreListedWithFlopsAndBytes) {
+    REQUIRE_ONNX_MODELS();
+    const Json r = runJson("run --target npu --workload " + model("small.onnx"));
+    ASSERT_TRUE(r.contains("not_simulated")) << r.dump();
+    std::map<std::string, Json> left;
+    for (const auto& n : r["not_simulated"])
+        left[n["node"].get<std::string>()] = n;
+    ASSERT_EQ(left.size(), 4u) << r["not_simulated"].dump();
+    // relu: 16×16×16 outputs, one FLOP each; reads and writes 4096 floats.
+    EXPECT_EQ(left["relu"]["op"], "Relu");
+    EXPECT_EQ(left["relu"]["flops"].get<std::uint64_t>(), 4096u);
+    EXPECT_EQ(left["relu"]["bytes"].get<std::uint64_t>(), 2u * 4096 * 4);
+    // The dilated Conv: 2 FLOPs per MAC (16 filters × 8×8 × 16 channels × 3×3); input, weights,
+    // bias, output.
+    EXPECT_EQ(left["dilated"]["op"], "Conv");
+    EXPECT_EQ(left["dilated"]["flops"].get<std::uint64_t>(), 2u * 16 * 64 * 16 * 9);
+    EXPECT_EQ(left["dilated"]["bytes"].get<std::uint64_t>(), 4u * (16 * 64 + 16 * 16 * 9 + 16 + 16 * 64));
+    EXPECT_NE(left["dilated"]["reason"].get<std::string>().find("dilation"), std::string::npos);
+    EXPECT_EQ(left["reshape"]["flops"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(left["softmax"]["flops"].get<std::uint64_t>(), 3u * 64 * 32);
+    // The Markdown report has a section for them, the CSV a row per field.
+    const auto md = test::runTessim("run --target npu --workload " + model("small.onnx") + " --format md");
+    EXPECT_NE(md.out.find("## Not simulated"), std::string::npos);
+    EXPECT_NE(md.out.find("| Conv | dilated | 294912 |"), std::string::npos) << md.out;
+    const auto csv = test::runTessim("run --target npu --workload " + model("small.onnx") + " --format csv");
+    EXPECT_NE(csv.out.find("not_simulated[0].op,Relu"), std::string::npos);
+}
+
+TEST(OnnxWorkload, ResNet18ListsItsNonConvolutionOps) {
+    REQUIRE_ONNX_MODELS();
+    const Json r = runJson("run --target npu --workload " + model("resnet18.onnx"));
+    std::map<std::string, int> count;
+    for (const auto& n : r["not_simulated"]) {
+        ++count[n["op"].get<std::string>()];
+        if (n["op"] == "GlobalAveragePool")
+            EXPECT_EQ(n["flops"].get<std::uint64_t>(), 512u * 7 * 7);
+        if (n["op"] == "MaxPool")  // 64×56×56 outputs, a 3×3 window each
+            EXPECT_EQ(n["flops"].get<std::uint64_t>(), 9u * 64 * 56 * 56);
+    }
+    EXPECT_EQ(count["Relu"], 17);
+    EXPECT_EQ(count["Add"], 8);
+    EXPECT_EQ(count["MaxPool"], 1);
+    EXPECT_EQ(count["GlobalAveragePool"], 1);
+    EXPECT_EQ(count["Flatten"], 1);
+    EXPECT_EQ(r["not_simulated"].size(), 28u);
+}
+
+TEST(OnnxWorkload, SmallModelRunsFunctionallyBitExact) {
+    REQUIRE_ONNX_MODELS();
+    const Json r = runJson("run --target npu --workload " + model("small.onnx") + " --functional");
+    EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u) << r["functional"].dump();
+    EXPECT_GT(r["functional"]["elements"].get<std::uint64_t>(), 0u);
+}
+
+TEST(OnnxWorkload, TruncatedOrForeignFilesAreRefusedWithExitTwo) {
+    REQUIRE_ONNX_MODELS();
+    const std::string dir = "/tmp/tessim-onnx-" + std::to_string(::getpid());
+    std::filesystem::create_directories(dir);
+    std::ifstream in(model("small.onnx"), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(dir + "/truncated.onnx", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    std::ofstream(dir + "/text.onnx") << "name: not a model\n";
+    for (const std::string file : {"truncated.onnx", "text.onnx", "missing.onnx"}) {
+        const auto r = test::runTessim("run --target npu --workload " + dir + "/" + file);
+        EXPECT_EQ(r.exitCode, 2) << file << ": " << r.err;
+        EXPECT_NE(r.err.find(dir + "/" + file), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("ONNX model"), std::string::npos) << r.err;
+    }
+    std::filesystem::remove_all(dir);
+}
+
+// Conv attributes beyond the conv2d kernel's shapes are listed with the reason, not dropped;
+// auto_pad SAME is the symmetric padding it gives.
+TEST(OnnxLayers, ConvAttributesOutsideTheKernelAreListedWithTheReason) {
+    OnnxGraph g;
+    g.path = "m.onnx";
+    auto tensor = [&](const std::string& name, std::vector<std::int64_t> dims) {
+        OnnxTensor t;
+        t.dims = std::move(dims);
+        t.shapeKnown = true;
+        t.elementBytes = 4;
+        g.tensors[name] = t;
+    };
+    tensor("x", {1, 4, 9, 9});
+    tensor("w", {8, 4, 3, 3});
+    tensor("y", {1, 8, 9, 9});
+    auto conv = [&](const std::string& name, std::map<std::string, std::vector<std::int64_t>> ints,
+                    std::string autoPad = "") {
+        OnnxNode n;
+        n.op = "Conv";
+        n.name = name;
+        n.inputs = {"x", "w"};
+        n.outputs = {"y"};
+        n.ints = std::move(ints);
+        if (!autoPad.empty())
+            n.strings["auto_pad"] = autoPad;
+        g.nodes.push_back(n);
+    };
+    conv("same", {}, "SAME_UPPER");
+    conv("asymmetric", {{"pads", {0, 0, 1, 1}}});
+    conv("strides", {{"strides", {1, 2}}, {"pads", {1, 1, 1, 1}}});
+    conv("plain", {{"pads", {1, 1, 1, 1}}});
+    const config::Node tree = onnxWorkloadTree(g);
+    const auto& layers = tree.find("layers")->items();
+    ASSERT_EQ(layers.size(), 2u);
+    EXPECT_EQ(layers[0].find("name")->scalar(), "same");
+    EXPECT_EQ(layers[0].find("pad")->scalar(), "1");
+    const auto& left = tree.find("not_simulated")->items();
+    ASSERT_EQ(left.size(), 2u);
+    EXPECT_NE(left[0].find("reason")->scalar().find("padding"), std::string::npos);
+    EXPECT_NE(left[1].find("reason")->scalar().find("strides"), std::string::npos);
+    EXPECT_EQ(left[0].find("flops")->scalar(), std::to_string(2 * 8 * 81 * 4 * 9));
+}
+
+TEST(OnnxLayers, AModelWithNothingToSimulateIsAConfigError) {
+    OnnxGraph g;
+    g.path = "relu.onnx";
+    OnnxNode n;
+    n.op = "Relu";
+    n.inputs = {"x"};
+    n.outputs = {"y"};
+    g.nodes.push_back(n);
+    EXPECT_THROW(onnxWorkloadTree(g), config::ConfigError);
+}
+
+}  // namespace
+}  // namespace tessim

@@ -1,0 +1,85 @@
+#include "workloads/onnx/OnnxKernel.h"
+
+#include "sim/config/Reader.h"
+#include "workloads/ftm/ShuffleConvKernel.h"
+
+namespace tessim {
+namespace {
+
+// The conv2d layers of the model, with each layer's ONNX operator added to what they report.
+class OnnxWorkload : public Workload {
+public:
+    OnnxWorkload(std::unique_ptr<Workload> layers, std::string source, std::vector<std::string> ops,
+                 nlohmann::ordered_json notSimulated)
+        : layers_(std::move(layers)), source_(std::move(source)), ops_(std::move(ops)),
+          notSimulated_(std::move(notSimulated)) {}
+
+    nlohmann::ordered_json resolvedWorkload() const override {
+        nlohmann::ordered_json j = layers_->resolvedWorkload();
+        j["kernel"] = "onnx";
+        j["source"] = source_;
+        if (j.contains("layers"))
+            addOps(j["layers"]);
+        return j;
+    }
+    nlohmann::ordered_json resolvedPlan() const override { return layers_->resolvedPlan(); }
+    std::vector<EngineStream> streams() override { return layers_->streams(); }
+    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
+        return layers_->compulsoryBytes();
+    }
+    void initialise(FunctionalMemory& memory) override { layers_->initialise(memory); }
+    FunctionalCheck check(FunctionalMemory& memory) override { return layers_->check(memory); }
+    bool multiLayer() const override { return layers_->multiLayer(); }
+    nlohmann::ordered_json layers() const override {
+        nlohmann::ordered_json j = layers_->layers();
+        addOps(j);
+        return j;
+    }
+    nlohmann::ordered_json notSimulated() const override { return notSimulated_; }
+
+private:
+    void addOps(nlohmann::ordered_json& list) const {
+        for (std::size_t i = 0; i < list.size() && i < ops_.size(); ++i)
+            list[i]["op"] = ops_[i];
+    }
+
+    std::unique_ptr<Workload> layers_;
+    std::string source_;
+    std::vector<std::string> ops_;
+    nlohmann::ordered_json notSimulated_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config::Node& workload,
+                                         const config::Node& plan, const TargetInfo& target) {
+    (void)kernel;
+    config::Reader r(workload);
+    nlohmann::ordered_json left = nlohmann::ordered_json::array();
+    for (config::Reader& n : r.children("not_simulated")) {
+        nlohmann::ordered_json e;
+        e["op"] = n.get<std::string>("op");
+        e["node"] = n.get<std::string>("node");
+        e["flops"] = n.get<std::uint64_t>("flops");
+        e["bytes"] = n.get<std::uint64_t>("bytes");
+        e["reason"] = n.get<std::string>("reason");
+        n.finish();
+        left.push_back(e);
+    }
+    // The rest is a conv2d layer list once each layer's `op` is taken out.
+    config::Node conv = workload;
+    conv.erase("not_simulated");
+    conv.set("kernel", config::Node::makeScalar("conv2d", workload.location()));
+    std::vector<std::string> ops;
+    if (config::Node* layers = conv.findMutable("layers"))
+        for (std::size_t i = 0; config::Node* l = layers->itemMutable(i); ++i) {
+            const config::Node* op = l->find("op");
+            ops.push_back(op && op->isScalar() ? op->scalar() : std::string());
+            l->erase("op");
+        }
+    const std::string source = r.get<std::string>("source", std::string());
+    return std::make_unique<OnnxWorkload>(makeConv2dKernel("conv2d", conv, plan, target), source,
+                                          std::move(ops), std::move(left));
+}
+
+}  // namespace tessim

@@ -1,0 +1,295 @@
+#include "workloads/onnx/OnnxLayers.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "sim/config/ConfigError.h"
+
+namespace tessim {
+namespace {
+
+using config::ConfigError;
+using config::Location;
+using config::Node;
+
+// A layer of the conv2d kernel, or the reason a MAC node cannot be one.
+struct ConvLayer {
+    std::uint64_t h = 0, w = 0, channels = 0, filters = 0, k = 1, stride = 1, pad = 0, groups = 1;
+};
+struct Mapped {
+    std::optional<ConvLayer> layer;
+    std::string reason;
+    std::uint64_t macs = 0;  // known even when refused, where the shapes are
+};
+
+const OnnxTensor* known(const OnnxGraph& g, const OnnxNode& n, std::size_t input) {
+    if (input >= n.inputs.size() || n.inputs[input].empty())
+        return nullptr;
+    const OnnxTensor* t = g.tensor(n.inputs[input]);
+    return t && t->known() ? t : nullptr;
+}
+const OnnxTensor* knownOutput(const OnnxGraph& g, const OnnxNode& n) {
+    const OnnxTensor* t = n.outputs.empty() ? nullptr : g.tensor(n.outputs[0]);
+    return t && t->known() ? t : nullptr;
+}
+
+bool allEqual(const std::vector<std::int64_t>& v, std::int64_t value) {
+    return std::all_of(v.begin(), v.end(), [&](std::int64_t x) { return x == value; });
+}
+
+// The conv2d kernel's limits (workloads/conv: readShape).
+std::string outOfRange(const ConvLayer& l) {
+    if (l.h > 65536 || l.w > 65536)
+        return fmt::format("a {}×{} image exceeds the conv2d kernel's 65536", l.h, l.w);
+    if (l.channels > 65535 || l.filters > 65535)
+        return fmt::format("{} channels / {} filters exceed the conv2d kernel's 65535", l.channels,
+                           l.filters);
+    if (l.k > 255 || l.stride > 255 || l.pad > 255)
+        return "kernel, stride or padding above 255";
+    if (l.h + 2 * l.pad < l.k || l.w + 2 * l.pad < l.k)
+        return "the kernel does not fit the padded input";
+    return "";
+}
+
+Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
+    Mapped m;
+    const OnnxTensor *x = known(g, n, 0), *w = known(g, n, 1);
+    if (!x || !w || x->dims.size() != 4 || w->dims.size() != 4) {
+        m.reason = "a 2-D Conv with known shapes is needed (input N×C×H×W, weights M×C/group×kH×kW)";
+        return m;
+    }
+    const std::int64_t group = n.intAttribute("group", 1);
+    const std::int64_t kh = w->dims[2], kw = w->dims[3];
+    std::vector<std::int64_t> strides =
+        n.ints.count("strides") ? n.ints.at("strides") : std::vector<std::int64_t>{1, 1};
+    std::vector<std::int64_t> dilations =
+        n.ints.count("dilations") ? n.ints.at("dilations") : std::vector<std::int64_t>{1, 1};
+    std::vector<std::int64_t> pads =
+        n.ints.count("pads") ? n.ints.at("pads") : std::vector<std::int64_t>{0, 0, 0, 0};
+    const std::string autoPad = n.strings.count("auto_pad") ? n.strings.at("auto_pad") : "NOTSET";
+    if (const OnnxTensor* y = knownOutput(g, n); y && y->dims.size() == 4)
+        m.macs = y->elements() *
+                 static_cast<std::uint64_t>(x->dims[1] / std::max<std::int64_t>(group, 1) * kh * kw);
+    if (x->dims[0] != 1) {
+        m.reason = fmt::format("batch {}: the conv2d kernel runs batch 1", x->dims[0]);
+        return m;
+    }
+    if (!allEqual(dilations, 1)) {
+        m.reason = "dilation other than 1";
+        return m;
+    }
+    if (kh != kw) {
+        m.reason = fmt::format("non-square kernel {}×{}", kh, kw);
+        return m;
+    }
+    if (strides.size() != 2 || strides[0] != strides[1]) {
+        m.reason = "different strides in H and W";
+        return m;
+    }
+    const std::int64_t s = strides[0];
+    if (autoPad == "VALID") {
+        pads = {0, 0, 0, 0};
+    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+        pads.clear();
+        for (std::size_t d = 0; d < 2; ++d) {
+            const std::int64_t in = x->dims[2 + d], out = (in + s - 1) / s;
+            const std::int64_t total = std::max<std::int64_t>((out - 1) * s + kh - in, 0);
+            pads.push_back(autoPad == "SAME_UPPER" ? total / 2 : total - total / 2);
+            pads.push_back(total - pads.back());
+        }
+        pads = {pads[0], pads[2], pads[1], pads[3]};  // begin H, begin W, end H, end W
+    }
+    if (pads.size() != 4 || !allEqual(pads, pads[0])) {
+        m.reason = "padding that differs between sides";
+        return m;
+    }
+    ConvLayer l;
+    l.h = static_cast<std::uint64_t>(x->dims[2]);
+    l.w = static_cast<std::uint64_t>(x->dims[3]);
+    l.channels = static_cast<std::uint64_t>(x->dims[1]);
+    l.filters = static_cast<std::uint64_t>(w->dims[0]);
+    l.k = static_cast<std::uint64_t>(kh);
+    l.stride = static_cast<std::uint64_t>(s);
+    l.pad = static_cast<std::uint64_t>(pads[0]);
+    l.groups = static_cast<std::uint64_t>(group);
+    if (std::string r = outOfRange(l); !r.empty()) {
+        m.reason = r;
+        return m;
+    }
+    m.layer = l;
+    return m;
+}
+
+// Gemm and MatMul: M×K times K×N as a 1×1 convolution of an M×1 image (K channels, N filters).
+Mapped mapMatrixProduct(const OnnxGraph& g, const OnnxNode& n) {
+    Mapped m;
+    const OnnxTensor *a = known(g, n, 0), *b = known(g, n, 1);
+    if (!a || !b) {
+        m.reason = "operand shapes unknown after shape inference";
+        return m;
+    }
+    std::uint64_t rows = 0, k = 0, cols = 0;
+    if (n.op == "Gemm") {
+        if (a->dims.size() != 2 || b->dims.size() != 2) {
+            m.reason = "Gemm operands must be matrices";
+            return m;
+        }
+        const bool ta = n.intAttribute("transA", 0) != 0, tb = n.intAttribute("transB", 0) != 0;
+        rows = static_cast<std::uint64_t>(a->dims[ta ? 1 : 0]);
+        k = static_cast<std::uint64_t>(a->dims[ta ? 0 : 1]);
+        cols = static_cast<std::uint64_t>(b->dims[tb ? 0 : 1]);
+    } else {
+        if (b->dims.size() != 2 || a->dims.empty()) {
+            m.reason = "MatMul with a batched or 1-D second operand";
+            m.macs = a->elements() * (b->dims.empty() ? 1 : static_cast<std::uint64_t>(b->dims.back()));
+            return m;
+        }
+        k = static_cast<std::uint64_t>(a->dims.back());
+        rows = a->elements() / std::max<std::uint64_t>(k, 1);
+        cols = static_cast<std::uint64_t>(b->dims[1]);
+    }
+    m.macs = rows * k * cols;
+    ConvLayer l;
+    l.h = rows;
+    l.w = 1;
+    l.channels = k;
+    l.filters = cols;
+    if (std::string r = outOfRange(l); !r.empty()) {
+        m.reason = r;
+        return m;
+    }
+    m.layer = l;
+    return m;
+}
+
+std::uint64_t tensorBytes(const OnnxGraph& g, const std::vector<std::string>& names, bool& unknown) {
+    std::uint64_t bytes = 0;
+    for (const auto& name : names) {
+        if (name.empty())
+            continue;
+        const OnnxTensor* t = g.tensor(name);
+        if (!t || !t->known() || t->elementBytes == 0) {
+            unknown = true;
+            continue;
+        }
+        bytes += t->elements() * t->elementBytes;
+    }
+    return bytes;
+}
+
+// FLOPs of a node tessim does not simulate (see OnnxLayers.h).
+std::uint64_t flopsOf(const OnnxGraph& g, const OnnxNode& n, std::uint64_t macs) {
+    static const std::set<std::string> dataMovement{
+        "Reshape", "Flatten", "Transpose",       "Concat", "Squeeze", "Unsqueeze", "Identity",
+        "Shape",   "Gather",  "Constant",        "Slice",  "Pad",     "Dropout",   "Split",
+        "Expand",  "Cast",    "ConstantOfShape", "Tile",   "Resize"};
+    static const std::set<std::string> reductions{"GlobalAveragePool", "GlobalMaxPool", "ReduceMean",
+                                                  "ReduceSum",         "ReduceMax",     "ReduceMin"};
+    if (n.op == "Conv" || n.op == "Gemm" || n.op == "MatMul")
+        return 2 * macs;
+    if (dataMovement.count(n.op))
+        return 0;
+    const OnnxTensor* out = knownOutput(g, n);
+    if (reductions.count(n.op)) {
+        const OnnxTensor* in = known(g, n, 0);
+        return in ? in->elements() : 0;
+    }
+    if (!out)
+        return 0;
+    if (n.op == "BatchNormalization")
+        return 2 * out->elements();
+    if (n.op == "Softmax" || n.op == "LogSoftmax")
+        return 3 * out->elements();
+    if (n.op == "MaxPool" || n.op == "AveragePool") {
+        std::uint64_t area = 1;
+        if (n.ints.count("kernel_shape"))
+            for (std::int64_t d : n.ints.at("kernel_shape"))
+                area *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 1));
+        return area * out->elements();
+    }
+    return out->elements();
+}
+
+Node scalar(const std::string& text, const Location& at) {
+    return Node::makeScalar(text, at);
+}
+
+}  // namespace
+
+bool isOnnxModelPath(const std::string& path) {
+    if (path.size() <= 5)
+        return false;
+    std::string ext = path.substr(path.size() - 5);
+    for (auto& c : ext)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".onnx";
+}
+
+config::Node onnxWorkloadTree(const OnnxGraph& graph) {
+    const Location at{graph.path, 0, 0};
+    Node root = Node::makeMap(at);
+    root.set("kernel", scalar("onnx", at));
+    root.set("name", scalar(std::filesystem::path(graph.path).stem().string(), at));
+    root.set("source", scalar(graph.path, at));
+    Node layers = Node::makeSequence(at), left = Node::makeSequence(at);
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        const OnnxNode& n = graph.nodes[i];
+        const std::string name = n.name.empty() ? fmt::format("{}_{}", n.op, i) : n.name;
+        Mapped m;
+        if (n.op == "Conv")
+            m = mapConv(graph, n);
+        else if (n.op == "Gemm" || n.op == "MatMul")
+            m = mapMatrixProduct(graph, n);
+        else
+            m.reason = "tessim maps only Conv, Gemm and MatMul to the MAC array";
+        if (m.layer) {
+            const ConvLayer& l = *m.layer;
+            Node row = Node::makeMap(at);
+            row.set("name", scalar(name, at));
+            row.set("op", scalar(n.op, at));
+            for (auto [key, value] : {std::pair{"h", l.h},
+                                      {"w", l.w},
+                                      {"channels", l.channels},
+                                      {"filters", l.filters},
+                                      {"k", l.k},
+                                      {"stride", l.stride},
+                                      {"pad", l.pad}})
+                row.set(key, scalar(std::to_string(value), at));
+            if (l.groups > 1)
+                row.set("groups", scalar(std::to_string(l.groups), at));
+            layers.append(std::move(row));
+            continue;
+        }
+        bool unknown = false;
+        const std::uint64_t bytes =
+            tensorBytes(graph, n.inputs, unknown) + tensorBytes(graph, n.outputs, unknown);
+        Node row = Node::makeMap(at);
+        row.set("op", scalar(n.op, at));
+        row.set("node", scalar(name, at));
+        row.set("flops", scalar(std::to_string(flopsOf(graph, n, m.macs)), at));
+        row.set("bytes", scalar(std::to_string(bytes), at));
+        row.set("reason",
+                scalar(unknown ? m.reason + "; tensors of unknown shape counted as 0 bytes" : m.reason, at));
+        left.append(std::move(row));
+    }
+    if (layers.items().empty())
+        throw ConfigError(
+            at, "",
+            fmt::format("the model has no Conv, Gemm or MatMul node that tessim can map to the MAC "
+                        "array ({} nodes, none simulated)",
+                        graph.nodes.size()));
+    root.set("layers", std::move(layers));
+    root.set("not_simulated", std::move(left));
+    return root;
+}
+
+config::Node loadOnnxModel(const std::string& path) {
+    return onnxWorkloadTree(readOnnxGraph(path));
+}
+
+}  // namespace tessim

@@ -1,0 +1,32 @@
+// An ONNX model → a tessim workload tree (kernel `onnx`): every Conv, Gemm and MatMul node the
+// MAC array can run becomes a conv2d layer with the model's shapes (after shape inference); every
+// other node is listed in `not_simulated` with its FLOPs, bytes and the reason.
+//
+// Layers: Conv → {h, w, channels, filters, k, stride, pad, groups} (batch 1, square kernel, equal
+// strides, the same padding on all sides, no dilation); Gemm (A: M×K, B: K×N, transA/transB
+// honoured) and MatMul (A: …×M×K flattened to M rows, B: K×N) → a 1×1 convolution of an M×1 image
+// with K channels and N filters: the same M·K·N MACs and operand sizes. A Conv, Gemm or MatMul
+// outside that is listed as not simulated, with the reason. Bias inputs are not counted.
+//
+// Not simulated: flops = 1 per output element (elementwise ops, and any op not named below),
+// 2 (BatchNormalization), 3 (Softmax, LogSoftmax), 1 per input element (global pools and
+// reductions), kernel area per output element (MaxPool, AveragePool), 2 per MAC (a Conv, Gemm or
+// MatMul left out), 0 for ops that only move or reshape data; bytes = the node's input and output
+// tensors at the model's element types (0 for a tensor whose shape stays unknown).
+#pragma once
+
+#include <string>
+
+#include "sim/config/Node.h"
+#include "workloads/onnx/OnnxGraph.h"
+
+namespace tessim {
+
+bool isOnnxModelPath(const std::string& path);
+
+config::Node onnxWorkloadTree(const OnnxGraph& graph);
+
+// readOnnxGraph + onnxWorkloadTree. A model with no node the target can run: ConfigError.
+config::Node loadOnnxModel(const std::string& path);
+
+}  // namespace tessim
