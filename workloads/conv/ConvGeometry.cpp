@@ -236,16 +236,19 @@ std::uint64_t weightFetchBytes(const ConvShape& s, const ConvTiling& t) {
 namespace {
 
 // estimatePlan with Σ valid input rows and columns over the tiles given (the planner computes them
-// once per tile size).
+// once per tile size). A grouped layer: s is one group (ConvShape::group) and sramBytes its array
+// bytes; `groups` of them run one after the other as one pipeline (the steps of the next group
+// overlap the last of the one before, so fill and drain are counted once).
 PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
                           const PlannerMachine& m, std::uint64_t rowsValid, const Columns& cols,
-                          std::uint64_t sramBytes) {
+                          std::uint64_t sramBytes, std::uint32_t groups) {
+    const double G = groups;
     const std::uint64_t colsValid = cols.valid;
     const std::uint32_t ho = s.outH(), wo = s.outW();
     const std::uint64_t kk = std::uint64_t{s.k} * s.k;
     const double nH = ceilDiv(ho, t.th), nW = ceilDiv(wo, t.tw), nC = ceilDiv(s.channels, t.tc),
                  nF = ceilDiv(s.filters, t.tf);
-    const double nS = nH * nW, steps = nS * nC * nF;
+    const double nS = nH * nW, steps = nS * nC * nF * G;
     PlanEstimate e;
     // Array cycles: the unit's own formula for every tile shape (at most two sizes per dimension).
     // Weight stationary: folds do not depend on the pixels T and a fold takes (its cycles at T = 0)
@@ -275,9 +278,10 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
                 for (const Part& f : parts(s.filters, t.tf))
                     e.computeCycles +=
                         (h.size * w.size * f.size + m.cols - 1) / m.cols * h.count * w.count * f.count;
+    e.computeCycles *= groups;
     const double ob = s.outBytes;
-    const double inB = double(refetch(s, t).input * s.channels * rowsValid * colsValid),
-                 wB = double(weightFetchBytes(s, t)), outB = double(s.filters) * ho * wo * ob;
+    const double inB = double(refetch(s, t).input * s.channels * rowsValid * colsValid) * G,
+                 wB = double(weightFetchBytes(s, t)) * G, outB = double(s.filters) * ho * wo * ob * G;
     // DDR time of DMA streams: their bytes on the bus at the sustained bandwidth, or their DDR
     // requests (a DMA burst does not cross a `dmaBurst` boundary, so a row of b bytes is
     // (b + dmaBurst − 1) / dmaBurst requests on average), whichever is longer. Rows that abut in
@@ -302,14 +306,14 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
     auto time = [&](const Dma& d) { return std::max(d.bytes / bw, d.requests * m.ddrRequestSeconds); };
     const double inRow = std::min<double>(s.w, double(t.tw - 1) * s.stride + s.k);
     // Rows of burst-aligned images: their bus bytes exactly (Columns); else on average.
-    const double inBus = double(refetch(s, t).input * s.channels * rowsValid * cols.inBus),
-                 outBus = double(s.filters) * ho * double(cols.outBus);
+    const double inBus = double(refetch(s, t).input * s.channels * rowsValid * cols.inBus) * G,
+                 outBus = double(s.filters) * ho * double(cols.outBus) * G;
     const Dma inD = stream(inB, inRow, s.w, inBus),
               wD = stream(wB, double(t.tc) * kk, double(s.channels) * kk, 0),
               outD = stream(outB, t.tw * ob, wo * ob, outBus);
     e.ddrBytes = static_cast<std::uint64_t>(inD.bytes + wD.bytes + outD.bytes);
     // The array's operand streams and the DMA's bytes share the SRAM's ports.
-    e.sramBytes = sramBytes;
+    e.sramBytes = sramBytes * groups;
     const double sramSeconds =
         m.sramBytesPerSecond > 0 ? double(e.sramBytes + std::uint64_t(inB + wB + outB)) / m.sramBytesPerSecond
                                  : 0.0;
@@ -324,17 +328,17 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
     double outer = 1;
     Dma resident, streamed = inD + wD;
     if (nC == 1 && t.order == LoopOrder::FiltersOuter) {
-        outer = nF;
+        outer = nF * G;
         resident = wD;
         streamed = inD;
     } else if (nC == 1) {
-        outer = nS;
+        outer = nS * G;
         resident = inD;
         streamed = wD;
     }
     // The write-back of a tile is issued at the first step of the next tile and competes with
     // that step's loads (with channels split, the tile's later steps load alone).
-    const double c = comp / steps, tiles = nS * nF;
+    const double c = comp / steps, tiles = nS * nF * G;
     const Dma perStep = streamed / steps, perSwitch = resident / outer, perTile = outD / tiles;
     auto stepTime = [&](const Dma& d) { return std::max(c, time(d) + stepLatency); };
     e.seconds = time(perStep + perSwitch) + stepLatency + c + time(perTile) + stepLatency;
@@ -350,25 +354,18 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
 
 PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
                           const PlannerMachine& m) {
-    // Groups one after the other, each its own small convolution: `groups` times one group (the
-    // pipeline's fill between groups counted each time, so a little above what overlap gives).
-    if (s.groups > 1) {
-        PlanEstimate e = estimatePlan(s.group(), t, strategy, m);
-        e.computeCycles *= s.groups;
-        e.ddrBytes *= s.groups;
-        e.sramBytes *= s.groups;
-        e.seconds *= s.groups;
-        return e;
-    }
-    return estimateWith(s, t, strategy, m, sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad),
-                        sumColumns(s, t.tw, m.ddrBurst), arraySramBytes(s, t, m.rows, m.cols, m.dataflow));
+    // Groups one after the other, each its own small convolution.
+    const ConvShape g = s.group();
+    return estimateWith(g, t, strategy, m, sumValid(t.th, g.outH(), g.h, g.k, g.stride, g.pad),
+                        sumColumns(g, t.tw, m.ddrBurst), arraySramBytes(g, t, m.rows, m.cols, m.dataflow),
+                        s.groups);
 }
 
-bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& req, const PlannerMachine& m,
-                ConvTiling& out, std::string& message) {
-    // Every group is tiled alike: the tiling best for one group is best for all of them.
-    if (s.groups > 1)
-        return planTiling(s.group(), strategy, req, m, out, message);
+bool planTiling(const ConvShape& layer, ConvStrategy strategy, const TileRequest& req,
+                const PlannerMachine& m, ConvTiling& out, std::string& message) {
+    // Every group is tiled alike: one group's tilings, estimated as all the groups in a row.
+    const ConvShape s = layer.group();
+    const std::uint32_t groups = layer.groups;
     const std::uint32_t ho = s.outH(), wo = s.outW();
     auto ths = choices(req.th, ho), tws = choices(req.tw, wo), tcs = choices(req.tc, s.channels),
          tfs = choices(req.tf, s.filters);
@@ -418,7 +415,8 @@ bool planTiling(const ConvShape& s, ConvStrategy strategy, const TileRequest& re
                         if (o == LoopOrder::SpatialOuter && tc < s.channels && orders.size() == 2)
                             continue;
                         t.order = o;
-                        PlanEstimate e = estimateWith(s, t, strategy, m, rowsFor[hi], colsFor[wi], sram);
+                        PlanEstimate e =
+                            estimateWith(s, t, strategy, m, rowsFor[hi], colsFor[wi], sram, groups);
                         best = std::min(best, e.seconds);
                         if (e.seconds <= best * (1 + kNearTie))
                             fits.push_back({t, e});
