@@ -187,6 +187,17 @@ TEST(OnnxWorkload, SmallModelRunsFunctionallyBitExact) {
     EXPECT_GT(r["functional"]["elements"].get<std::uint64_t>(), 0u);
 }
 
+// Weights in a file beside the model (ONNX external data) are found next to the model, whatever
+// the working directory; the layers are the same as with the weights inside.
+TEST(OnnxWorkload, ExternalDataModelRunsLikeTheModelWithItsWeightsInside) {
+    REQUIRE_ONNX_MODELS();
+    const Json inside = runJson("run --target npu --workload " + model("small.onnx"));
+    const Json external = runJson("run --target npu --workload " + model("small-external.onnx"));
+    EXPECT_EQ(external["layers"].size(), inside["layers"].size());
+    EXPECT_EQ(external["cycles"], inside["cycles"]);
+    EXPECT_EQ(external["not_simulated"].size(), inside["not_simulated"].size());
+}
+
 TEST(OnnxWorkload, TruncatedOrForeignFilesAreRefusedWithExitTwo) {
     REQUIRE_ONNX_MODELS();
     const std::string dir = "/tmp/tessim-onnx-" + std::to_string(::getpid());

@@ -8,7 +8,8 @@ gives every Conv, Gemm and MatMul node (what tessim's layers must equal).
   mobilenetv2  MobileNetV2 (Sandler et al., CVPR 2018, Table 2): Conv incl. depthwise (group =
                channels), Clip (ReLU6), Add, GlobalAveragePool, Flatten, Gemm; 224×224, batch 1
   small        a few small layers for fast tests: Conv, a depthwise Conv, a dilated Conv (not
-               simulated), Relu, Softmax, MatMul
+               simulated), Relu, Softmax, MatMul; also as small-external.onnx with its weights in
+               small-external.data (ONNX external data)
 
 Weights are zeros: tessim reads shapes only. Usage: make_models.py OUT_DIR [NAME...]
 """
@@ -139,3 +140,9 @@ if __name__ == "__main__":
         onnx.save(model, os.path.join(out_dir, name + ".onnx"))
         with open(os.path.join(out_dir, name + ".shapes.json"), "w") as f:
             json.dump(shapes(model), f, indent=1)
+        if name == "small":  # the same model with its weights in a file beside it (external data)
+            data = os.path.join(out_dir, "small-external.data")
+            if os.path.exists(data):
+                os.remove(data)
+            onnx.save(model, os.path.join(out_dir, "small-external.onnx"), save_as_external_data=True,
+                      all_tensors_to_one_file=True, location="small-external.data", size_threshold=0)

@@ -1,4 +1,6 @@
 // readOnnxGraph with Debian's libonnx (built when CMake finds ONNX and protobuf).
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -49,6 +51,50 @@ OnnxTensor fromValueInfo(const onnx::ValueInfoProto& v) {
     return t;
 }
 
+// Integer initializers kept in external data are what shape inference reads values from (Reshape's
+// target shape, ...): read them into the model; float weights stay where they are (only their
+// dims matter here).
+void inlineExternalIntegers(onnx::ModelProto& model, const std::string& path) {
+    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    for (auto& t : *model.mutable_graph()->mutable_initializer()) {
+        if (t.data_location() != onnx::TensorProto::EXTERNAL ||
+            (t.data_type() != onnx::TensorProto::INT64 && t.data_type() != onnx::TensorProto::INT32))
+            continue;
+        std::string location;
+        std::streamoff offset = 0, length = -1;
+        for (const auto& e : t.external_data()) {
+            if (e.key() == "location")
+                location = e.value();
+            else if (e.key() == "offset")
+                offset = std::stoll(e.value());
+            else if (e.key() == "length")
+                length = std::stoll(e.value());
+        }
+        std::ifstream data(dir / location, std::ios::binary);
+        if (location.empty() || !data)
+            throw ConfigError(
+                Location{path, 0, 0}, "",
+                fmt::format("not a valid ONNX model: the data of tensor '{}' should be in '{}', "
+                            "which cannot be read",
+                            t.name(), (dir / location).string()));
+        if (length < 0) {
+            data.seekg(0, std::ios::end);
+            length = static_cast<std::streamoff>(data.tellg()) - offset;
+        }
+        std::string bytes(static_cast<std::size_t>(std::max<std::streamoff>(length, 0)), '\0');
+        data.seekg(offset);
+        if (!data.read(bytes.data(), length))
+            throw ConfigError(
+                Location{path, 0, 0}, "",
+                fmt::format("not a valid ONNX model: the data of tensor '{}' lies beyond the end "
+                            "of '{}'",
+                            t.name(), (dir / location).string()));
+        t.set_raw_data(bytes);
+        t.clear_external_data();
+        t.set_data_location(onnx::TensorProto::DEFAULT);
+    }
+}
+
 }  // namespace
 
 bool onnxReaderAvailable() {
@@ -65,11 +111,24 @@ OnnxGraph readOnnxGraph(const std::string& path) {
                           "not a valid ONNX model: the file does not parse as an ONNX ModelProto (truncated "
                           "or not ONNX)");
     try {
-        onnx::checker::check_model(model);
+        // Weights stored beside the model (external data) are found relative to its folder,
+        // which only the checker's file form knows.
+        const auto& inits = model.graph().initializer();
+        const bool external = std::any_of(inits.begin(), inits.end(), [](const onnx::TensorProto& t) {
+            return t.data_location() == onnx::TensorProto::EXTERNAL;
+        });
+        if (external) {
+            onnx::checker::check_model(path);
+            inlineExternalIntegers(model, path);
+        } else {
+            onnx::checker::check_model(model);
+        }
         // Lenient: an op whose shapes cannot be inferred leaves them unknown (it is then listed
         // as not simulated), but a structurally broken model fails the checker above.
         onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
                                            onnx::ShapeInferenceOptions(true, 0, true));
+    } catch (const ConfigError&) {
+        throw;
     } catch (const std::exception& e) {
         throw ConfigError(Location{path, 0, 0}, "", fmt::format("not a valid ONNX model: {}", e.what()));
     }
