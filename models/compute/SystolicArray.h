@@ -7,6 +7,9 @@
 // into a post-processing stage that multiplies, rounds, shifts and clamps one output row of the
 // array (cols outputs) per cycle: ceil(outputs / cols) cycles after the tile's formula cycles
 // (assumption: one requantiser per column, as the accumulators drain column-wise).
+// Grouped and depthwise convolutions arrive one group per tile (channels and filters of one
+// group): each group is its own small GEMM, so a 3×3 depthwise tile fills k² = 9 rows and one
+// column of a weight-stationary array, and its utilisation is what that mapping gives.
 // A MacTile with no output (outH·outW = 0) is a fence: it occupies the array one cycle after the
 // work before it, so the next op (a DMA start of a write-back) issues only after it.
 #pragma once
