@@ -58,6 +58,37 @@ ScaleSimFoldOperand scaleSimFoldOperand(const ScaleSimMapping& m, unsigned rows,
     return f;
 }
 
+std::int64_t scaleSimAddress(const ScaleSimLayer& l, ScaleSimOperand operand, std::uint64_t pixel,
+                             std::uint64_t element, std::uint64_t filter) {
+    using Index = ScaleSimFoldOperand::Index;
+    ScaleSimAddressPart a = scaleSimAddressPart(l, operand, Index::Pixel, pixel);
+    ScaleSimAddressPart b = scaleSimAddressPart(l, operand, Index::Window, element);
+    ScaleSimAddressPart c = scaleSimAddressPart(l, operand, Index::Filter, filter);
+    if (operand == ScaleSimOperand::Ifmap && (a.y + b.y >= l.ifmapH || a.x + b.x >= l.ifmapW))
+        return -1;
+    return static_cast<std::int64_t>(a.address + b.address + c.address);
+}
+
+ScaleSimAddressPart scaleSimAddressPart(const ScaleSimLayer& l, ScaleSimOperand operand,
+                                        ScaleSimFoldOperand::Index index, std::uint64_t value) {
+    using Index = ScaleSimFoldOperand::Index;
+    ScaleSimAddressPart p;
+    if (operand == ScaleSimOperand::Filter) {
+        p.address = index == Index::Filter ? value * l.window() : index == Index::Window ? value : 0;
+    } else if (operand == ScaleSimOperand::Ofmap) {
+        p.address = index == Index::Pixel ? value * l.filters : index == Index::Filter ? value : 0;
+    } else if (index == Index::Pixel) {  // the window's top-left corner
+        p.y = (value / l.ofmapW()) * l.strideH;
+        p.x = (value % l.ofmapW()) * l.strideW;
+        p.address = (p.y * l.ifmapW + p.x) * l.channels;
+    } else if (index == Index::Window) {  // row r, column s, channel c of the window
+        p.y = value / (l.channels * l.filterW);
+        p.x = (value / l.channels) % l.filterW;
+        p.address = (p.y * l.ifmapW + p.x) * l.channels + value % l.channels;
+    }
+    return p;
+}
+
 std::uint64_t scaleSimAddressSpace(const ScaleSimLayer& l, ScaleSimOperand operand) {
     if (operand == ScaleSimOperand::Ifmap)
         return l.ifmapH * l.ifmapW * l.channels;

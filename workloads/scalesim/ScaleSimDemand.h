@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "workloads/scalesim/ScaleSimTopology.h"
 
@@ -44,48 +45,58 @@ ScaleSimFoldOperand scaleSimFoldOperand(const ScaleSimMapping& mapping, unsigned
 // Address of the word at (pixel, window element, filter); −1 for an ifmap word past the edge.
 // Ifmap (y, x, channel) → (y·W + x)·C + channel; filter → filter·window + element; ofmap →
 // pixel·filters + filter.
-inline std::int64_t scaleSimAddress(const ScaleSimLayer& l, ScaleSimOperand operand, std::uint64_t pixel,
-                                    std::uint64_t element, std::uint64_t filter) {
-    if (operand == ScaleSimOperand::Filter)
-        return static_cast<std::int64_t>(filter * l.window() + element);
-    if (operand == ScaleSimOperand::Ofmap)
-        return static_cast<std::int64_t>(pixel * l.filters + filter);
-    const std::uint64_t ow = l.ofmapW(), c = l.channels;
-    const std::uint64_t y = (pixel / ow) * l.strideH + element / (c * l.filterW);
-    const std::uint64_t x = (pixel % ow) * l.strideW + (element / c) % l.filterW;
-    if (y >= l.ifmapH || x >= l.ifmapW)
-        return -1;
-    return static_cast<std::int64_t>((y * l.ifmapW + x) * c + element % c);
-}
+std::int64_t scaleSimAddress(const ScaleSimLayer& l, ScaleSimOperand operand, std::uint64_t pixel,
+                             std::uint64_t element, std::uint64_t filter);
 
 // Distinct addresses `scaleSimAddress` can return for `operand` (all are below this).
 std::uint64_t scaleSimAddressSpace(const ScaleSimLayer& layer, ScaleSimOperand operand);
 
+// An address as the sum of a fold row's part and an edge column's part: every index (pixel,
+// window element, filter) adds an ifmap row y, column x and address offset. Valid when y < H and
+// x < W (always for filters and outputs).
+struct ScaleSimAddressPart {
+    std::uint64_t y = 0, x = 0, address = 0;
+};
+ScaleSimAddressPart scaleSimAddressPart(const ScaleSimLayer& l, ScaleSimOperand operand,
+                                        ScaleSimFoldOperand::Index index, std::uint64_t value);
+
 // Calls `visit(cycle, address)` for every access of `operand` in the layer, in cycle order and,
 // within a cycle, in edge-column order. Cycle 0 is the first cycle of the layer's first fold.
+// Outputs are visited with address 0 (only their count and cycles matter to a write buffer).
 template <typename Visit>
 void forEachScaleSimAccess(const ScaleSimLayer& l, const ScaleSimMapping& m, unsigned rows, unsigned cols,
                            const std::string& dataflow, ScaleSimOperand operand, Visit&& visit) {
-    using Index = ScaleSimFoldOperand::Index;
+    const bool addressed = operand != ScaleSimOperand::Ofmap;
+    std::vector<ScaleSimAddressPart> rowPart, colPart;
     std::uint64_t foldStart = 0;
     for (std::uint64_t fc = 0; fc < m.colFolds; ++fc)
         for (std::uint64_t fr = 0; fr < m.rowFolds; ++fr, foldStart += m.cyclesPerFold) {
             const ScaleSimFoldOperand f = scaleSimFoldOperand(m, rows, cols, dataflow, operand, fc, fr);
-            auto word = [&](std::uint64_t r, std::uint64_t j) {
-                std::uint64_t idx[3] = {0, 0, 0};  // pixel, window element, filter
-                idx[static_cast<int>(f.rowIs)] = f.rowBase + (f.reversed ? f.rows - 1 - r : r);
-                idx[static_cast<int>(f.colIs)] = f.colBase + j;
-                return scaleSimAddress(l, operand, idx[static_cast<int>(Index::Pixel)],
-                                       idx[static_cast<int>(Index::Window)],
-                                       idx[static_cast<int>(Index::Filter)]);
-            };
             if (f.rows == 0 || f.used == 0)
                 continue;
+            if (addressed) {
+                rowPart.resize(f.rows);
+                for (std::uint64_t r = 0; r < f.rows; ++r)
+                    rowPart[r] = scaleSimAddressPart(l, operand, f.rowIs,
+                                                     f.rowBase + (f.reversed ? f.rows - 1 - r : r));
+                colPart.resize(f.used);
+                for (std::uint64_t j = 0; j < f.used; ++j)
+                    colPart[j] = scaleSimAddressPart(l, operand, f.colIs, f.colBase + j);
+            }
+            auto word = [&](std::uint64_t cycle, std::uint64_t r, std::uint64_t j) {
+                if (!addressed) {
+                    visit(cycle, std::uint64_t{0});
+                    return;
+                }
+                const ScaleSimAddressPart& a = rowPart[r];
+                const ScaleSimAddressPart& b = colPart[j];
+                if (a.y + b.y < l.ifmapH && a.x + b.x < l.ifmapW)
+                    visit(cycle, a.address + b.address);
+            };
             if (!f.skewed) {
                 for (std::uint64_t r = 0; r < f.rows; ++r)
                     for (std::uint64_t j = 0; j < f.used; ++j)
-                        if (std::int64_t a = word(r, j); a >= 0)
-                            visit(foldStart + f.prefix + r, static_cast<std::uint64_t>(a));
+                        word(foldStart + f.prefix + r, r, j);
                 continue;
             }
             // Skewed: cycle prefix + d holds row d − j at column j.
@@ -93,8 +104,7 @@ void forEachScaleSimAccess(const ScaleSimLayer& l, const ScaleSimMapping& m, uns
                 const std::uint64_t j0 = d >= f.rows ? d - f.rows + 1 : 0;
                 const std::uint64_t j1 = std::min(f.used - 1, d);
                 for (std::uint64_t j = j0; j <= j1; ++j)
-                    if (std::int64_t a = word(d - j, j); a >= 0)
-                        visit(foldStart + f.prefix + d, static_cast<std::uint64_t>(a));
+                    word(foldStart + f.prefix + d, d - j, j);
             }
         }
 }

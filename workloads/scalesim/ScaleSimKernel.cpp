@@ -77,14 +77,15 @@ private:
     std::uint32_t epoch_ = 0;
 };
 
-void planFolds(LayerRun& lr, unsigned rows, unsigned cols, const std::string& df) {
+// `countIfmap`: count the distinct ifmap addresses per fold (the DMA schedule's ifmap bytes).
+void planFolds(LayerRun& lr, unsigned rows, unsigned cols, const std::string& df, bool countIfmap) {
     const ScaleSimLayer& l = lr.l;
     lr.m = scaleSimMapping(l, rows, cols, df);
     const auto& m = lr.m;
     const std::uint64_t e = l.pixels(), k = l.window(), n = l.filters;
     AddressCounter counter(l);
     std::vector<std::uint64_t> rowFoldIfmap(m.rowFolds, 0);
-    if (df != "is")
+    if (df != "is" && countIfmap)
         for (std::uint64_t fr = 0; fr < m.rowFolds; ++fr) {
             std::uint64_t r0 = fr * rows, r1 = std::min(m.sr, r0 + rows);
             rowFoldIfmap[fr] = df == "ws" ? counter.count(0, e, r0, r1) : counter.count(r0, r1, 0, k);
@@ -105,7 +106,7 @@ void planFolds(LayerRun& lr, unsigned rows, unsigned cols, const std::string& df
                 f.filterBytes = k * f.cu;
                 f.ofmapBytes = std::uint64_t{f.ru} * f.cu;
             } else {
-                f.ifmapBytes = counter.count(c0, c0 + f.cu, r0, r0 + f.ru);
+                f.ifmapBytes = countIfmap ? counter.count(c0, c0 + f.cu, r0, r0 + f.ru) : 0;
                 f.filterBytes = std::uint64_t{f.ru} * n;
                 f.ofmapBytes = std::uint64_t{f.cu} * n;
             }
@@ -448,7 +449,7 @@ std::unique_ptr<Workload> makeScaleSimKernel(const std::string& kernel, const co
     p.ofmap = space("ofmap_sram");
     p.ddr = space("ddr");
     for (auto& lr : p.layers) {
-        planFolds(lr, p.rows, p.cols, p.dataflow);
+        planFolds(lr, p.rows, p.cols, p.dataflow, !p.idealInterface);
         if (p.idealInterface) {
             lr.ideal = scaleSimIdealAccess(lr.l, lr.m, p.rows, p.cols, p.dataflow, p.ifmap->size,
                                            p.filter->size, p.ofmap->size);
