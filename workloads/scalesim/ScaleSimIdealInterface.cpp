@@ -1,6 +1,8 @@
 #include "workloads/scalesim/ScaleSimIdealInterface.h"
 
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
 
 namespace tessim {
 
@@ -15,11 +17,13 @@ void ScaleSimReadEstimate::read(std::uint64_t cycle, std::uint64_t address) {
     const std::uint64_t joined = setOf_[address];
     if (joined != 0 && joined - 1 >= windowStart_)
         return;  // held: in a set of the current window (or the set being filled)
-    setOf_[address] = current_ + 1;
+    setOf_[address] = static_cast<std::uint32_t>(current_ + 1);
     if (++currentWords_ != setWords_)
         return;
     setCount_.push_back(currentWords_);
     currentWords_ = 0;
+    if (current_ + 2 > std::numeric_limits<std::uint32_t>::max())
+        throw std::runtime_error("SCALE-Sim ideal interface: a layer fills more than 2^32 buffer sets");
     if (++current_ == windowEnd_ + 1)
         moveWindow(cycle);
 }

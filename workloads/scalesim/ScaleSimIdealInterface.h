@@ -43,7 +43,7 @@ private:
     static constexpr unsigned kSets = 100, kActiveSets = 50, kPrefetchSets = kSets - kActiveSets;
     static constexpr std::uint64_t kFirstFetchWordsPerCycle = 10, kPortLatency = 1;
     std::uint64_t setWords_;
-    std::vector<std::uint64_t> setOf_;     // address → 1 + the last set it joined (0: none)
+    std::vector<std::uint32_t> setOf_;     // address → 1 + the last set it joined (0: none)
     std::vector<std::uint64_t> setCount_;  // words per completed set
     std::uint64_t current_ = 0, currentWords_ = 0;
     std::uint64_t windowStart_ = 0, windowEnd_ = kActiveSets - 1, nextFetch_ = 0;
