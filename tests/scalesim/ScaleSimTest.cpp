@@ -154,6 +154,38 @@ INSTANTIATE_TEST_SUITE_P(AlexnetAndResnet18, ScaleSimCalcGolden,
                              return std::get<0>(info.param) + "_" + std::get<1>(info.param);
                          });
 
+// The same on layers and arrays golden-calc/ does not have: a 16×8 array with 8 kB and 64 kB
+// buffers, and GEMM topologies (tests/scalesim/data/, written by SCALE-Sim v2).
+class ScaleSimCalcMoreGolden
+    : public ::testing::TestWithParam<std::tuple<std::string, std::string, std::string>> {};
+
+TEST_P(ScaleSimCalcMoreGolden, ReportsEqualScaleSimsForEveryLayer) {
+    const auto& [topology, array, dataflow] = GetParam();
+    const std::string data = std::string(TESSIM_SOURCE_DIR) + "/tests/scalesim/data";
+    const std::string run = topology + "_" + array + "_" + dataflow;
+    const std::string out = tempDir("calc_" + run);
+    auto r = runTessim("run --target " + data + "/calc_" + array + "_" + dataflow + ".cfg --workload " +
+                       data + "/" + topology + ".csv --format scalesim --out " + out);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (const char* report : {"COMPUTE_REPORT.csv", "BANDWIDTH_REPORT.csv", "DETAILED_ACCESS_REPORT.csv"})
+        expectReportEquals(tessim::test::readWholeFile(out + "/" + report),
+                           tessim::test::readWholeFile(data + "/golden/" + run + "/" + report),
+                           run + " " + report);
+    fs::remove_all(out);
+}
+
+INSTANTIATE_TEST_SUITE_P(OddArrayAndGemm, ScaleSimCalcMoreGolden,
+                         ::testing::Values(std::make_tuple("inception_3x3", "16x8", "os"),
+                                           std::make_tuple("inception_3x3", "16x8", "ws"),
+                                           std::make_tuple("inception_3x3", "16x8", "is"),
+                                           std::make_tuple("gemm_small", "32x32", "os"),
+                                           std::make_tuple("gemm_small", "32x32", "ws"),
+                                           std::make_tuple("gemm_small", "32x32", "is")),
+                         [](const auto& info) {
+                             return std::get<0>(info.param) + "_" + std::get<1>(info.param) + "_" +
+                                    std::get<2>(info.param);
+                         });
+
 // The ideal interface: no DMA, no DRAM traffic in the run, folds back to back (the run lasts
 // exactly the folds' cycles), no stall; `--set workload.interface=memory` runs tessim's memory
 // models on the same .cfg, and a USER .cfg defaults to them.
