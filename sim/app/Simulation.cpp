@@ -48,6 +48,8 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
                                           "'kernel'");
         }
     }
+    if (isScaleSimConfigPath(request.target))
+        applyScaleSimInterface(request.target, in.workload);  // CALC: SCALE-Sim's ideal interface
     if (!request.plan.empty())
         in.plan = config::loadYamlFile(resolvePlanPath(request.plan, in.workload));
     else

@@ -35,6 +35,7 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
     const unsigned rows = w.at("array").at("rows").get<unsigned>();
     const unsigned cols = w.at("array").at("cols").get<unsigned>();
     const std::string dataflow = w.at("array").at("dataflow").get<std::string>();
+    const bool ideal = w.value("interface", std::string("memory")) == "ideal";
 
     std::ifstream in(traceFile);
     if (!in)
@@ -88,17 +89,34 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
                 fmt::format("trace has {} array folds, the topology needs more (layer {})", macs.size(),
                             l.at("name").get<std::string>()));
         const Span first = macs[next], last = macs[next + folds - 1];
+        // Per fold, in run order (column folds outer): the array's share in use and its compute
+        // utilisation over the fold's cycles as SCALE-Sim counts them, the simulated fold plus,
+        // for ws and is, the cols − 1 cycles the last column's results take to leave the array
+        // (overlapping the next fold). Averaged over folds in that order, as SCALE-Sim sums them.
+        const std::uint64_t sr = l.at("sr").get<std::uint64_t>(), sc = l.at("sc").get<std::uint64_t>();
+        const std::uint64_t rowFolds = l.at("row_folds").get<std::uint64_t>();
+        const std::uint64_t t = l.at("t").get<std::uint64_t>();
+        const double pes = double(rows) * cols;
+        double mappingSum = 0, utilSum = 0;
         std::int64_t busy = 0;
-        for (std::size_t i = next; i < next + folds; ++i)
-            busy += macs[i].end - macs[i].begin;
+        for (std::size_t i = 0; i < folds; ++i) {
+            const Span& f = macs[next + i];
+            busy += f.end - f.begin;
+            const std::uint64_t fc = i / rowFolds, fr = i % rowFolds;
+            const std::uint64_t used =
+                std::min<std::uint64_t>(rows, sr - fr * rows) * std::min<std::uint64_t>(cols, sc - fc * cols);
+            const std::int64_t span = f.end - f.begin + (dataflow == "os" ? 0 : std::int64_t{cols} - 1);
+            mappingSum += double(used) / pes;
+            utilSum += double(used * t) / (pes * double(span));
+        }
         next += folds;
         const std::int64_t window = last.end - first.begin;
-        const std::int64_t stall =
-            std::max<std::int64_t>(0, window - busy - static_cast<std::int64_t>(folds - 1));
+        // Between folds the memory schedule orders each write-back with a one-cycle fence, which
+        // is no stall; with the ideal interface nothing sits between folds.
+        const std::int64_t fences = ideal ? 0 : static_cast<std::int64_t>(folds - 1);
+        const std::int64_t stall = std::max<std::int64_t>(0, window - busy - fences);
         const std::int64_t total = static_cast<std::int64_t>(folds * perFold) - 1 + stall;
         const double macCount = l.at("macs").get<double>();
-        const double mapping = l.at("mapping_efficiency").get<double>();
-        const double t = l.at("t").get<double>();
         nlohmann::ordered_json x;
         x["layer_id"] = l.at("index");
         x["name"] = l.at("name");
@@ -106,10 +124,24 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
         x["stall_cycles"] = stall;
         x["compute_cycles"] = folds * perFold - 1;
         x["overall_util_pct"] = 100.0 * macCount / (double(total) * rows * cols);
-        x["mapping_efficiency_pct"] = 100.0 * mapping;
-        x["compute_util_pct"] = 100.0 * mapping * t / (double(perFold) + cols - 1);
+        x["mapping_efficiency_pct"] = mappingSum / double(folds) * 100.0;
+        x["compute_util_pct"] = utilSum / double(folds) * 100.0;
         x["start_cycle"] = first.begin;  // absolute, in the run
         x["end_cycle"] = last.end;
+        if (ideal) {  // SCALE-Sim's windows of the ideal interface, cycle 0 = the first fold
+            const auto& a = l.at("ideal_interface");
+            for (const char* level : {"sram", "dram"})
+                for (const char* op : {"ifmap", "filter", "ofmap"})
+                    x[level][op] = {{"start", a.at(level).at(op).at("start")},
+                                    {"stop", a.at(level).at(op).at("stop")},
+                                    {"count", a.at(level).at(op).at("count")}};
+            x["sram"]["ifmap"]["count"] = l.at("sram_ifmap_reads");
+            x["sram"]["filter"]["count"] = l.at("sram_filter_reads");
+            x["sram"]["ofmap"]["count"] = l.at("sram_ofmap_writes");
+            x["dram_window"] = "inclusive";  // start and stop are both access cycles
+            out.push_back(x);
+            continue;
+        }
         const std::int64_t lastStart =
             last.begin - first.begin - static_cast<std::int64_t>(folds - 1);  // fences out
         // SRAM: SCALE-Sim's access counts; windows from the simulated fold timing (approximate).
@@ -140,8 +172,9 @@ std::string scaleSimComputeCsv(const nlohmann::ordered_json& layers) {
     for (const auto& l : layers)
         s += fmt::format("{}, {}, {}, {}, {}, {},\n", l.at("layer_id").get<std::uint64_t>(),
                          l.at("total_cycles").get<std::int64_t>(), l.at("stall_cycles").get<std::int64_t>(),
-                         l.at("overall_util_pct").get<double>(), l.at("mapping_efficiency_pct").get<double>(),
-                         l.at("compute_util_pct").get<double>());
+                         pyFloat(l.at("overall_util_pct").get<double>()),
+                         pyFloat(l.at("mapping_efficiency_pct").get<double>()),
+                         pyFloat(l.at("compute_util_pct").get<double>()));
     return s;
 }
 
@@ -153,12 +186,13 @@ std::string scaleSimBandwidthCsv(const nlohmann::ordered_json& layers) {
         auto sramBw = [&](const char* k) { return l.at("sram").at(k).at("count").get<double>() / total; };
         auto dramBw = [&](const char* k) {
             const auto& d = l.at("dram").at(k);
-            double span = d.at("stop").get<double>() - d.at("start").get<double>();
+            double span = d.at("stop").get<double>() - d.at("start").get<double>() +
+                          (l.contains("dram_window") ? 1.0 : 0.0);
             return span > 0 ? d.at("count").get<double>() / span : 0.0;
         };
         s += fmt::format("{}, {}, {}, {}, {}, {}, {},\n", l.at("layer_id").get<std::uint64_t>(),
-                         sramBw("ifmap"), sramBw("filter"), sramBw("ofmap"), dramBw("ifmap"),
-                         dramBw("filter"), dramBw("ofmap"));
+                         pyFloat(sramBw("ifmap")), pyFloat(sramBw("filter")), pyFloat(sramBw("ofmap")),
+                         pyFloat(dramBw("ifmap")), pyFloat(dramBw("filter")), pyFloat(dramBw("ofmap")));
     }
     return s;
 }

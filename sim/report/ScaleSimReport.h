@@ -2,18 +2,23 @@
 // from a tessim run of a SCALE-Sim topology (kernel `scalesim`).
 //
 // Per layer, from the run's trace: the array's folds are the engine's mac_tile spans (partitioned
-// by each layer's fold count), DRAM traffic per operand the DMA spans of channel 0 (ifmap),
-// 1 (filter), 2 (ofmap) with tags 4i+1…4i+4 for layer i. Cycle 0 is the start of the layer's first
-// fold (SCALE-Sim's convention: DRAM prefetch before it has negative cycles).
+// by each layer's fold count); with the workload's `interface: memory`, DRAM traffic per operand
+// is the DMA spans of channel 0 (ifmap), 1 (filter), 2 (ofmap) with tags 4i+1…4i+4 for layer i.
+// Cycle 0 is the start of the layer's first fold (SCALE-Sim's convention: DRAM prefetch before it
+// has negative cycles).
 //   Total Cycles = folds · per-fold − 1 + Stall Cycles (SCALE-Sim's definition)
-//   Stall Cycles = cycles the array waited between folds for tessim's memory models (the one-cycle
-//                  fence that orders each write-back after its fold is not a stall)
+//   Stall Cycles = cycles the array waited between folds (with `memory`, the one-cycle fence that
+//                  orders each write-back after its fold is not a stall)
 //   Overall Util % = MACs / (Total Cycles · rows · cols)
-//   Mapping Efficiency % = Sr·Sc / (row folds · rows · column folds · cols)
-//   Compute Util % = Mapping Efficiency · T / (per-fold + cols − 1)  (SCALE-Sim's per-fold
-//                  demand-matrix cycles; checked against its golden run for ws only)
-// SRAM access counts are SCALE-Sim's (operand-matrix sizes per fold); DRAM counts and cycles are
-// tessim's (distinct ifmap addresses per fold, DMA timing from tessim's memory models).
+//   Mapping Efficiency % = mean over folds of used rows · used cols / (rows · cols)
+//   Compute Util % = mean over folds of the fold's MACs / (rows · cols · its cycles), its cycles
+//                  being the simulated fold (os) or the fold + cols − 1 (ws, is): SCALE-Sim's
+//                  per-fold windows; means summed in fold order, as SCALE-Sim sums them
+// SRAM access counts are SCALE-Sim's (operand-matrix sizes per fold). With `interface: ideal`
+// (SCALE-Sim's CALC) the SRAM and DRAM windows and DRAM counts are the ideal interface's
+// (workloads/scalesim/ScaleSimIdealInterface.h) and DRAM bandwidth = count / (stop − start + 1),
+// as SCALE-Sim's; with `memory` they are tessim's (distinct ifmap addresses per fold, DMA timing
+// from tessim's memory models, SRAM windows approximate). Floats are printed as Python prints them.
 #pragma once
 
 #include <string>

@@ -276,4 +276,17 @@ config::Node loadScaleSimTarget(const std::string& path, const config::Node& npu
     return t;
 }
 
+void applyScaleSimInterface(const std::string& path, config::Node& workload) {
+    if (!workload.isMap() || workload.find("interface"))
+        return;
+    const config::Node* kernel = workload.find("kernel");
+    if (!kernel || !kernel->isScalar() || kernel->scalar() != "scalesim")
+        return;
+    Parsed p = parse(path);
+    auto it = p.where.find("interfacebandwidth");
+    Location where = it != p.where.end() ? it->second : Location{path, 1, 1};
+    workload.set("interface",
+                 config::Node::makeScalar(p.arch.interfaceBandwidth == "CALC" ? "ideal" : "memory", where));
+}
+
 }  // namespace tessim

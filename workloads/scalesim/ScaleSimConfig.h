@@ -36,4 +36,9 @@ ScaleSimArch parseScaleSimConfig(const std::string& path);
 // configs/targets/npu.yaml (clock, energy table and the rest come from it).
 config::Node loadScaleSimTarget(const std::string& path, const config::Node& npuTarget);
 
+// A `scalesim` workload run on the .cfg at `path` gets the config's interface: `interface: ideal`
+// for InterfaceBandwidth CALC (SCALE-Sim's ideal interface), `memory` for USER (tessim's DMA and
+// DRAM models), unless the workload sets `interface` itself. Other workloads are left alone.
+void applyScaleSimInterface(const std::string& path, config::Node& workload);
+
 }  // namespace tessim

@@ -7,6 +7,7 @@
 #include "sim/config/ConfigError.h"
 #include "sim/config/Reader.h"
 #include "workloads/common/DmaOps.h"
+#include "workloads/scalesim/ScaleSimIdealInterface.h"
 #include "workloads/scalesim/ScaleSimTopology.h"
 
 namespace tessim {
@@ -26,10 +27,12 @@ struct LayerRun {
     ScaleSimMapping m;
     std::vector<Fold> folds;
     std::uint64_t dramIfmap = 0, dramFilter = 0, dramOfmap = 0;
+    ScaleSimIdealAccess ideal;  // with an ideal interface: SCALE-Sim's access windows
 };
 
 struct Params {
     std::string name, source, form, layerSel, dataflow;
+    bool idealInterface = false;  // `interface: ideal`: operands arrive without DMA, the array never waits
     unsigned rows = 32, cols = 32;
     std::vector<LayerRun> layers;
     std::string engine;
@@ -74,14 +77,15 @@ private:
     std::uint32_t epoch_ = 0;
 };
 
-void planFolds(LayerRun& lr, unsigned rows, unsigned cols, const std::string& df) {
+// `countIfmap`: count the distinct ifmap addresses per fold (the DMA schedule's ifmap bytes).
+void planFolds(LayerRun& lr, unsigned rows, unsigned cols, const std::string& df, bool countIfmap) {
     const ScaleSimLayer& l = lr.l;
     lr.m = scaleSimMapping(l, rows, cols, df);
     const auto& m = lr.m;
     const std::uint64_t e = l.pixels(), k = l.window(), n = l.filters;
     AddressCounter counter(l);
     std::vector<std::uint64_t> rowFoldIfmap(m.rowFolds, 0);
-    if (df != "is")
+    if (df != "is" && countIfmap)
         for (std::uint64_t fr = 0; fr < m.rowFolds; ++fr) {
             std::uint64_t r0 = fr * rows, r1 = std::min(m.sr, r0 + rows);
             rowFoldIfmap[fr] = df == "ws" ? counter.count(0, e, r0, r1) : counter.count(r0, r1, 0, k);
@@ -102,7 +106,7 @@ void planFolds(LayerRun& lr, unsigned rows, unsigned cols, const std::string& df
                 f.filterBytes = k * f.cu;
                 f.ofmapBytes = std::uint64_t{f.ru} * f.cu;
             } else {
-                f.ifmapBytes = counter.count(c0, c0 + f.cu, r0, r0 + f.ru);
+                f.ifmapBytes = countIfmap ? counter.count(c0, c0 + f.cu, r0, r0 + f.ru) : 0;
                 f.filterBytes = std::uint64_t{f.ru} * n;
                 f.ofmapBytes = std::uint64_t{f.cu} * n;
             }
@@ -121,6 +125,12 @@ protected:
     bool refill(std::vector<Op>& out) override {
         while (li_ < p_.layers.size()) {
             const LayerRun& lr = p_.layers[li_];
+            if (p_.idealInterface) {  // folds back to back
+                for (std::size_t k = 0; k < lr.folds.size(); ++k)
+                    out.push_back(mac(lr, k));
+                ++li_;
+                return true;
+            }
             const std::uint32_t base = static_cast<std::uint32_t>(4 * li_);
             const std::size_t n = lr.folds.size();
             if (k_ == 0 && !prologue_) {
@@ -235,6 +245,7 @@ public:
         j["source"] = p_.source;
         j["form"] = p_.form;
         j["layer"] = p_.layerSel;
+        j["interface"] = p_.idealInterface ? "ideal" : "memory";
         j["array"] = {{"rows", p_.rows}, {"cols", p_.cols}, {"dataflow", p_.dataflow}};
         nlohmann::ordered_json layers = nlohmann::ordered_json::array();
         for (const auto& lr : p_.layers) {
@@ -248,6 +259,10 @@ public:
                 ifR = e * k * m.colFolds, fR = k * n * m.rowFolds, oW = e * n;
             else
                 ifR = e * k, fR = k * n * m.colFolds, oW = e * n * m.rowFolds;
+            // SCALE-Sim's os count adds rows + cols per fold (the padded fold's height and width);
+            // reported so with its ideal interface, whose figures are SCALE-Sim's.
+            if (p_.idealInterface && p_.dataflow == "os")
+                oW += m.folds() * (std::uint64_t{p_.rows} + p_.cols);
             nlohmann::ordered_json x;
             x["index"] = lr.index;
             x["name"] = l.name;
@@ -277,6 +292,20 @@ public:
             x["dram_ifmap_reads"] = lr.dramIfmap;
             x["dram_filter_reads"] = lr.dramFilter;
             x["dram_ofmap_writes"] = lr.dramOfmap;
+            if (p_.idealInterface) {
+                auto window = [](const ScaleSimWindow& w) {
+                    return nlohmann::ordered_json{{"start", w.start}, {"stop", w.stop}, {"count", w.count}};
+                };
+                const auto& a = lr.ideal;
+                x["ideal_interface"] = {{"sram",
+                                         {{"ifmap", window(a.sramIfmap)},
+                                          {"filter", window(a.sramFilter)},
+                                          {"ofmap", window(a.sramOfmap)}}},
+                                        {"dram",
+                                         {{"ifmap", window(a.dramIfmap)},
+                                          {"filter", window(a.dramFilter)},
+                                          {"ofmap", window(a.dramOfmap)}}}};
+            }
             layers.push_back(x);
         }
         j["layers"] = layers;
@@ -291,7 +320,7 @@ public:
         j["ofmap_sram"] = p_.ofmap->name;
         j["ddr"] = p_.ddr->name;
         j["fold_order"] = "column folds outer, row folds inner";
-        j["buffers"] = "double (ping-pong halves)";
+        j["buffers"] = p_.idealInterface ? "ideal interface (no DMA)" : "double (ping-pong halves)";
         j["dma_channels"] = {{"ifmap", p_.channel(0)}, {"filter", p_.channel(1)}, {"ofmap", p_.channel(2)}};
         return j;
     }
@@ -331,6 +360,7 @@ std::unique_ptr<Workload> makeScaleSimKernel(const std::string& kernel, const co
     w.get<std::string>("description", std::string());
     p.form = w.oneOf("form", {"conv", "gemm"}, std::string("conv"));
     p.layerSel = w.get<std::string>("layer", std::string("all"));
+    p.idealInterface = w.oneOf("interface", {"memory", "ideal"}, std::string("memory")) == "ideal";
     // The array: the workload's `array` map when given, else the target's first MAC array.
     MacArrayInfo targetArray;
     for (const auto& e : target.engines)
@@ -399,7 +429,7 @@ std::unique_ptr<Workload> makeScaleSimKernel(const std::string& kernel, const co
     }
     const EngineInfo* engine = &target.mainEngine();
     p.engine = engine->name;
-    if (engine->dmaChannels == 0)
+    if (engine->dmaChannels == 0 && !p.idealInterface)
         w.fail("kernel",
                fmt::format("kernel scalesim moves folds with DMA, but engine '{}' of target '{}' has "
                            "no DMA engine (its `dma:` key)",
@@ -418,8 +448,16 @@ std::unique_ptr<Workload> makeScaleSimKernel(const std::string& kernel, const co
     p.filter = space("filter_sram");
     p.ofmap = space("ofmap_sram");
     p.ddr = space("ddr");
-    for (auto& lr : p.layers)
-        planFolds(lr, p.rows, p.cols, p.dataflow);
+    for (auto& lr : p.layers) {
+        planFolds(lr, p.rows, p.cols, p.dataflow, !p.idealInterface);
+        if (p.idealInterface) {
+            lr.ideal = scaleSimIdealAccess(lr.l, lr.m, p.rows, p.cols, p.dataflow, p.ifmap->size,
+                                           p.filter->size, p.ofmap->size);
+            lr.dramIfmap = lr.ideal.dramIfmap.count;
+            lr.dramFilter = lr.ideal.dramFilter.count;
+            lr.dramOfmap = lr.ideal.dramOfmap.count;
+        }
+    }
     return std::make_unique<ScaleSimKernel>(std::move(p));
 }
 

@@ -10,6 +10,11 @@
 // computes. DRAM bytes per fold: filter = the fold's weights; ifmap = the distinct SCALE-Sim
 // ifmap addresses the fold's operand matrix touches; ofmap = the fold's output words. A word is
 // 1 B, as in SCALE-Sim. DMA channels: 0 ifmap, 1 filter, 2 ofmap; layer i uses DMA tags 4i+1…4i+4.
+//
+// Workload key `interface: memory | ideal` (a .cfg's InterfaceBandwidth USER | CALC sets it):
+// `ideal` is SCALE-Sim's CALC mode, an interface that never makes the array wait: the folds run
+// back to back with no DMA, and the DRAM traffic and SRAM access windows are the ones that
+// interface carries (ScaleSimIdealInterface.h), reported per layer under `ideal_interface`.
 #pragma once
 
 #include <memory>
