@@ -38,7 +38,7 @@ bool tnTargetSupported(const std::string& target) {
     return target == "k1" || target == "npu";
 }
 
-std::vector<Gemm> planGemms(const TnLayer& layer, const ContractionPlan& plan) {
+std::vector<Gemm> planGemms(const ContractionPlan& plan) {
     std::vector<Gemm> gemms;
     const std::uint64_t R = plan.ringRank;
     for (std::size_t t = 0; t < plan.steps.size(); ++t) {
@@ -54,7 +54,6 @@ std::vector<Gemm> planGemms(const TnLayer& layer, const ContractionPlan& plan) {
         }
         gemms.push_back(g);
     }
-    (void)layer;
     return gemms;
 }
 
@@ -77,7 +76,7 @@ ReproRun layerRun(const std::string& name, const std::string& target, const TnLa
         return run;
     }
     std::string layers;
-    const auto gemms = planGemms(layer, plan);
+    const auto gemms = planGemms(plan);
     for (std::size_t t = 0; t < gemms.size(); ++t)
         layers += (t ? ", " : "") + gemmLayer(fmt::format("step{}.core{}", t, plan.steps[t].core), gemms[t]);
     run.workload = "resnet18";

@@ -25,7 +25,7 @@ struct Gemm {
 };
 
 // The GEMMs of a plan on a MAC array (ring chains batched, see above).
-std::vector<Gemm> planGemms(const TnLayer& layer, const ContractionPlan& plan);
+std::vector<Gemm> planGemms(const ContractionPlan& plan);
 
 // The targets a layer can be simulated on.
 bool tnTargetSupported(const std::string& target);

@@ -100,8 +100,11 @@ TEST(TnKernel, NpuGemmSequenceDoesThePlannedMultiplyAccumulates) {
                                                     : std::vector<std::uint64_t>{2, 2, 4, 3, 3},
                                     convOutputPixels(8, 8, 3, 3, 1, 1));
         for (const auto& p : contractionCandidates(l, 1)) {
-            const std::string a = args(layerRun("c", "npu", l, p)) + " --format json";
+            const std::string a = args(layerRun("c", "npu", l, p)) + " --format json --functional";
             const Json r = run(a);
+            // Each GEMM of the sequence is bit-exact on the INT8 array (tolerance 0).
+            ASSERT_TRUE(r.contains("functional")) << a;
+            EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u) << a;
             ASSERT_TRUE(r.contains("stats")) << a;
             EXPECT_EQ(2 * r["stats"]["npu"]["npu"]["mac"]["macs"]["value"].get<std::uint64_t>(), p.flops)
                 << a;
