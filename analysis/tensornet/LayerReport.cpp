@@ -31,6 +31,7 @@ LayerReport layerReport(const TnLayer& layer, Objective objective, unsigned elem
     j["dense_parameters"] = layer.denseParameters();
     j["compression"] = layer.compression();
     j["dense_flops"] = layer.denseFlops();
+    j["reconstruction_flops"] = layer.reconstructionFlops();
     j["imbalance"] = layer.imbalance();
     j["objective"] = objective == Objective::Flops ? "flops" : "peak";
     j["element_bytes"] = elementBytes;
@@ -48,10 +49,11 @@ LayerReport layerReport(const TnLayer& layer, Objective objective, unsigned elem
     md += fmt::format("## {} as {}\n\n", layer.name, layer.describe());
     md += fmt::format("| quantity | value |\n|---|---|\n| weight | {} |\n| rows | {} |\n| parameters | {} |\n"
                       "| dense parameters | {} |\n| compression | {}x |\n| dense FLOPs | {} |\n"
+                      "| rebuilding the dense weight (once) | {} FLOPs |\n"
                       "| {} FLOPs (chosen) | {} |\n| max/min weight dimension | {} |\n\n",
                       listText(layer.weightDims), layer.rows, layer.parameters(), layer.denseParameters(),
-                      num(layer.compression()), layer.denseFlops(), formatName(layer.format), chosen.flops,
-                      num(layer.imbalance()));
+                      num(layer.compression()), layer.denseFlops(), layer.reconstructionFlops(),
+                      formatName(layer.format), chosen.flops, num(layer.imbalance()));
     md += "| order | FLOPs | peak intermediate (elements) | traffic (B) |\n|---|---|---|---|\n";
     for (const auto& c : candidates)
         md += fmt::format("| {}{} | {} | {} | {} |\n", c.name(layer.format),

@@ -59,6 +59,15 @@ std::uint64_t TnLayer::parameters() const {
     return p;
 }
 
+std::uint64_t TnLayer::reconstructionFlops() const {
+    std::uint64_t flops = 0, done = 1;  // done: Π n_j·m_j of the cores already merged
+    for (unsigned c = 1; c < d(); ++c) {
+        done *= in[c - 1] * out[c - 1];
+        flops += 2 * ranks[0] * done * ranks[c] * in[c] * out[c] * ranks[c + 1];
+    }
+    return flops + (ranks[0] > 1 ? denseParameters() * (ranks[0] - 1) : 0);
+}
+
 double TnLayer::compression() const {
     return static_cast<double>(denseParameters()) / static_cast<double>(parameters());
 }

@@ -39,6 +39,9 @@ struct TnLayer {
     double compression() const;
     // 2 · rows · in · out: the dense layer's multiply-accumulates, as FLOPs.
     std::uint64_t denseFlops() const { return 2 * rows * inSize() * outSize(); }
+    // Rebuilding the dense W from the cores, core 0 first (the one-off cost of the "precompute the
+    // weight" baseline): Σ_c 2 · r_0 · Π_(j<c) n_j·m_j · r_c · n_c·m_c · r_(c+1), plus the ring's trace.
+    std::uint64_t reconstructionFlops() const;
     // max / min of the weight's dimensions larger than 1 (a 1×1 conv [32, 32, 1, 1] is balanced).
     double imbalance() const;
     // "TT [64,1,1,1]x[1,32,3,3] r[1,2,16,4,1]" (out x in, as TtShape describes in x out).

@@ -20,6 +20,9 @@ TEST(TnLayer, SeedConvAsTensorTrainHasTheClosedFormCount) {
     EXPECT_EQ(l.denseParameters(), 18432u);
     EXPECT_DOUBLE_EQ(l.compression(), 18432.0 / 1356.0);
     EXPECT_EQ(l.denseFlops(), 2u * 1024u * 18432u);
+    // Merging core 0 (64) with core 1 (32), then core 2 (3), then core 3 (3).
+    EXPECT_EQ(l.reconstructionFlops(),
+              2u * 64 * 2 * 32 * 16 + 2u * 64 * 32 * 16 * 3 * 4 + 2u * 64 * 32 * 3 * 4 * 3);
     EXPECT_EQ(l.out, (std::vector<std::uint64_t>{64, 1, 1, 1}));
     EXPECT_EQ(l.in, (std::vector<std::uint64_t>{1, 32, 3, 3}));
 }
@@ -29,6 +32,9 @@ TEST(TnLayer, SeedConvAsTensorRingHasTheClosedFormCount) {
     const TnLayer l = convLayer("c", Format::TR, 64, 32, 3, 3, {}, {}, Spatial::Split, {8, 8, 8, 8}, 1);
     EXPECT_EQ(l.ranks, (std::vector<std::uint64_t>{8, 8, 8, 8, 8}));
     EXPECT_EQ(l.parameters(), 64u * (64 + 32 + 3 + 3));
+    // With the ring index open: 2·8·64·8·32·8 + 2·8·2048·8·3·8 + 2·8·6144·8·3·8, and the trace's adds.
+    EXPECT_EQ(l.reconstructionFlops(),
+              2u * 8 * 64 * 8 * 32 * 8 + 2u * 8 * 2048 * 8 * 3 * 8 + 2u * 8 * 6144 * 8 * 3 * 8 + 18432u * 7);
 }
 
 TEST(TnLayer, ReshapesGiveOneCorePerFactor) {
