@@ -66,6 +66,11 @@ TEST(TnKernel, RingOnK1ComputesTheDenseLayerOfItsCoresForEveryPlan) {
         }
     // As scalar code too.
     expectExact(run(kRing + " --set plan.vector_length=1 --set plan.threads=2 --functional"), 126u, "scalar");
+    // A ring too large to rebuild densely (256·256·9·8 > 2^22) is checked against the chains in double.
+    expectExact(
+        run("run --target k1 --workload fc --set workload.in=256 --set workload.out=256 --set "
+            "'workload.tr={in: [16, 16], out: [16, 16], ranks: [8, 9]}' --set plan.threads=2 --functional"),
+        4u * 256u, "large ring");  // fc.yaml: batch 4
 }
 
 TEST(TnKernel, RingRanksAreChecked) {
