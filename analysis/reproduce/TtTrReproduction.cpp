@@ -1,6 +1,7 @@
 #include "analysis/reproduce/TtTrReproduction.h"
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <numeric>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "analysis/tensornet/ContractionPlan.h"
+#include "analysis/tensornet/HybridPlan.h"
 #include "analysis/tensornet/TnLayer.h"
 #include "analysis/tensornet/TnRuns.h"
 #include "analysis/tensornet/TnWorkloads.h"
@@ -115,6 +117,15 @@ ReproResult reproduceTtTrPaper(const std::string& paperPath, const ReproRunner& 
     std::vector<Example> examples;
     for (const auto& e : r.children("rule_examples"))
         examples.push_back({counts(e, "weight"), e.oneOf("form", {"TT", "TR"})});
+    const std::string modelPath =
+        (std::filesystem::path(paperPath).parent_path() / r.get<std::string>("model"))
+            .lexically_normal()
+            .string();
+    const Reader modelRanks = r.child("model_ranks");
+    HybridOptions hybrid;
+    hybrid.ttRank = modelRanks.get<std::uint64_t>("tt", Range<std::uint64_t>{1, 4096});
+    hybrid.trRank = modelRanks.get<std::uint64_t>("tr", Range<std::uint64_t>{1, 4096});
+    hybrid.ratio = ratio;
     std::vector<std::string> targets = r.get<std::vector<std::string>>("targets");
     for (const auto& t : targets)
         if (!tnTargetSupported(t))
@@ -125,12 +136,14 @@ ReproResult reproduceTtTrPaper(const std::string& paperPath, const ReproRunner& 
         cl.id = c.get<std::string>("id");
         cl.quantity = c.oneOf("quantity", {"dense_parameters", "entropy_product", "tt_parameters",
                                            "tt_compression", "ring_mean_rank", "tr_over_tt_parameters",
-                                           "rule_examples", "tr_over_tt_time"});
+                                           "rule_examples", "tr_over_tt_time", "hybrid_compression_gain"});
         cl.unit = c.get<std::string>("unit", std::string());
         cl.source = c.get<std::string>("source", std::string());
         cl.tolerance = c.get<double>("tolerance", 0.0, Range<double>{0.0, 10.0});
         if (cl.quantity == "tt_parameters" || cl.quantity == "tt_compression")
             cl.reading = c.oneOf("reading", {"as-written", "tt"});
+        if (cl.quantity == "hybrid_compression_gain")
+            cl.reading = c.oneOf("over", {"tt", "tr"});
         if (cl.quantity == "tr_over_tt_time") {
             cl.layer = c.oneOf("layer", {"seed", "balanced"});
             cl.target = c.get<std::string>("target");
@@ -179,6 +192,19 @@ ReproResult reproduceTtTrPaper(const std::string& paperPath, const ReproRunner& 
         ruleAgrees += (trChosen ? "TR" : "TT") == e.form ? 1 : 0;
         ruleNote += fmt::format("{}{} max/min {} → {} (seed {})", ruleNote.empty() ? "" : "; ",
                                 listText(e.weight), num(probe.imbalance()), trChosen ? "TR" : "TT", e.form);
+    }
+
+    // The model's parameters as all-TT, all-TR and the rule's hybrid (closed form, no simulation).
+    std::uint64_t modelTt = 0, modelTr = 0, modelHybrid = 0, modelDense = 0;
+    unsigned modelTrLayers = 0;
+    const auto modelLayers = readConvLayers(modelPath);
+    for (const auto& conv : modelLayers) {
+        const HybridLayer l = decomposeConv(conv, hybrid);
+        modelDense += l.tt.denseParameters();
+        modelTt += l.tt.parameters();
+        modelTr += l.tr.parameters();
+        modelHybrid += l.ruleTr ? l.tr.parameters() : l.tt.parameters();
+        modelTrLayers += l.ruleTr ? 1 : 0;
     }
 
     // The simulated layers, each in its fewest-FLOPs contraction order.
@@ -249,6 +275,17 @@ ReproResult reproduceTtTrPaper(const std::string& paperPath, const ReproRunner& 
         } else if (c.quantity == "rule_examples") {
             cl.simulated = ruleAgrees;
             note = ruleNote + "; dimensions of 1 left out (else [32,32,1,1] has max/min 32 and would be TR)";
+        } else if (c.quantity == "hybrid_compression_gain") {
+            const std::uint64_t single = c.reading == "tt" ? modelTt : modelTr;
+            cl.simulated = static_cast<double>(single) / static_cast<double>(modelHybrid);
+            note = fmt::format(
+                "{} ({} conv layers, TT ranks {}, TR ranks {}): dense {}, all-TT {}, all-TR {}, "
+                "hybrid ({} TR layers) {} parameters; the hybrid compresses {}x against all-{}'s {}x",
+                std::filesystem::path(modelPath).stem().string(), modelLayers.size(), hybrid.ttRank,
+                hybrid.trRank, modelDense, modelTt, modelTr, modelTrLayers, modelHybrid,
+                num(static_cast<double>(modelDense) / static_cast<double>(modelHybrid)),
+                c.reading == "tt" ? "TT" : "TR",
+                num(static_cast<double>(modelDense) / static_cast<double>(single)));
         } else {
             timeRatio = true;
             const std::string prefix = c.target + "-" + c.layer;

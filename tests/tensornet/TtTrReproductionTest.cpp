@@ -62,6 +62,10 @@ TEST(TtTrReproduction, ArithmeticIsRecomputedAndClaimsGetVerdicts) {
         const std::string v = c[id]["verdict"];
         EXPECT_TRUE(v == "match" || v == "trend-match" || v == "mismatch") << id << " " << v;
     }
+    // ResNet-18 at ranks 8: all-TT 57929, all-TR 78912, the rule's hybrid 74432 parameters.
+    EXPECT_DOUBLE_EQ(c["hybrid-compression-over-tt"]["simulated"].get<double>(), 57929.0 / 74432.0);
+    EXPECT_DOUBLE_EQ(c["hybrid-compression-over-tr"]["simulated"].get<double>(), 78912.0 / 74432.0);
+    EXPECT_EQ(c["hybrid-compression-over-tt"]["verdict"], "mismatch");
     // On the balanced 1×1 layer the ring does 4× the train's work on both targets.
     EXPECT_EQ(c["tt-balanced-npu"]["verdict"], "match");
     EXPECT_EQ(c["tt-balanced-k1"]["verdict"], "match");
