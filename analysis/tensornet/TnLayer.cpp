@@ -108,6 +108,17 @@ void TnLayer::validate() const {
             fmt::format("{}: a tensor ring has r_0 = r_d, not {}", name, listText(ranks)));
     if (format == Format::TR && d() < 2)
         throw std::invalid_argument(fmt::format("{}: a tensor ring needs at least 2 cores", name));
+    // Every step's FLOPs are at most 2 · rows · in · out · r_max³ (the ring rank included): keep that
+    // inside 64-bit counts.
+    double bound = 2.0 * static_cast<double>(std::max<std::uint64_t>(rows, 1));
+    for (unsigned c = 0; c < d(); ++c)
+        bound *= static_cast<double>(in[c]) * static_cast<double>(out[c]);
+    const double rMax = static_cast<double>(*std::max_element(ranks.begin(), ranks.end()));
+    if (bound * rMax * rMax * rMax * d() > 9.0e18)
+        throw std::invalid_argument(
+            fmt::format("{}: {} rows of a {} x {} layer with ranks up to {} are too large to "
+                        "count in 64 bits",
+                        name, rows, outSize(), inSize(), rMax));
 }
 
 std::vector<std::uint64_t> fullRanks(Format format, unsigned d, const std::vector<std::uint64_t>& given) {

@@ -112,6 +112,10 @@ TEST(TnLayer, BadRanksAndFactorsAreRefused) {
                  std::invalid_argument);  // rank 0
     EXPECT_THROW(fcLayer("f", Format::TT, 12, 10, {3, 4}, {10}, Pairing::Matrix, {2}, 1),
                  std::invalid_argument);
+    // FLOPs beyond 64-bit counts: 2^20 rows of a 2^20 x 2^20 layer.
+    EXPECT_THROW(fcLayer("f", Format::TR, 1 << 20, 1 << 20, {1 << 10, 1 << 10}, {1 << 10, 1 << 10},
+                         Pairing::Matrix, {64, 64}, 1 << 20),
+                 std::invalid_argument);
 }
 
 TEST(TnLayer, BalancedFactorsSplitNearTheSquareRoot) {
