@@ -25,5 +25,6 @@ void addSweepCommand(CLI::App& app);      // parallel, resumable sweeps
 void addPlotCommand(CLI::App& app);       // PNG/SVG from sweep results
 void addReproduceCommand(CLI::App& app);  // published claims vs simulation
 void addDseCommand(CLI::App& app);        // tensor-train design-space exploration
+void addTnCommand(CLI::App& app);         // tensor-train / tensor-ring layers and models
 
 }  // namespace tessim::cli

@@ -7,6 +7,7 @@
 
 #include "analysis/reproduce/Reproduction.h"
 #include "analysis/reproduce/TtReproduction.h"
+#include "analysis/reproduce/TtTrReproduction.h"
 #include "sim/app/ConfigLibrary.h"
 #include "sim/cli/Commands.h"
 #include "sim/config/ConfigError.h"
@@ -39,8 +40,9 @@ void addReproduceCommand(CLI::App& app) {
                 const ReproRunner runner = [&exe](const ReproRun& run) {
                     return runChildSimulation(exe, run);
                 };
-                ReproResult r =
-                    isTtReproduction(path) ? reproduceTtPaper(path, runner) : reproducePaper(path, runner);
+                ReproResult r = isTtReproduction(path)     ? reproduceTtPaper(path, runner)
+                                : isTtTrReproduction(path) ? reproduceTtTrPaper(path, runner)
+                                                           : reproducePaper(path, runner);
                 std::cout << reproMarkdown(r) << '\n' << std::flush;
                 if (!o->outDir.empty()) {
                     std::filesystem::create_directories(o->outDir);

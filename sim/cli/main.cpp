@@ -28,6 +28,7 @@ int sc_main(int argc, char* argv[]) {
     tessim::cli::addPlotCommand(app);
     tessim::cli::addReproduceCommand(app);
     tessim::cli::addDseCommand(app);
+    tessim::cli::addTnCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

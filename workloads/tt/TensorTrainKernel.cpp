@@ -55,10 +55,10 @@ public:
         j["batch"] = p_.batch;
         j["dtype"] = "f32";
         j["repeat"] = p_.repeat;
-        j["tt"] = {{"in", p_.shape.in}, {"out", p_.shape.out}, {"ranks", p_.shape.ranks}};
-        j["parameters"] = p_.shape.parameters();
+        j[ring() ? "tr" : "tt"] = {{"in", p_.shape.in}, {"out", p_.shape.out}, {"ranks", p_.storedRanks()}};
+        j["parameters"] = p_.parameters();
         j["dense_parameters"] = p_.inSize() * p_.outSize();
-        j["flops"] = p_.shape.flops(p_.batch);
+        j["flops"] = p_.shape.flops(p_.batch) * p_.ringRank;
         j["dense_flops"] = 2 * p_.batch * p_.inSize() * p_.outSize();
         return j;
     }
@@ -91,7 +91,7 @@ public:
     std::vector<EngineStream> streams() override { return ttStreams(p_); }
     // x and the cores read once, y written once; from DDR, x and the cores at least once.
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
-        const std::uint64_t inputs = (p_.batch * p_.inSize() + p_.shape.parameters()) * kElem;
+        const std::uint64_t inputs = (p_.batch * p_.inSize() + p_.parameters()) * kElem;
         std::map<std::string, std::uint64_t> bytes{
             {p_.memory->level, inputs + p_.batch * p_.outSize() * kElem}};
         if (p_.ddr && p_.ddr->level != p_.memory->level)
@@ -104,7 +104,8 @@ public:
         for (std::size_t t = 0; t < p_.einsums.size(); ++t) {
             nlohmann::ordered_json l;
             l["index"] = t;
-            l["name"] = fmt::format("einsum{}", t);
+            l["name"] = ring() ? fmt::format("ring{}.einsum{}", t / p_.shape.d(), t % p_.shape.d())
+                               : fmt::format("einsum{}", t);
             l["mark"] = t + 1;
             l["engine"] = p_.engines[0];
             const nlohmann::ordered_json e = einsumJson(p_.einsums[t]);
@@ -126,7 +127,7 @@ public:
                     for (std::uint64_t m = 0; m < e.e.m; ++m)
                         for (std::uint64_t j = 0; j < e.e.r1; ++j)
                             g[e.coreIndex(m, r, n * e.e.r1 + j)] =
-                                coreValue(e.e.core, ((r * e.e.n + n) * e.e.m + m) * e.e.r1 + j);
+                                coreValue(e.e.core, e.storedIndex(r, n, m, j));
             write(memory, e.coreAddr, g);
         }
         // Outputs hold another value first, so an element the schedule misses shows.
@@ -159,11 +160,14 @@ public:
         node.add("flop_per_cycle", cycles ? flops / static_cast<double>(cycles) : 0.0, "FLOP/cycle",
                  "FLOPs per cycle of the main clock");
         node.add("flop_per_second", seconds > 0 ? flops / seconds : 0.0, "FLOP/s", "FLOPs per second");
-        node.add("parameters", p_.shape.parameters(), "elements", "elements of the TT cores");
+        node.add("parameters", p_.parameters(), "elements",
+                 ring() ? "elements of the TR cores" : "elements of the TT cores");
         node.add("dense_parameters", p_.inSize() * p_.outSize(), "elements", "elements of the dense W");
     }
 
 private:
+    bool ring() const { return p_.ringRank > 1; }
+
     nlohmann::ordered_json einsumJson(const EinsumPlan& e) const {
         nlohmann::ordered_json j;
         j["core"] = e.e.core;
@@ -182,6 +186,10 @@ private:
         j["input"] = e.inAddr;
         j["core_at"] = e.coreAddr;
         j["output"] = e.outAddr;
+        if (ring()) {
+            j["ring_index"] = e.ringSlice;
+            j["accumulate"] = e.accumulate;
+        }
         return j;
     }
 
@@ -193,34 +201,40 @@ private:
     }
 
     // y[o][b] = Σ_i x[b][i] · W[o][i], with W rebuilt dense from the cores when it is small, else
-    // the chain evaluated in double (the same sums in another order).
+    // the chain evaluated in double (the same sums in another order). A ring's W is the trace over
+    // its ring index: P carries the open r_0 index a beside the running rank.
     std::vector<double> reference() const {
         const TtShape& s = p_.shape;
         const unsigned d = s.d();
+        const std::vector<std::uint64_t> ranks = p_.storedRanks();
+        const std::uint64_t R = p_.ringRank;
         const std::uint64_t in = p_.inSize(), outSize = p_.outSize();
         std::vector<double> y(outSize * p_.batch, 0.0);
         std::uint64_t maxRank = 1;
-        for (auto r : s.ranks)
+        for (auto r : ranks)
             maxRank = std::max(maxRank, r);
-        if (in * outSize * maxRank <= (std::uint64_t{1} << 22)) {
-            // P[(i_0..i_c)][(j_0..j_c)][r_{c+1}], grown one core at a time.
-            std::vector<double> P{1.0};
+        if (in * outSize * maxRank * R <= (std::uint64_t{1} << 22)) {
+            // P[(i_0..i_c)][(j_0..j_c)][a][r_{c+1}], grown one core at a time from P[a][r] = δ(a, r).
+            std::vector<double> P(R * R, 0.0);
+            for (std::uint64_t a = 0; a < R; ++a)
+                P[a * R + a] = 1.0;
             std::uint64_t ni = 1, nj = 1;
             for (unsigned c = 0; c < d; ++c) {
-                const std::uint64_t n = s.in[c], m = s.out[c], r0 = s.ranks[c], r1 = s.ranks[c + 1];
-                std::vector<double> next(ni * n * nj * m * r1, 0.0);
+                const std::uint64_t n = s.in[c], m = s.out[c], r0 = ranks[c], r1 = ranks[c + 1];
+                std::vector<double> next(ni * n * nj * m * R * r1, 0.0);
                 for (std::uint64_t i = 0; i < ni; ++i)
                     for (std::uint64_t j = 0; j < nj; ++j)
-                        for (std::uint64_t a = 0; a < r0; ++a) {
-                            const double pv = P[(i * nj + j) * r0 + a];
-                            if (pv == 0.0)
-                                continue;
-                            for (std::uint64_t ii = 0; ii < n; ++ii)
-                                for (std::uint64_t jj = 0; jj < m; ++jj)
-                                    for (std::uint64_t bb = 0; bb < r1; ++bb)
-                                        next[(((i * n + ii) * nj * m) + j * m + jj) * r1 + bb] +=
-                                            pv * coreValue(c, ((a * n + ii) * m + jj) * r1 + bb);
-                        }
+                        for (std::uint64_t a0 = 0; a0 < R; ++a0)
+                            for (std::uint64_t a = 0; a < r0; ++a) {
+                                const double pv = P[((i * nj + j) * R + a0) * r0 + a];
+                                if (pv == 0.0)
+                                    continue;
+                                for (std::uint64_t ii = 0; ii < n; ++ii)
+                                    for (std::uint64_t jj = 0; jj < m; ++jj)
+                                        for (std::uint64_t bb = 0; bb < r1; ++bb)
+                                            next[((((i * n + ii) * nj * m) + j * m + jj) * R + a0) * r1 +
+                                                 bb] += pv * coreValue(c, ((a * n + ii) * m + jj) * r1 + bb);
+                            }
                 P = std::move(next);
                 ni *= n;
                 nj *= m;
@@ -228,16 +242,22 @@ private:
             for (std::uint64_t o = 0; o < outSize; ++o)
                 for (std::uint64_t b = 0; b < p_.batch; ++b) {
                     double sum = 0.0;
-                    for (std::uint64_t i = 0; i < in; ++i)
-                        sum += inputValue(b * in + i) * P[i * outSize + o];
+                    for (std::uint64_t i = 0; i < in; ++i) {
+                        double w = 0.0;
+                        for (std::uint64_t a = 0; a < R; ++a)
+                            w += P[((i * outSize + o) * R + a) * R + a];
+                        sum += inputValue(b * in + i) * w;
+                    }
                     y[o * p_.batch + b] = sum;
                 }
             return y;
         }
-        std::vector<double> cur(p_.batch * in);
-        for (std::uint64_t i = 0; i < cur.size(); ++i)
-            cur[i] = inputValue(i);
-        for (const auto& e : p_.einsums) {
+        std::vector<double> x(p_.batch * in), cur;
+        for (std::uint64_t i = 0; i < x.size(); ++i)
+            x[i] = inputValue(i);
+        for (std::size_t t = 0; t < p_.einsums.size(); ++t) {
+            const EinsumPlan& e = p_.einsums[t];
+            const std::vector<double>& input = t % d == 0 ? x : cur;
             std::vector<double> next(e.e.outputElements(), 0.0);
             for (std::uint64_t m = 0; m < e.e.m; ++m)
                 for (std::uint64_t b = 0; b < e.e.b; ++b)
@@ -245,13 +265,18 @@ private:
                         double sum = 0.0;
                         for (std::uint64_t n = 0; n < e.e.n; ++n)
                             for (std::uint64_t j = 0; j < e.e.r1; ++j)
-                                sum += coreValue(e.e.core, ((r * e.e.n + n) * e.e.m + m) * e.e.r1 + j) *
-                                       cur[b * e.e.k() + n * e.e.r1 + j];
+                                sum += coreValue(e.e.core, e.storedIndex(r, n, m, j)) *
+                                       input[b * e.e.k() + n * e.e.r1 + j];
                         next[e.outputIndex(m, b, r)] = sum;
                     }
-            cur = std::move(next);
+            if (t % d + 1 < d) {
+                cur = std::move(next);
+                continue;
+            }
+            for (std::size_t i = 0; i < next.size(); ++i)
+                y[i] = (e.accumulate ? y[i] : 0.0) + next[i];
         }
-        return cur;
+        return y;
     }
 
     TtParams p_;
@@ -311,7 +336,7 @@ unsigned ttBlockRegisters(unsigned rm, unsigned rb, unsigned rr, unsigned rk) {
 
 std::unique_ptr<Workload> makeFcKernel(const std::string& kernel, const config::Node& workload,
                                        const config::Node& plan, const TargetInfo& target) {
-    if (workload.isMap() && workload.find("tt"))
+    if (workload.isMap() && (workload.find("tt") || workload.find("tr")))
         return makeTensorTrainKernel(kernel, workload, plan, target);
     return makeFullyConnectedKernel(kernel, workload, plan, target);
 }
@@ -325,7 +350,11 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
     p.batch = w.get<std::uint64_t>("batch", 1, Range<std::uint64_t>{1, 1 << 16});
     p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
     w.oneOf("dtype", {"f32"}, std::string("f32"));
-    Reader tt = w.child("tt");
+    // `tr`: a tensor ring, run as ring-rank chains (TtSchedule.h); `tt`: a tensor train.
+    const bool ringGiven = w.has("tr");
+    if (ringGiven && w.has("tt"))
+        w.fail("tr", "give the layer as a tensor train (tt) or a tensor ring (tr), not both");
+    Reader tt = w.child(ringGiven ? "tr" : "tt");
     p.shape.in = readCounts(tt, "in");
     p.shape.out = readCounts(tt, "out");
     const unsigned d = p.shape.d();
@@ -336,6 +365,17 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
                                    p.shape.out.size(), d));
     std::vector<std::uint64_t> ranks =
         tt.has("ranks") ? readCounts(tt, "ranks") : std::vector<std::uint64_t>{};
+    if (ringGiven) {
+        if (ranks.size() == d && d > 0)
+            ranks.push_back(ranks.front());
+        if (d < 2 || ranks.size() != d + 1 || ranks.front() != ranks.back())
+            tt.fail("ranks",
+                    fmt::format("a tensor ring of {} cores (at least 2) needs {} ranks r_0 … r_{} (or {} "
+                                "with r_d = r_0), not {}",
+                                d, d, d - 1, d + 1, listText(ranks)));
+        p.ringRank = ranks.front();
+        ranks.front() = ranks.back() = 1;
+    }
     if (ranks.size() + 1 == d)
         ranks.insert(ranks.begin(), 1);
     if (ranks.size() == d)
@@ -418,6 +458,14 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
     const auto chain = p.shape.einsums(p.batch);
     for (const auto& e : chain)
         p.coreAddrs.push_back(layout.allocate(fmt::format("G{}", e.core), e.coreElements() * kElem));
+    // A ring's later chains share the middle cores and hold their own slices of the end cores.
+    for (std::uint64_t a = 1; a < p.ringRank; ++a)
+        for (unsigned t = 0; t < d; ++t) {
+            const bool end = chain[t].core == 0 || chain[t].core + 1 == d;
+            p.coreAddrs.push_back(end ? layout.allocate(fmt::format("G{}.{}", chain[t].core, a),
+                                                        chain[t].coreElements() * kElem)
+                                      : p.coreAddrs[t]);
+        }
     for (int i = 0; i < (d > 1 ? (d > 2 ? 2 : 1) : 0); ++i)
         p.buffers.push_back(layout.allocate(fmt::format("T{}", i), largest * kElem));
     p.yAddr = layout.allocate("y", p.batch * p.shape.outSize() * kElem);
@@ -426,9 +474,17 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
                                  layout.end()));
     layout.requireFits(w, "tt", "TT layer " + p.shape.describe());
 
-    for (unsigned t = 0; t < d; ++t) {
+    for (unsigned u = 0; u < d * p.ringRank; ++u) {
+        const unsigned t = u % d;
         EinsumPlan e;
         e.e = chain[t];
+        if (p.ringRank > 1) {
+            e.ringRank = p.ringRank;
+            e.ringSlice = u / d;
+            e.ringLeft = e.e.core == 0;
+            e.ringRight = e.e.core + 1 == d;
+            e.accumulate = e.ringSlice > 0 && t + 1 == d;
+        }
         e.vlmax = vlmax;
         e.packed = p.packing;
         if (p.vectorise == "auto")
@@ -438,6 +494,9 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
                     : p.vectorise == "k" ? Dim::K
                     : p.vectorise == "m" ? Dim::M
                                          : Dim::B;
+        // Adding into the output needs whole output elements in the accumulators, not k partial sums.
+        if (e.accumulate && e.vec == Dim::K)
+            e.vec = Dim::B;
         e.holdInputs = p.rb * p.rk <= p.rm * p.rr;
         e.threads = einsumThreads.empty()
                         ? static_cast<unsigned>(engines.size())
@@ -451,7 +510,7 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
         e.slices = contiguousSlices(e.units(e.split), e.threads, e.split == Dim::M ? p.rm : p.rb);
         e.inAddr = t == 0 ? p.xAddr : p.buffers[(t - 1) % 2];
         e.outAddr = t + 1 == d ? p.yAddr : p.buffers[t % 2];
-        e.coreAddr = p.coreAddrs[t];
+        e.coreAddr = p.coreAddrs[u];
         p.einsums.push_back(e);
     }
     return std::make_unique<TensorTrainKernel>(std::move(p));

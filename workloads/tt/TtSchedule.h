@@ -52,6 +52,11 @@ struct EinsumPlan {
     Dim split = Dim::M;         // the loop the threads share
     std::vector<Slice> slices;  // per thread, units of `split`
     std::uint64_t inAddr = 0, coreAddr = 0, outAddr = 0;
+    // A tensor ring runs as ring-rank chains, chain a with its end cores sliced at ring index a:
+    // core 0 at r_0 = a (ringLeft), core d−1 at r_d = a (ringRight). Chains after the first add their
+    // output into the layer's (accumulate).
+    std::uint64_t ringRank = 1, ringSlice = 0;
+    bool ringLeft = false, ringRight = false, accumulate = false;
 
     std::uint64_t extent(Dim d) const {
         switch (d) {
@@ -96,6 +101,12 @@ struct EinsumPlan {
         }
         return (m * e.r + r) * K + k;
     }
+    // Element (r, n, m, j) of this einsum's core in the ring core as stored, G[r][n][m][r1] with the
+    // sliced rank at its full ring size.
+    std::uint64_t storedIndex(std::uint64_t r, std::uint64_t n, std::uint64_t m, std::uint64_t j) const {
+        const std::uint64_t r1Full = ringRight ? ringRank : e.r1;
+        return (((ringLeft ? ringSlice : r) * e.n + n) * e.m + m) * r1Full + (ringRight ? ringSlice : j);
+    }
     std::uint64_t inputIndex(std::uint64_t b, std::uint64_t k) const { return b * e.k() + k; }
     std::uint64_t outputIndex(std::uint64_t m, std::uint64_t b, std::uint64_t r) const {
         return (m * e.b + b) * e.r + r;
@@ -103,7 +114,8 @@ struct EinsumPlan {
 };
 
 struct TtParams {
-    TtShape shape;
+    TtShape shape;               // a ring: the chain of one ring index, ends 1
+    std::uint64_t ringRank = 1;  // > 1: a tensor ring with r_0 = r_d = ringRank
     std::uint64_t batch = 1;
     unsigned repeat = 1;
     unsigned rm = 4, rb = 3, rr = 1, rk = 1;
@@ -125,7 +137,18 @@ struct TtParams {
 
     std::uint64_t inSize() const { return shape.inSize(); }
     std::uint64_t outSize() const { return shape.outSize(); }
-    std::uint64_t flops() const { return shape.flops(batch) * repeat; }
+    std::uint64_t flops() const { return shape.flops(batch) * ringRank * repeat; }
+    // The ranks as stored: the chain's, or the ring's with r_0 = r_d = ringRank.
+    std::vector<std::uint64_t> storedRanks() const {
+        std::vector<std::uint64_t> r = shape.ranks;
+        r.front() = r.back() = ringRank;
+        return r;
+    }
+    std::uint64_t parameters() const {
+        TtShape stored = shape;
+        stored.ranks = storedRanks();
+        return stored.parameters();
+    }
 };
 
 }  // namespace tessim::tt

@@ -237,6 +237,8 @@ private:
         out.push_back(scalar(OpKind::SAdd, kInputPtr, kZero,
                              static_cast<double>(e.inAddr + e.inputIndex(bu[0].start, 0) * kElem)));
         out.push_back(scalar(OpKind::SAdd, kKCount, kZero, 0.0));
+        if (e.accumulate)
+            loadAccumulators(out, mu, bu, ru);
         std::vector<Unit> ku(p_.rk);
         for (std::uint64_t kb = 0; kb < kBlocks; ++kb) {
             const auto kc = static_cast<unsigned>(std::min<std::uint64_t>(p_.rk, kUnits - kb * p_.rk));
@@ -251,8 +253,9 @@ private:
                         for (unsigned r = 0; r < rc; ++r) {
                             loadCore(out, streamed(), mu[m], ru[r], ku[k]);
                             for (unsigned b = 0; b < bc; ++b)
-                                multiplyAccumulate(out, kb == 0 && k == 0, lanes(mu[m], bu[b], ru[r], ku[k]),
-                                                   acc(m, b, r), streamed(), held(k * p_.rb + b));
+                                multiplyAccumulate(out, kb == 0 && k == 0 && !e.accumulate,
+                                                   lanes(mu[m], bu[b], ru[r], ku[k]), acc(m, b, r),
+                                                   streamed(), held(k * p_.rb + b));
                         }
             } else {
                 for (unsigned k = 0; k < kc; ++k) {
@@ -263,8 +266,9 @@ private:
                         loadInput(out, streamed(), bu[b], ku[k]);
                         for (unsigned m = 0; m < mc; ++m)
                             for (unsigned r = 0; r < rc; ++r)
-                                multiplyAccumulate(out, kb == 0 && k == 0, lanes(mu[m], bu[b], ru[r], ku[k]),
-                                                   acc(m, b, r), held(m * p_.rr + r), streamed());
+                                multiplyAccumulate(out, kb == 0 && k == 0 && !e.accumulate,
+                                                   lanes(mu[m], bu[b], ru[r], ku[k]), acc(m, b, r),
+                                                   held(m * p_.rr + r), streamed());
                     }
                 }
             }
@@ -280,6 +284,26 @@ private:
         out.push_back(scalar(OpKind::SAdd, kBlockCount, kBlockCount, 1.0));
         out.push_back(scalar(OpKind::SCompare, kFlag, kBlockCount, static_cast<double>(blocks_.size())));
         out.push_back(branchOp(kIndex, kFlag, block_ + 1 < blocks_.size()));
+    }
+
+    // A ring's later chains start from the output the earlier ones wrote (never vectorised along k).
+    void loadAccumulators(std::vector<Op>& out, const std::vector<Unit>& mu, const std::vector<Unit>& bu,
+                          const std::vector<Unit>& ru) {
+        const EinsumPlan& e = plan();
+        for (unsigned m = 0; m < mu.size(); ++m)
+            for (unsigned b = 0; b < bu.size(); ++b)
+                for (unsigned r = 0; r < ru.size(); ++r) {
+                    const std::uint64_t addr =
+                        e.outAddr + e.outputIndex(mu[m].start, bu[b].start, ru[r].start) * kElem;
+                    const std::uint32_t vl = lanes(mu[m], bu[b], ru[r], Unit{});
+                    setVl(out, vl);
+                    Op load = vectorLoad(kData, acc(m, b, r), p_.memory->id, addr, vl);
+                    if (vl > 1 && e.vec == Dim::M)
+                        load.stride = static_cast<std::int64_t>(e.e.b * e.e.r * kElem);
+                    if (vl > 1 && e.vec == Dim::B)
+                        load.stride = static_cast<std::int64_t>(e.e.r * kElem);
+                    out.push_back(load);
+                }
     }
 
     // Vector stores of the accumulators (strided along m or b), or along k a reduction and fsw each.

@@ -1,0 +1,69 @@
+// The model-level TT / TR comparison of seed 002's "complement" strategy: every conv layer of a
+// model held as a tensor train and as a tensor ring, each simulated in its planned contraction
+// order beside the dense layer, and four whole-model variants totalled — dense, all-TT, all-TR
+// and the hybrid that picks per layer TR when the weight's max / min dimension (those above 1)
+// exceeds the ratio (5 in the seed), else TT — plus the hybrid that picks the faster form per
+// layer by simulated time.
+//
+// Decomposition of each layer [O, I, K, K]: O and I split into two balanced factors (64 → 8·8),
+// the kernel into K and K (one core each); TT inner ranks all `ttRank`, capped at the full-rank
+// bound min(Π left factors, Π right factors) so a rank never exceeds what its cut can hold; TR
+// ranks all `trRank`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/reproduce/Reproduction.h"
+#include "analysis/tensornet/ContractionPlan.h"
+#include "analysis/tensornet/TnLayer.h"
+#include "analysis/tensornet/TnRuns.h"
+
+namespace tessim::tn {
+
+struct ConvSpec {
+    std::string name;
+    std::uint64_t h = 0, w = 0, channels = 0, filters = 0, k = 0, stride = 1, pad = 0;
+};
+
+// The conv layers of a conv2d workload file (`layers:` or a single layer); ConfigError on bad input.
+std::vector<ConvSpec> readConvLayers(const std::string& path);
+
+struct HybridOptions {
+    std::string target = "npu";
+    std::uint64_t ttRank = 8, trRank = 8;
+    double ratio = 5.0;
+    Objective objective = Objective::Flops;
+    unsigned jobs = 0;
+};
+
+struct HybridLayer {
+    ConvSpec conv;
+    TnLayer tt, tr;
+    ContractionPlan ttPlan, trPlan;
+    Measurement dense, ttRun, trRun;
+    bool ruleTr = false;  // the seed's rule picks TR
+    bool timeTr = false;  // TR simulates faster
+};
+
+struct HybridResult {
+    std::vector<HybridLayer> layers;
+    nlohmann::ordered_json json;
+    std::string markdown;
+};
+
+// The TT and TR forms of one conv layer and their plans (no simulation).
+HybridLayer decomposeConv(const ConvSpec& conv, const HybridOptions& options);
+
+// TT inner ranks of a chain of cores (in·out factors per core), each min(rank, full-rank bound).
+std::vector<std::uint64_t> cappedTtRanks(const std::vector<std::uint64_t>& in,
+                                         const std::vector<std::uint64_t>& out, std::uint64_t rank);
+
+// Decomposes, simulates (3 runs per layer: dense, TT, TR) and totals the model.
+HybridResult runHybrid(const std::string& model, const std::vector<ConvSpec>& convs,
+                       const HybridOptions& options, const ReproRunner& runner);
+
+}  // namespace tessim::tn

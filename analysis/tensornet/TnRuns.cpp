@@ -1,0 +1,55 @@
+#include "analysis/tensornet/TnRuns.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace tessim::tn {
+
+Measurement measure(const nlohmann::json& report) {
+    try {
+        Measurement m;
+        m.seconds = report.at("seconds").get<double>();
+        m.energyJ = report.at("energy_j").at("total").get<double>();
+        m.cycles = report.at("cycles").get<std::uint64_t>();
+        return m;
+    } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("a run's report lacks seconds, cycles or energy_j.total: ") +
+                                 e.what());
+    }
+}
+
+std::map<std::string, Measurement> runMeasured(const std::vector<ReproRun>& runs, const ReproRunner& runner,
+                                               unsigned jobs) {
+    if (jobs == 0)
+        jobs = std::max(1u, std::thread::hardware_concurrency());
+    std::map<std::string, Measurement> results;
+    std::mutex lock;
+    std::atomic<std::size_t> next{0};
+    std::string failure;
+    auto worker = [&] {
+        for (std::size_t i = next++; i < runs.size(); i = next++) {
+            try {
+                const Measurement m = measure(runner(runs[i]));
+                std::lock_guard<std::mutex> g(lock);
+                results[runs[i].name] = m;
+            } catch (const std::exception& e) {
+                std::lock_guard<std::mutex> g(lock);
+                if (failure.empty())
+                    failure = e.what();
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned j = 0; j < std::min<std::size_t>(jobs, std::max<std::size_t>(1, runs.size())); ++j)
+        threads.emplace_back(worker);
+    for (auto& t : threads)
+        t.join();
+    if (!failure.empty())
+        throw std::runtime_error(failure);
+    return results;
+}
+
+}  // namespace tessim::tn
