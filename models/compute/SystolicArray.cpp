@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "sim/engine/Int8Dot.h"
+
 namespace tessim {
 
 SystolicConfig SystolicConfig::fromYaml(config::Reader& r, const std::string& name) {
@@ -175,22 +177,31 @@ void SystolicArray::executeFunctional(const Op& op, FunctionalMemory& memory) {
     memory.read(a.space, a.weights, w.data(), w.size());
     if (a.accumulate)
         memory.read(a.space, a.out, out.data(), out.size() * 4);
+    // Output (y, x) of filter n is the dot product of the filter's weights, in their (c, ky, kx)
+    // order, with the receptive field of (y, x) gathered in that order.
     const std::uint64_t plane = std::uint64_t{a.inH} * a.inW;
-    for (std::uint32_t n = 0; n < a.filters; ++n) {
-        std::int32_t* o = out.data() + std::uint64_t{n} * a.outH * a.outW;
-        for (std::uint32_t c = 0; c < a.channels; ++c) {
-            const std::int8_t* ic = in.data() + c * plane;
-            const std::int8_t* wc = w.data() + (std::uint64_t{n} * a.channels + c) * a.kh * a.kw;
+    const std::uint64_t taps = std::uint64_t{a.channels} * a.kh * a.kw;
+    const std::uint64_t outPlane = std::uint64_t{a.outH} * a.outW;
+    weights16_.assign(w.begin(), w.end());
+    patch_.resize(2 * taps);
+    rows_.resize(std::uint64_t{a.channels} * a.kh);
+    for (std::uint32_t y = 0; y < a.outH; ++y) {
+        // The input rows that output row y reads, in the weights' (c, ky) order.
+        for (std::uint32_t c = 0; c < a.channels; ++c)
             for (std::uint32_t ky = 0; ky < a.kh; ++ky)
-                for (std::uint32_t kx = 0; kx < a.kw; ++kx) {
-                    const std::int32_t wv = wc[ky * a.kw + kx];
-                    for (std::uint32_t y = 0; y < a.outH; ++y) {
-                        const std::int8_t* row = ic + std::uint64_t{y * a.stride + ky} * a.inW + kx;
-                        std::int32_t* orow = o + std::uint64_t{y} * a.outW;
-                        for (std::uint32_t x = 0; x < a.outW; ++x)
-                            orow[x] += wv * row[x * a.stride];
-                    }
-                }
+                rows_[std::uint64_t{c} * a.kh + ky] =
+                    in.data() + c * plane + std::uint64_t{y * a.stride + ky} * a.inW;
+        for (std::uint32_t x = 0; x < a.outW; x += 2) {
+            const std::uint32_t pair = std::min(2u, a.outW - x);  // two outputs share the weights' loads
+            std::int16_t* p = patch_.data();
+            for (std::uint32_t j = 0; j < pair; ++j) {
+                const std::uint64_t left = std::uint64_t{x + j} * a.stride;
+                for (const std::int8_t* row : rows_)
+                    for (std::uint32_t kx = 0; kx < a.kw; ++kx)
+                        *p++ = row[left + kx];
+            }
+            accumulateDots(patch_.data(), pair, weights16_.data(), taps, a.filters, outPlane,
+                           out.data() + std::uint64_t{y} * a.outW + x);
         }
     }
     memory.write(a.space, a.out, out.data(), out.size() * 4);

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/config/Reader.h"
 #include "sim/engine/FunctionalUnit.h"
@@ -94,6 +95,9 @@ private:
     std::uint64_t unservedReadBytes_ = 0, unservedWriteBytes_ = 0;
     std::uint64_t requantOps_ = 0, requantCycles_ = 0;
     std::uint64_t usedPeCycles_ = 0;  // Σ min(Sr,rows)·min(Sc,cols)·cyclesPerFold: mapping efficiency
+    // Functional execution: a tile's weights and one receptive field, widened to int16.
+    std::vector<std::int16_t> weights16_, patch_;
+    std::vector<const std::int8_t*> rows_;  // the input rows an output row reads
 };
 
 }  // namespace tessim

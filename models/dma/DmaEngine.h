@@ -39,6 +39,8 @@ public:
     void setInitiatorBase(std::uint16_t first) { initiatorBase_ = first; }
     std::uint16_t initiatorBase() const { return initiatorBase_; }
     virtual unsigned channelCount() const = 0;
+    // Source and destination addresses and strides of a descriptor are multiples of this (bytes).
+    virtual std::uint64_t alignment() const { return 1; }
     // Tick at which the last transfer completed (the kernel is not over before it).
     virtual Tick lastCompletion() const = 0;
     virtual void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const = 0;

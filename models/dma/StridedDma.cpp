@@ -18,6 +18,9 @@ StridedDmaConfig StridedDmaConfig::fromYaml(config::Reader& r, const std::string
     c.channels = r.get<unsigned>("channels", 1u, Range<unsigned>{1, 256});
     c.burst = r.get<Bytes>("burst", Bytes{256}, Range<Bytes>{Bytes{1}, Bytes{1 << 20}}).value;
     c.outstanding = r.get<unsigned>("outstanding", 8u, Range<unsigned>{1, 4096});
+    c.alignment = r.get<Bytes>("alignment", Bytes{1}, Range<Bytes>{Bytes{1}, Bytes{1 << 20}}).value;
+    if ((c.alignment & (c.alignment - 1)) != 0)
+        r.fail("alignment", fmt::format("{} B is not a power of two", c.alignment));
     c.queueDepth = r.get<unsigned>("queue_depth", 16u, Range<unsigned>{1, 1 << 20});
     c.clock =
         ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
@@ -65,7 +68,7 @@ void StridedDma::schedule(unsigned channel) {
         wakeup_.notify(delayUntil(t));
 }
 
-void StridedDma::start(const DmaArgs& desc, std::uint32_t tag, Tick issue) {
+void StridedDma::start(const DmaArgs& desc, std::uint32_t tag, Tick issue, const OpOrigin& origin) {
     if (desc.channel >= channels_.size())
         throw std::runtime_error(fmt::format("DMA {}: channel {} does not exist ({} channels)", name(),
                                              desc.channel, channels_.size()));
@@ -88,6 +91,7 @@ void StridedDma::start(const DmaArgs& desc, std::uint32_t tag, Tick issue) {
         ++queueFullStalls_;
     Tick ready = std::max(issue, waited ? ch.queueFreed : Tick{0}) + config_.clock.at(config_.setupCycles);
     ch.queue.push_back(Descriptor{desc, tag, ready});
+    ch.queue.back().origin = origin;
     ++tags_[tag].pending;
     ++descriptors_;
     schedule(desc.channel);
@@ -181,7 +185,7 @@ void StridedDma::step() {
                          d.firstBurst, d.done);
         if (observer_)
             observer_->onTransferEnd(static_cast<std::uint16_t>(initiatorBase_ + c), d.tag,
-                                     d.ready - config_.clock.at(config_.setupCycles), d.done);
+                                     d.ready - config_.clock.at(config_.setupCycles), d.done, d.origin);
         ch.queueFreed = issue;
         ch.queue.pop_front();
     }

@@ -14,7 +14,8 @@
 // multicastStride is 0, dst in space dstSpace + i. One read feeds every destination.
 //
 // YAML (impl: dma): channels, burst (bytes), outstanding (bursts per channel), queue_depth
-// (descriptors per channel; a full queue delays the new descriptor), clock, setup (cycles or
+// (descriptors per channel; a full queue delays the new descriptor), alignment (bytes that source and
+// destination addresses and strides are multiples of; default 1 B), clock, setup (cycles or
 // duration per descriptor), lookahead (how far ahead of simulated time the drain process
 // issues), energy: {per_byte (bytes read), per_descriptor}, static_power.
 #pragma once
@@ -33,6 +34,7 @@ namespace tessim {
 struct StridedDmaConfig {
     unsigned channels = 1;
     std::uint64_t burst = 256;
+    std::uint64_t alignment = 1;  // descriptor addresses and strides: multiples of it (validate checks)
     unsigned outstanding = 8;
     unsigned queueDepth = 16;
     ClockDomain clock;
@@ -51,10 +53,11 @@ public:
     StridedDma(sc_core::sc_module_name name, const StridedDmaConfig& config);
     ~StridedDma() override;
 
-    void start(const DmaArgs& desc, std::uint32_t tag, Tick issue) override;
+    void start(const DmaArgs& desc, std::uint32_t tag, Tick issue, const OpOrigin& origin = {}) override;
     Tick completion(std::uint32_t tag, Tick asker) override;
     Tick lastCompletion() const override;
     unsigned channelCount() const override { return static_cast<unsigned>(channels_.size()); }
+    std::uint64_t alignment() const override { return config_.alignment; }
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
 
     const StridedDmaConfig& config() const { return config_; }
@@ -73,6 +76,7 @@ private:
         Tick done = 0;
         std::uint32_t row = 0, plane = 0;
         std::uint64_t offset = 0;  // inside the current row
+        OpOrigin origin;
     };
     struct Channel {
         std::deque<Descriptor> queue;

@@ -103,6 +103,7 @@ void Memory::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
         a.arrival = arrival;
         a.completion = std::max(done, arrival);
         a.wait = accessWait_;
+        a.op = ext ? ext->op : kNoOpIndex;
         observer_->onAccess(name(), a);
     }
     // A memory may have waited for simulated time to reach the request (a cache with a miss look-ahead).

@@ -229,6 +229,7 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         }
         EngineInfo ei = engine->describe();
         ei.dmaChannels = dma ? dma->channelCount() : 0;
+        ei.dmaAlignment = dma ? dma->alignment() : 1;
         placeInstance(topology, name, ei.key, ei.cluster, ei.index);
         mapRoles(topology, name, *engine, ei);
         // The memories it reaches, as listed; an instance it reaches as a role is named by the role.

@@ -2,10 +2,12 @@
 // prints {"valid", "errors"} on stdout, one readable line per error on stderr. Exit 0 when the
 // schedule is valid, 1 when it is not, 2 on usage or configuration errors.
 #include <chrono>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <regex>
+#include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -24,19 +26,49 @@ struct ValidateOptions {
     bool noHazards = false;
 };
 
-// A refusal by a kernel or an engine that names a validation kind: capacity (the plan's buffers
-// do not fit), bounds (bytes outside a memory), register-budget. Empty: not one of those.
-std::string kindOfFailure(const std::string& message) {
-    static const std::regex capacity("fits? the SRAM|does not fit|do not fit|but the [A-Za-z0-9_ ]+ holds");
-    static const std::regex bounds("outside the memory|past the end|out of range");
-    static const std::regex registers("register");
-    if (std::regex_search(message, capacity))
-        return "capacity";
-    if (std::regex_search(message, bounds))
-        return "bounds";
-    if (std::regex_search(message, registers))
-        return "register-budget";
-    return "";
+// The engine and op named on line `line` of a JSON Lines schedule ("" when unreadable).
+std::pair<std::string, std::string> scheduleLineOp(const std::string& path, int line) {
+    std::ifstream in(path, std::ios::binary);
+    std::string text;
+    for (int i = 0; i < line && std::getline(in, text); ++i) {
+    }
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object())
+        return {};
+    auto field = [&](const char* key) {
+        return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+    };
+    return {field("engine"), field("op")};
+}
+
+// A refusal that is a finding about the schedule: what a plan asks beyond the target (capacity,
+// register-budget), or, by the field the schedule reader refused, a DMA descriptor that moves
+// nothing, multicasts nowhere or names a channel the DMA lacks (dma-descriptor), a register beyond
+// the engine's file (register-budget). Empty: bad input, not a finding.
+ValidationError findingOf(const config::ConfigError& e, const std::string& scheduleFile) {
+    ValidationError finding;
+    finding.message = e.what();
+    if (e.shortfall() == config::Shortfall::Capacity) {
+        finding.kind = "capacity";
+        return finding;
+    }
+    if (e.shortfall() == config::Shortfall::Registers) {
+        finding.kind = "register-budget";
+        return finding;
+    }
+    if (scheduleFile.empty() || e.location().file != scheduleFile)
+        return finding;
+    static const std::set<std::string> descriptorFields{"row_bytes",        "rows",    "planes",
+                                                        "multicast_stride", "channel", "group"};
+    static const std::set<std::string> registerFields{"vd",  "vs0", "vs1", "vs2",  "sd",
+                                                      "ss0", "ss1", "ss2", "saddr"};
+    const auto [engine, op] = scheduleLineOp(scheduleFile, e.location().line);
+    if (descriptorFields.count(e.key()) || (e.key() == "op" && (op == "dma_start" || op == "dma_wait")))
+        finding.kind = "dma-descriptor";
+    else if (registerFields.count(e.key()))
+        finding.kind = "register-budget";
+    finding.engine = engine;
+    return finding;
 }
 
 void validate(const ValidateOptions& o) {
@@ -65,35 +97,10 @@ void validate(const ValidateOptions& o) {
         report = runSimulation(request);
         ran = true;
     } catch (const config::ConfigError& e) {
-        std::string kind = kindOfFailure(e.what());
-        // The schedule reader refuses descriptors that move nothing or multicast nowhere.
-        const std::string what = e.what();
-        static const std::regex dmaField("DMA|multicast");
-        if (!request.scheduleFile.empty() && what.rfind(request.scheduleFile + ":", 0) == 0 &&
-            std::regex_search(what, dmaField))
-            kind = "dma-descriptor";
-        // ... and registers beyond the engine's register file.
-        static const std::regex registerField("register [0-9]+ out of range");
-        if (!request.scheduleFile.empty() && what.rfind(request.scheduleFile + ":", 0) == 0 &&
-            std::regex_search(what, registerField))
-            kind = "register-budget";
-        if (kind != "capacity" && kind != "dma-descriptor" && kind != "register-budget")
+        ValidationError finding = findingOf(e, request.scheduleFile);
+        if (finding.kind.empty())
             throw;
-        ValidationError err;
-        err.kind = kind;
-        err.message = e.what();
-        static const std::regex engineName("engine ([A-Za-z0-9_]+) (has|starts)");
-        if (std::smatch m; std::regex_search(what, m, engineName))
-            err.engine = m[1];
-        log.add(err, "refused");
-    } catch (const std::runtime_error& e) {
-        const std::string kind = kindOfFailure(e.what());
-        if (kind.empty())
-            throw;
-        ValidationError err;
-        err.kind = kind;
-        err.message = e.what();
-        log.add(err, "refused");
+        log.add(std::move(finding), "refused");
     }
     if (ran && !o.noHazards)
         hazards.analyse(log);
@@ -117,6 +124,9 @@ void validate(const ValidateOptions& o) {
     for (const auto& e : log.errors())
         std::cerr << e.kind << ": " << e.message
                   << (e.repeats ? fmt::format(" (and {} more like it)", e.repeats) : std::string()) << '\n';
+    if (ran && request.functional && !report.contains("functional"))
+        std::cerr << "note: this kernel has no functional reference (it computes nothing to compare): "
+                     "--functional compared no outputs\n";
     if (log.empty())
         std::cerr << "valid: no errors found\n";
     std::cout << out.dump(2) << '\n' << std::flush;

@@ -15,8 +15,8 @@ std::string formatWhat(const Location& where, const std::string& key, const std:
 
 }  // namespace
 
-ConfigError::ConfigError(Location location, std::string key, std::string message)
+ConfigError::ConfigError(Location location, std::string key, std::string message, Shortfall shortfall)
     : std::runtime_error(formatWhat(location, key, message)), location_(std::move(location)),
-      key_(std::move(key)), detail_(std::move(message)) {}
+      key_(std::move(key)), detail_(std::move(message)), shortfall_(shortfall) {}
 
 }  // namespace tessim::config

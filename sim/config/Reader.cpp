@@ -332,10 +332,10 @@ const std::string& Reader::path() const {
     return state_->map->path();
 }
 
-void Reader::fail(const std::string& key, const std::string& message) const {
+void Reader::fail(const std::string& key, const std::string& message, Shortfall shortfall) const {
     const Node* node = state_->map->find(key);
     throw ConfigError(node != nullptr ? node->keyLocation() : state_->map->location(),
-                      joinPath(state_->map->path(), key), message);
+                      joinPath(state_->map->path(), key), message, shortfall);
 }
 
 void Reader::finish() const {

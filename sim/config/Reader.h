@@ -1,5 +1,6 @@
 #pragma once
 
+#include "sim/config/ConfigError.h"
 #include "sim/config/Node.h"
 #include "sim/config/Quantity.h"
 
@@ -157,8 +158,10 @@ public:
     /// Dotted path of this map ("" for the root).
     const std::string& path() const;
 
-    /// Reports a cross-field problem at `key` (its location if present, else this map's).
-    [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+    /// Reports a cross-field problem at `key` (its location if present, else this map's); a plan
+    /// that asks more than the target has says what falls short.
+    [[noreturn]] void fail(const std::string& key, const std::string& message,
+                           Shortfall shortfall = Shortfall::None) const;
 
     /// ConfigError for the first key (in file order, children included) that was not read.
     void finish() const;

@@ -28,7 +28,8 @@ struct TimedAccess {
     std::int64_t stride = 0;
     Tick arrival = 0;
     Tick completion = 0;
-    Tick wait = 0;  // ticks beyond the unloaded latency (contention)
+    Tick wait = 0;                  // ticks beyond the unloaded latency (contention)
+    std::uint64_t op = kNoOpIndex;  // engine accesses: the op's index in the engine's stream
 };
 
 class AccessObserver {
@@ -38,9 +39,11 @@ public:
     virtual void onAccess(const char* memory, const TimedAccess& access) = 0;
     // A DMA transfer (one descriptor) of channel `initiator` has moved its last byte: its bursts
     // are the accesses of that initiator since its previous transfer ended. `issued` is when the
-    // engine issued it (or, with a full queue, when the queue took it), `done` when its last burst completed.
-    virtual void onTransferEnd(std::uint16_t initiator, std::uint32_t tag, Tick issued, Tick done) {
-        (void)initiator, (void)tag, (void)issued, (void)done;
+    // engine issued it (or, with a full queue, when the queue took it), `done` when its last burst completed;
+    // `origin` is the dma_start op that started it.
+    virtual void onTransferEnd(std::uint16_t initiator, std::uint32_t tag, Tick issued, Tick done,
+                               const OpOrigin& origin) {
+        (void)initiator, (void)tag, (void)issued, (void)done, (void)origin;
     }
     // An engine passed a barrier, fork, join or DMA wait `tag`: it arrived at `arrival` and went
     // on at `resume`. What it did before a barrier or fork is ordered before what the others do

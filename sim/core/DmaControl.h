@@ -5,6 +5,7 @@
 
 #include <systemc>
 
+#include "sim/core/MemoryAccess.h"
 #include "sim/core/Time.h"
 #include "sim/ir/Op.h"
 
@@ -12,8 +13,8 @@ namespace tessim {
 
 class DmaControlIf : public virtual sc_core::sc_interface {
 public:
-    // Queue a transfer issued by an engine at absolute time `issue`.
-    virtual void start(const DmaArgs& desc, std::uint32_t tag, Tick issue) = 0;
+    // Queue a transfer issued by an engine at absolute time `issue` (by the op `origin`).
+    virtual void start(const DmaArgs& desc, std::uint32_t tag, Tick issue, const OpOrigin& origin = {}) = 0;
     // Absolute time at which every transfer started so far with `tag` has completed
     // (`issue` of the asker: a tag with nothing outstanding completes immediately).
     virtual Tick completion(std::uint32_t tag, Tick asker) = 0;

@@ -24,11 +24,22 @@ namespace tessim {
 // scratchpad while the tile runs (Engine::streamOperands); observers see them from the engine.
 enum class AccessSource : std::uint8_t { Engine, DmaBurst, CacheFill, CacheWriteBack, MacOperand };
 
+// An access or transfer that no op of an engine's stream made.
+constexpr std::uint64_t kNoOpIndex = ~std::uint64_t{0};
+// The op that started a DMA transfer: its engine (an InitiatorRegistry id) and its index in the
+// engine's stream, so that a diagnostic about the transfer can name the op.
+struct OpOrigin {
+    std::uint16_t engine = 0;
+    std::uint64_t op = kNoOpIndex;
+    Tick issued = 0;  // when the engine issued it (a full queue may take the transfer later)
+};
+
 struct AccessExtension : tlm::tlm_extension<AccessExtension> {
     std::uint32_t elementBytes = 0;  // > 0: strided access of `elements` elements of this size
     std::uint32_t elements = 0;
-    std::int64_t stride = 0;      // bytes between element starts
-    std::uint16_t initiator = 0;  // who asks (stats, arbitration): an InitiatorRegistry id
+    std::int64_t stride = 0;        // bytes between element starts
+    std::uint16_t initiator = 0;    // who asks (stats, arbitration): an InitiatorRegistry id
+    std::uint64_t op = kNoOpIndex;  // the index of the engine's op that asks, in its stream
     AccessSource source = AccessSource::Engine;
     std::uint8_t space = 0;   // destination memory space (interconnects route by it)
     bool functional = false;  // move real bytes to/from gp data pointer

@@ -156,6 +156,7 @@ EngineInfo Engine::describe() const {
     e.vectorRegisters = config_.vectorRegisters;
     e.scalarRegisters = config_.scalarRegisters;
     e.registerGroups = config_.registerGroups;
+    e.vectorAlignment = config_.vectorAlignment;
     e.issueWidth = config_.issueWidth;
     e.vliw = config_.vliw;
     e.slots = config_.slots;
@@ -205,6 +206,7 @@ void Engine::runStream() {
         const Op* ops = nullptr;
         while (std::size_t n = stream_->nextChunk(ops)) {
             for (std::size_t i = 0; i < n; ++i) {
+                access_.op = opsIssued_ + i;
                 issue(ops[i]);
                 keepQuantum();
             }
@@ -237,11 +239,13 @@ void Engine::runStream() {
 // Gathers each bundle (ops up to the next bundle mark, across chunks) and issues it whole.
 void Engine::runBundles() {
     bundle_.clear();
+    bundleOps_.clear();
     auto flush = [&] {
         if (bundle_.empty())
             return;
         issueBundle(bundle_);
         bundle_.clear();
+        bundleOps_.clear();
         keepQuantum();
     };
     const Op* ops = nullptr;
@@ -256,6 +260,7 @@ void Engine::runBundles() {
             }
             if (!isCompute(op.kind) && !isMemory(op.kind)) {
                 flush();
+                access_.op = opsIssued_ + i;
                 issue(op);
                 keepQuantum();
                 continue;
@@ -263,6 +268,7 @@ void Engine::runBundles() {
             if ((op.flags & Op::kBundleStart) && !bundle_.empty())
                 flush();
             bundle_.push_back(op);
+            bundleOps_.push_back(opsIssued_ + i);
         }
         opsIssued_ += n;
     }
@@ -341,6 +347,7 @@ void Engine::issue(const Op& op) {
     case OpKind::SegStore: issueMemory(op); return;
     case OpKind::DmaStart: issueDmaStart(op); return;
     case OpKind::DmaWait:
+    case OpKind::Fence:
     case OpKind::Barrier:
     case OpKind::Join:
     case OpKind::Fork: issueControl(op); return;
@@ -350,6 +357,13 @@ void Engine::issue(const Op& op) {
 }
 
 void Engine::issueControl(const Op& op) {
+    if (op.kind == OpKind::Fence) {  // the stores issued so far complete before the next op issues
+        const std::uint64_t before = cycle_;
+        waitUntil(memoryDrain_, StallReason::Memory);
+        if (trace_ && cycle_ - before >= kTracedStallCycles)
+            trace_->span(name(), "fence", config_.clock.at(before), config_.clock.at(cycle_));
+        return;
+    }
     if (op.kind == OpKind::DmaWait) {
         if (dma.size() == 0)
             throw std::runtime_error(fmt::format("engine {}: dma_wait without a DMA engine", name()));
@@ -689,6 +703,7 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
     issueCycle_ = s;
     slotsUsed_ = static_cast<unsigned>(bundle.size());
     for (std::size_t i = 0; i < bundle.size(); ++i) {
+        access_.op = bundleOps_[i];
         if (isCompute(bundle[i].kind))
             completeCompute(bundle[i], plan[i].slot, s, plan[i].group);
         else
@@ -713,7 +728,8 @@ void Engine::issueDmaStart(const Op& op) {
     } else {
         dmaBytes_.written[transfer.dstSpace] += bytes * (1u + transfer.multicastCount);
     }
-    dma->start(transfer, op.tag, config_.clock.at(s));
+    dma->start(transfer, op.tag, config_.clock.at(s),
+               OpOrigin{access_.initiator, access_.op, config_.clock.at(s)});
 }
 
 Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::uint8_t>* data) {
@@ -824,6 +840,7 @@ void Engine::reportMacOperands(const Op& op, std::uint64_t first, std::uint64_t 
         a.bytes = r.totalBytes();
         a.arrival = config_.clock.at(first);
         a.completion = config_.clock.at(last);
+        a.op = access_.op;
         observer_->onAccess(a.space < spaceNames_.size() ? spaceNames_[a.space].c_str() : name(), a);
     }
 }

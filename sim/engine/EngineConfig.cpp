@@ -29,6 +29,11 @@ EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, 
     c.scalarRegisters = r.get<unsigned>("scalar_registers", kRegIds - kScalarRegBase,
                                         Range<unsigned>{1, kRegIds - kScalarRegBase});
     c.registerGroups = r.get<bool>("register_groups", false);
+    const std::string alignment =
+        r.oneOf("vector_alignment", {"none", "element", "register"}, std::string("none"));
+    c.vectorAlignment = alignment == "element"    ? VectorAlignment::Element
+                        : alignment == "register" ? VectorAlignment::Register
+                                                  : VectorAlignment::None;
     c.branchPenalty = r.get<unsigned>("branch_penalty", 0u, Range<unsigned>{0, 1000});
     c.forkLatency = r.get<unsigned>("fork_latency", 0u, Range<unsigned>{0, 1000000});
     c.barrierLatency = r.get<unsigned>("barrier_latency", 0u, Range<unsigned>{0, 1000000});

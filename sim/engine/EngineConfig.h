@@ -11,6 +11,8 @@
 //     vector_registers: 32      # default 64
 //     scalar_registers: 32      # default 64
 //     register_groups: true     # LMUL groups: an op spanning G registers uses vd..vd+G−1
+//     vector_alignment: element # vector loads/stores start at a multiple of: none (default),
+//                               # element (its size), register (register_size); validate checks it
 //     branch_penalty: 2         # cycles lost after a taken branch (front-end redirect)
 //     fork_latency: 100         # cycles from the fork that releases a join until the joiner runs
 //     barrier_latency: 200      # cycles from a barrier's last arrival until its engines run on
@@ -41,6 +43,7 @@ struct EngineConfig {
     unsigned vectorRegisters = kVectorRegs;
     unsigned scalarRegisters = kRegIds - kScalarRegBase;
     bool registerGroups = false;  // off: a register id names a whole vector of any length
+    VectorAlignment vectorAlignment = VectorAlignment::None;
     unsigned branchPenalty = 0;   // cycles
     unsigned forkLatency = 0;     // cycles: a fork's signal to the joined engine's next op
     unsigned barrierLatency = 0;  // cycles: a barrier's last arrival to every engine's next op

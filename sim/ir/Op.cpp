@@ -34,6 +34,7 @@ constexpr std::array<std::pair<OpKind, std::string_view>, kOpKindCount> kOpNames
     {OpKind::WidenFma, "wfma"},
     {OpKind::SegLoad, "vlseg"},
     {OpKind::SegStore, "vsseg"},
+    {OpKind::Fence, "fence"},
 }};
 
 // The table lists every kind once, in enum order (so a name is found by index too).

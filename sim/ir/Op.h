@@ -40,6 +40,8 @@ enum class OpKind : std::uint8_t {
     SegLoad,      // vlseg<nf>: vl segments of `count` (nf) fields at addr, unit stride: field f of
                   // segment i → element i of register group vd + f·LMUL
     SegStore,     // vsseg<nf>: the reverse, from the groups vs0, vs0 + LMUL, …
+    Fence,        // wait until every store the engine issued has reached its memory (store buffer
+                  // drained): a DMA started after it reads the stored bytes, not older ones
     Count         // number of kinds, not an op
 };
 
@@ -183,6 +185,12 @@ inline Op dmaStartOp(std::uint32_t tag, const DmaArgs& transfer) {
     op.kind = OpKind::DmaStart;
     op.tag = tag;
     op.dma = transfer;
+    return op;
+}
+
+inline Op fenceOp() {
+    Op op;
+    op.kind = OpKind::Fence;
     return op;
 }
 

@@ -85,6 +85,7 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         break;
     }
     case OpKind::DmaWait: j["tag"] = op.tag; break;
+    case OpKind::Fence: break;
     case OpKind::Nop:
         if (op.tag != 0)
             j["mark"] = op.tag;
@@ -426,6 +427,7 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
             if (info.dmaChannels == 0)
                 p.fail("op", "engine " + engine + " has no DMA engine to wait for");
             break;
+        case OpKind::Fence: break;
         case OpKind::Nop: op.tag = p.get<std::uint32_t>("mark", 0); break;
         case OpKind::Barrier:
         case OpKind::Join:

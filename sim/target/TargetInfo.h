@@ -83,6 +83,10 @@ struct SlotClassInfo {
     unsigned count = 0;  // ops of this class one bundle may hold
 };
 
+// Where an engine's vector loads and stores may start (and, strided, how far apart their
+// elements may lie): anywhere, at a multiple of the element's size, or of a whole register.
+enum class VectorAlignment : std::uint8_t { None, Element, Register };
+
 struct EngineInfo {
     std::string name;
     ClockDomain clock;
@@ -91,9 +95,11 @@ struct EngineInfo {
     bool mainCompute = true;
     std::optional<MacArrayInfo> macArray;  // the engine's MAC array, if it has one
     unsigned dmaChannels = 0;              // channels of the DMA engine it starts (0: it has none)
-    std::string key;                       // YAML key it was declared under ("core" for core3)
-    int cluster = -1;                      // index into TargetInfo::clusters; −1: chip level
-    unsigned index = 0;                    // instance index among its key's instances
+    std::uint64_t dmaAlignment = 1;        // its DMA's addresses and strides are multiples of this (bytes)
+    VectorAlignment vectorAlignment = VectorAlignment::None;
+    std::string key;     // YAML key it was declared under ("core" for core3)
+    int cluster = -1;    // index into TargetInfo::clusters; −1: chip level
+    unsigned index = 0;  // instance index among its key's instances
     // Memory roles this engine resolves ("l1" → its own l1_3): role name → memory space id.
     std::map<std::string, std::uint8_t> roles;
     // The memories it reaches, in the order of its YAML `memories:` list (roles where it has them):

@@ -39,6 +39,7 @@ void CheckedOpStream::report(const Op& op, const std::string& kind, const std::s
     e.kind = kind;
     e.engine = engine_.name;
     e.opIndex = current_;
+    e.opEngine = engine_.name;
     e.memory = memory;
     if (!memory.empty()) {
         e.address = address;
@@ -60,6 +61,55 @@ std::uint64_t CheckedOpStream::spaceSize(std::uint8_t space, std::string& name) 
         }
     name = fmt::format("space {}", space);
     return 0;
+}
+
+// Vector loads and stores start where the engine allows (strided: each element does), DMA
+// descriptors' addresses and strides are multiples of the DMA's alignment.
+void CheckedOpStream::checkAlignment(const Op& op) {
+    auto misaligned = [](std::int64_t v, std::uint64_t a) {
+        return a > 1 && static_cast<std::uint64_t>(v) % a != 0;
+    };
+    const bool vectorAccess = op.kind == OpKind::VLoad || op.kind == OpKind::VStore || isSegmentOp(op.kind);
+    if (vectorAccess && engine_.vectorAlignment != VectorAlignment::None) {
+        const bool element = engine_.vectorAlignment == VectorAlignment::Element;
+        const std::uint64_t a = element ? dtypeBytes(op.dtype) : engine_.registerBytes;
+        std::string name;
+        spaceSize(op.space, name);
+        const char* what = element ? "its element size" : "a vector register";
+        if (misaligned(static_cast<std::int64_t>(op.addr), a))
+            report(op, "alignment",
+                   fmt::format("starts at {}+{:#x}, not a multiple of {} B ({}): engine {} needs "
+                               "{}-aligned vector accesses",
+                               name, op.addr, a, what, engine_.name, element ? "element" : "register"),
+                   name, op.addr, memoryElements(op) * dtypeBytes(op.dtype));
+        else if (op.stride != 0 && misaligned(op.stride < 0 ? -op.stride : op.stride, a))
+            report(op, "alignment",
+                   fmt::format("stride {} B is not a multiple of {} B ({}): its elements after the first "
+                               "are misaligned on engine {}",
+                               op.stride, a, what, engine_.name),
+                   name, op.addr, memoryElements(op) * dtypeBytes(op.dtype));
+    }
+    if (op.kind != OpKind::DmaStart || engine_.dmaAlignment <= 1)
+        return;
+    const DmaArgs& d = op.dma;
+    const std::uint64_t a = engine_.dmaAlignment;
+    const std::pair<const char*, std::int64_t> fields[] = {
+        {"source address", static_cast<std::int64_t>(d.src)},
+        {"destination address", static_cast<std::int64_t>(d.dst)},
+        {"source row stride", d.rows > 1 ? d.srcRowStride : 0},
+        {"destination row stride", d.rows > 1 ? d.dstRowStride : 0},
+        {"source plane stride", d.planes > 1 ? d.srcPlaneStride : 0},
+        {"destination plane stride", d.planes > 1 ? d.dstPlaneStride : 0},
+        {"multicast stride", d.multicastCount > 0 ? static_cast<std::int64_t>(d.multicastStride) : 0}};
+    for (const auto& [field, value] : fields) {
+        if (!misaligned(value < 0 ? -value : value, a))
+            continue;
+        report(op, "alignment",
+               fmt::format("{} {:#x} is not a multiple of {} B, the alignment of engine {}'s DMA", field,
+                           value, a, engine_.name),
+               "", 0, 0);
+        return;
+    }
 }
 
 bool CheckedOpStream::check(const Op& op) {
@@ -105,6 +155,7 @@ bool CheckedOpStream::check(const Op& op) {
         if (d.rowBytes == 0)
             return ok;
     }
+    checkAlignment(op);
     // Bounds: every byte inside its memory.
     for (const FootprintRange& r : footprint(op)) {
         std::string name;

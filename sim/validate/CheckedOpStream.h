@@ -1,7 +1,8 @@
 // Static checks of a schedule, op by op, as the engine pulls its stream: every register an op
 // names exists on the engine (register-budget), every byte it addresses lies inside its memory
 // (bounds), every DMA descriptor is well formed (dma-descriptor: zero sizes, destination rows
-// that overlap because the stride is shorter than a row, a multicast group the target lacks).
+// that overlap because the stride is shorter than a row, a multicast group the target lacks), every
+// vector access and DMA address is aligned as the target requires (alignment).
 // They need no timing, only the op and the target, so they apply to generated and replayed
 // schedules alike. An op that would stop the simulation (a register or byte that does not exist)
 // is reported and replaced by a no-op, so one run finds every such op.
@@ -30,6 +31,7 @@ public:
 private:
     // False when the op must not reach the engine.
     bool check(const Op& op);
+    void checkAlignment(const Op& op);
     void report(const Op& op, const std::string& kind, const std::string& message, const std::string& memory,
                 std::uint64_t address, std::uint64_t bytes);
     std::uint64_t spaceSize(std::uint8_t space, std::string& name) const;

@@ -52,7 +52,7 @@ std::uint32_t HazardDetector::engineParty(std::uint16_t initiator) {
     if (it != engineParties_.end())
         return it->second;
     const auto id = static_cast<std::uint32_t>(parties_.size());
-    parties_.push_back({initiator, false, 0, initiatorName(initiator)});
+    parties_.push_back({initiator, false, 0, initiatorName(initiator), std::string(), 0});
     engineParties_.emplace(initiator, id);
     return id;
 }
@@ -86,17 +86,21 @@ void HazardDetector::onAccess(const char* memory, const TimedAccess& a) {
         return;
     const std::uint32_t mem = memoryIndex(cached ? b->second.c_str() : memory);
     windows_[mem].push_back(
-        {lo, hi, a.arrival, std::max(a.completion, a.arrival + 1), engineParty(a.initiator), a.write});
+        {lo, hi, a.arrival, std::max(a.completion, a.arrival + 1), engineParty(a.initiator), a.write, a.op});
 }
 
-void HazardDetector::onTransferEnd(std::uint16_t initiator, std::uint32_t tag, Tick issued, Tick done) {
+void HazardDetector::onTransferEnd(std::uint16_t initiator, std::uint32_t tag, Tick issued, Tick done,
+                                   const OpOrigin& origin) {
     auto it = openTransfers_.find(initiator);
     if (it == openTransfers_.end() || it->second.empty())
         return;
     const auto party = static_cast<std::uint32_t>(parties_.size());
-    parties_.push_back({initiator, true, tag, fmt::format("{} (DMA tag {})", initiatorName(initiator), tag)});
+    parties_.push_back({initiator, true, tag, fmt::format("{} (DMA tag {})", initiatorName(initiator), tag),
+                        origin.op == kNoOpIndex ? std::string() : initiatorName(origin.engine),
+                        origin.op == kNoOpIndex ? issued : origin.issued});
     for (const OpenRange& r : it->second)
-        windows_[r.memory].push_back({r.lo, r.hi, issued, std::max(done, issued + 1), party, r.write});
+        windows_[r.memory].push_back(
+            {r.lo, r.hi, issued, std::max(done, issued + 1), party, r.write, origin.op});
     it->second.clear();
 }
 
@@ -114,6 +118,17 @@ double ns(Tick t) {
 }
 
 }  // namespace
+
+// "core0 (op 17)", "dma_ch2 (DMA tag 4, started by core0 op 9)": who, and which op of which stream.
+std::string HazardDetector::describe(const Window& w) const {
+    const Party& p = parties_[w.party];
+    if (w.op == kNoOpIndex)
+        return p.name;
+    if (p.dma)
+        return fmt::format("{} (DMA tag {}, started by {} op {})", initiatorName(p.initiator), p.tag,
+                           p.starter, w.op);
+    return fmt::format("{} (op {})", p.name, w.op);
+}
 
 void HazardDetector::onSync(std::uint16_t initiator, SyncKind kind, std::uint32_t tag, Tick arrival,
                             Tick resume) {
@@ -151,10 +166,12 @@ bool HazardDetector::waited(const Window& transfer, const Window& access) const 
     if (s == syncs_.end())
         return false;
     const std::uint32_t tag = parties_[transfer.party].tag;
+    // A wait covers the transfers its engine started before it, even those a full descriptor
+    // queue took only later.
+    const Tick started = parties_[transfer.party].started;
     const auto& waits = s->second.dmaWaits;
     for (std::size_t i = 0; i < waits.size(); ++i)
-        if (waits[i].object == tag && waits[i].time >= transfer.begin &&
-            s->second.waitResumes[i] <= access.begin)
+        if (waits[i].object == tag && waits[i].time >= started && s->second.waitResumes[i] <= access.begin)
             return true;
     // Or another engine waited for the transfer and then released a barrier or fork that the
     // accessing engine acquired before the access (one engine loads a shared buffer, the others
@@ -165,7 +182,7 @@ bool HazardDetector::waited(const Window& transfer, const Window& access) const 
             continue;
         for (std::size_t i = 0; i < other.dmaWaits.size(); ++i) {
             const Tick resumed = other.waitResumes[i];
-            if (other.dmaWaits[i].object != tag || other.dmaWaits[i].time < transfer.begin ||
+            if (other.dmaWaits[i].object != tag || other.dmaWaits[i].time < started ||
                 resumed < transfer.end || resumed > access.begin)
                 continue;
             for (const SyncPoint& r : other.releases) {
@@ -188,21 +205,30 @@ void HazardDetector::report(ValidationLog& log, std::uint32_t m, const Window& o
     // Overlapping windows: the second party acts while the first is still at it; otherwise (two
     // engines) it acts later, but nothing makes it wait for the first.
     const bool during = w.begin < o.end;
+    const std::string earlyName = describe(o), lateName = describe(w);
     const std::string first =
-        during ? fmt::format("while {} is still", early.name) : fmt::format("after {} was", early.name);
+        during ? fmt::format("while {} is still", earlyName) : fmt::format("after {} was", earlyName);
     std::string what;
     if (o.write && w.write) {
         e.kind = "waw-hazard";
-        what = fmt::format("{} writes them {} writing them", late.name, first);
+        what = fmt::format("{} writes them {} writing them", lateName, first);
     } else if (o.write) {
         e.kind = "raw-hazard";
-        what = fmt::format("{} reads them {} writing them", late.name, first);
+        what = fmt::format("{} reads them {} writing them", lateName, first);
     } else {
         e.kind = "war-hazard";
-        what = fmt::format("{} overwrites them {} reading them", late.name, first);
+        what = fmt::format("{} overwrites them {} reading them", lateName, first);
     }
     e.engine = late.name;
     e.other = early.name;
+    if (w.op != kNoOpIndex) {
+        e.opIndex = w.op;
+        e.opEngine = late.dma ? late.starter : late.name;
+    }
+    if (o.op != kNoOpIndex) {
+        e.otherOpIndex = o.op;
+        e.otherOpEngine = early.dma ? early.starter : early.name;
+    }
     e.memory = memoryNames_[m];
     e.address = lo;
     e.bytes = hi - lo;
@@ -211,8 +237,8 @@ void HazardDetector::report(ValidationLog& log, std::uint32_t m, const Window& o
     e.message =
         fmt::format("{} [{:#x}, {:#x}) ({} B): {} ({} from {} to {}, {} from {} to {}); nothing orders "
                     "the two (a missing DMA wait, barrier or join?)",
-                    e.memory, lo, hi, hi - lo, what, late.name, formatNs(ns(w.begin)), formatNs(ns(w.end)),
-                    early.name, formatNs(ns(o.begin)), formatNs(ns(o.end)));
+                    e.memory, lo, hi, hi - lo, what, lateName, formatNs(ns(w.begin)), formatNs(ns(w.end)),
+                    earlyName, formatNs(ns(o.begin)), formatNs(ns(o.end)));
     const std::string key =
         fmt::format("{}|{}|{}|{}", e.kind, m, initiatorName(early.initiator), initiatorName(late.initiator));
     log.add(std::move(e), key);

@@ -38,7 +38,8 @@ public:
                 const std::map<std::string, std::string>& backing);
 
     void onAccess(const char* memory, const TimedAccess& access) override;
-    void onTransferEnd(std::uint16_t initiator, std::uint32_t tag, Tick issued, Tick done) override;
+    void onTransferEnd(std::uint16_t initiator, std::uint32_t tag, Tick issued, Tick done,
+                       const OpOrigin& origin) override;
     void onSync(std::uint16_t initiator, SyncKind kind, std::uint32_t tag, Tick arrival,
                 Tick resume) override;
 
@@ -52,12 +53,15 @@ private:
         Tick begin, end;       // simulated time [begin, end)
         std::uint32_t party;   // index into parties_
         bool write;
+        std::uint64_t op;  // the engine's op (a transfer: its dma_start), kNoOpIndex when unknown
     };
     struct Party {
         std::uint16_t initiator;
         bool dma;
-        std::uint32_t tag;  // DMA transfers
-        std::string name;   // "npu", "dma_ch3 (tag 5)"
+        std::uint32_t tag;    // DMA transfers
+        std::string name;     // "npu", "dma_ch3 (DMA tag 5)"
+        std::string starter;  // DMA transfers: the engine whose dma_start began it
+        Tick started = 0;     // DMA transfers: when that engine issued the dma_start
     };
     struct OpenRange {
         std::uint32_t memory;
@@ -66,6 +70,7 @@ private:
     };
 
     void report(ValidationLog& log, std::uint32_t memory, const Window& early, const Window& late);
+    std::string describe(const Window& w) const;
     bool ordered(const Window& first, const Window& second) const;
     void sweepDmaOverlaps(ValidationLog& log, std::uint32_t memory);
     void checkEnginePairs(ValidationLog& log, std::uint32_t memory);

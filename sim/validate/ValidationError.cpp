@@ -10,6 +10,8 @@ nlohmann::ordered_json ValidationError::toJson() const {
     j["message"] = message;
     j["engine"] = engine.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(engine);
     j["op_index"] = opIndex ? nlohmann::ordered_json(*opIndex) : nlohmann::ordered_json();
+    if (opIndex && !opEngine.empty())
+        j["op_engine"] = opEngine;
     j["time_ns"] = timeNs ? nlohmann::ordered_json(*timeNs) : nlohmann::ordered_json();
     j["memory"] = memory.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(memory);
     j["address"] = address ? nlohmann::ordered_json(*address) : nlohmann::ordered_json();
@@ -18,6 +20,10 @@ nlohmann::ordered_json ValidationError::toJson() const {
         j["other"] = other;
     if (otherTimeNs)
         j["other_time_ns"] = *otherTimeNs;
+    if (otherOpIndex) {
+        j["other_op_index"] = *otherOpIndex;
+        j["other_op_engine"] = otherOpEngine;
+    }
     j["repeats"] = repeats;
     return j;
 }

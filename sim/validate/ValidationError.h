@@ -19,14 +19,17 @@ struct ValidationError {
     std::string kind;
     std::string message;
     std::string engine;                    // the engine (or DMA channel) at fault, "" when none
-    std::optional<std::uint64_t> opIndex;  // index of the op in its engine's stream
-    std::optional<double> timeNs;          // simulated time the problem shows
-    std::string memory;                    // memory the bytes belong to, "" when none
+    std::optional<std::uint64_t> opIndex;  // index of the op in the stream of opEngine
+    std::string opEngine;          // the engine whose op it is (a DMA transfer: the engine that started it)
+    std::optional<double> timeNs;  // simulated time the problem shows
+    std::string memory;            // memory the bytes belong to, "" when none
     std::optional<std::uint64_t> address;  // first byte (offset in the memory)
     std::optional<std::uint64_t> bytes;
-    std::string other;                  // hazards: the second party
-    std::optional<double> otherTimeNs;  // hazards: when the second party began
-    std::uint64_t repeats = 0;          // further occurrences folded into this one
+    std::string other;                          // hazards: the second party
+    std::optional<double> otherTimeNs;          // hazards: when the second party began
+    std::optional<std::uint64_t> otherOpIndex;  // hazards: the second party's op, of otherOpEngine
+    std::string otherOpEngine;
+    std::uint64_t repeats = 0;  // further occurrences folded into this one
 
     nlohmann::ordered_json toJson() const;
 };

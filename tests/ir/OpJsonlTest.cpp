@@ -192,6 +192,7 @@ Op sampleOp(OpKind kind) {
         op.src[0] = s(8);
         op.imm = 4;
         break;
+    case OpKind::Fence:
     case OpKind::Count: break;
     }
     return op;

@@ -59,6 +59,10 @@ TEST(AccessObserver, SeesEngineLoadsAndTheFillsTheyCause) {
     EXPECT_EQ(recorder.seen[2].second.source, AccessSource::Engine);
     EXPECT_EQ(recorder.seen[2].second.bytes, 32u);
     EXPECT_EQ(recorder.seen[3].second.addr, 4096u + 32);
+    // An engine's access names the op that made it, by its index in the engine's stream.
+    EXPECT_EQ(recorder.seen[0].second.op, kNoOpIndex);  // a fill: the cache's own transaction
+    EXPECT_EQ(recorder.seen[2].second.op, 0u);
+    EXPECT_EQ(recorder.seen[3].second.op, 1u);
 }
 
 TEST(AccessObserver, TraceWriterWritesOneJsonObjectPerAccess) {

@@ -1,6 +1,7 @@
 // `tessim validate`: shipped schedules validate clean on reduced shapes, and a corpus of seeded
 // schedule bugs (edits of an emitted JSON Lines schedule, or plans that cannot fit) is caught,
 // each with the right kind.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -75,6 +77,15 @@ bool isOp(const Json& l, const char* op) {
     return l["op"] == op;
 }
 
+// The op at `index` of `engine`'s stream (its index-th line of the schedule, from 0).
+Json opOf(const std::vector<Json>& lines, const std::string& engine, std::uint64_t index) {
+    for (const auto& l : lines)
+        if (l.contains("op") && l["engine"] == engine && index-- == 0)
+            return l;
+    ADD_FAILURE() << engine << " has no such op";
+    return Json();
+}
+
 // A reduced conv1080p on the NPU, double-buffered, four row tiles: ping-pong buffers in use.
 const std::string kConv = "--target npu --workload conv1080p --plan double-buffer --set workload.h=32 "
                           "--set workload.w=32 --set workload.channels=16 --set workload.filters=16 "
@@ -90,6 +101,9 @@ TEST_P(CleanSchedule, ValidatesWithNoErrors) {
     EXPECT_TRUE(v.out["valid"].get<bool>());
     EXPECT_TRUE(v.out["errors"].empty());
 }
+
+// A reduced seed-003 convolution on the vector DSP (f64, 5×5): 64×64 stays resident in the AM.
+const std::string kFtm = "--target ftm2000 --workload conv-ftm --set workload.h=64 --set workload.w=64";
 
 const std::string kSmallConv = "--workload conv1080p --set workload.h=24 --set workload.w=24 "
                                "--set workload.channels=8 --set workload.filters=8 --functional";
@@ -121,6 +135,19 @@ INSTANTIATE_TEST_SUITE_P(
         "--target k1 --workload tt-lenet300 --plan tt/blocked --functional",
         "--target k1 --workload tt-lenet300 --plan tt/tiled --functional",
         "--target k1 --workload tt-lenet300 --plan tt/threaded --functional",
+        // ftm2000: resident and double-buffered shuffle, padding, four cores, im2col; functional
+        kFtm + " --plan shuffle --functional",
+        kFtm + " --plan shuffle --set plan.buffering=double --functional",
+        kFtm + " --plan shuffle --set workload.pad=2 --functional",
+        kFtm + " --plan shuffle --set workload.filters=4 --set plan.cores=4 --functional",
+        kFtm + " --plan im2col --functional",
+        kFtm + " --plan im2col --set plan.buffering=double --functional",
+        // three input channels: more expansion descriptors than the DMA queue holds at once
+        "--target ftm2000 --workload conv-ftm --plan im2col --set workload.h=40 --set workload.w=40 "
+        "--set workload.channels=3 --functional",
+        // memory kernels with a reference (pointer_chase has none: it computes nothing)
+        "--target k1 --workload memcpy --plan memory/all-cores --set workload.bytes=16KiB --functional",
+        "--target k1 --workload memset --plan memory/cluster --set workload.bytes=16KiB --functional",
         // a replayed schedule, unedited
         "--target minimal-8core --workload dot --plan two-cores --set workload.n=4096 --functional"));
 
@@ -158,9 +185,11 @@ Verdict seeded(const std::string& name, const std::function<void(std::vector<Jso
 }
 
 TEST(ValidateSeeded, MissingDmaWaitIsReadAfterWrite) {
-    Verdict v = seeded("nowait", [](std::vector<Json>& l) {
+    std::vector<Json> edited;
+    Verdict v = seeded("nowait", [&](std::vector<Json>& l) {
         l.erase(l.begin() + static_cast<long>(
                                 find(l, [](const Json& o) { return isOp(o, "dma_wait") && o["tag"] == 1; })));
+        edited = l;
     });
     ASSERT_EQ(v.kinds(), std::set<std::string>{"raw-hazard"});
     const Json& e = v.out["errors"][0];
@@ -169,6 +198,17 @@ TEST(ValidateSeeded, MissingDmaWaitIsReadAfterWrite) {
     EXPECT_GT(e["bytes"].get<std::uint64_t>(), 0u);
     EXPECT_TRUE(e["time_ns"].is_number());
     EXPECT_NE(e["other"].get<std::string>().find("DMA tag 1"), std::string::npos);
+    // Both parties name their op: the reading MAC tile, and the dma_start of the transfer.
+    ASSERT_TRUE(e["op_index"].is_number()) << e.dump();
+    EXPECT_EQ(e["op_engine"], "npu");
+    EXPECT_EQ(opOf(edited, "npu", e["op_index"].get<std::uint64_t>())["op"], "mac_tile");
+    ASSERT_TRUE(e["other_op_index"].is_number()) << e.dump();
+    const Json start = opOf(edited, e["other_op_engine"], e["other_op_index"].get<std::uint64_t>());
+    EXPECT_EQ(start["op"], "dma_start");
+    EXPECT_EQ(start["tag"], 1);
+    EXPECT_NE(e["message"].get<std::string>().find(fmt::format("npu (op {})", e["op_index"].get<int>())),
+              std::string::npos)
+        << e["message"];
 }
 
 TEST(ValidateSeeded, EditedScheduleWithALaterWaitRemovedIsReadAfterWrite) {
@@ -192,17 +232,59 @@ TEST(ValidateSeeded, PingPongBuffersSwappedIsWriteAfterRead) {
 
 TEST(ValidateSeeded, WriteBackBeforeComputeFinishedIsReadAfterWrite) {
     // Without the fence, the output DMA of the last tile reads what the MAC array still writes.
-    Verdict v = seeded("nofence", [](std::vector<Json>& l) {
+    std::vector<Json> edited;
+    Verdict v = seeded("nofence", [&](std::vector<Json>& l) {
         const std::size_t fence = find(
             l, [](const Json& o) { return isOp(o, "mac_tile") && o["channels"] == 0; }, 3);
         l.erase(l.begin() + static_cast<long>(fence));
+        edited = l;
     });
     ASSERT_TRUE(v.kinds().count("raw-hazard")) << v.out.dump(1);
     bool dmaReads = false;
-    for (const auto& e : v.out["errors"])
-        dmaReads |=
-            e["kind"] == "raw-hazard" && e["engine"].get<std::string>().find("DMA") != std::string::npos;
+    for (const auto& e : v.out["errors"]) {
+        if (e["kind"] != "raw-hazard" || e["engine"].get<std::string>().find("DMA") == std::string::npos)
+            continue;
+        dmaReads = true;
+        // The transfer's op is the dma_start of the write-back, in the stream of the engine that
+        // started it; the writer's is a MAC tile.
+        EXPECT_EQ(e["op_engine"], "npu");
+        EXPECT_EQ(opOf(edited, "npu", e["op_index"].get<std::uint64_t>())["op"], "dma_start");
+        EXPECT_EQ(opOf(edited, "npu", e["other_op_index"].get<std::uint64_t>())["op"], "mac_tile");
+    }
     EXPECT_TRUE(dmaReads);
+}
+
+// The vector DSP's write-back DMA reads the outputs its last pass stored: the core fences its
+// stores first. Without the fence the DMA window opens before the last vector store completes.
+TEST(ValidateSeeded, DspWriteBackWithoutItsStoreFenceIsReadAfterWrite) {
+    std::vector<Json> edited;
+    Verdict v = seeded(
+        "dspfence",
+        [&](std::vector<Json>& l) {
+            l.erase(std::remove_if(l.begin(), l.end(),
+                                   [](const Json& o) { return o.value("op", "") == "fence"; }),
+                    l.end());
+            edited = l;
+        },
+        kFtm + " --plan shuffle");
+    ASSERT_EQ(v.kinds(), std::set<std::string>{"raw-hazard"}) << v.out.dump(1);
+    const Json& e = v.out["errors"][0];
+    EXPECT_EQ(e["engine"].get<std::string>().rfind("dma", 0), 0u) << e.dump();
+    EXPECT_EQ(e["other"], "core0");  // still storing
+    EXPECT_EQ(opOf(edited, "core0", e["op_index"].get<std::uint64_t>())["op"], "dma_start");
+    EXPECT_EQ(opOf(edited, "core0", e["other_op_index"].get<std::uint64_t>())["op"], "vstore");
+}
+
+TEST(Validate, ShippedDspKernelsFenceTheirStoresBeforeEachWriteBack) {
+    const std::vector<Json> lines = emitted(kFtm + " --plan shuffle --set workload.filters=2");
+    std::size_t writeBacks = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (lines[i].contains("op") && isOp(lines[i], "dma_start") && lines[i]["src_mem"] != "ddr") {
+            ++writeBacks;
+            ASSERT_GT(i, 0u);
+            EXPECT_EQ(lines[i - 1]["op"], "fence") << "write-back " << writeBacks;
+        }
+    EXPECT_EQ(writeBacks, 6u);  // per filter (2) and block of rows (3: 60 output rows, 20 a block)
 }
 
 TEST(ValidateSeeded, DmaPastTheEndOfTheSramIsBounds) {
@@ -302,6 +384,64 @@ TEST(ValidateSeeded, TwoCoresWritingOneBufferIsWriteAfterWrite) {
     EXPECT_EQ(e["other"], "core0");
 }
 
+// Alignment: the ftm2000 cores need element-aligned vector accesses, its DMA 8-byte aligned
+// addresses and strides (configs/targets/ftm2000.yaml, assumptions).
+TEST(ValidateSeeded, VectorLoadOffItsElementIsAlignment) {
+    std::vector<Json> edited;
+    Verdict v = seeded(
+        "vload",
+        [&](std::vector<Json>& l) {
+            l[find(l, [](const Json& o) { return isOp(o, "vload"); })]["addr"] =
+                l[find(l, [](const Json& o) { return isOp(o, "vload"); })]["addr"].get<long>() + 4;
+            edited = l;
+        },
+        kFtm + " --plan shuffle");
+    ASSERT_TRUE(v.kinds().count("alignment")) << v.out.dump(1);
+    for (const auto& e : v.out["errors"]) {
+        if (e["kind"] != "alignment")
+            continue;
+        EXPECT_EQ(e["engine"], "core0");
+        EXPECT_EQ(e["memory"], "am");  // the core's own AM, by its role
+        EXPECT_EQ(opOf(edited, "core0", e["op_index"].get<std::uint64_t>())["op"], "vload");
+        EXPECT_NE(e["message"].get<std::string>().find("not a multiple of 8 B"), std::string::npos)
+            << e["message"];
+    }
+}
+
+// The rule is the target's: asking the same kernel for register-aligned vector accesses (128 B
+// on ftm2000) finds the loads that start between registers, in the core's own AM.
+TEST(ValidateSeeded, RegisterAlignedTargetRefusesTheShuffleKernelsElementOffsets) {
+    Verdict v = validate(kFtm + " --plan shuffle --set target.core.vector_alignment=register");
+    ASSERT_EQ(v.exitCode, 1) << v.err;
+    EXPECT_EQ(v.kinds(), std::set<std::string>{"alignment"});
+    EXPECT_NE(v.out["errors"][0]["message"].get<std::string>().find("not a multiple of 128 B"),
+              std::string::npos);
+}
+
+TEST(ValidateSeeded, DmaSourceOffTheDmaAlignmentIsAlignment) {
+    Verdict v = seeded(
+        "dmaalign",
+        [](std::vector<Json>& l) {
+            auto& o = l[find(l, [](const Json& o) { return isOp(o, "dma_start") && o["src_mem"] == "ddr"; })];
+            o["src"] = o["src"].get<long>() + 2;
+        },
+        kFtm + " --plan shuffle");
+    ASSERT_TRUE(v.kinds().count("alignment")) << v.out.dump(1);
+    EXPECT_NE(v.out["errors"][0]["message"].get<std::string>().find("source address"), std::string::npos);
+}
+
+TEST(ValidateSeeded, DspOutputStoredOneRowOffIsAFunctionalMismatch) {
+    Verdict v = seeded(
+        "dspstore",
+        [](std::vector<Json>& l) {
+            for (auto& o : l)
+                if (isOp(o, "dma_start") && o["src_mem"] != "ddr")
+                    o["dst"] = o["dst"].get<long>() + 8 * 60;  // each write-back one output row down
+        },
+        kFtm + " --plan shuffle", "--functional");
+    EXPECT_EQ(v.kinds(), std::set<std::string>{"functional-mismatch"}) << v.out.dump(1);
+}
+
 TEST(ValidateSeeded, TileExceedingTheSramIsCapacity) {
     Verdict v = validate("--target npu --workload conv1080p --plan static-single --set plan.tile_h=64 "
                          "--set plan.tile_c=full --set plan.tile_f=full");
@@ -309,10 +449,29 @@ TEST(ValidateSeeded, TileExceedingTheSramIsCapacity) {
     EXPECT_EQ(v.kinds(), std::set<std::string>{"capacity"});
 }
 
+// Refusals are told apart by what the kernel says falls short, not by their wording: a plan
+// whose register blocking exceeds the register file is register-budget, and bad input that
+// happens to say "does not fit" stays a configuration error.
+TEST(ValidateSeeded, UnrollBeyondTheVectorRegistersIsRegisterBudget) {
+    Verdict v = validate(kFtm + " --plan shuffle --set workload.k=11 --set plan.unroll=8");
+    EXPECT_EQ(v.exitCode, 1) << v.err;
+    EXPECT_EQ(v.kinds(), std::set<std::string>{"register-budget"});
+}
+
+TEST(Validate, AKernelLargerThanItsInputIsAConfigurationError) {
+    auto r = runTessim("validate --target npu --workload conv1080p --set workload.h=2 --set workload.w=2 "
+                       "--set workload.k=7");
+    EXPECT_EQ(r.exitCode, 2) << r.out;
+    EXPECT_NE(r.err.find("does not fit"), std::string::npos) << r.err;
+}
+
 TEST(Validate, UsageAndConfigurationErrorsExitTwo) {
     EXPECT_EQ(runTessim("validate --workload axpy").exitCode, 2);  // no --target
     EXPECT_EQ(runTessim("validate --target nosuchtarget --workload axpy").exitCode, 2);
     EXPECT_EQ(runTessim("validate --target npu --schedule /nonexistent.jsonl").exitCode, 2);
+    // Alignment rules are target keys, checked as any other.
+    EXPECT_EQ(runTessim("validate " + kFtm + " --set target.core.vector_alignment=sideways").exitCode, 2);
+    EXPECT_EQ(runTessim("validate " + kFtm + " --set target.dma.alignment=3B").exitCode, 2);
 }
 
 }  // namespace

@@ -35,8 +35,10 @@ void MemoryLayout::requireFits(const config::Reader& reader, const std::string& 
                                const std::string& subject) const {
     if (fits())
         return;
-    reader.fail(key, fmt::format("{}: {} B needed in memory '{}', which holds {} B ({})", subject, end_,
-                                 space_->name, space_->size, describe()));
+    reader.fail(key,
+                fmt::format("{}: {} B needed in memory '{}', which holds {} B ({})", subject, end_,
+                            space_->name, space_->size, describe()),
+                config::Shortfall::Capacity);
 }
 
 }  // namespace tessim

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/Reader.h"
+#include "sim/engine/Int8Dot.h"
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/DmaOps.h"
 #include "workloads/common/KernelReaders.h"
@@ -569,26 +570,54 @@ private:
             memory.read(p.ddr->id, p.ddrOut, got.data(), got.size() * 4);
         }
         const std::string where = listed_ ? fmt::format("layer {} ({}) ", p.index, p.name) : std::string();
-        const std::uint32_t cg = s.groupChannels();
-        for (std::uint32_t f = 0; f < s.filters; ++f)
-            for (std::uint32_t y = 0; y < ho; ++y)
-                for (std::uint32_t x = 0; x < wo; ++x) {
-                    // Filter f sees the cg input channels of its group only.
-                    const std::uint32_t c0 = f / s.groupFilters() * cg;
-                    std::int32_t acc = 0;
-                    for (std::uint32_t ch = 0; ch < cg; ++ch)
-                        for (std::uint32_t ky = 0; ky < s.k; ++ky)
+        // Every input and weight once, widened to int16: a test value is a hash, and recomputing
+        // it for each MAC would cost far more than the convolution itself.
+        const std::uint32_t cg = s.groupChannels(), gf = s.groupFilters();
+        std::vector<std::int16_t> in(std::uint64_t{s.channels} * s.h * s.w);
+        std::vector<std::int16_t> weights(std::uint64_t{s.filters} * cg * s.k * s.k);
+        for (std::uint64_t i = 0; i < in.size(); ++i)
+            in[i] = testInt8(i, p.saltIn());
+        for (std::uint64_t i = 0; i < weights.size(); ++i)
+            weights[i] = testInt8(i, p.saltW());
+        // Direct convolution: output (f, y, x) sums, over the cg channels ch of f's group and (ky, kx),
+        // the weight times the input at (y·stride + ky − pad, x·stride + kx − pad), zero in the
+        // padding. The receptive field of (y, x) in a group is gathered once, in the weights' order,
+        // for every filter of that group.
+        const std::uint64_t taps = std::uint64_t{cg} * s.k * s.k;
+        std::vector<std::int16_t> field(2 * taps);
+        std::vector<std::int32_t> sums(std::uint64_t{s.filters} * wo);   // one output row
+        std::vector<const std::int16_t*> rows(std::uint64_t{cg} * s.k);  // null: padding
+        for (std::uint32_t y = 0; y < ho; ++y) {
+            std::fill(sums.begin(), sums.end(), 0);
+            for (std::uint32_t g = 0; g < s.groups; ++g) {
+                for (std::uint32_t ch = 0; ch < cg; ++ch)
+                    for (std::uint32_t ky = 0; ky < s.k; ++ky) {
+                        const std::int64_t iy = std::int64_t{y} * s.stride + ky - s.pad;
+                        const std::uint64_t c = std::uint64_t{g} * cg + ch;
+                        rows[std::uint64_t{ch} * s.k + ky] =
+                            iy < 0 || iy >= s.h
+                                ? nullptr
+                                : in.data() + (c * s.h + static_cast<std::uint64_t>(iy)) * s.w;
+                    }
+                for (std::uint32_t x = 0; x < wo; x += 2) {
+                    const std::uint32_t pair = std::min(2u, wo - x);  // two outputs share the weights' loads
+                    std::int16_t* f = field.data();
+                    for (std::uint32_t j = 0; j < pair; ++j) {
+                        const std::int64_t left = std::int64_t{x + j} * s.stride - s.pad;  // column of kx = 0
+                        const bool inside = left >= 0 && left + s.k <= s.w;
+                        for (const std::int16_t* row : rows)
                             for (std::uint32_t kx = 0; kx < s.k; ++kx) {
-                                std::int64_t iy = std::int64_t{y} * s.stride + ky - s.pad;
-                                std::int64_t ix = std::int64_t{x} * s.stride + kx - s.pad;
-                                if (iy < 0 || ix < 0 || iy >= s.h || ix >= s.w)
-                                    continue;
-                                std::int32_t in =
-                                    testInt8((std::uint64_t{c0 + ch} * s.h + iy) * s.w + ix, p.saltIn());
-                                std::int32_t wv =
-                                    testInt8(((std::uint64_t{f} * cg + ch) * s.k + ky) * s.k + kx, p.saltW());
-                                acc += in * wv;
+                                const std::int64_t ix = left + kx;
+                                *f++ = row && (inside || (ix >= 0 && ix < s.w)) ? row[ix] : std::int16_t{0};
                             }
+                    }
+                    accumulateDots(field.data(), pair, weights.data() + std::uint64_t{g} * gf * taps, taps,
+                                   gf, wo, sums.data() + std::uint64_t{g} * gf * wo + x);
+                }
+            }
+            for (std::uint32_t f = 0; f < s.filters; ++f)
+                for (std::uint32_t x = 0; x < wo; ++x) {
+                    std::int32_t acc = sums[std::uint64_t{f} * wo + x];
                     if (s.requantize())
                         acc = referenceRequant(acc, p.multiplier, p.shift);
                     std::uint64_t idx = (std::uint64_t{f} * ho + y) * wo + x;
@@ -599,6 +628,7 @@ private:
                         c.firstMismatch = fmt::format("{}output [{}][{}][{}]: simulated {} reference {}",
                                                       where, f, y, x, got[idx], acc);
                 }
+        }
     }
 
     std::string name_;
@@ -858,11 +888,13 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
             std::string key = pl.has("tile_h") ? "tile_h" : "strategy";
             std::string layer =
                 listed ? fmt::format("layer {} '{}' ", p.index, p.name) : std::string("layer ");
-            pl.fail(key, message + fmt::format(
-                                       " ({}{}×{}×{} → {} filters, k {}, stride {}, pad {}{}, strategy {})",
-                                       layer, p.s.channels, p.s.h, p.s.w, p.s.filters, p.s.k, p.s.stride,
-                                       p.s.pad, p.s.groups > 1 ? fmt::format(", groups {}", p.s.groups) : "",
-                                       p.strategyName));
+            pl.fail(key,
+                    message +
+                        fmt::format(" ({}{}×{}×{} → {} filters, k {}, stride {}, pad {}{}, strategy {})",
+                                    layer, p.s.channels, p.s.h, p.s.w, p.s.filters, p.s.k, p.s.stride,
+                                    p.s.pad, p.s.groups > 1 ? fmt::format(", groups {}", p.s.groups) : "",
+                                    p.strategyName),
+                    config::Shortfall::Capacity);
         }
         p.layout = sramLayout(p.s, p.t, p.strategy);
         p.estimate = estimatePlan(p.s, p.t, p.strategy, m);

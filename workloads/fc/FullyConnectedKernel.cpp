@@ -515,13 +515,16 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
                         p.rb, p.ro, p.lmul,
                         p.widen ? fmt::format("{} f32 accumulators × 2", p.rb * p.ro)
                                 : fmt::format("{} accumulators", p.rb * p.ro),
-                        operands, groups, groups * p.group, core.name, core.vectorRegisters));
+                        operands, groups, groups * p.group, core.name, core.vectorRegisters),
+            config::Shortfall::Registers);
     }
     const unsigned scalars = kFirstPointer + 2 * p.rb + p.ro + (p.overOut ? p.rb : 0);
     if (scalars > core.scalarRegisters)
-        pl.fail("rb", fmt::format("a block of rb {} × ro {} needs {} scalar registers ({} + pointers and "
-                                  "values per batch row and output); engine '{}' has {}",
-                                  p.rb, p.ro, scalars, kFirstPointer, core.name, core.scalarRegisters));
+        pl.fail("rb",
+                fmt::format("a block of rb {} × ro {} needs {} scalar registers ({} + pointers and "
+                            "values per batch row and output); engine '{}' has {}",
+                            p.rb, p.ro, scalars, kFirstPointer, core.name, core.scalarRegisters),
+                config::Shortfall::Registers);
     // Threads take contiguous slices of the outputs in whole blocks (over `out`: whole vectors).
     const auto slices = contiguousSlices(p.out, engines.size(), p.overOut ? p.vlmax : p.ro);
     for (std::size_t t = 0; t < engines.size(); ++t)

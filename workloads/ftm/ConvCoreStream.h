@@ -2,7 +2,7 @@
 // works: once its start (its kernel elements and the first input in flight), then for each block
 // of output rows the block's head (wait for its input, barrier, next block's input) and, for each
 // filter the core owns, one pipelined loop per pass, the filter's outputs written back after the
-// last pass; at the end, a wait for the write-backs still in flight.
+// last pass (behind a store fence); at the end, a wait for the write-backs still in flight.
 #pragma once
 
 #include <cstddef>
@@ -77,6 +77,9 @@ protected:
                        std::uint32_t r1, std::uint64_t amAddr) const {
         const unsigned f = core_ + filter_ * p.cores();
         const std::uint64_t rowBytes = std::uint64_t{p.wo} * p.elem;
+        // The last pass's stores drain before the DMA reads their bytes (a DSP fences its store
+        // buffer before it starts a transfer of what it stored).
+        out.push_back(bundleStart(fenceOp()));
         out.push_back(bundleStart(
             dmaCopy(kOutputTag + block_ % 2, 2, {static_cast<std::uint32_t>(rowBytes * (r1 - r0)), 1, 1},
                     {am, amAddr}, {p.ddr, p.ddrOut + (std::uint64_t{f} * p.ho + r0) * rowBytes})));

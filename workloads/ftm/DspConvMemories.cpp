@@ -32,8 +32,10 @@ DspConvMemories findDspConvMemories(config::Reader& plan, const TargetInfo& targ
     const std::uint64_t smSize = sizeOf(*sm, target);
     const std::uint64_t smNeed = std::uint64_t{p.maxFiltersPerCore()} * p.coefficientsPerFilter() * p.elem;
     if (!m.scalarMemory.cache && smNeed > smSize)
-        plan.fail("cores", fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B",
-                                       p.maxFiltersPerCore(), p.channels, p.k, p.k, smNeed, smSize));
+        plan.fail("cores",
+                  fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B",
+                              p.maxFiltersPerCore(), p.channels, p.k, p.k, smNeed, smSize),
+                  config::Shortfall::Capacity);
     return m;
 }
 

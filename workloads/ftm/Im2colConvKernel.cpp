@@ -198,8 +198,8 @@ GemmBody planBody(const Im2colParams& p, unsigned ne, unsigned requested, bool p
         }
     }
     if (!found)
-        pl.fail("unroll",
-                fmt::format("unroll {} does not fit {} vector registers", first, p.vectorRegisters));
+        pl.fail("unroll", fmt::format("unroll {} does not fit {} vector registers", first, p.vectorRegisters),
+                config::Shortfall::Registers);
     return best;
 }
 
@@ -516,13 +516,17 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
         while (rows < p.ho && need(rows + 1, 2) <= amSize)
             ++rows;
         if (rows == 0)
-            pl.fail("buffering", fmt::format("two expanded output rows need {} B of AM, which holds {} B",
-                                             need(1, 2), amSize));
+            pl.fail(
+                "buffering",
+                fmt::format("two expanded output rows need {} B of AM, which holds {} B", need(1, 2), amSize),
+                config::Shortfall::Capacity);
         if (buffering == "double" && rows >= p.ho)
             rows = (p.ho + 1) / 2;
     } else if (need(p.ho, 1) > amSize) {
-        pl.fail("buffering", fmt::format("the expanded matrix and outputs need {} B of AM, which holds {} B",
-                                         need(p.ho, 1), amSize));
+        pl.fail("buffering",
+                fmt::format("the expanded matrix and outputs need {} B of AM, which holds {} B",
+                            need(p.ho, 1), amSize),
+                config::Shortfall::Capacity);
     }
     if (requestedRows > 0)
         rows = std::min(rows, requestedRows);

@@ -241,8 +241,10 @@ Body planBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool part
             }
         }
     if (!found)
-        pl.fail("unroll", fmt::format("unroll {} of a {}-row pass does not fit {} vector registers", first,
-                                      kp, p.vectorRegisters));
+        pl.fail("unroll",
+                fmt::format("unroll {} of a {}-row pass does not fit {} vector registers", first, kp,
+                            p.vectorRegisters),
+                config::Shortfall::Registers);
     return best;
 }
 
@@ -575,9 +577,11 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         std::min(p.explicitBroadcast ? kMaxBroadcastRegs : kMaxKernelRegs, p.scalarRegisters);
     const unsigned rowsPerPass = std::max(1u, std::min(p.k, regs / p.k));
     if (p.k > regs)
-        w.fail("k", fmt::format("a kernel row of {} elements exceeds the {} scalar registers for kernel "
-                                "elements",
-                                p.k, regs));
+        w.fail("k",
+               fmt::format("a kernel row of {} elements exceeds the {} scalar registers for kernel "
+                           "elements",
+                           p.k, regs),
+               config::Shortfall::Registers);
     for (unsigned c = 0; c < p.channels; ++c)
         for (unsigned k0 = 0; k0 < p.k; k0 += rowsPerPass)
             p.passes.push_back(Pass{c, k0, std::min(rowsPerPass, p.k - k0)});
@@ -612,16 +616,20 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         while (rows < p.ho && need(rows + 1, 2) <= amSize)
             ++rows;
         if (rows == 0)
-            pl.fail("buffering", fmt::format("two blocks of one output row need {} B of AM, which holds {} B",
-                                             need(1, 2), amSize));
+            pl.fail("buffering",
+                    fmt::format("two blocks of one output row need {} B of AM, which holds {} B", need(1, 2),
+                                amSize),
+                    config::Shortfall::Capacity);
         if (p.buffering == "double" && rows >= p.ho)
             rows = (p.ho + 1) / 2;  // forced double buffering: at least two blocks
         // Smaller blocks shorten the first fetch and the last write-back that nothing hides, at
         // K − S halo rows each: as for resident bands, an eighth of the map, at least 4·K rows.
         rows = std::min(rows, std::max((p.ho + kResidentBands - 1) / kResidentBands, 4 * p.k));
     } else if (need(p.ho, 1) > amSize) {
-        pl.fail("buffering", fmt::format("the {}×{} map and its outputs need {} B of AM, which holds {} B",
-                                         p.h, p.w, need(p.ho, 1), amSize));
+        pl.fail("buffering",
+                fmt::format("the {}×{} map and its outputs need {} B of AM, which holds {} B", p.h, p.w,
+                            need(p.ho, 1), amSize),
+                config::Shortfall::Capacity);
     } else {
         // Resident: bands of rows so that the input streams in, and the outputs out, under compute.
         // At least 4·K rows each: a block adds K − 1 iterations of pipeline ramp.
@@ -679,9 +687,15 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
             b.outAddr = p.outBuf[index % 2];
             b.tag = kInputTag + index % 2;
         } else {
+            // The vectors of the block's last row read up to `slack` bytes from the row's start:
+            // the rows they reach past it come with the block's own transfer, not with the next
+            // block's, which is still in flight.
+            const std::uint64_t past = slack > inRow ? slack - inRow : 0;
+            const auto overRead = static_cast<std::uint32_t>((past + inRow - 1) / inRow);
+            const std::uint32_t through = std::max(fetched, std::min(p.hp(), b.in0 + b.inRows + overRead));
             b.fetch0 = fetched;
-            b.fetchRows = b.in0 + b.inRows - fetched;
-            fetched = b.in0 + b.inRows;
+            b.fetchRows = through - fetched;
+            fetched = through;
             b.inAddr = p.inBuf[0] + std::uint64_t{b.in0} * inRow;
             b.fetchAddr = p.inBuf[0] + std::uint64_t{b.fetch0} * inRow;
             b.outAddr = p.outBuf[0] + std::uint64_t{b.r0} * p.wo * p.elem;
