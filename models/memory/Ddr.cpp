@@ -102,8 +102,10 @@ Tick Ddr::placeActivate(RankRules& rr, ReservationTimeline* cmd, unsigned group,
     for (;;) {
         const Tick a0 = a;
         if (actRules_) {
-            for (unsigned i = 0; i < rr.nActs; ++i) {
-                const ActRecord& e = rr.acts[i];
+            // Older than the activates remembered: after the last one forgotten.
+            a = std::max(a, rr.actForgotten.at);
+            for (unsigned i = 0; i <= rr.nActs; ++i) {
+                const ActRecord& e = i < rr.nActs ? rr.acts[i] : rr.actForgotten;
                 const Tick rrd = (e.group == group ? tm.tRRD_L : tm.tRRD_S) * period_;
                 // Either order needs tRRD between the two; an activate too close moves after the other.
                 if (a >= e.at ? a < e.at + rrd : a + rrd > e.at)
@@ -125,8 +127,8 @@ Tick Ddr::fourActivateWindow(const RankRules& rr, Tick a) const {
     const Tick faw = config_.t.tFAW * period_;
     std::array<Tick, kActHistory + 1> w{};
     unsigned n = 0, at = 0;
-    for (unsigned i = 0; i < rr.nActs; ++i) {
-        const Tick e = rr.acts[i].at;
+    for (unsigned i = 0; i <= rr.nActs; ++i) {
+        const Tick e = i < rr.nActs ? rr.acts[i].at : rr.actForgotten.at;
         if (e + faw > a && e < a + faw)
             w[n++] = e;
     }
@@ -153,6 +155,8 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
         for (unsigned i = 1; i < kActHistory; ++i)
             if (rr.acts[i].at < rr.acts[slot].at)
                 slot = i;
+        if (rr.acts[slot].at >= rr.actForgotten.at)
+            rr.actForgotten = rr.acts[slot];
     }
     rr.acts[slot] = ActRecord{a, group};
 }
@@ -162,10 +166,12 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
 Tick Ddr::columnRules(const RankRules& rr, const Segment& s, Tick c) const {
     const DdrTiming& tm = config_.t;
     const Tick span = (s.bursts - 1) * stepTicks_;
+    // Older than the column commands remembered: after the last one forgotten.
+    c = std::max(c, rr.colForgotten.first);
     for (bool moved = true; moved;) {
         moved = false;
-        for (unsigned i = 0; i < rr.nCols; ++i) {
-            const ColRecord& e = rr.cols[i];
+        for (unsigned i = 0; i <= rr.nCols; ++i) {
+            const ColRecord& e = i < rr.nCols ? rr.cols[i] : rr.colForgotten;
             const bool same = e.group == s.group;
             const Tick ccd = (same ? tm.tCCD_L : tm.tCCD_S) * period_;
             const Tick wtr = (same ? tm.tWTR_L : tm.tWTR_S) * period_;
@@ -203,6 +209,8 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
         for (unsigned i = 1; i < kColHistory; ++i)
             if (rr.cols[i].first < rr.cols[slot].first)
                 slot = i;
+        if (rr.cols[slot].first >= rr.colForgotten.first)
+            rr.colForgotten = rr.cols[slot];
     }
     rr.cols[slot] = ColRecord{c, c + (s.bursts - 1) * stepTicks_, dataEnd, s.group, s.write};
 }
@@ -479,6 +487,23 @@ void Ddr::drainWrites() {
             return a.loc.row < b.loc.row;
         return a.loc.rowOffset < b.loc.rowOffset;
     });
+    if (config_.bankGroups > 1) {
+        // Bank groups in turn, so that consecutive writes are tCCD_S rather than tCCD_L apart.
+        std::vector<std::vector<PostedWrite>> groups(config_.bankGroups);
+        for (const auto& w : posted_)
+            groups[config_.bankGroupOf(w.loc.bank)].push_back(w);
+        posted_.clear();
+        for (std::size_t i = 0;; ++i) {
+            bool any = false;
+            for (auto& g : groups)
+                if (i < g.size()) {
+                    posted_.push_back(g[i]);
+                    any = true;
+                }
+            if (!any)
+                break;
+        }
+    }
     for (const auto& w : posted_) {
         Tick end = serve(w.loc, w.bursts, true, w.accepted);
         writeSlotFree_[w.slot] = end;

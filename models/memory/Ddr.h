@@ -115,8 +115,8 @@ private:
     enum class RowOutcome { Hit, Empty, Miss };
 
     // Recent commands of a rank, for the rules between banks.
-    static constexpr unsigned kActHistory = 8;
-    static constexpr unsigned kColHistory = 8;
+    static constexpr unsigned kActHistory = 16;
+    static constexpr unsigned kColHistory = 16;
     struct ActRecord {
         Tick at = 0;
         unsigned group = 0;
@@ -131,6 +131,9 @@ private:
         std::array<ActRecord, kActHistory> acts{};
         std::array<ColRecord, kColHistory> cols{};
         unsigned nActs = 0, nCols = 0;
+        // The latest command that left the history: nothing is placed before it.
+        ActRecord actForgotten{};
+        ColRecord colForgotten{};
     };
     struct QueueEntry {
         Tick admitted = 0, leaves = 0;
