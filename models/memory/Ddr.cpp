@@ -17,9 +17,9 @@ Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
       colRules_(config.t.tCCD_S > config.burstCycles() || config.t.tCCD_L > config.burstCycles() ||
                 config.t.tWTR_S != 0 || config.t.tWTR_L != 0 || config.t.tRTW != 0),
       banks_(std::size_t{config.channels} * config.ranks * config.banks), bus_(config.channels),
-      cmdBus_(config.activateCycles > 1 || config.columnCycles > 1 ? config.channels : 0),
       rules_(std::size_t{config.channels} * config.ranks),
       queues_(config.bankQueue ? banks_.size() * config.bankQueue : 0),
+      queueBlocked_(config.bankQueue ? banks_.size() : 0, 0),
       epochs_(config.perBankRefresh ? std::size_t{config.ranks} * config.banks : config.ranks),
       writeSlotFree_(config.writeQueue, 0), edges_(period_) {
     posted_.reserve(config.writeQueue);
@@ -32,11 +32,10 @@ void Ddr::resetTiming() {
         b = Bank{};
     for (auto& b : bus_)
         b = ReservationTimeline{};
-    for (auto& b : cmdBus_)
-        b = ReservationTimeline{};
     for (auto& r : rules_)
         r = RankRules{};
     std::fill(queues_.begin(), queues_.end(), QueueEntry{});
+    std::fill(queueBlocked_.begin(), queueBlocked_.end(), 0);
     for (auto& e : epochs_)
         e = RefreshEpoch{};
     std::fill(writeSlotFree_.begin(), writeSlotFree_.end(), 0);
@@ -97,68 +96,62 @@ std::uint64_t Ddr::refreshesBy(Tick until) const {
     return n * config_.channels;
 }
 
-Tick Ddr::placeActivate(RankRules& rr, ReservationTimeline* cmd, unsigned group, Tick a) const {
+// Activates of a rank are remembered in time order, so only those within tRRD or tFAW of the
+// candidate are looked at; each conflict moves the candidate later, never earlier.
+Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
+    if (!actRules_ || a >= rr.actFree)
+        return a;
     const DdrTiming& tm = config_.t;
+    const Tick faw = tm.tFAW * period_;
+    const Tick reach = std::max(tm.tRRD_L, tm.tFAW) * period_;
+    // Older than the activates remembered: after the last one forgotten.
+    if (rr.forgotActs)
+        a = std::max(a, rr.actForgotten.at + tm.tRRD_S * period_);
+    const ActRecord* acts = rr.acts.data();
+    const unsigned n = rr.nActs;
     for (;;) {
         const Tick a0 = a;
-        if (actRules_) {
-            // Older than the activates remembered: after the last one forgotten.
-            a = std::max(a, rr.actForgotten.at);
-            for (unsigned i = 0; i <= rr.nActs; ++i) {
-                const ActRecord& e = i < rr.nActs ? rr.acts[i] : rr.actForgotten;
-                const Tick rrd = (e.group == group ? tm.tRRD_L : tm.tRRD_S) * period_;
-                // Either order needs tRRD between the two; an activate too close moves after the other.
-                if (a >= e.at ? a < e.at + rrd : a + rrd > e.at)
-                    a = e.at + rrd;
-            }
-            if (tm.tFAW != 0)
-                a = fourActivateWindow(rr, a);
+        unsigned lo = n;
+        while (lo > 0 && acts[lo - 1].at + reach > a)
+            --lo;
+        for (unsigned i = lo; i < n && acts[i].at < a + reach; ++i) {
+            const Tick rrd = (acts[i].group == group ? tm.tRRD_L : tm.tRRD_S) * period_;
+            // Either order needs tRRD between the two; an activate too close moves after the other.
+            if (a >= acts[i].at ? a < acts[i].at + rrd : a + rrd > acts[i].at)
+                a = acts[i].at + rrd;
         }
-        if (cmd)
-            a = cmd->earliestStart(a, config_.activateCycles * period_);
+        if (faw != 0 && a == a0) {
+            // Five activates (the candidate and four remembered) must not fall within one tFAW.
+            unsigned k = lo;
+            while (k < n && acts[k].at <= a)
+                ++k;
+            auto merged = [&](unsigned j) { return j < k ? acts[j].at : j == k ? a : acts[j - 1].at; };
+            for (unsigned j = k >= 4 ? k - 4 : 0; j <= k && j + 4 <= n; ++j)
+                if (merged(j + 4) - merged(j) < faw) {
+                    a = merged(j) + faw;
+                    break;
+                }
+        }
         if (a == a0)
             return a;
     }
 }
 
-// Five activates (the candidate and four remembered ones) must not fall within one tFAW; on a
-// violation the candidate moves to the start of the offending window plus tFAW.
-Tick Ddr::fourActivateWindow(const RankRules& rr, Tick a) const {
-    const Tick faw = config_.t.tFAW * period_;
-    std::array<Tick, kActHistory + 1> w{};
-    unsigned n = 0, at = 0;
-    for (unsigned i = 0; i <= rr.nActs; ++i) {
-        const Tick e = i < rr.nActs ? rr.acts[i].at : rr.actForgotten.at;
-        if (e + faw > a && e < a + faw)
-            w[n++] = e;
-    }
-    if (n < 4)
-        return a;
-    w[n++] = a;
-    std::sort(w.begin(), w.begin() + n);
-    while (w[at] != a)
-        ++at;
-    for (unsigned s = at >= 4 ? at - 4 : 0; s <= at && s + 4 < n; ++s)
-        if (w[s + 4] - w[s] < faw)
-            return w[s] + faw;
-    return a;
-}
-
 void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
     if (!actRules_)
         return;
-    unsigned slot = rr.nActs;
-    if (rr.nActs < kActHistory) {
-        ++rr.nActs;
-    } else {
-        slot = 0;
-        for (unsigned i = 1; i < kActHistory; ++i)
-            if (rr.acts[i].at < rr.acts[slot].at)
-                slot = i;
-        if (rr.acts[slot].at >= rr.actForgotten.at)
-            rr.actForgotten = rr.acts[slot];
+    if (rr.nActs == kActHistory) {
+        // The oldest leaves the history.
+        rr.actForgotten = rr.acts[0];
+        rr.forgotActs = true;
+        std::copy(rr.acts.begin() + 1, rr.acts.end(), rr.acts.begin());
+        --rr.nActs;
     }
-    rr.acts[slot] = ActRecord{a, group};
+    unsigned i = rr.nActs++;
+    for (; i > 0 && rr.acts[i - 1].at > a; --i)
+        rr.acts[i] = rr.acts[i - 1];
+    rr.acts[i] = ActRecord{a, group};
+    rr.actFree = std::max(rr.actFree, a + std::max(config_.t.tRRD_L, config_.t.tFAW) * period_);
 }
 
 // The earliest column command at or after c that keeps tCCD, tWTR and tRTW against the rank's
@@ -170,7 +163,7 @@ Tick Ddr::columnRules(const RankRules& rr, const Segment& s, Tick c) const {
     c = std::max(c, rr.colForgotten.first);
     for (bool moved = true; moved;) {
         moved = false;
-        for (unsigned i = 0; i <= rr.nCols; ++i) {
+        for (unsigned i = 0; i < rr.nCols + (rr.forgotCols ? 1u : 0u); ++i) {
             const ColRecord& e = i < rr.nCols ? rr.cols[i] : rr.colForgotten;
             const bool same = e.group == s.group;
             const Tick ccd = (same ? tm.tCCD_L : tm.tCCD_S) * period_;
@@ -211,8 +204,17 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
                 slot = i;
         if (rr.cols[slot].first >= rr.colForgotten.first)
             rr.colForgotten = rr.cols[slot];
+        rr.forgotCols = true;
     }
     rr.cols[slot] = ColRecord{c, c + (s.bursts - 1) * stepTicks_, dataEnd, s.group, s.write};
+    const DdrTiming& tm = config_.t;
+    const Tick last = rr.cols[slot].last;
+    // A new read waits tCCD after a read and tWTR after a write's data; a new write tCCD after a
+    // write and tRTW after a read.
+    Tick& read = rr.colFree[0];
+    Tick& write = rr.colFree[1];
+    read = std::max(read, s.write ? dataEnd + tm.tWTR_L * period_ : last + tm.tCCD_L * period_);
+    write = std::max(write, last + (s.write ? tm.tCCD_L : std::max(tm.tCCD_L, tm.tRTW)) * period_);
 }
 
 // Column commands and data: the first column command at or after c that the rank's column rules,
@@ -221,21 +223,11 @@ Tick Ddr::placeColumns(const Segment& s, Tick c) const {
     const Tick dur = s.dur;
     for (;;) {
         const Tick c0 = c;
-        if (colRules_)
-            c = columnRules(*s.rules, s, c);
-        if (s.cmd) {
-            const Tick len = config_.columnCycles * period_;
-            for (std::uint64_t i = 0; i < s.bursts; ++i) {
-                const Tick want = c + i * stepTicks_;
-                const Tick got = s.cmd->earliestStart(want, len);
-                if (got != want) {
-                    c += got - want;
-                    i = ~std::uint64_t{0};  // restart the bursts from the new c
-                }
-            }
-        }
+        // The data bus first: it moves a request past a busy stretch in one step.
         const Tick ds = s.bus->busyUntil() <= c + s.lat ? c + s.lat : s.bus->earliestStart(c + s.lat, dur);
         c = ds - s.lat;
+        if (colRules_ && c < s.rules->colFree[s.write])
+            c = columnRules(*s.rules, s, c);
         if (c == c0)
             return c;
     }
@@ -244,15 +236,10 @@ Tick Ddr::placeColumns(const Segment& s, Tick c) const {
 void Ddr::commitColumns(const Segment& s, Tick c) {
     s.bus->reserve(c + s.lat, s.dur);
     recordColumns(*s.rules, s, c, c + s.lat + s.dur);
-    if (s.cmd)
-        for (std::uint64_t i = 0; i < s.bursts; ++i)
-            s.cmd->reserve(c + i * stepTicks_, config_.columnCycles * period_);
 }
 
 void Ddr::commitActivate(const Segment& s, Tick act) {
     recordActivate(*s.rules, s.group, act);
-    if (s.cmd)
-        s.cmd->reserve(act, config_.activateCycles * period_);
 }
 
 // A bank holds at most bank_queue requests that have arrived and not yet issued their column
@@ -288,7 +275,6 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     const std::size_t bankIndex = rankIndex * config_.banks + loc.bank;
     Bank& b = banks_[bankIndex];
     Segment s{&bus_[loc.channel],
-              cmdBus_.empty() ? nullptr : &cmdBus_[loc.channel],
               &rules_[rankIndex],
               config_.bankGroupOf(loc.bank),
               write,
@@ -297,7 +283,13 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
               (bursts - 1) * stepTicks_ + burstTicks_};
     const unsigned unit = refreshUnit(loc);
     const Tick first = edges_.alignUp(arrival);
-    Tick t = config_.bankQueue ? admit(bankIndex, first) : first;
+    Tick t = first;
+    if (config_.bankQueue) {
+        // Admitted in order: not before a request presented ahead of it that had to wait.
+        t = admit(bankIndex, std::max(first, queueBlocked_[bankIndex]));
+        if (t > first)
+            queueBlocked_[bankIndex] = t;
+    }
     accepted_ = std::max(accepted_, t);
 
     if (config_.frfcfs && !b.closed.empty()) {
@@ -324,12 +316,12 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
             colReady = std::max(t, b.colReady);
         } else if (!b.open) {
             outcome = RowOutcome::Empty;
-            act = placeActivate(*s.rules, s.cmd, s.group, std::max(t, b.actReady));
+            act = placeActivate(*s.rules, s.group, std::max(t, b.actReady));
             colReady = act + tm.tRCD * period_;
         } else {
             outcome = RowOutcome::Miss;
             pre = std::max(t, b.preReady);
-            act = placeActivate(*s.rules, s.cmd, s.group, std::max(pre + tm.tRP * period_, b.actReady));
+            act = placeActivate(*s.rules, s.group, std::max(pre + tm.tRP * period_, b.actReady));
             colReady = act + tm.tRCD * period_;
         }
         col = placeColumns(s, colReady);
@@ -422,7 +414,7 @@ Tick Ddr::serveInPast(Bank& b, const Segment& s, const DdrLocation& loc, Tick t)
         if (nextOpened <= t)
             continue;
         const Tick pre = std::max(t, e.preReady);
-        const Tick act = placeActivate(*s.rules, s.cmd, s.group, pre + tm.tRP * period_);
+        const Tick act = placeActivate(*s.rules, s.group, pre + tm.tRP * period_);
         const Tick colReady = act + tm.tRCD * period_;
         const Tick col = placeColumns(s, colReady);
         const Tick end = col + s.lat + s.dur;

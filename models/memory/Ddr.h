@@ -31,8 +31,9 @@
 // the rank (so requests presented out of time order still obey them): bank groups (bank_groups;
 // tCCD_L/S between column commands, tRRD_L/S between activates, tWTR_L/S from write data to a
 // read), the four-activate window tFAW, the read-to-write turnaround tRTW, LPDDR4's tDQSCK
-// (read data later) and multi-cycle commands (activate_cycles, column_cycles: a channel's
-// command bus then carries them one after another), tRPab before an all-bank refresh, per-bank
+// (read data later) and multi-cycle read/write commands (column_cycles: read and write latency
+// count from the command's last cycle; the command bus itself is not modelled, as tRRD and tCCD
+// keep one rank's commands further apart than they last), tRPab before an all-bank refresh, per-bank
 // refresh (refresh: per-bank; tRFCpb every tREFIpb, banks in turn), and a bounded queue per bank
 // (bank_queue: a request that finds it full waits until one ahead of it issues its column
 // command). Keys left out disable their rule, so an older configuration times as before.
@@ -134,6 +135,10 @@ private:
         // The latest command that left the history: nothing is placed before it.
         ActRecord actForgotten{};
         ColRecord colForgotten{};
+        bool forgotActs = false, forgotCols = false;
+        // From these on, no remembered command constrains a new activate or column command.
+        Tick actFree = 0;
+        std::array<Tick, 2> colFree{};  // for a read, for a write
     };
     struct QueueEntry {
         Tick admitted = 0, leaves = 0;
@@ -141,7 +146,6 @@ private:
     // One row segment being scheduled: where it goes and how long its data takes.
     struct Segment {
         ReservationTimeline* bus;
-        ReservationTimeline* cmd;  // null unless commands take several cycles
         RankRules* rules;
         unsigned group;
         bool write;
@@ -149,8 +153,7 @@ private:
         Tick lat;  // column command to first data
         Tick dur;  // data bus time of all bursts
     };
-    Tick placeActivate(RankRules& rr, ReservationTimeline* cmd, unsigned group, Tick a) const;
-    Tick fourActivateWindow(const RankRules& rr, Tick a) const;
+    Tick placeActivate(RankRules& rr, unsigned group, Tick a) const;
     void recordActivate(RankRules& rr, unsigned group, Tick a);
     Tick columnRules(const RankRules& rr, const Segment& s, Tick c) const;
     void recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd);
@@ -199,13 +202,13 @@ private:
     Tick readLat_, writeLat_;  // column command to data
     Tick refi_, rfc_;
     bool actRules_, colRules_;
-    std::vector<Bank> banks_;                  // [channel][rank][bank]
-    std::vector<ReservationTimeline> bus_;     // per channel
-    std::vector<ReservationTimeline> cmdBus_;  // per channel, when commands take several cycles
-    std::vector<RankRules> rules_;             // [channel][rank]
-    std::vector<QueueEntry> queues_;           // [bank][bank_queue]
-    std::vector<RefreshEpoch> epochs_;         // per refresh unit
-    std::vector<Tick> writeSlotFree_;          // per write-queue entry: free from (kTickMax: queued)
+    std::vector<Bank> banks_;               // [channel][rank][bank]
+    std::vector<ReservationTimeline> bus_;  // per channel
+    std::vector<RankRules> rules_;          // [channel][rank]
+    std::vector<QueueEntry> queues_;        // [bank][bank_queue]
+    std::vector<Tick> queueBlocked_;        // per bank: admission of the last request that waited
+    std::vector<RefreshEpoch> epochs_;      // per refresh unit
+    std::vector<Tick> writeSlotFree_;       // per write-queue entry: free from (kTickMax: queued)
     std::vector<PostedWrite> posted_;
     // The queue only drains when every entry is posted, so between drains entries are taken in
     // the order they free (by tick, then index): that order, computed once per drain, and the

@@ -218,7 +218,6 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.t.tRTW = cycles("tRTW", 0);
     c.t.tDQSCK = cycles("tDQSCK", 0);
     c.t.tRPab = cycles("tRPab", 0);
-    c.activateCycles = p.pick("activate_cycles").get<unsigned>("activate_cycles", 1u, Range<unsigned>{1, 16});
     c.columnCycles = p.pick("column_cycles").get<unsigned>("column_cycles", 1u, Range<unsigned>{1, 16});
     c.perBankRefresh =
         p.pick("refresh").oneOf("refresh", {"all-bank", "per-bank"}, std::string("all-bank")) == "per-bank";

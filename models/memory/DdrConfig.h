@@ -61,10 +61,8 @@ struct DdrConfig {
     ClockDomain clock;              // command clock; data moves on both edges
     DdrTiming t;
     unsigned bankGroups = 1;  // per rank; the group of a bank is bank mod bank_groups
-    // Command-bus cycles of an activate and of a read or write (LPDDR4: 4, two 2-cycle halves);
-    // the timings count from the command's last cycle, and the commands share the channel's
-    // command bus when they take more than one cycle.
-    unsigned activateCycles = 1;
+    // Command-bus cycles of a read or write command (LPDDR4: 4, READ-1/WRITE-1 + CAS-2); read and
+    // write latency count from its last cycle.
     unsigned columnCycles = 1;
     bool perBankRefresh = false;    // tRFCpb every tREFIpb, bank by bank, instead of all-bank
     unsigned bankQueue = 0;         // requests waiting per bank before the requester stalls; 0: no bound

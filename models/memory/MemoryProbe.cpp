@@ -165,7 +165,6 @@ nlohmann::ordered_json MemoryProbe::ddrTimings(const DdrConfig& c) {
     put("tWTR_L", t.tWTR_L);
     put("tRTW", t.tRTW);
     put("tDQSCK", t.tDQSCK);
-    put("activate_cycles", c.activateCycles);
     put("column_cycles", c.columnCycles);
     if (c.perBankRefresh) {
         put("tRFCpb", t.tRFCpb);
