@@ -14,10 +14,11 @@ Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
       refi_(config.refreshPeriodCycles() * config.clock.period),
       rfc_(config.refreshBlockCycles() * config.clock.period),
       actRules_(config.t.tRRD_S != 0 || config.t.tRRD_L != 0 || config.t.tFAW != 0),
-      colRules_(config.t.tCCD_S > config.burstCycles() || config.t.tCCD_L > config.burstCycles() ||
-                config.t.tWTR_S != 0 || config.t.tWTR_L != 0 || config.t.tRTW != 0),
-      banks_(std::size_t{config.channels} * config.ranks * config.banks), bus_(config.channels),
-      rules_(std::size_t{config.channels} * config.ranks),
+      ccdRules_(config.t.tCCD_S > config.burstCycles() || config.t.tCCD_L > config.burstCycles()),
+      turnRules_(config.t.tWTR_S != 0 || config.t.tWTR_L != 0 || config.t.tRTW != 0),
+      colRules_(ccdRules_ || turnRules_), banks_(std::size_t{config.channels} * config.ranks * config.banks),
+      bus_(config.channels),
+      rules_(std::size_t{config.channels} * config.ranks, RankRules(config.bankGroups)),
       queues_(config.bankQueue ? banks_.size() * config.bankQueue : 0),
       queueBlocked_(config.bankQueue ? banks_.size() : 0, 0),
       epochs_(config.perBankRefresh ? std::size_t{config.ranks} * config.banks : config.ranks),
@@ -33,7 +34,7 @@ void Ddr::resetTiming() {
     for (auto& b : bus_)
         b = ReservationTimeline{};
     for (auto& r : rules_)
-        r = RankRules{};
+        r = RankRules(config_.bankGroups);
     std::fill(queues_.begin(), queues_.end(), QueueEntry{});
     std::fill(queueBlocked_.begin(), queueBlocked_.end(), 0);
     for (auto& e : epochs_)
@@ -99,8 +100,19 @@ std::uint64_t Ddr::refreshesBy(Tick until) const {
 // Activates of a rank are remembered in time order, so only those within tRRD or tFAW of the
 // candidate are looked at; each conflict moves the candidate later, never earlier.
 Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
-    if (!actRules_ || a >= rr.actFree)
+    if (!actRules_)
         return a;
+    {
+        // After every remembered activate by tRRD (tRRD_L in this group) and after the fourth
+        // latest by tFAW: nothing to check.
+        const DdrTiming& t = config_.t;
+        const unsigned n = rr.nActs;
+        if (n == 0 || (a >= rr.acts[n - 1].at + t.tRRD_S * period_ &&
+                       a >= rr.lastActInGroup[group] + t.tRRD_L * period_ &&
+                       (n < 4 || a >= rr.acts[n - 4].at + t.tFAW * period_)))
+            if (!rr.forgotActs || a >= rr.actForgotten.at + t.tRRD_S * period_)
+                return a;
+    }
     const DdrTiming& tm = config_.t;
     const Tick faw = tm.tFAW * period_;
     const Tick reach = std::max(tm.tRRD_L, tm.tFAW) * period_;
@@ -110,29 +122,32 @@ Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
     const ActRecord* acts = rr.acts.data();
     const unsigned n = rr.nActs;
     for (;;) {
-        const Tick a0 = a;
-        unsigned lo = n;
-        while (lo > 0 && acts[lo - 1].at + reach > a)
-            --lo;
+        // The first remembered activate that can still constrain a.
+        const unsigned lo = static_cast<unsigned>(
+            std::partition_point(acts, acts + n, [&](const ActRecord& e) { return e.at + reach <= a; }) -
+            acts);
+        // One pass in time order settles tRRD: a moves only later, past each activate too close.
         for (unsigned i = lo; i < n && acts[i].at < a + reach; ++i) {
             const Tick rrd = (acts[i].group == group ? tm.tRRD_L : tm.tRRD_S) * period_;
             // Either order needs tRRD between the two; an activate too close moves after the other.
             if (a >= acts[i].at ? a < acts[i].at + rrd : a + rrd > acts[i].at)
                 a = acts[i].at + rrd;
         }
-        if (faw != 0 && a == a0) {
-            // Five activates (the candidate and four remembered) must not fall within one tFAW.
-            unsigned k = lo;
-            while (k < n && acts[k].at <= a)
-                ++k;
-            auto merged = [&](unsigned j) { return j < k ? acts[j].at : j == k ? a : acts[j - 1].at; };
-            for (unsigned j = k >= 4 ? k - 4 : 0; j <= k && j + 4 <= n; ++j)
-                if (merged(j + 4) - merged(j) < faw) {
-                    a = merged(j) + faw;
-                    break;
-                }
-        }
-        if (a == a0)
+        if (faw == 0)
+            return a;
+        // Five activates (the candidate and four remembered) must not fall within one tFAW; a move
+        // for it needs tRRD checked again.
+        unsigned k = lo;
+        while (k < n && acts[k].at <= a)
+            ++k;
+        auto merged = [&](unsigned j) { return j < k ? acts[j].at : j == k ? a : acts[j - 1].at; };
+        bool moved = false;
+        for (unsigned j = k >= 4 ? k - 4 : 0; j <= k && j + 4 <= n && !moved; ++j)
+            if (merged(j + 4) - merged(j) < faw) {
+                a = merged(j) + faw;
+                moved = true;
+            }
+        if (!moved)
             return a;
     }
 }
@@ -151,7 +166,7 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
     for (; i > 0 && rr.acts[i - 1].at > a; --i)
         rr.acts[i] = rr.acts[i - 1];
     rr.acts[i] = ActRecord{a, group};
-    rr.actFree = std::max(rr.actFree, a + std::max(config_.t.tRRD_L, config_.t.tFAW) * period_);
+    rr.lastActInGroup[group] = std::max(rr.lastActInGroup[group], a);
 }
 
 // The earliest column command at or after c that keeps tCCD, tWTR and tRTW against the rank's
@@ -159,32 +174,43 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
 Tick Ddr::columnRules(const RankRules& rr, const Segment& s, Tick c) const {
     const DdrTiming& tm = config_.t;
     const Tick span = (s.bursts - 1) * stepTicks_;
-    // Older than the column commands remembered: after the last one forgotten.
-    c = std::max(c, rr.colForgotten.first);
+    // Reads and writes are remembered apart: a kind whose rules cannot bind is not looked at
+    // (tCCD of one burst is the data bus's own rule; no turnaround keys, no read/write rules).
+    const bool check[2] = {s.write ? turnRules_ : ccdRules_, s.write ? ccdRules_ : turnRules_};
+    for (unsigned kind = 0; kind < 2; ++kind)
+        if (check[kind] && rr.forgotCols[kind])
+            // Older than the commands of this kind remembered: after the last one forgotten.
+            c = std::max(c, rr.colForgotten[kind].first);
     for (bool moved = true; moved;) {
         moved = false;
-        for (unsigned i = 0; i < rr.nCols + (rr.forgotCols ? 1u : 0u); ++i) {
-            const ColRecord& e = i < rr.nCols ? rr.cols[i] : rr.colForgotten;
-            const bool same = e.group == s.group;
-            const Tick ccd = (same ? tm.tCCD_L : tm.tCCD_S) * period_;
-            const Tick wtr = (same ? tm.tWTR_L : tm.tWTR_S) * period_;
-            const Tick rtw = tm.tRTW * period_;
-            // After e: the earliest column command allowed.
-            const Tick after = e.write == s.write ? e.last + ccd : e.write ? e.dataEnd + wtr : e.last + rtw;
-            if (c >= e.first) {
-                if (c < after) {
+        for (unsigned kind = 0; kind < 2; ++kind) {
+            if (!check[kind])
+                continue;
+            const bool write = kind == 1;
+            const unsigned n = rr.nCols[kind] + (rr.forgotCols[kind] ? 1u : 0u);
+            for (unsigned i = 0; i < n; ++i) {
+                const ColRecord& e = i < rr.nCols[kind] ? rr.cols[kind][i] : rr.colForgotten[kind];
+                const bool same = e.group == s.group;
+                const Tick ccd = (same ? tm.tCCD_L : tm.tCCD_S) * period_;
+                const Tick wtr = (same ? tm.tWTR_L : tm.tWTR_S) * period_;
+                const Tick rtw = tm.tRTW * period_;
+                // After e: the earliest column command allowed.
+                const Tick after = write == s.write ? e.last + ccd : write ? e.dataEnd + wtr : e.last + rtw;
+                if (c >= e.first) {
+                    if (c < after) {
+                        c = after;
+                        moved = true;
+                    }
+                    continue;
+                }
+                // Before e: e must still keep its distance from this segment.
+                const Tick gap = write == s.write ? span + ccd
+                                 : s.write        ? span + s.lat + burstTicks_ + wtr
+                                                  : span + rtw;
+                if (c + gap > e.first) {
                     c = after;
                     moved = true;
                 }
-                continue;
-            }
-            // Before e: e must still keep its distance from this segment.
-            const Tick gap = e.write == s.write ? span + ccd
-                             : s.write          ? span + s.lat + burstTicks_ + wtr
-                                                : span + rtw;
-            if (c + gap > e.first) {
-                c = after;
-                moved = true;
             }
         }
     }
@@ -194,27 +220,47 @@ Tick Ddr::columnRules(const RankRules& rr, const Segment& s, Tick c) const {
 void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
     if (!colRules_)
         return;
-    unsigned slot = rr.nCols;
-    if (rr.nCols < kColHistory) {
-        ++rr.nCols;
+    const unsigned kind = s.write ? 1 : 0;
+    auto& cols = rr.cols[kind];
+    unsigned slot = rr.nCols[kind];
+    if (slot < kColHistory) {
+        ++rr.nCols[kind];
     } else {
         slot = 0;
         for (unsigned i = 1; i < kColHistory; ++i)
-            if (rr.cols[i].first < rr.cols[slot].first)
+            if (cols[i].first < cols[slot].first)
                 slot = i;
-        if (rr.cols[slot].first >= rr.colForgotten.first)
-            rr.colForgotten = rr.cols[slot];
-        rr.forgotCols = true;
+        if (cols[slot].first >= rr.colForgotten[kind].first)
+            rr.colForgotten[kind] = cols[slot];
+        rr.forgotCols[kind] = true;
     }
-    rr.cols[slot] = ColRecord{c, c + (s.bursts - 1) * stepTicks_, dataEnd, s.group, s.write};
+    cols[slot] = ColRecord{c, c + (s.bursts - 1) * stepTicks_, dataEnd, s.group, s.write};
     const DdrTiming& tm = config_.t;
-    const Tick last = rr.cols[slot].last;
+    const Tick last = cols[slot].last;
     // A new read waits tCCD after a read and tWTR after a write's data; a new write tCCD after a
-    // write and tRTW after a read.
-    Tick& read = rr.colFree[0];
-    Tick& write = rr.colFree[1];
-    read = std::max(read, s.write ? dataEnd + tm.tWTR_L * period_ : last + tm.tCCD_L * period_);
-    write = std::max(write, last + (s.write ? tm.tCCD_L : std::max(tm.tCCD_L, tm.tRTW)) * period_);
+    // write and tRTW after a read (only the rules that can bind count): from these on, in any
+    // bank group and in this one, no remembered command constrains it.
+    auto raise = [](Tick& t, Tick v) { t = std::max(t, v); };
+    Tick* group = &rr.colFreeInGroup[2 * s.group];
+    if (s.write) {
+        if (turnRules_) {
+            raise(rr.colFree[0], dataEnd + tm.tWTR_S * period_);
+            raise(group[0], dataEnd + tm.tWTR_L * period_);
+        }
+        if (ccdRules_) {
+            raise(rr.colFree[1], last + tm.tCCD_S * period_);
+            raise(group[1], last + tm.tCCD_L * period_);
+        }
+    } else {
+        if (ccdRules_) {
+            raise(rr.colFree[0], last + tm.tCCD_S * period_);
+            raise(group[0], last + tm.tCCD_L * period_);
+        }
+        if (turnRules_) {
+            raise(rr.colFree[1], last + tm.tRTW * period_);
+            raise(group[1], last + tm.tRTW * period_);
+        }
+    }
 }
 
 // Column commands and data: the first column command at or after c that the rank's column rules,
@@ -222,14 +268,16 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
 Tick Ddr::placeColumns(const Segment& s, Tick c) const {
     const Tick dur = s.dur;
     for (;;) {
-        const Tick c0 = c;
         // The data bus first: it moves a request past a busy stretch in one step.
         const Tick ds = s.bus->busyUntil() <= c + s.lat ? c + s.lat : s.bus->earliestStart(c + s.lat, dur);
         c = ds - s.lat;
-        if (colRules_ && c < s.rules->colFree[s.write])
-            c = columnRules(*s.rules, s, c);
-        if (c == c0)
+        if (!colRules_ ||
+            (c >= s.rules->colFree[s.write] && c >= s.rules->colFreeInGroup[2 * s.group + s.write]))
             return c;
+        const Tick ruled = columnRules(*s.rules, s, c);
+        if (ruled == c)
+            return c;
+        c = ruled;
     }
 }
 

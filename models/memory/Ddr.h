@@ -130,15 +130,19 @@ private:
     };
     struct RankRules {
         std::array<ActRecord, kActHistory> acts{};
-        std::array<ColRecord, kColHistory> cols{};
-        unsigned nActs = 0, nCols = 0;
+        std::array<std::array<ColRecord, kColHistory>, 2> cols{};  // reads, writes
+        unsigned nActs = 0;
+        std::array<unsigned, 2> nCols{};
         // The latest command that left the history: nothing is placed before it.
         ActRecord actForgotten{};
-        ColRecord colForgotten{};
-        bool forgotActs = false, forgotCols = false;
+        std::array<ColRecord, 2> colForgotten{};
+        bool forgotActs = false;
+        std::array<bool, 2> forgotCols{};
         // From these on, no remembered command constrains a new activate or column command.
-        Tick actFree = 0;
-        std::array<Tick, 2> colFree{};  // for a read, for a write
+        std::array<Tick, 2> colFree{};     // for a read, for a write, in any bank group
+        std::vector<Tick> colFreeInGroup;  // [group][read, write]
+        std::vector<Tick> lastActInGroup;  // [group]
+        explicit RankRules(unsigned groups = 1) : colFreeInGroup(2 * groups, 0), lastActInGroup(groups, 0) {}
     };
     struct QueueEntry {
         Tick admitted = 0, leaves = 0;
@@ -201,7 +205,7 @@ private:
     Tick stepTicks_;           // between the bursts of one segment (one bank group): max(burst, tCCD_L)
     Tick readLat_, writeLat_;  // column command to data
     Tick refi_, rfc_;
-    bool actRules_, colRules_;
+    bool actRules_, ccdRules_, turnRules_, colRules_;
     std::vector<Bank> banks_;               // [channel][rank][bank]
     std::vector<ReservationTimeline> bus_;  // per channel
     std::vector<RankRules> rules_;          // [channel][rank]
