@@ -107,9 +107,10 @@ Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
         // latest by tFAW: nothing to check.
         const DdrTiming& t = config_.t;
         const unsigned n = rr.nActs;
-        if (n == 0 || (a >= rr.acts[n - 1].at + t.tRRD_S * period_ &&
-                       a >= rr.lastActInGroup[group] + t.tRRD_L * period_ &&
-                       (n < 4 || a >= rr.acts[n - 4].at + t.tFAW * period_)))
+        const ActRecord* acts = rr.acts();
+        if (n == 0 ||
+            (a >= acts[n - 1].at + t.tRRD_S * period_ && a >= rr.lastActInGroup[group] + t.tRRD_L * period_ &&
+             (n < 4 || a >= acts[n - 4].at + t.tFAW * period_)))
             if (!rr.forgotActs || a >= rr.actForgotten.at + t.tRRD_S * period_)
                 return a;
     }
@@ -119,7 +120,7 @@ Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
     // Older than the activates remembered: after the last one forgotten.
     if (rr.forgotActs)
         a = std::max(a, rr.actForgotten.at + tm.tRRD_S * period_);
-    const ActRecord* acts = rr.acts.data();
+    const ActRecord* acts = rr.acts();
     const unsigned n = rr.nActs;
     for (;;) {
         // The first remembered activate that can still constrain a.
@@ -157,15 +158,22 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
         return;
     if (rr.nActs == kActHistory) {
         // The oldest leaves the history.
-        rr.actForgotten = rr.acts[0];
+        rr.actForgotten = rr.acts()[0];
         rr.forgotActs = true;
-        std::copy(rr.acts.begin() + 1, rr.acts.end(), rr.acts.begin());
+        ++rr.actHead;
         --rr.nActs;
     }
+    if (rr.actHead + rr.nActs == rr.actBuffer.size()) {
+        // The window reached the end of its buffer: move it back to the start (once per
+        // kActHistory activates).
+        std::copy(rr.acts(), rr.acts() + rr.nActs, rr.actBuffer.begin());
+        rr.actHead = 0;
+    }
+    ActRecord* acts = rr.actBuffer.data() + rr.actHead;
     unsigned i = rr.nActs++;
-    for (; i > 0 && rr.acts[i - 1].at > a; --i)
-        rr.acts[i] = rr.acts[i - 1];
-    rr.acts[i] = ActRecord{a, group};
+    for (; i > 0 && acts[i - 1].at > a; --i)
+        acts[i] = acts[i - 1];
+    acts[i] = ActRecord{a, group};
     rr.lastActInGroup[group] = std::max(rr.lastActInGroup[group], a);
 }
 

@@ -129,7 +129,10 @@ private:
         bool write = false;
     };
     struct RankRules {
-        std::array<ActRecord, kActHistory> acts{};
+        // The remembered activates in time order: actBuffer[actHead, actHead + nActs).
+        std::array<ActRecord, 2 * kActHistory> actBuffer{};
+        unsigned actHead = 0;
+        const ActRecord* acts() const { return actBuffer.data() + actHead; }
         std::array<std::array<ColRecord, kColHistory>, 2> cols{};  // reads, writes
         unsigned nActs = 0;
         std::array<unsigned, 2> nCols{};
