@@ -7,10 +7,22 @@ namespace tessim {
 
 Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
     : Memory(name, config.level, config.size), config_(config), map_(config), period_(config.clock.period),
-      burstTicks_(config.burstCycles() * config.clock.period), refi_(config.t.tREFI * config.clock.period),
-      rfc_(config.t.tRFC * config.clock.period),
-      banks_(std::size_t{config.channels} * config.ranks * config.banks), bus_(config.channels),
-      epochs_(config.ranks), writeSlotFree_(config.writeQueue, 0), edges_(period_) {
+      burstTicks_(config.burstCycles() * config.clock.period),
+      stepTicks_(std::max(config.burstCycles(), config.t.tCCD_L) * config.clock.period),
+      readLat_((config.columnCycles - 1 + config.t.tCL + config.t.tDQSCK) * config.clock.period),
+      writeLat_((config.columnCycles - 1 + config.t.tCWL) * config.clock.period),
+      refi_(config.refreshPeriodCycles() * config.clock.period),
+      rfc_(config.refreshBlockCycles() * config.clock.period),
+      actRules_(config.t.tRRD_S != 0 || config.t.tRRD_L != 0 || config.t.tFAW != 0),
+      ccdRules_(config.t.tCCD_S > config.burstCycles() || config.t.tCCD_L > config.burstCycles()),
+      turnRules_(config.t.tWTR_S != 0 || config.t.tWTR_L != 0 || config.t.tRTW != 0),
+      colRules_(ccdRules_ || turnRules_), banks_(std::size_t{config.channels} * config.ranks * config.banks),
+      bus_(config.channels),
+      rules_(std::size_t{config.channels} * config.ranks, RankRules(config.bankGroups)),
+      queues_(config.bankQueue ? banks_.size() * config.bankQueue : 0),
+      queueBlocked_(config.bankQueue ? banks_.size() : 0, 0),
+      epochs_(config.perBankRefresh ? std::size_t{config.ranks} * config.banks : config.ranks),
+      writeSlotFree_(config.writeQueue, 0), edges_(period_) {
     posted_.reserve(config.writeQueue);
     orderFreeSlots();
 }
@@ -21,6 +33,10 @@ void Ddr::resetTiming() {
         b = Bank{};
     for (auto& b : bus_)
         b = ReservationTimeline{};
+    for (auto& r : rules_)
+        r = RankRules(config_.bankGroups);
+    std::fill(queues_.begin(), queues_.end(), QueueEntry{});
+    std::fill(queueBlocked_.begin(), queueBlocked_.end(), 0);
     for (auto& e : epochs_)
         e = RefreshEpoch{};
     std::fill(writeSlotFree_.begin(), writeSlotFree_.end(), 0);
@@ -31,31 +47,41 @@ void Ddr::resetTiming() {
     rowHits_ = rowMisses_ = rowEmpty_ = reorderedHits_ = activates_ = precharges_ = 0;
     firstArrival_ = kTickMax;
     lastEnd_ = lastWriteEnd_ = 0;
+    accepted_ = 0;
 }
 
-// Ranks refresh in turn, spread evenly over the interval.
-Tick Ddr::refreshOffset(unsigned rank) const {
-    return (config_.t.tREFI * rank / config_.ranks) * period_;
+unsigned Ddr::refreshUnit(const DdrLocation& loc) const {
+    return config_.perBankRefresh ? loc.rank * config_.banks + loc.bank : loc.rank;
 }
 
-std::uint64_t Ddr::refreshIndex(unsigned rank, Tick t) const {
-    Tick o = refreshOffset(rank);
+// Ranks refresh in turn, spread evenly over the interval; with per-bank refresh the banks of a
+// rank follow each other tREFIpb apart.
+Tick Ddr::refreshOffset(unsigned unit) const {
+    const std::uint64_t period = config_.refreshPeriodCycles();
+    if (!config_.perBankRefresh)
+        return (period * unit / config_.ranks) * period_;
+    const unsigned rank = unit / config_.banks, bank = unit % config_.banks;
+    return (period * rank / config_.ranks + bank * config_.t.tREFIpb) * period_;
+}
+
+std::uint64_t Ddr::refreshIndex(unsigned unit, Tick t) const {
+    Tick o = refreshOffset(unit);
     return t < o ? 0 : (t - o) / refi_;
 }
 
-const Ddr::RefreshEpoch& Ddr::epoch(unsigned rank, Tick t) {
-    RefreshEpoch& e = epochs_[rank];
+const Ddr::RefreshEpoch& Ddr::epoch(unsigned unit, Tick t) {
+    RefreshEpoch& e = epochs_[unit];
     if (t >= e.from && t < e.to)
         return e;
-    Tick o = refreshOffset(rank);
-    e.index = refreshIndex(rank, t);
+    Tick o = refreshOffset(unit);
+    e.index = refreshIndex(unit, t);
     e.from = e.index == 0 ? 0 : o + e.index * refi_;
     e.to = o + (e.index + 1) * refi_;
     return e;
 }
 
-Tick Ddr::nextRefreshStart(unsigned rank, Tick t) {
-    const RefreshEpoch& e = epoch(rank, t);
+Tick Ddr::nextRefreshStart(unsigned unit, Tick t) {
+    const RefreshEpoch& e = epoch(unit, t);
     // Inside the window that opened this epoch, or else the window that closes it.
     if (e.index > 0 && t < e.from + rfc_)
         return e.from;
@@ -66,31 +92,273 @@ std::uint64_t Ddr::refreshesBy(Tick until) const {
     if (refi_ == 0)
         return 0;
     std::uint64_t n = 0;
-    for (unsigned r = 0; r < config_.ranks; ++r)
-        n += refreshIndex(r, until);
+    for (unsigned u = 0; u < epochs_.size(); ++u)
+        n += refreshIndex(u, until);
     return n * config_.channels;
+}
+
+// Activates of a rank are remembered in time order, so only those within tRRD or tFAW of the
+// candidate are looked at; each conflict moves the candidate later, never earlier.
+Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
+    if (!actRules_)
+        return a;
+    {
+        // After every remembered activate by tRRD (tRRD_L in this group) and after the fourth
+        // latest by tFAW: nothing to check.
+        const DdrTiming& t = config_.t;
+        const unsigned n = rr.nActs;
+        const ActRecord* acts = rr.acts();
+        if (n == 0 ||
+            (a >= acts[n - 1].at + t.tRRD_S * period_ && a >= rr.lastActInGroup[group] + t.tRRD_L * period_ &&
+             (n < 4 || a >= acts[n - 4].at + t.tFAW * period_)))
+            if (!rr.forgotActs || a >= rr.actForgotten.at + t.tRRD_S * period_)
+                return a;
+    }
+    const DdrTiming& tm = config_.t;
+    const Tick faw = tm.tFAW * period_;
+    const Tick reach = std::max(tm.tRRD_L, tm.tFAW) * period_;
+    // Older than the activates remembered: after the last one forgotten.
+    if (rr.forgotActs)
+        a = std::max(a, rr.actForgotten.at + tm.tRRD_S * period_);
+    const ActRecord* acts = rr.acts();
+    const unsigned n = rr.nActs;
+    for (;;) {
+        // The first remembered activate that can still constrain a.
+        const unsigned lo = static_cast<unsigned>(
+            std::partition_point(acts, acts + n, [&](const ActRecord& e) { return e.at + reach <= a; }) -
+            acts);
+        // One pass in time order settles tRRD: a moves only later, past each activate too close.
+        for (unsigned i = lo; i < n && acts[i].at < a + reach; ++i) {
+            const Tick rrd = (acts[i].group == group ? tm.tRRD_L : tm.tRRD_S) * period_;
+            // Either order needs tRRD between the two; an activate too close moves after the other.
+            if (a >= acts[i].at ? a < acts[i].at + rrd : a + rrd > acts[i].at)
+                a = acts[i].at + rrd;
+        }
+        if (faw == 0)
+            return a;
+        // Five activates (the candidate and four remembered) must not fall within one tFAW; a move
+        // for it needs tRRD checked again.
+        unsigned k = lo;
+        while (k < n && acts[k].at <= a)
+            ++k;
+        auto merged = [&](unsigned j) { return j < k ? acts[j].at : j == k ? a : acts[j - 1].at; };
+        bool moved = false;
+        for (unsigned j = k >= 4 ? k - 4 : 0; j <= k && j + 4 <= n && !moved; ++j)
+            if (merged(j + 4) - merged(j) < faw) {
+                a = merged(j) + faw;
+                moved = true;
+            }
+        if (!moved)
+            return a;
+    }
+}
+
+void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
+    if (!actRules_)
+        return;
+    if (rr.nActs == kActHistory) {
+        // The oldest leaves the history.
+        rr.actForgotten = rr.acts()[0];
+        rr.forgotActs = true;
+        ++rr.actHead;
+        --rr.nActs;
+    }
+    if (rr.actHead + rr.nActs == rr.actBuffer.size()) {
+        // The window reached the end of its buffer: move it back to the start (once per
+        // kActHistory activates).
+        std::copy(rr.acts(), rr.acts() + rr.nActs, rr.actBuffer.begin());
+        rr.actHead = 0;
+    }
+    ActRecord* acts = rr.actBuffer.data() + rr.actHead;
+    unsigned i = rr.nActs++;
+    for (; i > 0 && acts[i - 1].at > a; --i)
+        acts[i] = acts[i - 1];
+    acts[i] = ActRecord{a, group};
+    rr.lastActInGroup[group] = std::max(rr.lastActInGroup[group], a);
+}
+
+// The earliest column command at or after c that keeps tCCD, tWTR and tRTW against the rank's
+// recent column commands, in either time order.
+Tick Ddr::columnRules(const RankRules& rr, const Segment& s, Tick c) const {
+    const DdrTiming& tm = config_.t;
+    const Tick span = (s.bursts - 1) * stepTicks_;
+    // Reads and writes are remembered apart: a kind whose rules cannot bind is not looked at
+    // (tCCD of one burst is the data bus's own rule; no turnaround keys, no read/write rules).
+    const bool check[2] = {s.write ? turnRules_ : ccdRules_, s.write ? ccdRules_ : turnRules_};
+    for (unsigned kind = 0; kind < 2; ++kind)
+        if (check[kind] && rr.forgotCols[kind])
+            // Older than the commands of this kind remembered: after the last one forgotten.
+            c = std::max(c, rr.colForgotten[kind].first);
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (unsigned kind = 0; kind < 2; ++kind) {
+            if (!check[kind])
+                continue;
+            const bool write = kind == 1;
+            const unsigned n = rr.nCols[kind] + (rr.forgotCols[kind] ? 1u : 0u);
+            for (unsigned i = 0; i < n; ++i) {
+                const ColRecord& e = i < rr.nCols[kind] ? rr.cols[kind][i] : rr.colForgotten[kind];
+                const bool same = e.group == s.group;
+                const Tick ccd = (same ? tm.tCCD_L : tm.tCCD_S) * period_;
+                const Tick wtr = (same ? tm.tWTR_L : tm.tWTR_S) * period_;
+                const Tick rtw = tm.tRTW * period_;
+                // After e: the earliest column command allowed.
+                const Tick after = write == s.write ? e.last + ccd : write ? e.dataEnd + wtr : e.last + rtw;
+                if (c >= e.first) {
+                    if (c < after) {
+                        c = after;
+                        moved = true;
+                    }
+                    continue;
+                }
+                // Before e: e must still keep its distance from this segment.
+                const Tick gap = write == s.write ? span + ccd
+                                 : s.write        ? span + s.lat + burstTicks_ + wtr
+                                                  : span + rtw;
+                if (c + gap > e.first) {
+                    c = after;
+                    moved = true;
+                }
+            }
+        }
+    }
+    return c;
+}
+
+void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
+    if (!colRules_)
+        return;
+    const unsigned kind = s.write ? 1 : 0;
+    auto& cols = rr.cols[kind];
+    unsigned slot = rr.nCols[kind];
+    if (slot < kColHistory) {
+        ++rr.nCols[kind];
+    } else {
+        slot = 0;
+        for (unsigned i = 1; i < kColHistory; ++i)
+            if (cols[i].first < cols[slot].first)
+                slot = i;
+        if (cols[slot].first >= rr.colForgotten[kind].first)
+            rr.colForgotten[kind] = cols[slot];
+        rr.forgotCols[kind] = true;
+    }
+    cols[slot] = ColRecord{c, c + (s.bursts - 1) * stepTicks_, dataEnd, s.group, s.write};
+    const DdrTiming& tm = config_.t;
+    const Tick last = cols[slot].last;
+    // A new read waits tCCD after a read and tWTR after a write's data; a new write tCCD after a
+    // write and tRTW after a read (only the rules that can bind count): from these on, in any
+    // bank group and in this one, no remembered command constrains it.
+    auto raise = [](Tick& t, Tick v) { t = std::max(t, v); };
+    Tick* group = &rr.colFreeInGroup[2 * s.group];
+    if (s.write) {
+        if (turnRules_) {
+            raise(rr.colFree[0], dataEnd + tm.tWTR_S * period_);
+            raise(group[0], dataEnd + tm.tWTR_L * period_);
+        }
+        if (ccdRules_) {
+            raise(rr.colFree[1], last + tm.tCCD_S * period_);
+            raise(group[1], last + tm.tCCD_L * period_);
+        }
+    } else {
+        if (ccdRules_) {
+            raise(rr.colFree[0], last + tm.tCCD_S * period_);
+            raise(group[0], last + tm.tCCD_L * period_);
+        }
+        if (turnRules_) {
+            raise(rr.colFree[1], last + tm.tRTW * period_);
+            raise(group[1], last + tm.tRTW * period_);
+        }
+    }
+}
+
+// Column commands and data: the first column command at or after c that the rank's column rules,
+// the command bus and the data bus all allow; returns it (data starts lat later).
+Tick Ddr::placeColumns(const Segment& s, Tick c) const {
+    const Tick dur = s.dur;
+    for (;;) {
+        // The data bus first: it moves a request past a busy stretch in one step.
+        const Tick ds = s.bus->busyUntil() <= c + s.lat ? c + s.lat : s.bus->earliestStart(c + s.lat, dur);
+        c = ds - s.lat;
+        if (!colRules_ ||
+            (c >= s.rules->colFree[s.write] && c >= s.rules->colFreeInGroup[2 * s.group + s.write]))
+            return c;
+        const Tick ruled = columnRules(*s.rules, s, c);
+        if (ruled == c)
+            return c;
+        c = ruled;
+    }
+}
+
+void Ddr::commitColumns(const Segment& s, Tick c) {
+    s.bus->reserve(c + s.lat, s.dur);
+    recordColumns(*s.rules, s, c, c + s.lat + s.dur);
+}
+
+void Ddr::commitActivate(const Segment& s, Tick act) {
+    recordActivate(*s.rules, s.group, act);
+}
+
+// A bank holds at most bank_queue requests that have arrived and not yet issued their column
+// command; a request that finds it full is admitted when the first of them leaves.
+Tick Ddr::admit(std::size_t bank, Tick t) const {
+    const QueueEntry* q = &queues_[bank * config_.bankQueue];
+    for (;;) {
+        unsigned waiting = 0;
+        Tick firstLeave = kTickMax;
+        for (unsigned i = 0; i < config_.bankQueue; ++i)
+            if (q[i].admitted <= t && t < q[i].leaves) {
+                ++waiting;
+                firstLeave = std::min(firstLeave, q[i].leaves);
+            }
+        if (waiting < config_.bankQueue)
+            return t;
+        t = firstLeave;
+    }
+}
+
+void Ddr::enqueue(std::size_t bank, Tick admitted, Tick leaves) {
+    QueueEntry* q = &queues_[bank * config_.bankQueue];
+    unsigned slot = 0;
+    for (unsigned i = 1; i < config_.bankQueue; ++i)
+        if (q[i].leaves < q[slot].leaves)
+            slot = i;
+    q[slot] = QueueEntry{admitted, leaves};
 }
 
 Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival) {
     const DdrTiming& tm = config_.t;
-    Bank& b = banks_[(std::size_t{loc.channel} * config_.ranks + loc.rank) * config_.banks + loc.bank];
-    ReservationTimeline& bus = bus_[loc.channel];
-    const Tick dur = bursts * burstTicks_;
-    const Tick lat = (write ? tm.tCWL : tm.tCL) * period_;
+    const std::size_t rankIndex = std::size_t{loc.channel} * config_.ranks + loc.rank;
+    const std::size_t bankIndex = rankIndex * config_.banks + loc.bank;
+    Bank& b = banks_[bankIndex];
+    Segment s{&bus_[loc.channel],
+              &rules_[rankIndex],
+              config_.bankGroupOf(loc.bank),
+              write,
+              bursts,
+              write ? writeLat_ : readLat_,
+              (bursts - 1) * stepTicks_ + burstTicks_};
+    const unsigned unit = refreshUnit(loc);
     const Tick first = edges_.alignUp(arrival);
     Tick t = first;
+    if (config_.bankQueue) {
+        // Admitted in order: not before a request presented ahead of it that had to wait.
+        t = admit(bankIndex, std::max(first, queueBlocked_[bankIndex]));
+        if (t > first)
+            queueBlocked_[bankIndex] = t;
+    }
+    accepted_ = std::max(accepted_, t);
 
     if (config_.frfcfs && !b.closed.empty()) {
-        if (Tick end = serveInPast(b, loc, bursts, write, t))
+        if (Tick end = serveInPast(b, s, loc, t))
             return end;
     }
 
     RowOutcome outcome;
-    Tick act = 0, pre = 0, ds = 0;
+    Tick act = 0, pre = 0, col = 0;
     for (;;) {
         if (refi_ != 0) {
             // A refresh since the bank was last used closed its row.
-            const RefreshEpoch& e = epoch(loc.rank, t);
+            const RefreshEpoch& e = epoch(unit, t);
             if (e.index > b.refreshSeen) {
                 b.refreshSeen = e.index;
                 b.open = false;
@@ -104,30 +372,32 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
             colReady = std::max(t, b.colReady);
         } else if (!b.open) {
             outcome = RowOutcome::Empty;
-            act = std::max(t, b.actReady);
+            act = placeActivate(*s.rules, s.group, std::max(t, b.actReady));
             colReady = act + tm.tRCD * period_;
         } else {
             outcome = RowOutcome::Miss;
             pre = std::max(t, b.preReady);
-            act = std::max(pre + tm.tRP * period_, b.actReady);
+            act = placeActivate(*s.rules, s.group, std::max(pre + tm.tRP * period_, b.actReady));
             colReady = act + tm.tRCD * period_;
         }
-        // In-order arrivals (the common case) need no search of the bus timeline.
-        ds = bus.busyUntil() <= colReady + lat ? colReady + lat : bus.earliestStart(colReady + lat, dur);
+        col = placeColumns(s, colReady);
         if (refi_ == 0)
             break;
-        // The whole command sequence must fit between refreshes of the rank.
-        Tick window = nextRefreshStart(loc.rank, t);
-        if (window >= ds + dur)
+        // The whole command sequence must fit between refreshes of the rank (or bank).
+        Tick window = nextRefreshStart(unit, t);
+        if (window >= col + s.lat + s.dur)
             break;
         t = window + rfc_;
     }
-    bus.reserve(ds, dur);
-    const Tick end = ds + dur;
-    const Tick col = ds - lat;
+    if (outcome != RowOutcome::Hit)
+        commitActivate(s, act);
+    commitColumns(s, col);
+    if (config_.bankQueue)
+        enqueue(bankIndex, t, col);
+    const Tick end = col + s.lat + s.dur;
     {
         // Beyond what the same command sequence takes on an idle bank and bus.
-        Tick unloaded = lat + dur;
+        Tick unloaded = s.lat + s.dur;
         if (outcome != RowOutcome::Hit)
             unloaded += tm.tRCD * period_;
         if (outcome == RowOutcome::Miss)
@@ -153,9 +423,7 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
         b.colReady = act + tm.tRCD * period_;
         b.preReady = act + tm.tRAS * period_;
     }
-    Tick preAfter =
-        write ? end + tm.tWR * period_ : col + (tm.tRTP + (bursts - 1) * config_.burstCycles()) * period_;
-    b.preReady = std::max(b.preReady, preAfter);
+    b.preReady = std::max(b.preReady, prechargeAfter(s, col));
     if (!config_.openPage) {
         // Auto-precharge: the row closes as soon as allowed.
         ++precharges_;
@@ -166,29 +434,30 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     return end;
 }
 
-Tick Ddr::serveInPast(Bank& b, const DdrLocation& loc, std::uint64_t bursts, bool write, Tick t) {
+// Writes: write recovery after the data; reads: tRTP after the last column command.
+Tick Ddr::prechargeAfter(const Segment& s, Tick col) const {
+    const Tick lastCol = col + (s.bursts - 1) * stepTicks_;
+    return s.write ? col + s.lat + s.dur + config_.t.tWR * period_ : lastCol + config_.t.tRTP * period_;
+}
+
+Tick Ddr::serveInPast(Bank& b, const Segment& s, const DdrLocation& loc, Tick t) {
     const DdrTiming& tm = config_.t;
-    ReservationTimeline& bus = bus_[loc.channel];
-    const Tick dur = bursts * burstTicks_;
-    const Tick lat = (write ? tm.tCWL : tm.tCL) * period_;
-    auto refreshFree = [&](Tick end) { return refi_ == 0 || nextRefreshStart(loc.rank, t) >= end; };
-    auto prechargeAfter = [&](Tick ds) {
-        return write ? ds + dur + tm.tWR * period_
-                     : ds - lat + (tm.tRTP + (bursts - 1) * config_.burstCycles()) * period_;
-    };
+    const unsigned unit = refreshUnit(loc);
+    auto refreshFree = [&](Tick end) { return refi_ == 0 || nextRefreshStart(unit, t) >= end; };
     // Arrived while its row was open: a row-hit-first controller would have served it before
     // the precharge that a later-served request caused.
     for (ClosedEpoch& e : b.closed) {
         if (e.row != loc.row || t >= e.precharge)
             continue;
-        Tick ds = bus.earliestStart(std::max(t, e.colReady) + lat, dur);
-        if (ds + dur <= e.precharge && refreshFree(ds + dur)) {
-            bus.reserve(ds, dur);
+        const Tick col = placeColumns(s, std::max(t, e.colReady));
+        const Tick end = col + s.lat + s.dur;
+        if (end <= e.precharge && refreshFree(end)) {
+            commitColumns(s, col);
             ++rowHits_;
             ++reorderedHits_;
-            e.preReady = std::max(e.preReady, prechargeAfter(ds));
-            segmentWait_ = ds - std::min(ds, t + lat);
-            return ds + dur;
+            e.preReady = std::max(e.preReady, prechargeAfter(s, col));
+            segmentWait_ = col - std::min(col, t);
+            return end;
         }
     }
     if (config_.rowHistory < 2 || !b.open)
@@ -201,13 +470,15 @@ Tick Ddr::serveInPast(Bank& b, const DdrLocation& loc, std::uint64_t bursts, boo
         if (nextOpened <= t)
             continue;
         const Tick pre = std::max(t, e.preReady);
-        const Tick act = pre + tm.tRP * period_;
+        const Tick act = placeActivate(*s.rules, s.group, pre + tm.tRP * period_);
         const Tick colReady = act + tm.tRCD * period_;
-        const Tick ds = bus.earliestStart(colReady + lat, dur);
-        const Tick preReady = std::max(act + tm.tRAS * period_, prechargeAfter(ds));
-        if (preReady > nextOpened || !refreshFree(ds + dur))
+        const Tick col = placeColumns(s, colReady);
+        const Tick end = col + s.lat + s.dur;
+        const Tick preReady = std::max(act + tm.tRAS * period_, prechargeAfter(s, col));
+        if (preReady > nextOpened || !refreshFree(end))
             continue;
-        bus.reserve(ds, dur);
+        commitActivate(s, act);
+        commitColumns(s, col);
         ++rowMisses_;
         ++precharges_;
         ++activates_;
@@ -216,9 +487,9 @@ Tick Ddr::serveInPast(Bank& b, const DdrLocation& loc, std::uint64_t bursts, boo
                         ClosedEpoch{loc.row, pre, colReady, preReady, nextOpened});
         if (b.closed.size() > config_.rowHistory)
             b.closed.erase(b.closed.begin());
-        const Tick unloaded = (tm.tRP + tm.tRCD) * period_ + lat + dur;
-        segmentWait_ = ds + dur - std::min(ds + dur, t + unloaded);
-        return ds + dur;
+        const Tick unloaded = (tm.tRP + tm.tRCD) * period_ + s.lat + s.dur;
+        segmentWait_ = end - std::min(end, t + unloaded);
+        return end;
     }
     return 0;
 }
@@ -241,6 +512,7 @@ Tick Ddr::postWrite(const DdrLocation& loc, std::uint64_t bursts, Tick arrival) 
     Tick accepted = alignUp(std::max(arrival, writeSlotFree_[slot]), period_);
     writeWait_ = accepted - alignUp(arrival, period_);
     writeSlotFree_[slot] = kTickMax;
+    accepted_ = std::max(accepted_, accepted);
     posted_.push_back(PostedWrite{loc, bursts, accepted, slot});
     if (posted_.size() == writeSlotFree_.size())
         drainWrites();
@@ -263,6 +535,23 @@ void Ddr::drainWrites() {
             return a.loc.row < b.loc.row;
         return a.loc.rowOffset < b.loc.rowOffset;
     });
+    if (config_.bankGroups > 1) {
+        // Bank groups in turn, so that consecutive writes are tCCD_S rather than tCCD_L apart.
+        std::vector<std::vector<PostedWrite>> groups(config_.bankGroups);
+        for (const auto& w : posted_)
+            groups[config_.bankGroupOf(w.loc.bank)].push_back(w);
+        posted_.clear();
+        for (std::size_t i = 0;; ++i) {
+            bool any = false;
+            for (auto& g : groups)
+                if (i < g.size()) {
+                    posted_.push_back(g[i]);
+                    any = true;
+                }
+            if (!any)
+                break;
+        }
+    }
     for (const auto& w : posted_) {
         Tick end = serve(w.loc, w.bursts, true, w.accepted);
         writeSlotFree_[w.slot] = end;
@@ -324,6 +613,7 @@ Tick Ddr::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arriva
     std::uint64_t addr = gp.get_address(), bytes = gp.get_data_length();
     const std::uint64_t burstsBefore = write ? writeBursts_ : readBursts_;
     Tick done = arrival;
+    accepted_ = arrival;
     if (ext && ext->strided()) {
         bytes = std::uint64_t{ext->elements} * ext->elementBytes;
         for (std::uint32_t i = 0; i < ext->elements; ++i)
@@ -362,7 +652,9 @@ void Ddr::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const 
     node.add("write_queue_drains", writeDrains_, "batches", "drains of the posted-write queue");
     node.add("activates", activates_, "commands");
     node.add("precharges", precharges_, "commands");
-    node.add("refreshes", refreshes, "commands", "all-bank refreshes, all ranks and channels");
+    node.add("refreshes", refreshes, "commands",
+             config_.perBankRefresh ? "per-bank refreshes, all banks, ranks and channels"
+                                    : "all-bank refreshes, all ranks and channels");
     node.add("row_hits", rowHits_, "segments");
     node.add("row_misses", rowMisses_, "segments", "row conflicts: precharge + activate");
     node.add("row_empty", rowEmpty_, "segments", "bank closed (start, refresh, closed page): activate");
@@ -384,7 +676,8 @@ void Ddr::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const 
     energy.addEvents(name(), "activate", activates_, config_.activateJoules);
     energy.addEvents(name(), "read_burst", readBursts_, config_.readBurstJoules);
     energy.addEvents(name(), "write_burst", writeBursts_, config_.writeBurstJoules);
-    energy.addEvents(name(), "refresh", refreshes, config_.refreshJoules);
+    energy.addEvents(name(), "refresh", refreshes,
+                     config_.perBankRefresh ? config_.refreshJoules / config_.banks : config_.refreshJoules);
     energy.addStaticPower(name(), config_.backgroundWatts);
     collectByInitiator(node);
 }

@@ -26,8 +26,20 @@
 // per bank, default 1), write_queue (entries,
 // 0 = writes are scheduled on arrival), energy: {activate,
 // read_burst, write_burst, refresh, background_power}.
+//
+// Command rules between banks, each kept in either time order against the last few commands of
+// the rank (so requests presented out of time order still obey them): bank groups (bank_groups;
+// tCCD_L/S between column commands, tRRD_L/S between activates, tWTR_L/S from write data to a
+// read), the four-activate window tFAW, the read-to-write turnaround tRTW, LPDDR4's tDQSCK
+// (read data later) and multi-cycle read/write commands (column_cycles: read and write latency
+// count from the command's last cycle; the command bus itself is not modelled, as tRRD and tCCD
+// keep one rank's commands further apart than they last), tRPab before an all-bank refresh, per-bank
+// refresh (refresh: per-bank; tRFCpb every tREFIpb, banks in turn), and a bounded queue per bank
+// (bank_queue: a request that finds it full waits until one ahead of it issues its column
+// command). Keys left out disable their rule, so an older configuration times as before.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "models/memory/DdrAddressMap.h"
@@ -59,6 +71,19 @@ public:
     // All-bank refreshes issued (all ranks, all channels) by `until`.
     std::uint64_t refreshesBy(Tick until) const;
     Tick lastCompletion() const { return lastEnd_; }
+    // When the last access was accepted: its arrival, or later when a bank queue (or the posted
+    // write queue) was full; a requester cannot present its next request before it.
+    Tick lastAcceptance() const { return accepted_; }
+    std::uint64_t precharges() const { return precharges_; }
+    std::uint64_t reads() const { return reads_; }
+    std::uint64_t writes() const { return writes_; }
+    // Busy time of all data buses together.
+    Tick busBusyTicks() const {
+        Tick busy = 0;
+        for (const auto& b : bus_)
+            busy += b.busyTicks();
+        return busy;
+    }
     // Serves the writes still waiting in the posted-write queue (a run ends only once they have
     // reached the DRAM) and returns when the last write served so far completes (0: none).
     Tick completePostedWrites();
@@ -90,6 +115,63 @@ private:
     };
     enum class RowOutcome { Hit, Empty, Miss };
 
+    // Recent commands of a rank, for the rules between banks.
+    static constexpr unsigned kActHistory = 16;
+    static constexpr unsigned kColHistory = 16;
+    struct ActRecord {
+        Tick at = 0;
+        unsigned group = 0;
+    };
+    struct ColRecord {
+        Tick first = 0, last = 0;  // first and last column command of a segment
+        Tick dataEnd = 0;
+        unsigned group = 0;
+        bool write = false;
+    };
+    struct RankRules {
+        // The remembered activates in time order: actBuffer[actHead, actHead + nActs).
+        std::array<ActRecord, 2 * kActHistory> actBuffer{};
+        unsigned actHead = 0;
+        const ActRecord* acts() const { return actBuffer.data() + actHead; }
+        std::array<std::array<ColRecord, kColHistory>, 2> cols{};  // reads, writes
+        unsigned nActs = 0;
+        std::array<unsigned, 2> nCols{};
+        // The latest command that left the history: nothing is placed before it.
+        ActRecord actForgotten{};
+        std::array<ColRecord, 2> colForgotten{};
+        bool forgotActs = false;
+        std::array<bool, 2> forgotCols{};
+        // From these on, no remembered command constrains a new activate or column command.
+        std::array<Tick, 2> colFree{};     // for a read, for a write, in any bank group
+        std::vector<Tick> colFreeInGroup;  // [group][read, write]
+        std::vector<Tick> lastActInGroup;  // [group]
+        explicit RankRules(unsigned groups = 1) : colFreeInGroup(2 * groups, 0), lastActInGroup(groups, 0) {}
+    };
+    struct QueueEntry {
+        Tick admitted = 0, leaves = 0;
+    };
+    // One row segment being scheduled: where it goes and how long its data takes.
+    struct Segment {
+        ReservationTimeline* bus;
+        RankRules* rules;
+        unsigned group;
+        bool write;
+        std::uint64_t bursts;
+        Tick lat;  // column command to first data
+        Tick dur;  // data bus time of all bursts
+    };
+    Tick placeActivate(RankRules& rr, unsigned group, Tick a) const;
+    void recordActivate(RankRules& rr, unsigned group, Tick a);
+    Tick columnRules(const RankRules& rr, const Segment& s, Tick c) const;
+    void recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd);
+    Tick placeColumns(const Segment& s, Tick c) const;
+    void commitColumns(const Segment& s, Tick c);
+    void commitActivate(const Segment& s, Tick act);
+    Tick prechargeAfter(const Segment& s, Tick col) const;
+    Tick admit(std::size_t bank, Tick t) const;
+    void enqueue(std::size_t bank, Tick admitted, Tick leaves);
+    unsigned refreshUnit(const DdrLocation& loc) const;
+
     struct PostedWrite {
         DdrLocation loc;
         std::uint64_t bursts;
@@ -100,32 +182,39 @@ private:
     Tick serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival);
     // An early request served in the bank's past: a row hit in a closed epoch of its row, or (with
     // row_history > 1) a row opened in a gap between two epochs. Returns 0 when neither fits.
-    Tick serveInPast(Bank& b, const DdrLocation& loc, std::uint64_t bursts, bool write, Tick t);
+    Tick serveInPast(Bank& b, const Segment& s, const DdrLocation& loc, Tick t);
     Tick serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival);
     // Queues a write segment; returns when it is accepted.
     Tick postWrite(const DdrLocation& loc, std::uint64_t bursts, Tick arrival);
     void drainWrites();
-    Tick refreshOffset(unsigned rank) const;
-    // Refreshes of `rank` started at or before t (the first starts at offset + tREFI).
-    std::uint64_t refreshIndex(unsigned rank, Tick t) const;
+    // A refresh unit is a rank (all-bank refresh) or one bank of a rank (per-bank refresh).
+    Tick refreshOffset(unsigned unit) const;
+    // Refreshes of `unit` started at or before t (the first starts at offset + its period).
+    std::uint64_t refreshIndex(unsigned unit, Tick t) const;
     // The interval between two refresh starts that holds t, remembered per rank because
     // requests mostly arrive in time order (saves two divisions per request).
     struct RefreshEpoch {
         Tick from = 1, to = 0;  // empty
         std::uint64_t index = 0;
     };
-    const RefreshEpoch& epoch(unsigned rank, Tick t);
-    // The first refresh window of `rank` that ends after t: its start.
-    Tick nextRefreshStart(unsigned rank, Tick t);
+    const RefreshEpoch& epoch(unsigned unit, Tick t);
+    // The first refresh window of `unit` that ends after t: its start.
+    Tick nextRefreshStart(unsigned unit, Tick t);
 
     DdrConfig config_;
     DdrAddressMap map_;
     Tick period_;
     Tick burstTicks_;
+    Tick stepTicks_;           // between the bursts of one segment (one bank group): max(burst, tCCD_L)
+    Tick readLat_, writeLat_;  // column command to data
     Tick refi_, rfc_;
+    bool actRules_, ccdRules_, turnRules_, colRules_;
     std::vector<Bank> banks_;               // [channel][rank][bank]
     std::vector<ReservationTimeline> bus_;  // per channel
-    std::vector<RefreshEpoch> epochs_;      // per rank
+    std::vector<RankRules> rules_;          // [channel][rank]
+    std::vector<QueueEntry> queues_;        // [bank][bank_queue]
+    std::vector<Tick> queueBlocked_;        // per bank: admission of the last request that waited
+    std::vector<RefreshEpoch> epochs_;      // per refresh unit
     std::vector<Tick> writeSlotFree_;       // per write-queue entry: free from (kTickMax: queued)
     std::vector<PostedWrite> posted_;
     // The queue only drains when every entry is posted, so between drains entries are taken in
@@ -139,7 +228,7 @@ private:
     std::uint64_t reads_ = 0, writes_ = 0, readBursts_ = 0, writeBursts_ = 0;
     std::uint64_t rowHits_ = 0, rowMisses_ = 0, rowEmpty_ = 0, reorderedHits_ = 0;
     std::uint64_t activates_ = 0, precharges_ = 0;
-    Tick firstArrival_ = kTickMax, lastEnd_ = 0, lastWriteEnd_ = 0;
+    Tick firstArrival_ = kTickMax, lastEnd_ = 0, lastWriteEnd_ = 0, accepted_ = 0;
     Tick segmentWait_ = 0, writeWait_ = 0;  // of the segment served last (per-initiator waits)
 };
 

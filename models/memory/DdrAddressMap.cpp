@@ -15,7 +15,43 @@ unsigned log2Of(std::uint64_t v) {
 
 }  // namespace
 
+DdrAddressMap::Runs DdrAddressMap::runsOf(const std::vector<unsigned>& bits) {
+    Runs runs;
+    for (unsigned i = 0; i < bits.size(); ++i) {
+        if (!runs.empty() && runs.back().from + runs.back().width == bits[i])
+            ++runs.back().width;
+        else
+            runs.push_back(BitRun{bits[i], i, 1});
+    }
+    return runs;
+}
+
+std::uint64_t DdrAddressMap::gather(std::uint64_t addr, const Runs& runs) {
+    std::uint64_t v = 0;
+    for (const BitRun& r : runs)
+        v |= ((addr >> r.from) & ((std::uint64_t{1} << r.width) - 1)) << r.to;
+    return v;
+}
+
+std::uint64_t DdrAddressMap::scatter(std::uint64_t value, const Runs& runs) {
+    std::uint64_t a = 0;
+    for (const BitRun& r : runs)
+        a |= ((value >> r.to) & ((std::uint64_t{1} << r.width) - 1)) << r.from;
+    return a;
+}
+
 DdrAddressMap::DdrAddressMap(const DdrConfig& c) : granule_(c.interleave) {
+    if (c.bitMapped) {
+        bitMapped_ = true;
+        granuleShift_ = log2Of(granule_);
+        channel_ = runsOf(c.bits.channel);
+        rank_ = runsOf(c.bits.rank);
+        bank_ = runsOf(c.bits.bank);
+        row_ = runsOf(c.bits.row);
+        column_ = runsOf(c.bits.column);
+        bankXor_ = runsOf(c.bits.bankXor);
+        return;
+    }
     pow2_ = isPow2(granule_);
     granuleShift_ = log2Of(granule_);
     unsigned shift = 0;
@@ -35,7 +71,26 @@ DdrAddressMap::DdrAddressMap(const DdrConfig& c) : granule_(c.interleave) {
     }
 }
 
+DdrLocation DdrAddressMap::decodeBits(std::uint64_t addr) const {
+    DdrLocation loc;
+    loc.channel = static_cast<unsigned>(gather(addr, channel_));
+    loc.rank = static_cast<unsigned>(gather(addr, rank_));
+    loc.bank = static_cast<unsigned>(gather(addr, bank_) ^ gather(addr, bankXor_));
+    loc.row = gather(addr, row_);
+    loc.rowOffset = (gather(addr, column_) << granuleShift_) | (addr & (granule_ - 1));
+    return loc;
+}
+
+std::uint64_t DdrAddressMap::encodeBits(const DdrLocation& loc) const {
+    std::uint64_t a = scatter(loc.channel, channel_) | scatter(loc.rank, rank_) | scatter(loc.row, row_) |
+                      scatter(loc.rowOffset >> granuleShift_, column_) | (loc.rowOffset & (granule_ - 1));
+    // The XOR sources are bits of the other fields, already in place.
+    return a | scatter(loc.bank ^ gather(a, bankXor_), bank_);
+}
+
 DdrLocation DdrAddressMap::decode(std::uint64_t addr) const {
+    if (bitMapped_)
+        return decodeBits(addr);
     DdrLocation loc;
     std::uint64_t offset, g;
     if (pow2_) {
@@ -67,6 +122,8 @@ DdrLocation DdrAddressMap::decode(std::uint64_t addr) const {
 }
 
 std::uint64_t DdrAddressMap::encode(const DdrLocation& loc) const {
+    if (bitMapped_)
+        return encodeBits(loc);
     std::uint64_t g = 0;
     for (std::size_t i = fields_.size(); i-- > 0;) {
         const Field& f = fields_[i];

@@ -2,10 +2,14 @@
 // cut into granules of `interleave` bytes; granule numbers are split into the mapping's fields,
 // least significant field first, as a mixed-radix number (shifts and masks when every count is
 // a power of two). The byte offset inside a row is column × interleave + offset in the granule.
+// With a bit-list mapping each field gathers its listed address bits instead (column counted in
+// bursts), and the bank may be XORed with other address bits (permutation interleaving: rows that
+// would conflict in one bank spread over several).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "models/memory/DdrConfig.h"
 
@@ -29,6 +33,17 @@ public:
     std::uint64_t granule() const { return granule_; }
 
 private:
+    // A run of `width` address bits from `from` that lands at bit `to` of a field value.
+    struct BitRun {
+        unsigned from, to, width;
+    };
+    using Runs = std::vector<BitRun>;
+    static Runs runsOf(const std::vector<unsigned>& bits);
+    static std::uint64_t gather(std::uint64_t addr, const Runs& runs);
+    static std::uint64_t scatter(std::uint64_t value, const Runs& runs);
+    DdrLocation decodeBits(std::uint64_t addr) const;
+    std::uint64_t encodeBits(const DdrLocation& loc) const;
+
     struct Field {
         DdrField field;
         std::uint64_t count;
@@ -39,6 +54,8 @@ private:
     unsigned granuleShift_ = 0;
     bool pow2_ = true;
     std::array<Field, 5> fields_{};  // least significant first
+    bool bitMapped_ = false;
+    Runs channel_, rank_, bank_, row_, column_, bankXor_;
 };
 
 }  // namespace tessim

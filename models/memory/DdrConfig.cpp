@@ -1,5 +1,6 @@
 #include "models/memory/DdrConfig.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 
@@ -61,6 +62,86 @@ DdrField parseField(const config::Reader& r, const std::string& name) {
     r.fail("mapping", "unknown address field '" + name + "' (expected row, rank, bank, column, channel)");
 }
 
+bool isPow2(std::uint64_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
+unsigned log2Of(std::uint64_t v) {
+    unsigned s = 0;
+    while ((std::uint64_t{1} << s) < v)
+        ++s;
+    return s;
+}
+
+// "7" or "13-15" (inclusive, low bit first) → bit positions.
+void parseBits(const config::Reader& r, const std::string& key, std::vector<unsigned>& out) {
+    for (const std::string& item : r.get<std::vector<std::string>>(key, std::vector<std::string>{})) {
+        unsigned lo = 0, hi = 0;
+        char dash = 0, extra = 0;
+        int n = std::sscanf(item.c_str(), "%u%c%u%c", &lo, &dash, &hi, &extra);
+        if (n == 1)
+            hi = lo;
+        else if (n != 3 || dash != '-' || hi < lo)
+            r.fail(key, fmt::format("bit range '{}': expected an address bit (7) or a range low-high (13-15)",
+                                    item));
+        if (hi > 63)
+            r.fail(key, fmt::format("address bit {} is beyond bit 63", hi));
+        for (unsigned b = lo; b <= hi; ++b)
+            out.push_back(b);
+    }
+}
+
+// `mapping:` as a map of bit lists: every address bit from the burst size up to the device size
+// belongs to exactly one field, and each field has as many bits as its count needs.
+void readBitMap(const config::Reader& m, DdrConfig& c) {
+    DdrBitMap& b = c.bits;
+    parseBits(m, "channel", b.channel);
+    parseBits(m, "rank", b.rank);
+    parseBits(m, "bank", b.bank);
+    parseBits(m, "row", b.row);
+    parseBits(m, "column", b.column);
+    parseBits(m, "bank_xor", b.bankXor);
+    const std::uint64_t columns = c.rowBytes / c.burstBytes();
+    const std::pair<const char*, std::uint64_t> counts[] = {{"channel", c.channels},
+                                                            {"rank", c.ranks},
+                                                            {"bank", c.banks},
+                                                            {"row", c.rows()},
+                                                            {"column", columns}};
+    const std::vector<unsigned>* lists[] = {&b.channel, &b.rank, &b.bank, &b.row, &b.column};
+    if (!isPow2(c.size))
+        m.fail("row", "a bit-list mapping needs a power-of-two size");
+    const unsigned low = log2Of(c.burstBytes()), high = log2Of(c.size);
+    std::vector<int> owner(64, -1);
+    for (std::size_t f = 0; f < 5; ++f) {
+        const auto& [key, count] = counts[f];
+        if (!isPow2(count))
+            m.fail(key, fmt::format("a bit-list mapping needs a power-of-two {} count (got {})", key, count));
+        if (lists[f]->size() != log2Of(count))
+            m.fail(key, fmt::format("{} needs {} address bits for {} values, got {}", key, log2Of(count),
+                                    count, lists[f]->size()));
+        for (unsigned bit : *lists[f]) {
+            if (bit < low || bit >= high)
+                m.fail(key,
+                       fmt::format("address bit {} is outside the mapped bits {}-{} (below {}: offset in "
+                                   "a {} B burst; from {}: beyond the {} B size)",
+                                   bit, low, high - 1, low, c.burstBytes(), high, c.size));
+            if (owner[bit] >= 0)
+                m.fail(key,
+                       fmt::format("address bit {} is already mapped to {}", bit, counts[owner[bit]].first));
+            owner[bit] = static_cast<int>(f);
+        }
+    }
+    if (!b.bankXor.empty()) {
+        if (b.bankXor.size() != b.bank.size())
+            m.fail("bank_xor",
+                   fmt::format("bank_xor needs one address bit per bank bit ({})", b.bank.size()));
+        for (unsigned bit : b.bankXor)
+            if (bit >= high || owner[bit] < 0 || owner[bit] == 2)
+                m.fail("bank_xor", fmt::format("bank_xor bit {} must be a mapped bit of another field "
+                                               "(row, column, rank or channel)",
+                                               bit));
+    }
+}
+
 }  // namespace
 
 DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
@@ -87,8 +168,25 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.burstLength = p.pick("burst_length").get<unsigned>("burst_length", Range<unsigned>{2, 64});
     if (c.burstLength % 2 != 0)
         p.pick("burst_length").fail("burst_length", "the burst length must be even");
-    c.clock = ClockDomain::fromHz(
-        p.pick("clock").get<Frequency>("clock", Range<Frequency>{Frequency{1e6}, Frequency{1e11}}).hz);
+    {
+        // `clock` (command clock) or `tCK` (its period); the memory's own map wins over the preset.
+        const Reader& own = r.has("clock") || r.has("tCK") || !presetReader ? r : *presetReader;
+        if (own.has("clock") && own.has("tCK"))
+            own.fail("tCK", "give the command clock as `clock` or as `tCK`, not both");
+        if (presetReader && &own == &r) {
+            presetReader->ignore("clock");
+            presetReader->ignore("tCK");
+        }
+        if (own.has("tCK")) {
+            double tck = own.get<Duration>("tCK").seconds;
+            if (tck < 1e-11 || tck > 1e-6)
+                own.fail("tCK", "tCK must lie between 10 ps and 1 us");
+            c.clock = ClockDomain::fromHz(1.0 / tck);
+        } else {
+            c.clock = ClockDomain::fromHz(
+                own.get<Frequency>("clock", Range<Frequency>{Frequency{1e6}, Frequency{1e11}}).hz);
+        }
+    }
     auto cycles = [&](const std::string& key, std::optional<std::uint64_t> fallback = std::nullopt,
                       CycleRounding rounding = CycleRounding::Up) {
         return readCycles(p.pick(key), key, c.clock, fallback, rounding);
@@ -102,11 +200,61 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.t.tWR = cycles("tWR", 0);
     c.t.tRFC = cycles("tRFC", 0);
     c.t.tREFI = cycles("tREFI", 0, CycleRounding::Down);
-    if (c.t.tREFI != 0 && c.t.tRFC >= c.t.tREFI)
-        p.pick("tRFC").fail("tRFC", "tRFC must be shorter than tREFI");
+    c.bankGroups = p.pick("bank_groups").get<unsigned>("bank_groups", 1u, Range<unsigned>{1, 64});
+    if (c.banks % c.bankGroups != 0)
+        p.pick("bank_groups").fail("bank_groups", "the banks per rank must be a multiple of bank_groups");
+    // A short key (tCCD, tRRD, tWTR) sets both the _S and the _L value unless they are written.
+    auto pair = [&](const std::string& base, std::uint64_t fallback, std::uint64_t& s, std::uint64_t& l) {
+        const std::uint64_t both = cycles(base, fallback);
+        s = cycles(base + "_S", both);
+        l = cycles(base + "_L", both == fallback ? s : both);
+        if (l < s)
+            p.pick(base + "_L").fail(base + "_L", base + "_L must not be shorter than " + base + "_S");
+    };
+    pair("tCCD", c.burstCycles(), c.t.tCCD_S, c.t.tCCD_L);
+    pair("tRRD", 0, c.t.tRRD_S, c.t.tRRD_L);
+    pair("tWTR", 0, c.t.tWTR_S, c.t.tWTR_L);
+    c.t.tFAW = cycles("tFAW", 0);
+    c.t.tRTW = cycles("tRTW", 0);
+    c.t.tDQSCK = cycles("tDQSCK", 0);
+    c.t.tRPab = cycles("tRPab", 0);
+    c.columnCycles = p.pick("column_cycles").get<unsigned>("column_cycles", 1u, Range<unsigned>{1, 16});
+    c.perBankRefresh =
+        p.pick("refresh").oneOf("refresh", {"all-bank", "per-bank"}, std::string("all-bank")) == "per-bank";
+    c.t.tRFCpb = cycles("tRFCpb", c.perBankRefresh ? std::nullopt : std::optional<std::uint64_t>{0});
+    c.t.tREFIpb = cycles("tREFIpb", c.perBankRefresh ? std::nullopt : std::optional<std::uint64_t>{0},
+                         CycleRounding::Down);
+    if (c.perBankRefresh && c.t.tREFIpb == 0)
+        p.pick("tREFIpb").fail("tREFIpb", "per-bank refresh needs a tREFIpb above zero");
+    if (c.refreshPeriodCycles() != 0 && c.refreshBlockCycles() >= c.refreshPeriodCycles()) {
+        const std::string key = c.perBankRefresh ? "tRFCpb" : "tRFC";
+        p.pick(key).fail(key, c.perBankRefresh ? "tRP + tRFCpb must be shorter than banks × tREFIpb"
+                                               : "tRPab + tRFC must be shorter than tREFI");
+    }
+    c.bankQueue = p.pick("bank_queue").get<unsigned>("bank_queue", 0u, Range<unsigned>{0, 4096});
 
-    std::vector<std::string> fields = p.pick("mapping").get<std::vector<std::string>>(
-        "mapping", std::vector<std::string>{"row", "rank", "bank", "column", "channel"});
+    std::uint64_t perRow = std::uint64_t{c.channels} * c.ranks * c.banks * c.rowBytes;
+    if (c.size % perRow != 0)
+        p.pick("size").fail(
+            "size",
+            fmt::format("size must be a multiple of channels × ranks × banks × row_size ({} B)", perRow));
+    const Reader& mappingLayer = p.pick("mapping");
+    c.bitMapped = mappingLayer.has("mapping") && mappingLayer.node("mapping").isMap();
+    if (c.bitMapped) {
+        readBitMap(mappingLayer.child("mapping"), c);
+        if (&mappingLayer == &r && r.has("interleave"))
+            r.fail("interleave", "interleave belongs to the field-order mapping; a bit-list mapping places "
+                                 "every address bit itself");
+        r.ignore("interleave");
+        if (presetReader)
+            presetReader->ignore("interleave");
+        c.interleave = c.burstBytes();
+        c.mapping = {DdrField::Row, DdrField::Rank, DdrField::Bank, DdrField::Column, DdrField::Channel};
+    }
+    std::vector<std::string> fields =
+        c.bitMapped ? std::vector<std::string>{}
+                    : p.pick("mapping").get<std::vector<std::string>>(
+                          "mapping", std::vector<std::string>{"row", "rank", "bank", "column", "channel"});
     for (const auto& f : fields) {
         DdrField field = parseField(p.pick("mapping"), f);
         for (DdrField seen : c.mapping)
@@ -114,20 +262,16 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
                 p.pick("mapping").fail("mapping", "address field '" + f + "' appears twice");
         c.mapping.push_back(field);
     }
-    if (c.mapping.size() != 5)
+    if (!c.bitMapped && c.mapping.size() != 5)
         p.pick("mapping").fail("mapping",
                                "the mapping must name each of row, rank, bank, column, channel once");
-    c.interleave =
-        p.pick("interleave")
-            .get<Bytes>("interleave", Bytes{c.burstBytes()}, Range<Bytes>{Bytes{1}, Bytes{c.rowBytes}})
-            .value;
+    if (!c.bitMapped)
+        c.interleave =
+            p.pick("interleave")
+                .get<Bytes>("interleave", Bytes{c.burstBytes()}, Range<Bytes>{Bytes{1}, Bytes{c.rowBytes}})
+                .value;
     if (c.rowBytes % c.interleave != 0)
         p.pick("interleave").fail("interleave", "the row size must be a multiple of the interleave granule");
-    std::uint64_t perRow = std::uint64_t{c.channels} * c.ranks * c.banks * c.rowBytes;
-    if (c.size % perRow != 0)
-        p.pick("size").fail(
-            "size",
-            fmt::format("size must be a multiple of channels × ranks × banks × row_size ({} B)", perRow));
     c.openPage =
         p.pick("page_policy").oneOf("page_policy", {"open", "closed"}, std::string("open")) == "open";
     c.writeQueue = p.pick("write_queue").get<unsigned>("write_queue", 32u, Range<unsigned>{0, 4096});

@@ -25,6 +25,27 @@ struct DdrTiming {            // memory-clock cycles
     std::uint64_t tWR = 0;    // end of write data to precharge
     std::uint64_t tRFC = 0;   // refresh (all banks of a rank) duration
     std::uint64_t tREFI = 0;  // refresh interval; 0 disables refresh
+    // Bank groups (DDR4): column commands and activates within one group are further apart
+    // (_L) than across groups (_S). Without bank groups both equal the _S value.
+    std::uint64_t tCCD_S = 0;  // column to column (default: one burst, which the bus enforces)
+    std::uint64_t tCCD_L = 0;
+    std::uint64_t tRRD_S = 0;  // activate to activate in one rank
+    std::uint64_t tRRD_L = 0;
+    std::uint64_t tFAW = 0;    // at most four activates per rank in any tFAW window; 0: none
+    std::uint64_t tWTR_S = 0;  // end of write data to a read command
+    std::uint64_t tWTR_L = 0;
+    std::uint64_t tRTW = 0;     // read command to write command (bus turnaround)
+    std::uint64_t tDQSCK = 0;   // read data arrives tCL + tDQSCK after the command (LPDDR4)
+    std::uint64_t tRPab = 0;    // precharge of all banks before an all-bank refresh
+    std::uint64_t tRFCpb = 0;   // per-bank refresh duration
+    std::uint64_t tREFIpb = 0;  // per-bank refresh interval (one bank's refresh to the next bank's)
+};
+
+// The address map as bit lists: each field takes the listed address bits, its least significant
+// bit first; bits below the burst size are the byte offset in a burst.
+struct DdrBitMap {
+    std::vector<unsigned> channel, rank, bank, row, column;
+    std::vector<unsigned> bankXor;  // address bit XORed into each bank bit (empty: none)
 };
 
 struct DdrConfig {
@@ -39,7 +60,15 @@ struct DdrConfig {
     unsigned burstLength = 16;      // transfers per burst
     ClockDomain clock;              // command clock; data moves on both edges
     DdrTiming t;
+    unsigned bankGroups = 1;  // per rank; the group of a bank is bank mod bank_groups
+    // Command-bus cycles of a read or write command (LPDDR4: 4, READ-1/WRITE-1 + CAS-2); read and
+    // write latency count from its last cycle.
+    unsigned columnCycles = 1;
+    bool perBankRefresh = false;    // tRFCpb every tREFIpb, bank by bank, instead of all-bank
+    unsigned bankQueue = 0;         // requests waiting per bank before the requester stalls; 0: no bound
     std::vector<DdrField> mapping;  // most significant field first
+    bool bitMapped = false;         // `mapping` given as bit lists (bits), not as a field order
+    DdrBitMap bits;
     std::uint64_t interleave = 64;  // bytes mapped contiguously before the lowest field advances
     bool openPage = true;
     bool frfcfs = true;
@@ -51,7 +80,7 @@ struct DdrConfig {
     double activateJoules = 0.0;  // one activate + its precharge
     double readBurstJoules = 0.0;
     double writeBurstJoules = 0.0;
-    double refreshJoules = 0.0;  // one all-bank refresh of one rank
+    double refreshJoules = 0.0;  // one all-bank refresh of one rank (a per-bank one: 1 / banks of it)
     double backgroundWatts = 0.0;
 
     static DdrConfig fromYaml(config::Reader& r, const std::string& name);
@@ -61,9 +90,14 @@ struct DdrConfig {
     std::uint64_t burstCycles() const { return burstLength / 2; }
     std::uint64_t rows() const { return size / (std::uint64_t{channels} * ranks * banks * rowBytes); }
     double peakBandwidth() const { return static_cast<double>(channels) * busBits / 8.0 * 2.0 * clock.hz(); }
-    // Fraction of time a rank is refreshing.
+    unsigned bankGroupOf(unsigned bank) const { return bank % bankGroups; }
+    // A refresh blocks its rank (all-bank) or bank (per-bank) for this long, every refreshPeriod.
+    std::uint64_t refreshBlockCycles() const { return perBankRefresh ? t.tRP + t.tRFCpb : t.tRPab + t.tRFC; }
+    std::uint64_t refreshPeriodCycles() const { return perBankRefresh ? t.tREFIpb * banks : t.tREFI; }
+    // Fraction of time a rank (all-bank) or a bank (per-bank) is refreshing.
     double refreshOverhead() const {
-        return t.tREFI ? static_cast<double>(t.tRFC) / static_cast<double>(t.tREFI) : 0.0;
+        const std::uint64_t period = refreshPeriodCycles();
+        return period ? static_cast<double>(refreshBlockCycles()) / static_cast<double>(period) : 0.0;
     }
 };
 

@@ -1,5 +1,6 @@
 #include "models/memory/MemoryProbe.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -23,6 +24,8 @@ double round3(double v) {
 // A fixed-seed generator, so probe output is reproducible.
 struct Lcg {
     std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+    Lcg() = default;
+    explicit Lcg(std::uint64_t seed) : state(seed * 0x9E3779B97F4A7C15ULL + 1) {}
     std::uint64_t next() {
         state = state * 6364136223846793005ULL + 1442695040888963407ULL;
         return state >> 17;
@@ -124,6 +127,154 @@ nlohmann::ordered_json MemoryProbe::probeDdr(const Ddr& ddr) {
     out["timing_cycles"] = {{"tCL", c.t.tCL},     {"tCWL", c.t.tCWL},        {"tRCD", c.t.tRCD},
                             {"tRP", c.t.tRP},     {"tRAS", c.t.tRAS},        {"tRFC", c.t.tRFC},
                             {"tREFI", c.t.tREFI}, {"burst", c.burstCycles()}};
+    out["timings"] = ddrTimings(c);
+    return out;
+}
+
+const char* DdrStreamSpec::name(Pattern p) {
+    switch (p) {
+    case Pattern::Sequential: return "seq";
+    case Pattern::Random: return "random";
+    case Pattern::Strided: return "strided";
+    }
+    return "?";
+}
+
+nlohmann::ordered_json MemoryProbe::ddrTimings(const DdrConfig& c) {
+    const double tck = static_cast<double>(c.clock.period) / 1e3;
+    nlohmann::ordered_json out;
+    auto put = [&](const char* key, std::uint64_t cycles) {
+        out[key] = {{"cycles", cycles}, {"ns", round3(static_cast<double>(cycles) * tck)}};
+    };
+    const DdrTiming& t = c.t;
+    put("tCK", 1);
+    put("tCL", t.tCL);
+    put("tCWL", t.tCWL);
+    put("tRCD", t.tRCD);
+    put("tRP", t.tRP);
+    put("tRAS", t.tRAS);
+    put("tRTP", t.tRTP);
+    put("tWR", t.tWR);
+    put("burst", c.burstCycles());
+    put("tCCD_S", t.tCCD_S);
+    put("tCCD_L", t.tCCD_L);
+    put("tRRD_S", t.tRRD_S);
+    put("tRRD_L", t.tRRD_L);
+    put("tFAW", t.tFAW);
+    put("tWTR_S", t.tWTR_S);
+    put("tWTR_L", t.tWTR_L);
+    put("tRTW", t.tRTW);
+    put("tDQSCK", t.tDQSCK);
+    put("column_cycles", c.columnCycles);
+    if (c.perBankRefresh) {
+        put("tRFCpb", t.tRFCpb);
+        put("tREFIpb", t.tREFIpb);
+    } else {
+        put("tRPab", t.tRPab);
+        put("tRFC", t.tRFC);
+        put("tREFI", t.tREFI);
+    }
+    return out;
+}
+
+nlohmann::ordered_json MemoryProbe::probeDdrStream(Ddr& ddr, const DdrStreamSpec& spec) {
+    const DdrConfig& c = ddr.config();
+    const std::uint64_t req = spec.requestBytes;
+    const std::uint64_t slots = std::max<std::uint64_t>(1, c.size / req);
+    Lcg addresses(spec.seed), mix(spec.seed + 1);
+    auto addressOf = [&](std::uint64_t i) -> std::uint64_t {
+        switch (spec.pattern) {
+        case DdrStreamSpec::Pattern::Sequential: return i % slots * req;
+        case DdrStreamSpec::Pattern::Random: return addresses.next() % slots * req;
+        case DdrStreamSpec::Pattern::Strided: return (i * spec.stride) % (slots * req);
+        }
+        return 0;
+    };
+    // Reads with probability readRatio, drawn in 1/2^20 steps.
+    const std::uint64_t readShare = static_cast<std::uint64_t>(std::llround(spec.readRatio * (1 << 20)));
+    const Tick interval = spec.rate > 0 ? secondsToTicks(1.0 / spec.rate) : 0;
+
+    reset_();
+    std::vector<Tick> latencies;
+    latencies.reserve(spec.requests);
+    std::vector<Tick> inflight(spec.rate > 0 ? 0 : spec.outstanding, 0);
+    Tick presented = 0, last = 0, stalls = 0;
+    for (std::uint64_t i = 0; i < spec.requests; ++i) {
+        const bool write = (mix.next() & ((1 << 20) - 1)) >= readShare;
+        const std::uint64_t addr = addressOf(i);
+        Tick arrival;
+        if (spec.rate > 0) {
+            // Open loop: the requester's schedule, unless the memory still holds back the last one.
+            arrival = i * interval;
+            const Tick at = std::max(arrival, presented);
+            stalls += at - arrival;
+            presented = at;
+            const Tick done = request(write, addr, req, at);
+            presented = std::max(presented, ddr.lastAcceptance());
+            latencies.push_back(done - arrival);
+            last = std::max(last, done);
+        } else {
+            Tick& slot = inflight[i % inflight.size()];
+            arrival = slot;
+            slot = request(write, addr, req, arrival);
+            latencies.push_back(slot - arrival);
+            last = std::max(last, slot);
+        }
+    }
+    // Writes still posted count once they reach the DRAM.
+    last = std::max(last, ddr.completePostedWrites());
+    std::sort(latencies.begin(), latencies.end());
+    auto percentile = [&](double q) {
+        if (latencies.empty())
+            return 0.0;
+        // Nearest rank: the smallest latency with at least q of all at or below it.
+        const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(latencies.size())));
+        return ns(latencies[std::max<std::size_t>(rank, 1) - 1]);
+    };
+    double sum = 0.0;
+    for (Tick l : latencies)
+        sum += static_cast<double>(l);
+    const std::uint64_t rowAccesses = ddr.rowHits() + ddr.rowMisses() + ddr.rowEmpty();
+    const std::uint64_t busBytes = ddr.busBytesRead() + ddr.busBytesWritten();
+
+    nlohmann::ordered_json out;
+    out["pattern"] = DdrStreamSpec::name(spec.pattern);
+    if (spec.pattern == DdrStreamSpec::Pattern::Strided)
+        out["stride_bytes"] = spec.stride;
+    if (spec.pattern == DdrStreamSpec::Pattern::Random)
+        out["seed"] = spec.seed;
+    out["read_ratio"] = round3(spec.readRatio);
+    out["requests"] = spec.requests;
+    out["request_bytes"] = req;
+    if (spec.rate > 0) {
+        out["arrival"] = "open-loop";
+        out["rate_per_s"] = spec.rate;
+        out["interval_ns"] = round3(ns(interval));
+        out["back_pressure_ns"] = round3(ns(stalls));
+    } else {
+        out["arrival"] = "closed-loop";
+        out["outstanding"] = spec.outstanding;
+    }
+    out["reads"] = ddr.reads();
+    out["writes"] = ddr.writes();
+    out["duration_ns"] = round3(ns(last));
+    out["bandwidth_GBps"] = round3(gbps(spec.requests * req, last));
+    out["bus_bandwidth_GBps"] = round3(gbps(busBytes, last));
+    out["latency_ns"] = {
+        {"mean", round3(latencies.empty() ? 0.0 : sum / 1e3 / static_cast<double>(latencies.size()))},
+        {"p50", round3(percentile(0.50))},
+        {"p99", round3(percentile(0.99))},
+        {"max", round3(latencies.empty() ? 0.0 : ns(latencies.back()))}};
+    out["row_hit_rate"] = round3(static_cast<double>(ddr.rowHits()) /
+                                 static_cast<double>(std::max<std::uint64_t>(1, rowAccesses)));
+    out["row_hits"] = ddr.rowHits();
+    out["row_misses"] = ddr.rowMisses();
+    out["row_empty"] = ddr.rowEmpty();
+    out["activates"] = ddr.activates();
+    out["precharges"] = ddr.precharges();
+    out["refreshes"] = ddr.refreshesBy(last);
+    out["bus_utilisation"] = round3(
+        last ? static_cast<double>(ddr.busBusyTicks()) / (static_cast<double>(last) * c.channels) : 0.0);
     return out;
 }
 

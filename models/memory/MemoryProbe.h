@@ -21,6 +21,20 @@ struct ProbeOptions {
     std::uint64_t streamBytes = 8 << 20;  // bytes per streaming pattern
 };
 
+// One request stream on a DDR memory alone (`tessim probe ddr --memory FILE`).
+struct DdrStreamSpec {
+    enum class Pattern { Sequential, Random, Strided };
+    Pattern pattern = Pattern::Sequential;
+    std::uint64_t stride = 0;  // bytes between requests (strided)
+    double readRatio = 1.0;    // fraction of reads; the rest are writes, mixed at random
+    std::uint64_t seed = 1;    // random addresses and the read/write mix
+    std::uint64_t requests = 100000;
+    std::uint64_t requestBytes = 64;
+    double rate = 0.0;          // open loop: requests per second; 0: closed loop
+    unsigned outstanding = 64;  // closed loop: requests in flight
+    static const char* name(Pattern p);
+};
+
 class MemoryProbe : public sc_core::sc_module {
 public:
     tlm_utils::simple_initiator_socket<MemoryProbe> socket;
@@ -30,6 +44,11 @@ public:
 
     // Call after elaboration (sc_start(SC_ZERO_TIME)), with `socket` bound to the memory.
     nlohmann::ordered_json probeDdr(const Ddr& ddr);
+    // One stream from a fresh memory: bandwidth, latency distribution, row hits, activates,
+    // refreshes and data-bus utilisation.
+    nlohmann::ordered_json probeDdrStream(Ddr& ddr, const DdrStreamSpec& spec);
+    // Every timing parameter the DDR model uses, in cycles and in ns.
+    static nlohmann::ordered_json ddrTimings(const DdrConfig& c);
     nlohmann::ordered_json probeCache(const Cache& cache);
     nlohmann::ordered_json probeScratchpad(Scratchpad& spm);
 

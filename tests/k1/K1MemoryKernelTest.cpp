@@ -138,9 +138,10 @@ TEST(K1Memcpy, DdrCopyIsAtLeastItsBandwidthBound) {
     EXPECT_GE(moved, 2.0 * static_cast<double>(bytes) * 0.98);  // the L2 may keep its last dirty lines
     EXPECT_GE(seconds, compulsoryBound);
     // Measured 4.1 × the compulsory bound when store misses fill (3 × bytes cross the DDR bus),
-    // 1.63 × when whole-line stores do not: one LMUL-8 load (4 lines) in flight per core and no
-    // prefetcher, so DDR latency, not bandwidth, sets the pace.
-    EXPECT_LE(seconds, (kWholeLineStoreMissFills ? 4.3 : 1.7) * compulsoryBound) << seconds / compulsoryBound;
+    // 1.90 × when whole-line stores do not: one LMUL-8 load (4 lines) in flight per core and no
+    // prefetcher, so DDR latency, not bandwidth, sets the pace (1.63 × before LPDDR4X reads
+    // counted tDQSCK, the 4-cycle commands, tRRD and tFAW).
+    EXPECT_LE(seconds, (kWholeLineStoreMissFills ? 4.3 : 2.0) * compulsoryBound) << seconds / compulsoryBound;
 }
 
 TEST(K1Memcpy, FourThreadsOnOneClusterSpeedADdrCopyUpByLessThanFour) {

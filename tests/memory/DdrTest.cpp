@@ -25,6 +25,11 @@ struct DdrBench {
     }
 };
 
+// Read command to first data: the command's extra cycles, CL and tDQSCK (LPDDR4).
+std::uint64_t readLat(const DdrConfig& c) {
+    return c.columnCycles - 1 + c.t.tCL + c.t.tDQSCK;
+}
+
 std::uint64_t cycles(const DdrConfig& c, Tick t) {
     EXPECT_EQ(t % c.clock.period, 0u) << "not on a clock edge";
     return t / c.clock.period;
@@ -36,20 +41,30 @@ void checkLatencies(const DdrConfig& c) {
     test::elaborate();
     const DdrTiming& t = c.t;
     const std::uint64_t burst = c.burstCycles(), bytes = c.burstBytes();
-    std::uint64_t sameRow = b.ddr.addressMap().encode(DdrLocation{0, 0, 3, 10, 0});
-    std::uint64_t otherRow = b.ddr.addressMap().encode(DdrLocation{0, 0, 3, 11, 0});
+    const DdrAddressMap& m = b.ddr.addressMap();
+    auto at3 = [&](std::uint64_t row, std::uint64_t offset) {
+        return m.encode(DdrLocation{0, 0, 3, row, offset});
+    };
     // Idle bank: activate, then read.
-    Tick done = b.probe.request(false, sameRow, bytes, 0);
-    EXPECT_EQ(cycles(c, done), t.tRCD + t.tCL + burst);
+    Tick done = b.probe.request(false, at3(10, 0), bytes, 0);
+    EXPECT_EQ(cycles(c, done), t.tRCD + readLat(c) + burst);
     // Open row: column read only.
     Tick at = c.clock.at(1000);
-    EXPECT_EQ(cycles(c, b.probe.request(false, sameRow + bytes, bytes, at) - at), t.tCL + burst);
+    EXPECT_EQ(cycles(c, b.probe.request(false, at3(10, bytes), bytes, at) - at), readLat(c) + burst);
     // Another row of the same bank: precharge, activate, read.
     at = c.clock.at(2000);
-    EXPECT_EQ(cycles(c, b.probe.request(false, otherRow, bytes, at) - at), t.tRP + t.tRCD + t.tCL + burst);
-    // Two bursts on an open row: CL + 2 bursts.
+    EXPECT_EQ(cycles(c, b.probe.request(false, at3(11, 0), bytes, at) - at),
+              t.tRP + t.tRCD + readLat(c) + burst);
+    // Two bursts on an open row: CL + 2 bursts (tCCD_L apart: one bank is one bank group).
     at = c.clock.at(3000);
-    EXPECT_EQ(cycles(c, b.probe.request(false, otherRow + 2 * bytes, 2 * bytes, at) - at), t.tCL + 2 * burst);
+    const std::uint64_t two = at3(11, 2 * bytes);
+    if (two + bytes == at3(11, 3 * bytes)) {
+        EXPECT_EQ(cycles(c, b.probe.request(false, two, 2 * bytes, at) - at),
+                  readLat(c) + std::max(burst, t.tCCD_L) + burst);
+    } else {
+        // Bank groups interleaved at burst granularity: the second burst is in another bank.
+        EXPECT_EQ(cycles(c, b.probe.request(false, two, bytes, at) - at), readLat(c) + burst);
+    }
     EXPECT_EQ(b.ddr.rowHits(), 2u);
     EXPECT_EQ(b.ddr.rowMisses(), 1u);
     EXPECT_EQ(b.ddr.rowEmpty(), 1u);
@@ -98,7 +113,8 @@ TEST(Ddr, RandomReadsAreBoundByBankCycleTime) {
     test::freshKernel();
     // Four banks, so the bank cycle (not the data bus) limits random reads.
     DdrConfig c =
-        configFrom<DdrConfig>("preset: lpddr4x-2666-x32\nchannels: 1\nranks: 1\nbanks: 4\nsize: 512 MiB\n");
+        configFrom<DdrConfig>("preset: lpddr4x-2666-x32\nchannels: 1\nranks: 1\nbanks: 4\nsize: 512 MiB\n"
+                              "tRRD: 0\ntFAW: 0\n");  // the bank cycle alone
     DdrBench b(c, ProbeOptions{256, 64, 0});
     test::elaborate();
     const std::uint64_t n = 200000, bursts = 64 / c.burstBytes();
@@ -113,7 +129,9 @@ TEST(Ddr, RandomReadsAreBoundByBankCycleTime) {
     double bound = c.banks * 64.0 / ticksToSeconds(c.clock.at(bankCycle)) * (1.0 - c.refreshOverhead());
     double achieved = static_cast<double>(n * 64) / ticksToSeconds(end);
     EXPECT_LT(bound, c.peakBandwidth()) << "the test needs the bank bound below the bus peak";
-    EXPECT_NEAR(achieved / bound, 1.0, 0.10);
+    // Never above the bound; below it by the 4-cycle LPDDR4 commands sharing the command bus.
+    EXPECT_LE(achieved, bound);
+    EXPECT_GT(achieved, 0.85 * bound);
     ::testing::Test::RecordProperty("random_vs_bank_bound", std::to_string(achieved / bound));
     EXPECT_LT(static_cast<double>(b.ddr.rowHits()) / n, 0.01);
 }
@@ -128,7 +146,7 @@ TEST(Ddr, RefreshClosesRowsAndBlocksTheRank) {
     // Arriving inside the first refresh window: waits for its end, then finds the row closed.
     Tick refresh = c.clock.at(c.t.tREFI);
     Tick done = b.probe.request(false, a, 32, refresh + c.clock.at(10));
-    EXPECT_EQ(done, refresh + c.clock.at(c.t.tRFC + c.t.tRCD + c.t.tCL + c.burstCycles()));
+    EXPECT_EQ(done, refresh + c.clock.at(c.refreshBlockCycles() + c.t.tRCD + readLat(c) + c.burstCycles()));
     EXPECT_EQ(b.ddr.rowEmpty(), 2u);
     EXPECT_EQ(b.ddr.refreshesBy(refresh), 1u);
 }
@@ -140,7 +158,7 @@ TEST(Ddr, ClosedPagePolicyActivatesEveryAccess) {
     test::elaborate();
     Tick at = c.clock.at(1000);
     b.probe.request(false, 0, 32, 0);
-    EXPECT_EQ(b.probe.request(false, 32, 32, at) - at, c.clock.at(c.t.tRCD + c.t.tCL + c.burstCycles()));
+    EXPECT_EQ(b.probe.request(false, 32, 32, at) - at, c.clock.at(c.t.tRCD + readLat(c) + c.burstCycles()));
     EXPECT_EQ(b.ddr.activates(), 2u);
 }
 
@@ -160,7 +178,7 @@ TEST(Ddr, FrFcfsServesAnEarlierRowHitAheadOfALaterRowSwitch) {
         Tick at = c.clock.at(100);
         Tick lat = b.probe.request(false, row1 + 32, 32, at) - at;
         if (frfcfs)
-            EXPECT_EQ(lat, c.clock.at(c.t.tCL + c.burstCycles()));
+            EXPECT_EQ(lat, c.clock.at(readLat(c) + c.burstCycles()));
         else
             EXPECT_GT(lat, c.clock.at(c.t.tRP + c.t.tRCD + c.t.tCL));
     }
@@ -184,11 +202,11 @@ TEST(Ddr, RowHistoryOpensAnEarlyRequestsRowBetweenLaterEpochs) {
         Tick lat = b.probe.request(false, row(5), 32, at) - at;
         if (history > 1) {
             // Its own epoch between rows 1 and 2: precharge, activate, read.
-            EXPECT_EQ(lat, c.clock.at(c.t.tRP + c.t.tRCD + c.t.tCL + c.burstCycles()));
+            EXPECT_EQ(lat, c.clock.at(c.t.tRP + c.t.tRCD + readLat(c) + c.burstCycles()));
             // And a row hit in it shortly after.
             at = c.clock.at(600);
             EXPECT_EQ(b.probe.request(false, row(5) + 32, 32, at) - at,
-                      c.clock.at(c.t.tCL + c.burstCycles()));
+                      c.clock.at(readLat(c) + c.burstCycles()));
         } else {
             // Served after the bank's latest state: row 3's epoch.
             EXPECT_GT(at + lat, c.clock.at(4000));
@@ -240,7 +258,7 @@ TEST(Ddr, PostedWritesCompleteOnlyWhenTheQueueDrains) {
     EXPECT_EQ(b.ddr.lastCompletion(), 0u);
     // Draining: activate the idle bank, write latency, then the bursts back to back.
     const Tick done = b.ddr.completePostedWrites();
-    EXPECT_EQ(cycles(c, done), c.t.tRCD + c.t.tCWL + n * c.burstCycles());
+    EXPECT_EQ(cycles(c, done), c.t.tRCD + c.columnCycles - 1 + c.t.tCWL + n * c.burstCycles());
     EXPECT_EQ(b.ddr.lastCompletion(), done);
     // Nothing is left to drain: asking again changes nothing.
     EXPECT_EQ(b.ddr.completePostedWrites(), done);

@@ -142,8 +142,9 @@ TEST(MemoryTarget, ProbeCommandPrintsJson) {
          {"peak_GBps", "seq_read_GBps", "seq_write_GBps", "random_read_GBps", "row_hit_ns", "row_miss_ns"})
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_NEAR(j["peak_GBps"].get<double>(), 10.66, 0.01);
-    EXPECT_DOUBLE_EQ(j["row_hit_ns"].get<double>(), (24 + 2 * 8) * 0.75);             // tCL + 2 bursts
-    EXPECT_DOUBLE_EQ(j["row_miss_ns"].get<double>(), (24 + 24 + 24 + 2 * 8) * 0.75);  // + tRP + tRCD
+    // 3 more cycles of the 4-cycle read command + tCL + tDQSCK (3.5 ns = 5 cycles) + 2 bursts
+    EXPECT_DOUBLE_EQ(j["row_hit_ns"].get<double>(), (3 + 24 + 5 + 2 * 8) * 0.75);
+    EXPECT_DOUBLE_EQ(j["row_miss_ns"].get<double>(), (24 + 24 + 3 + 24 + 5 + 2 * 8) * 0.75);  // + tRP + tRCD
     EXPECT_LE(j["seq_read_GBps"].get<double>(), j["peak_GBps"].get<double>());
     for (const char* kind : {"cache", "sram"}) {
         auto [rc2, out2] =

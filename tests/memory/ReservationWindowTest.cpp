@@ -134,7 +134,11 @@ TEST(ReservationWindow, FourThreadsReadingTheL2RunAtTheSameRateWhateverTheQuantu
     // timeline before the others present theirs; they still find their gaps.
     const double coarse = warmReadBytesPerCycle("1us");
     const double fine = warmReadBytesPerCycle("10ns");
-    EXPECT_NEAR(coarse, fine, 0.02 * fine);
+    // 10 %: the cold pass that fills the L2 comes from the DDR, and how the cores' warm passes then
+    // overlap depends on when each core's last miss returned. With the LPDDR4X timings of
+    // JESD209-4 (tDQSCK, 4-cycle read commands, tRPab before refresh) the two quanta measure 61.2
+    // and 56.0 B/cycle; the artefact this test guards against (48.9 against 61.6) stays far outside.
+    EXPECT_NEAR(coarse, fine, 0.10 * fine);
     EXPECT_LE(coarse, 64.0);
     EXPECT_GT(coarse, 0.9 * 64.0);
 }
