@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses with clang (AddressSanitizer + UndefinedBehaviorSanitizer) and
-# runs each for SECONDS (default 60) from the seed corpus in tests/fuzz/corpus/<harness>/.
+# runs each for SECONDS (default 60) from the seed corpus in tests/fuzz/corpus/<harness>/:
+# yaml (loader, includes, unit parsers), schedule (JSON Lines), scalesim-cfg, scalesim-topology,
+# cli (--set assignments and --max-memory). The test suite replays the seed corpora (ctest -L fuzz).
 # New inputs go to build-fuzz/corpus/ (the repository's seeds are not modified); crashes to
 # build-fuzz/crashes/. Usage: tests/fuzz/run.sh [SECONDS]
 set -euo pipefail
@@ -9,14 +11,19 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/build-fuzz
 mkdir -p "$out/crashes"
 cxx=${CXX_FUZZ:-clang++}
-flags=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I"$root")
+flags=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I"$root"
+       -DTESSIM_SOURCE_DIR="\"$root\"")
 config=("$root"/sim/config/*.cpp)
 declare -A sources=(
     [yaml]="$root/tests/fuzz/YamlLoaderFuzz.cpp"
     [schedule]="$root/tests/fuzz/ScheduleFuzz.cpp $root/sim/ir/OpJsonl.cpp $root/sim/ir/Op.cpp"
+    [scalesim-cfg]="$root/tests/fuzz/ScaleSimConfigFuzz.cpp $root/workloads/scalesim/ScaleSimConfig.cpp"
+    [scalesim-topology]="$root/tests/fuzz/ScaleSimTopologyFuzz.cpp $root/workloads/scalesim/ScaleSimTopology.cpp"
+    [cli]="$root/tests/fuzz/CommandLineFuzz.cpp $root/sim/core/MemoryLimit.cpp"
 )
 status=0
-for name in yaml schedule; do
+harnesses=(yaml schedule scalesim-cfg scalesim-topology cli)
+for name in "${harnesses[@]}"; do
     # shellcheck disable=SC2086
     "$cxx" "${flags[@]}" ${sources[$name]} "${config[@]}" -lyaml-cpp -lfmt -o "$out/fuzz_$name"
     mkdir -p "$out/corpus/$name"
