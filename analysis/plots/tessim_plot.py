@@ -58,6 +58,10 @@ def load(path, needed):
             rows = [r for r in reader if r.get("status", "ok") == "ok"]
     except OSError as e:
         fail(f"cannot read {path}: {e.strerror}")
+    except UnicodeDecodeError as e:
+        fail(f"{path} is not a results.csv: byte {e.start} is not UTF-8 text")
+    except csv.Error as e:
+        fail(f"{path} is not a results.csv: {e}")
     for name in needed:
         if name and name not in columns:
             fail(f"column '{name}' is not in {path} (columns: {', '.join(columns)})")
@@ -85,12 +89,15 @@ def safe(name):
 
 
 def save(fig, out_dir, stem):
-    os.makedirs(out_dir, exist_ok=True)
     paths = []
-    for ext in ("png", "svg"):
-        path = os.path.join(out_dir, f"{safe(stem)}.{ext}")
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-        paths.append(path)
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        for ext in ("png", "svg"):
+            path = os.path.join(out_dir, f"{safe(stem)}.{ext}")
+            fig.savefig(path, dpi=120, bbox_inches="tight")
+            paths.append(path)
+    except OSError as e:
+        fail(f"cannot write plots into {out_dir}: {e.strerror}")
     for path in paths:
         print(path)
 
@@ -102,7 +109,14 @@ def numeric_axis(ax, axis, values, span=8):
         (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
 
 
+def numeric_column(rows, column):
+    """Fails unless some ok row has a number in `column`: a plot of none would be empty."""
+    if not any(number(r.get(column)) is not None for r in rows):
+        fail(f"column '{column}' has no numeric value in any ok row: nothing to plot")
+
+
 def heatmap(plt, rows, args):
+    numeric_column(rows, args.metric)
     xs, ys = levels(rows, args.x), levels(rows, args.y[0])
     grid = [[mean([number(r[args.metric]) for r in rows
                    if r[args.x] == x and r[args.y[0]] == y]) for x in xs] for y in ys]
@@ -156,6 +170,8 @@ def pareto(plt, rows, args):
 
 
 def lines(plt, rows, args):
+    for metric in args.y:
+        numeric_column(rows, metric)
     xs = levels(rows, args.x)
     numeric_x = all(number(v) is not None for v in xs)
     position = {v: (number(v) if numeric_x else i) for i, v in enumerate(xs)}
@@ -204,6 +220,13 @@ def cache_probe(plt, path, out_file):
             probe = json.load(f)
     except (OSError, ValueError) as e:
         fail(f"cannot read {path}: {e}")
+    try:
+        draw_cache_probe(plt, probe, out_file)
+    except (KeyError, TypeError, IndexError) as e:
+        fail(f"{path} is not the JSON of `tessim probe cache --curves` (at {e})")
+
+
+def draw_cache_probe(plt, probe, out_file):
     fig, (top, bottom) = plt.subplots(2, 1, sharex=True, figsize=(7.5, 7))
     lat = probe["latency"]
     top.plot([p["bytes"] for p in lat], [p["ns"] for p in lat], marker="o", markersize=3)
@@ -226,7 +249,10 @@ def cache_probe(plt, path, out_file):
     bottom.set_xlabel("working set")
     fig.suptitle(f"{probe['target']}: {probe.get('engine', 'core0')} through its caches")
     fig.tight_layout()
-    fig.savefig(out_file, dpi=120, bbox_inches="tight")
+    try:
+        fig.savefig(out_file, dpi=120, bbox_inches="tight")
+    except OSError as e:
+        fail(f"cannot write {out_file}: {e.strerror}")
     print(out_file, file=sys.stderr)  # stdout carries the probe's JSON
 
 
@@ -267,4 +293,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except Exception as e:  # whatever the checks above missed: one line, never a traceback
+        fail(f"cannot plot: {type(e).__name__}: {e}")

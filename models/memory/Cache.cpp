@@ -122,7 +122,7 @@ void Cache::resetTiming() {
     for (auto& p : ports_)
         p = ReservationTimeline{};
     reads_ = writes_ = hits_ = readMisses_ = writeMisses_ = 0;
-    lineAccesses_ = fills_ = evictions_ = writebacks_ = mshrStalls_ = 0;
+    lineAccesses_ = fills_ = evictions_ = writebacks_ = writebacksAtEnd_ = mshrStalls_ = 0;
     mshrStallTicks_ = 0;
 }
 
@@ -180,6 +180,25 @@ Tick Cache::evict(const CacheTags::Victim& victim, Tick at, std::uint16_t initia
     writebackBuffer_.hold(enter, accepted);
     lastWritebackHold_ = accepted - enter;
     return enter;
+}
+
+Tick Cache::writeBackDirtyLines(Tick at) {
+    Tick done = at;
+    requestSource_ = AccessSource::CacheWriteBack;
+    // Outside any access: the simulated time is read again (as after a wait in a transport), not
+    // taken from this cache's last access.
+    ++waitsInTransport_;
+    for (const std::uint64_t lineNumber : tags_.takeDirtyLines()) {
+        ++writebacks_;
+        ++writebacksAtEnd_;
+        writebackBuffer_.forgetBefore(std::min(at, transportNow()));
+        const Tick enter = writebackBuffer_.start(at, lastWritebackHold_);
+        const Tick accepted = std::max(enter, sendNext(true, lineNumber << lineShift_, enter, 0));
+        writebackBuffer_.hold(enter, accepted);
+        lastWritebackHold_ = accepted - enter;
+        done = std::max(done, accepted);
+    }
+    return done;
 }
 
 // Each port looks up one line per cycle; an access takes the port free first.
@@ -429,6 +448,8 @@ void Cache::collect(StatsTree& stats, EnergyLedger& energy, double seconds) cons
     node.add("writebacks", writebacks_, "lines", "dirty lines written to the next level");
     node.add("fill_bytes", fills_ * config_.lineBytes, "B", "bytes read from the next level");
     node.add("writeback_bytes", writebacks_ * config_.lineBytes, "B", "bytes written to the next level");
+    node.add("dirty_at_end_bytes", writebacksAtEnd_ * config_.lineBytes, "B",
+             "of writeback_bytes, the lines still dirty when the run ended, written back then");
     node.add("mshr_full_stalls", mshrStalls_, "misses", "misses that waited for a free MSHR");
     node.add("mshr_stall_time", ticksToSeconds(mshrStallTicks_), "s", "time misses waited for a free MSHR");
     energy.addEvents(name(), "read", reads_, config_.readJoules);

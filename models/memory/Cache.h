@@ -91,12 +91,17 @@ public:
     void setNextLevel(std::uint8_t space, std::uint64_t capacity) override;
     void debugRead(std::uint64_t addr, void* data, std::uint64_t bytes) override;
     void debugWrite(std::uint64_t addr, const void* data, std::uint64_t bytes) override;
+    // The end of a run: every dirty line goes to the next level through the write-back buffer, as
+    // an eviction's would, from `at`. Returns when the next level has accepted the last one (`at`
+    // when none was dirty). Their bytes and energy count as any write-back's.
+    Tick writeBackDirtyLines(Tick at);
 
     const CacheConfig& config() const { return config_; }
     std::uint64_t hits() const { return hits_; }
     std::uint64_t misses() const { return readMisses_ + writeMisses_; }
     std::uint64_t evictions() const { return evictions_; }
     std::uint64_t writebacks() const { return writebacks_; }
+    std::uint64_t writebacksAtEnd() const { return writebacksAtEnd_; }
     std::uint64_t mshrStalls() const { return mshrStalls_; }
     // Bytes sent to (write-backs) and requested from (fills) the next level.
     std::uint64_t bytesToNext() const { return writebacks_ * config_.lineBytes; }
@@ -147,6 +152,7 @@ private:
     AccessExtension nextExt_;
     std::uint64_t reads_ = 0, writes_ = 0, hits_ = 0, readMisses_ = 0, writeMisses_ = 0;
     std::uint64_t lineAccesses_ = 0, fills_ = 0, evictions_ = 0, writebacks_ = 0;
+    std::uint64_t writebacksAtEnd_ = 0;  // of writebacks_, the dirty lines written back at the run's end
     std::uint64_t mshrStalls_ = 0;
     Tick mshrStallTicks_ = 0;
 };

@@ -21,6 +21,16 @@ void CacheTags::reset() {
     rng_ = seed_ | 1;
 }
 
+std::vector<std::uint64_t> CacheTags::takeDirtyLines() {
+    std::vector<std::uint64_t> dirty;
+    for (auto& l : lines_)
+        if (l.valid && l.dirty) {
+            dirty.push_back(l.lineNumber);
+            l.dirty = false;
+        }
+    return dirty;
+}
+
 bool CacheTags::contains(std::uint64_t lineNumber) const {
     const std::uint64_t* keys = &keys_[setOf(lineNumber) * ways_];
     return std::find(keys, keys + ways_, lineNumber + 1) != keys + ways_;

@@ -53,6 +53,9 @@ public:
         return nullptr;
     }
     bool contains(std::uint64_t lineNumber) const;
+    // The dirty lines, set by set and way by way (the order a flush walks the array); they are
+    // clean afterwards.
+    std::vector<std::uint64_t> takeDirtyLines();
     void reset();
 
     std::uint64_t sets() const { return sets_; }

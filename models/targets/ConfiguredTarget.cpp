@@ -7,6 +7,7 @@
 
 #include "models/compute/UnitFactory.h"
 #include "models/dma/DmaFactory.h"
+#include "models/memory/Cache.h"
 #include "models/memory/Ddr.h"
 #include "models/memory/Interconnect.h"
 #include "models/memory/MemoryFactory.h"
@@ -511,6 +512,44 @@ void ConfiguredTarget::completePostedWrites() {
     for (auto& m : memories_)
         if (auto* ddr = dynamic_cast<Ddr*>(m.get()))
             postedWritesEnd_ = std::max(postedWritesEnd_, ddr->completePostedWrites());
+    writeBackDirtyLines();
+}
+
+bool ConfiguredTarget::hasCaches() const {
+    return std::any_of(memories_.begin(), memories_.end(),
+                       [](const auto& m) { return dynamic_cast<const Cache*>(m.get()) != nullptr; });
+}
+
+// Caches are walked from the last declared (a cluster's L1s follow its L2) so that upper levels
+// usually go first; another round writes back what a round's write-backs dirtied below.
+void ConfiguredTarget::writeBackDirtyLines() {
+    auto writtenBelowCaches = [this] {
+        std::uint64_t bytes = 0;
+        for (const auto& m : memories_)
+            if (!dynamic_cast<const Cache*>(m.get()))
+                bytes += m->busBytesWritten();
+        return bytes;
+    };
+    const std::uint64_t before = writtenBelowCaches();
+    const Tick end = kernelEnd();
+    Tick flushed = end;
+    for (std::size_t round = 0; round < memories_.size(); ++round) {
+        const Tick from = flushed;
+        bool wroteBack = false;
+        for (auto m = memories_.rbegin(); m != memories_.rend(); ++m)
+            if (auto* cache = dynamic_cast<Cache*>(m->get())) {
+                const std::uint64_t lines = cache->writebacksAtEnd();
+                flushed = std::max(flushed, cache->writeBackDirtyLines(from));
+                wroteBack = wroteBack || cache->writebacksAtEnd() != lines;
+            }
+        if (!wroteBack)
+            break;
+    }
+    for (auto& m : memories_)
+        if (auto* ddr = dynamic_cast<Ddr*>(m.get()))
+            flushed = std::max(flushed, ddr->completePostedWrites());
+    dirtyAtEndBytes_ = writtenBelowCaches() - before;
+    writebackEnd_ = flushed;
 }
 
 std::vector<LevelTraffic> ConfiguredTarget::traffic() const {
@@ -536,10 +575,13 @@ void ConfiguredTarget::collect(StatsTree& stats, EnergyLedger& energy, double se
         e->collect(node, energy, seconds);
     for (const auto& d : dmaEngines_)
         d->collect(node, energy, seconds);
+    // Memories and buses also worked while the dirty lines went down after the kernel's end: their
+    // utilisation and refreshes cover that window too.
+    const double memorySeconds = std::max(seconds, ticksToSeconds(writebackEnd_));
     for (const auto& m : memories_)
-        m->collect(node, energy, seconds);
+        m->collect(node, energy, memorySeconds);
     for (const auto& b : interconnects_)
-        b->collect(node, energy, seconds);
+        b->collect(node, energy, memorySeconds);
 }
 
 // Functional bytes live in the last level of a cache chain; reaching it directly works before

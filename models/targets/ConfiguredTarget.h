@@ -37,8 +37,14 @@ public:
     // The last engine, DMA or DDR write completion (after completePostedWrites()).
     Tick kernelEnd() const override;
     // Writes a DDR accepted into its posted-write queue complete only when they reach the DRAM:
-    // called once the simulation has stopped, before kernelEnd() is read.
+    // called once the simulation has stopped, before kernelEnd() is read. Then the lines still
+    // dirty in caches are written back (upper levels first, as their write-backs dirty the levels
+    // below), after the kernel's end: their traffic and energy count, the kernel's time does not.
     void completePostedWrites();
+    bool hasCaches() const;
+    // Bytes the end-of-run write-back wrote below the caches, and when it was done.
+    std::uint64_t dirtyAtEndBytes() const { return dirtyAtEndBytes_; }
+    Tick writebackEnd() const { return writebackEnd_; }
     // Once the simulation has stopped: the engines whose stream never finished, each with what it
     // waits for (a barrier or join that is never released). Empty after a complete run.
     std::vector<std::string> unfinishedEngines() const;
@@ -89,6 +95,9 @@ private:
     std::vector<std::unique_ptr<Engine>> engines_;
     nlohmann::ordered_json resolved_;
     Tick postedWritesEnd_ = 0;
+    std::uint64_t dirtyAtEndBytes_ = 0;
+    Tick writebackEnd_ = 0;
+    void writeBackDirtyLines();
 };
 
 }  // namespace tessim

@@ -9,6 +9,7 @@
 
 #include "models/targets/ConfiguredTarget.h"
 #include "sim/app/ConfigLibrary.h"
+#include "sim/config/CommandLineSets.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
 #include "sim/core/AccessTraceWriter.h"
@@ -57,31 +58,7 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
             if (assignment.rfind("plan.strategy=", 0) == 0)
                 if (auto path = libraryPlanForStrategy(assignment.substr(14), in.workload); !path.empty())
                     in.plan = config::loadYamlFile(path);
-    int index = 0;
-    for (const auto& assignment : request.sets) {
-        ++index;
-        config::Location where = config::commandLineLocation(index);
-        auto eq = assignment.find('=');
-        auto dot = assignment.find('.');
-        if (eq == std::string::npos || dot == std::string::npos || dot > eq)
-            throw config::ConfigError(
-                where, "",
-                "--set expects key=value with a key starting with target., workload. or plan. (got '" +
-                    assignment + "')");
-        std::string root = assignment.substr(0, dot);
-        std::string rest = assignment.substr(dot + 1);
-        config::Node* node = root == "target"     ? &in.target
-                             : root == "workload" ? &in.workload
-                             : root == "plan"     ? &in.plan
-                                                  : nullptr;
-        if (!node)
-            throw config::ConfigError(where, assignment.substr(0, eq),
-                                      "--set keys start with target., workload. or plan. (got '" + root +
-                                          ".')");
-        if (node->isNull() && root == "workload")
-            throw config::ConfigError(where, assignment.substr(0, eq), "--set workload.… needs --workload");
-        config::applyOverride(*node, rest, where);
-    }
+    config::applyCommandLineSets(request.sets, {&in.target, &in.workload, &in.plan});
     return in;
 }
 
@@ -164,6 +141,24 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
     return layers;
 }
 
+// A replayed schedule is reported against the workload's bounds only if it does that workload:
+// an empty schedule, or one for a smaller shape, would beat them.
+void checkScheduleMovesCompulsoryBytes(const std::string& schedule, const RunOutcome& outcome) {
+    for (const auto& [level, bytes] : outcome.compulsory) {
+        std::uint64_t moved = 0;
+        for (const auto& t : outcome.traffic)
+            if (t.level == level)
+                moved += t.usefulRead + t.usefulWrite;
+        if (moved < bytes)
+            throw config::ConfigError(
+                {schedule, 0, 0}, "",
+                fmt::format("the schedule moves {} B at {}, less than the {} B the workload '{}' must move "
+                            "there at least: it is not a schedule of this workload (empty, or for another "
+                            "shape), and its time would beat the workload's bounds",
+                            moved, level, bytes, outcome.workloadName));
+    }
+}
+
 }  // namespace
 
 void checkRunInputs(const RunRequest& request) {
@@ -209,11 +204,16 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     try {
         sc_core::sc_start();
         rethrowProcessFailure();
-        if (auto stuck = target.unfinishedEngines(); !stuck.empty())
-            throw std::runtime_error(fmt::format(
+        if (auto stuck = target.unfinishedEngines(); !stuck.empty()) {
+            const std::string what = fmt::format(
                 "deadlock: the simulation stopped with engines still waiting ({}): a barrier's count "
                 "is never reached or a join waits for forks that never come",
-                fmt::join(stuck, "; ")));
+                fmt::join(stuck, "; "));
+            // A replayed schedule is input: the error names its file.
+            if (!request.scheduleFile.empty())
+                throw config::ConfigError({request.scheduleFile, 0, 0}, "", what);
+            throw std::runtime_error(what);
+        }
         target.completePostedWrites();
     } catch (const sc_core::sc_report& r) {
         throw std::runtime_error(r.get_msg());
@@ -249,8 +249,14 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
         outcome.engines.push_back(eo);
     }
     outcome.traffic = target.traffic();
+    outcome.hasCaches = target.hasCaches();
+    outcome.dirtyAtEndBytes = target.dirtyAtEndBytes();
+    outcome.writebackAfterEnd = target.writebackEnd() - outcome.kernelEnd;
     if (e.workload)
         outcome.compulsory = e.workload->compulsoryBytes();
+    // `tessim validate` (which wraps the streams) reports a short schedule by what is wrong in it.
+    if (!request.scheduleFile.empty() && e.workload && !request.wrapStream)
+        checkScheduleMovesCompulsoryBytes(request.scheduleFile, outcome);
     double seconds = ticksToSeconds(outcome.kernelEnd);
     target.collect(outcome.stats, outcome.energy, seconds);
     if (e.workload)

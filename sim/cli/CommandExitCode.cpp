@@ -1,7 +1,9 @@
 #include <iostream>
+#include <new>
 
 #include "sim/cli/Commands.h"
 #include "sim/config/ConfigError.h"
+#include "sim/core/MemoryLimit.h"
 
 namespace tessim::cli {
 
@@ -15,6 +17,9 @@ void runGuarded(const std::function<void()>& body) {
         body();
     } catch (const config::ConfigError& e) {
         std::cerr << e.what() << '\n';
+        commandExitCode() = 2;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error: " << outOfMemoryMessage() << '\n';
         commandExitCode() = 2;
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << '\n';

@@ -2,12 +2,14 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "sim/app/Simulation.h"
 #include "sim/cli/Commands.h"
 #include "sim/config/ConfigError.h"
+#include "sim/config/Loader.h"
 #include "sim/report/NodeJson.h"
 #include "sim/sweep/Sweep.h"
 
@@ -30,6 +32,31 @@ RunRequest requestFrom(const std::vector<std::string>& args) {
             request.sets.push_back(value);
     }
     return request;
+}
+
+// The sweep file's entry that gave a point's `set`-th --set (1-based), where the file sets the
+// key under base.set or sweeps it (grid, zip, sample); nullopt when none does.
+std::optional<std::pair<config::Location, std::string>>
+sweepKeyOf(const std::string& specPath, const std::vector<std::string>& sets, int set) {
+    if (set < 1 || static_cast<std::size_t>(set) > sets.size())
+        return std::nullopt;
+    const std::string assignment = sets[static_cast<std::size_t>(set) - 1];
+    const std::string key = assignment.substr(0, assignment.find('='));
+    config::Node spec;
+    try {
+        spec = config::loadYamlFile(specPath);
+    } catch (const config::ConfigError&) {
+        return std::nullopt;  // a library name: the error keeps its command-line location
+    }
+    for (const char* section : {"grid", "zip", "sample", "base.set"}) {
+        const std::string name(section);
+        const config::Node* parent = name == "base.set"
+                                         ? (spec.find("base") ? spec.find("base")->find("set") : nullptr)
+                                         : spec.find(name);
+        if (const config::Node* entry = parent ? parent->find(key) : nullptr)
+            return std::make_pair(entry->keyLocation(), name + "." + key);
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -77,17 +104,23 @@ void addSweepCommand(CLI::App& app) {
             }
             return fmt::format("{:016x}", hash);
         };
-        options->checkFirstPoint = [](const std::vector<std::string>& args) {
+        options->checkFirstPoint = [specPath = options->specPath](const std::vector<std::string>& args) {
             const RunRequest request = requestFrom(args);
             try {
                 checkRunInputs(request);
             } catch (const config::ConfigError& e) {
                 // Keys are the same at every point; values may suit some points and not others,
                 // and those are recorded per point.
-                if (e.detail().rfind("unknown key", 0) == 0 || e.detail().find("--set") != std::string::npos)
-                    throw config::ConfigError(e.location(), e.key(),
+                if (e.detail().rfind("unknown key", 0) == 0 ||
+                    e.detail().find("--set") != std::string::npos) {
+                    // A point's --set came from the sweep file: the error is at its key there.
+                    auto where = std::make_pair(e.location(), e.key());
+                    if (e.location().file == "<command line>")
+                        where = sweepKeyOf(specPath, request.sets, e.location().column).value_or(where);
+                    throw config::ConfigError(where.first, where.second,
                                               e.detail() +
                                                   " (in every point of the sweep; no point was run)");
+                }
             }
         };
         commandExitCode() = sweep::runSweep(*options, std::cout, std::cerr);

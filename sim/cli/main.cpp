@@ -1,11 +1,14 @@
 // The thin `tessim` executable: parses the command line and hands over to the library.
 #include <cstdlib>
 #include <iostream>
+#include <new>
+#include <string>
 
 #include <systemc>
 
 #include "sim/cli/Commands.h"
 #include "sim/config/ConfigError.h"
+#include "sim/core/MemoryLimit.h"
 
 namespace {
 // SystemC prints its banner when the kernel starts unless this is set; set it before anything
@@ -18,7 +21,16 @@ int sc_main(int argc, char* argv[]) {
     CLI::App app{"tessim — cycle-approximate simulator and performance model of edge chips"};
     app.set_version_flag("--version", std::string("tessim ") + TESSIM_VERSION);
     app.require_subcommand(1);
-    app.fallthrough(false);
+    // Options of the executable (--max-memory) may follow the sub-command: `tessim run … --max-memory 4GiB`.
+    app.fallthrough(true);
+    std::string maxMemory;
+    app.add_option("--max-memory", maxMemory,
+                   "cap on the simulator's own memory, e.g. 8GiB, or none (default: 3/4 of physical memory)");
+    // Before any sub-command runs.
+    app.parse_complete_callback([&maxMemory] {
+        tessim::applyMemoryLimit(maxMemory.empty() ? tessim::defaultMemoryLimit()
+                                                   : tessim::parseMemoryLimit(maxMemory));
+    });
     tessim::cli::addRunCommands(app);
     tessim::cli::addValidateCommand(app);
     tessim::cli::addListCommand(app);
@@ -36,6 +48,9 @@ int sc_main(int argc, char* argv[]) {
         return rc == 0 ? 0 : 2;
     } catch (const tessim::config::ConfigError& e) {
         std::cerr << e.what() << '\n';
+        return 2;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error: " << tessim::outOfMemoryMessage() << '\n';
         return 2;
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << '\n';

@@ -1,8 +1,10 @@
 #include "sim/config/Loader.h"
 
 #include "sim/config/ConfigError.h"
+#include "sim/config/TextFile.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -132,37 +134,9 @@ private:
     bool rootPending_ = false;
 };
 
-/// Configuration text is UTF-8: other bytes would reach names and the JSON report. Binary data
-/// is named by its first bad byte's line and column, never echoed.
-void checkText(const std::string& text, const std::string& file) {
-    int line = 1, column = 1;
-    for (std::size_t i = 0; i < text.size();) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        std::size_t length = c < 0x80           ? 1
-                             : (c >> 5) == 0x6  ? 2
-                             : (c >> 4) == 0xE  ? 3
-                             : (c >> 3) == 0x1E ? 4
-                                                : 0;
-        bool valid = length != 0 && i + length <= text.size() &&
-                     (length > 1 || c >= 0x20 || c == '\t' || c == '\n' || c == '\r');
-        for (std::size_t k = 1; valid && k < length; ++k)
-            valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
-        if (!valid)
-            throw ConfigError(
-                Location{file, line, column}, "",
-                fmt::format("byte 0x{:02x} is not UTF-8 text (a configuration file is YAML text)", c));
-        if (c == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-        i += length;
-    }
-}
-
 Node parseDocument(const std::string& text, const std::string& file) {
-    checkText(text, file);
+    // Configuration text is UTF-8: other bytes would reach names and the JSON report.
+    checkUtf8Text(text, file, "a configuration file is YAML text");
     try {
         // Documents are counted up to two: YAML::LoadAll collects empty documents without end
         // from some malformed flow collections (" {,:5, 5}\n, 5}").
@@ -180,6 +154,9 @@ Node parseDocument(const std::string& text, const std::string& file) {
         }
         Budget budget;
         return convert(YAML::Load(text), file, "", std::nullopt, budget);
+    } catch (const YAML::DeepRecursion& e) {
+        // yaml-cpp's own limit (its message is "bad file"), met before ours in flow collections.
+        throw ConfigError(toLocation(file, e.mark), "", "nested more than 256 levels deep");
     } catch (const YAML::Exception& e) {
         throw ConfigError(toLocation(file, e.mark), "", e.msg);
     }

@@ -125,6 +125,8 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         break;
     }
     case OpKind::Branch:
+        // The branch unit's energy is per dtype (branch_i32): a replay must time and cost it the same.
+        j["dtype"] = std::string(dtypeName(op.dtype));
         putReg(j, "s0", op.src[0]);
         j["taken"] = (op.flags & Op::kTaken) != 0;
         break;
@@ -436,6 +438,7 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
             break;
         case OpKind::Fork: op.tag = p.get<std::uint32_t>("id"); break;
         case OpKind::Branch:
+            dtype();
             op.src[0] = p.reg("s0", info);
             if (op.src[0] != kNoReg && !isScalarRegister(op.src[0]))
                 p.fail("vs0", "a branch tests a scalar register (ss0)");
@@ -519,6 +522,10 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
         }
         it->second.push_back(op);
     }
+    // An empty schedule would run in no time and report as if it had done something.
+    if (perEngine.empty())
+        throw config::ConfigError({path, std::max(line, 1), 1}, "",
+                                  "the schedule has no op (an empty file, or a header alone)");
     std::vector<EngineStream> streams;
     for (auto& [engine, ops] : perEngine)
         streams.push_back(EngineStream{engine, std::make_unique<VectorOpStream>(std::move(ops))});

@@ -82,6 +82,10 @@ Json buildReport(const RunOutcome& o) {
     for (const auto& t : o.traffic)
         traffic[t.level] = Json{{"read", t.read}, {"write", t.write}};
     j["traffic_bytes"] = traffic;
+    if (o.hasCaches) {
+        j["dirty_at_end_bytes"] = o.dirtyAtEndBytes;
+        j["writeback_after_end_s"] = ticksToSeconds(o.writebackAfterEnd);
+    }
     // What was requested, where a level moved more (whole bursts): absent when every level moved
     // exactly what was asked of it.
     Json useful = Json::object();

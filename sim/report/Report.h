@@ -30,6 +30,11 @@ struct RunOutcome {
     Tick kernelEnd = 0;
     std::vector<EngineOutcome> engines;
     std::vector<LevelTraffic> traffic;
+    // Targets with caches: what the lines still dirty at the kernel's end wrote below the caches
+    // (in `traffic`, and in energy), and how long that write-back took after the end.
+    bool hasCaches = false;
+    std::uint64_t dirtyAtEndBytes = 0;
+    Tick writebackAfterEnd = 0;
     std::map<std::string, std::uint64_t> compulsory;
     StatsTree stats;
     EnergyLedger energy;

@@ -1,5 +1,6 @@
 #include "sim/sweep/ResultsStore.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -236,6 +237,26 @@ void ResultsStore::append(const ResultRow& row) {
     syncWake_.notify_all();
     done_.insert(row.id);
     rows_.push_back(row);
+}
+
+void ResultsStore::rewriteInOrder(const std::vector<std::string>& order) {
+    sync();
+    std::map<std::string, std::size_t> rank;
+    for (std::size_t i = 0; i < order.size(); ++i)
+        rank.emplace(order[i], i + 1);
+    auto rankOf = [&](const ResultRow& row) {
+        auto it = rank.find(row.id);
+        return it == rank.end() ? std::size_t{0} : it->second;
+    };
+    std::stable_sort(rows_.begin(), rows_.end(),
+                     [&](const ResultRow& a, const ResultRow& b) { return rankOf(a) < rankOf(b); });
+    std::string csv = csvHeader(columns_), jsonl;
+    for (const ResultRow& row : rows_) {
+        csv += csvLine(row, columns_);
+        jsonl += jsonLine(row);
+    }
+    writeFileAtomically(jsonlPath(), jsonl);
+    writeFileAtomically(csvPath(), csv);
 }
 
 }  // namespace tessim::sweep

@@ -39,6 +39,11 @@ public:
     /// Returns once every row appended so far is on disk.
     void sync();
 
+    /// Once every point has run: both files rewritten (atomically) with this sweep's rows in
+    /// `order` (the points' order), after rows of earlier sweeps that `order` does not name, so
+    /// the files do not depend on which point finished first (--jobs, MPI ranks).
+    void rewriteInOrder(const std::vector<std::string>& order);
+
     /// Every row, earlier ones first, in file order.
     const std::vector<ResultRow>& rows() const { return rows_; }
 

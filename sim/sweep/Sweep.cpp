@@ -206,8 +206,12 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
 
     // The summary and the front cover this sweep's points (the files keep every row).
     std::set<std::string> ids;
-    for (const Point& p : points)
+    std::vector<std::string> order;
+    for (const Point& p : points) {
         ids.insert(p.id);
+        order.push_back(p.id);
+    }
+    store->rewriteInOrder(order);
     std::vector<ResultRow> rows;
     Tally tally;
     for (const ResultRow& row : store->rows()) {

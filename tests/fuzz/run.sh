@@ -1,24 +1,47 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses with clang (AddressSanitizer + UndefinedBehaviorSanitizer) and
-# runs each for SECONDS (default 60) from the seed corpus in tests/fuzz/corpus/<harness>/.
+# runs each for SECONDS (default 60) from the seed corpus in tests/fuzz/corpus/<harness>/:
+# yaml (loader, includes, unit parsers), schedule (JSON Lines), scalesim-cfg, scalesim-topology,
+# cli (--set assignments and --max-memory). The test suite replays the seed corpora (ctest -L fuzz).
 # New inputs go to build-fuzz/corpus/ (the repository's seeds are not modified); crashes to
-# build-fuzz/crashes/. Usage: tests/fuzz/run.sh [SECONDS]
+# build-fuzz/crashes/. Usage: tests/fuzz/run.sh [SECONDS] [HARNESS...]
 set -euo pipefail
 seconds=${1:-60}
+shift || true
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/build-fuzz
-mkdir -p "$out/crashes"
+mkdir -p "$out/crashes" "$out/obj"
 cxx=${CXX_FUZZ:-clang++}
-flags=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I"$root")
-config=("$root"/sim/config/*.cpp)
+sanitizers=(-fsanitize=address,undefined -fno-sanitize-recover=undefined)
+flags=(-std=c++17 -O1 -g "${sanitizers[@]}" -I"$root" -DTESSIM_SOURCE_DIR="\"$root\"")
 declare -A sources=(
-    [yaml]="$root/tests/fuzz/YamlLoaderFuzz.cpp"
-    [schedule]="$root/tests/fuzz/ScheduleFuzz.cpp $root/sim/ir/OpJsonl.cpp $root/sim/ir/Op.cpp"
+    [yaml]="tests/fuzz/YamlLoaderFuzz.cpp"
+    [schedule]="tests/fuzz/ScheduleFuzz.cpp sim/ir/OpJsonl.cpp sim/ir/Op.cpp"
+    [scalesim-cfg]="tests/fuzz/ScaleSimConfigFuzz.cpp workloads/scalesim/ScaleSimConfig.cpp"
+    [scalesim-topology]="tests/fuzz/ScaleSimTopologyFuzz.cpp workloads/scalesim/ScaleSimTopology.cpp"
+    [cli]="tests/fuzz/CommandLineFuzz.cpp sim/core/MemoryLimit.cpp"
 )
+# Every harness links the configuration library; each source is compiled once.
+object() {
+    local src=$1 obj=$out/obj/${1//\//_}.o
+    if [ ! -f "$obj" ] || [ "$root/$src" -nt "$obj" ]; then
+        "$cxx" "${flags[@]}" -fsanitize=fuzzer-no-link -c "$root/$src" -o "$obj"
+    fi
+    echo "$obj"
+}
+config=()
+for src in "$root"/sim/config/*.cpp; do
+    config+=("$(object "${src#"$root"/}")")
+done
+harnesses=("$@")
+((${#harnesses[@]})) || harnesses=(yaml schedule scalesim-cfg scalesim-topology cli)
 status=0
-for name in yaml schedule; do
-    # shellcheck disable=SC2086
-    "$cxx" "${flags[@]}" ${sources[$name]} "${config[@]}" -lyaml-cpp -lfmt -o "$out/fuzz_$name"
+for name in "${harnesses[@]}"; do
+    objects=()
+    for src in ${sources[$name]}; do
+        objects+=("$(object "$src")")
+    done
+    "$cxx" "${flags[@]}" -fsanitize=fuzzer "${objects[@]}" "${config[@]}" -lyaml-cpp -lfmt -o "$out/fuzz_$name"
     mkdir -p "$out/corpus/$name"
     cp -n "$root/tests/fuzz/corpus/$name"/* "$out/corpus/$name/" 2>/dev/null || true
     echo "== $name: ${seconds} s"

@@ -1,10 +1,17 @@
-// The broken-input corpus (tests/hardening/broken-inputs/): each file is run as a user would
-// (`*.target.yaml` as --target, `*.workload.yaml` as --workload, `*.schedule.jsonl` as
-// --schedule, `*.sweep.yaml` with `tessim sweep`) and must exit 2 with an error that names the
-// file, line and column and the key, and says what was wrong.
+// The broken-input corpus (tests/hardening/broken-inputs/), one file per case, run as a user
+// would: `*.target.yaml` as --target, `*.workload.yaml` as --workload, `*.plan.yaml` as --plan,
+// `*.schedule.jsonl` as --schedule, `*.sweep.yaml` with `tessim sweep`, `*.cfg` (SCALE-Sim
+// architecture) as --target, `*.csv` (SCALE-Sim topology) as --workload, and `*.cli` holding the
+// arguments of a command line. Each must exit 2 with an error that names the file with line and
+// column (or the command-line argument) and the key, says what was wrong, and leaves no output:
+// nothing on stdout and no --out directory.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,63 +21,132 @@ namespace {
 
 struct Case {
     const char* file;
-    const char* where;    // "line:column: error: key"
+    const char* where;    // "line:column: error: key", after the file's path (or "<command line>:…")
     const char* message;  // what was expected or wrong
 };
 
 const std::vector<Case> kCases = {
+    // Targets
     {"absurd-latency.target.yaml", "3:12: error: spm.latency", "between 0 s and 1 ms"},
     {"alias-cycle.target.yaml", "3:16: error: spm.latency[1]", "alias inside its own anchor"},
     {"beyond-time.target.yaml", "3:12: error: spm.latency", "64-bit picoseconds"},
-    {"bool-imm.schedule.jsonl", "2:45: error: imm", "expects a number, not true"},
+    {"binary-garbage.target.yaml", "1:5: error:", "byte 0x02 is not UTF-8 text"},
+    {"deep-nesting.target.yaml", "1:40006: error:", "nested more than 256 levels deep"},
     {"duplicate-key.target.yaml", "4:3: error: spm.size", "duplicate key 'size' (first given at line 3)"},
-    {"float-vl.schedule.jsonl", "2:52: error: vl", "expects an integer in 0..4294967295, not 1.5"},
-    {"empty.workload.yaml", "1:1: error:", "the workload file is empty"},
-    {"fractional-count.workload.yaml", "3:4: error: n", "expected an integer, got '1.5'"},
-    {"huge-grid.sweep.yaml", "1:1: error:", "1000000000000 points; at most 10000000"},
-    {"negative-count.workload.yaml", "3:4: error: n", "non-negative integer, got '-4'"},
+    {"missing-include.target.yaml", "1:50: error: include", "cannot open included file 'no-such-part.yaml'"},
     {"negative-size.target.yaml", "3:9: error: spm.size", "not negative, got '-1 KiB'"},
     {"self-include.target.yaml", "1:10: error: include", "include cycle"},
     {"size-without-unit.target.yaml", "3:9: error: spm.size", "a size with a unit"},
-    {"truncated.schedule.jsonl", "2:35: error:", "invalid JSON"},
-    {"not-utf8.workload.yaml", "1:8: error:", "byte 0xff is not UTF-8 text"},
+    {"tab-indent.target.yaml", "4:1: error:", "illegal tab when looking for indentation"},
+    {"truncated.target.yaml", "4:12: error: spm.latency", "expected a duration with a unit"},
     {"unclosed-flow.target.yaml", "3:1: error:", "end of sequence flow not found"},
-    {"unknown-field.schedule.jsonl", "2:29: error: colour", "unknown field 'colour'"},
-    {"unknown-kernel.workload.yaml", "2:9: error: kernel", "did you mean 'axpy'?"},
     {"unknown-key.target.yaml", "3:3: error: spm.colour", "unknown key 'colour'"},
-    {"unknown-memory.schedule.jsonl", "2:59: error: mem", "has no memory 'hbm'"},
     {"wrong-type.target.yaml", "3:14: error: ddr.bandwidth", "a bandwidth with a unit"},
     {"zero-clock.target.yaml", "2:8: error: clock", "between 1 kHz and 100 GHz"},
+    // Workloads
+    {"absurd-count.workload.yaml", "3:4: error: n", "expected an integer, got '1e30'"},
+    {"empty.workload.yaml", "1:1: error:", "the workload file is empty"},
+    {"fractional-count.workload.yaml", "3:4: error: n", "expected an integer, got '1.5'"},
+    {"list-for-count.workload.yaml", "3:4: error: n", "expected an integer, got a list"},
+    {"missing-kernel.workload.yaml", "1:1: error: kernel", "missing required key"},
+    {"negative-count.workload.yaml", "3:4: error: n", "non-negative integer, got '-4'"},
+    {"not-utf8.workload.yaml", "1:8: error:", "byte 0xff is not UTF-8 text"},
+    {"unknown-kernel.workload.yaml", "2:9: error: kernel", "did you mean 'axpy'?"},
+    // Plans
+    {"unknown-key.plan.yaml", "3:1: error: split", "unknown key 'split'"},
+    {"zero-cores.plan.yaml", "2:8: error: cores", "must be between 1 and 4096"},
+    // Schedules (JSON Lines)
+    {"bool-imm.schedule.jsonl", "2:45: error: imm", "expects a number, not true"},
+    {"deadlock.schedule.jsonl",
+     " error:", "deadlock: the simulation stopped with engines still waiting (core: barrier 1"},
+    {"empty.schedule.jsonl", "1:1: error:", "the schedule has no op"},
+    {"float-vl.schedule.jsonl", "2:52: error: vl", "expects an integer in 0..4294967295, not 1.5"},
+    {"negative-addr.schedule.jsonl", "2:71: error: addr", "-64 is out of range"},
+    {"other-target.schedule.jsonl", "1:31: error: target", "written for target 'npu'"},
+    {"truncated.schedule.jsonl", "2:35: error:", "invalid JSON"},
+    {"unknown-field.schedule.jsonl", "2:29: error: colour", "unknown field 'colour'"},
+    {"unknown-memory.schedule.jsonl", "2:59: error: mem", "has no memory 'hbm'"},
+    // Sweeps
+    {"huge-grid.sweep.yaml", "1:1: error:", "1000000000000 points; at most 10000000"},
+    {"misspelt-key.sweep.yaml", "4:3: error: grid.workload.nn", "did you mean 'n'? (in every point"},
+    {"truncated.sweep.yaml", "5:1: error:", "end of map flow not found"},
     {"zero-step.sweep.yaml", "4:39: error: grid.workload.n.step", "must be positive"},
+    // SCALE-Sim architecture configs and topologies
+    {"no-architecture.cfg", "1:1: error:", "no [architecture_presets] section"},
+    {"not-utf8.cfg", "2:12: error:", "byte 0xc3 is not UTF-8 text"},
+    {"unknown-dataflow.cfg", "10:12: error: Dataflow", "expected os, ws or is, got 'rs'"},
+    {"zero-array.cfg", "5:17: error: ArrayHeight", "expected an integer in [1, 4096], got '0'"},
+    {"filter-larger.csv", "2:14: error: Filter Height", "filter height 11 exceeds the IFMAP height 8"},
+    {"negative-gemm.csv", "2:12: error: N", "expected a positive integer N, got '-8'"},
+    {"no-rows.csv", "1:1: error:", "the topology has no layer rows"},
+    {"short-row.csv", "2:1: error:", "a conv row has 8 fields"},
+    {"zero-channels.csv", "2:26: error: Channels", "got '0'"},
+    // Command lines
+    {"max-memory-without-unit.cli", "<command line>:1:1: error: --max-memory", "a size with a unit (8GiB)"},
+    {"set-misspelt-component.cli", "<command line>:1:1: error: srm", "did you mean 'spm'?"},
+    {"set-negative-size.cli", "<command line>:1:1: error: spm.size", "not negative, got '-1KiB'"},
+    {"set-unclosed-flow.cli", "<command line>:1:1: error: n", "end of sequence flow not found"},
+    {"set-unknown-root.cli", "<command line>:1:1: error: chip.spm.size", "--set keys start with target."},
+    {"set-without-value.cli", "<command line>:1:1: error:", "--set expects key=value"},
 };
 
 bool endsWith(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-std::string commandFor(const std::string& path) {
-    if (endsWith(path, ".target.yaml"))
-        return "run --target " + path + " --workload axpy";
-    if (endsWith(path, ".workload.yaml"))
-        return "run --target minimal --workload " + path;
-    if (endsWith(path, ".schedule.jsonl"))
-        return "run --target minimal --schedule " + path;
-    return "sweep " + path + " --out /nonexistent-dir-never-written";
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
-TEST(BrokenInputs, EachCaseExitsTwoNamingFileLineColumnAndKey) {
+// The command that feeds `path` to tessim; run commands write into `out` if they get that far.
+std::string commandFor(const std::string& path, const std::string& out) {
+    const std::string to = " --out " + out;
+    if (endsWith(path, ".target.yaml") || endsWith(path, ".cfg"))
+        return "run --target " + path + " --workload axpy" + to;
+    if (endsWith(path, ".workload.yaml"))
+        return "run --target minimal --workload " + path + to;
+    if (endsWith(path, ".plan.yaml"))
+        return "run --target minimal --workload axpy --plan " + path + to;
+    if (endsWith(path, ".schedule.jsonl"))
+        return "run --target minimal --schedule " + path + to;
+    if (endsWith(path, ".csv"))
+        return "run --target npu --workload " + path + to;
+    if (endsWith(path, ".cli")) {
+        std::string args = readFile(path);
+        while (!args.empty() && args.back() == '\n')
+            args.pop_back();
+        return args + to;
+    }
+    return "sweep " + path + to;
+}
+
+TEST(BrokenInputs, EachCaseExitsTwoNamingFileLineColumnAndKeyAndWritesNothing) {
     const std::string dir = std::string(TESSIM_SOURCE_DIR) + "/tests/hardening/broken-inputs/";
+    const std::string out = "/tmp/tessim-broken-input-out-" + std::to_string(::getpid());
     for (const Case& c : kCases) {
         SCOPED_TRACE(c.file);
+#if defined(__SANITIZE_ADDRESS__)
+        // An error raised once the simulation has run unwinds a stack that SystemC's coroutine
+        // switches left unknown to AddressSanitizer, which misreports it (google/sanitizers#189).
+        if (std::string(c.file) == "deadlock.schedule.jsonl")
+            continue;
+#endif
         const std::string path = dir + c.file;
-        const auto r = tessim::test::runTessim(commandFor(path));
+        const auto r = tessim::test::runTessim(commandFor(path, out));
         EXPECT_EQ(r.status, 2) << r.output;
-        EXPECT_NE(r.output.find(path + ":" + c.where), std::string::npos) << r.output;
-        EXPECT_NE(r.output.find(c.message), std::string::npos) << r.output;
+        const std::string where = c.where[0] == '<' ? std::string(c.where) : path + ":" + c.where;
+        EXPECT_NE(r.err.find(where), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_FALSE(std::filesystem::exists(out)) << "partial output in " << out;
+        std::filesystem::remove_all(out);
     }
 }
 
-TEST(BrokenInputs, EveryFileOfTheCorpusHasACase) {
+TEST(BrokenInputs, TheCorpusCoversEveryInputFormatWithFortyCasesOrMore) {
     std::size_t files = 0;
     for (const auto& entry : std::filesystem::directory_iterator(std::string(TESSIM_SOURCE_DIR) +
                                                                  "/tests/hardening/broken-inputs")) {
@@ -82,6 +158,14 @@ TEST(BrokenInputs, EveryFileOfTheCorpusHasACase) {
         EXPECT_TRUE(listed) << name;
     }
     EXPECT_EQ(files, kCases.size());
+    EXPECT_GE(files, 40u);
+    for (const char* format : {".target.yaml", ".workload.yaml", ".plan.yaml", ".schedule.jsonl",
+                               ".sweep.yaml", ".cfg", ".csv", ".cli"}) {
+        std::size_t n = 0;
+        for (const Case& c : kCases)
+            n += endsWith(c.file, format) ? 1 : 0;
+        EXPECT_GE(n, 2u) << format;
+    }
 }
 
 }  // namespace

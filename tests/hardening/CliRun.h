@@ -2,30 +2,43 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace tessim::test {
 
 struct CliResult {
     int status = -1;
-    std::string output;
+    std::string out;     // stdout
+    std::string err;     // stderr
+    std::string output;  // stdout, then stderr
 };
 
-// `args` is appended to the executable's path; stderr is captured with stdout.
+// `args` is appended to the executable's path as a shell command line.
 inline CliResult runTessim(const std::string& args) {
+    static int counter = 0;
+    const std::string errPath =
+        "/tmp/tessim-hardening-err-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
     CliResult r;
-    const std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>&1";
+    const std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>" + errPath;
     FILE* p = popen(cmd.c_str(), "r");
     if (!p)
         return r;
     char buf[4096];
     std::size_t n;
     while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-        r.output.append(buf, n);
+        r.out.append(buf, n);
     const int st = pclose(p);
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::stringstream err;
+    err << std::ifstream(errPath).rdbuf();
+    r.err = err.str();
+    std::remove(errPath.c_str());
+    r.output = r.out + r.err;
     return r;
 }
 

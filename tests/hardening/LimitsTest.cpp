@@ -136,3 +136,34 @@ TEST(Limits, AMisspeltSweptKeyIsRefusedBeforeAnyPointRuns) {
 }
 
 }  // namespace
+
+namespace {
+
+// A SCALE-Sim GEMM of side 30,000 needs gigabytes to map its operands: under --max-memory it
+// stops at once with a clear message instead of thrashing (sanitizer builds take no limit).
+TEST(Limits, MaxMemoryStopsARunThatWouldOutgrowIt) {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "AddressSanitizer reserves more address space than any limit";
+#else
+    const std::string topology =
+        (std::filesystem::temp_directory_path() / ("tessim-limits-" + std::to_string(::getpid()) + ".csv"))
+            .string();
+    std::ofstream(topology) << "Layer, M, N, K,\nhuge, 30000, 64, 30000,\n";
+    const auto r = runTessim("run --target " + std::string(TESSIM_SOURCE_DIR) +
+                             "/tests/fuzz/corpus/scalesim-cfg/ws-calc.cfg --workload " + topology +
+                             " --max-memory 512MiB");
+    std::filesystem::remove(topology);
+    expectRefused(r, {"error: out of memory", "memory limit of 0.5 GiB (--max-memory"});
+    EXPECT_TRUE(r.out.empty()) << r.out;
+#endif
+}
+
+TEST(Limits, MaxMemoryNeedsASizeWithAUnit) {
+    expectRefused(runTessim("run --target minimal --workload axpy --max-memory 4096"),
+                  {"<command line>:1:1: error: --max-memory:", "a size with a unit"});
+    expectRefused(runTessim("run --target minimal --workload axpy --max-memory 1MiB"), {"below 64 MiB"});
+    const auto none = runTessim("run --target minimal --workload axpy --set workload.n=64 --max-memory none");
+    EXPECT_EQ(none.status, 0) << none.output;
+}
+
+}  // namespace

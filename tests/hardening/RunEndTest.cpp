@@ -21,7 +21,7 @@ TEST(RunEnd, WriteBoundRunNeverBeatsItsDdrBound) {
     for (const char* queue : {"0", "32", "512", "4096"}) {
         auto r = runTessim(std::string(kWriteBound) + " --set target.ddr.write_queue=" + queue);
         ASSERT_EQ(r.status, 0) << r.output;
-        const auto j = nlohmann::json::parse(r.output);
+        const auto j = nlohmann::json::parse(r.out);
         const double seconds = j["seconds"].get<double>();
         for (auto& [level, s] : j["bounds"]["bandwidth_s"].items())
             EXPECT_GE(seconds, s.get<double>()) << "write_queue " << queue << ", level " << level;

@@ -1,7 +1,6 @@
 #include "workloads/scalesim/ScaleSimConfig.h"
 
 #include <cctype>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -9,6 +8,7 @@
 
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
+#include "sim/config/TextFile.h"
 
 namespace tessim {
 namespace {
@@ -39,13 +39,14 @@ std::string lower(std::string s) {
     return s;
 }
 
+// A SCALE-Sim config is a few dozen lines.
+constexpr std::uintmax_t kMaxConfigBytes = 1u << 20;
+
 // section (lower case) → key (lower case) → value
 using Ini = std::map<std::string, std::map<std::string, IniValue>>;
 
 Ini readIni(const std::string& path, std::map<std::string, Location>& sectionAt) {
-    std::ifstream in(path);
-    if (!in)
-        throw ConfigError(Location{path, 0, 0}, "", "cannot open SCALE-Sim config '" + path + "'");
+    std::istringstream in(config::readTextFile(path, "SCALE-Sim config", kMaxConfigBytes));
     Ini ini;
     std::string line, section;
     int lineNo = 0;

@@ -1,11 +1,12 @@
 #include "workloads/scalesim/ScaleSimTopology.h"
 
 #include <cctype>
-#include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "sim/config/ConfigError.h"
+#include "sim/config/TextFile.h"
 
 namespace tessim {
 namespace {
@@ -53,9 +54,8 @@ bool isScaleSimTopologyPath(const std::string& path) {
 }
 
 Node loadScaleSimTopology(const std::string& path) {
-    std::ifstream in(path);
-    if (!in)
-        throw ConfigError(Location{path, 0, 0}, "", "cannot open SCALE-Sim topology '" + path + "'");
+    // A topology has one row per layer; 64 MiB is far beyond any network.
+    std::istringstream in(config::readTextFile(path, "SCALE-Sim topology", std::uintmax_t{64} << 20));
     std::string line;
     int lineNo = 0;
     bool gemm = false, haveHeader = false;

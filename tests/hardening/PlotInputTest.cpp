@@ -1,0 +1,51 @@
+// `tessim plot` on bad input: one `error:` line and exit 2, never a Python traceback or an empty
+// picture (the script runs with Debian's python3-matplotlib; skipped where it is missing).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "hardening/CliRun.h"
+
+namespace {
+
+using tessim::test::runTessim;
+
+TEST(PlotInput, BadResultsAndOutputsAreClearErrors) {
+    if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "no matplotlib for /usr/bin/python3";
+    const std::string dir = "/tmp/tessim-plot-input-" + std::to_string(::getpid());
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/words.csv") << "id,workload.n,seconds,status,message\na,1,fast,ok,\nb,2,slow,ok,\n";
+    std::ofstream(dir + "/binary.csv", std::ios::binary) << std::string("\xff\xfe\x00\x01garbage", 11);
+    std::ofstream(dir + "/good.csv") << "id,workload.n,seconds,status,message\na,1,1e-3,ok,\nb,2,2e-3,ok,\n";
+    std::ofstream(dir + "/file") << "not a directory\n";
+    const struct {
+        std::string args, message;
+    } cases[] = {
+        {dir + "/words.csv --kind lines --x workload.n --y seconds", "column 'seconds' has no numeric value"},
+        {dir + "/words.csv --kind heatmap --x workload.n --y workload.n --metric seconds",
+         "column 'seconds' has no numeric value"},
+        {dir + "/binary.csv --kind lines --x workload.n --y seconds",
+         "is not a results.csv: byte 0 is not UTF-8"},
+        {dir + "/good.csv --kind lines --x workload.n --y energy", "column 'energy' is not in"},
+        {dir + "/good.csv --kind pareto --x workload.n --y seconds --out " + dir + "/file/plots",
+         "cannot write plots into " + dir + "/file/plots"},
+    };
+    for (const auto& c : cases) {
+        const bool outGiven = c.args.find("--out") != std::string::npos;
+        const auto r = runTessim("plot " + c.args + (outGiven ? "" : " --out " + dir + "/out"));
+        EXPECT_EQ(r.status, 2) << c.args << "\n" << r.output;
+        EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
+        EXPECT_FALSE(std::filesystem::exists(dir + "/out")) << c.args;
+    }
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
