@@ -200,7 +200,13 @@ ReproResult reproduceTtTrPaper(const std::string& paperPath, const ReproRunner& 
     const auto modelLayers = readConvLayers(modelPath);
     for (const auto& conv : modelLayers) {
         const HybridLayer l = decomposeConv(conv, hybrid);
-        modelDense += l.tt.denseParameters();
+        modelDense += l.denseParameters;
+        if (!l.factorised) {  // a grouped conv stays dense in every form
+            modelTt += l.denseParameters;
+            modelTr += l.denseParameters;
+            modelHybrid += l.denseParameters;
+            continue;
+        }
         modelTt += l.tt.parameters();
         modelTr += l.tr.parameters();
         modelHybrid += l.ruleTr ? l.tr.parameters() : l.tt.parameters();

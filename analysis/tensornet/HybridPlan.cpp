@@ -28,6 +28,10 @@ ConvSpec readConv(const config::Reader& r, const std::string& fallbackName) {
     c.k = r.get<std::uint64_t>("k", Range<std::uint64_t>{1, 255});
     c.stride = r.get<std::uint64_t>("stride", 1, Range<std::uint64_t>{1, 255});
     c.pad = r.get<std::uint64_t>("pad", 0, Range<std::uint64_t>{0, 255});
+    c.groups = r.get<std::uint64_t>("groups", 1, Range<std::uint64_t>{1, 65535});
+    if (c.channels % c.groups != 0 || c.filters % c.groups != 0)
+        r.fail("groups", fmt::format("groups {} must divide both channels ({}) and filters ({})", c.groups,
+                                     c.channels, c.filters));
     if (c.h + 2 * c.pad < c.k || c.w + 2 * c.pad < c.k)
         r.fail("k", fmt::format("a {}x{} kernel does not fit a {}x{} input with padding {}", c.k, c.k, c.h,
                                 c.w, c.pad));
@@ -102,6 +106,16 @@ HybridLayer decomposeConv(const ConvSpec& conv, const HybridOptions& options) {
     HybridLayer l;
     l.conv = conv;
     const std::uint64_t rows = convOutputPixels(conv.h, conv.w, conv.k, conv.k, conv.stride, conv.pad);
+    if (2.0 * static_cast<double>(rows) * static_cast<double>(conv.filters) *
+            static_cast<double>(conv.channels / conv.groups) * static_cast<double>(conv.k * conv.k) >
+        9.0e18)
+        throw std::invalid_argument(conv.name + ": the layer's FLOPs are too large to count in 64 bits");
+    l.denseParameters = conv.filters * (conv.channels / conv.groups) * conv.k * conv.k;
+    l.denseFlops = 2 * rows * l.denseParameters;
+    if (conv.groups > 1) {
+        l.factorised = false;
+        return l;
+    }
     auto make = [&](Format f, const std::vector<std::uint64_t>& ranks) {
         TnLayer t = convLayer(conv.name, f, conv.filters, conv.channels, conv.k, conv.k,
                               balancedFactors(conv.filters), balancedFactors(conv.channels), Spatial::Split,
@@ -134,12 +148,23 @@ HybridResult runHybrid(const std::string& model, const std::vector<ConvSpec>& co
                                     "': the TT / TR comparison runs on k1 or npu");
     HybridResult res;
     std::vector<ReproRun> runs;
+    std::vector<std::uint64_t> denseTimes;  // per layer: how many times its dense run counts
     for (const auto& conv : convs) {
         HybridLayer l = decomposeConv(conv, options);
         const std::string base = fmt::format("{:02d}-{}", res.layers.size(), conv.name);
-        runs.push_back(denseRun(base + "-dense", options.target, l.tt));
-        runs.push_back(layerRun(base + "-tt", options.target, l.tt, l.ttPlan));
-        runs.push_back(layerRun(base + "-tr", options.target, l.tr, l.trPlan));
+        if (l.factorised) {
+            runs.push_back(denseRun(base + "-dense", options.target, l.tt));
+            runs.push_back(layerRun(base + "-tt", options.target, l.tt, l.ttPlan));
+            runs.push_back(layerRun(base + "-tr", options.target, l.tr, l.trPlan));
+            denseTimes.push_back(1);
+        } else {
+            const ScaledRun g =
+                groupedDenseRun(base + "-dense", options.target,
+                                GroupedConv{conv.name, conv.h, conv.w, conv.channels, conv.filters, conv.k,
+                                            conv.stride, conv.pad, conv.groups});
+            runs.push_back(g.run);
+            denseTimes.push_back(g.times);
+        }
         res.layers.push_back(std::move(l));
     }
     const auto measured = runMeasured(runs, runner, options.jobs);
@@ -152,10 +177,43 @@ HybridResult runHybrid(const std::string& model, const std::vector<ConvSpec>& co
                     "faster |\n|---|---|---|---|---|---|---|---|---|---|\n",
                     model, options.target, options.ttRank, options.trRank, num(options.ratio),
                     options.objective == Objective::Flops ? "FLOPs" : "peak intermediate");
+    unsigned groupedLayers = 0;
+    std::uint64_t groupedParameters = 0;
     for (std::size_t i = 0; i < res.layers.size(); ++i) {
         HybridLayer& l = res.layers[i];
         const std::string base = fmt::format("{:02d}-{}", i, l.conv.name);
         l.dense = measured.at(base + "-dense");
+        if (!l.factorised) {
+            // Dense in every variant.
+            const double times = static_cast<double>(denseTimes[i]);
+            l.dense.seconds *= times;
+            l.dense.energyJ *= times;
+            l.dense.cycles *= denseTimes[i];
+            for (Total* t : {&dense, &tt, &tr, &rule, &byTime})
+                t->add(l.denseParameters, l.denseFlops, l.dense, false);
+            ++groupedLayers;
+            groupedParameters += l.denseParameters;
+            const std::vector<std::uint64_t> weight{l.conv.filters, l.conv.channels / l.conv.groups, l.conv.k,
+                                                    l.conv.k};
+            layers.push_back(Json{
+                {"name", l.conv.name},
+                {"weight", weight},
+                {"groups", l.conv.groups},
+                {"rows", convOutputPixels(l.conv.h, l.conv.w, l.conv.k, l.conv.k, l.conv.stride, l.conv.pad)},
+                {"factorised", false},
+                {"rule", "dense"},
+                {"faster", "dense"},
+                {"dense", Json{{"parameters", l.denseParameters},
+                               {"flops", l.denseFlops},
+                               {"seconds", l.dense.seconds},
+                               {"energy_j", l.dense.energyJ},
+                               {"simulated_as", denseTimes[i] > 1
+                                                    ? fmt::format("one group's fc layer, x{}", denseTimes[i])
+                                                    : std::string("the grouped conv")}}}});
+            md += fmt::format("| {} | {} groups {} | – | dense | {} | – | – | – | – | – |\n", l.conv.name,
+                              listText(weight), l.conv.groups, num(l.dense.seconds));
+            continue;
+        }
         l.ttRun = measured.at(base + "-tt");
         l.trRun = measured.at(base + "-tr");
         l.timeTr = l.trRun.seconds < l.ttRun.seconds;
@@ -194,6 +252,12 @@ HybridResult runHybrid(const std::string& model, const std::vector<ConvSpec>& co
                           num(l.dense.seconds), ttP, num(l.ttRun.seconds), trP, num(l.trRun.seconds),
                           l.timeTr ? "TR" : "TT");
     }
+    if (groupedLayers > 0)
+        md += fmt::format("\n{} grouped layers ({} parameters) are not factorised: they run dense in every "
+                          "variant{}.\n",
+                          groupedLayers, groupedParameters,
+                          options.target == "k1" ? " (on k1 as one group's dense fc layer, times the groups)"
+                                                 : "");
     md += "\n| model variant | parameters | FLOPs | simulated s | energy J | TR layers "
           "|\n|---|---|---|---|---|---|\n";
     const std::pair<const char*, const Total*> totals[] = {{"dense", &dense},

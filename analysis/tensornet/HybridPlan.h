@@ -9,6 +9,14 @@
 // the kernel into K and K (one core each); TT inner ranks all `ttRank`, capped at the full-rank
 // bound min(Π left factors, Π right factors) so a rank never exceeds what its cut can hold; TR
 // ranks all `trRank`.
+//
+// Grouped convolutions (groups > 1, depthwise when groups = channels) are not factorised: a depthwise
+// weight [C, 1, K, K] is C filters of K·K values (MobileNetV2's 17 hold 64224 of its 3.5 M
+// parameters: nothing worth a train), and the contraction chain does not apply, since each output
+// channel reads its own input channel, not a shared input row the cores could be contracted with.
+// They run dense in every variant, so a model's totals cover the whole model: on the npu as the
+// grouped conv itself, on k1 as one group's dense im2col fc layer counted `groups` times (the
+// groups are independent layers of one shape, run in turn, each on its own data).
 #pragma once
 
 #include <cstdint>
@@ -26,7 +34,7 @@ namespace tessim::tn {
 
 struct ConvSpec {
     std::string name;
-    std::uint64_t h = 0, w = 0, channels = 0, filters = 0, k = 0, stride = 1, pad = 0;
+    std::uint64_t h = 0, w = 0, channels = 0, filters = 0, k = 0, stride = 1, pad = 0, groups = 1;
 };
 
 // The conv layers of a conv2d workload file (`layers:` or a single layer); ConfigError on bad input.
@@ -42,6 +50,8 @@ struct HybridOptions {
 
 struct HybridLayer {
     ConvSpec conv;
+    bool factorised = true;  // false: a grouped conv, dense in every variant (tt, tr, plans, runs unset)
+    std::uint64_t denseParameters = 0, denseFlops = 0;
     TnLayer tt, tr;
     ContractionPlan ttPlan, trPlan;
     Measurement dense, ttRun, trRun;
@@ -55,14 +65,16 @@ struct HybridResult {
     std::string markdown;
 };
 
-// The TT and TR forms of one conv layer and their plans (no simulation).
+// The TT and TR forms of one conv layer and their plans (no simulation); a grouped conv only its
+// dense parameters and FLOPs.
 HybridLayer decomposeConv(const ConvSpec& conv, const HybridOptions& options);
 
 // TT inner ranks of a chain of cores (in·out factors per core), each min(rank, full-rank bound).
 std::vector<std::uint64_t> cappedTtRanks(const std::vector<std::uint64_t>& in,
                                          const std::vector<std::uint64_t>& out, std::uint64_t rank);
 
-// Decomposes, simulates (3 runs per layer: dense, TT, TR) and totals the model.
+// Decomposes, simulates (3 runs per factorised layer: dense, TT, TR; 1 per grouped one) and totals
+// the model.
 HybridResult runHybrid(const std::string& model, const std::vector<ConvSpec>& convs,
                        const HybridOptions& options, const ReproRunner& runner);
 

@@ -21,8 +21,27 @@ Measurement measure(const nlohmann::json& report) {
     }
 }
 
-std::map<std::string, Measurement> runMeasured(const std::vector<ReproRun>& runs, const ReproRunner& runner,
+std::string runKey(const ReproRun& run) {
+    std::string key = run.target + '\n' + run.workload + '\n' + run.plan;
+    for (const auto& s : run.sets)
+        key += '\n' + s;
+    return key;
+}
+
+std::map<std::string, Measurement> runMeasured(const std::vector<ReproRun>& all, const ReproRunner& runner,
                                                unsigned jobs) {
+    // Runs with the same description are simulated once (a model repeats its layers, and a
+    // simulation is deterministic); every name gets the measurement of its description.
+    std::vector<ReproRun> runs;
+    std::map<std::string, std::string> firstOfKey;            // description → the name simulated for it
+    std::vector<std::pair<std::string, std::string>> copies;  // name → name simulated
+    for (const auto& run : all) {
+        const auto [it, added] = firstOfKey.emplace(runKey(run), run.name);
+        if (added)
+            runs.push_back(run);
+        else
+            copies.emplace_back(run.name, it->second);
+    }
     if (jobs == 0)
         jobs = std::max(1u, std::thread::hardware_concurrency());
     std::map<std::string, Measurement> results;
@@ -49,6 +68,8 @@ std::map<std::string, Measurement> runMeasured(const std::vector<ReproRun>& runs
         t.join();
     if (!failure.empty())
         throw std::runtime_error(failure);
+    for (const auto& [name, simulated] : copies)
+        results[name] = results.at(simulated);
     return results;
 }
 

@@ -22,7 +22,11 @@ struct Measurement {
 // From a tessim.report/1 object (std::runtime_error when a key is missing).
 Measurement measure(const nlohmann::json& report);
 
-// Runs every run (names unique), `jobs` at a time (0: every core); measurements by run name.
+// The description of a run (target, workload, plan, overrides): equal keys simulate alike.
+std::string runKey(const ReproRun& run);
+
+// Runs every run (names unique), `jobs` at a time (0: every core); measurements by run name. Runs
+// of equal description are simulated once and share the measurement.
 // The first failure is rethrown as std::runtime_error after the others finish.
 std::map<std::string, Measurement> runMeasured(const std::vector<ReproRun>& runs, const ReproRunner& runner,
                                                unsigned jobs);

@@ -109,4 +109,25 @@ ReproRun denseRun(const std::string& name, const std::string& target, const TnLa
     return run;
 }
 
+ScaledRun groupedDenseRun(const std::string& name, const std::string& target, const GroupedConv& c) {
+    requireTarget(target);
+    ScaledRun s;
+    s.run.name = name;
+    s.run.target = target;
+    if (target == "k1") {
+        s.run.workload = "fc";
+        s.run.sets = {
+            fmt::format("workload.in={}", c.channels / c.groups * c.k * c.k),
+            fmt::format("workload.out={}", c.filters / c.groups),
+            fmt::format("workload.batch={}", convOutputPixels(c.h, c.w, c.k, c.k, c.stride, c.pad))};
+        s.times = c.groups;
+        return s;
+    }
+    s.run.workload = "resnet18";
+    s.run.sets = {fmt::format("workload.layers=[{{name: {}, h: {}, w: {}, channels: {}, filters: {}, k: {}, "
+                              "stride: {}, pad: {}, groups: {}}}]",
+                              c.name, c.h, c.w, c.channels, c.filters, c.k, c.stride, c.pad, c.groups)};
+    return s;
+}
+
 }  // namespace tessim::tn

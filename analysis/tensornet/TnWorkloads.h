@@ -38,4 +38,17 @@ ReproRun layerRun(const std::string& name, const std::string& target, const TnLa
                   const ContractionPlan& plan);
 ReproRun denseRun(const std::string& name, const std::string& target, const TnLayer& layer);
 
+// A grouped convolution (not factorised) and how it is simulated on a target.
+struct GroupedConv {
+    std::string name;
+    std::uint64_t h = 0, w = 0, channels = 0, filters = 0, k = 0, stride = 1, pad = 0, groups = 1;
+};
+struct ScaledRun {
+    ReproRun run;
+    std::uint64_t times = 1;  // the run's time and energy count this many times
+};
+// npu: the grouped conv itself, once. k1 (no grouped kernel): one group's dense im2col fc layer
+// (in channels/groups·k·k, out filters/groups, batch the output pixels), `groups` times.
+ScaledRun groupedDenseRun(const std::string& name, const std::string& target, const GroupedConv& conv);
+
 }  // namespace tessim::tn
