@@ -67,7 +67,7 @@ if [ -f "$DATA/configs/scale_ws.cfg" ]; then
     printf '%-44s %10s\n' "SCALE-Sim Resnet18.csv (all layers)" "$s"
 fi
 # SCALE-Sim's largest example topology on its ideal interface (CALC), per dataflow: six GEMMs of
-# up to 1024×4800×1600, about 1.5 G demanded words, followed in runs rather than word by word.
+# up to 1024×4800×1600, about 1.3 G demanded words per dataflow, followed in runs rather than word by word.
 if [ -f "$DATA/golden-calc/configs/calc_os.cfg" ]; then
     for df in os ws is; do
         printf '%-44s %10s\n' "SCALE-Sim gpt2_gemm.csv CALC $df" "$(best "$TESSIM" run \
