@@ -43,7 +43,8 @@ public:
     virtual double peakBandwidth() const = 0;
     virtual void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const = 0;
     // Traffic that an ideal interface moved to or from this memory without simulated accesses:
-    // counted in its bytes and in the energy it charges per byte or burst, never in its timing.
+    // counted in its bytes (and so in the energy of models that charge per byte), never in its
+    // timing. Models that charge per burst override it; per-access energy is not charged.
     virtual void countUntimed(std::uint64_t readBytes, std::uint64_t writeBytes) {
         bytesRead_ += readBytes;
         bytesWritten_ += writeBytes;
