@@ -3,7 +3,7 @@
 # elaboration, simulation, report) for the seed-001 layer per strategy, every ResNet-18 conv layer
 # of the workload library, and SCALE-Sim's own golden input (alexnet_part with scale_ws.cfg),
 # whose SCALE-Sim v2 run takes about 30 s on this class of machine
-# (../shared/facts/scalesim-compat.md), and the ONNX ResNet-18 and MobileNetV2 that
+# (../shared/facts/scalesim-compat.md), gpt2_gemm.csv with CALC per dataflow, and the ONNX ResNet-18 and MobileNetV2 that
 # tests/onnx/make_models.py writes (goal: ResNet-18 under 1 s, model loading and shape inference
 # included). Each figure is the best of REPEAT tries.
 #
@@ -65,4 +65,13 @@ if [ -f "$DATA/configs/scale_ws.cfg" ]; then
         "$(awk -v s="$s" 'BEGIN { printf "%.0f", 30 / s }')"
     s=$(best "$TESSIM" run --target "$DATA/configs/scale_ws.cfg" --workload "$DATA/topologies/Resnet18.csv" --format scalesim --out "$out/ss")
     printf '%-44s %10s\n' "SCALE-Sim Resnet18.csv (all layers)" "$s"
+fi
+# SCALE-Sim's largest example topology on its ideal interface (CALC), per dataflow: six GEMMs of
+# up to 1024×4800×1600, about 1.3 G demanded words per dataflow, followed in runs rather than word by word.
+if [ -f "$DATA/golden-calc/configs/calc_os.cfg" ]; then
+    for df in os ws is; do
+        printf '%-44s %10s\n' "SCALE-Sim gpt2_gemm.csv CALC $df" "$(best "$TESSIM" run \
+            --target "$DATA/golden-calc/configs/calc_$df.cfg" --workload "$DATA/topologies/gpt2_gemm.csv" \
+            --format scalesim --out "$out/ss")"
+    done
 fi

@@ -459,6 +459,7 @@ void Cache::collect(StatsTree& stats, EnergyLedger& energy, double seconds) cons
     if (config_.areaMm2 > 0)
         energy.addArea(name(), config_.areaMm2);
     (void)seconds;
+    collectUntimed(node);
     collectByInitiator(node);
 }
 

@@ -679,7 +679,15 @@ void Ddr::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const 
     energy.addEvents(name(), "refresh", refreshes,
                      config_.perBankRefresh ? config_.refreshJoules / config_.banks : config_.refreshJoules);
     energy.addStaticPower(name(), config_.backgroundWatts);
+    collectUntimed(node);
     collectByInitiator(node);
+}
+
+void Ddr::countUntimed(std::uint64_t readBytes, std::uint64_t writeBytes) {
+    Memory::countUntimed(readBytes, writeBytes);
+    const std::uint64_t burst = config_.burstBytes();
+    readBursts_ += (readBytes + burst - 1) / burst;
+    writeBursts_ += (writeBytes + burst - 1) / burst;
 }
 
 }  // namespace tessim

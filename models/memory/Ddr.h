@@ -59,6 +59,8 @@ public:
     std::uint64_t busBytesRead() const override { return readBursts_ * config_.burstBytes(); }
     std::uint64_t busBytesWritten() const override { return writeBursts_ * config_.burstBytes(); }
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
+    // Whole bursts, charged per burst; no command (activate, precharge) since no access is timed.
+    void countUntimed(std::uint64_t readBytes, std::uint64_t writeBytes) override;
     void resetTiming() override;
 
     const DdrConfig& config() const { return config_; }

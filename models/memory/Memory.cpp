@@ -139,4 +139,12 @@ unsigned Memory::transportDbg(int, tlm::tlm_generic_payload& gp) {
     return gp.get_data_length();
 }
 
+void Memory::collectUntimed(StatsTree& node) const {
+    if (untimedRead_ == 0 && untimedWritten_ == 0)
+        return;
+    node.add("untimed_bytes_read", untimedRead_, "B", "moved by an ideal interface, no access simulated");
+    node.add("untimed_bytes_written", untimedWritten_, "B",
+             "moved by an ideal interface, no access simulated");
+}
+
 }  // namespace tessim

@@ -42,6 +42,15 @@ public:
     // Peak bandwidth of the memory's data path, B/s (bounds use it).
     virtual double peakBandwidth() const = 0;
     virtual void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const = 0;
+    // Traffic that an ideal interface moved to or from this memory without simulated accesses:
+    // counted in its bytes (and so in the energy of models that charge per byte), never in its
+    // timing. Models that charge per burst override it; per-access energy is not charged.
+    virtual void countUntimed(std::uint64_t readBytes, std::uint64_t writeBytes) {
+        bytesRead_ += readBytes;
+        bytesWritten_ += writeBytes;
+        untimedRead_ += readBytes;
+        untimedWritten_ += writeBytes;
+    }
     BackingStore& store() { return store_; }
 
     // Byte access for functional initialisation and checks. A memory that keeps no data of its
@@ -59,7 +68,7 @@ public:
     // Forgets all timing state and counters (row buffers, tags, timelines), keeping the backing
     // store: probes run each micro-pattern on a fresh memory.
     virtual void resetTiming() {
-        bytesRead_ = bytesWritten_ = 0;
+        bytesRead_ = bytesWritten_ = untimedRead_ = untimedWritten_ = 0;
         byInitiator_.clear();
     }
 
@@ -110,6 +119,9 @@ protected:
 
     std::uint64_t bytesRead_ = 0;
     std::uint64_t bytesWritten_ = 0;
+    std::uint64_t untimedRead_ = 0, untimedWritten_ = 0;  // of which countUntimed's
+    // `untimed_bytes_read` / `_written` in `node` when an ideal interface moved any.
+    void collectUntimed(StatsTree& node) const;
 
 private:
     void bTransport(int initiator, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

@@ -162,6 +162,7 @@ void Scratchpad::collect(StatsTree& stats, EnergyLedger& energy, double seconds)
     energy.addStaticPower(name(), config_.staticWatts);
     if (config_.areaMm2 > 0)
         energy.addArea(name(), config_.areaMm2);
+    collectUntimed(node);
     collectByInitiator(node);
 }
 

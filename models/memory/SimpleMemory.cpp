@@ -57,6 +57,7 @@ void SimpleMemory::collect(StatsTree& stats, EnergyLedger& energy, double second
     energy.addEvents(name(), "read_byte", bytesRead_, config_.readJoulesPerByte);
     energy.addEvents(name(), "write_byte", bytesWritten_, config_.writeJoulesPerByte);
     energy.addStaticPower(name(), config_.staticWatts);
+    collectUntimed(node);
     collectByInitiator(node);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -567,6 +568,15 @@ std::vector<LevelTraffic> ConfiguredTarget::traffic() const {
         it->usefulWrite += m->bytesWritten();
     }
     return out;
+}
+
+void ConfiguredTarget::countUntimedTraffic(const std::string& memory, std::uint64_t readBytes,
+                                           std::uint64_t writeBytes) {
+    Memory* m = findMemory(memory);
+    if (!m)
+        throw std::runtime_error("untimed traffic names memory '" + memory + "' that target '" + info_.name +
+                                 "' lacks");
+    m->countUntimed(readBytes, writeBytes);
 }
 
 void ConfiguredTarget::collect(StatsTree& stats, EnergyLedger& energy, double seconds) const {

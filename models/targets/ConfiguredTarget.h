@@ -49,6 +49,8 @@ public:
     // waits for (a barrier or join that is never released). Empty after a complete run.
     std::vector<std::string> unfinishedEngines() const;
     std::vector<LevelTraffic> traffic() const override;
+    void countUntimedTraffic(const std::string& memory, std::uint64_t readBytes,
+                             std::uint64_t writeBytes) override;
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
     nlohmann::ordered_json resolved() const override { return resolved_; }
 

@@ -248,6 +248,9 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
         eo.peakWorkPerSecond = engine->peakWorkPerCycle() * engine->config().clock.hz();
         outcome.engines.push_back(eo);
     }
+    if (e.workload)
+        for (const UntimedTraffic& u : e.workload->untimedTraffic())
+            target.countUntimedTraffic(u.memory, u.readBytes, u.writeBytes);
     outcome.traffic = target.traffic();
     outcome.hasCaches = target.hasCaches();
     outcome.dirtyAtEndBytes = target.dirtyAtEndBytes();

@@ -97,6 +97,7 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
         const std::uint64_t rowFolds = l.at("row_folds").get<std::uint64_t>();
         const std::uint64_t t = l.at("t").get<std::uint64_t>();
         const double pes = double(rows) * cols;
+        const std::size_t base = next;  // the layer's first fold in `macs`
         double mappingSum = 0, utilSum = 0;
         std::int64_t busy = 0;
         for (std::size_t i = 0; i < folds; ++i) {
@@ -142,16 +143,22 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
             out.push_back(x);
             continue;
         }
-        const std::int64_t lastStart =
-            last.begin - first.begin - static_cast<std::int64_t>(folds - 1);  // fences out
-        // SRAM: SCALE-Sim's access counts; windows from the simulated fold timing (approximate).
-        const bool stationaryFilter = dataflow != "os";
-        auto sram = [&](const char* key, std::int64_t start, std::int64_t stop, const char* count) {
-            x["sram"][key] = {{"start", start}, {"stop", stop}, {"count", l.at(count)}};
+        // SRAM: SCALE-Sim's access counts; the first and last cycle the array asks for each
+        // operand, as with folds back to back but with the fold of the last demand where the run
+        // started it (stalls before it included, the ordering fences not, as in Total Cycles).
+        const auto& demand = l.at("sram_windows_back_to_back");
+        auto sram = [&](const char* key, const char* count) {
+            const auto& d = demand.at(key);
+            const std::uint64_t k = d.at("stop_fold").get<std::uint64_t>();
+            const std::int64_t shift = macs[base + k].begin - first.begin - static_cast<std::int64_t>(k) -
+                                       static_cast<std::int64_t>(k * perFold);
+            x["sram"][key] = {{"start", d.at("start")},
+                              {"stop", d.at("stop").get<std::int64_t>() + shift},
+                              {"count", l.at(count)}};
         };
-        sram("ifmap", dataflow == "ws" ? rows + 1 : 1, total, "sram_ifmap_reads");
-        sram("filter", 1, stationaryFilter ? lastStart + rows : total, "sram_filter_reads");
-        sram("ofmap", 2 * std::int64_t{rows} - 1, total, "sram_ofmap_writes");
+        sram("ifmap", "sram_ifmap_reads");
+        sram("filter", "sram_filter_reads");
+        sram("ofmap", "sram_ofmap_writes");
         const char* names[3] = {"ifmap", "filter", "ofmap"};
         const char* counts[3] = {"dram_ifmap_reads", "dram_filter_reads", "dram_ofmap_writes"};
         for (int c = 0; c < 3; ++c) {

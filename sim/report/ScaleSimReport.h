@@ -17,8 +17,10 @@
 // SRAM access counts are SCALE-Sim's (operand-matrix sizes per fold). With `interface: ideal`
 // (SCALE-Sim's CALC) the SRAM and DRAM windows and DRAM counts are the ideal interface's
 // (workloads/scalesim/ScaleSimIdealInterface.h) and DRAM bandwidth = count / (stop − start + 1),
-// as SCALE-Sim's; with `memory` they are tessim's (distinct ifmap addresses per fold, DMA timing
-// from tessim's memory models, SRAM windows approximate). Floats are printed as Python prints them.
+// as SCALE-Sim's; with `memory` the DRAM figures are tessim's (distinct ifmap addresses per fold,
+// DMA timing from its memory models) and the SRAM windows the first and last cycle the array asks
+// for each operand: the back-to-back windows with the last fold where the run started it.
+// Floats are printed as Python prints them.
 #pragma once
 
 #include <string>

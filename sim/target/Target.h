@@ -38,6 +38,10 @@ public:
     // Tick by which every engine and DMA transfer has finished.
     virtual Tick kernelEnd() const = 0;
     virtual std::vector<LevelTraffic> traffic() const = 0;
+    // Bytes an ideal interface moved to or from memory space `memory` outside the simulation:
+    // counted in traffic and energy, not in timing. Throws when the target lacks the space.
+    virtual void countUntimedTraffic(const std::string& memory, std::uint64_t readBytes,
+                                     std::uint64_t writeBytes) = 0;
     virtual void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const = 0;
     // The resolved configuration, as the report echoes it.
     virtual nlohmann::ordered_json resolved() const = 0;

@@ -25,6 +25,13 @@ struct FunctionalCheck {
     std::string firstMismatch;  // where and what, for the report
 };
 
+// Traffic a workload's ideal interface moves to or from one memory space without simulated
+// accesses (SCALE-Sim's CALC interface): counted in traffic_bytes and energy, not in time.
+struct UntimedTraffic {
+    std::string memory;  // memory space name
+    std::uint64_t readBytes = 0, writeBytes = 0;
+};
+
 class Workload {
 public:
     virtual ~Workload() = default;
@@ -35,6 +42,8 @@ public:
     virtual std::vector<EngineStream> streams() = 0;
     // Bytes that any schedule must move at each level (inputs read once, outputs written once).
     virtual std::map<std::string, std::uint64_t> compulsoryBytes() const = 0;
+    // Traffic moved outside the simulated accesses (see UntimedTraffic); most kernels move none.
+    virtual std::vector<UntimedTraffic> untimedTraffic() const { return {}; }
     // Functional runs: write inputs into the target's memories, then check outputs afterwards.
     virtual void initialise(FunctionalMemory& memory) = 0;
     virtual FunctionalCheck check(FunctionalMemory& memory) = 0;

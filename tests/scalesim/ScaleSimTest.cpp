@@ -16,6 +16,7 @@
 #include "common/ProcessRunner.h"
 #include "sim/config/ConfigError.h"
 #include "workloads/scalesim/ScaleSimConfig.h"
+#include "workloads/scalesim/ScaleSimDemand.h"
 #include "workloads/scalesim/ScaleSimIdealInterface.h"
 #include "workloads/scalesim/ScaleSimTopology.h"
 
@@ -200,7 +201,8 @@ TEST(ScaleSimCalc, IdealInterfaceRunsFoldsBackToBack) {
         foldCycles += l["row_folds"].get<std::uint64_t>() * l["col_folds"].get<std::uint64_t>() *
                       l["cycles_per_fold"].get<std::uint64_t>();
     EXPECT_EQ(j["cycles"].get<std::uint64_t>(), foldCycles);
-    EXPECT_EQ(j["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(), 0u);
+    // No DRAM access is simulated; the interface's traffic is counted untimed (see below).
+    EXPECT_EQ(j["stats"][j["target"]["name"].get<std::string>()]["ddr"]["reads"]["value"].get<double>(), 0.0);
     for (const auto& l : j["layers"]) {
         EXPECT_EQ(l["stall_cycles"].get<std::int64_t>(), 0);
         EXPECT_EQ(l["total_cycles"], l["compute_cycles"]);
@@ -428,3 +430,245 @@ TEST(ScaleSimDmaChannels, ConvAndFoldsRunOnTheChannelsTheTargetHas) {
                   112283 + j["layers"][0]["stall_cycles"].get<std::int64_t>());
     }
 }
+
+namespace {
+
+// Sum of column `column` of a SCALE-Sim report over its layers.
+std::uint64_t columnSum(const std::string& csv, std::size_t column) {
+    std::uint64_t sum = 0;
+    auto rows = lines(csv);
+    for (std::size_t i = 1; i < rows.size(); ++i)
+        sum += std::stoull(splitCsv(rows[i]).at(column));
+    return sum;
+}
+
+std::string readText(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
+
+// With the ideal interface the DRAM words of SCALE-Sim's estimate (its DETAILED_ACCESS_REPORT's
+// DRAM reads and writes, 1 B each) are the run's DDR traffic and charge the DDR's 31 pJ/B, with
+// no DRAM access simulated; the plan says so.
+class ScaleSimIdealTraffic : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScaleSimIdealTraffic, DramWordsCountInTrafficAndEnergy) {
+    const std::string df = GetParam();
+    const std::string golden = readText(kData + "/golden-calc/alexnet_" + df + "/DETAILED_ACCESS_REPORT.csv");
+    ASSERT_FALSE(golden.empty());
+    const std::uint64_t reads = columnSum(golden, 12) + columnSum(golden, 15);  // DRAM IFMAP, Filter Reads
+    const std::uint64_t writes = columnSum(golden, 18);                         // DRAM OFMAP Writes
+    ASSERT_GT(reads, 0u);
+    auto r = runTessim("run --target " + kData + "/golden-calc/configs/calc_" + df + ".cfg --workload " +
+                       kData + "/topologies/alexnet.csv --format json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(), reads);
+    EXPECT_EQ(j["traffic_bytes"]["ddr"]["write"].get<std::uint64_t>(), writes);
+    const double joules = j["energy_j"]["by_component"]["ddr"]["dynamic"].get<double>();
+    EXPECT_NEAR(joules, double(reads + writes) * 31e-12, 1e-9 * joules);
+    EXPECT_EQ(j["stats"][j["target"]["name"].get<std::string>()]["ddr"]["untimed_bytes_read"]["value"]
+                  .get<double>(),
+              double(reads));
+    EXPECT_EQ(j["stats"][j["target"]["name"].get<std::string>()]["ddr"]["reads"]["value"].get<double>(),
+              0.0);  // none simulated
+    const auto& ideal = j["plan"]["config"]["ideal_interface"];
+    EXPECT_EQ(ideal["timed"], false);
+    EXPECT_EQ(ideal["memory"], "ddr");
+    EXPECT_EQ(ideal["read_bytes"].get<std::uint64_t>(), reads);
+    EXPECT_EQ(ideal["write_bytes"].get<std::uint64_t>(), writes);
+    // The compulsory traffic bound stays below what the interface moves.
+    EXPECT_LE(j["bounds"]["compulsory_bytes"]["ddr"].get<std::uint64_t>(), reads + writes);
+    // With tessim's memory model the plan has no ideal interface: the DMA's accesses are timed.
+    auto mem =
+        runTessim("run --target " + kData + "/golden-calc/configs/calc_" + df + ".cfg --workload " + kData +
+                  "/topologies/alexnet.csv --set workload.layer=4 --set workload.interface=memory "
+                  "--format json");
+    ASSERT_EQ(mem.exitCode, 0) << mem.err;
+    auto m = nlohmann::json::parse(mem.out);
+    EXPECT_FALSE(m["plan"]["config"].contains("ideal_interface"));
+    EXPECT_FALSE(m["stats"][m["target"]["name"].get<std::string>()]["ddr"].contains("untimed_bytes_read"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Alexnet, ScaleSimIdealTraffic, ::testing::Values("os", "ws", "is"));
+
+namespace {
+
+// The ideal interface word by word: every demanded word through the read buffers, every output
+// through the write buffer (the reference the block-wise walk must equal).
+tessim::ScaleSimIdealAccess wordByWord(const tessim::ScaleSimLayer& l, unsigned rows, unsigned cols,
+                                       const std::string& df, std::uint64_t ifBuf, std::uint64_t fBuf,
+                                       std::uint64_t oBuf) {
+    using namespace tessim;
+    const ScaleSimMapping m = scaleSimMapping(l, rows, cols, df);
+    ScaleSimIdealAccess a;
+    auto span = [](ScaleSimWindow& w, bool& seen, std::int64_t c) {
+        if (!seen)
+            w.start = c;
+        seen = true;
+        w.stop = c;
+        ++w.count;
+    };
+    auto readStream = [&](ScaleSimOperand op, std::uint64_t buf, ScaleSimWindow& sram, ScaleSimWindow& dram) {
+        ScaleSimReadEstimate b(buf, scaleSimAddressSpace(l, op));
+        bool seen = false;
+        forEachScaleSimAccess(l, m, rows, cols, df, op, [&](std::uint64_t c, std::uint64_t addr) {
+            span(sram, seen, static_cast<std::int64_t>(c) + 1);
+            b.read(c, addr);
+        });
+        dram = b.finish();
+    };
+    readStream(ScaleSimOperand::Ifmap, ifBuf, a.sramIfmap, a.dramIfmap);
+    readStream(ScaleSimOperand::Filter, fBuf, a.sramFilter, a.dramFilter);
+    ScaleSimWriteEstimate out(oBuf, cols);
+    bool seen = false;
+    forEachScaleSimAccess(l, m, rows, cols, df, ScaleSimOperand::Ofmap, [&](std::uint64_t c, std::uint64_t) {
+        span(a.sramOfmap, seen, static_cast<std::int64_t>(c));
+        out.write(c);
+    });
+    a.dramOfmap = out.finish(m.folds() * m.cyclesPerFold - 1);
+    return a;
+}
+
+void expectWindow(const tessim::ScaleSimWindow& got, const tessim::ScaleSimWindow& want,
+                  const std::string& what) {
+    EXPECT_EQ(got.start, want.start) << what;
+    EXPECT_EQ(got.stop, want.stop) << what;
+    EXPECT_EQ(got.count, want.count) << what;
+}
+
+}  // namespace
+
+// The block-wise walk (GEMMs, 1×1 and non-overlapping convolutions, every filter) and the batched
+// output writes equal the word-by-word interface on small layers whose buffers move their
+// windows many times, on arrays of several shapes; overlapping convolutions go word by word.
+TEST(ScaleSimCalc, BlockwiseWalkEqualsWordByWord) {
+    using tessim::ScaleSimLayer;
+    std::vector<ScaleSimLayer> layers;
+    auto gemm = [](std::uint64_t m, std::uint64_t n, std::uint64_t k) {
+        ScaleSimLayer l;
+        l.name = "gemm";
+        l.ifmapH = m, l.ifmapW = k, l.filterH = 1, l.filterW = k, l.channels = 1, l.filters = n;
+        return l;
+    };
+    auto conv = [](std::uint64_t h, std::uint64_t w, std::uint64_t r, std::uint64_t c, std::uint64_t n,
+                   std::uint64_t s) {
+        ScaleSimLayer l;
+        l.name = "conv";
+        l.ifmapH = h, l.ifmapW = w, l.filterH = r, l.filterW = r, l.channels = c, l.filters = n;
+        l.strideH = l.strideW = s;
+        return l;
+    };
+    layers.push_back(gemm(37, 45, 29));
+    layers.push_back(gemm(64, 8, 100));
+    layers.push_back(gemm(5, 70, 3));
+    layers.push_back(conv(13, 13, 1, 24, 20, 1));  // 1×1
+    layers.push_back(conv(14, 14, 1, 16, 9, 2));   // 1×1, stride 2
+    layers.push_back(conv(12, 12, 2, 5, 11, 2));   // non-overlapping 2×2 windows
+    layers.push_back(conv(11, 11, 3, 4, 10, 2));   // overlapping, past the edge: word by word
+    const std::pair<unsigned, unsigned> arrays[] = {{8, 8}, {5, 3}, {16, 4}};
+    const std::uint64_t buffers[][3] = {
+        {1000, 1000, 1000}, {300, 2200, 128}, {99, 150, 64}, {64000, 64000, 64000}};
+    int checked = 0;
+    for (const auto& l : layers)
+        for (auto [rows, cols] : arrays)
+            for (const char* df : {"os", "ws", "is"})
+                for (const auto& b : buffers) {
+                    const auto m = tessim::scaleSimMapping(l, rows, cols, df);
+                    const auto fast = tessim::scaleSimIdealAccess(l, m, rows, cols, df, b[0], b[1], b[2]);
+                    const auto ref = wordByWord(l, rows, cols, df, b[0], b[1], b[2]);
+                    const std::string what = l.name + " " + std::to_string(l.ifmapH) + " " + df + " " +
+                                             std::to_string(rows) + "x" + std::to_string(cols) + " buffer " +
+                                             std::to_string(b[0]) + "/" + std::to_string(b[1]) + "/" +
+                                             std::to_string(b[2]);
+                    expectWindow(fast.sramIfmap, ref.sramIfmap, what + " sram ifmap");
+                    expectWindow(fast.sramFilter, ref.sramFilter, what + " sram filter");
+                    expectWindow(fast.sramOfmap, ref.sramOfmap, what + " sram ofmap");
+                    expectWindow(fast.dramIfmap, ref.dramIfmap, what + " dram ifmap");
+                    expectWindow(fast.dramFilter, ref.dramFilter, what + " dram filter");
+                    expectWindow(fast.dramOfmap, ref.dramOfmap, what + " dram ofmap");
+                    // The SRAM windows from the first and last folds alone.
+                    const auto w = tessim::scaleSimSramWindows(l, m, rows, cols, df);
+                    EXPECT_EQ(w.ifmap.start, ref.sramIfmap.start) << what;
+                    EXPECT_EQ(w.ifmap.stop, ref.sramIfmap.stop) << what;
+                    EXPECT_EQ(w.filter.start, ref.sramFilter.start) << what;
+                    EXPECT_EQ(w.filter.stop, ref.sramFilter.stop) << what;
+                    EXPECT_EQ(w.ofmap.start, ref.sramOfmap.start) << what;
+                    EXPECT_EQ(w.ofmap.stop, ref.sramOfmap.stop) << what;
+                    ++checked;
+                }
+    EXPECT_EQ(checked, 7 * 3 * 3 * 4);
+}
+
+// Outputs written a cycle's worth at a time drain exactly as written one by one.
+TEST(ScaleSimCalc, WriteEstimateBatchesEqualSingleWrites) {
+    for (std::uint64_t buffer : {64u, 100u, 1000u})
+        for (unsigned line : {1u, 3u, 8u}) {
+            tessim::ScaleSimWriteEstimate batched(buffer, line), single(buffer, line);
+            std::uint64_t cycle = 0;
+            for (std::uint64_t i = 0; i < 400; ++i, ++cycle) {
+                const std::uint64_t words = (i * 7 + 3) % 11;  // 0…10 outputs per cycle
+                batched.write(cycle, words);
+                for (std::uint64_t k = 0; k < words; ++k)
+                    single.write(cycle);
+            }
+            expectWindow(batched.finish(cycle), single.finish(cycle),
+                         "buffer " + std::to_string(buffer) + " line " + std::to_string(line));
+        }
+}
+
+// With tessim's memory model (USER), the SRAM windows are where the simulation asked for the
+// operands: the ideal interface's first cycle, and its last one moved by the stall cycles before
+// the last fold (all of a layer's stalls: the array waits only between folds).
+class ScaleSimUserSram : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScaleSimUserSram, WindowsFollowTheSimulatedFolds) {
+    const std::string df = GetParam();
+    const std::string cfg = kData + "/golden-calc/configs/calc_" + df + ".cfg";
+    const std::string alex = kData + "/topologies/alexnet.csv";
+    auto calc = runTessim("run --target " + cfg + " --workload " + alex + " --format json");
+    ASSERT_EQ(calc.exitCode, 0) << calc.err;
+    auto user = runTessim("run --target " + cfg + " --workload " + alex +
+                          " --set workload.interface=memory --set target.ddr.bandwidth=8GB/s --format json");
+    ASSERT_EQ(user.exitCode, 0) << user.err;
+    auto c = nlohmann::json::parse(calc.out), u = nlohmann::json::parse(user.out);
+    ASSERT_EQ(c["layers"].size(), 5u);
+    ASSERT_EQ(u["layers"].size(), 5u);
+    std::int64_t stalls = 0;
+    int lastFoldStops = 0;
+    for (std::size_t i = 0; i < 5; ++i) {
+        const auto& ideal = c["layers"][i]["sram"];
+        const auto& got = u["layers"][i]["sram"];
+        const auto& backToBack = u["workload"]["config"]["layers"][i]["sram_windows_back_to_back"];
+        const std::int64_t stall = u["layers"][i]["stall_cycles"].get<std::int64_t>();
+        stalls += stall;
+        for (const char* op : {"ifmap", "filter", "ofmap"}) {
+            const std::string what = "layer " + std::to_string(i) + " " + op;
+            EXPECT_EQ(backToBack[op]["start"], ideal[op]["start"]) << what;
+            EXPECT_EQ(backToBack[op]["stop"], ideal[op]["stop"]) << what;
+            EXPECT_EQ(got[op]["start"], ideal[op]["start"]) << what;
+            // The last demand's fold is the last fold but where all its windows are past the edge.
+            const std::uint64_t folds =
+                u["workload"]["config"]["layers"][i]["row_folds"].get<std::uint64_t>() *
+                u["workload"]["config"]["layers"][i]["col_folds"].get<std::uint64_t>();
+            const std::int64_t idealStop = ideal[op]["stop"].get<std::int64_t>();
+            if (backToBack[op]["stop_fold"].get<std::uint64_t>() + 1 == folds) {
+                EXPECT_EQ(got[op]["stop"].get<std::int64_t>(), idealStop + stall) << what;
+                ++lastFoldStops;
+            } else {
+                EXPECT_GE(got[op]["stop"].get<std::int64_t>(), idealStop) << what;
+                EXPECT_LE(got[op]["stop"].get<std::int64_t>(), idealStop + stall) << what;
+            }
+            EXPECT_LE(got[op]["stop"].get<std::int64_t>(), u["layers"][i]["total_cycles"].get<std::int64_t>())
+                << what;
+        }
+    }
+    EXPECT_GT(stalls, 0);  // 8 GB/s leaves the array waiting
+    EXPECT_GE(lastFoldStops, 10);
+}
+
+INSTANTIATE_TEST_SUITE_P(Alexnet, ScaleSimUserSram, ::testing::Values("os", "ws", "is"));

@@ -60,53 +60,60 @@ struct ScaleSimAddressPart {
 ScaleSimAddressPart scaleSimAddressPart(const ScaleSimLayer& l, ScaleSimOperand operand,
                                         ScaleSimFoldOperand::Index index, std::uint64_t value);
 
-// Calls `visit(cycle, address)` for every access of `operand` in the layer, in cycle order and,
-// within a cycle, in edge-column order. Cycle 0 is the first cycle of the layer's first fold.
-// Outputs are visited with address 0 (only their count and cycles matter to a write buffer).
+// Calls `visit(cycle, address)` for every access of `operand` in fold (colFold, rowFold) that
+// starts at `foldStart`, in cycle order and, within a cycle, in edge-column order. Outputs are
+// visited with address 0 (only their count and cycles matter to a write buffer).
+template <typename Visit>
+void forEachScaleSimFoldAccess(const ScaleSimLayer& l, const ScaleSimMapping& m, unsigned rows, unsigned cols,
+                               const std::string& dataflow, ScaleSimOperand operand, std::uint64_t colFold,
+                               std::uint64_t rowFold, std::uint64_t foldStart, Visit&& visit) {
+    const bool addressed = operand != ScaleSimOperand::Ofmap;
+    const ScaleSimFoldOperand f = scaleSimFoldOperand(m, rows, cols, dataflow, operand, colFold, rowFold);
+    if (f.rows == 0 || f.used == 0)
+        return;
+    std::vector<ScaleSimAddressPart> rowPart, colPart;
+    if (addressed) {
+        rowPart.resize(f.rows);
+        for (std::uint64_t r = 0; r < f.rows; ++r)
+            rowPart[r] =
+                scaleSimAddressPart(l, operand, f.rowIs, f.rowBase + (f.reversed ? f.rows - 1 - r : r));
+        colPart.resize(f.used);
+        for (std::uint64_t j = 0; j < f.used; ++j)
+            colPart[j] = scaleSimAddressPart(l, operand, f.colIs, f.colBase + j);
+    }
+    auto word = [&](std::uint64_t cycle, std::uint64_t r, std::uint64_t j) {
+        if (!addressed) {
+            visit(cycle, std::uint64_t{0});
+            return;
+        }
+        const ScaleSimAddressPart& a = rowPart[r];
+        const ScaleSimAddressPart& b = colPart[j];
+        if (a.y + b.y < l.ifmapH && a.x + b.x < l.ifmapW)
+            visit(cycle, a.address + b.address);
+    };
+    if (!f.skewed) {
+        for (std::uint64_t r = 0; r < f.rows; ++r)
+            for (std::uint64_t j = 0; j < f.used; ++j)
+                word(foldStart + f.prefix + r, r, j);
+        return;
+    }
+    // Skewed: cycle prefix + d holds row d − j at column j.
+    for (std::uint64_t d = 0; d + 1 < f.rows + f.used; ++d) {
+        const std::uint64_t j0 = d >= f.rows ? d - f.rows + 1 : 0;
+        const std::uint64_t j1 = std::min(f.used - 1, d);
+        for (std::uint64_t j = j0; j <= j1; ++j)
+            word(foldStart + f.prefix + d, d - j, j);
+    }
+}
+
+// forEachScaleSimFoldAccess over the layer's folds, back to back (cycle 0: the first fold's first cycle).
 template <typename Visit>
 void forEachScaleSimAccess(const ScaleSimLayer& l, const ScaleSimMapping& m, unsigned rows, unsigned cols,
                            const std::string& dataflow, ScaleSimOperand operand, Visit&& visit) {
-    const bool addressed = operand != ScaleSimOperand::Ofmap;
-    std::vector<ScaleSimAddressPart> rowPart, colPart;
     std::uint64_t foldStart = 0;
     for (std::uint64_t fc = 0; fc < m.colFolds; ++fc)
-        for (std::uint64_t fr = 0; fr < m.rowFolds; ++fr, foldStart += m.cyclesPerFold) {
-            const ScaleSimFoldOperand f = scaleSimFoldOperand(m, rows, cols, dataflow, operand, fc, fr);
-            if (f.rows == 0 || f.used == 0)
-                continue;
-            if (addressed) {
-                rowPart.resize(f.rows);
-                for (std::uint64_t r = 0; r < f.rows; ++r)
-                    rowPart[r] = scaleSimAddressPart(l, operand, f.rowIs,
-                                                     f.rowBase + (f.reversed ? f.rows - 1 - r : r));
-                colPart.resize(f.used);
-                for (std::uint64_t j = 0; j < f.used; ++j)
-                    colPart[j] = scaleSimAddressPart(l, operand, f.colIs, f.colBase + j);
-            }
-            auto word = [&](std::uint64_t cycle, std::uint64_t r, std::uint64_t j) {
-                if (!addressed) {
-                    visit(cycle, std::uint64_t{0});
-                    return;
-                }
-                const ScaleSimAddressPart& a = rowPart[r];
-                const ScaleSimAddressPart& b = colPart[j];
-                if (a.y + b.y < l.ifmapH && a.x + b.x < l.ifmapW)
-                    visit(cycle, a.address + b.address);
-            };
-            if (!f.skewed) {
-                for (std::uint64_t r = 0; r < f.rows; ++r)
-                    for (std::uint64_t j = 0; j < f.used; ++j)
-                        word(foldStart + f.prefix + r, r, j);
-                continue;
-            }
-            // Skewed: cycle prefix + d holds row d − j at column j.
-            for (std::uint64_t d = 0; d + 1 < f.rows + f.used; ++d) {
-                const std::uint64_t j0 = d >= f.rows ? d - f.rows + 1 : 0;
-                const std::uint64_t j1 = std::min(f.used - 1, d);
-                for (std::uint64_t j = j0; j <= j1; ++j)
-                    word(foldStart + f.prefix + d, d - j, j);
-            }
-        }
+        for (std::uint64_t fr = 0; fr < m.rowFolds; ++fr, foldStart += m.cyclesPerFold)
+            forEachScaleSimFoldAccess(l, m, rows, cols, dataflow, operand, fc, fr, foldStart, visit);
 }
 
 }  // namespace tessim

@@ -32,9 +32,19 @@ struct ScaleSimWindow {
 // One read buffer of the ideal interface (see the file comment).
 class ScaleSimReadEstimate {
 public:
+    // `addressSpace`: addresses `read` takes (0 when only the run-length calls below are used).
     ScaleSimReadEstimate(std::uint64_t bufferWords, std::uint64_t addressSpace);
     void read(std::uint64_t cycle, std::uint64_t address);
     ScaleSimWindow finish();
+
+    // Run-length use, for callers that know which words the current window holds: a word asked
+    // for at `cycle` (held or new); the window's identity (a word is held when it last joined
+    // while the window had this identity); new words before the window moves; `words` new words,
+    // at most wordsToMove(), the last of them asked for at `lastCycle`.
+    void demand(std::uint64_t cycle);
+    std::uint64_t window() const { return windowStart_; }
+    std::uint64_t wordsToMove() const;
+    void addNew(std::uint64_t words, std::uint64_t lastCycle);
 
 private:
     void moveWindow(std::uint64_t cycle);
@@ -56,10 +66,13 @@ private:
 class ScaleSimWriteEstimate {
 public:
     ScaleSimWriteEstimate(std::uint64_t bufferWords, unsigned lineWords);
-    void write(std::uint64_t cycle);
+    void write(std::uint64_t cycle) { write(cycle, 1); }
+    // `words` outputs in one cycle, as as many write(cycle) calls.
+    void write(std::uint64_t cycle, std::uint64_t words);
     ScaleSimWindow finish(std::uint64_t lastCycle);
 
 private:
+    void fill(std::uint64_t words);
     void closeLine();
     std::int64_t drain(std::int64_t start);
 
@@ -83,5 +96,19 @@ ScaleSimIdealAccess scaleSimIdealAccess(const ScaleSimLayer& layer, const ScaleS
                                         unsigned rows, unsigned cols, const std::string& dataflow,
                                         std::uint64_t ifmapBufferBytes, std::uint64_t filterBufferBytes,
                                         std::uint64_t ofmapBufferBytes);
+
+// The first and last cycle in which the array asks its SRAM buffers for an operand (reads
+// answered one cycle later, as SCALE-Sim counts them), folds back to back, cycle 0 the first
+// fold's first: the ideal interface's SRAM windows, from the first and last folds that ask for
+// any word of the operand (a fold of windows all past the ifmap's edge asks for none).
+struct ScaleSimSramWindow {
+    std::int64_t start = 0, stop = 0;
+    std::uint64_t stopFold = 0;  // the fold (in run order) of the last demand
+};
+struct ScaleSimSramWindows {
+    ScaleSimSramWindow ifmap, filter, ofmap;
+};
+ScaleSimSramWindows scaleSimSramWindows(const ScaleSimLayer& layer, const ScaleSimMapping& mapping,
+                                        unsigned rows, unsigned cols, const std::string& dataflow);
 
 }  // namespace tessim

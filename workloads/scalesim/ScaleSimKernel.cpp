@@ -15,6 +15,7 @@ namespace {
 
 constexpr std::uint64_t kChunkCap = 1u << 20;      // largest single DMA descriptor
 constexpr std::uint64_t kRegionWindow = 8u << 20;  // DRAM addresses wrap in an 8 MiB window per operand
+constexpr std::uint64_t kWordBytes = 1;  // a SCALE-Sim word is 1 B (as the .cfg conversion maps bandwidth)
 
 struct Fold {
     std::uint32_t ru = 0, cu = 0;  // rows and columns of the array used
@@ -28,6 +29,7 @@ struct LayerRun {
     std::vector<Fold> folds;
     std::uint64_t dramIfmap = 0, dramFilter = 0, dramOfmap = 0;
     ScaleSimIdealAccess ideal;  // with an ideal interface: SCALE-Sim's access windows
+    ScaleSimSramWindows sram;   // with the memory model: SRAM windows were the folds back to back
 };
 
 struct Params {
@@ -306,6 +308,15 @@ public:
                                           {"filter", window(a.dramFilter)},
                                           {"ofmap", window(a.dramOfmap)}}}};
             }
+            if (!p_.idealInterface) {
+                auto window = [](const ScaleSimSramWindow& w) {
+                    return nlohmann::ordered_json{
+                        {"start", w.start}, {"stop", w.stop}, {"stop_fold", w.stopFold}};
+                };
+                x["sram_windows_back_to_back"] = {{"ifmap", window(lr.sram.ifmap)},
+                                                  {"filter", window(lr.sram.filter)},
+                                                  {"ofmap", window(lr.sram.ofmap)}};
+            }
             layers.push_back(x);
         }
         j["layers"] = layers;
@@ -322,7 +333,22 @@ public:
         j["fold_order"] = "column folds outer, row folds inner";
         j["buffers"] = p_.idealInterface ? "ideal interface (no DMA)" : "double (ping-pong halves)";
         j["dma_channels"] = {{"ifmap", p_.channel(0)}, {"filter", p_.channel(1)}, {"ofmap", p_.channel(2)}};
+        if (p_.idealInterface) {
+            const UntimedTraffic u = idealTraffic();
+            j["ideal_interface"] = {{"memory", u.memory},
+                                    {"timed", false},
+                                    {"word_bytes", kWordBytes},
+                                    {"read_bytes", u.readBytes},
+                                    {"write_bytes", u.writeBytes}};
+        }
         return j;
+    }
+    // With the ideal interface the DRAM words SCALE-Sim's estimate moves (every layer's DRAM
+    // reads and writes) count in the DDR's traffic and energy; no DRAM access is timed.
+    std::vector<UntimedTraffic> untimedTraffic() const override {
+        if (!p_.idealInterface)
+            return {};
+        return {idealTraffic()};
     }
     std::vector<EngineStream> streams() override {
         std::vector<EngineStream> s;
@@ -344,6 +370,16 @@ public:
     bool multiLayer() const override { return p_.layers.size() > 1; }
 
 private:
+    UntimedTraffic idealTraffic() const {
+        UntimedTraffic u;
+        u.memory = p_.ddr->name;
+        for (const auto& lr : p_.layers) {
+            u.readBytes += (lr.dramIfmap + lr.dramFilter) * kWordBytes;
+            u.writeBytes += lr.dramOfmap * kWordBytes;
+        }
+        return u;
+    }
+
     Params p_;
 };
 
@@ -456,6 +492,8 @@ std::unique_ptr<Workload> makeScaleSimKernel(const std::string& kernel, const co
             lr.dramIfmap = lr.ideal.dramIfmap.count;
             lr.dramFilter = lr.ideal.dramFilter.count;
             lr.dramOfmap = lr.ideal.dramOfmap.count;
+        } else {
+            lr.sram = scaleSimSramWindows(lr.l, lr.m, p.rows, p.cols, p.dataflow);
         }
     }
     return std::make_unique<ScaleSimKernel>(std::move(p));
