@@ -126,15 +126,26 @@ nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run) {
     }
 }
 
-ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runner) {
-    using namespace config;
-    Node root = loadYamlFile(paperPath);
-    Reader r(root);
+std::string reproductionKind(const std::string& paperPath) {
+    const config::Node root = config::loadYamlFile(paperPath);
+    const config::Node* kind = root.isMap() ? root.find("reproduction") : nullptr;
+    return kind && kind->isScalar() ? kind->scalar() : std::string();
+}
+
+ReproResult readPaperHeader(config::Reader& r) {
     ReproResult res;
     res.paper = r.get<std::string>("name");
     res.description = r.get<std::string>("description", std::string());
     r.get<std::string>("source", std::string());
     r.get<std::string>("provenance", std::string());
+    return res;
+}
+
+ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runner) {
+    using namespace config;
+    Node root = loadYamlFile(paperPath);
+    Reader r(root);
+    ReproResult res = readPaperHeader(r);
 
     std::map<std::string, ReproRun> runs;
     Reader runsR = r.child("runs");

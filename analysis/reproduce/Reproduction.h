@@ -41,6 +41,16 @@ struct ReproResult {
 // Runs one simulation and returns its tessim.report/1 JSON (throws std::runtime_error on failure).
 using ReproRunner = std::function<nlohmann::json(const ReproRun&)>;
 
+namespace config {
+class Reader;
+}
+
+// The `reproduction:` kind a paper file names (empty when it names none: the generic claims form).
+std::string reproductionKind(const std::string& paperPath);
+// A paper file's common keys: name and description into the result; source and provenance are read
+// (and so known) but not reported.
+ReproResult readPaperHeader(config::Reader& r);
+
 // Reads the paper file (ConfigError on bad input), runs every needed simulation (in parallel) and
 // computes the verdicts.
 ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runner);

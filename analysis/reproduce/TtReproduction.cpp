@@ -125,20 +125,14 @@ std::map<std::string, Json> runAll(const std::map<std::string, ReproRun>& runs, 
 }  // namespace
 
 bool isTtReproduction(const std::string& paperPath) {
-    const config::Node root = config::loadYamlFile(paperPath);
-    const config::Node* kind = root.isMap() ? root.find("reproduction") : nullptr;
-    return kind && kind->isScalar() && kind->scalar() == "tt-layers";
+    return reproductionKind(paperPath) == "tt-layers";
 }
 
 ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& runner, unsigned jobs) {
     using namespace config;
     const Node root = loadYamlFile(paperPath);
     Reader r(root);
-    ReproResult res;
-    res.paper = r.get<std::string>("name");
-    res.description = r.get<std::string>("description", std::string());
-    r.get<std::string>("source", std::string());
-    r.get<std::string>("provenance", std::string());
+    ReproResult res = readPaperHeader(r);
     r.oneOf("reproduction", {"tt-layers"});
     const std::string target = r.get<std::string>("target");
     const std::string example = r.get<std::string>("example");

@@ -86,20 +86,14 @@ struct Claim {
 }  // namespace
 
 bool isTtTrReproduction(const std::string& paperPath) {
-    const config::Node root = config::loadYamlFile(paperPath);
-    const config::Node* kind = root.isMap() ? root.find("reproduction") : nullptr;
-    return kind && kind->isScalar() && kind->scalar() == "tt-tr";
+    return reproductionKind(paperPath) == "tt-tr";
 }
 
 ReproResult reproduceTtTrPaper(const std::string& paperPath, const ReproRunner& runner, unsigned jobs) {
     using namespace config;
     const Node root = loadYamlFile(paperPath);
     Reader r(root);
-    ReproResult res;
-    res.paper = r.get<std::string>("name");
-    res.description = r.get<std::string>("description", std::string());
-    r.get<std::string>("source", std::string());
-    r.get<std::string>("provenance", std::string());
+    ReproResult res = readPaperHeader(r);
     r.oneOf("reproduction", {"tt-tr"});
     const ConvSite seed = readSite(r.child("layer"));
     const std::vector<std::uint64_t> ttRanks = counts(r, "tt_ranks", 4);
