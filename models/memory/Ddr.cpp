@@ -124,7 +124,10 @@ Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
         a = std::max(a, rr.actForgotten.at + tm.tRRD_S * period_);
     const ActRecord* acts = rr.acts();
     const unsigned n = rr.nActs;
-    unsigned lo = 0;
+    // Most candidates fall among the latest activates: the window is found from the end.
+    unsigned lo = n;
+    while (lo > 0 && acts[lo - 1].at + reach > a)
+        --lo;
     for (;;) {
         // The first remembered activate that can still constrain a, and the first closer than the
         // longest tRRD (a only moves later: both only move on; a few steps, no search).
@@ -147,13 +150,17 @@ Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
         unsigned k = near;
         while (k < n && acts[k].at <= a)
             ++k;
-        auto merged = [&](unsigned j) { return j < k ? acts[j].at : j == k ? a : acts[j - 1].at; };
+        // Window j: the candidate and remembered j..j+3, the candidate at its place in time.
         bool moved = false;
-        for (unsigned j = k >= 4 ? k - 4 : 0; j <= k && j + 4 <= n && !moved; ++j)
-            if (merged(j + 4) - merged(j) < faw) {
-                a = merged(j) + faw;
+        for (unsigned j = k >= 4 ? k - 4 : 0; j <= k && j + 4 <= n; ++j) {
+            const Tick first = j < k ? acts[j].at : a;
+            const Tick last = j + 4 == k ? a : acts[j + 3].at;
+            if (last - first < faw) {
+                a = first + faw;
                 moved = true;
+                break;
             }
+        }
         if (!moved)
             return a;
     }
