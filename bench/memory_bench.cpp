@@ -49,6 +49,9 @@ struct Driver : sc_core::sc_module {
     // Requests per second of this thread's CPU time in the last run(): on a shared machine the
     // wall-clock rate also counts time the thread waited for a core.
     double perCpuSecond = 0.0;
+    // A hash of every completion time of the last run(): equal before and after a speed change
+    // that must not change any result.
+    std::uint64_t checksum = 0;
     static double cpuSeconds() {
         timespec t{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -60,6 +63,7 @@ struct Driver : sc_core::sc_module {
         Tick inflight[kInFlight] = {};
         auto start = std::chrono::steady_clock::now();
         const double cpuStart = cpuSeconds();
+        checksum = 0;
         for (std::uint64_t i = 0; i < count; ++i) {
             Tick& slot = inflight[i % kInFlight];
             gp.set_address(addressOf(i));
@@ -67,6 +71,7 @@ struct Driver : sc_core::sc_module {
             sc_core::sc_time delay = sc_core::sc_time::from_value(slot);
             socket->b_transport(gp, delay);
             slot = delay.value();
+            checksum = (checksum ^ slot) * 0x100000001b3ULL;
         }
         double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         perCpuSecond = static_cast<double>(count) / (cpuSeconds() - cpuStart);
@@ -81,7 +86,7 @@ std::uint64_t lcg(std::uint64_t& s) {
 
 }  // namespace
 
-int sc_main(int, char*[]) {
+int sc_main(int argc, char* argv[]) {
     initSystemC();
     Ddr ddr("ddr", configFrom<DdrConfig>("preset: lpddr4x-2666-x32\n"));
     Ddr ddr2("ddr2", configFrom<DdrConfig>("preset: lpddr4x-2666-x32\n"));
@@ -96,7 +101,8 @@ int sc_main(int, char*[]) {
     toCache.socket.bind(cache.socket);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
 
-    const std::uint64_t n = 4'000'000;
+    // Requests per run: the first argument, 4 million by default.
+    const std::uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 4'000'000;
     std::uint64_t seed = 1;
     const std::uint64_t ddrSlots = ddr.capacity() / 64;
     nlohmann::ordered_json out;
@@ -106,15 +112,19 @@ int sc_main(int, char*[]) {
     out["ddr_sequential_per_s"] = toDdr.run(n, [](std::uint64_t i) { return i * 64; });
     ddr.resetTiming();
     out["ddr_sequential_per_cpu_s"] = toDdr.perCpuSecond;
+    out["ddr_sequential_checksum"] = toDdr.checksum;
     out["ddr_random_per_s"] = toDdr.run(n, [&](std::uint64_t) { return lcg(seed) % ddrSlots * 64; });
     out["ddr_random_per_cpu_s"] = toDdr.perCpuSecond;
+    out["ddr_random_checksum"] = toDdr.checksum;
     // DDR4 with bank groups, tFAW and turnarounds.
     const std::uint64_t ddr4Slots = ddr4.capacity() / 64;
     out["ddr4_sequential_per_s"] = toDdr4.run(n, [](std::uint64_t i) { return i * 64; });
     out["ddr4_sequential_per_cpu_s"] = toDdr4.perCpuSecond;
+    out["ddr4_sequential_checksum"] = toDdr4.checksum;
     ddr4.resetTiming();
     out["ddr4_random_per_s"] = toDdr4.run(n, [&](std::uint64_t) { return lcg(seed) % ddr4Slots * 64; });
     out["ddr4_random_per_cpu_s"] = toDdr4.perCpuSecond;
+    out["ddr4_random_checksum"] = toDdr4.checksum;
     // Cache hits: a 256 KiB working set in the 512 KiB cache (warm after its first pass).
     out["cache_hit_per_s"] = toCache.run(n, [](std::uint64_t i) { return (i % 4096) * 64; });
     out["cache_hit_rate"] =
@@ -123,11 +133,13 @@ int sc_main(int, char*[]) {
     ddr2.resetTiming();
     // A stream 4× the cache: every request misses to DDR (and evicts).
     out["cache_miss_stream_per_s"] = toCache.run(n, [](std::uint64_t i) { return i * 64; });
+    out["cache_miss_stream_checksum"] = toCache.checksum;
     cache.resetTiming();
     ddr2.resetTiming();
     // 90 % hits: a mix of both.
     out["cache_mixed_per_s"] = toCache.run(
         n, [&](std::uint64_t i) { return i % 10 == 0 ? (1ULL << 30) + i * 64 : (lcg(seed) % 4096) * 64; });
+    out["cache_mixed_checksum"] = toCache.checksum;
     out["cache_mixed_hit_rate"] =
         static_cast<double>(cache.hits()) / static_cast<double>(cache.hits() + cache.misses());
     out["goal_per_s"] = 10e6;

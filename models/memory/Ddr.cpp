@@ -117,19 +117,28 @@ Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
     const DdrTiming& tm = config_.t;
     const Tick faw = tm.tFAW * period_;
     const Tick reach = std::max(tm.tRRD_L, tm.tFAW) * period_;
+    const Tick rrdL = tm.tRRD_L * period_, rrdS = tm.tRRD_S * period_;
+    const Tick rrdReach = std::min(reach, std::max(rrdL, rrdS));
     // Older than the activates remembered: after the last one forgotten.
     if (rr.forgotActs)
         a = std::max(a, rr.actForgotten.at + tm.tRRD_S * period_);
     const ActRecord* acts = rr.acts();
     const unsigned n = rr.nActs;
+    // Most candidates fall among the latest activates: the window is found from the end.
+    unsigned lo = n;
+    while (lo > 0 && acts[lo - 1].at + reach > a)
+        --lo;
     for (;;) {
-        // The first remembered activate that can still constrain a.
-        const unsigned lo = static_cast<unsigned>(
-            std::partition_point(acts, acts + n, [&](const ActRecord& e) { return e.at + reach <= a; }) -
-            acts);
+        // The first remembered activate that can still constrain a, and the first closer than the
+        // longest tRRD (a only moves later: both only move on; a few steps, no search).
+        while (lo < n && acts[lo].at + reach <= a)
+            ++lo;
+        unsigned near = lo;
+        while (near < n && acts[near].at + rrdReach <= a)
+            ++near;
         // One pass in time order settles tRRD: a moves only later, past each activate too close.
-        for (unsigned i = lo; i < n && acts[i].at < a + reach; ++i) {
-            const Tick rrd = (acts[i].group == group ? tm.tRRD_L : tm.tRRD_S) * period_;
+        for (unsigned i = near; i < n && acts[i].at < a + rrdReach; ++i) {
+            const Tick rrd = acts[i].group == group ? rrdL : rrdS;
             // Either order needs tRRD between the two; an activate too close moves after the other.
             if (a >= acts[i].at ? a < acts[i].at + rrd : a + rrd > acts[i].at)
                 a = acts[i].at + rrd;
@@ -138,16 +147,20 @@ Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
             return a;
         // Five activates (the candidate and four remembered) must not fall within one tFAW; a move
         // for it needs tRRD checked again.
-        unsigned k = lo;
+        unsigned k = near;
         while (k < n && acts[k].at <= a)
             ++k;
-        auto merged = [&](unsigned j) { return j < k ? acts[j].at : j == k ? a : acts[j - 1].at; };
+        // Window j: the candidate and remembered j..j+3, the candidate at its place in time.
         bool moved = false;
-        for (unsigned j = k >= 4 ? k - 4 : 0; j <= k && j + 4 <= n && !moved; ++j)
-            if (merged(j + 4) - merged(j) < faw) {
-                a = merged(j) + faw;
+        for (unsigned j = k >= 4 ? k - 4 : 0; j <= k && j + 4 <= n; ++j) {
+            const Tick first = j < k ? acts[j].at : a;
+            const Tick last = j + 4 == k ? a : acts[j + 3].at;
+            if (last - first < faw) {
+                a = first + faw;
                 moved = true;
+                break;
             }
+        }
         if (!moved)
             return a;
     }
@@ -177,9 +190,17 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
     rr.lastActInGroup[group] = std::max(rr.lastActInGroup[group], a);
 }
 
-// The earliest column command at or after c that keeps tCCD, tWTR and tRTW against the rank's
-// recent column commands, in either time order.
-Tick Ddr::columnRules(const RankRules& rr, const Segment& s, Tick c) const {
+// The column rules: tCCD, tWTR and tRTW against the rank's recent column commands, in either
+// time order. Each remembered command forbids one stretch of
+// ticks, [from, to): before it closer than its distance from this segment, or after it sooner than
+// allowed. c moves past the commands forgotten; returned: the stretches that end after c, sorted
+// by start.
+struct Ddr::ColumnStretch {
+    Tick from, to;
+};
+
+unsigned Ddr::columnStretches(const RankRules& rr, const Segment& s, Tick& c,
+                              ColumnStretch* stretches) const {
     const DdrTiming& tm = config_.t;
     const Tick span = (s.bursts - 1) * stepTicks_;
     // Reads and writes are remembered apart: a kind whose rules cannot bind is not looked at
@@ -189,40 +210,54 @@ Tick Ddr::columnRules(const RankRules& rr, const Segment& s, Tick c) const {
         if (check[kind] && rr.forgotCols[kind])
             // Older than the commands of this kind remembered: after the last one forgotten.
             c = std::max(c, rr.colForgotten[kind].first);
-    for (bool moved = true; moved;) {
-        moved = false;
-        for (unsigned kind = 0; kind < 2; ++kind) {
-            if (!check[kind])
-                continue;
-            const bool write = kind == 1;
-            const unsigned n = rr.nCols[kind] + (rr.forgotCols[kind] ? 1u : 0u);
-            for (unsigned i = 0; i < n; ++i) {
-                const ColRecord& e = i < rr.nCols[kind] ? rr.cols[kind][i] : rr.colForgotten[kind];
-                const bool same = e.group == s.group;
-                const Tick ccd = (same ? tm.tCCD_L : tm.tCCD_S) * period_;
-                const Tick wtr = (same ? tm.tWTR_L : tm.tWTR_S) * period_;
-                const Tick rtw = tm.tRTW * period_;
-                // After e: the earliest column command allowed.
-                const Tick after = write == s.write ? e.last + ccd : write ? e.dataEnd + wtr : e.last + rtw;
-                if (c >= e.first) {
-                    if (c < after) {
-                        c = after;
-                        moved = true;
-                    }
-                    continue;
-                }
-                // Before e: e must still keep its distance from this segment.
-                const Tick gap = write == s.write ? span + ccd
-                                 : s.write        ? span + s.lat + burstTicks_ + wtr
-                                                  : span + rtw;
-                if (c + gap > e.first) {
-                    c = after;
-                    moved = true;
-                }
-            }
-        }
+    unsigned count = 0;
+    auto add = [&](Tick from, Tick to) {
+        unsigned j = count++;
+        for (; j > 0 && stretches[j - 1].from > from; --j)
+            stretches[j] = stretches[j - 1];
+        stretches[j] = ColumnStretch{from, to};
+    };
+    // Before e: e must still keep its distance from this segment (c + gap <= e.first).
+    auto fromOf = [](Tick first, Tick gap) {
+        return gap == 0 ? first : first + 1 > gap ? first + 1 - gap : 0;
+    };
+    const unsigned same = s.write ? 1 : 0, other = 1 - same;
+    if (check[same]) {
+        // The same kind: tCCD either way.
+        const Tick ccdL = tm.tCCD_L * period_, ccdS = tm.tCCD_S * period_;
+        auto look = [&](const ColRecord& e) {
+            const Tick ccd = e.group == s.group ? ccdL : ccdS;
+            const Tick after = e.last + ccd;
+            if (after <= c)
+                return;
+            const Tick from = fromOf(e.first, span + ccd);
+            if (from < after)
+                add(from, after);
+        };
+        for (unsigned i = 0; i < rr.nCols[same]; ++i)
+            look(rr.cols[same][i]);
+        if (rr.forgotCols[same])
+            look(rr.colForgotten[same]);
     }
-    return c;
+    if (check[other]) {
+        // The other kind: a read after a write's data by tWTR, a write after a read by tRTW.
+        const Tick rtw = tm.tRTW * period_;
+        const Tick wtrL = tm.tWTR_L * period_, wtrS = tm.tWTR_S * period_;
+        auto look = [&](const ColRecord& e) {
+            const Tick wtr = e.group == s.group ? wtrL : wtrS;
+            const Tick after = s.write ? e.last + rtw : e.dataEnd + wtr;
+            if (after <= c)
+                return;
+            const Tick from = fromOf(e.first, s.write ? span + s.lat + burstTicks_ + wtr : span + rtw);
+            if (from < after)
+                add(from, after);
+        };
+        for (unsigned i = 0; i < rr.nCols[other]; ++i)
+            look(rr.cols[other][i]);
+        if (rr.forgotCols[other])
+            look(rr.colForgotten[other]);
+    }
+    return count;
 }
 
 void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
@@ -275,6 +310,11 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
 // the command bus and the data bus all allow; returns it (data starts lat later).
 Tick Ddr::placeColumns(const Segment& s, Tick c) const {
     const Tick dur = s.dur;
+    // Collected once, when the rules are first needed: c only moves later, so a stretch it has
+    // passed never holds it again.
+    std::array<ColumnStretch, 2 * (kColHistory + 1)> stretches;
+    unsigned count = 0, next = 0;
+    bool collected = false;
     for (;;) {
         // The data bus first: it moves a request past a busy stretch in one step.
         const Tick ds = s.bus->busyUntil() <= c + s.lat ? c + s.lat : s.bus->earliestStart(c + s.lat, dur);
@@ -282,10 +322,16 @@ Tick Ddr::placeColumns(const Segment& s, Tick c) const {
         if (!colRules_ ||
             (c >= s.rules->colFree[s.write] && c >= s.rules->colFreeInGroup[2 * s.group + s.write]))
             return c;
-        const Tick ruled = columnRules(*s.rules, s, c);
-        if (ruled == c)
+        const Tick before = c;
+        if (!collected) {
+            count = columnStretches(*s.rules, s, c, stretches.data());
+            collected = true;
+        }
+        // The first tick at or after c outside every stretch (sorted by start: one pass).
+        for (; next < count && stretches[next].from <= c; ++next)
+            c = std::max(c, stretches[next].to);
+        if (c == before)
             return c;
-        c = ruled;
     }
 }
 
@@ -303,15 +349,13 @@ void Ddr::commitActivate(const Segment& s, Tick act) {
 Tick Ddr::admit(std::size_t bank, Tick t) const {
     const QueueEntry* q = &queues_[bank * config_.bankQueue];
     for (;;) {
-        unsigned waiting = 0;
+        // Not full as soon as one entry is not waiting at t (most often the first looked at).
         Tick firstLeave = kTickMax;
-        for (unsigned i = 0; i < config_.bankQueue; ++i)
-            if (q[i].admitted <= t && t < q[i].leaves) {
-                ++waiting;
-                firstLeave = std::min(firstLeave, q[i].leaves);
-            }
-        if (waiting < config_.bankQueue)
-            return t;
+        for (unsigned i = 0; i < config_.bankQueue; ++i) {
+            if (q[i].admitted > t || t >= q[i].leaves)
+                return t;
+            firstLeave = std::min(firstLeave, q[i].leaves);
+        }
         t = firstLeave;
     }
 }
@@ -410,9 +454,13 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     case RowOutcome::Miss:
         ++rowMisses_;
         ++precharges_;
-        b.closed.push_back(ClosedEpoch{b.row, b.opened, b.colReady, b.preReady, pre});
-        if (b.closed.size() > config_.rowHistory)
-            b.closed.erase(b.closed.begin());
+        if (b.closed.size() < config_.rowHistory) {
+            b.closed.push_back(ClosedEpoch{b.row, b.opened, b.colReady, b.preReady, pre});
+        } else if (!b.closed.empty()) {
+            // The oldest leaves (moved in place: no element is allocated or erased).
+            std::move(b.closed.begin() + 1, b.closed.end(), b.closed.begin());
+            b.closed.back() = ClosedEpoch{b.row, b.opened, b.colReady, b.preReady, pre};
+        }
         break;
     }
     if (outcome != RowOutcome::Hit) {

@@ -164,7 +164,9 @@ private:
     };
     Tick placeActivate(RankRules& rr, unsigned group, Tick a) const;
     void recordActivate(RankRules& rr, unsigned group, Tick a);
-    Tick columnRules(const RankRules& rr, const Segment& s, Tick c) const;
+    // A stretch of ticks where the column rules forbid a segment's first column command.
+    struct ColumnStretch;
+    unsigned columnStretches(const RankRules& rr, const Segment& s, Tick& c, ColumnStretch* stretches) const;
     void recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd);
     Tick placeColumns(const Segment& s, Tick c) const;
     void commitColumns(const Segment& s, Tick c);

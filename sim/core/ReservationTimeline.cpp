@@ -48,16 +48,20 @@ Tick ReservationTimeline::reserveElsewhere(Tick arrival, Tick duration) {
         waitTicks_ += start - arrival;
         if (duration == 0)
             return start;
-        Interval iv{start, start + duration};
-        auto it = intervals_.insert(intervals_.begin() + static_cast<std::ptrdiff_t>(pos), iv);
-        // Merge with touching neighbours so the list stays short.
-        if (it + 1 != intervals_.end() && it->end == (it + 1)->start) {
-            it->end = (it + 1)->end;
-            intervals_.erase(it + 1);
-        }
-        if (it != live() && (it - 1)->end == it->start) {
-            (it - 1)->end = it->end;
-            intervals_.erase(it);
+        // Merged with touching neighbours so the list stays short; a neighbour that touches is
+        // extended in place (no element moves).
+        const Tick end = start + duration;
+        const bool touchesNext = pos < intervals_.size() && intervals_[pos].start == end;
+        const bool touchesPrev = pos > first_ && intervals_[pos - 1].end == start;
+        if (touchesPrev && touchesNext) {
+            intervals_[pos - 1].end = intervals_[pos].end;
+            intervals_.erase(intervals_.begin() + static_cast<std::ptrdiff_t>(pos));
+        } else if (touchesPrev) {
+            intervals_[pos - 1].end = end;
+        } else if (touchesNext) {
+            intervals_[pos].start = start;
+        } else {
+            intervals_.insert(intervals_.begin() + static_cast<std::ptrdiff_t>(pos), Interval{start, end});
         }
         mergeOldest();
         return start;
