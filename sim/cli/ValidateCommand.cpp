@@ -111,6 +111,15 @@ void validate(const ValidateOptions& o) {
         err.message = fmt::format("{} of {} output elements differ from the reference; first: {}",
                                   f["mismatches"].get<std::uint64_t>(), f.value("elements", 0),
                                   f.value("first_mismatch", std::string("?")));
+        if (f.contains("first_mismatch_at") && !o.noHazards) {
+            const auto& at = f["first_mismatch_at"];
+            const std::string memory = at["memory"].get<std::string>();
+            const auto address = at["address"].get<std::uint64_t>();
+            const std::string writer = hazards.lastWriter(memory, address);
+            err.message += writer.empty()
+                               ? fmt::format(" ({} byte {:#x}: nothing wrote it)", memory, address)
+                               : fmt::format(" ({} byte {:#x}, last written by {})", memory, address, writer);
+        }
         log.add(err, "functional");
     }
     nlohmann::ordered_json out;

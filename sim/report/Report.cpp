@@ -133,6 +133,11 @@ Json buildReport(const RunOutcome& o) {
         f["max_abs_error"] = o.functional.maxAbsError;
         if (!o.functional.firstMismatch.empty())
             f["first_mismatch"] = o.functional.firstMismatch;
+        if (o.functional.firstMismatchLocated)
+            for (const auto& s : o.info.spaces)
+                if (s.id == o.functional.firstMismatchSpace)
+                    f["first_mismatch_at"] = {{"memory", s.name},
+                                              {"address", o.functional.firstMismatchAddress}};
         j["functional"] = f;
     }
     // Copy: the outcome's tree plus the energy events, each with a unit.

@@ -68,7 +68,8 @@ void HazardDetector::onAccess(const char* memory, const TimedAccess& a) {
         hi = (last < 0 ? a.addr : a.addr + static_cast<std::uint64_t>(last)) + a.elementBytes;
     }
     if (a.source == AccessSource::DmaBurst) {
-        if (offChip(memory))
+        const bool external = offChip(memory);
+        if (external && !a.write)
             return;
         const std::uint32_t mem = memoryIndex(memory);
         auto& open = openTransfers_[a.initiator];
@@ -76,14 +77,19 @@ void HazardDetector::onAccess(const char* memory, const TimedAccess& a) {
             open.back().hi == lo)
             open.back().hi = hi;
         else
-            open.push_back({mem, a.write, lo, hi});
+            open.push_back({mem, a.write, lo, hi, external});
         return;
     }
     // An engine's access through a cache is checked where its bytes live.
     auto b = backing_.find(memory);
     const bool cached = b != backing_.end() && b->second != memory;
-    if (!cached && offChip(memory))
+    if (!cached && offChip(memory)) {
+        if (a.write)
+            offChipWrites_[memoryIndex(memory)].push_back({lo, hi, a.arrival,
+                                                           std::max(a.completion, a.arrival + 1),
+                                                           engineParty(a.initiator), true, a.op});
         return;
+    }
     const std::uint32_t mem = memoryIndex(cached ? b->second.c_str() : memory);
     windows_[mem].push_back(
         {lo, hi, a.arrival, std::max(a.completion, a.arrival + 1), engineParty(a.initiator), a.write, a.op});
@@ -99,9 +105,28 @@ void HazardDetector::onTransferEnd(std::uint16_t initiator, std::uint32_t tag, T
                         origin.op == kNoOpIndex ? std::string() : initiatorName(origin.engine),
                         origin.op == kNoOpIndex ? issued : origin.issued});
     for (const OpenRange& r : it->second)
-        windows_[r.memory].push_back(
-            {r.lo, r.hi, issued, std::max(done, issued + 1), party, r.write, origin.op});
+        (r.offChip ? offChipWrites_[r.memory] : windows_[r.memory])
+            .push_back({r.lo, r.hi, issued, std::max(done, issued + 1), party, r.write, origin.op});
     it->second.clear();
+}
+
+std::string HazardDetector::lastWriter(const std::string& memory, std::uint64_t address) const {
+    const Window* last = nullptr;
+    auto consider = [&](const std::vector<Window>& ws) {
+        for (const Window& w : ws)
+            if (w.write && w.lo <= address && address < w.hi && (!last || w.end >= last->end))
+                last = &w;
+    };
+    for (std::uint32_t m = 0; m < memoryNames_.size(); ++m) {
+        if (memoryNames_[m] != memory)
+            continue;
+        if (m < windows_.size())
+            consider(windows_[m]);
+        auto off = offChipWrites_.find(m);
+        if (off != offChipWrites_.end())
+            consider(off->second);
+    }
+    return last ? describe(*last) : std::string();
 }
 
 std::uint64_t HazardDetector::windows() const {

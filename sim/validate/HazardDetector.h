@@ -45,6 +45,9 @@ public:
 
     // After the simulation: every unordered conflicting pair, into `log`.
     void analyse(ValidationLog& log);
+    // Who last wrote the byte at `address` of `memory` (on or off chip), as describe() names it; empty
+    // when nobody did. Off-chip writes are kept for this alone: they are not checked for hazards.
+    std::string lastWriter(const std::string& memory, std::uint64_t address) const;
     std::uint64_t windows() const;
 
 private:
@@ -67,6 +70,7 @@ private:
         std::uint32_t memory;
         bool write;
         std::uint64_t lo, hi;
+        bool offChip = false;
     };
 
     void report(ValidationLog& log, std::uint32_t memory, const Window& early, const Window& late);
@@ -87,7 +91,8 @@ private:
     std::map<std::string, std::string> backing_;
     std::map<std::string, std::uint32_t> memoryIds_;
     std::vector<std::string> memoryNames_;
-    std::vector<std::vector<Window>> windows_;  // per memory
+    std::vector<std::vector<Window>> windows_;                    // per memory
+    std::map<std::uint32_t, std::vector<Window>> offChipWrites_;  // per memory, for lastWriter()
     std::vector<Party> parties_;
     std::map<std::uint16_t, std::uint32_t> engineParties_;
     // Per engine, in its order: what it published (barrier arrivals, forks) and what it waited

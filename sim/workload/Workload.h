@@ -23,6 +23,17 @@ struct FunctionalCheck {
     std::uint64_t mismatches = 0;
     double maxAbsError = 0.0;
     std::string firstMismatch;  // where and what, for the report
+    // Where the first differing output lies (memory space id and byte address), so that a validator
+    // can name who wrote it; set only where a kernel knows it.
+    bool firstMismatchLocated = false;
+    std::uint8_t firstMismatchSpace = 0;
+    std::uint64_t firstMismatchAddress = 0;
+
+    void locateFirstMismatch(std::uint8_t space, std::uint64_t address) {
+        firstMismatchLocated = true;
+        firstMismatchSpace = space;
+        firstMismatchAddress = address;
+    }
 };
 
 // Traffic a workload's ideal interface moves to or from one memory space without simulated

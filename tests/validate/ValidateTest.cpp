@@ -328,15 +328,29 @@ TEST(ValidateSeeded, HaloOneRowShortIsAFunctionalMismatch) {
 }
 
 TEST(ValidateSeeded, OverlappingOutputTilesAreAFunctionalMismatch) {
+    std::vector<Json> edited;
+    Json moved;
     Verdict v = seeded(
         "overlap",
-        [](std::vector<Json>& l) {
+        [&](std::vector<Json>& l) {
             auto& o = l[find(
                 l, [](const Json& o) { return isOp(o, "dma_start") && o["channel"] == 2; }, 1)];
             o["dst"] = o["dst"].get<long>() - 256;  // onto the first tile's rows
+            moved = o;
+            edited = l;
         },
         kConv, "--functional");
-    EXPECT_EQ(v.kinds(), std::set<std::string>{"functional-mismatch"});
+    ASSERT_EQ(v.kinds(), std::set<std::string>{"functional-mismatch"});
+    // The first wrong output names its DDR byte and the transfer that last wrote it: the moved
+    // write-back, by the op that started it.
+    const std::string message = v.out["errors"][0]["message"].get<std::string>();
+    const std::string by = "last written by ";
+    ASSERT_NE(message.find(by), std::string::npos) << message;
+    const std::string starter = "started by npu op ";
+    const auto at = message.find(starter);
+    ASSERT_NE(at, std::string::npos) << message;
+    const std::uint64_t op = std::stoull(message.substr(at + starter.size()));
+    EXPECT_EQ(opOf(edited, "npu", op), moved) << message;
 }
 
 TEST(ValidateSeeded, MissingPartialSumAccumulationIsAFunctionalMismatch) {
@@ -440,6 +454,10 @@ TEST(ValidateSeeded, DspOutputStoredOneRowOffIsAFunctionalMismatch) {
         },
         kFtm + " --plan shuffle", "--functional");
     EXPECT_EQ(v.kinds(), std::set<std::string>{"functional-mismatch"}) << v.out.dump(1);
+    // The first output row of the first filter is written by nobody now.
+    const std::string message = v.out["errors"][0]["message"].get<std::string>();
+    EXPECT_NE(message.find("out[0][0][0]"), std::string::npos) << message;
+    EXPECT_NE(message.find("nothing wrote it"), std::string::npos) << message;
 }
 
 TEST(ValidateSeeded, TileExceedingTheSramIsCapacity) {

@@ -624,9 +624,11 @@ private:
                     ++c.elements;
                     double err = std::abs(double(got[idx]) - double(acc));
                     c.maxAbsError = std::max(c.maxAbsError, err);
-                    if (got[idx] != acc && c.mismatches++ == 0)
+                    if (got[idx] != acc && c.mismatches++ == 0) {
                         c.firstMismatch = fmt::format("{}output [{}][{}][{}]: simulated {} reference {}",
                                                       where, f, y, x, got[idx], acc);
+                        c.locateFirstMismatch(p.ddr->id, p.ddrOut + idx * (s.requantize() ? 1 : 4));
+                    }
                 }
         }
     }

@@ -390,8 +390,10 @@ public:
                 const double want = reference(b, o);
                 ++c.elements;
                 c.maxAbsError = std::max(c.maxAbsError, std::fabs(got - want));
-                if (got != want && c.mismatches++ == 0)
+                if (got != want && c.mismatches++ == 0) {
                     c.firstMismatch = fmt::format("y[{}][{}]: simulated {} reference {}", b, o, got, want);
+                    c.locateFirstMismatch(p_.memory->id, p_.yAddr + (b * p_.out + o) * elem);
+                }
             }
         }
         return c;

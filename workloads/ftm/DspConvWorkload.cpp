@@ -41,9 +41,12 @@ FunctionalCheck DspConvWorkload::check(FunctionalMemory& memory) {
                 const double want = reference(f, r, o);
                 ++c.elements;
                 c.maxAbsError = std::max(c.maxAbsError, std::fabs(got - want));
-                if (got != want && c.mismatches++ == 0)
+                if (got != want && c.mismatches++ == 0) {
                     c.firstMismatch =
                         fmt::format("out[{}][{}][{}]: simulated {} reference {}", f, r, o, got, want);
+                    c.locateFirstMismatch(p.ddr, p.ddrOut + (std::uint64_t{f} * p.ho + r) * row.size() +
+                                                     std::uint64_t{o} * p.elem);
+                }
             }
         }
     return c;

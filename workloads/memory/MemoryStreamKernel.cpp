@@ -295,9 +295,11 @@ public:
             c.maxAbsError =
                 std::max(c.maxAbsError, static_cast<double>(buf[i] > expected(i) ? buf[i] - expected(i)
                                                                                  : expected(i) - buf[i]));
-            if (c.mismatches++ == 0)
+            if (c.mismatches++ == 0) {
                 c.firstMismatch =
                     fmt::format("byte {}: simulated {:#04x} reference {:#04x}", i, buf[i], expected(i));
+                c.locateFirstMismatch(p_.memory->id, p_.dst + i);
+            }
         }
         return c;
     }

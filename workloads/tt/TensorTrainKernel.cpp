@@ -148,8 +148,10 @@ public:
                 const double error = std::fabs(got - w);
                 c.maxAbsError = std::max(c.maxAbsError, error);
                 // Exact while the integer sums stay below 2^24; beyond, f32 rounding.
-                if (error > 1e-6 * std::max(1.0, std::fabs(w)) && c.mismatches++ == 0)
+                if (error > 1e-6 * std::max(1.0, std::fabs(w)) && c.mismatches++ == 0) {
                     c.firstMismatch = fmt::format("y[{}][{}]: simulated {} dense layer {}", o, b, got, w);
+                    c.locateFirstMismatch(p_.memory->id, p_.yAddr + (o * p_.batch + b) * kElem);
+                }
             }
         return c;
     }
