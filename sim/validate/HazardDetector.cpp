@@ -117,15 +117,13 @@ std::string HazardDetector::lastWriter(const std::string& memory, std::uint64_t 
             if (w.write && w.lo <= address && address < w.hi && (!last || w.end >= last->end))
                 last = &w;
     };
-    for (std::uint32_t m = 0; m < memoryNames_.size(); ++m) {
-        if (memoryNames_[m] != memory)
-            continue;
-        if (m < windows_.size())
-            consider(windows_[m]);
-        auto off = offChipWrites_.find(m);
-        if (off != offChipWrites_.end())
-            consider(off->second);
-    }
+    const auto id = memoryIds_.find(memory);
+    if (id == memoryIds_.end())
+        return std::string();
+    consider(windows_[id->second]);  // memoryIndex() gives every id its windows_ entry
+    const auto off = offChipWrites_.find(id->second);
+    if (off != offChipWrites_.end())
+        consider(off->second);
     return last ? describe(*last) : std::string();
 }
 
