@@ -1,19 +1,8 @@
 #include "models/memory/DdrAddressMap.h"
 
+#include "models/memory/PowerOfTwo.h"
+
 namespace tessim {
-namespace {
-
-bool isPow2(std::uint64_t v) {
-    return v != 0 && (v & (v - 1)) == 0;
-}
-unsigned log2Of(std::uint64_t v) {
-    unsigned s = 0;
-    while ((std::uint64_t{1} << s) < v)
-        ++s;
-    return s;
-}
-
-}  // namespace
 
 DdrAddressMap::Runs DdrAddressMap::runsOf(const std::vector<unsigned>& bits) {
     Runs runs;

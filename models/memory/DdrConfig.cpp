@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "models/memory/CycleParameter.h"
+#include "models/memory/PowerOfTwo.h"
 #include "sim/config/Loader.h"
 
 namespace tessim {
@@ -60,16 +61,6 @@ DdrField parseField(const config::Reader& r, const std::string& name) {
     if (name == "column")
         return DdrField::Column;
     r.fail("mapping", "unknown address field '" + name + "' (expected row, rank, bank, column, channel)");
-}
-
-bool isPow2(std::uint64_t v) {
-    return v != 0 && (v & (v - 1)) == 0;
-}
-unsigned log2Of(std::uint64_t v) {
-    unsigned s = 0;
-    while ((std::uint64_t{1} << s) < v)
-        ++s;
-    return s;
 }
 
 // "7" or "13-15" (inclusive, low bit first) → bit positions.
