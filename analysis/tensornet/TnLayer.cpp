@@ -38,6 +38,19 @@ void dropOnes(std::vector<std::uint64_t>& in, std::vector<std::uint64_t>& out) {
     out = std::move(o2);
 }
 
+// Separate cores: one per output mode (input 1), then one per input mode (output 1).
+void appendSeparateModes(TnLayer& l, const std::vector<std::uint64_t>& outModes,
+                         const std::vector<std::uint64_t>& inModes) {
+    for (auto m : outModes) {
+        l.out.push_back(m);
+        l.in.push_back(1);
+    }
+    for (auto n : inModes) {
+        l.out.push_back(1);
+        l.in.push_back(n);
+    }
+}
+
 }  // namespace
 
 const char* formatName(Format f) {
@@ -159,14 +172,7 @@ TnLayer convCores(const std::string& name, Format format, std::uint64_t o, std::
     l.format = format;
     l.rows = rows;
     l.weightDims = {o, i, kh, kw};
-    for (auto m : outModes) {
-        l.out.push_back(m);
-        l.in.push_back(1);
-    }
-    for (auto n : inModes) {
-        l.out.push_back(1);
-        l.in.push_back(n);
-    }
+    appendSeparateModes(l, outModes, inModes);
     if (spatial == Spatial::Split) {
         l.in.insert(l.in.end(), {kh, kw});
         l.out.insert(l.out.end(), {1, 1});
@@ -209,14 +215,7 @@ TnLayer fcLayer(const std::string& name, Format format, std::uint64_t o, std::ui
         l.out = outModes;
         l.in = inModes;
     } else {
-        for (auto m : outModes) {
-            l.out.push_back(m);
-            l.in.push_back(1);
-        }
-        for (auto n : inModes) {
-            l.out.push_back(1);
-            l.in.push_back(n);
-        }
+        appendSeparateModes(l, outModes, inModes);
         dropOnes(l.in, l.out);
     }
     l.ranks = fullRanks(format, l.d(), ranks);
