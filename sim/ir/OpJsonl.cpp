@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/config/ConfigError.h"
+#include "sim/ir/ScheduleFileStream.h"
 
 namespace tessim {
 namespace {
@@ -287,23 +288,145 @@ private:
     std::vector<std::string> used_;
 };
 
-// A line of a schedule is a few hundred bytes; a longer one is not a schedule (and reading
-// stops there rather than holding a whole binary file in one string).
-constexpr std::size_t kMaxLineBytes = 1 << 20;
-
-bool readScheduleLine(std::istream& in, std::string& text) {
-    text.clear();
-    std::streambuf* buf = in.rdbuf();
-    bool any = false;
-    for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc()) {
-        any = true;
-        if (c == '\n')
-            return true;
-        text.push_back(static_cast<char>(c));
-        if (text.size() > kMaxLineBytes)
-            return true;
+// An op line: the op, checked against the target and its engine; the engine's name in `engine`.
+Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
+    Op op;
+    engine = p.get<std::string>("engine");
+    const EngineInfo* engineInfo = target.findEngine(engine);
+    if (!engineInfo)
+        p.fail("engine", "target '" + target.name + "' has no engine '" + engine + "'");
+    const EngineInfo& info = *engineInfo;
+    std::string kindName = p.get<std::string>("op");
+    if (!parseOpKind(kindName, op.kind))
+        p.fail("op", "unknown op '" + kindName + "'");
+    if (p.get<bool>("bundle", false))
+        op.flags |= Op::kBundleStart;
+    auto dtype = [&]() {
+        std::string d = p.get<std::string>("dtype", std::string("f32"));
+        if (!parseDType(d, op.dtype))
+            p.fail("dtype", "unknown dtype '" + d + "'");
+    };
+    switch (op.kind) {
+    case OpKind::DmaStart: {
+        DmaArgs& d = op.dma;
+        op.tag = p.get<std::uint32_t>("tag");
+        if (info.dmaChannels == 0)
+            p.fail("op", "engine " + engine + " has no DMA engine to start");
+        d.channel = p.get<std::uint8_t>("channel", 0);
+        if (d.channel >= info.dmaChannels)
+            p.fail("channel", fmt::format("DMA channel {} out of range: engine {} starts channels 0..{}",
+                                          d.channel, engine, info.dmaChannels - 1));
+        d.srcSpace = p.space("src_mem");
+        d.src = p.get<std::uint64_t>("src");
+        d.dstSpace = p.space("dst_mem");
+        d.dst = p.get<std::uint64_t>("dst");
+        d.rowBytes = p.get<std::uint32_t>("row_bytes");
+        d.rows = p.get<std::uint32_t>("rows", 1);
+        d.planes = p.get<std::uint32_t>("planes", 1);
+        d.srcRowStride = p.get<std::int64_t>("src_row_stride", d.rowBytes);
+        d.srcPlaneStride = p.get<std::int64_t>("src_plane_stride", 0);
+        d.dstRowStride = p.get<std::int64_t>("dst_row_stride", d.rowBytes);
+        d.dstPlaneStride = p.get<std::int64_t>("dst_plane_stride", 0);
+        d.multicastCount = p.get<std::uint8_t>("multicast", 0);
+        d.multicastStride = p.get<std::uint64_t>("multicast_stride", 0);
+        d.group = p.group("group");
+        if (d.multicastCount > 0 && d.multicastStride == 0)
+            p.fail("multicast_stride", "multicast to other memories names a group (\"group\": name)");
+        if (d.rows == 0 || d.planes == 0 || d.rowBytes == 0)
+            p.fail("row_bytes", "a DMA moves at least one byte");
+        break;
     }
-    return any;
+    case OpKind::DmaWait:
+        op.tag = p.get<std::uint32_t>("tag");
+        if (info.dmaChannels == 0)
+            p.fail("op", "engine " + engine + " has no DMA engine to wait for");
+        break;
+    case OpKind::Fence: break;
+    case OpKind::Nop: op.tag = p.get<std::uint32_t>("mark", 0); break;
+    case OpKind::Barrier:
+    case OpKind::Join:
+        op.tag = p.get<std::uint32_t>("id");
+        op.count = p.get<std::uint32_t>("count");
+        break;
+    case OpKind::Fork: op.tag = p.get<std::uint32_t>("id"); break;
+    case OpKind::Branch:
+        dtype();
+        op.src[0] = p.reg("s0", info);
+        if (op.src[0] != kNoReg && !isScalarRegister(op.src[0]))
+            p.fail("vs0", "a branch tests a scalar register (ss0)");
+        if (p.get<bool>("taken"))
+            op.flags |= Op::kTaken;
+        break;
+    case OpKind::MacTile: {
+        dtype();
+        MacTileArgs& m = op.mac;
+        m.space = p.space("mem");
+        m.in = p.get<std::uint64_t>("in");
+        m.weights = p.get<std::uint64_t>("weights");
+        m.out = p.get<std::uint64_t>("out");
+        m.channels = p.get<std::uint16_t>("channels");
+        m.filters = p.get<std::uint16_t>("filters");
+        m.inH = p.get<std::uint32_t>("in_h");
+        m.inW = p.get<std::uint32_t>("in_w");
+        m.outH = p.get<std::uint32_t>("out_h");
+        m.outW = p.get<std::uint32_t>("out_w");
+        m.kh = p.get<std::uint8_t>("kh");
+        m.kw = p.get<std::uint8_t>("kw");
+        m.stride = p.get<std::uint8_t>("stride", 1);
+        m.pad = p.get<std::uint8_t>("pad", 0);
+        m.accumulate = p.get<bool>("accumulate", false) ? 1 : 0;
+        if (p.get<bool>("ideal_operands", false))
+            op.flags |= Op::kIdealOperands;
+        m.requantize = p.get<bool>("requantize", false) ? 1 : 0;
+        m.multiplier = p.get<std::int32_t>("multiplier", 1);
+        const unsigned shift = p.get<unsigned>("shift", 0u);
+        if (shift > 63)
+            p.fail("shift", fmt::format("requantisation shift {} out of range 0..63", shift));
+        m.shift = static_cast<std::uint8_t>(shift);
+        m.out8 = p.get<std::uint64_t>("out8", 0);
+        if (m.requantize && !p.has("out8"))
+            p.fail("requantize", "a requantising MacTile needs 'out8' (where the INT8 outputs go)");
+        break;
+    }
+    default:
+        dtype();
+        op.dst = p.reg("d", info);
+        op.src[0] = p.reg("s0", info);
+        op.src[1] = p.reg("s1", info);
+        op.src[2] = p.reg("s2", info);
+        op.vl = p.get<std::uint32_t>("vl", 0);
+        if (accessesMemory(op.kind)) {
+            op.space = p.space("mem");
+            op.addr = p.get<std::uint64_t>("addr");
+            op.stride = p.get<std::int64_t>("stride", 0);
+            if (isSegmentOp(op.kind)) {
+                op.count = p.get<std::uint32_t>("nf");
+                if (op.count < 1 || op.count > 8)
+                    p.fail("nf", fmt::format("a segment has 1 to 8 fields, not {}", op.count));
+                if (op.stride != 0)
+                    p.fail("stride", "segment loads and stores are unit-stride");
+            }
+            // The scalar register the address comes from (optional: older streams lack it).
+            if (p.has("saddr")) {
+                const auto r = p.get<std::uint64_t>("saddr");
+                if (r >= kRegIds - kScalarRegBase || (info.scalarRegisters && r >= info.scalarRegisters))
+                    p.fail("saddr", fmt::format("scalar register {} out of range", r));
+                op.base = static_cast<std::uint8_t>(kScalarRegBase + r);
+            }
+        }
+        if (takesImmediate(op))
+            op.imm = p.get<double>("imm", 0.0);
+        if (op.kind == OpKind::VSetVl) {
+            op.imm = p.get<double>("lmul", 1.0);
+            if (op.imm != 1 && op.imm != 2 && op.imm != 4 && op.imm != 8)
+                p.fail("lmul", "lmul must be 1, 2, 4 or 8");
+        }
+        if (op.kind == OpKind::Reduce && p.get<bool>("ordered", false))
+            op.flags |= Op::kOrdered;
+        break;
+    }
+    p.finish();
+    return op;
 }
 
 }  // namespace
@@ -329,6 +452,31 @@ std::uint64_t writeSchedule(std::ostream& out, std::vector<EngineStream>& stream
     return count;
 }
 
+bool readScheduleLine(std::istream& in, std::string& text) {
+    text.clear();
+    std::streambuf* buf = in.rdbuf();
+    bool any = false;
+    for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc()) {
+        any = true;
+        if (c == '\n')
+            return true;
+        text.push_back(static_cast<char>(c));
+        if (text.size() > kMaxScheduleLineBytes)
+            return true;
+    }
+    return any;
+}
+
+Op parseScheduleOp(const std::string& file, int line, const std::string& text, const TargetInfo& target,
+                   std::string& engine) {
+    LineParser p(file, line, text, target);
+    return parseOp(p, target, engine);
+}
+
+// The file is read twice: once here, every line parsed and checked, so that a bad line is refused
+// before the run starts and an empty schedule is refused at all; then again by each engine's
+// ScheduleFileStream, a chunk at a time as the engine runs. This pass keeps per engine only a
+// count and a bounded list of byte ranges, never the ops.
 std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo& target) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
@@ -341,18 +489,22 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw config::ConfigError({path, 0, 0}, "", "cannot open schedule file");
-    std::vector<std::pair<std::string, std::vector<Op>>> perEngine;
-    std::string text;
+    std::vector<ScheduleFileStream::Index> perEngine;
+    std::size_t previous = perEngine.max_size();  // the engine of the previous op line
+    std::string text, engine;
+    std::uint64_t offset = 0;
     int line = 0;
     bool header = false;
     while (readScheduleLine(in, text)) {
         if (line == std::numeric_limits<int>::max())
             throw config::ConfigError({path, line, 0}, "", "too many lines for a schedule");
         ++line;
-        if (text.size() > kMaxLineBytes)
-            throw config::ConfigError(
-                {path, line, 1}, "",
-                fmt::format("line longer than {} bytes: not a schedule of JSON Lines", kMaxLineBytes));
+        const std::uint64_t lineStart = offset;
+        offset += text.size() + 1;
+        if (text.size() > kMaxScheduleLineBytes)
+            throw config::ConfigError({path, line, 1}, "",
+                                      fmt::format("line longer than {} bytes: not a schedule of JSON Lines",
+                                                  kMaxScheduleLineBytes));
         for (std::size_t i = 0; i < text.size(); ++i) {
             const auto c = static_cast<unsigned char>(text[i]);
             if (c < 0x20 && c != '\t' && c != '\r')
@@ -378,157 +530,29 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
                 continue;
             }
         }
-        Op op;
-        std::string engine = p.get<std::string>("engine");
-        const EngineInfo* engineInfo = target.findEngine(engine);
-        if (!engineInfo)
-            p.fail("engine", "target '" + target.name + "' has no engine '" + engine + "'");
-        const EngineInfo& info = *engineInfo;
-        std::string kindName = p.get<std::string>("op");
-        if (!parseOpKind(kindName, op.kind))
-            p.fail("op", "unknown op '" + kindName + "'");
-        if (p.get<bool>("bundle", false))
-            op.flags |= Op::kBundleStart;
-        auto dtype = [&]() {
-            std::string d = p.get<std::string>("dtype", std::string("f32"));
-            if (!parseDType(d, op.dtype))
-                p.fail("dtype", "unknown dtype '" + d + "'");
-        };
-        switch (op.kind) {
-        case OpKind::DmaStart: {
-            DmaArgs& d = op.dma;
-            op.tag = p.get<std::uint32_t>("tag");
-            if (info.dmaChannels == 0)
-                p.fail("op", "engine " + engine + " has no DMA engine to start");
-            d.channel = p.get<std::uint8_t>("channel", 0);
-            if (d.channel >= info.dmaChannels)
-                p.fail("channel", fmt::format("DMA channel {} out of range: engine {} starts channels 0..{}",
-                                              d.channel, engine, info.dmaChannels - 1));
-            d.srcSpace = p.space("src_mem");
-            d.src = p.get<std::uint64_t>("src");
-            d.dstSpace = p.space("dst_mem");
-            d.dst = p.get<std::uint64_t>("dst");
-            d.rowBytes = p.get<std::uint32_t>("row_bytes");
-            d.rows = p.get<std::uint32_t>("rows", 1);
-            d.planes = p.get<std::uint32_t>("planes", 1);
-            d.srcRowStride = p.get<std::int64_t>("src_row_stride", d.rowBytes);
-            d.srcPlaneStride = p.get<std::int64_t>("src_plane_stride", 0);
-            d.dstRowStride = p.get<std::int64_t>("dst_row_stride", d.rowBytes);
-            d.dstPlaneStride = p.get<std::int64_t>("dst_plane_stride", 0);
-            d.multicastCount = p.get<std::uint8_t>("multicast", 0);
-            d.multicastStride = p.get<std::uint64_t>("multicast_stride", 0);
-            d.group = p.group("group");
-            if (d.multicastCount > 0 && d.multicastStride == 0)
-                p.fail("multicast_stride", "multicast to other memories names a group (\"group\": name)");
-            if (d.rows == 0 || d.planes == 0 || d.rowBytes == 0)
-                p.fail("row_bytes", "a DMA moves at least one byte");
-            break;
-        }
-        case OpKind::DmaWait:
-            op.tag = p.get<std::uint32_t>("tag");
-            if (info.dmaChannels == 0)
-                p.fail("op", "engine " + engine + " has no DMA engine to wait for");
-            break;
-        case OpKind::Fence: break;
-        case OpKind::Nop: op.tag = p.get<std::uint32_t>("mark", 0); break;
-        case OpKind::Barrier:
-        case OpKind::Join:
-            op.tag = p.get<std::uint32_t>("id");
-            op.count = p.get<std::uint32_t>("count");
-            break;
-        case OpKind::Fork: op.tag = p.get<std::uint32_t>("id"); break;
-        case OpKind::Branch:
-            dtype();
-            op.src[0] = p.reg("s0", info);
-            if (op.src[0] != kNoReg && !isScalarRegister(op.src[0]))
-                p.fail("vs0", "a branch tests a scalar register (ss0)");
-            if (p.get<bool>("taken"))
-                op.flags |= Op::kTaken;
-            break;
-        case OpKind::MacTile: {
-            dtype();
-            MacTileArgs& m = op.mac;
-            m.space = p.space("mem");
-            m.in = p.get<std::uint64_t>("in");
-            m.weights = p.get<std::uint64_t>("weights");
-            m.out = p.get<std::uint64_t>("out");
-            m.channels = p.get<std::uint16_t>("channels");
-            m.filters = p.get<std::uint16_t>("filters");
-            m.inH = p.get<std::uint32_t>("in_h");
-            m.inW = p.get<std::uint32_t>("in_w");
-            m.outH = p.get<std::uint32_t>("out_h");
-            m.outW = p.get<std::uint32_t>("out_w");
-            m.kh = p.get<std::uint8_t>("kh");
-            m.kw = p.get<std::uint8_t>("kw");
-            m.stride = p.get<std::uint8_t>("stride", 1);
-            m.pad = p.get<std::uint8_t>("pad", 0);
-            m.accumulate = p.get<bool>("accumulate", false) ? 1 : 0;
-            if (p.get<bool>("ideal_operands", false))
-                op.flags |= Op::kIdealOperands;
-            m.requantize = p.get<bool>("requantize", false) ? 1 : 0;
-            m.multiplier = p.get<std::int32_t>("multiplier", 1);
-            const unsigned shift = p.get<unsigned>("shift", 0u);
-            if (shift > 63)
-                p.fail("shift", fmt::format("requantisation shift {} out of range 0..63", shift));
-            m.shift = static_cast<std::uint8_t>(shift);
-            m.out8 = p.get<std::uint64_t>("out8", 0);
-            if (m.requantize && !p.has("out8"))
-                p.fail("requantize", "a requantising MacTile needs 'out8' (where the INT8 outputs go)");
-            break;
-        }
-        default:
-            dtype();
-            op.dst = p.reg("d", info);
-            op.src[0] = p.reg("s0", info);
-            op.src[1] = p.reg("s1", info);
-            op.src[2] = p.reg("s2", info);
-            op.vl = p.get<std::uint32_t>("vl", 0);
-            if (accessesMemory(op.kind)) {
-                op.space = p.space("mem");
-                op.addr = p.get<std::uint64_t>("addr");
-                op.stride = p.get<std::int64_t>("stride", 0);
-                if (isSegmentOp(op.kind)) {
-                    op.count = p.get<std::uint32_t>("nf");
-                    if (op.count < 1 || op.count > 8)
-                        p.fail("nf", fmt::format("a segment has 1 to 8 fields, not {}", op.count));
-                    if (op.stride != 0)
-                        p.fail("stride", "segment loads and stores are unit-stride");
-                }
-                // The scalar register the address comes from (optional: older streams lack it).
-                if (p.has("saddr")) {
-                    const auto r = p.get<std::uint64_t>("saddr");
-                    if (r >= kRegIds - kScalarRegBase || (info.scalarRegisters && r >= info.scalarRegisters))
-                        p.fail("saddr", fmt::format("scalar register {} out of range", r));
-                    op.base = static_cast<std::uint8_t>(kScalarRegBase + r);
-                }
-            }
-            if (takesImmediate(op))
-                op.imm = p.get<double>("imm", 0.0);
-            if (op.kind == OpKind::VSetVl) {
-                op.imm = p.get<double>("lmul", 1.0);
-                if (op.imm != 1 && op.imm != 2 && op.imm != 4 && op.imm != 8)
-                    p.fail("lmul", "lmul must be 1, 2, 4 or 8");
-            }
-            if (op.kind == OpKind::Reduce && p.get<bool>("ordered", false))
-                op.flags |= Op::kOrdered;
-            break;
-        }
-        p.finish();
+        parseOp(p, target, engine);
         auto it = std::find_if(perEngine.begin(), perEngine.end(),
-                               [&](const auto& e) { return e.first == engine; });
+                               [&](const ScheduleFileStream::Index& e) { return e.engine == engine; });
         if (it == perEngine.end()) {
-            perEngine.emplace_back(engine, std::vector<Op>{});
+            perEngine.push_back(ScheduleFileStream::Index{engine, 0, {}});
             it = perEngine.end() - 1;
         }
-        it->second.push_back(op);
+        const auto index = static_cast<std::size_t>(it - perEngine.begin());
+        it->add(lineStart, offset, line, index == previous);
+        previous = index;
     }
     // An empty schedule would run in no time and report as if it had done something.
     if (perEngine.empty())
         throw config::ConfigError({path, std::max(line, 1), 1}, "",
                                   "the schedule has no op (an empty file, or a header alone)");
+    // The streams share one copy of the target: the caller's may not outlive them.
+    auto shared = std::make_shared<const TargetInfo>(target);
     std::vector<EngineStream> streams;
-    for (auto& [engine, ops] : perEngine)
-        streams.push_back(EngineStream{engine, std::make_unique<VectorOpStream>(std::move(ops))});
+    for (auto& index : perEngine) {
+        std::string name = index.engine;
+        streams.push_back(
+            EngineStream{name, std::make_unique<ScheduleFileStream>(path, std::move(index), shared)});
+    }
     return streams;
 }
 

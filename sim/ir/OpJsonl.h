@@ -9,6 +9,8 @@
 // sload, sstore).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -20,11 +22,25 @@
 
 namespace tessim {
 
-// Writes every stream to `out`, interleaved round-robin in chunks; returns ops written.
+// Writes every stream to `out`, one engine after another; returns ops written.
 std::uint64_t writeSchedule(std::ostream& out, std::vector<EngineStream>& streams, const TargetInfo& target);
 
-// Reads a schedule file into one in-memory stream per engine. Errors (ConfigError) name the
-// file, line and column of the offending field.
+// Reads a schedule file as one stream per engine (in the order engines first appear), each read
+// from the file a chunk at a time as its engine pulls it (ScheduleFileStream), so memory does not
+// grow with the schedule. Every line is checked before this returns: errors (ConfigError) name the
+// file, line and column of the offending field, and a file without an op is refused.
 std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo& target);
+
+// Reading a schedule line by line. A line of a schedule is a few hundred bytes; a longer one is
+// not a schedule (and reading stops there rather than holding a whole binary file in one string).
+constexpr std::size_t kMaxScheduleLineBytes = 1 << 20;
+
+// The next line of `in` without its '\n' (at most kMaxScheduleLineBytes + 1 bytes); false at the end.
+bool readScheduleLine(std::istream& in, std::string& text);
+
+// The op on line `line` (text `text`) of schedule `file`, checked against the target and its
+// engine, whose name goes to `engine`. Errors (ConfigError) name file:line:column and the field.
+Op parseScheduleOp(const std::string& file, int line, const std::string& text, const TargetInfo& target,
+                   std::string& engine);
 
 }  // namespace tessim
