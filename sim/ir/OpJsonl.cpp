@@ -165,6 +165,7 @@ class LineParser {
 public:
     LineParser(const std::string& file, int line, const std::string& text, const TargetInfo& t)
         : file_(file), line_(line), text_(text), target_(t) {
+        used_.reserve(24);
         try {
             j_ = nlohmann::json::parse(text);
         } catch (const nlohmann::json::parse_error& e) {
@@ -186,29 +187,15 @@ public:
     bool has(const std::string& key) const { return j_.contains(key); }
     template <class T> T get(const std::string& key) {
         used_.push_back(key);
-        if (!j_.contains(key))
+        const auto it = j_.find(key);
+        if (it == j_.end())
             fail(key, "missing required field '" + key + "'");
-        const nlohmann::json& v = j_.at(key);
-        if constexpr (std::is_same_v<T, bool>) {
-            if (!v.is_boolean())
-                fail(key, "field '" + key + "' expects true or false, not " + v.dump());
-            return v.get<bool>();
-        } else if constexpr (std::is_integral_v<T>) {
-            return integer<T>(key, v);
-        } else if constexpr (std::is_floating_point_v<T>) {
-            if (!v.is_number())
-                fail(key, "field '" + key + "' expects a number, not " + v.dump());
-            return v.get<T>();
-        } else {
-            try {
-                return v.get<T>();
-            } catch (const nlohmann::json::exception&) {
-                fail(key, "wrong type for field '" + key + "'");
-            }
-        }
+        return value<T>(key, *it);
     }
     template <class T> T get(const std::string& key, T fallback) {
-        return has(key) ? get<T>(key) : (used_.push_back(key), fallback);
+        used_.push_back(key);
+        const auto it = j_.find(key);
+        return it == j_.end() ? fallback : value<T>(key, *it);
     }
     std::uint8_t space(const std::string& key) {
         std::string name = get<std::string>(key);
@@ -259,13 +246,35 @@ public:
     }
 
 private:
+    // Field `key`'s value as a T, or an error naming the field.
+    template <class T> T value(const std::string& key, const nlohmann::json& v) const {
+        if constexpr (std::is_same_v<T, bool>) {
+            if (!v.is_boolean())
+                fail(key, "field '" + key + "' expects true or false, not " + v.dump());
+            return v.get<bool>();
+        } else if constexpr (std::is_integral_v<T>) {
+            return integer<T>(key, v);
+        } else if constexpr (std::is_floating_point_v<T>) {
+            if (!v.is_number())
+                fail(key, "field '" + key + "' expects a number, not " + v.dump());
+            return v.get<T>();
+        } else {
+            try {
+                return v.get<T>();
+            } catch (const nlohmann::json::exception&) {
+                fail(key, "wrong type for field '" + key + "'");
+            }
+        }
+    }
+
     // An integer field, range-checked against the type it is stored in (never truncated or
     // wrapped): 1.0, true and "1" are refused.
     template <class T> T integer(const std::string& key, const nlohmann::json& v) const {
         using Limits = std::numeric_limits<T>;
-        const auto range = fmt::format("{}..{}", Limits::min(), Limits::max());
+        // Formatted only for an error: integers are most of a schedule's fields.
+        const auto range = [] { return fmt::format("{}..{}", Limits::min(), Limits::max()); };
         if (!v.is_number_integer())
-            fail(key, "field '" + key + "' expects an integer in " + range + ", not " + v.dump());
+            fail(key, "field '" + key + "' expects an integer in " + range() + ", not " + v.dump());
         bool inRange = false;
         if (v.is_number_unsigned())
             inRange = v.get<std::uint64_t>() <= static_cast<std::uint64_t>(Limits::max());
@@ -276,13 +285,13 @@ private:
             inRange = v.get<std::int64_t>() >= 0 &&
                       static_cast<std::uint64_t>(v.get<std::int64_t>()) <= Limits::max();
         if (!inRange)
-            fail(key, "field '" + key + "' = " + v.dump() + " is out of range " + range);
+            fail(key, "field '" + key + "' = " + v.dump() + " is out of range " + range());
         return v.get<T>();
     }
 
-    std::string file_;
+    const std::string& file_;  // the caller's, which outlives the parser
     int line_;
-    std::string text_;
+    const std::string& text_;
     const TargetInfo& target_;
     nlohmann::json j_;
     std::vector<std::string> used_;
