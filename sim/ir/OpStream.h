@@ -59,7 +59,7 @@ private:
     std::size_t pos_ = 0;
 };
 
-// A stream over ops held in memory (replayed schedules, tests).
+// A stream over ops held in memory (tests; a replayed schedule file streams: ScheduleFileStream).
 class VectorOpStream : public OpStream {
 public:
     explicit VectorOpStream(std::vector<Op> ops) : ops_(std::move(ops)) {}
