@@ -1,5 +1,6 @@
 #include "sim/ir/ScheduleFileStream.h"
 
+#include <algorithm>
 #include <optional>
 #include <string_view>
 
