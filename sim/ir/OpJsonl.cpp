@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <type_traits>
 
@@ -161,18 +162,90 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
     return j;
 }
 
+// A line's top-level fields, parsed without building a tree: a schedule line is a flat object, and
+// this is most of the cost of reading one. Fields in file order; a repeated key keeps its last
+// value, as nlohmann's parser does. A line that is not a flat object (nested values, not an
+// object, bad JSON) is handed to nlohmann's parser, whose values and errors it then gives.
+class FlatObject : public nlohmann::json_sax<nlohmann::json> {
+public:
+    using Field = std::pair<std::string, nlohmann::json>;
+
+    // Parses `text`; a JSON syntax error throws nlohmann::json::parse_error.
+    explicit FlatObject(const std::string& text) {
+        fields_.reserve(24);
+        if (nlohmann::json::sax_parse(text, this))
+            return;
+        fields_.clear();
+        nlohmann::json j = nlohmann::json::parse(text);
+        isObject_ = j.is_object();
+        if (isObject_)
+            for (auto& [key, value] : j.items())
+                fields_.emplace_back(key, std::move(value));
+    }
+    bool isObject() const { return isObject_; }
+    const std::vector<Field>& fields() const { return fields_; }
+    const nlohmann::json* find(const std::string& key) const {
+        for (const Field& f : fields_)
+            if (f.first == key)
+                return &f.second;
+        return nullptr;
+    }
+
+    bool null() override { return put(nullptr); }
+    bool boolean(bool v) override { return put(v); }
+    bool number_integer(number_integer_t v) override { return put(v); }
+    bool number_unsigned(number_unsigned_t v) override { return put(v); }
+    bool number_float(number_float_t v, const string_t&) override { return put(v); }
+    bool string(string_t& v) override { return put(std::move(v)); }
+    bool binary(binary_t&) override { return false; }
+    bool start_object(std::size_t) override {
+        if (started_)
+            return false;  // a nested object
+        started_ = true;
+        return true;
+    }
+    bool key(string_t& k) override {
+        key_ = std::move(k);
+        return true;
+    }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return false; }
+    bool end_array() override { return false; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;
+    }
+
+private:
+    template <class V> bool put(V&& v) {
+        if (!started_)
+            return false;
+        for (Field& f : fields_)
+            if (f.first == key_) {
+                f.second = nlohmann::json(std::forward<V>(v));
+                return true;
+            }
+        fields_.emplace_back(std::move(key_), nlohmann::json(std::forward<V>(v)));
+        return true;
+    }
+
+    std::vector<Field> fields_;
+    std::string key_;
+    bool started_ = false;
+    bool isObject_ = true;
+};
+
 class LineParser {
 public:
     LineParser(const std::string& file, int line, const std::string& text, const TargetInfo& t)
         : file_(file), line_(line), text_(text), target_(t) {
         used_.reserve(24);
         try {
-            j_ = nlohmann::json::parse(text);
+            j_.emplace(text);
         } catch (const nlohmann::json::parse_error& e) {
             throw config::ConfigError({file_, line_, static_cast<int>(e.byte)}, "",
                                       std::string("invalid JSON: ") + e.what());
         }
-        if (!j_.is_object())
+        if (!j_->isObject())
             fail("", "expected a JSON object");
     }
     [[noreturn]] void fail(const std::string& key, const std::string& message) const {
@@ -184,18 +257,18 @@ public:
         }
         throw config::ConfigError({file_, line_, column}, key, message);
     }
-    bool has(const std::string& key) const { return j_.contains(key); }
+    bool has(const std::string& key) const { return j_->find(key) != nullptr; }
     template <class T> T get(const std::string& key) {
         used_.push_back(key);
-        const auto it = j_.find(key);
-        if (it == j_.end())
+        const nlohmann::json* v = j_->find(key);
+        if (!v)
             fail(key, "missing required field '" + key + "'");
-        return value<T>(key, *it);
+        return value<T>(key, *v);
     }
     template <class T> T get(const std::string& key, T fallback) {
         used_.push_back(key);
-        const auto it = j_.find(key);
-        return it == j_.end() ? fallback : value<T>(key, *it);
+        const nlohmann::json* v = j_->find(key);
+        return v ? value<T>(key, *v) : fallback;
     }
     std::uint8_t space(const std::string& key) {
         std::string name = get<std::string>(key);
@@ -239,10 +312,14 @@ public:
         }
         return kNoReg;
     }
+    // Refuses a field no get() asked for (the first in alphabetical order, where there are several).
     void finish() const {
-        for (auto it = j_.begin(); it != j_.end(); ++it)
-            if (std::find(used_.begin(), used_.end(), it.key()) == used_.end())
-                fail(it.key(), "unknown field '" + it.key() + "'");
+        const std::string* unknown = nullptr;
+        for (const auto& [key, value] : j_->fields())
+            if (std::find(used_.begin(), used_.end(), key) == used_.end() && (!unknown || key < *unknown))
+                unknown = &key;
+        if (unknown)
+            fail(*unknown, "unknown field '" + *unknown + "'");
     }
 
 private:
@@ -293,7 +370,7 @@ private:
     int line_;
     const std::string& text_;
     const TargetInfo& target_;
-    nlohmann::json j_;
+    std::optional<FlatObject> j_;
     std::vector<std::string> used_;
 };
 
