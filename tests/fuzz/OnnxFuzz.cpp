@@ -30,6 +30,12 @@ const std::filesystem::path& scratchFolder() {
             .write(weights.data(), static_cast<std::streamsize>(weights.size()));
         return d;
     }();
+    // Registered once the folder's path exists, so it runs before that path is destroyed.
+    static const bool removedAtExit = std::atexit([] {
+                                          std::error_code ignored;
+                                          std::filesystem::remove_all(scratchFolder(), ignored);
+                                      }) == 0;
+    (void)removedAtExit;
     return dir;
 }
 
