@@ -98,6 +98,7 @@ std::map<std::string, Json> runAll(const std::map<std::string, ReproRun>& runs, 
     std::map<std::string, Json> reports;
     std::mutex lock;
     std::atomic<std::size_t> next{0};
+    std::size_t failed = list.size();  // the first run that failed, in the runs' order
     std::string failure;
     auto worker = [&] {
         for (std::size_t i = next++; i < list.size(); i = next++) {
@@ -106,9 +107,12 @@ std::map<std::string, Json> runAll(const std::map<std::string, ReproRun>& runs, 
                 std::lock_guard<std::mutex> g(lock);
                 reports[list[i]->name] = std::move(report);
             } catch (const std::exception& e) {
+                // The error reported does not depend on which thread failed first.
                 std::lock_guard<std::mutex> g(lock);
-                if (failure.empty())
+                if (i < failed) {
+                    failed = i;
                     failure = e.what();
+                }
             }
         }
     };
@@ -117,7 +121,7 @@ std::map<std::string, Json> runAll(const std::map<std::string, ReproRun>& runs, 
         threads.emplace_back(worker);
     for (auto& t : threads)
         t.join();
-    if (!failure.empty())
+    if (failed < list.size())
         throw std::runtime_error(failure);
     return reports;
 }
@@ -290,8 +294,11 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
             samples.push_back({first.at("layers").at(e).at("flops").get<double>(), best});
         }
     }
-    std::sort(samples.begin(), samples.end(),
-              [](const Sample& a, const Sample& b) { return a.flops < b.flops; });
+    // A total order (ties in FLOPs: the smaller best count first), so that the scan below sees the
+    // same sequence with any standard library's sort.
+    std::sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) {
+        return a.flops != b.flops ? a.flops < b.flops : a.best < b.best;
+    });
     // The FLOPs at which t threads become best: the smallest einsum from which on the best count is
     // always at least t.
     auto threshold = [&](unsigned t) {

@@ -47,6 +47,7 @@ std::map<std::string, Measurement> runMeasured(const std::vector<ReproRun>& all,
     std::map<std::string, Measurement> results;
     std::mutex lock;
     std::atomic<std::size_t> next{0};
+    std::size_t failed = runs.size();  // the first run that failed, in the runs' order
     std::string failure;
     auto worker = [&] {
         for (std::size_t i = next++; i < runs.size(); i = next++) {
@@ -55,9 +56,12 @@ std::map<std::string, Measurement> runMeasured(const std::vector<ReproRun>& all,
                 std::lock_guard<std::mutex> g(lock);
                 results[runs[i].name] = m;
             } catch (const std::exception& e) {
+                // The error reported does not depend on which thread failed first.
                 std::lock_guard<std::mutex> g(lock);
-                if (failure.empty())
+                if (i < failed) {
+                    failed = i;
                     failure = e.what();
+                }
             }
         }
     };
@@ -66,7 +70,7 @@ std::map<std::string, Measurement> runMeasured(const std::vector<ReproRun>& all,
         threads.emplace_back(worker);
     for (auto& t : threads)
         t.join();
-    if (!failure.empty())
+    if (failed < runs.size())
         throw std::runtime_error(failure);
     for (const auto& [name, simulated] : copies)
         results[name] = results.at(simulated);

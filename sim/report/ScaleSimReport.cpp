@@ -74,7 +74,10 @@ nlohmann::ordered_json scaleSimLayers(const nlohmann::ordered_json& report, cons
                 it->second = Span{std::min(it->second.begin, s.begin), std::max(it->second.end, s.end)};
         }
     }
-    std::sort(macs.begin(), macs.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    // A total order: spans that begin together keep one order with any standard library's sort.
+    std::sort(macs.begin(), macs.end(), [](const Span& a, const Span& b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+    });
 
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     std::size_t next = 0;

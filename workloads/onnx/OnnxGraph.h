@@ -4,11 +4,20 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace tessim {
+
+// a·b, or 2⁶⁴−1 where that overflows: a model may declare absurd shapes, and its counts then stay
+// at the ceiling instead of wrapping to small numbers.
+inline std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b) {
+    if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a)
+        return std::numeric_limits<std::uint64_t>::max();
+    return a * b;
+}
 
 struct OnnxTensor {
     std::vector<std::int64_t> dims;  // −1: a dimension shape inference left symbolic or unknown
@@ -22,10 +31,10 @@ struct OnnxTensor {
                 return false;
         return true;
     }
-    std::uint64_t elements() const {
+    std::uint64_t elements() const {  // of a known shape; saturates (saturatingProduct)
         std::uint64_t n = 1;
         for (std::int64_t d : dims)
-            n *= static_cast<std::uint64_t>(d);
+            n = saturatingProduct(n, static_cast<std::uint64_t>(d));
         return n;
     }
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -42,15 +43,21 @@ bool allEqual(const std::vector<std::int64_t>& v, std::int64_t value) {
     return std::all_of(v.begin(), v.end(), [&](std::int64_t x) { return x == value; });
 }
 
-// The conv2d kernel's limits (workloads/conv: readShape).
+// The conv2d kernel's limits (workloads/conv: readShape): why a layer is outside them, or "".
 std::string outOfRange(const ConvLayer& l) {
+    if (l.h == 0 || l.w == 0 || l.channels == 0 || l.filters == 0)
+        return fmt::format("an empty tensor ({}×{} image, {} channels, {} filters)", l.h, l.w, l.channels,
+                           l.filters);
     if (l.h > 65536 || l.w > 65536)
         return fmt::format("a {}×{} image exceeds the conv2d kernel's 65536", l.h, l.w);
     if (l.channels > 65535 || l.filters > 65535)
         return fmt::format("{} channels / {} filters exceed the conv2d kernel's 65535", l.channels,
                            l.filters);
-    if (l.k > 255 || l.stride > 255 || l.pad > 255)
-        return "kernel, stride or padding above 255";
+    if (l.k == 0 || l.k > 255 || l.stride == 0 || l.stride > 255 || l.pad > 255)
+        return "kernel or stride outside 1..255, or padding above 255";
+    if (l.groups == 0 || l.channels % l.groups != 0 || l.filters % l.groups != 0)
+        return fmt::format("group {} does not divide {} channels and {} filters", l.groups, l.channels,
+                           l.filters);
     if (l.h + 2 * l.pad < l.k || l.w + 2 * l.pad < l.k)
         return "the kernel does not fit the padded input";
     return "";
@@ -72,15 +79,28 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
     std::vector<std::int64_t> pads =
         n.ints.count("pads") ? n.ints.at("pads") : std::vector<std::int64_t>{0, 0, 0, 0};
     const std::string autoPad = n.strings.count("auto_pad") ? n.strings.at("auto_pad") : "NOTSET";
-    if (const OnnxTensor* y = knownOutput(g, n); y && y->dims.size() == 4)
-        m.macs = y->elements() *
-                 static_cast<std::uint64_t>(x->dims[1] / std::max<std::int64_t>(group, 1) * kh * kw);
+    // Each output element takes C/group·kH·kW MACs (dims of known shapes are never negative).
+    if (const OnnxTensor* y = knownOutput(g, n); y && y->dims.size() == 4 && group >= 1)
+        m.macs = saturatingProduct(
+            saturatingProduct(y->elements(), static_cast<std::uint64_t>(x->dims[1] / group)),
+            saturatingProduct(static_cast<std::uint64_t>(kh), static_cast<std::uint64_t>(kw)));
     if (x->dims[0] != 1) {
         m.reason = fmt::format("batch {}: the conv2d kernel runs batch 1", x->dims[0]);
         return m;
     }
+    if (group < 1 || x->dims[1] % group != 0 || x->dims[1] / group != w->dims[1]) {
+        m.reason = fmt::format("{} input channels do not match group {} × {} weight channels", x->dims[1],
+                               group, w->dims[1]);
+        return m;
+    }
     if (!allEqual(dilations, 1)) {
         m.reason = "dilation other than 1";
+        return m;
+    }
+    if (dilations.size() != 2 ||
+        (n.ints.count("kernel_shape") && n.ints.at("kernel_shape") != std::vector<std::int64_t>{kh, kw})) {
+        m.reason =
+            fmt::format("dilations or kernel_shape that do not describe the weights' {}×{} kernel", kh, kw);
         return m;
     }
     if (kh != kw) {
@@ -92,6 +112,12 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
         return m;
     }
     const std::int64_t s = strides[0];
+    // Checked before the padding arithmetic below, which they keep far from overflow.
+    if (s < 1 || s > 255 || kh < 1 || kh > 255 || x->dims[2] > 65536 || x->dims[3] > 65536) {
+        m.reason = fmt::format("stride {} or kernel {} outside 1..255, or a {}×{} image above 65536", s, kh,
+                               x->dims[2], x->dims[3]);
+        return m;
+    }
     if (autoPad == "VALID") {
         pads = {0, 0, 0, 0};
     } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
@@ -106,6 +132,10 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
     }
     if (pads.size() != 4 || !allEqual(pads, pads[0])) {
         m.reason = "padding that differs between sides";
+        return m;
+    }
+    if (pads[0] < 0) {
+        m.reason = fmt::format("negative padding {}", pads[0]);
         return m;
     }
     ConvLayer l;
@@ -133,7 +163,7 @@ Mapped mapMatrixProduct(const OnnxGraph& g, const OnnxNode& n) {
         m.reason = "operand shapes unknown after shape inference";
         return m;
     }
-    std::uint64_t rows = 0, k = 0, cols = 0;
+    std::uint64_t rows = 0, k = 0, bk = 0, cols = 0;
     if (n.op == "Gemm") {
         if (a->dims.size() != 2 || b->dims.size() != 2) {
             m.reason = "Gemm operands must be matrices";
@@ -142,18 +172,25 @@ Mapped mapMatrixProduct(const OnnxGraph& g, const OnnxNode& n) {
         const bool ta = n.intAttribute("transA", 0) != 0, tb = n.intAttribute("transB", 0) != 0;
         rows = static_cast<std::uint64_t>(a->dims[ta ? 1 : 0]);
         k = static_cast<std::uint64_t>(a->dims[ta ? 0 : 1]);
+        bk = static_cast<std::uint64_t>(b->dims[tb ? 1 : 0]);
         cols = static_cast<std::uint64_t>(b->dims[tb ? 0 : 1]);
     } else {
         if (b->dims.size() != 2 || a->dims.empty()) {
             m.reason = "MatMul with a batched or 1-D second operand";
-            m.macs = a->elements() * (b->dims.empty() ? 1 : static_cast<std::uint64_t>(b->dims.back()));
+            m.macs = saturatingProduct(a->elements(),
+                                       b->dims.empty() ? 1 : static_cast<std::uint64_t>(b->dims.back()));
             return m;
         }
         k = static_cast<std::uint64_t>(a->dims.back());
         rows = a->elements() / std::max<std::uint64_t>(k, 1);
+        bk = static_cast<std::uint64_t>(b->dims[0]);
         cols = static_cast<std::uint64_t>(b->dims[1]);
     }
-    m.macs = rows * k * cols;
+    if (k != bk) {
+        m.reason = fmt::format("inner dimensions differ ({} and {})", k, bk);
+        return m;
+    }
+    m.macs = saturatingProduct(saturatingProduct(rows, k), cols);
     ConvLayer l;
     l.h = rows;
     l.w = 1;
@@ -167,6 +204,11 @@ Mapped mapMatrixProduct(const OnnxGraph& g, const OnnxNode& n) {
     return m;
 }
 
+std::uint64_t saturatingSum(std::uint64_t a, std::uint64_t b) {
+    return b > std::numeric_limits<std::uint64_t>::max() - a ? std::numeric_limits<std::uint64_t>::max()
+                                                             : a + b;
+}
+
 std::uint64_t tensorBytes(const OnnxGraph& g, const std::vector<std::string>& names, bool& unknown) {
     std::uint64_t bytes = 0;
     for (const auto& name : names) {
@@ -177,7 +219,7 @@ std::uint64_t tensorBytes(const OnnxGraph& g, const std::vector<std::string>& na
             unknown = true;
             continue;
         }
-        bytes += t->elements() * t->elementBytes;
+        bytes = saturatingSum(bytes, saturatingProduct(t->elements(), t->elementBytes));
     }
     return bytes;
 }
@@ -191,7 +233,7 @@ std::uint64_t flopsOf(const OnnxGraph& g, const OnnxNode& n, std::uint64_t macs)
     static const std::set<std::string> reductions{"GlobalAveragePool", "GlobalMaxPool", "ReduceMean",
                                                   "ReduceSum",         "ReduceMax",     "ReduceMin"};
     if (n.op == "Conv" || n.op == "Gemm" || n.op == "MatMul")
-        return 2 * macs;
+        return saturatingProduct(2, macs);
     if (dataMovement.count(n.op))
         return 0;
     const OnnxTensor* out = knownOutput(g, n);
@@ -202,15 +244,15 @@ std::uint64_t flopsOf(const OnnxGraph& g, const OnnxNode& n, std::uint64_t macs)
     if (!out)
         return 0;
     if (n.op == "BatchNormalization")
-        return 2 * out->elements();
+        return saturatingProduct(2, out->elements());
     if (n.op == "Softmax" || n.op == "LogSoftmax")
-        return 3 * out->elements();
+        return saturatingProduct(3, out->elements());
     if (n.op == "MaxPool" || n.op == "AveragePool") {
         std::uint64_t area = 1;
         if (n.ints.count("kernel_shape"))
             for (std::int64_t d : n.ints.at("kernel_shape"))
-                area *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 1));
-        return area * out->elements();
+                area = saturatingProduct(area, static_cast<std::uint64_t>(std::max<std::int64_t>(d, 1)));
+        return saturatingProduct(area, out->elements());
     }
     return out->elements();
 }
@@ -237,6 +279,7 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
     root.set("name", scalar(std::filesystem::path(graph.path).stem().string(), at));
     root.set("source", scalar(graph.path, at));
     Node layers = Node::makeSequence(at), left = Node::makeSequence(at);
+    std::string firstRefusal;  // why the first Conv, Gemm or MatMul left out is, for the error below
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
         const OnnxNode& n = graph.nodes[i];
         const std::string name = n.name.empty() ? fmt::format("{}_{}", n.op, i) : n.name;
@@ -265,9 +308,11 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
             layers.append(std::move(row));
             continue;
         }
+        if (firstRefusal.empty() && (n.op == "Conv" || n.op == "Gemm" || n.op == "MatMul"))
+            firstRefusal = fmt::format("; {} '{}': {}", n.op, name, m.reason);
         bool unknown = false;
         const std::uint64_t bytes =
-            tensorBytes(graph, n.inputs, unknown) + tensorBytes(graph, n.outputs, unknown);
+            saturatingSum(tensorBytes(graph, n.inputs, unknown), tensorBytes(graph, n.outputs, unknown));
         Node row = Node::makeMap(at);
         row.set("op", scalar(n.op, at));
         row.set("node", scalar(name, at));
@@ -281,8 +326,8 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
         throw ConfigError(
             at, "",
             fmt::format("the model has no Conv, Gemm or MatMul node that tessim can map to the MAC "
-                        "array ({} nodes, none simulated)",
-                        graph.nodes.size()));
+                        "array ({} nodes, none simulated{})",
+                        graph.nodes.size(), firstRefusal));
     root.set("layers", std::move(layers));
     root.set("not_simulated", std::move(left));
     return root;

@@ -1,0 +1,165 @@
+// Shapes and attributes a broken or hostile model can declare (found by fuzzing the reader,
+// tests/fuzz/OnnxFuzz.cpp): each MAC node is listed as not simulated with its reason, never turned
+// into a layer the conv2d kernel would refuse later, never a division by zero or a wrapped count.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/config/ConfigError.h"
+#include "workloads/onnx/OnnxGraph.h"
+#include "workloads/onnx/OnnxLayers.h"
+
+namespace tessim {
+namespace {
+
+constexpr std::int64_t kHuge = std::int64_t{1} << 62;
+
+struct Model {
+    OnnxGraph g;
+    Model() { g.path = "bad.onnx"; }
+    void tensor(const std::string& name, std::vector<std::int64_t> dims) {
+        OnnxTensor t;
+        t.dims = std::move(dims);
+        t.shapeKnown = true;
+        t.elementBytes = 4;
+        g.tensors[name] = t;
+    }
+    void node(const std::string& op, std::map<std::string, std::vector<std::int64_t>> ints = {},
+              std::string autoPad = "") {
+        OnnxNode n;
+        n.op = op;
+        n.name = op + std::to_string(g.nodes.size());
+        n.inputs = {"x", "w"};
+        n.outputs = {"y"};
+        n.ints = std::move(ints);
+        if (!autoPad.empty())
+            n.strings["auto_pad"] = autoPad;
+        g.nodes.push_back(n);
+    }
+    // The reason the only node is not simulated; "" if it became a layer.
+    std::string reason() const {
+        try {
+            onnxWorkloadTree(g);
+            return "";
+        } catch (const config::ConfigError& e) {
+            return e.detail();
+        }
+    }
+};
+
+Model conv(std::vector<std::int64_t> x, std::vector<std::int64_t> w, std::vector<std::int64_t> y = {}) {
+    Model m;
+    m.tensor("x", std::move(x));
+    m.tensor("w", std::move(w));
+    if (!y.empty())
+        m.tensor("y", std::move(y));
+    return m;
+}
+
+TEST(OnnxLayersBadShapes, AValidConvStillBecomesALayer) {
+    Model m = conv({1, 4, 8, 8}, {8, 4, 3, 3});
+    m.node("Conv", {{"pads", {1, 1, 1, 1}}});
+    EXPECT_EQ(m.reason(), "");
+}
+
+TEST(OnnxLayersBadShapes, StrideZeroOrNegativeIsNotDividedBy) {
+    for (std::int64_t s : {std::int64_t{0}, std::int64_t{-3}}) {
+        for (const char* autoPad : {"", "SAME_UPPER", "SAME_LOWER"}) {
+            Model m = conv({1, 4, 8, 8}, {8, 4, 3, 3});
+            m.node("Conv", {{"strides", {s, s}}}, autoPad);
+            EXPECT_NE(m.reason().find("stride " + std::to_string(s)), std::string::npos) << m.reason();
+        }
+    }
+}
+
+TEST(OnnxLayersBadShapes, GroupsMustMatchTheWeights) {
+    for (std::int64_t group : {std::int64_t{0}, std::int64_t{-4}, std::int64_t{3}, kHuge}) {
+        Model m = conv({1, 4, 8, 8}, {4, 1, 3, 3});
+        m.node("Conv", {{"group", {group}}});
+        EXPECT_NE(m.reason().find("do not match group"), std::string::npos) << group << ": " << m.reason();
+    }
+    Model ungrouped = conv({1, 4, 8, 8}, {4, 1, 3, 3});  // depthwise weights, group left at 1
+    ungrouped.node("Conv");
+    EXPECT_NE(ungrouped.reason().find("do not match group 1"), std::string::npos) << ungrouped.reason();
+}
+
+TEST(OnnxLayersBadShapes, EmptyZeroAndNegativeSizesAreRefused) {
+    Model empty = conv({1, 0, 8, 8}, {4, 0, 3, 3});
+    empty.node("Conv");
+    EXPECT_NE(empty.reason().find("an empty tensor"), std::string::npos) << empty.reason();
+    Model kernel = conv({1, 4, 8, 8}, {4, 4, 0, 0});
+    kernel.node("Conv");
+    EXPECT_NE(kernel.reason().find("kernel 0"), std::string::npos) << kernel.reason();
+    Model pads = conv({1, 4, 8, 8}, {4, 4, 3, 3});
+    pads.node("Conv", {{"pads", {-1, -1, -1, -1}}});
+    EXPECT_NE(pads.reason().find("negative padding"), std::string::npos) << pads.reason();
+    Model negative = conv({1, -4, 8, 8}, {4, -4, 3, 3});  // an unknown dimension
+    negative.node("Conv");
+    EXPECT_NE(negative.reason().find("known shapes"), std::string::npos) << negative.reason();
+}
+
+TEST(OnnxLayersBadShapes, AttributesMustDescribeTheWeightsKernel) {
+    Model length = conv({1, 4, 8, 8}, {4, 4, 3, 3});
+    length.node("Conv", {{"dilations", {1}}});
+    EXPECT_NE(length.reason().find("kernel_shape"), std::string::npos) << length.reason();
+    Model kernel = conv({1, 4, 8, 8}, {4, 4, 3, 3});
+    kernel.node("Conv", {{"kernel_shape", {3, 3, 3}}});
+    EXPECT_NE(kernel.reason().find("kernel_shape"), std::string::npos) << kernel.reason();
+}
+
+// Huge dims: no signed overflow on the way, and the not-simulated FLOPs saturate instead of
+// wrapping to a small number.
+TEST(OnnxLayersBadShapes, HugeDimsSaturateTheirCounts) {
+    Model m = conv({1, kHuge, kHuge, kHuge}, {kHuge, kHuge, 3, 3}, {1, kHuge, kHuge, kHuge});
+    m.node("Conv", {}, "SAME_UPPER");
+    m.node("Relu");  // a second node that is not simulated, so the tree is built: add a layer
+    m.tensor("a", {4, 8});
+    m.tensor("b", {8, 2});
+    OnnxNode mm;
+    mm.op = "MatMul";
+    mm.name = "mm";
+    mm.inputs = {"a", "b"};
+    mm.outputs = {"ab"};
+    m.g.nodes.push_back(mm);
+    const config::Node tree = onnxWorkloadTree(m.g);
+    const auto& left = tree.find("not_simulated")->items();
+    ASSERT_EQ(left.size(), 2u);
+    EXPECT_EQ(left[0].find("flops")->scalar(), std::to_string(std::numeric_limits<std::uint64_t>::max()));
+    EXPECT_EQ(left[0].find("bytes")->scalar(), std::to_string(std::numeric_limits<std::uint64_t>::max()));
+    EXPECT_NE(left[0].find("reason")->scalar().find("above 65536"), std::string::npos);
+    ASSERT_EQ(tree.find("layers")->items().size(), 1u);
+}
+
+TEST(OnnxLayersBadShapes, MatrixProductsNeedEqualInnerDimensions) {
+    Model gemm;
+    gemm.tensor("x", {4, 8});
+    gemm.tensor("w", {9, 2});
+    gemm.node("Gemm");
+    EXPECT_NE(gemm.reason().find("inner dimensions differ (8 and 9)"), std::string::npos) << gemm.reason();
+    Model matmul;
+    matmul.tensor("x", {2, 4, 8});
+    matmul.tensor("w", {7, 2});
+    matmul.node("MatMul");
+    EXPECT_NE(matmul.reason().find("inner dimensions differ (8 and 7)"), std::string::npos)
+        << matmul.reason();
+    Model empty;
+    empty.tensor("x", {0, 8});
+    empty.tensor("w", {8, 2});
+    empty.node("Gemm");
+    EXPECT_NE(empty.reason().find("an empty tensor"), std::string::npos) << empty.reason();
+}
+
+TEST(OnnxLayersBadShapes, SaturatingProductStopsAtTheCeiling) {
+    const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+    EXPECT_EQ(saturatingProduct(0, max), 0u);
+    EXPECT_EQ(saturatingProduct(3, 5), 15u);
+    EXPECT_EQ(saturatingProduct(std::uint64_t{1} << 32, std::uint64_t{1} << 32), max);
+    EXPECT_EQ(saturatingProduct(max, 1), max);
+}
+
+}  // namespace
+}  // namespace tessim
