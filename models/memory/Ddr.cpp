@@ -16,8 +16,12 @@ Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
       actRules_(config.t.tRRD_S != 0 || config.t.tRRD_L != 0 || config.t.tFAW != 0),
       ccdRules_(config.t.tCCD_S > config.burstCycles() || config.t.tCCD_L > config.burstCycles()),
       turnRules_(config.t.tWTR_S != 0 || config.t.tWTR_L != 0 || config.t.tRTW != 0),
-      colRules_(ccdRules_ || turnRules_), banks_(std::size_t{config.channels} * config.ranks * config.banks),
-      bus_(config.channels),
+      colRules_(ccdRules_ || turnRules_), rrdS_(config.t.tRRD_S * config.clock.period),
+      rrdL_(config.t.tRRD_L * config.clock.period), faw_(config.t.tFAW * config.clock.period),
+      colGapMax_(
+          std::max({config.t.tCCD_L, config.t.tCCD_S, config.t.tWTR_L, config.t.tWTR_S, config.t.tRTW}) *
+          config.clock.period),
+      banks_(std::size_t{config.channels} * config.ranks * config.banks), bus_(config.channels),
       rules_(std::size_t{config.channels} * config.ranks, RankRules(config.bankGroups)),
       queues_(config.bankQueue ? banks_.size() * config.bankQueue : 0),
       queueBlocked_(config.bankQueue ? banks_.size() : 0, 0),
@@ -97,72 +101,52 @@ std::uint64_t Ddr::refreshesBy(Tick until) const {
     return n * config_.channels;
 }
 
-// Activates of a rank are remembered in time order, so only those within tRRD or tFAW of the
-// candidate are looked at; each conflict moves the candidate later, never earlier.
+// The earliest activate at or after a that the rank's remembered activates allow: tRRD (tRRD_L in
+// the same bank group) from each in either time order, no five activates within tFAW, and after
+// the last one forgotten. The remembered activates are in time order, so the candidates fall in
+// the gaps between them: the gaps are tried in turn from the one that holds a, each at its
+// earliest tick (the limits from the activates before a gap only grow, those from the activates
+// after it only bound it from above, so a gap's earliest tick fits or none of its ticks does).
 Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
     if (!actRules_)
         return a;
-    {
-        // After every remembered activate by tRRD (tRRD_L in this group) and after the fourth
-        // latest by tFAW: nothing to check.
-        const DdrTiming& t = config_.t;
-        const unsigned n = rr.nActs;
-        const ActRecord* acts = rr.acts();
-        if (n == 0 ||
-            (a >= acts[n - 1].at + t.tRRD_S * period_ && a >= rr.lastActInGroup[group] + t.tRRD_L * period_ &&
-             (n < 4 || a >= acts[n - 4].at + t.tFAW * period_)))
-            if (!rr.forgotActs || a >= rr.actForgotten.at + t.tRRD_S * period_)
-                return a;
-    }
-    const DdrTiming& tm = config_.t;
-    const Tick faw = tm.tFAW * period_;
-    const Tick reach = std::max(tm.tRRD_L, tm.tFAW) * period_;
-    const Tick rrdL = tm.tRRD_L * period_, rrdS = tm.tRRD_S * period_;
-    const Tick rrdReach = std::min(reach, std::max(rrdL, rrdS));
-    // Older than the activates remembered: after the last one forgotten.
-    if (rr.forgotActs)
-        a = std::max(a, rr.actForgotten.at + tm.tRRD_S * period_);
-    const ActRecord* acts = rr.acts();
     const unsigned n = rr.nActs;
-    // Most candidates fall among the latest activates: the window is found from the end.
-    unsigned lo = n;
-    while (lo > 0 && acts[lo - 1].at + reach > a)
-        --lo;
+    const ActRecord* acts = rr.acts();
+    // After every remembered activate by tRRD (tRRD_L in this group) and after the fourth latest
+    // by tFAW: nothing to check.
+    if ((n == 0 || (a >= acts[n - 1].at + rrdS_ && a >= rr.lastActInGroup[group] + rrdL_ &&
+                    (n < 4 || a >= acts[n - 4].at + faw_))) &&
+        (!rr.forgotActs || a >= rr.actForgotten.at + rrdS_))
+        return a;
+    if (rr.forgotActs)
+        a = std::max(a, rr.actForgotten.at + rrdS_);
+    auto rrdTo = [&](const ActRecord& r) { return r.group == group ? rrdL_ : rrdS_; };
+    // Gap p holds the ticks x with acts[p - 1].at <= x < acts[p].at.
+    unsigned p = n;
+    while (p > 0 && acts[p - 1].at > a)
+        --p;
+    // Gaps inside four remembered activates within tFAW hold no tick (a fifth would join them).
+    const std::uint32_t blocked = (rr.shortWindows << 1) | (rr.shortWindows << 2) | (rr.shortWindows << 3);
+    Tick x = a;
     for (;;) {
-        // The first remembered activate that can still constrain a, and the first closer than the
-        // longest tRRD (a only moves later: both only move on; a few steps, no search).
-        while (lo < n && acts[lo].at + reach <= a)
-            ++lo;
-        unsigned near = lo;
-        while (near < n && acts[near].at + rrdReach <= a)
-            ++near;
-        // One pass in time order settles tRRD: a moves only later, past each activate too close.
-        for (unsigned i = near; i < n && acts[i].at < a + rrdReach; ++i) {
-            const Tick rrd = acts[i].group == group ? rrdL : rrdS;
-            // Either order needs tRRD between the two; an activate too close moves after the other.
-            if (a >= acts[i].at ? a < acts[i].at + rrd : a + rrd > acts[i].at)
-                a = acts[i].at + rrd;
-        }
-        if (faw == 0)
-            return a;
-        // Five activates (the candidate and four remembered) must not fall within one tFAW; a move
-        // for it needs tRRD checked again.
-        unsigned k = near;
-        while (k < n && acts[k].at <= a)
-            ++k;
-        // Window j: the candidate and remembered j..j+3, the candidate at its place in time.
-        bool moved = false;
-        for (unsigned j = k >= 4 ? k - 4 : 0; j <= k && j + 4 <= n; ++j) {
-            const Tick first = j < k ? acts[j].at : a;
-            const Tick last = j + 4 == k ? a : acts[j + 3].at;
-            if (last - first < faw) {
-                a = first + faw;
-                moved = true;
-                break;
-            }
-        }
-        if (!moved)
-            return a;
+        if (blocked >> p & 1)
+            p += static_cast<unsigned>(__builtin_ctz(~blocked >> p));
+        // The earliest tick of gap p that the activates before it allow by tRRD (those closer
+        // than tRRD_L) and by tFAW (the fourth before it).
+        for (unsigned i = p; i > 0 && acts[i - 1].at + rrdL_ > x; --i)
+            x = std::max(x, acts[i - 1].at + rrdTo(acts[i - 1]));
+        if (p >= 4)
+            x = std::max(x, acts[p - 4].at + faw_);
+        if (p == n)
+            return x;
+        // Before acts[p]: tRRD to it and to the later ones within tRRD_L, tFAW to the fourth
+        // after it.
+        bool fits = x < acts[p].at && (p + 4 > n || x + faw_ <= acts[p + 3].at);
+        for (unsigned i = p; fits && i < n && acts[i].at < x + rrdL_; ++i)
+            fits = x + rrdTo(acts[i]) <= acts[i].at;
+        if (fits)
+            return x;
+        ++p;
     }
 }
 
@@ -173,6 +157,7 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
         // The oldest leaves the history.
         rr.actForgotten = rr.acts()[0];
         rr.forgotActs = true;
+        rr.shortWindows >>= 1;
         ++rr.actHead;
         --rr.nActs;
     }
@@ -188,6 +173,16 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
         acts[i] = acts[i - 1];
     acts[i] = ActRecord{a, group};
     rr.lastActInGroup[group] = std::max(rr.lastActInGroup[group], a);
+    if (faw_ != 0) {
+        // The windows before the new activate keep their bits, those after it move up by one,
+        // and the (at most four) that hold it are measured.
+        const unsigned from = i >= 3 ? i - 3 : 0;
+        std::uint32_t w = rr.shortWindows;
+        w = (w & ((1u << from) - 1)) | ((w >> i) << (i + 1));
+        for (unsigned j = from; j <= i && j + 4 <= rr.nActs; ++j)
+            w |= std::uint32_t{acts[j + 3].at - acts[j].at < faw_} << j;
+        rr.shortWindows = w;
+    }
 }
 
 // The column rules: tCCD, tWTR and tRTW against the rank's recent column commands, in either
@@ -234,8 +229,12 @@ unsigned Ddr::columnStretches(const RankRules& rr, const Segment& s, Tick& c,
             if (from < after)
                 add(from, after);
         };
-        for (unsigned i = 0; i < rr.nCols[same]; ++i)
-            look(rr.cols[same][i]);
+        // Newest first: a command whose first column command lies more than the longest tail
+        // and rule before c forbids nothing at or after c, nor does any older one.
+        const ColRecord* cols = rr.cols(same);
+        const Tick reach = rr.colTail[same] + colGapMax_;
+        for (unsigned i = rr.nCols[same]; i > 0 && cols[i - 1].first + reach > c; --i)
+            look(cols[i - 1]);
         if (rr.forgotCols[same])
             look(rr.colForgotten[same]);
     }
@@ -252,8 +251,10 @@ unsigned Ddr::columnStretches(const RankRules& rr, const Segment& s, Tick& c,
             if (from < after)
                 add(from, after);
         };
-        for (unsigned i = 0; i < rr.nCols[other]; ++i)
-            look(rr.cols[other][i]);
+        const ColRecord* cols = rr.cols(other);
+        const Tick reach = rr.colTail[other] + colGapMax_;
+        for (unsigned i = rr.nCols[other]; i > 0 && cols[i - 1].first + reach > c; --i)
+            look(cols[i - 1]);
         if (rr.forgotCols[other])
             look(rr.colForgotten[other]);
     }
@@ -264,20 +265,26 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
     if (!colRules_)
         return;
     const unsigned kind = s.write ? 1 : 0;
-    auto& cols = rr.cols[kind];
-    unsigned slot = rr.nCols[kind];
-    if (slot < kColHistory) {
-        ++rr.nCols[kind];
-    } else {
-        slot = 0;
-        for (unsigned i = 1; i < kColHistory; ++i)
-            if (cols[i].first < cols[slot].first)
-                slot = i;
-        if (cols[slot].first >= rr.colForgotten[kind].first)
-            rr.colForgotten[kind] = cols[slot];
+    if (rr.nCols[kind] == kColHistory) {
+        // The oldest leaves the history; the latest that left is remembered.
+        const ColRecord& oldest = rr.cols(kind)[0];
+        if (oldest.first >= rr.colForgotten[kind].first)
+            rr.colForgotten[kind] = oldest;
         rr.forgotCols[kind] = true;
+        ++rr.colHead[kind];
+        --rr.nCols[kind];
     }
+    auto& buffer = rr.colBuffer[kind];
+    if (rr.colHead[kind] + rr.nCols[kind] == buffer.size()) {
+        std::copy(buffer.begin() + rr.colHead[kind], buffer.end(), buffer.begin());
+        rr.colHead[kind] = 0;
+    }
+    ColRecord* cols = buffer.data() + rr.colHead[kind];
+    unsigned slot = rr.nCols[kind]++;
+    for (; slot > 0 && cols[slot - 1].first > c; --slot)
+        cols[slot] = cols[slot - 1];
     cols[slot] = ColRecord{c, c + (s.bursts - 1) * stepTicks_, dataEnd, s.group, s.write};
+    rr.colTail[kind] = std::max(rr.colTail[kind], dataEnd - c);
     const DdrTiming& tm = config_.t;
     const Tick last = cols[slot].last;
     // A new read waits tCCD after a read and tWTR after a write's data; a new write tCCD after a
@@ -349,23 +356,30 @@ void Ddr::commitActivate(const Segment& s, Tick act) {
 Tick Ddr::admit(std::size_t bank, Tick t) const {
     const QueueEntry* q = &queues_[bank * config_.bankQueue];
     for (;;) {
-        // Not full as soon as one entry is not waiting at t (most often the first looked at).
+        // Not full as soon as one entry is not waiting at t (every entry looked at: no branch
+        // to mispredict on which).
+        bool room = false;
         Tick firstLeave = kTickMax;
         for (unsigned i = 0; i < config_.bankQueue; ++i) {
-            if (q[i].admitted > t || t >= q[i].leaves)
-                return t;
+            room |= (q[i].admitted > t) | (t >= q[i].leaves);
             firstLeave = std::min(firstLeave, q[i].leaves);
         }
+        if (room)
+            return t;
         t = firstLeave;
     }
 }
 
 void Ddr::enqueue(std::size_t bank, Tick admitted, Tick leaves) {
     QueueEntry* q = &queues_[bank * config_.bankQueue];
+    // The entry that left first (the first of equals) takes the new request.
     unsigned slot = 0;
-    for (unsigned i = 1; i < config_.bankQueue; ++i)
-        if (q[i].leaves < q[slot].leaves)
-            slot = i;
+    Tick first = q[0].leaves;
+    for (unsigned i = 1; i < config_.bankQueue; ++i) {
+        const bool earlier = q[i].leaves < first;
+        first = earlier ? q[i].leaves : first;
+        slot = earlier ? i : slot;
+    }
     q[slot] = QueueEntry{admitted, leaves};
 }
 

@@ -135,8 +135,17 @@ private:
         std::array<ActRecord, 2 * kActHistory> actBuffer{};
         unsigned actHead = 0;
         const ActRecord* acts() const { return actBuffer.data() + actHead; }
-        std::array<std::array<ColRecord, kColHistory>, 2> cols{};  // reads, writes
+        // Reads and writes, each in time order of their first command: colBuffer[kind][colHead[kind],
+        // colHead[kind] + nCols[kind]) (the window slides in a buffer twice its size).
+        std::array<std::array<ColRecord, 2 * kColHistory>, 2> colBuffer{};
+        std::array<unsigned, 2> colHead{};
+        const ColRecord* cols(unsigned kind) const { return colBuffer[kind].data() + colHead[kind]; }
+        // Of each kind: the longest time from a first column command to the end of its data, so a
+        // look back through the history stops at the first command that cannot reach the candidate.
+        std::array<Tick, 2> colTail{};
         unsigned nActs = 0;
+        // Bit j: the remembered activates j..j + 3 lie within tFAW.
+        std::uint32_t shortWindows = 0;
         std::array<unsigned, 2> nCols{};
         // The latest command that left the history: nothing is placed before it.
         ActRecord actForgotten{};
@@ -213,6 +222,8 @@ private:
     Tick readLat_, writeLat_;  // column command to data
     Tick refi_, rfc_;
     bool actRules_, ccdRules_, turnRules_, colRules_;
+    Tick rrdS_, rrdL_, faw_;
+    Tick colGapMax_;                        // the longest of tCCD_L/S, tWTR_L/S and tRTW
     std::vector<Bank> banks_;               // [channel][rank][bank]
     std::vector<ReservationTimeline> bus_;  // per channel
     std::vector<RankRules> rules_;          // [channel][rank]

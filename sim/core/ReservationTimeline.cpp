@@ -7,9 +7,17 @@
 namespace tessim {
 
 std::size_t ReservationTimeline::findSlot(Tick arrival, Tick duration, Tick& start) const {
-    // First interval that ends after the arrival; everything before it is irrelevant.
-    auto it = std::upper_bound(live(), intervals_.end(), arrival,
-                               [](Tick t, const Interval& iv) { return t < iv.end; });
+    // First interval that ends after the arrival; everything before it is irrelevant. Arrivals
+    // mostly fall among the last few intervals: the search gallops back from the end, then bisects.
+    auto first = live(), last = intervals_.end();
+    std::ptrdiff_t step = 1;
+    while (last - first > step && (last - step)->end > arrival) {
+        last -= step;
+        step *= 2;
+    }
+    if (last - first > step)
+        first = last - step + 1;
+    auto it = std::upper_bound(first, last, arrival, [](Tick t, const Interval& iv) { return t < iv.end; });
     Tick candidate = arrival;
     for (; it != intervals_.end(); ++it) {
         if (candidate + duration <= it->start)
