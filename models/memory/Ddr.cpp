@@ -3,7 +3,22 @@
 #include <algorithm>
 #include <numeric>
 
+#include "models/memory/PowerOfTwo.h"
+
 namespace tessim {
+
+namespace {
+
+// How many records of a time-ordered history `before` holds for, when it holds for a prefix:
+// counted over all of them (no branch to mispredict, and no chain of dependent loads).
+template <class Record, class Before> unsigned countBefore(const Record* records, unsigned n, Before before) {
+    unsigned count = 0;
+    for (unsigned i = 0; i < n; ++i)
+        count += before(records[i]) ? 1 : 0;
+    return count;
+}
+
+}  // namespace
 
 Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
     : Memory(name, config.level, config.size), config_(config), map_(config), period_(config.clock.period),
@@ -18,13 +33,12 @@ Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
       turnRules_(config.t.tWTR_S != 0 || config.t.tWTR_L != 0 || config.t.tRTW != 0),
       colRules_(ccdRules_ || turnRules_), rrdS_(config.t.tRRD_S * config.clock.period),
       rrdL_(config.t.tRRD_L * config.clock.period), faw_(config.t.tFAW * config.clock.period),
-      colGapMax_(
-          std::max({config.t.tCCD_L, config.t.tCCD_S, config.t.tWTR_L, config.t.tWTR_S, config.t.tRTW}) *
-          config.clock.period),
+      granulePow2_(isPow2(map_.granule())), burstPow2_(isPow2(config.burstBytes())),
+      burstShift_(log2Of(config.burstBytes())),
       banks_(std::size_t{config.channels} * config.ranks * config.banks), bus_(config.channels),
       rules_(std::size_t{config.channels} * config.ranks, RankRules(config.bankGroups)),
       queues_(config.bankQueue ? banks_.size() * config.bankQueue : 0),
-      queueBlocked_(config.bankQueue ? banks_.size() : 0, 0),
+      queueBlocked_(config.bankQueue ? banks_.size() : 0, 0), queueFirst_(queueBlocked_.size()),
       epochs_(config.perBankRefresh ? std::size_t{config.ranks} * config.banks : config.ranks),
       writeSlotFree_(config.writeQueue, 0), edges_(period_) {
     posted_.reserve(config.writeQueue);
@@ -41,6 +55,7 @@ void Ddr::resetTiming() {
         r = RankRules(config_.bankGroups);
     std::fill(queues_.begin(), queues_.end(), QueueEntry{});
     std::fill(queueBlocked_.begin(), queueBlocked_.end(), 0);
+    std::fill(queueFirst_.begin(), queueFirst_.end(), QueueFirst{});
     for (auto& e : epochs_)
         e = RefreshEpoch{};
     std::fill(writeSlotFree_.begin(), writeSlotFree_.end(), 0);
@@ -186,16 +201,13 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
 }
 
 // The column rules: tCCD, tWTR and tRTW against the rank's recent column commands, in either
-// time order. Each remembered command forbids one stretch of
-// ticks, [from, to): before it closer than its distance from this segment, or after it sooner than
-// allowed. c moves past the commands forgotten; returned: the stretches that end after c, sorted
-// by start.
-struct Ddr::ColumnStretch {
-    Tick from, to;
-};
-
-unsigned Ddr::columnStretches(const RankRules& rr, const Segment& s, Tick& c,
-                              ColumnStretch* stretches) const {
+// time order, and after the latest command forgotten of each kind. Each remembered command
+// forbids one stretch of ticks, [from, to): before it closer than its distance from this segment,
+// or after it sooner than allowed. Returned: the first tick at or after c outside every stretch.
+// The commands are in time order, so only those near c are looked at: from the first whose
+// stretch can still reach c to the last whose stretch can start before it; a move past one
+// stretch looks at them again (from where the stretches can reach the new tick).
+Tick Ddr::columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const {
     const DdrTiming& tm = config_.t;
     const Tick span = (s.bursts - 1) * stepTicks_;
     // Reads and writes are remembered apart: a kind whose rules cannot bind is not looked at
@@ -205,60 +217,55 @@ unsigned Ddr::columnStretches(const RankRules& rr, const Segment& s, Tick& c,
         if (check[kind] && rr.forgotCols[kind])
             // Older than the commands of this kind remembered: after the last one forgotten.
             c = std::max(c, rr.colForgotten[kind].first);
-    unsigned count = 0;
-    auto add = [&](Tick from, Tick to) {
-        unsigned j = count++;
-        for (; j > 0 && stretches[j - 1].from > from; --j)
-            stretches[j] = stretches[j - 1];
-        stretches[j] = ColumnStretch{from, to};
-    };
     // Before e: e must still keep its distance from this segment (c + gap <= e.first).
     auto fromOf = [](Tick first, Tick gap) {
         return gap == 0 ? first : first + 1 > gap ? first + 1 - gap : 0;
     };
     const unsigned same = s.write ? 1 : 0, other = 1 - same;
-    if (check[same]) {
-        // The same kind: tCCD either way.
-        const Tick ccdL = tm.tCCD_L * period_, ccdS = tm.tCCD_S * period_;
+    const Tick ccdL = tm.tCCD_L * period_, ccdS = tm.tCCD_S * period_;
+    const Tick rtw = tm.tRTW * period_;
+    const Tick wtrL = tm.tWTR_L * period_, wtrS = tm.tWTR_S * period_;
+    bool moved = false;
+    // One kind's commands near c; rule(e, to, gap) gives the stretch e forbids. reach: the
+    // longest a stretch reaches past its command; ahead: the longest it starts before it.
+    auto pass = [&](unsigned kind, Tick reach, Tick ahead, auto rule) {
         auto look = [&](const ColRecord& e) {
-            const Tick ccd = e.group == s.group ? ccdL : ccdS;
-            const Tick after = e.last + ccd;
-            if (after <= c)
-                return;
-            const Tick from = fromOf(e.first, span + ccd);
-            if (from < after)
-                add(from, after);
+            Tick to, gap;
+            rule(e, to, gap);
+            if (c < to && fromOf(e.first, gap) <= c) {
+                c = to;
+                moved = true;
+            }
         };
-        // Newest first: a command whose first column command lies more than the longest tail
-        // and rule before c forbids nothing at or after c, nor does any older one.
-        const ColRecord* cols = rr.cols(same);
-        const Tick reach = rr.colTail[same] + colGapMax_;
-        for (unsigned i = rr.nCols[same]; i > 0 && cols[i - 1].first + reach > c; --i)
-            look(cols[i - 1]);
-        if (rr.forgotCols[same])
-            look(rr.colForgotten[same]);
-    }
-    if (check[other]) {
-        // The other kind: a read after a write's data by tWTR, a write after a read by tRTW.
-        const Tick rtw = tm.tRTW * period_;
-        const Tick wtrL = tm.tWTR_L * period_, wtrS = tm.tWTR_S * period_;
-        auto look = [&](const ColRecord& e) {
-            const Tick wtr = e.group == s.group ? wtrL : wtrS;
-            const Tick after = s.write ? e.last + rtw : e.dataEnd + wtr;
-            if (after <= c)
-                return;
-            const Tick from = fromOf(e.first, s.write ? span + s.lat + burstTicks_ + wtr : span + rtw);
-            if (from < after)
-                add(from, after);
-        };
-        const ColRecord* cols = rr.cols(other);
-        const Tick reach = rr.colTail[other] + colGapMax_;
-        for (unsigned i = rr.nCols[other]; i > 0 && cols[i - 1].first + reach > c; --i)
-            look(cols[i - 1]);
-        if (rr.forgotCols[other])
-            look(rr.colForgotten[other]);
-    }
-    return count;
+        const ColRecord* cols = rr.cols(kind);
+        const unsigned n = rr.nCols[kind];
+        for (unsigned i = countBefore(cols, n, [&](const ColRecord& e) { return e.first + reach <= c; });
+             i < n && cols[i].first <= c + ahead; ++i)
+            look(cols[i]);
+        if (rr.forgotCols[kind])
+            look(rr.colForgotten[kind]);
+    };
+    // The same kind: tCCD either way.
+    auto sameRule = [&](const ColRecord& e, Tick& to, Tick& gap) {
+        const Tick ccd = e.group == s.group ? ccdL : ccdS;
+        to = e.last + ccd;
+        gap = span + ccd;
+    };
+    // The other kind: a read after a write's data by tWTR, a write after a read by tRTW.
+    auto otherRule = [&](const ColRecord& e, Tick& to, Tick& gap) {
+        const Tick wtr = e.group == s.group ? wtrL : wtrS;
+        to = s.write ? e.last + rtw : e.dataEnd + wtr;
+        gap = s.write ? span + s.lat + burstTicks_ + wtr : span + rtw;
+    };
+    do {
+        moved = false;
+        if (check[same])
+            pass(same, rr.colSpan[same] + ccdL, span + ccdL, sameRule);
+        if (check[other])
+            pass(other, s.write ? rr.colSpan[other] + rtw : rr.colTail[other] + wtrL,
+                 s.write ? span + s.lat + burstTicks_ + wtrL : span + rtw, otherRule);
+    } while (moved);
+    return c;
 }
 
 void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
@@ -284,6 +291,7 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
     for (; slot > 0 && cols[slot - 1].first > c; --slot)
         cols[slot] = cols[slot - 1];
     cols[slot] = ColRecord{c, c + (s.bursts - 1) * stepTicks_, dataEnd, s.group, s.write};
+    rr.colSpan[kind] = std::max(rr.colSpan[kind], cols[slot].last - c);
     rr.colTail[kind] = std::max(rr.colTail[kind], dataEnd - c);
     const DdrTiming& tm = config_.t;
     const Tick last = cols[slot].last;
@@ -316,27 +324,15 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
 // Column commands and data: the first column command at or after c that the rank's column rules,
 // the command bus and the data bus all allow; returns it (data starts lat later).
 Tick Ddr::placeColumns(const Segment& s, Tick c) const {
-    const Tick dur = s.dur;
-    // Collected once, when the rules are first needed: c only moves later, so a stretch it has
-    // passed never holds it again.
-    std::array<ColumnStretch, 2 * (kColHistory + 1)> stretches;
-    unsigned count = 0, next = 0;
-    bool collected = false;
     for (;;) {
         // The data bus first: it moves a request past a busy stretch in one step.
-        const Tick ds = s.bus->busyUntil() <= c + s.lat ? c + s.lat : s.bus->earliestStart(c + s.lat, dur);
+        const Tick ds = s.bus->busyUntil() <= c + s.lat ? c + s.lat : s.bus->earliestStart(c + s.lat, s.dur);
         c = ds - s.lat;
         if (!colRules_ ||
             (c >= s.rules->colFree[s.write] && c >= s.rules->colFreeInGroup[2 * s.group + s.write]))
             return c;
         const Tick before = c;
-        if (!collected) {
-            count = columnStretches(*s.rules, s, c, stretches.data());
-            collected = true;
-        }
-        // The first tick at or after c outside every stretch (sorted by start: one pass).
-        for (; next < count && stretches[next].from <= c; ++next)
-            c = std::max(c, stretches[next].to);
+        c = columnRulesAllow(*s.rules, s, c);
         if (c == before)
             return c;
     }
@@ -354,6 +350,9 @@ void Ddr::commitActivate(const Segment& s, Tick act) {
 // A bank holds at most bank_queue requests that have arrived and not yet issued their column
 // command; a request that finds it full is admitted when the first of them leaves.
 Tick Ddr::admit(std::size_t bank, Tick t) const {
+    // Mostly the entry that leaves first has left by t: room at once.
+    if (t >= queueFirst_[bank].leaves)
+        return t;
     const QueueEntry* q = &queues_[bank * config_.bankQueue];
     for (;;) {
         // Not full as soon as one entry is not waiting at t (every entry looked at: no branch
@@ -372,15 +371,18 @@ Tick Ddr::admit(std::size_t bank, Tick t) const {
 
 void Ddr::enqueue(std::size_t bank, Tick admitted, Tick leaves) {
     QueueEntry* q = &queues_[bank * config_.bankQueue];
-    // The entry that left first (the first of equals) takes the new request.
+    QueueFirst& first = queueFirst_[bank];
+    // The entry that leaves first takes the new request; then the next to leave first (the
+    // first of equals) is found.
+    q[first.slot] = QueueEntry{admitted, leaves};
     unsigned slot = 0;
-    Tick first = q[0].leaves;
+    Tick earliest = q[0].leaves;
     for (unsigned i = 1; i < config_.bankQueue; ++i) {
-        const bool earlier = q[i].leaves < first;
-        first = earlier ? q[i].leaves : first;
+        const bool earlier = q[i].leaves < earliest;
+        earliest = earlier ? q[i].leaves : earliest;
         slot = earlier ? i : slot;
     }
-    q[slot] = QueueEntry{admitted, leaves};
+    first = QueueFirst{earliest, slot};
 }
 
 Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival) {
@@ -631,12 +633,15 @@ Tick Ddr::completePostedWrites() {
 
 Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival) {
     const std::uint64_t g = map_.granule(), burst = config_.burstBytes();
+    // Shifts where the sizes are powers of two (they mostly are): no division per request.
+    auto granuleEnd = [&](std::uint64_t a) { return granulePow2_ ? (a | (g - 1)) + 1 : (a / g + 1) * g; };
+    auto burstOf = [&](std::uint64_t offset) { return burstPow2_ ? offset >> burstShift_ : offset / burst; };
     Tick done = arrival;
     Tick maxWait = 0;
     std::uint64_t end = addr + bytes;
     while (addr < end) {
         DdrLocation loc = map_.decode(addr);
-        std::uint64_t segEnd = std::min(end, (addr / g + 1) * g);
+        std::uint64_t segEnd = std::min(end, granuleEnd(addr));
         std::uint64_t rowEnd = loc.rowOffset + (segEnd - addr);
         // Following granules in the same row of the same bank join the segment.
         while (segEnd < end) {
@@ -648,7 +653,7 @@ Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick a
             segEnd += n;
             rowEnd += n;
         }
-        std::uint64_t bursts = (rowEnd - 1) / burst - loc.rowOffset / burst + 1;
+        std::uint64_t bursts = burstOf(rowEnd - 1) - burstOf(loc.rowOffset) + 1;
         if (write)
             writeBursts_ += bursts;
         else

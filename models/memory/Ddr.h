@@ -140,9 +140,10 @@ private:
         std::array<std::array<ColRecord, 2 * kColHistory>, 2> colBuffer{};
         std::array<unsigned, 2> colHead{};
         const ColRecord* cols(unsigned kind) const { return colBuffer[kind].data() + colHead[kind]; }
-        // Of each kind: the longest time from a first column command to the end of its data, so a
-        // look back through the history stops at the first command that cannot reach the candidate.
-        std::array<Tick, 2> colTail{};
+        // Of each kind: the longest time from a segment's first column command to its last and to
+        // the end of its data, so a look back through the history stops at the first command that
+        // cannot reach the candidate.
+        std::array<Tick, 2> colSpan{}, colTail{};
         unsigned nActs = 0;
         // Bit j: the remembered activates j..j + 3 lie within tFAW.
         std::uint32_t shortWindows = 0;
@@ -173,9 +174,7 @@ private:
     };
     Tick placeActivate(RankRules& rr, unsigned group, Tick a) const;
     void recordActivate(RankRules& rr, unsigned group, Tick a);
-    // A stretch of ticks where the column rules forbid a segment's first column command.
-    struct ColumnStretch;
-    unsigned columnStretches(const RankRules& rr, const Segment& s, Tick& c, ColumnStretch* stretches) const;
+    Tick columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const;
     void recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd);
     Tick placeColumns(const Segment& s, Tick c) const;
     void commitColumns(const Segment& s, Tick c);
@@ -223,14 +222,21 @@ private:
     Tick refi_, rfc_;
     bool actRules_, ccdRules_, turnRules_, colRules_;
     Tick rrdS_, rrdL_, faw_;
-    Tick colGapMax_;                        // the longest of tCCD_L/S, tWTR_L/S and tRTW
+    bool granulePow2_, burstPow2_;  // the interleave granule and the burst: shifts, not divisions
+    unsigned burstShift_;
     std::vector<Bank> banks_;               // [channel][rank][bank]
     std::vector<ReservationTimeline> bus_;  // per channel
     std::vector<RankRules> rules_;          // [channel][rank]
     std::vector<QueueEntry> queues_;        // [bank][bank_queue]
     std::vector<Tick> queueBlocked_;        // per bank: admission of the last request that waited
-    std::vector<RefreshEpoch> epochs_;      // per refresh unit
-    std::vector<Tick> writeSlotFree_;       // per write-queue entry: free from (kTickMax: queued)
+    // Per bank: the entry that leaves first (the first of equals) and when.
+    struct QueueFirst {
+        Tick leaves = 0;
+        unsigned slot = 0;
+    };
+    std::vector<QueueFirst> queueFirst_;
+    std::vector<RefreshEpoch> epochs_;  // per refresh unit
+    std::vector<Tick> writeSlotFree_;   // per write-queue entry: free from (kTickMax: queued)
     std::vector<PostedWrite> posted_;
     // The queue only drains when every entry is posted, so between drains entries are taken in
     // the order they free (by tick, then index): that order, computed once per drain, and the

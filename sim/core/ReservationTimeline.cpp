@@ -8,16 +8,26 @@ namespace tessim {
 
 std::size_t ReservationTimeline::findSlot(Tick arrival, Tick duration, Tick& start) const {
     // First interval that ends after the arrival; everything before it is irrelevant. Arrivals
-    // mostly fall among the last few intervals: the search gallops back from the end, then bisects.
+    // mostly fall among the last few intervals: those are counted (no branch to mispredict), else
+    // the search gallops back from the end, then bisects.
     auto first = live(), last = intervals_.end();
-    std::ptrdiff_t step = 1;
-    while (last - first > step && (last - step)->end > arrival) {
-        last -= step;
-        step *= 2;
+    constexpr std::ptrdiff_t kNear = 16;
+    std::vector<Interval>::const_iterator it;
+    if (last - first >= kNear && (last - kNear)->end <= arrival) {
+        std::ptrdiff_t later = 0;
+        for (std::ptrdiff_t i = 1; i < kNear; ++i)
+            later += (last - i)->end > arrival;
+        it = last - later;
+    } else {
+        std::ptrdiff_t step = 1;
+        while (last - first > step && (last - step)->end > arrival) {
+            last -= step;
+            step *= 2;
+        }
+        if (last - first > step)
+            first = last - step + 1;
+        it = std::upper_bound(first, last, arrival, [](Tick t, const Interval& iv) { return t < iv.end; });
     }
-    if (last - first > step)
-        first = last - step + 1;
-    auto it = std::upper_bound(first, last, arrival, [](Tick t, const Interval& iv) { return t < iv.end; });
     Tick candidate = arrival;
     for (; it != intervals_.end(); ++it) {
         if (candidate + duration <= it->start)
