@@ -40,7 +40,8 @@ Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
       queues_(config.bankQueue ? banks_.size() * config.bankQueue : 0),
       queueBlocked_(config.bankQueue ? banks_.size() : 0, 0), queueFirst_(queueBlocked_.size()),
       epochs_(config.perBankRefresh ? std::size_t{config.ranks} * config.banks : config.ranks),
-      writeSlotFree_(config.writeQueue, 0), edges_(period_) {
+      writeSlotFree_(config.writeQueue, 0),
+      periodInverse_(period_ > 1 && period_ < (Tick{1} << 32) ? ~std::uint64_t{0} / period_ + 1 : 0) {
     posted_.reserve(config.writeQueue);
     orderFreeSlots();
 }
@@ -226,15 +227,21 @@ Tick Ddr::columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const 
     const Tick rtw = tm.tRTW * period_;
     const Tick wtrL = tm.tWTR_L * period_, wtrS = tm.tWTR_S * period_;
     bool moved = false;
+    Tick pending = kTickMax;  // the earliest start of a stretch looked at that began after c
     // One kind's commands near c; rule(e, to, gap) gives the stretch e forbids. reach: the
     // longest a stretch reaches past its command; ahead: the longest it starts before it.
     auto pass = [&](unsigned kind, Tick reach, Tick ahead, auto rule) {
         auto look = [&](const ColRecord& e) {
             Tick to, gap;
             rule(e, to, gap);
-            if (c < to && fromOf(e.first, gap) <= c) {
+            if (c >= to)
+                return;
+            const Tick from = fromOf(e.first, gap);
+            if (from <= c) {
                 c = to;
                 moved = true;
+            } else {
+                pending = std::min(pending, from);
             }
         };
         const ColRecord* cols = rr.cols(kind);
@@ -257,15 +264,23 @@ Tick Ddr::columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const 
         to = s.write ? e.last + rtw : e.dataEnd + wtr;
         gap = s.write ? span + s.lat + burstTicks_ + wtr : span + rtw;
     };
-    do {
+    for (;;) {
+        pending = kTickMax;
         moved = false;
         if (check[same])
             pass(same, rr.colSpan[same] + ccdL, span + ccdL, sameRule);
+        const bool sameMoved = moved;
+        moved = false;
         if (check[other])
             pass(other, s.write ? rr.colSpan[other] + rtw : rr.colTail[other] + wtrL,
                  s.write ? span + s.lat + burstTicks_ + wtrL : span + rtw, otherRule);
-    } while (moved);
-    return c;
+        // Done unless a move reached a stretch looked at before it (it began after c then), or
+        // the other kind moved c past the commands of this kind looked at.
+        if (!sameMoved && !moved)
+            return c;
+        if (c < pending && !(moved && check[same]))
+            return c;
+    }
 }
 
 void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
@@ -385,6 +400,25 @@ void Ddr::enqueue(std::size_t bank, Tick admitted, Tick leaves) {
     first = QueueFirst{earliest, slot};
 }
 
+Tick Ddr::alignArrival(Tick t) {
+    __extension__ typedef unsigned __int128 Wide;
+    // ⌊n / period⌋ for n below 2^32: n × ⌈2^64 / period⌉ errs by less than n / 2^64 < 1 / period.
+    constexpr Tick kExact = Tick{1} << 32;
+    auto quotient = [this](Tick n) { return static_cast<Tick>((Wide(n) * periodInverse_) >> 64); };
+    if (periodInverse_ != 0) {
+        if (t >= lastEdge_ && t - lastEdge_ + period_ <= kExact) {
+            lastEdge_ += quotient(t - lastEdge_ + period_ - 1) * period_;
+            return lastEdge_;
+        }
+        if (t < lastEdge_ && lastEdge_ - t < kExact) {
+            lastEdge_ -= quotient(lastEdge_ - t) * period_;
+            return lastEdge_;
+        }
+    }
+    lastEdge_ = alignUp(t, period_);
+    return lastEdge_;
+}
+
 Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival) {
     const DdrTiming& tm = config_.t;
     const std::size_t rankIndex = std::size_t{loc.channel} * config_.ranks + loc.rank;
@@ -398,7 +432,7 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
               write ? writeLat_ : readLat_,
               (bursts - 1) * stepTicks_ + burstTicks_};
     const unsigned unit = refreshUnit(loc);
-    const Tick first = edges_.alignUp(arrival);
+    const Tick first = alignArrival(arrival);
     Tick t = first;
     if (config_.bankQueue) {
         // Admitted in order: not before a request presented ahead of it that had to wait.
@@ -409,8 +443,13 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     accepted_ = std::max(accepted_, t);
 
     if (config_.frfcfs && !b.closed.empty()) {
-        if (Tick end = serveInPast(b, s, loc, t))
-            return end;
+        // Only a closed epoch of its row open at t, or a gap between epochs, can serve it.
+        bool past = config_.rowHistory >= 2 && b.open;
+        for (const ClosedEpoch& e : b.closed)
+            past = past || (e.row == loc.row && t < e.precharge);
+        if (past)
+            if (Tick end = serveInPast(b, s, loc, t))
+                return end;
     }
 
     RowOutcome outcome;

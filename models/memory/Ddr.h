@@ -241,7 +241,12 @@ private:
     // The queue only drains when every entry is posted, so between drains entries are taken in
     // the order they free (by tick, then index): that order, computed once per drain, and the
     // next entry to take in it.
-    ClockEdges edges_;  // of arrivals at serve()
+    // Arrivals at serve() rounded up to a clock edge, counted from the last edge by a
+    // multiplication (a saturated random stream's arrivals jump back and forth, where ClockEdges
+    // would divide): periodInverse_ = ⌊(2^64 − 1) / period⌋ + 1 (0: divide).
+    Tick alignArrival(Tick t);
+    Tick lastEdge_ = 0;
+    std::uint64_t periodInverse_;
     std::vector<unsigned> freeOrder_;
     std::size_t nextFree_ = 0;
     void orderFreeSlots();
