@@ -44,11 +44,17 @@ Tick ReservationTimeline::earliestStart(Tick arrival, Tick duration) const {
     if (duration > 0 && arrival >= intervals_.back().start)
         return intervals_.back().end;
     Tick start = 0;
-    findSlot(arrival, duration, start);
+    hintPos_ = findSlot(arrival, duration, start);
+    hintStart_ = start;
+    hintDuration_ = duration;
+    hint_ = true;
     return start;
 }
 
 Tick ReservationTimeline::reserveElsewhere(Tick arrival, Tick duration) {
+    // Where earliestStart() just found this slot: the same search would end at the same place.
+    const bool hinted = hint_ && arrival == hintStart_ && duration == hintDuration_;
+    hint_ = false;
     ++reservations_;
     busyTicks_ += duration;
     // Fast path: in-order arrival at or after the end of all reservations.
@@ -61,8 +67,8 @@ Tick ReservationTimeline::reserveElsewhere(Tick arrival, Tick duration) {
             intervals_.push_back({arrival, arrival + duration});
         }
     } else {
-        Tick start = 0;
-        std::size_t pos = findSlot(arrival, duration, start);
+        Tick start = arrival;
+        const std::size_t pos = hinted ? hintPos_ : findSlot(arrival, duration, start);
         waitTicks_ += start - arrival;
         if (duration == 0)
             return start;
