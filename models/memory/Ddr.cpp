@@ -3,7 +3,22 @@
 #include <algorithm>
 #include <numeric>
 
+#include "models/memory/PowerOfTwo.h"
+
 namespace tessim {
+
+namespace {
+
+// How many records of a time-ordered history `before` holds for, when it holds for a prefix:
+// counted over all of them (no branch to mispredict, and no chain of dependent loads).
+template <class Record, class Before> unsigned countBefore(const Record* records, unsigned n, Before before) {
+    unsigned count = 0;
+    for (unsigned i = 0; i < n; ++i)
+        count += before(records[i]) ? 1 : 0;
+    return count;
+}
+
+}  // namespace
 
 Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
     : Memory(name, config.level, config.size), config_(config), map_(config), period_(config.clock.period),
@@ -16,13 +31,17 @@ Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
       actRules_(config.t.tRRD_S != 0 || config.t.tRRD_L != 0 || config.t.tFAW != 0),
       ccdRules_(config.t.tCCD_S > config.burstCycles() || config.t.tCCD_L > config.burstCycles()),
       turnRules_(config.t.tWTR_S != 0 || config.t.tWTR_L != 0 || config.t.tRTW != 0),
-      colRules_(ccdRules_ || turnRules_), banks_(std::size_t{config.channels} * config.ranks * config.banks),
-      bus_(config.channels),
+      colRules_(ccdRules_ || turnRules_), rrdS_(config.t.tRRD_S * config.clock.period),
+      rrdL_(config.t.tRRD_L * config.clock.period), faw_(config.t.tFAW * config.clock.period),
+      granulePow2_(isPow2(map_.granule())), burstPow2_(isPow2(config.burstBytes())),
+      burstShift_(log2Of(config.burstBytes())),
+      banks_(std::size_t{config.channels} * config.ranks * config.banks), bus_(config.channels),
       rules_(std::size_t{config.channels} * config.ranks, RankRules(config.bankGroups)),
       queues_(config.bankQueue ? banks_.size() * config.bankQueue : 0),
-      queueBlocked_(config.bankQueue ? banks_.size() : 0, 0),
+      queueBlocked_(config.bankQueue ? banks_.size() : 0, 0), queueFirst_(queueBlocked_.size()),
       epochs_(config.perBankRefresh ? std::size_t{config.ranks} * config.banks : config.ranks),
-      writeSlotFree_(config.writeQueue, 0), edges_(period_) {
+      writeSlotFree_(config.writeQueue, 0),
+      periodInverse_(period_ > 1 && period_ < (Tick{1} << 32) ? ~std::uint64_t{0} / period_ + 1 : 0) {
     posted_.reserve(config.writeQueue);
     orderFreeSlots();
 }
@@ -37,6 +56,7 @@ void Ddr::resetTiming() {
         r = RankRules(config_.bankGroups);
     std::fill(queues_.begin(), queues_.end(), QueueEntry{});
     std::fill(queueBlocked_.begin(), queueBlocked_.end(), 0);
+    std::fill(queueFirst_.begin(), queueFirst_.end(), QueueFirst{});
     for (auto& e : epochs_)
         e = RefreshEpoch{};
     std::fill(writeSlotFree_.begin(), writeSlotFree_.end(), 0);
@@ -97,72 +117,52 @@ std::uint64_t Ddr::refreshesBy(Tick until) const {
     return n * config_.channels;
 }
 
-// Activates of a rank are remembered in time order, so only those within tRRD or tFAW of the
-// candidate are looked at; each conflict moves the candidate later, never earlier.
+// The earliest activate at or after a that the rank's remembered activates allow: tRRD (tRRD_L in
+// the same bank group) from each in either time order, no five activates within tFAW, and after
+// the last one forgotten. The remembered activates are in time order, so the candidates fall in
+// the gaps between them: the gaps are tried in turn from the one that holds a, each at its
+// earliest tick (the limits from the activates before a gap only grow, those from the activates
+// after it only bound it from above, so a gap's earliest tick fits or none of its ticks does).
 Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
     if (!actRules_)
         return a;
-    {
-        // After every remembered activate by tRRD (tRRD_L in this group) and after the fourth
-        // latest by tFAW: nothing to check.
-        const DdrTiming& t = config_.t;
-        const unsigned n = rr.nActs;
-        const ActRecord* acts = rr.acts();
-        if (n == 0 ||
-            (a >= acts[n - 1].at + t.tRRD_S * period_ && a >= rr.lastActInGroup[group] + t.tRRD_L * period_ &&
-             (n < 4 || a >= acts[n - 4].at + t.tFAW * period_)))
-            if (!rr.forgotActs || a >= rr.actForgotten.at + t.tRRD_S * period_)
-                return a;
-    }
-    const DdrTiming& tm = config_.t;
-    const Tick faw = tm.tFAW * period_;
-    const Tick reach = std::max(tm.tRRD_L, tm.tFAW) * period_;
-    const Tick rrdL = tm.tRRD_L * period_, rrdS = tm.tRRD_S * period_;
-    const Tick rrdReach = std::min(reach, std::max(rrdL, rrdS));
-    // Older than the activates remembered: after the last one forgotten.
-    if (rr.forgotActs)
-        a = std::max(a, rr.actForgotten.at + tm.tRRD_S * period_);
-    const ActRecord* acts = rr.acts();
     const unsigned n = rr.nActs;
-    // Most candidates fall among the latest activates: the window is found from the end.
-    unsigned lo = n;
-    while (lo > 0 && acts[lo - 1].at + reach > a)
-        --lo;
+    const ActRecord* acts = rr.acts();
+    // After every remembered activate by tRRD (tRRD_L in this group) and after the fourth latest
+    // by tFAW: nothing to check.
+    if ((n == 0 || (a >= acts[n - 1].at + rrdS_ && a >= rr.lastActInGroup[group] + rrdL_ &&
+                    (n < 4 || a >= acts[n - 4].at + faw_))) &&
+        (!rr.forgotActs || a >= rr.actForgotten.at + rrdS_))
+        return a;
+    if (rr.forgotActs)
+        a = std::max(a, rr.actForgotten.at + rrdS_);
+    auto rrdTo = [&](const ActRecord& r) { return r.group == group ? rrdL_ : rrdS_; };
+    // Gap p holds the ticks x with acts[p - 1].at <= x < acts[p].at.
+    unsigned p = n;
+    while (p > 0 && acts[p - 1].at > a)
+        --p;
+    // Gaps inside four remembered activates within tFAW hold no tick (a fifth would join them).
+    const std::uint32_t blocked = (rr.shortWindows << 1) | (rr.shortWindows << 2) | (rr.shortWindows << 3);
+    Tick x = a;
     for (;;) {
-        // The first remembered activate that can still constrain a, and the first closer than the
-        // longest tRRD (a only moves later: both only move on; a few steps, no search).
-        while (lo < n && acts[lo].at + reach <= a)
-            ++lo;
-        unsigned near = lo;
-        while (near < n && acts[near].at + rrdReach <= a)
-            ++near;
-        // One pass in time order settles tRRD: a moves only later, past each activate too close.
-        for (unsigned i = near; i < n && acts[i].at < a + rrdReach; ++i) {
-            const Tick rrd = acts[i].group == group ? rrdL : rrdS;
-            // Either order needs tRRD between the two; an activate too close moves after the other.
-            if (a >= acts[i].at ? a < acts[i].at + rrd : a + rrd > acts[i].at)
-                a = acts[i].at + rrd;
-        }
-        if (faw == 0)
-            return a;
-        // Five activates (the candidate and four remembered) must not fall within one tFAW; a move
-        // for it needs tRRD checked again.
-        unsigned k = near;
-        while (k < n && acts[k].at <= a)
-            ++k;
-        // Window j: the candidate and remembered j..j+3, the candidate at its place in time.
-        bool moved = false;
-        for (unsigned j = k >= 4 ? k - 4 : 0; j <= k && j + 4 <= n; ++j) {
-            const Tick first = j < k ? acts[j].at : a;
-            const Tick last = j + 4 == k ? a : acts[j + 3].at;
-            if (last - first < faw) {
-                a = first + faw;
-                moved = true;
-                break;
-            }
-        }
-        if (!moved)
-            return a;
+        if (blocked >> p & 1)
+            p += static_cast<unsigned>(__builtin_ctz(~blocked >> p));
+        // The earliest tick of gap p that the activates before it allow by tRRD (those closer
+        // than tRRD_L) and by tFAW (the fourth before it).
+        for (unsigned i = p; i > 0 && acts[i - 1].at + rrdL_ > x; --i)
+            x = std::max(x, acts[i - 1].at + rrdTo(acts[i - 1]));
+        if (p >= 4)
+            x = std::max(x, acts[p - 4].at + faw_);
+        if (p == n)
+            return x;
+        // Before acts[p]: tRRD to it and to the later ones within tRRD_L, tFAW to the fourth
+        // after it.
+        bool fits = x < acts[p].at && (p + 4 > n || x + faw_ <= acts[p + 3].at);
+        for (unsigned i = p; fits && i < n && acts[i].at < x + rrdL_; ++i)
+            fits = x + rrdTo(acts[i]) <= acts[i].at;
+        if (fits)
+            return x;
+        ++p;
     }
 }
 
@@ -173,6 +173,7 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
         // The oldest leaves the history.
         rr.actForgotten = rr.acts()[0];
         rr.forgotActs = true;
+        rr.shortWindows >>= 1;
         ++rr.actHead;
         --rr.nActs;
     }
@@ -188,19 +189,26 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
         acts[i] = acts[i - 1];
     acts[i] = ActRecord{a, group};
     rr.lastActInGroup[group] = std::max(rr.lastActInGroup[group], a);
+    if (faw_ != 0) {
+        // The windows before the new activate keep their bits, those after it move up by one,
+        // and the (at most four) that hold it are measured.
+        const unsigned from = i >= 3 ? i - 3 : 0;
+        std::uint32_t w = rr.shortWindows;
+        w = (w & ((1u << from) - 1)) | ((w >> i) << (i + 1));
+        for (unsigned j = from; j <= i && j + 4 <= rr.nActs; ++j)
+            w |= std::uint32_t{acts[j + 3].at - acts[j].at < faw_} << j;
+        rr.shortWindows = w;
+    }
 }
 
 // The column rules: tCCD, tWTR and tRTW against the rank's recent column commands, in either
-// time order. Each remembered command forbids one stretch of
-// ticks, [from, to): before it closer than its distance from this segment, or after it sooner than
-// allowed. c moves past the commands forgotten; returned: the stretches that end after c, sorted
-// by start.
-struct Ddr::ColumnStretch {
-    Tick from, to;
-};
-
-unsigned Ddr::columnStretches(const RankRules& rr, const Segment& s, Tick& c,
-                              ColumnStretch* stretches) const {
+// time order, and after the latest command forgotten of each kind. Each remembered command
+// forbids one stretch of ticks, [from, to): before it closer than its distance from this segment,
+// or after it sooner than allowed. Returned: the first tick at or after c outside every stretch.
+// The commands are in time order, so only those near c are looked at: from the first whose
+// stretch can still reach c to the last whose stretch can start before it; a move past one
+// stretch looks at them again (from where the stretches can reach the new tick).
+Tick Ddr::columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const {
     const DdrTiming& tm = config_.t;
     const Tick span = (s.bursts - 1) * stepTicks_;
     // Reads and writes are remembered apart: a kind whose rules cannot bind is not looked at
@@ -210,74 +218,96 @@ unsigned Ddr::columnStretches(const RankRules& rr, const Segment& s, Tick& c,
         if (check[kind] && rr.forgotCols[kind])
             // Older than the commands of this kind remembered: after the last one forgotten.
             c = std::max(c, rr.colForgotten[kind].first);
-    unsigned count = 0;
-    auto add = [&](Tick from, Tick to) {
-        unsigned j = count++;
-        for (; j > 0 && stretches[j - 1].from > from; --j)
-            stretches[j] = stretches[j - 1];
-        stretches[j] = ColumnStretch{from, to};
-    };
     // Before e: e must still keep its distance from this segment (c + gap <= e.first).
     auto fromOf = [](Tick first, Tick gap) {
         return gap == 0 ? first : first + 1 > gap ? first + 1 - gap : 0;
     };
     const unsigned same = s.write ? 1 : 0, other = 1 - same;
-    if (check[same]) {
-        // The same kind: tCCD either way.
-        const Tick ccdL = tm.tCCD_L * period_, ccdS = tm.tCCD_S * period_;
+    const Tick ccdL = tm.tCCD_L * period_, ccdS = tm.tCCD_S * period_;
+    const Tick rtw = tm.tRTW * period_;
+    const Tick wtrL = tm.tWTR_L * period_, wtrS = tm.tWTR_S * period_;
+    bool moved = false;
+    Tick pending = kTickMax;  // the earliest start of a stretch looked at that began after c
+    // One kind's commands near c; rule(e, to, gap) gives the stretch e forbids. reach: the
+    // longest a stretch reaches past its command; ahead: the longest it starts before it.
+    auto pass = [&](unsigned kind, Tick reach, Tick ahead, auto rule) {
         auto look = [&](const ColRecord& e) {
-            const Tick ccd = e.group == s.group ? ccdL : ccdS;
-            const Tick after = e.last + ccd;
-            if (after <= c)
+            Tick to, gap;
+            rule(e, to, gap);
+            if (c >= to)
                 return;
-            const Tick from = fromOf(e.first, span + ccd);
-            if (from < after)
-                add(from, after);
+            const Tick from = fromOf(e.first, gap);
+            if (from <= c) {
+                c = to;
+                moved = true;
+            } else {
+                pending = std::min(pending, from);
+            }
         };
-        for (unsigned i = 0; i < rr.nCols[same]; ++i)
-            look(rr.cols[same][i]);
-        if (rr.forgotCols[same])
-            look(rr.colForgotten[same]);
+        const ColRecord* cols = rr.cols(kind);
+        const unsigned n = rr.nCols[kind];
+        for (unsigned i = countBefore(cols, n, [&](const ColRecord& e) { return e.first + reach <= c; });
+             i < n && cols[i].first <= c + ahead; ++i)
+            look(cols[i]);
+        if (rr.forgotCols[kind])
+            look(rr.colForgotten[kind]);
+    };
+    // The same kind: tCCD either way.
+    auto sameRule = [&](const ColRecord& e, Tick& to, Tick& gap) {
+        const Tick ccd = e.group == s.group ? ccdL : ccdS;
+        to = e.last + ccd;
+        gap = span + ccd;
+    };
+    // The other kind: a read after a write's data by tWTR, a write after a read by tRTW.
+    auto otherRule = [&](const ColRecord& e, Tick& to, Tick& gap) {
+        const Tick wtr = e.group == s.group ? wtrL : wtrS;
+        to = s.write ? e.last + rtw : e.dataEnd + wtr;
+        gap = s.write ? span + s.lat + burstTicks_ + wtr : span + rtw;
+    };
+    for (;;) {
+        pending = kTickMax;
+        moved = false;
+        if (check[same])
+            pass(same, rr.colSpan[same] + ccdL, span + ccdL, sameRule);
+        const bool sameMoved = moved;
+        moved = false;
+        if (check[other])
+            pass(other, s.write ? rr.colSpan[other] + rtw : rr.colTail[other] + wtrL,
+                 s.write ? span + s.lat + burstTicks_ + wtrL : span + rtw, otherRule);
+        // Done unless a move reached a stretch looked at before it (it began after c then), or
+        // the other kind moved c past the commands of this kind looked at.
+        if (!sameMoved && !moved)
+            return c;
+        if (c < pending && !(moved && check[same]))
+            return c;
     }
-    if (check[other]) {
-        // The other kind: a read after a write's data by tWTR, a write after a read by tRTW.
-        const Tick rtw = tm.tRTW * period_;
-        const Tick wtrL = tm.tWTR_L * period_, wtrS = tm.tWTR_S * period_;
-        auto look = [&](const ColRecord& e) {
-            const Tick wtr = e.group == s.group ? wtrL : wtrS;
-            const Tick after = s.write ? e.last + rtw : e.dataEnd + wtr;
-            if (after <= c)
-                return;
-            const Tick from = fromOf(e.first, s.write ? span + s.lat + burstTicks_ + wtr : span + rtw);
-            if (from < after)
-                add(from, after);
-        };
-        for (unsigned i = 0; i < rr.nCols[other]; ++i)
-            look(rr.cols[other][i]);
-        if (rr.forgotCols[other])
-            look(rr.colForgotten[other]);
-    }
-    return count;
 }
 
 void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
     if (!colRules_)
         return;
     const unsigned kind = s.write ? 1 : 0;
-    auto& cols = rr.cols[kind];
-    unsigned slot = rr.nCols[kind];
-    if (slot < kColHistory) {
-        ++rr.nCols[kind];
-    } else {
-        slot = 0;
-        for (unsigned i = 1; i < kColHistory; ++i)
-            if (cols[i].first < cols[slot].first)
-                slot = i;
-        if (cols[slot].first >= rr.colForgotten[kind].first)
-            rr.colForgotten[kind] = cols[slot];
+    if (rr.nCols[kind] == kColHistory) {
+        // The oldest leaves the history; the latest that left is remembered.
+        const ColRecord& oldest = rr.cols(kind)[0];
+        if (oldest.first >= rr.colForgotten[kind].first)
+            rr.colForgotten[kind] = oldest;
         rr.forgotCols[kind] = true;
+        ++rr.colHead[kind];
+        --rr.nCols[kind];
     }
+    auto& buffer = rr.colBuffer[kind];
+    if (rr.colHead[kind] + rr.nCols[kind] == buffer.size()) {
+        std::copy(buffer.begin() + rr.colHead[kind], buffer.end(), buffer.begin());
+        rr.colHead[kind] = 0;
+    }
+    ColRecord* cols = buffer.data() + rr.colHead[kind];
+    unsigned slot = rr.nCols[kind]++;
+    for (; slot > 0 && cols[slot - 1].first > c; --slot)
+        cols[slot] = cols[slot - 1];
     cols[slot] = ColRecord{c, c + (s.bursts - 1) * stepTicks_, dataEnd, s.group, s.write};
+    rr.colSpan[kind] = std::max(rr.colSpan[kind], cols[slot].last - c);
+    rr.colTail[kind] = std::max(rr.colTail[kind], dataEnd - c);
     const DdrTiming& tm = config_.t;
     const Tick last = cols[slot].last;
     // A new read waits tCCD after a read and tWTR after a write's data; a new write tCCD after a
@@ -309,27 +339,15 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
 // Column commands and data: the first column command at or after c that the rank's column rules,
 // the command bus and the data bus all allow; returns it (data starts lat later).
 Tick Ddr::placeColumns(const Segment& s, Tick c) const {
-    const Tick dur = s.dur;
-    // Collected once, when the rules are first needed: c only moves later, so a stretch it has
-    // passed never holds it again.
-    std::array<ColumnStretch, 2 * (kColHistory + 1)> stretches;
-    unsigned count = 0, next = 0;
-    bool collected = false;
     for (;;) {
         // The data bus first: it moves a request past a busy stretch in one step.
-        const Tick ds = s.bus->busyUntil() <= c + s.lat ? c + s.lat : s.bus->earliestStart(c + s.lat, dur);
+        const Tick ds = s.bus->busyUntil() <= c + s.lat ? c + s.lat : s.bus->earliestStart(c + s.lat, s.dur);
         c = ds - s.lat;
         if (!colRules_ ||
             (c >= s.rules->colFree[s.write] && c >= s.rules->colFreeInGroup[2 * s.group + s.write]))
             return c;
         const Tick before = c;
-        if (!collected) {
-            count = columnStretches(*s.rules, s, c, stretches.data());
-            collected = true;
-        }
-        // The first tick at or after c outside every stretch (sorted by start: one pass).
-        for (; next < count && stretches[next].from <= c; ++next)
-            c = std::max(c, stretches[next].to);
+        c = columnRulesAllow(*s.rules, s, c);
         if (c == before)
             return c;
     }
@@ -347,26 +365,58 @@ void Ddr::commitActivate(const Segment& s, Tick act) {
 // A bank holds at most bank_queue requests that have arrived and not yet issued their column
 // command; a request that finds it full is admitted when the first of them leaves.
 Tick Ddr::admit(std::size_t bank, Tick t) const {
+    // Mostly the entry that leaves first has left by t: room at once.
+    if (t >= queueFirst_[bank].leaves)
+        return t;
     const QueueEntry* q = &queues_[bank * config_.bankQueue];
     for (;;) {
-        // Not full as soon as one entry is not waiting at t (most often the first looked at).
+        // Not full as soon as one entry is not waiting at t (every entry looked at: no branch
+        // to mispredict on which).
+        bool room = false;
         Tick firstLeave = kTickMax;
         for (unsigned i = 0; i < config_.bankQueue; ++i) {
-            if (q[i].admitted > t || t >= q[i].leaves)
-                return t;
+            room |= (q[i].admitted > t) | (t >= q[i].leaves);
             firstLeave = std::min(firstLeave, q[i].leaves);
         }
+        if (room)
+            return t;
         t = firstLeave;
     }
 }
 
 void Ddr::enqueue(std::size_t bank, Tick admitted, Tick leaves) {
     QueueEntry* q = &queues_[bank * config_.bankQueue];
+    QueueFirst& first = queueFirst_[bank];
+    // The entry that leaves first takes the new request; then the next to leave first (the
+    // first of equals) is found.
+    q[first.slot] = QueueEntry{admitted, leaves};
     unsigned slot = 0;
-    for (unsigned i = 1; i < config_.bankQueue; ++i)
-        if (q[i].leaves < q[slot].leaves)
-            slot = i;
-    q[slot] = QueueEntry{admitted, leaves};
+    Tick earliest = q[0].leaves;
+    for (unsigned i = 1; i < config_.bankQueue; ++i) {
+        const bool earlier = q[i].leaves < earliest;
+        earliest = earlier ? q[i].leaves : earliest;
+        slot = earlier ? i : slot;
+    }
+    first = QueueFirst{earliest, slot};
+}
+
+Tick Ddr::alignArrival(Tick t) {
+    __extension__ typedef unsigned __int128 Wide;
+    // ⌊n / period⌋ for n below 2^32: n × ⌈2^64 / period⌉ errs by less than n / 2^64 < 1 / period.
+    constexpr Tick kExact = Tick{1} << 32;
+    auto quotient = [this](Tick n) { return static_cast<Tick>((Wide(n) * periodInverse_) >> 64); };
+    if (periodInverse_ != 0) {
+        if (t >= lastEdge_ && t - lastEdge_ + period_ <= kExact) {
+            lastEdge_ += quotient(t - lastEdge_ + period_ - 1) * period_;
+            return lastEdge_;
+        }
+        if (t < lastEdge_ && lastEdge_ - t < kExact) {
+            lastEdge_ -= quotient(lastEdge_ - t) * period_;
+            return lastEdge_;
+        }
+    }
+    lastEdge_ = alignUp(t, period_);
+    return lastEdge_;
 }
 
 Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival) {
@@ -382,7 +432,7 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
               write ? writeLat_ : readLat_,
               (bursts - 1) * stepTicks_ + burstTicks_};
     const unsigned unit = refreshUnit(loc);
-    const Tick first = edges_.alignUp(arrival);
+    const Tick first = alignArrival(arrival);
     Tick t = first;
     if (config_.bankQueue) {
         // Admitted in order: not before a request presented ahead of it that had to wait.
@@ -393,8 +443,13 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
     accepted_ = std::max(accepted_, t);
 
     if (config_.frfcfs && !b.closed.empty()) {
-        if (Tick end = serveInPast(b, s, loc, t))
-            return end;
+        // Only a closed epoch of its row open at t, or a gap between epochs, can serve it.
+        bool past = config_.rowHistory >= 2 && b.open;
+        for (const ClosedEpoch& e : b.closed)
+            past = past || (e.row == loc.row && t < e.precharge);
+        if (past)
+            if (Tick end = serveInPast(b, s, loc, t))
+                return end;
     }
 
     RowOutcome outcome;
@@ -617,12 +672,15 @@ Tick Ddr::completePostedWrites() {
 
 Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival) {
     const std::uint64_t g = map_.granule(), burst = config_.burstBytes();
+    // Shifts where the sizes are powers of two (they mostly are): no division per request.
+    auto granuleEnd = [&](std::uint64_t a) { return granulePow2_ ? (a | (g - 1)) + 1 : (a / g + 1) * g; };
+    auto burstOf = [&](std::uint64_t offset) { return burstPow2_ ? offset >> burstShift_ : offset / burst; };
     Tick done = arrival;
     Tick maxWait = 0;
     std::uint64_t end = addr + bytes;
     while (addr < end) {
         DdrLocation loc = map_.decode(addr);
-        std::uint64_t segEnd = std::min(end, (addr / g + 1) * g);
+        std::uint64_t segEnd = std::min(end, granuleEnd(addr));
         std::uint64_t rowEnd = loc.rowOffset + (segEnd - addr);
         // Following granules in the same row of the same bank join the segment.
         while (segEnd < end) {
@@ -634,7 +692,7 @@ Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick a
             segEnd += n;
             rowEnd += n;
         }
-        std::uint64_t bursts = (rowEnd - 1) / burst - loc.rowOffset / burst + 1;
+        std::uint64_t bursts = burstOf(rowEnd - 1) - burstOf(loc.rowOffset) + 1;
         if (write)
             writeBursts_ += bursts;
         else

@@ -135,8 +135,18 @@ private:
         std::array<ActRecord, 2 * kActHistory> actBuffer{};
         unsigned actHead = 0;
         const ActRecord* acts() const { return actBuffer.data() + actHead; }
-        std::array<std::array<ColRecord, kColHistory>, 2> cols{};  // reads, writes
+        // Reads and writes, each in time order of their first command: colBuffer[kind][colHead[kind],
+        // colHead[kind] + nCols[kind]) (the window slides in a buffer twice its size).
+        std::array<std::array<ColRecord, 2 * kColHistory>, 2> colBuffer{};
+        std::array<unsigned, 2> colHead{};
+        const ColRecord* cols(unsigned kind) const { return colBuffer[kind].data() + colHead[kind]; }
+        // Of each kind: the longest time from a segment's first column command to its last and to
+        // the end of its data, so a look back through the history stops at the first command that
+        // cannot reach the candidate.
+        std::array<Tick, 2> colSpan{}, colTail{};
         unsigned nActs = 0;
+        // Bit j: the remembered activates j..j + 3 lie within tFAW.
+        std::uint32_t shortWindows = 0;
         std::array<unsigned, 2> nCols{};
         // The latest command that left the history: nothing is placed before it.
         ActRecord actForgotten{};
@@ -164,9 +174,7 @@ private:
     };
     Tick placeActivate(RankRules& rr, unsigned group, Tick a) const;
     void recordActivate(RankRules& rr, unsigned group, Tick a);
-    // A stretch of ticks where the column rules forbid a segment's first column command.
-    struct ColumnStretch;
-    unsigned columnStretches(const RankRules& rr, const Segment& s, Tick& c, ColumnStretch* stretches) const;
+    Tick columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const;
     void recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd);
     Tick placeColumns(const Segment& s, Tick c) const;
     void commitColumns(const Segment& s, Tick c);
@@ -213,18 +221,32 @@ private:
     Tick readLat_, writeLat_;  // column command to data
     Tick refi_, rfc_;
     bool actRules_, ccdRules_, turnRules_, colRules_;
+    Tick rrdS_, rrdL_, faw_;
+    bool granulePow2_, burstPow2_;  // the interleave granule and the burst: shifts, not divisions
+    unsigned burstShift_;
     std::vector<Bank> banks_;               // [channel][rank][bank]
     std::vector<ReservationTimeline> bus_;  // per channel
     std::vector<RankRules> rules_;          // [channel][rank]
     std::vector<QueueEntry> queues_;        // [bank][bank_queue]
     std::vector<Tick> queueBlocked_;        // per bank: admission of the last request that waited
-    std::vector<RefreshEpoch> epochs_;      // per refresh unit
-    std::vector<Tick> writeSlotFree_;       // per write-queue entry: free from (kTickMax: queued)
+    // Per bank: the entry that leaves first (the first of equals) and when.
+    struct QueueFirst {
+        Tick leaves = 0;
+        unsigned slot = 0;
+    };
+    std::vector<QueueFirst> queueFirst_;
+    std::vector<RefreshEpoch> epochs_;  // per refresh unit
+    std::vector<Tick> writeSlotFree_;   // per write-queue entry: free from (kTickMax: queued)
     std::vector<PostedWrite> posted_;
     // The queue only drains when every entry is posted, so between drains entries are taken in
     // the order they free (by tick, then index): that order, computed once per drain, and the
     // next entry to take in it.
-    ClockEdges edges_;  // of arrivals at serve()
+    // Arrivals at serve() rounded up to a clock edge, counted from the last edge by a
+    // multiplication (a saturated random stream's arrivals jump back and forth, where ClockEdges
+    // would divide): periodInverse_ = ⌊(2^64 − 1) / period⌋ + 1 (0: divide).
+    Tick alignArrival(Tick t);
+    Tick lastEdge_ = 0;
+    std::uint64_t periodInverse_;
     std::vector<unsigned> freeOrder_;
     std::size_t nextFree_ = 0;
     void orderFreeSlots();

@@ -39,6 +39,10 @@ DdrAddressMap::DdrAddressMap(const DdrConfig& c) : granule_(c.interleave) {
         row_ = runsOf(c.bits.row);
         column_ = runsOf(c.bits.column);
         bankXor_ = runsOf(c.bits.bankXor);
+        const Runs* byField[kBitFields] = {&channel_, &rank_, &bank_, &row_, &column_, &bankXor_};
+        for (unsigned f = 0; f < kBitFields; ++f)
+            for (const BitRun& r : *byField[f])
+                fieldRuns_.push_back(FieldRun{r.from, r.to, f, (std::uint64_t{1} << r.width) - 1});
         return;
     }
     pow2_ = isPow2(granule_);
@@ -61,12 +65,15 @@ DdrAddressMap::DdrAddressMap(const DdrConfig& c) : granule_(c.interleave) {
 }
 
 DdrLocation DdrAddressMap::decodeBits(std::uint64_t addr) const {
+    std::uint64_t v[kBitFields] = {};
+    for (const FieldRun& r : fieldRuns_)
+        v[r.field] |= ((addr >> r.from) & r.mask) << r.to;
     DdrLocation loc;
-    loc.channel = static_cast<unsigned>(gather(addr, channel_));
-    loc.rank = static_cast<unsigned>(gather(addr, rank_));
-    loc.bank = static_cast<unsigned>(gather(addr, bank_) ^ gather(addr, bankXor_));
-    loc.row = gather(addr, row_);
-    loc.rowOffset = (gather(addr, column_) << granuleShift_) | (addr & (granule_ - 1));
+    loc.channel = static_cast<unsigned>(v[kChannel]);
+    loc.rank = static_cast<unsigned>(v[kRank]);
+    loc.bank = static_cast<unsigned>(v[kBank] ^ v[kBankXor]);
+    loc.row = v[kRow];
+    loc.rowOffset = (v[kColumn] << granuleShift_) | (addr & (granule_ - 1));
     return loc;
 }
 

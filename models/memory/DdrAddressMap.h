@@ -56,6 +56,13 @@ private:
     std::array<Field, 5> fields_{};  // least significant first
     bool bitMapped_ = false;
     Runs channel_, rank_, bank_, row_, column_, bankXor_;
+    // The same runs in one list, each naming its field (decode reads them in one loop).
+    enum BitField : unsigned { kChannel, kRank, kBank, kRow, kColumn, kBankXor, kBitFields };
+    struct FieldRun {
+        unsigned from, to, field;
+        std::uint64_t mask;
+    };
+    std::vector<FieldRun> fieldRuns_;
 };
 
 }  // namespace tessim

@@ -7,9 +7,27 @@
 namespace tessim {
 
 std::size_t ReservationTimeline::findSlot(Tick arrival, Tick duration, Tick& start) const {
-    // First interval that ends after the arrival; everything before it is irrelevant.
-    auto it = std::upper_bound(live(), intervals_.end(), arrival,
-                               [](Tick t, const Interval& iv) { return t < iv.end; });
+    // First interval that ends after the arrival; everything before it is irrelevant. Arrivals
+    // mostly fall among the last few intervals: those are counted (no branch to mispredict), else
+    // the search gallops back from the end, then bisects.
+    auto first = live(), last = intervals_.end();
+    constexpr std::ptrdiff_t kNear = 16;
+    std::vector<Interval>::const_iterator it;
+    if (last - first >= kNear && (last - kNear)->end <= arrival) {
+        std::ptrdiff_t later = 0;
+        for (std::ptrdiff_t i = 1; i < kNear; ++i)
+            later += (last - i)->end > arrival;
+        it = last - later;
+    } else {
+        std::ptrdiff_t step = 1;
+        while (last - first > step && (last - step)->end > arrival) {
+            last -= step;
+            step *= 2;
+        }
+        if (last - first > step)
+            first = last - step + 1;
+        it = std::upper_bound(first, last, arrival, [](Tick t, const Interval& iv) { return t < iv.end; });
+    }
     Tick candidate = arrival;
     for (; it != intervals_.end(); ++it) {
         if (candidate + duration <= it->start)
@@ -26,11 +44,17 @@ Tick ReservationTimeline::earliestStart(Tick arrival, Tick duration) const {
     if (duration > 0 && arrival >= intervals_.back().start)
         return intervals_.back().end;
     Tick start = 0;
-    findSlot(arrival, duration, start);
+    hintPos_ = findSlot(arrival, duration, start);
+    hintStart_ = start;
+    hintDuration_ = duration;
+    hint_ = true;
     return start;
 }
 
 Tick ReservationTimeline::reserveElsewhere(Tick arrival, Tick duration) {
+    // Where earliestStart() just found this slot: the same search would end at the same place.
+    const bool hinted = hint_ && arrival == hintStart_ && duration == hintDuration_;
+    hint_ = false;
     ++reservations_;
     busyTicks_ += duration;
     // Fast path: in-order arrival at or after the end of all reservations.
@@ -43,8 +67,8 @@ Tick ReservationTimeline::reserveElsewhere(Tick arrival, Tick duration) {
             intervals_.push_back({arrival, arrival + duration});
         }
     } else {
-        Tick start = 0;
-        std::size_t pos = findSlot(arrival, duration, start);
+        Tick start = arrival;
+        const std::size_t pos = hinted ? hintPos_ : findSlot(arrival, duration, start);
         waitTicks_ += start - arrival;
         if (duration == 0)
             return start;

@@ -30,6 +30,7 @@ public:
             arrival <= intervals_.back().end) {
             Interval& last = intervals_.back();
             const Tick start = last.end;
+            hint_ = false;
             ++reservations_;
             busyTicks_ += duration;
             waitTicks_ += start - arrival;
@@ -66,6 +67,11 @@ private:
     // first_ were merged into intervals_[first_] and await removal.
     std::vector<Interval> intervals_;
     std::size_t first_ = 0;
+    // The slot earliestStart() found last, so that reserving exactly there needs no second search
+    // (forgotten at every change to the intervals).
+    mutable Tick hintStart_ = 0, hintDuration_ = 0;
+    mutable std::size_t hintPos_ = 0;
+    mutable bool hint_ = false;
     Tick busyTicks_ = 0;
     Tick waitTicks_ = 0;
     std::uint64_t reservations_ = 0;
