@@ -99,28 +99,34 @@ void StridedDma::start(const DmaArgs& desc, std::uint32_t tag, Tick issue, const
 
 Tick StridedDma::transfer(bool write, std::uint8_t space, std::uint64_t addr, std::uint32_t bytes, Tick at,
                           const Descriptor& d) {
-    int socket = spaceToSocket_[space];
-    if (socket < 0)
-        throw std::runtime_error(
-            fmt::format("DMA {}: channel {} tag {} addresses memory space {} that is not connected", name(),
-                        d.args.channel, d.tag, space));
-    ext_.space = space;
-    ext_.initiator = static_cast<std::uint16_t>(initiatorBase_ + d.args.channel);
-    ext_.functional = functional_;
-    ext_.conflictTicks = 0;
-    gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    gp_.set_address(addr);
-    gp_.set_data_length(bytes);
-    gp_.set_streaming_width(bytes);
-    gp_.set_data_ptr(functional_ ? buffer_.data() : nullptr);
-    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = delayUntil(at);
-    memory[static_cast<unsigned>(socket)]->b_transport(gp_, delay);
-    if (gp_.is_response_error())
-        throw std::runtime_error(fmt::format(
-            "DMA {}: dma_start (channel {}, tag {}) {} of {} B at space {} offset {:#x} failed: {}", name(),
-            d.args.channel, d.tag, write ? "write" : "read", bytes, space, addr, gp_.get_response_string()));
-    return absoluteAfter(delay);
+    // An error names the dma_start of the transfer, not the op its engine has reached since.
+    try {
+        int socket = spaceToSocket_[space];
+        if (socket < 0)
+            throw std::runtime_error(
+                fmt::format("DMA {}: channel {} tag {} addresses memory space {} that is not connected",
+                            name(), d.args.channel, d.tag, space));
+        ext_.space = space;
+        ext_.initiator = static_cast<std::uint16_t>(initiatorBase_ + d.args.channel);
+        ext_.functional = functional_;
+        ext_.conflictTicks = 0;
+        gp_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+        gp_.set_address(addr);
+        gp_.set_data_length(bytes);
+        gp_.set_streaming_width(bytes);
+        gp_.set_data_ptr(functional_ ? buffer_.data() : nullptr);
+        gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        sc_core::sc_time delay = delayUntil(at);
+        memory[static_cast<unsigned>(socket)]->b_transport(gp_, delay);
+        if (gp_.is_response_error())
+            throw std::runtime_error(fmt::format(
+                "DMA {}: dma_start (channel {}, tag {}) {} of {} B at space {} offset {:#x} failed: {}",
+                name(), d.args.channel, d.tag, write ? "write" : "read", bytes, space, addr,
+                gp_.get_response_string()));
+        return absoluteAfter(delay);
+    } catch (...) {
+        OpFailure::rethrowNaming(d.origin.engine, d.origin.op);
+    }
 }
 
 void StridedDma::step() {

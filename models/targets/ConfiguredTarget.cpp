@@ -491,17 +491,25 @@ Tick ConfiguredTarget::kernelEnd() const {
     return std::max(end, postedWritesEnd_);
 }
 
-std::vector<std::string> ConfiguredTarget::unfinishedEngines() const {
-    std::vector<std::string> out = sync_.waiting();
+std::vector<ConfiguredTarget::WaitingEngine> ConfiguredTarget::unfinishedEngines() const {
+    const std::vector<std::string> synchronising = sync_.waiting();
+    std::vector<WaitingEngine> out;
+    for (const std::string& w : synchronising) {
+        out.push_back({"", w, kNoOpIndex});
+        for (const auto& e : engines_)
+            if (w.rfind(std::string(e->name()) + ":", 0) == 0)
+                out.back() = {e->config().name, w, e->currentOp()};
+    }
     for (const auto& e : engines_) {
         const std::string name = e->name();
-        if (std::any_of(out.begin(), out.end(),
+        if (std::any_of(synchronising.begin(), synchronising.end(),
                         [&](const std::string& w) { return w.rfind(name + ":", 0) == 0; }))
             continue;
         for (const sc_core::sc_object* child : e->get_child_objects()) {
             sc_core::sc_process_handle process(const_cast<sc_core::sc_object*>(child));
             if (process.valid() && !process.terminated()) {
-                out.push_back(name + ": waits forever (its stream never finished)");
+                out.push_back(
+                    {e->config().name, name + ": waits forever (its stream never finished)", e->currentOp()});
                 break;
             }
         }

@@ -6,6 +6,7 @@
 // logic, only construction and wiring.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,9 +46,15 @@ public:
     // Bytes the end-of-run write-back wrote below the caches, and when it was done.
     std::uint64_t dirtyAtEndBytes() const { return dirtyAtEndBytes_; }
     Tick writebackEnd() const { return writebackEnd_; }
-    // Once the simulation has stopped: the engines whose stream never finished, each with what it
-    // waits for (a barrier or join that is never released). Empty after a complete run.
-    std::vector<std::string> unfinishedEngines() const;
+    // An engine whose stream never finished: what it waits for (a barrier or join that is never
+    // released), and the op it waits in (its index in the engine's stream).
+    struct WaitingEngine {
+        std::string engine;  // as a schedule names it
+        std::string waits;   // "npu.core: barrier 3 (count 2, 1 arrived)"
+        std::uint64_t op;
+    };
+    // Once the simulation has stopped: the engines still waiting. Empty after a complete run.
+    std::vector<WaitingEngine> unfinishedEngines() const;
     std::vector<LevelTraffic> traffic() const override;
     void countUntimedTraffic(const std::string& memory, std::uint64_t readBytes,
                              std::uint64_t writeBytes) override;

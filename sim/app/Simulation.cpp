@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include "sim/core/ProcessFailure.h"
 #include "sim/core/SimulationSetup.h"
 #include "sim/ir/OpJsonl.h"
+#include "sim/ir/ScheduleFileStream.h"
 #include "sim/report/Report.h"
 #include "sim/report/TraceSink.h"
 #include "workloads/WorkloadFactory.h"
@@ -159,6 +161,57 @@ void checkScheduleMovesCompulsoryBytes(const std::string& schedule, const RunOut
     }
 }
 
+// A replayed schedule is input: an error that an op raised as it ran names the op's line, as an
+// error in reading the line would.
+void rethrowNamingScheduleLine(const std::string& schedule, const ConfiguredTarget& target) {
+    std::optional<OpFailure> failed;
+    auto atLine = [&](const std::string& what) {
+        const std::string engine = target.initiators().name(failed->engine());
+        const int line = ScheduleFileStream::linesOf(schedule, {{engine, failed->op()}}).front();
+        return config::ConfigError({schedule, line, 0}, "", what);
+    };
+    try {
+        rethrowProcessFailure(&failed);
+    } catch (const config::ConfigError&) {
+        throw;  // it names its place already
+    } catch (const std::runtime_error& e) {
+        if (!failed || schedule.empty())
+            throw;
+        throw atLine(e.what());
+    } catch (const sc_core::sc_report& r) {
+        if (!failed || schedule.empty())
+            throw;
+        throw atLine(r.get_msg());
+    }
+}
+
+// The engines still waiting once the simulation stopped are deadlocked: an error naming each with
+// what it waits for (and, replaying a schedule, the line of the op it waits in).
+void checkNoEngineWaits(const std::string& schedule, const ConfiguredTarget& target) {
+    const auto stuck = target.unfinishedEngines();
+    if (stuck.empty())
+        return;
+    std::vector<int> lines(stuck.size(), 0);
+    if (!schedule.empty()) {
+        std::vector<ScheduleFileStream::OpRef> ops;
+        for (const auto& w : stuck)
+            ops.push_back({w.engine, w.op});
+        lines = ScheduleFileStream::linesOf(schedule, ops);
+    }
+    std::vector<std::string> waits;
+    for (std::size_t i = 0; i < stuck.size(); ++i)
+        waits.push_back(lines[i] > 0 ? fmt::format("{} at {}:{}", stuck[i].waits, schedule, lines[i])
+                                     : stuck[i].waits);
+    const std::string what =
+        fmt::format("deadlock: the simulation stopped with engines still waiting ({}): a barrier's count is "
+                    "never reached or a join waits for forks that never come",
+                    fmt::join(waits, "; "));
+    if (schedule.empty())
+        throw std::runtime_error(what);
+    const auto named = std::find_if(lines.begin(), lines.end(), [](int line) { return line > 0; });
+    throw config::ConfigError({schedule, named == lines.end() ? 0 : *named, 0}, "", what);
+}
+
 }  // namespace
 
 void checkRunInputs(const RunRequest& request) {
@@ -203,17 +256,8 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
 
     try {
         sc_core::sc_start();
-        rethrowProcessFailure();
-        if (auto stuck = target.unfinishedEngines(); !stuck.empty()) {
-            const std::string what = fmt::format(
-                "deadlock: the simulation stopped with engines still waiting ({}): a barrier's count "
-                "is never reached or a join waits for forks that never come",
-                fmt::join(stuck, "; "));
-            // A replayed schedule is input: the error names its file.
-            if (!request.scheduleFile.empty())
-                throw config::ConfigError({request.scheduleFile, 0, 0}, "", what);
-            throw std::runtime_error(what);
-        }
+        rethrowNamingScheduleLine(request.scheduleFile, target);
+        checkNoEngineWaits(request.scheduleFile, target);
         target.completePostedWrites();
     } catch (const sc_core::sc_report& r) {
         throw std::runtime_error(r.get_msg());

@@ -15,6 +15,7 @@
 #include "sim/app/Simulation.h"
 #include "sim/cli/Commands.h"
 #include "sim/config/ConfigError.h"
+#include "sim/ir/ScheduleFileStream.h"
 #include "sim/validate/CheckedOpStream.h"
 #include "sim/validate/HazardDetector.h"
 
@@ -71,6 +72,27 @@ ValidationError findingOf(const config::ConfigError& e, const std::string& sched
     return finding;
 }
 
+// Findings about ops of a replayed schedule name the ops' lines (one pass over the file).
+void nameScheduleLines(ValidationLog& log, const std::string& scheduleFile) {
+    std::vector<ScheduleFileStream::OpRef> ops;
+    for (const auto& e : log.errors()) {
+        if (e.opIndex && !e.opEngine.empty())
+            ops.push_back({e.opEngine, *e.opIndex});
+        if (e.otherOpIndex && !e.otherOpEngine.empty())
+            ops.push_back({e.otherOpEngine, *e.otherOpIndex});
+    }
+    if (ops.empty())
+        return;
+    const std::vector<int> lines = ScheduleFileStream::linesOf(scheduleFile, ops);
+    std::size_t next = 0;
+    for (auto& e : log.errors()) {
+        if (e.opIndex && !e.opEngine.empty() && lines[next++] > 0)
+            e.line = lines[next - 1];
+        if (e.otherOpIndex && !e.otherOpEngine.empty() && lines[next++] > 0)
+            e.otherLine = lines[next - 1];
+    }
+}
+
 void validate(const ValidateOptions& o) {
     ValidationLog log;
     HazardDetector hazards;
@@ -122,6 +144,8 @@ void validate(const ValidateOptions& o) {
         }
         log.add(err, "functional");
     }
+    if (!request.scheduleFile.empty())
+        nameScheduleLines(log, request.scheduleFile);
     nlohmann::ordered_json out;
     out["valid"] = log.empty();
     out["errors"] = log.toJson();
@@ -131,7 +155,8 @@ void validate(const ValidateOptions& o) {
                           {"seconds", report["seconds"]}};
     }
     for (const auto& e : log.errors())
-        std::cerr << e.kind << ": " << e.message
+        std::cerr << (e.line ? fmt::format("{}:{}: ", request.scheduleFile, *e.line) : std::string())
+                  << e.kind << ": " << e.message
                   << (e.repeats ? fmt::format(" (and {} more like it)", e.repeats) : std::string()) << '\n';
     if (ran && request.functional && !report.contains("functional"))
         std::cerr << "note: this kernel has no functional reference (it computes nothing to compare): "

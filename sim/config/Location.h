@@ -11,8 +11,8 @@ struct Location {
     int column = 0;
 };
 
-/// "file:line:col", or just "file" when both line and column are unknown ("<unknown>" if the
-/// file is too).
+/// "file:line:col", "file:line" without a column, "file" when both are unknown ("<unknown>" if
+/// the file is too).
 std::string toString(const Location& where);
 
 }  // namespace tessim::config

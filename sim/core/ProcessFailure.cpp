@@ -22,10 +22,17 @@ void runProcessGuarded(void (*body)(void*), void* context) {
     }
 }
 
-void rethrowProcessFailure() {
+void rethrowProcessFailure(std::optional<OpFailure>* failedOp) {
     std::exception_ptr failure = std::exchange(recordedFailure(), nullptr);
-    if (failure)
+    if (!failure)
+        return;
+    try {
         std::rethrow_exception(failure);
+    } catch (const OpFailure& op) {
+        if (failedOp)
+            failedOp->emplace(op);
+        std::rethrow_exception(op.cause());
+    }
 }
 
 }  // namespace tessim

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <exception>
+#include <optional>
 #include <type_traits>
 #include <utility>
+
+#include "sim/core/OpFailure.h"
 
 namespace tessim {
 
@@ -17,7 +20,8 @@ template <class F> void runProcessGuarded(F&& body) {
     runProcessGuarded([](void* f) { (*static_cast<Body*>(f))(); }, &body);
 }
 
-// Rethrows the recorded failure, if any, and clears it. Call after sc_start returns.
-void rethrowProcessFailure();
+// Rethrows the recorded failure, if any, and clears it. Call after sc_start returns. An error an
+// op raised is rethrown as it was thrown; `failedOp`, where given, then receives the op.
+void rethrowProcessFailure(std::optional<OpFailure>* failedOp = nullptr);
 
 }  // namespace tessim

@@ -194,7 +194,13 @@ void Engine::synchronise() {
 }
 
 void Engine::run() {
-    runProcessGuarded([this] { runStream(); });
+    runProcessGuarded([this] {
+        try {
+            runStream();
+        } catch (...) {
+            OpFailure::rethrowNaming(access_.initiator, access_.op);
+        }
+    });
 }
 
 void Engine::runStream() {
@@ -622,9 +628,11 @@ void Engine::issueMemory(const Op& op) {
 // In a bundle every op reads its operands before any op writes: the timing model does so, but
 // functional execution runs the ops one after another, so it refuses a bundle in which an op
 // reads what an earlier op of the same bundle writes.
-void Engine::checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle) const {
+void Engine::checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle) {
     std::array<bool, kRegIds> written{};
-    for (const Op& op : bundle) {
+    for (std::size_t i = 0; i < bundle.size(); ++i) {
+        const Op& op = bundle[i];
+        access_.op = bundleOps_[i];  // the op an error names
         const std::uint8_t read[] = {op.src[0], op.src[1], op.src[2], op.base};
         for (std::uint8_t r : read)
             if (r != kNoReg && r < kRegIds && written[r])
@@ -640,6 +648,7 @@ void Engine::checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle) const 
 // Lock-step: every op of the bundle issues in the cycle when the last of their operands and
 // units is ready; operands are read before any op of the bundle writes its result.
 void Engine::issueBundle(const std::vector<Op>& bundle) {
+    access_.op = bundleOps_.front();
     if (config_.slots.empty() && bundle.size() > config_.issueWidth)
         throw std::runtime_error(fmt::format("engine {}: a bundle of {} ops exceeds issue_width {}", name(),
                                              bundle.size(), config_.issueWidth));
@@ -654,7 +663,9 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
     std::uint64_t bound = frontEndReady_;
     StallReason boundReason = StallReason::Dependency;
     bool anyCompute = false;
-    for (const Op& op : bundle) {
+    for (std::size_t i = 0; i < bundle.size(); ++i) {
+        const Op& op = bundle[i];
+        access_.op = bundleOps_[i];
         const unsigned group = checkRegisters(op);
         const auto& candidates = slotsForKind_[static_cast<std::size_t>(op.kind)];
         if (candidates.empty())

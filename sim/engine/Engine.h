@@ -93,6 +93,9 @@ public:
     // Stall breakdown over [0, kernelEndCycle): the tail after finishCycle() is idle.
     StallBreakdown stalls(std::uint64_t kernelEndCycle) const;
     std::uint64_t opsIssued() const { return opsIssued_; }
+    // The index in the stream of the op being issued, or waited in once the simulation stopped
+    // (kNoOpIndex before the first).
+    std::uint64_t currentOp() const { return access_.op; }
     // Work done (FLOP, MAC: the unit of peakWorkPerCycle()) by the ops issued.
     double workDone() const { return workDone_; }
     // Marks in stream order (per-layer results of multi-layer workloads).
@@ -124,7 +127,7 @@ private:
     void issueDmaStart(const Op& op);
     void issueControl(const Op& op);
     void issueBundle(const std::vector<Op>& bundle);
-    void checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle) const;
+    void checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle);
     void completeCompute(const Op& op, unsigned slot, std::uint64_t issueCycle, unsigned group);
     void completeMemory(const Op& op, unsigned slot, std::uint64_t issueCycle, unsigned group);
     void waitUntil(std::uint64_t cycle, StallReason reason);

@@ -1,10 +1,13 @@
 #include "sim/ir/ScheduleFileStream.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "sim/config/ConfigError.h"
 #include "sim/ir/OpJsonl.h"
@@ -141,6 +144,43 @@ void ScheduleFileStream::changed() const {
         fmt::format("the schedule file changed while it was replayed: engine {} had {} ops when it was "
                     "checked, {} read since",
                     index_.engine, index_.ops, opsRead_));
+}
+
+std::vector<int> ScheduleFileStream::linesOf(const std::string& path, const std::vector<OpRef>& ops) {
+    std::vector<int> lines(ops.size(), 0);
+    std::map<std::pair<std::string, std::uint64_t>, std::vector<std::size_t>> wanted;
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        wanted[{ops[i].engine, ops[i].index}].push_back(i);
+    std::map<std::string, std::uint64_t> opsSeen;  // by engine
+    std::ifstream in(path, std::ios::binary);
+    std::string text;
+    bool first = true;
+    for (int line = 1; !wanted.empty() && readScheduleLine(in, text); ++line) {
+        if (text.find_first_not_of(" \t\r") == std::string::npos)
+            continue;
+        // The first line is the header where it names a schema.
+        if (std::exchange(first, false)) {
+            const auto j = nlohmann::json::parse(text, nullptr, false);
+            if (j.is_object() && j.contains("schema"))
+                continue;
+        }
+        std::string engine;
+        if (const auto named = engineField(text)) {
+            engine = std::string(*named);
+        } else {
+            const auto j = nlohmann::json::parse(text, nullptr, false);
+            if (!j.is_object() || !j.contains("engine") || !j["engine"].is_string())
+                continue;
+            engine = j["engine"].get<std::string>();
+        }
+        const auto it = wanted.find({engine, opsSeen[engine]++});
+        if (it == wanted.end())
+            continue;
+        for (std::size_t i : it->second)
+            lines[i] = line;
+        wanted.erase(it);
+    }
+    return lines;
 }
 
 bool ScheduleFileStream::refill(std::vector<Op>& out) {

@@ -52,6 +52,16 @@ public:
     // Opens `path` now: the stream reads on if the file is then removed.
     ScheduleFileStream(const std::string& path, Index index, std::shared_ptr<const TargetInfo> target);
 
+    // An op of a schedule file: its engine and its index among that engine's ops (from 0).
+    struct OpRef {
+        std::string engine;
+        std::uint64_t index = 0;
+    };
+    // The line of each op of `ops` in the file (0 where it has no such op), its ops counted as
+    // readSchedule counts them: one pass over the file, for error paths, so that nothing is kept
+    // per op while a schedule runs.
+    static std::vector<int> linesOf(const std::string& path, const std::vector<OpRef>& ops);
+
     std::uint64_t opsRead() const { return opsRead_; }
     // The most ops one refill held: at most kChunkOps, whatever the length of the schedule.
     std::size_t largestChunk() const { return largestChunk_; }

@@ -12,6 +12,8 @@ nlohmann::ordered_json ValidationError::toJson() const {
     j["op_index"] = opIndex ? nlohmann::ordered_json(*opIndex) : nlohmann::ordered_json();
     if (opIndex && !opEngine.empty())
         j["op_engine"] = opEngine;
+    if (line)
+        j["line"] = *line;
     j["time_ns"] = timeNs ? nlohmann::ordered_json(*timeNs) : nlohmann::ordered_json();
     j["memory"] = memory.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(memory);
     j["address"] = address ? nlohmann::ordered_json(*address) : nlohmann::ordered_json();
@@ -24,6 +26,8 @@ nlohmann::ordered_json ValidationError::toJson() const {
         j["other_op_index"] = *otherOpIndex;
         j["other_op_engine"] = otherOpEngine;
     }
+    if (otherLine)
+        j["other_line"] = *otherLine;
     j["repeats"] = repeats;
     return j;
 }

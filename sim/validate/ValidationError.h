@@ -29,6 +29,8 @@ struct ValidationError {
     std::optional<double> otherTimeNs;          // hazards: when the second party began
     std::optional<std::uint64_t> otherOpIndex;  // hazards: the second party's op, of otherOpEngine
     std::string otherOpEngine;
+    std::optional<int> line;  // a replayed schedule: the line of the op, and of the other's op
+    std::optional<int> otherLine;
     std::uint64_t repeats = 0;  // further occurrences folded into this one
 
     nlohmann::ordered_json toJson() const;
@@ -39,6 +41,7 @@ public:
     // Occurrences with the same key after the first only count (key: kind + the parties).
     void add(ValidationError error, const std::string& dedupKey);
     const std::vector<ValidationError>& errors() const { return errors_; }
+    std::vector<ValidationError>& errors() { return errors_; }
     bool empty() const { return errors_.empty(); }
     nlohmann::ordered_json toJson() const;
 

@@ -38,6 +38,7 @@ TEST(ConfigErrorTest, LocationToString) {
     EXPECT_EQ(toString(Location{"f.yaml", 3, 7}), "f.yaml:3:7");
     EXPECT_EQ(toString(Location{"<command line>", 1, 2}), "<command line>:1:2");
     EXPECT_EQ(toString(Location{"f.yaml", 0, 0}), "f.yaml");
+    EXPECT_EQ(toString(Location{"s.jsonl", 4, 0}), "s.jsonl:4");  // a whole line
 }
 
 }  // namespace

@@ -58,7 +58,7 @@ const std::vector<Case> kCases = {
     // Schedules (JSON Lines)
     {"bool-imm.schedule.jsonl", "2:45: error: imm", "expects a number, not true"},
     {"deadlock.schedule.jsonl",
-     " error:", "deadlock: the simulation stopped with engines still waiting (core: barrier 1"},
+     "2: error:", "deadlock: the simulation stopped with engines still waiting (core: barrier 1"},
     {"empty.schedule.jsonl", "1:1: error:", "the schedule has no op"},
     {"float-vl.schedule.jsonl", "2:52: error: vl", "expects an integer in 0..4294967295, not 1.5"},
     {"negative-addr.schedule.jsonl", "2:71: error: addr", "-64 is out of range"},

@@ -1,6 +1,7 @@
 // Schedules (JSON Lines) given to `tessim run --schedule`: every bad value is an error that names
 // the file, line and field (exit 2), never a truncated, wrapped or silently accepted value, and
-// a schedule that deadlocks ends the run with an error naming the engines that wait.
+// a schedule that deadlocks ends the run with an error naming the engines that wait, and an error
+// that an op raises as it runs names the op's line.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -36,9 +37,12 @@ const std::string kMinimalHeader = R"({"schema":"tessim.schedule/1","target":"mi
 const std::string kNpuHeader = R"({"schema":"tessim.schedule/1","target":"npu"})"
                                "\n";
 
-CliResult replay(const std::string& target, const std::string& text) {
-    ScheduleFile file(text);
+CliResult replay(const std::string& target, const ScheduleFile& file) {
     return runTessim("run --target " + target + " --schedule " + file.path + " --format json");
+}
+
+CliResult replay(const std::string& target, const std::string& text) {
+    return replay(target, ScheduleFile(text));
 }
 
 // Exit 2 and every fragment in the message.
@@ -133,6 +137,84 @@ TEST(ScheduleInput, AJoinWithoutForkIsADeadlockNamingTheEngine) {
     expectRefused(replay("minimal", kMinimalHeader + R"({"engine":"core","op":"join","id":3,"count":1})"
                                                      "\n"),
                   {"deadlock", "core", "join 3", "0 fork signals"});
+}
+
+// A run that stops with engines waiting names the line of each waiting op: the error's place is
+// the first, and each engine's wait is followed by its own.
+TEST(ScheduleInput, ADeadlockNamesEachWaitingOpsLine) {
+    ScheduleFile file(kMinimalHeader + R"({"engine":"core","op":"nop"})"
+                                       "\n"
+                                       R"({"engine":"core","op":"nop"})"
+                                       "\n\n"
+                                       R"({"engine":"core","op":"barrier","id":7,"count":2})"
+                                       "\n"
+                                       R"({"engine":"core","op":"nop"})"
+                                       "\n");
+    auto r = replay("minimal", file);
+    expectRefused(
+        r, {file.path + ":5: error: deadlock", "barrier 7 (count 2, 1 arrived) at " + file.path + ":5"});
+    EXPECT_TRUE(r.out.empty()) << "no report for a deadlocked run";
+}
+
+TEST(ScheduleInput, ADeadlockOfInterleavedEnginesNamesEachWaitingOpsLine) {
+    // core0 waits at a barrier of three on line 4, core1 joins an event never forked on line 6;
+    // core2 finishes. The lines of the engines alternate.
+    ScheduleFile file(R"({"schema":"tessim.schedule/1","target":"minimal-8core"})"
+                      "\n"
+                      R"({"engine":"core0","op":"nop"})"
+                      "\n"
+                      R"({"engine":"core1","op":"nop"})"
+                      "\n"
+                      R"({"engine":"core0","op":"barrier","id":1,"count":3})"
+                      "\n"
+                      R"({"engine":"core2","op":"nop"})"
+                      "\n"
+                      R"({"engine":"core1","op":"join","id":2,"count":1})"
+                      "\n"
+                      R"({"engine":"core2","op":"nop"})"
+                      "\n");
+    auto r = replay("minimal-8core", file);
+    expectRefused(r,
+                  {file.path + ":4: error: deadlock", "barrier 1 (count 3, 1 arrived) at " + file.path + ":4",
+                   "join 2 (count 1, 0 fork signals) at " + file.path + ":6"});
+    EXPECT_EQ(r.output.find(":5"), std::string::npos) << r.output;
+}
+
+TEST(ScheduleInput, AnAccessOutOfRangeNamesItsLine) {
+    // The vload of core1 (its second op, line 5) reads past the end of its 32 KiB L1's space.
+    ScheduleFile file(
+        R"({"schema":"tessim.schedule/1","target":"minimal-8core"})"
+        "\n"
+        R"({"engine":"core0","op":"vload","dtype":"f32","vd":1,"vl":8,"mem":"l1","addr":0})"
+        "\n"
+        R"({"engine":"core1","op":"nop"})"
+        "\n"
+        R"({"engine":"core0","op":"nop"})"
+        "\n"
+        R"({"engine":"core1","op":"vload","dtype":"f32","vd":1,"vl":8,"mem":"l1","addr":4294967296})"
+        "\n"
+        R"({"engine":"core0","op":"vload","dtype":"f32","vd":2,"vl":8,"mem":"l1","addr":64})"
+        "\n");
+    auto r = replay("minimal-8core", file);
+    expectRefused(r, {file.path + ":5: error:", "core1", "vload"});
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(ScheduleInput, ADmaTransferOutOfRangeNamesItsDmaStartLine) {
+    // The transfer fails when the DMA moves its bytes, after the engine has gone on to line 4;
+    // the error names the dma_start that asked for it (line 3).
+    ScheduleFile file(kNpuHeader + R"({"engine":"npu","op":"nop"})"
+                                   "\n"
+                                   R"({"engine":"npu","op":"dma_start","tag":1,"src_mem":"ddr","src":0,)"
+                                   R"("dst_mem":"sram","dst":1048512,"row_bytes":128})"
+                                   "\n"
+                                   R"({"engine":"npu","op":"nop"})"
+                                   "\n"
+                                   R"({"engine":"npu","op":"dma_wait","tag":1})"
+                                   "\n");
+    auto r = replay("npu", file);
+    expectRefused(r, {file.path + ":3: error:", "dma_start", "tag 1"});
+    EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 }  // namespace

@@ -212,5 +212,20 @@ TEST(RunPipelineErrors, OutOfRangeScheduleAccessIsAnErrorNotACrash) {
     EXPECT_TRUE(r.out.empty());
 }
 
+TEST(RunPipelineErrors, OutOfRangeScheduleAccessNamesItsLine) {
+    std::string path = tempPath("oob-line.jsonl");
+    std::ofstream(path)
+        << "{\"schema\":\"tessim.schedule/1\",\"target\":\"minimal\"}\n"
+        << "{\"engine\":\"core\",\"op\":\"vload\",\"vd\":1,\"vl\":8,\"mem\":\"spm\",\"addr\":0}\n"
+        << "{\"engine\":\"core\",\"op\":\"nop\"}\n"
+        << "{\"engine\":\"core\",\"op\":\"vstore\",\"vs0\":1,\"vl\":8,\"mem\":\"spm\",\"addr\":262144}\n"
+        << "{\"engine\":\"core\",\"op\":\"nop\"}\n";
+    auto r = runTessim("run --target minimal --schedule " + path);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find(path + ":4: error:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("vstore"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
+
 }  // namespace
 }  // namespace tessim

@@ -209,6 +209,11 @@ TEST(ValidateSeeded, MissingDmaWaitIsReadAfterWrite) {
     EXPECT_NE(e["message"].get<std::string>().find(fmt::format("npu (op {})", e["op_index"].get<int>())),
               std::string::npos)
         << e["message"];
+    // And the schedule lines of both ops (one op a line, the header first).
+    ASSERT_TRUE(e["line"].is_number() && e["other_line"].is_number()) << e.dump();
+    EXPECT_EQ(edited.at(e["line"].get<std::size_t>() - 1),
+              opOf(edited, "npu", e["op_index"].get<std::uint64_t>()));
+    EXPECT_EQ(edited.at(e["other_line"].get<std::size_t>() - 1), start);
 }
 
 TEST(ValidateSeeded, EditedScheduleWithALaterWaitRemovedIsReadAfterWrite) {
