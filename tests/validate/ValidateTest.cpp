@@ -74,7 +74,7 @@ std::size_t find(const std::vector<Json>& lines, const std::function<bool(const 
 }
 
 bool isOp(const Json& l, const char* op) {
-    return l["op"] == op;
+    return l.contains("op") && l["op"] == op;  // the header line has none
 }
 
 // The op at `index` of `engine`'s stream (its index-th line of the schedule, from 0).
