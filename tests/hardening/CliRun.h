@@ -18,13 +18,15 @@ struct CliResult {
     std::string output;  // stdout, then stderr
 };
 
-// `args` is appended to the executable's path as a shell command line.
-inline CliResult runTessim(const std::string& args) {
+// `args` is appended to the executable's path as a shell command line; `binary` is another
+// build's tessim (empty: this build's).
+inline CliResult runTessim(const std::string& args, const std::string& binary = "") {
     static int counter = 0;
     const std::string errPath =
         "/tmp/tessim-hardening-err-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
     CliResult r;
-    const std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>" + errPath;
+    const std::string cmd =
+        (binary.empty() ? std::string(TESSIM_BINARY) : binary) + " " + args + " 2>" + errPath;
     FILE* p = popen(cmd.c_str(), "r");
     if (!p)
         return r;

@@ -4,6 +4,8 @@
 // another build type or after an unintended model change fails here, with the first differing
 // line. After a deliberate change, regenerate them and review the diff:
 //   TESSIM_REGENERATE_GOLDEN=1 ctest --test-dir build -R GoldenReports && git diff tests/hardening/golden
+// TESSIM_GOLDEN_BINARY=path/to/tessim checks another build's executable against the same files
+// (CI runs the sanitized suite and so checks the release build's tessim this way).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -120,7 +122,8 @@ TEST_P(GoldenReports, AreByteIdenticalToTheCheckedInReport) {
     std::string args = run.args;
     replaceAll(args, "{out}", out);
     replaceAll(args, "{src}", TESSIM_SOURCE_DIR);
-    const auto r = runTessim(args);
+    const char* binary = std::getenv("TESSIM_GOLDEN_BINARY");
+    const auto r = runTessim(args, binary ? binary : "");
     ASSERT_EQ(r.status, 0) << "tessim " << args << "\n" << r.output;
     const std::string actual = run.output.empty() ? r.out : readFile(out + "/" + run.output);
     std::filesystem::remove_all(out);
