@@ -76,7 +76,7 @@ private:
         Tick done = 0;
         std::uint32_t row = 0, plane = 0;
         std::uint64_t offset = 0;  // inside the current row
-        OpOrigin origin;
+        OpOrigin origin{};
     };
     struct Channel {
         std::deque<Descriptor> queue;
