@@ -71,7 +71,10 @@ StackBounds stackHolding(const void* p) {
     return found;
 }
 
-void announce(StackBounds s) {
+// Tells the sanitizer that the stack it runs on is the one holding this frame.
+void announceCurrentStack() {
+    char here;
+    const StackBounds s = stackHolding(&here);
     static const auto start = next<StartSwitch>("__sanitizer_start_switch_fiber");
     static const auto finish = next<FinishSwitch>("__sanitizer_finish_switch_fiber");
     if (!start || !finish || !s.bottom)
@@ -94,17 +97,10 @@ void __sanitizer_start_switch_fiber(void** fakeStackSave, const void* bottom, st
         sanitizers(fakeStackSave, target.bottom, target.size);
 }
 
-void __sanitizer_finish_switch_fiber(void* fakeStackSave, const void** bottomOld, std::size_t* sizeOld) {
-    static const auto sanitizers = next<FinishSwitch>(__func__);
-    if (sanitizers)
-        sanitizers(fakeStackSave, bottomOld, sizeOld);
-}
-
 [[noreturn]] void __cxa_throw(void* object, std::type_info* type, void (*destroy)(void*)) {
     using Throw = void (*)(void*, std::type_info*, void (*)(void*));
     static const auto thrower = next<Throw>(__func__);
-    char here;
-    announce(stackHolding(&here));
+    announceCurrentStack();
     thrower(object, type, destroy);
     __builtin_unreachable();
 }
@@ -113,16 +109,14 @@ void __sanitizer_finish_switch_fiber(void* fakeStackSave, const void** bottomOld
 _Unwind_Reason_Code _Unwind_RaiseException(_Unwind_Exception* exception) {
     using Raise = _Unwind_Reason_Code (*)(_Unwind_Exception*);
     static const auto raise = next<Raise>(__func__);
-    char here;
-    announce(stackHolding(&here));
+    announceCurrentStack();
     return raise(exception);
 }
 
 _Unwind_Reason_Code _Unwind_Resume_or_Rethrow(_Unwind_Exception* exception) {
     using Rethrow = _Unwind_Reason_Code (*)(_Unwind_Exception*);
     static const auto rethrow = next<Rethrow>(__func__);
-    char here;
-    announce(stackHolding(&here));
+    announceCurrentStack();
     return rethrow(exception);
 }
 
