@@ -1,6 +1,7 @@
 #include "models/memory/Ddr.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <numeric>
 
 #include "models/memory/PowerOfTwo.h"
@@ -18,11 +19,20 @@ template <class Record, class Before> unsigned countBefore(const Record* records
     return count;
 }
 
+// The timings in ticks of the command clock.
+DdrTiming inTicks(DdrTiming t, Tick period) {
+    for (std::uint64_t* v : {&t.tCL,    &t.tCWL,   &t.tRCD,   &t.tRP,    &t.tRAS,   &t.tRTP,   &t.tWR,
+                             &t.tRFC,   &t.tREFI,  &t.tCCD_S, &t.tCCD_L, &t.tRRD_S, &t.tRRD_L, &t.tFAW,
+                             &t.tWTR_S, &t.tWTR_L, &t.tRTW,   &t.tDQSCK, &t.tRPab,  &t.tRFCpb, &t.tREFIpb})
+        *v *= period;
+    return t;
+}
+
 }  // namespace
 
 Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
     : Memory(name, config.level, config.size), config_(config), map_(config), period_(config.clock.period),
-      burstTicks_(config.burstCycles() * config.clock.period),
+      tk_(inTicks(config.t, config.clock.period)), burstTicks_(config.burstCycles() * config.clock.period),
       stepTicks_(std::max(config.burstCycles(), config.t.tCCD_L) * config.clock.period),
       readLat_((config.columnCycles - 1 + config.t.tCL + config.t.tDQSCK) * config.clock.period),
       writeLat_((config.columnCycles - 1 + config.t.tCWL) * config.clock.period),
@@ -123,10 +133,11 @@ std::uint64_t Ddr::refreshesBy(Tick until) const {
 // the gaps between them: the gaps are tried in turn from the one that holds a, each at its
 // earliest tick (the limits from the activates before a gap only grow, those from the activates
 // after it only bound it from above, so a gap's earliest tick fits or none of its ticks does).
-Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
+Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a, unsigned& slot) const {
+    const unsigned n = rr.nActs;
+    slot = n;
     if (!actRules_)
         return a;
-    const unsigned n = rr.nActs;
     const ActRecord* acts = rr.acts();
     // After every remembered activate by tRRD (tRRD_L in this group) and after the fourth latest
     // by tFAW: nothing to check.
@@ -154,22 +165,25 @@ Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a) const {
         if (p >= 4)
             x = std::max(x, acts[p - 4].at + faw_);
         if (p == n)
-            return x;
+            return x;  // slot: n
         // Before acts[p]: tRRD to it and to the later ones within tRRD_L, tFAW to the fourth
         // after it.
         bool fits = x < acts[p].at && (p + 4 > n || x + faw_ <= acts[p + 3].at);
         for (unsigned i = p; fits && i < n && acts[i].at < x + rrdL_; ++i)
             fits = x + rrdTo(acts[i]) <= acts[i].at;
-        if (fits)
+        if (fits) {
+            slot = p;
             return x;
+        }
         ++p;
     }
 }
 
-void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
+void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a, unsigned slot) {
     if (!actRules_)
         return;
     if (rr.nActs == kActHistory) {
+        slot -= slot > 0 ? 1 : 0;
         // The oldest leaves the history.
         rr.actForgotten = rr.acts()[0];
         rr.forgotActs = true;
@@ -177,27 +191,35 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
         ++rr.actHead;
         --rr.nActs;
     }
-    if (rr.actHead + rr.nActs == rr.actBuffer.size()) {
+    if (rr.actHead + rr.nActs == 2 * kActHistory) {
         // The window reached the end of its buffer: move it back to the start (once per
         // kActHistory activates).
-        std::copy(rr.acts(), rr.acts() + rr.nActs, rr.actBuffer.begin());
+        std::copy(rr.acts(), rr.acts() + rr.nActs, rr.actBuffer.begin() + kActPad);
         rr.actHead = 0;
     }
-    ActRecord* acts = rr.actBuffer.data() + rr.actHead;
-    unsigned i = rr.nActs++;
-    for (; i > 0 && acts[i - 1].at > a; --i)
-        acts[i] = acts[i - 1];
+    ActRecord* acts = rr.actBuffer.data() + kActPad + rr.actHead;
+    // The slot placeActivate() found: after the activates at or before it.
+    const unsigned i = slot;
+    for (unsigned j = rr.nActs++; j > i; --j)
+        acts[j] = acts[j - 1];
     acts[i] = ActRecord{a, group};
     rr.lastActInGroup[group] = std::max(rr.lastActInGroup[group], a);
     if (faw_ != 0) {
         // The windows before the new activate keep their bits, those after it move up by one,
-        // and the (at most four) that hold it are measured.
-        const unsigned from = i >= 3 ? i - 3 : 0;
+        // and the (at most four) that hold it are measured: windows j = i - 3 .. i, of which
+        // those with 0 <= j and j + 4 <= n exist. All four are measured without a branch (the
+        // padding around the history makes every read valid), then masked.
+        const unsigned n = rr.nActs;
+        std::uint32_t measured = 0;
+        for (unsigned k = 0; k < 4; ++k) {
+            const ActRecord* w0 = acts + i + k - 3;
+            measured |= std::uint32_t{w0[3].at - w0[0].at < faw_} << k;
+        }
+        const unsigned from = i >= 3 ? i - 3 : 0, to = std::min(i, n - 4);  // the existing ones
+        const std::uint32_t exist = n >= 4 && to >= from ? (2u << to) - (1u << from) : 0;
         std::uint32_t w = rr.shortWindows;
         w = (w & ((1u << from) - 1)) | ((w >> i) << (i + 1));
-        for (unsigned j = from; j <= i && j + 4 <= rr.nActs; ++j)
-            w |= std::uint32_t{acts[j + 3].at - acts[j].at < faw_} << j;
-        rr.shortWindows = w;
+        rr.shortWindows = w | (((measured << i) >> 3) & exist);
     }
 }
 
@@ -209,7 +231,6 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a) {
 // stretch can still reach c to the last whose stretch can start before it; a move past one
 // stretch looks at them again (from where the stretches can reach the new tick).
 Tick Ddr::columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const {
-    const DdrTiming& tm = config_.t;
     const Tick span = (s.bursts - 1) * stepTicks_;
     // Reads and writes are remembered apart: a kind whose rules cannot bind is not looked at
     // (tCCD of one burst is the data bus's own rule; no turnaround keys, no read/write rules).
@@ -223,9 +244,9 @@ Tick Ddr::columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const 
         return gap == 0 ? first : first + 1 > gap ? first + 1 - gap : 0;
     };
     const unsigned same = s.write ? 1 : 0, other = 1 - same;
-    const Tick ccdL = tm.tCCD_L * period_, ccdS = tm.tCCD_S * period_;
-    const Tick rtw = tm.tRTW * period_;
-    const Tick wtrL = tm.tWTR_L * period_, wtrS = tm.tWTR_S * period_;
+    const Tick ccdL = tk_.tCCD_L, ccdS = tk_.tCCD_S;
+    const Tick rtw = tk_.tRTW;
+    const Tick wtrL = tk_.tWTR_L, wtrS = tk_.tWTR_S;
     bool moved = false;
     Tick pending = kTickMax;  // the earliest start of a stretch looked at that began after c
     // One kind's commands near c; rule(e, to, gap) gives the stretch e forbids. reach: the
@@ -302,13 +323,14 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
         rr.colHead[kind] = 0;
     }
     ColRecord* cols = buffer.data() + rr.colHead[kind];
+    // After the commands at or before it; the later ones move up by one, a whole history's length
+    // at a time (a fixed length: no branch on how many).
     unsigned slot = rr.nCols[kind]++;
     for (; slot > 0 && cols[slot - 1].first > c; --slot)
         cols[slot] = cols[slot - 1];
     cols[slot] = ColRecord{c, c + (s.bursts - 1) * stepTicks_, dataEnd, s.group, s.write};
     rr.colSpan[kind] = std::max(rr.colSpan[kind], cols[slot].last - c);
     rr.colTail[kind] = std::max(rr.colTail[kind], dataEnd - c);
-    const DdrTiming& tm = config_.t;
     const Tick last = cols[slot].last;
     // A new read waits tCCD after a read and tWTR after a write's data; a new write tCCD after a
     // write and tRTW after a read (only the rules that can bind count): from these on, in any
@@ -317,21 +339,21 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
     Tick* group = &rr.colFreeInGroup[2 * s.group];
     if (s.write) {
         if (turnRules_) {
-            raise(rr.colFree[0], dataEnd + tm.tWTR_S * period_);
-            raise(group[0], dataEnd + tm.tWTR_L * period_);
+            raise(rr.colFree[0], dataEnd + tk_.tWTR_S);
+            raise(group[0], dataEnd + tk_.tWTR_L);
         }
         if (ccdRules_) {
-            raise(rr.colFree[1], last + tm.tCCD_S * period_);
-            raise(group[1], last + tm.tCCD_L * period_);
+            raise(rr.colFree[1], last + tk_.tCCD_S);
+            raise(group[1], last + tk_.tCCD_L);
         }
     } else {
         if (ccdRules_) {
-            raise(rr.colFree[0], last + tm.tCCD_S * period_);
-            raise(group[0], last + tm.tCCD_L * period_);
+            raise(rr.colFree[0], last + tk_.tCCD_S);
+            raise(group[0], last + tk_.tCCD_L);
         }
         if (turnRules_) {
-            raise(rr.colFree[1], last + tm.tRTW * period_);
-            raise(group[1], last + tm.tRTW * period_);
+            raise(rr.colFree[1], last + tk_.tRTW);
+            raise(group[1], last + tk_.tRTW);
         }
     }
 }
@@ -358,8 +380,8 @@ void Ddr::commitColumns(const Segment& s, Tick c) {
     recordColumns(*s.rules, s, c, c + s.lat + s.dur);
 }
 
-void Ddr::commitActivate(const Segment& s, Tick act) {
-    recordActivate(*s.rules, s.group, act);
+void Ddr::commitActivate(const Segment& s, Tick act, unsigned slot) {
+    recordActivate(*s.rules, s.group, act, slot);
 }
 
 // A bank holds at most bank_queue requests that have arrived and not yet issued their column
@@ -406,12 +428,14 @@ Tick Ddr::alignArrival(Tick t) {
     constexpr Tick kExact = Tick{1} << 32;
     auto quotient = [this](Tick n) { return static_cast<Tick>((Wide(n) * periodInverse_) >> 64); };
     if (periodInverse_ != 0) {
-        if (t >= lastEdge_ && t - lastEdge_ + period_ <= kExact) {
-            lastEdge_ += quotient(t - lastEdge_ + period_ - 1) * period_;
-            return lastEdge_;
-        }
-        if (t < lastEdge_ && lastEdge_ - t < kExact) {
-            lastEdge_ -= quotient(lastEdge_ - t) * period_;
+        // After the last edge: up by ⌈(t − edge) / period⌉ periods; before it: down by
+        // ⌊(edge − t) / period⌋. Both directions computed without a branch on which (arrivals of
+        // a saturated random stream go either way at random).
+        const bool after = t >= lastEdge_;
+        const Tick n = after ? t - lastEdge_ + period_ - 1 : lastEdge_ - t;
+        if (n < kExact) {
+            const Tick step = quotient(n) * period_;
+            lastEdge_ = after ? lastEdge_ + step : lastEdge_ - step;
             return lastEdge_;
         }
     }
@@ -419,8 +443,11 @@ Tick Ddr::alignArrival(Tick t) {
     return lastEdge_;
 }
 
-Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival) {
-    const DdrTiming& tm = config_.t;
+// One instance for reads, one for writes, each with everything it calls inlined: the branches
+// on the kind of request and the calls between the rules are gone from the hot path.
+template <bool write>
+__attribute__((flatten, noinline)) Tick Ddr::serveAs(const DdrLocation& loc, std::uint64_t bursts,
+                                                     Tick arrival) {
     const std::size_t rankIndex = std::size_t{loc.channel} * config_.ranks + loc.rank;
     const std::size_t bankIndex = rankIndex * config_.banks + loc.bank;
     Bank& b = banks_[bankIndex];
@@ -454,6 +481,7 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
 
     RowOutcome outcome;
     Tick act = 0, pre = 0, col = 0;
+    unsigned actSlot = 0;
     for (;;) {
         if (refi_ != 0) {
             // A refresh since the bank was last used closed its row.
@@ -471,13 +499,13 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
             colReady = std::max(t, b.colReady);
         } else if (!b.open) {
             outcome = RowOutcome::Empty;
-            act = placeActivate(*s.rules, s.group, std::max(t, b.actReady));
-            colReady = act + tm.tRCD * period_;
+            act = placeActivate(*s.rules, s.group, std::max(t, b.actReady), actSlot);
+            colReady = act + tk_.tRCD;
         } else {
             outcome = RowOutcome::Miss;
             pre = std::max(t, b.preReady);
-            act = placeActivate(*s.rules, s.group, std::max(pre + tm.tRP * period_, b.actReady));
-            colReady = act + tm.tRCD * period_;
+            act = placeActivate(*s.rules, s.group, std::max(pre + tk_.tRP, b.actReady), actSlot);
+            colReady = act + tk_.tRCD;
         }
         col = placeColumns(s, colReady);
         if (refi_ == 0)
@@ -489,7 +517,7 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
         t = window + rfc_;
     }
     if (outcome != RowOutcome::Hit)
-        commitActivate(s, act);
+        commitActivate(s, act, actSlot);
     commitColumns(s, col);
     if (config_.bankQueue)
         enqueue(bankIndex, t, col);
@@ -498,9 +526,9 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
         // Beyond what the same command sequence takes on an idle bank and bus.
         Tick unloaded = s.lat + s.dur;
         if (outcome != RowOutcome::Hit)
-            unloaded += tm.tRCD * period_;
+            unloaded += tk_.tRCD;
         if (outcome == RowOutcome::Miss)
-            unloaded += tm.tRP * period_;
+            unloaded += tk_.tRP;
         segmentWait_ = end - std::min(end, first + unloaded);
     }
     switch (outcome) {
@@ -523,8 +551,8 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
         b.opened = outcome == RowOutcome::Miss ? pre : act;
         b.row = loc.row;
         b.open = true;
-        b.colReady = act + tm.tRCD * period_;
-        b.preReady = act + tm.tRAS * period_;
+        b.colReady = act + tk_.tRCD;
+        b.preReady = act + tk_.tRAS;
     }
     b.preReady = std::max(b.preReady, prechargeAfter(s, col));
     if (!config_.openPage) {
@@ -532,7 +560,7 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
         ++precharges_;
         b.open = false;
         b.closed.clear();
-        b.actReady = std::max(b.actReady, b.preReady + tm.tRP * period_);
+        b.actReady = std::max(b.actReady, b.preReady + tk_.tRP);
     }
     return end;
 }
@@ -540,11 +568,10 @@ Tick Ddr::serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick a
 // Writes: write recovery after the data; reads: tRTP after the last column command.
 Tick Ddr::prechargeAfter(const Segment& s, Tick col) const {
     const Tick lastCol = col + (s.bursts - 1) * stepTicks_;
-    return s.write ? col + s.lat + s.dur + config_.t.tWR * period_ : lastCol + config_.t.tRTP * period_;
+    return s.write ? col + s.lat + s.dur + tk_.tWR : lastCol + tk_.tRTP;
 }
 
 Tick Ddr::serveInPast(Bank& b, const Segment& s, const DdrLocation& loc, Tick t) {
-    const DdrTiming& tm = config_.t;
     const unsigned unit = refreshUnit(loc);
     auto refreshFree = [&](Tick end) { return refi_ == 0 || nextRefreshStart(unit, t) >= end; };
     // Arrived while its row was open: a row-hit-first controller would have served it before
@@ -573,14 +600,15 @@ Tick Ddr::serveInPast(Bank& b, const Segment& s, const DdrLocation& loc, Tick t)
         if (nextOpened <= t)
             continue;
         const Tick pre = std::max(t, e.preReady);
-        const Tick act = placeActivate(*s.rules, s.group, pre + tm.tRP * period_);
-        const Tick colReady = act + tm.tRCD * period_;
+        unsigned actSlot = 0;
+        const Tick act = placeActivate(*s.rules, s.group, pre + tk_.tRP, actSlot);
+        const Tick colReady = act + tk_.tRCD;
         const Tick col = placeColumns(s, colReady);
         const Tick end = col + s.lat + s.dur;
-        const Tick preReady = std::max(act + tm.tRAS * period_, prechargeAfter(s, col));
+        const Tick preReady = std::max(act + tk_.tRAS, prechargeAfter(s, col));
         if (preReady > nextOpened || !refreshFree(end))
             continue;
-        commitActivate(s, act);
+        commitActivate(s, act, actSlot);
         commitColumns(s, col);
         ++rowMisses_;
         ++precharges_;
@@ -590,7 +618,7 @@ Tick Ddr::serveInPast(Bank& b, const Segment& s, const DdrLocation& loc, Tick t)
                         ClosedEpoch{loc.row, pre, colReady, preReady, nextOpened});
         if (b.closed.size() > config_.rowHistory)
             b.closed.erase(b.closed.begin());
-        const Tick unloaded = (tm.tRP + tm.tRCD) * period_ + s.lat + s.dur;
+        const Tick unloaded = tk_.tRP + tk_.tRCD + s.lat + s.dur;
         segmentWait_ = end - std::min(end, t + unloaded);
         return end;
     }
@@ -656,7 +684,7 @@ void Ddr::drainWrites() {
         }
     }
     for (const auto& w : posted_) {
-        Tick end = serve(w.loc, w.bursts, true, w.accepted);
+        Tick end = serveAs<true>(w.loc, w.bursts, w.accepted);
         writeSlotFree_[w.slot] = end;
         lastEnd_ = std::max(lastEnd_, end);
         lastWriteEnd_ = std::max(lastWriteEnd_, end);
@@ -670,6 +698,27 @@ Tick Ddr::completePostedWrites() {
     return lastWriteEnd_;
 }
 
+// One row segment: its bursts counted, then served (a read, an unqueued write) or posted.
+inline Tick Ddr::serveSegment(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival,
+                              Tick& maxWait) {
+    if (!write) {
+        readBursts_ += bursts;
+        const Tick end = serveAs<false>(loc, bursts, arrival);
+        maxWait = std::max(maxWait, segmentWait_);
+        return end;
+    }
+    writeBursts_ += bursts;
+    if (!writeSlotFree_.empty()) {
+        const Tick end = postWrite(loc, bursts, arrival);
+        maxWait = std::max(maxWait, writeWait_);
+        return end;
+    }
+    const Tick end = serveAs<true>(loc, bursts, arrival);
+    maxWait = std::max(maxWait, segmentWait_);
+    lastWriteEnd_ = std::max(lastWriteEnd_, end);
+    return end;
+}
+
 Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival) {
     const std::uint64_t g = map_.granule(), burst = config_.burstBytes();
     // Shifts where the sizes are powers of two (they mostly are): no division per request.
@@ -677,7 +726,7 @@ Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick a
     auto burstOf = [&](std::uint64_t offset) { return burstPow2_ ? offset >> burstShift_ : offset / burst; };
     Tick done = arrival;
     Tick maxWait = 0;
-    std::uint64_t end = addr + bytes;
+    const std::uint64_t end = addr + bytes;
     while (addr < end) {
         DdrLocation loc = map_.decode(addr);
         std::uint64_t segEnd = std::min(end, granuleEnd(addr));
@@ -692,22 +741,8 @@ Tick Ddr::serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick a
             segEnd += n;
             rowEnd += n;
         }
-        std::uint64_t bursts = burstOf(rowEnd - 1) - burstOf(loc.rowOffset) + 1;
-        if (write)
-            writeBursts_ += bursts;
-        else
-            readBursts_ += bursts;
-        Tick end = 0;
-        if (write && !writeSlotFree_.empty()) {
-            end = postWrite(loc, bursts, arrival);
-            maxWait = std::max(maxWait, writeWait_);
-        } else {
-            end = serve(loc, bursts, write, arrival);
-            maxWait = std::max(maxWait, segmentWait_);
-            if (write)
-                lastWriteEnd_ = std::max(lastWriteEnd_, end);
-        }
-        done = std::max(done, end);
+        const std::uint64_t bursts = burstOf(rowEnd - 1) - burstOf(loc.rowOffset) + 1;
+        done = std::max(done, serveSegment(loc, bursts, write, arrival, maxWait));
         addr = segEnd;
     }
     noteWait(maxWait);
@@ -726,6 +761,16 @@ Tick Ddr::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arriva
             done = std::max(done, serveRange(addr + static_cast<std::uint64_t>(ext->stride *
                                                                                static_cast<std::int64_t>(i)),
                                              ext->elementBytes, write, arrival));
+    } else if (granulePow2_ && bytes > 0 && ((addr ^ (addr + bytes - 1)) & ~(map_.granule() - 1)) == 0) {
+        // Inside one interleave granule (a cache line, mostly): one segment, nothing to split or join.
+        const DdrLocation loc = map_.decode(addr);
+        const std::uint64_t bursts =
+            burstPow2_ ? ((loc.rowOffset + bytes - 1) >> burstShift_) - (loc.rowOffset >> burstShift_) + 1
+                       : (loc.rowOffset + bytes - 1) / config_.burstBytes() -
+                             loc.rowOffset / config_.burstBytes() + 1;
+        Tick maxWait = 0;
+        done = std::max(done, serveSegment(loc, bursts, write, arrival, maxWait));
+        noteWait(maxWait);
     } else {
         done = serveRange(addr, bytes, write, arrival);
     }

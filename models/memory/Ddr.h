@@ -119,6 +119,7 @@ private:
 
     // Recent commands of a rank, for the rules between banks.
     static constexpr unsigned kActHistory = 16;
+    static constexpr unsigned kActPad = 3;
     static constexpr unsigned kColHistory = 16;
     struct ActRecord {
         Tick at = 0;
@@ -131,10 +132,12 @@ private:
         bool write = false;
     };
     struct RankRules {
-        // The remembered activates in time order: actBuffer[actHead, actHead + nActs).
-        std::array<ActRecord, 2 * kActHistory> actBuffer{};
+        // The remembered activates in time order: actBuffer[kActPad + actHead, ... + nActs), in a
+        // buffer twice the history with kActPad records either side that the tFAW window update
+        // may read (what it reads there is masked out).
+        std::array<ActRecord, 2 * kActHistory + 2 * kActPad> actBuffer{};
         unsigned actHead = 0;
-        const ActRecord* acts() const { return actBuffer.data() + actHead; }
+        const ActRecord* acts() const { return actBuffer.data() + kActPad + actHead; }
         // Reads and writes, each in time order of their first command: colBuffer[kind][colHead[kind],
         // colHead[kind] + nCols[kind]) (the window slides in a buffer twice its size).
         std::array<std::array<ColRecord, 2 * kColHistory>, 2> colBuffer{};
@@ -172,13 +175,14 @@ private:
         Tick lat;  // column command to first data
         Tick dur;  // data bus time of all bursts
     };
-    Tick placeActivate(RankRules& rr, unsigned group, Tick a) const;
-    void recordActivate(RankRules& rr, unsigned group, Tick a);
+    // Also gives the slot of the history the activate goes to (recordActivate() puts it there).
+    Tick placeActivate(RankRules& rr, unsigned group, Tick a, unsigned& slot) const;
+    void recordActivate(RankRules& rr, unsigned group, Tick a, unsigned slot);
     Tick columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const;
     void recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd);
     Tick placeColumns(const Segment& s, Tick c) const;
     void commitColumns(const Segment& s, Tick c);
-    void commitActivate(const Segment& s, Tick act);
+    void commitActivate(const Segment& s, Tick act, unsigned slot);
     Tick prechargeAfter(const Segment& s, Tick col) const;
     Tick admit(std::size_t bank, Tick t) const;
     void enqueue(std::size_t bank, Tick admitted, Tick leaves);
@@ -191,11 +195,12 @@ private:
         unsigned slot;
     };
 
-    Tick serve(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival);
+    template <bool write> Tick serveAs(const DdrLocation& loc, std::uint64_t bursts, Tick arrival);
     // An early request served in the bank's past: a row hit in a closed epoch of its row, or (with
     // row_history > 1) a row opened in a gap between two epochs. Returns 0 when neither fits.
     Tick serveInPast(Bank& b, const Segment& s, const DdrLocation& loc, Tick t);
     Tick serveRange(std::uint64_t addr, std::uint64_t bytes, bool write, Tick arrival);
+    Tick serveSegment(const DdrLocation& loc, std::uint64_t bursts, bool write, Tick arrival, Tick& maxWait);
     // Queues a write segment; returns when it is accepted.
     Tick postWrite(const DdrLocation& loc, std::uint64_t bursts, Tick arrival);
     void drainWrites();
@@ -216,6 +221,7 @@ private:
     DdrConfig config_;
     DdrAddressMap map_;
     Tick period_;
+    DdrTiming tk_;  // config_.t in ticks
     Tick burstTicks_;
     Tick stepTicks_;           // between the bursts of one segment (one bank group): max(burst, tCCD_L)
     Tick readLat_, writeLat_;  // column command to data
