@@ -127,32 +127,34 @@ std::uint64_t Ddr::refreshesBy(Tick until) const {
     return n * config_.channels;
 }
 
-// The earliest activate at or after a that the rank's remembered activates allow: tRRD (tRRD_L in
-// the same bank group) from each in either time order, no five activates within tFAW, and after
-// the last one forgotten. The remembered activates are in time order, so the candidates fall in
-// the gaps between them: the gaps are tried in turn from the one that holds a, each at its
-// earliest tick (the limits from the activates before a gap only grow, those from the activates
-// after it only bound it from above, so a gap's earliest tick fits or none of its ticks does).
+// The earliest activate at or after a that the rank's activates allow: tRRD (tRRD_L in the same
+// bank group) from each in either time order, no five activates within tFAW, and after those
+// that left the history (tRRD to them, tFAW with the last four of them, which the sequence still
+// holds). The activates are in time order, so the candidates fall in the gaps between them: the
+// gaps are tried in turn from the one that holds a, each at its earliest tick (the limits from
+// the activates before a gap only grow, those from the activates after it only bound it from
+// above, so a gap's earliest tick fits or none of its ticks does). slot: where among the
+// remembered activates it goes.
 Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a, unsigned& slot) const {
-    const unsigned n = rr.nActs;
-    slot = n;
+    const unsigned tail = rr.nTail, n = tail + rr.nActs;
+    slot = rr.nActs;
     if (!actRules_)
         return a;
-    const ActRecord* acts = rr.acts();
-    // After every remembered activate by tRRD (tRRD_L in this group) and after the fourth latest
-    // by tFAW: nothing to check.
-    if ((n == 0 || (a >= acts[n - 1].at + rrdS_ && a >= rr.lastActInGroup[group] + rrdL_ &&
-                    (n < 4 || a >= acts[n - 4].at + faw_))) &&
-        (!rr.forgotActs || a >= rr.actForgotten.at + rrdS_))
+    const ActRecord* acts = rr.seq();
+    // After every activate by tRRD (tRRD_L in this group) and after the fourth latest by tFAW:
+    // nothing to check.
+    if (n == 0 || (a >= acts[n - 1].at + rrdS_ && a >= rr.lastActInGroup[group] + rrdL_ &&
+                   (n < 4 || a >= acts[n - 4].at + faw_)))
         return a;
-    if (rr.forgotActs)
-        a = std::max(a, rr.actForgotten.at + rrdS_);
+    if (tail > 0)
+        // Never before an activate that left the history, and tRRD after each of them.
+        a = std::max({a, acts[tail - 1].at + rrdS_, rr.forgottenActFree[group]});
     auto rrdTo = [&](const ActRecord& r) { return r.group == group ? rrdL_ : rrdS_; };
-    // Gap p holds the ticks x with acts[p - 1].at <= x < acts[p].at.
+    // Gap p holds the ticks x with acts[p - 1].at <= x < acts[p].at (p >= tail).
     unsigned p = n;
-    while (p > 0 && acts[p - 1].at > a)
+    while (p > tail && acts[p - 1].at > a)
         --p;
-    // Gaps inside four remembered activates within tFAW hold no tick (a fifth would join them).
+    // Gaps inside four activates within tFAW hold no tick (a fifth would join them).
     const std::uint32_t blocked = (rr.shortWindows << 1) | (rr.shortWindows << 2) | (rr.shortWindows << 3);
     Tick x = a;
     for (;;) {
@@ -165,14 +167,14 @@ Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a, unsigned& slot) c
         if (p >= 4)
             x = std::max(x, acts[p - 4].at + faw_);
         if (p == n)
-            return x;  // slot: n
+            return x;  // slot: after every remembered one
         // Before acts[p]: tRRD to it and to the later ones within tRRD_L, tFAW to the fourth
         // after it.
         bool fits = x < acts[p].at && (p + 4 > n || x + faw_ <= acts[p + 3].at);
         for (unsigned i = p; fits && i < n && acts[i].at < x + rrdL_; ++i)
             fits = x + rrdTo(acts[i]) <= acts[i].at;
         if (fits) {
-            slot = p;
+            slot = p - tail;
             return x;
         }
         ++p;
@@ -182,25 +184,16 @@ Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a, unsigned& slot) c
 void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a, unsigned slot) {
     if (!actRules_)
         return;
-    if (rr.nActs == kActHistory) {
-        slot -= slot > 0 ? 1 : 0;
-        // The oldest leaves the history.
-        rr.actForgotten = rr.acts()[0];
-        rr.forgotActs = true;
-        rr.shortWindows >>= 1;
-        ++rr.actHead;
-        --rr.nActs;
-    }
-    if (rr.actHead + rr.nActs == 2 * kActHistory) {
-        // The window reached the end of its buffer: move it back to the start (once per
-        // kActHistory activates).
-        std::copy(rr.acts(), rr.acts() + rr.nActs, rr.actBuffer.begin() + kActPad);
+    if (rr.actHead + rr.nTail + rr.nActs == 2 * kActSeq - 1) {
+        // The sequence reached the end of its buffer: move it back to the start (once per
+        // kActSeq activates).
+        std::copy(rr.seq(), rr.seq() + rr.nTail + rr.nActs, rr.actBuffer.begin() + kActPad);
         rr.actHead = 0;
     }
-    ActRecord* acts = rr.actBuffer.data() + kActPad + rr.actHead;
+    ActRecord* acts = rr.seq();
     // The slot placeActivate() found: after the activates at or before it.
-    const unsigned i = slot;
-    for (unsigned j = rr.nActs++; j > i; --j)
+    const unsigned i = rr.nTail + slot;
+    for (unsigned j = rr.nTail + rr.nActs++; j > i; --j)
         acts[j] = acts[j - 1];
     acts[i] = ActRecord{a, group};
     rr.lastActInGroup[group] = std::max(rr.lastActInGroup[group], a);
@@ -208,8 +201,8 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a, unsigned slot) {
         // The windows before the new activate keep their bits, those after it move up by one,
         // and the (at most four) that hold it are measured: windows j = i - 3 .. i, of which
         // those with 0 <= j and j + 4 <= n exist. All four are measured without a branch (the
-        // padding around the history makes every read valid), then masked.
-        const unsigned n = rr.nActs;
+        // padding around the sequence makes every read valid), then masked.
+        const unsigned n = rr.nTail + rr.nActs;
         std::uint32_t measured = 0;
         for (unsigned k = 0; k < 4; ++k) {
             const ActRecord* w0 = acts + i + k - 3;
@@ -220,6 +213,19 @@ void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a, unsigned slot) {
         std::uint32_t w = rr.shortWindows;
         w = (w & ((1u << from) - 1)) | ((w >> i) << (i + 1));
         rr.shortWindows = w | (((measured << i) >> 3) & exist);
+    }
+    if (rr.nActs > kActHistory) {
+        // The oldest remembered activate leaves the history (the new one itself when it went
+        // before all of them): it joins the tail, whose oldest leaves the sequence.
+        const ActRecord& oldest = acts[rr.nTail];
+        rr.forgottenActFree[oldest.group] = std::max(rr.forgottenActFree[oldest.group], oldest.at + rrdL_);
+        --rr.nActs;
+        if (rr.nTail == kActTail) {
+            ++rr.actHead;
+            rr.shortWindows >>= 1;
+        } else {
+            ++rr.nTail;
+        }
     }
 }
 
@@ -235,10 +241,17 @@ Tick Ddr::columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const 
     // Reads and writes are remembered apart: a kind whose rules cannot bind is not looked at
     // (tCCD of one burst is the data bus's own rule; no turnaround keys, no read/write rules).
     const bool check[2] = {s.write ? turnRules_ : ccdRules_, s.write ? ccdRules_ : turnRules_};
+    const unsigned kindOf = s.write ? 1 : 0;
     for (unsigned kind = 0; kind < 2; ++kind)
-        if (check[kind] && rr.forgotCols[kind])
-            // Older than the commands of this kind remembered: after the last one forgotten.
-            c = std::max(c, rr.colForgotten[kind].first);
+        if (check[kind] && rr.forgotCols[kind]) {
+            // Older than the commands of this kind remembered: after the last one forgotten, and
+            // as far after each forgotten one as its rule asks.
+            const bool sameKind = kind == kindOf;
+            const Tick any = sameKind ? rr.forgottenSameFree[kindOf] : rr.forgottenOtherFree[kindOf];
+            const Tick inGroup =
+                (sameKind ? rr.forgottenSameFreeInGroup : rr.forgottenOtherFreeInGroup)[2 * s.group + kindOf];
+            c = std::max({c, rr.forgottenColFirst[kind], any, inGroup});
+        }
     // Before e: e must still keep its distance from this segment (c + gap <= e.first).
     auto fromOf = [](Tick first, Tick gap) {
         return gap == 0 ? first : first + 1 > gap ? first + 1 - gap : 0;
@@ -270,8 +283,6 @@ Tick Ddr::columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const 
         for (unsigned i = countBefore(cols, n, [&](const ColRecord& e) { return e.first + reach <= c; });
              i < n && cols[i].first <= c + ahead; ++i)
             look(cols[i]);
-        if (rr.forgotCols[kind])
-            look(rr.colForgotten[kind]);
     };
     // The same kind: tCCD either way.
     auto sameRule = [&](const ColRecord& e, Tick& to, Tick& gap) {
@@ -309,11 +320,23 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
         return;
     const unsigned kind = s.write ? 1 : 0;
     if (rr.nCols[kind] == kColHistory) {
-        // The oldest leaves the history; the latest that left is remembered.
+        // The oldest leaves the history; what it asks of later commands is kept.
         const ColRecord& oldest = rr.cols(kind)[0];
-        if (oldest.first >= rr.colForgotten[kind].first)
-            rr.colForgotten[kind] = oldest;
+        auto raiseTo = [](Tick& t, Tick v) { t = std::max(t, v); };
+        raiseTo(rr.forgottenColFirst[kind], oldest.first);
         rr.forgotCols[kind] = true;
+        const std::size_t group = 2 * std::size_t{oldest.group};
+        raiseTo(rr.forgottenSameFree[kind], oldest.last + tk_.tCCD_S);
+        raiseTo(rr.forgottenSameFreeInGroup[group + kind], oldest.last + tk_.tCCD_L);
+        if (oldest.write) {
+            // A read after a write's data by tWTR.
+            raiseTo(rr.forgottenOtherFree[0], oldest.dataEnd + tk_.tWTR_S);
+            raiseTo(rr.forgottenOtherFreeInGroup[group], oldest.dataEnd + tk_.tWTR_L);
+        } else {
+            // A write after a read by tRTW.
+            raiseTo(rr.forgottenOtherFree[1], oldest.last + tk_.tRTW);
+            raiseTo(rr.forgottenOtherFreeInGroup[group + 1], oldest.last + tk_.tRTW);
+        }
         ++rr.colHead[kind];
         --rr.nCols[kind];
     }
@@ -378,10 +401,17 @@ Tick Ddr::placeColumns(const Segment& s, Tick c) const {
 void Ddr::commitColumns(const Segment& s, Tick c) {
     s.bus->reserve(c + s.lat, s.dur);
     recordColumns(*s.rules, s, c, c + s.lat + s.dur);
+    if (commandLog_)
+        commandLog_->push_back(Command{s.write ? Command::Kind::Write : Command::Kind::Read,
+                                       static_cast<unsigned>(s.rules - rules_.data()), s.group, c,
+                                       c + (s.bursts - 1) * stepTicks_, c + s.lat + s.dur});
 }
 
 void Ddr::commitActivate(const Segment& s, Tick act, unsigned slot) {
     recordActivate(*s.rules, s.group, act, slot);
+    if (commandLog_)
+        commandLog_->push_back(Command{
+            Command::Kind::Activate, static_cast<unsigned>(s.rules - rules_.data()), s.group, act, act, act});
 }
 
 // A bank holds at most bank_queue requests that have arrived and not yet issued their column

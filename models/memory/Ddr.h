@@ -64,6 +64,17 @@ public:
     void resetTiming() override;
 
     const DdrConfig& config() const { return config_; }
+    // A command as issued, for checks of the rules between banks: an activate (first = last = its
+    // tick), or a segment's column commands (first to last, tCCD_L apart) and the end of its data.
+    struct Command {
+        enum class Kind : std::uint8_t { Activate, Read, Write };
+        Kind kind;
+        unsigned rank;  // channel × ranks + rank
+        unsigned group;
+        Tick first, last, dataEnd;
+    };
+    // Every command from now on is appended to `log` (nullptr: none; the default).
+    void logCommands(std::vector<Command>* log) { commandLog_ = log; }
     const DdrAddressMap& addressMap() const { return map_; }
     std::uint64_t rowHits() const { return rowHits_; }
     std::uint64_t rowMisses() const { return rowMisses_; }
@@ -118,7 +129,11 @@ private:
     enum class RowOutcome { Hit, Empty, Miss };
 
     // Recent commands of a rank, for the rules between banks.
+    // Activates among which a new one may be placed, and the latest ones that left them: still
+    // checked against (four, as a tFAW window holds five), never placed before.
     static constexpr unsigned kActHistory = 16;
+    static constexpr unsigned kActTail = 4;
+    static constexpr unsigned kActSeq = kActTail + kActHistory + 1;  // the most held at once
     static constexpr unsigned kActPad = 3;
     static constexpr unsigned kColHistory = 16;
     struct ActRecord {
@@ -132,12 +147,15 @@ private:
         bool write = false;
     };
     struct RankRules {
-        // The remembered activates in time order: actBuffer[kActPad + actHead, ... + nActs), in a
-        // buffer twice the history with kActPad records either side that the tFAW window update
-        // may read (what it reads there is masked out).
-        std::array<ActRecord, 2 * kActHistory + 2 * kActPad> actBuffer{};
+        // The activates in time order, seq() = actBuffer[kActPad + actHead, ... + nTail + nActs):
+        // the nTail (≤ kActTail) latest that left the history, then the nActs remembered ones. The
+        // sequence slides over twice its longest, with kActPad records either side that the tFAW
+        // window update may read (what it reads there is masked out).
+        std::array<ActRecord, 2 * kActSeq + 2 * kActPad> actBuffer{};
         unsigned actHead = 0;
-        const ActRecord* acts() const { return actBuffer.data() + kActPad + actHead; }
+        unsigned nTail = 0;
+        const ActRecord* seq() const { return actBuffer.data() + kActPad + actHead; }
+        ActRecord* seq() { return actBuffer.data() + kActPad + actHead; }
         // Reads and writes, each in time order of their first command: colBuffer[kind][colHead[kind],
         // colHead[kind] + nCols[kind]) (the window slides in a buffer twice its size).
         std::array<std::array<ColRecord, 2 * kColHistory>, 2> colBuffer{};
@@ -148,19 +166,26 @@ private:
         // cannot reach the candidate.
         std::array<Tick, 2> colSpan{}, colTail{};
         unsigned nActs = 0;
-        // Bit j: the remembered activates j..j + 3 lie within tFAW.
+        // Bit j: the activates seq()[j..j + 3] lie within tFAW.
         std::uint32_t shortWindows = 0;
         std::array<unsigned, 2> nCols{};
-        // The latest command that left the history: nothing is placed before it.
-        ActRecord actForgotten{};
-        std::array<ColRecord, 2> colForgotten{};
-        bool forgotActs = false;
+        // Of the column commands that left the history, of each kind: the latest first command
+        // (nothing is placed before it), and for a new command of each kind how early they let it
+        // issue, from those of its own kind (tCCD) and of the other (tWTR, tRTW): in any bank
+        // group, and per group (the _L distances, from the commands of that group).
+        std::array<Tick, 2> forgottenColFirst{};
         std::array<bool, 2> forgotCols{};
+        std::array<Tick, 2> forgottenSameFree{}, forgottenOtherFree{};          // [new command's kind]
+        std::vector<Tick> forgottenSameFreeInGroup, forgottenOtherFreeInGroup;  // [group][kind]
         // From these on, no remembered command constrains a new activate or column command.
         std::array<Tick, 2> colFree{};     // for a read, for a write, in any bank group
         std::vector<Tick> colFreeInGroup;  // [group][read, write]
         std::vector<Tick> lastActInGroup;  // [group]
-        explicit RankRules(unsigned groups = 1) : colFreeInGroup(2 * groups, 0), lastActInGroup(groups, 0) {}
+        // Per group: tRRD_L after the latest of its activates that left the history (0: none left).
+        std::vector<Tick> forgottenActFree;  // [group]
+        explicit RankRules(unsigned groups = 1)
+            : forgottenSameFreeInGroup(2 * groups, 0), forgottenOtherFreeInGroup(2 * groups, 0),
+              colFreeInGroup(2 * groups, 0), lastActInGroup(groups, 0), forgottenActFree(groups, 0) {}
     };
     struct QueueEntry {
         Tick admitted = 0, leaves = 0;
@@ -262,6 +287,7 @@ private:
     std::uint64_t activates_ = 0, precharges_ = 0;
     Tick firstArrival_ = kTickMax, lastEnd_ = 0, lastWriteEnd_ = 0, accepted_ = 0;
     Tick segmentWait_ = 0, writeWait_ = 0;  // of the segment served last (per-initiator waits)
+    std::vector<Command>* commandLog_ = nullptr;
 };
 
 }  // namespace tessim

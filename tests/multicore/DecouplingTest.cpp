@@ -36,7 +36,12 @@ TEST(Decoupling, ResultsDoNotDependOnTheQuantum) {
     json fine = runAxpy(8, "10ns");
     ASSERT_FALSE(coarse.empty());
     ASSERT_FALSE(fine.empty());
-    EXPECT_LT(relativeChange(coarse["seconds"], fine["seconds"]), 0.01)
+    // The DDR serves requests that arrive out of time order (a coarse quantum) among the commands it
+    // remembers: the two runs place some commands differently, which moves the total by about 1 %
+    // either way depending on the point (measured: −1.0 % here at n = 262,144 and +0.05 % at
+    // 524,288 on 8 cores; the model before the rules against forgotten commands: +0.04 % and
+    // −1.4 %). Stalls per core move up to 1.8 %.
+    EXPECT_LT(relativeChange(coarse["seconds"], fine["seconds"]), 0.02)
         << coarse["seconds"] << " vs " << fine["seconds"];
     for (const char* level : {"ddr", "l2", "l1"})
         for (const char* dir : {"read", "write"}) {
@@ -50,7 +55,7 @@ TEST(Decoupling, ResultsDoNotDependOnTheQuantum) {
         }
     for (auto& [engine, e] : coarse["engines"].items()) {
         double a = e["cycles"]["memory"], b = fine["engines"][engine]["cycles"]["memory"];
-        EXPECT_LT(relativeChange(a, b), 0.01) << engine << " memory stall cycles " << a << " vs " << b;
+        EXPECT_LT(relativeChange(a, b), 0.025) << engine << " memory stall cycles " << a << " vs " << b;
     }
 }
 
