@@ -43,8 +43,9 @@ Ddr::Ddr(sc_core::sc_module_name name, const DdrConfig& config)
       turnRules_(config.t.tWTR_S != 0 || config.t.tWTR_L != 0 || config.t.tRTW != 0),
       colRules_(ccdRules_ || turnRules_), rrdS_(config.t.tRRD_S * config.clock.period),
       rrdL_(config.t.tRRD_L * config.clock.period), faw_(config.t.tFAW * config.clock.period),
-      granulePow2_(isPow2(map_.granule())), burstPow2_(isPow2(config.burstBytes())),
-      burstShift_(log2Of(config.burstBytes())),
+      refreshActs_(config.perBankRefresh && config.refreshPeriodCycles() != 0 && actRules_),
+      actReach_(std::max(rrdL_, faw_)), granulePow2_(isPow2(map_.granule())),
+      burstPow2_(isPow2(config.burstBytes())), burstShift_(log2Of(config.burstBytes())),
       banks_(std::size_t{config.channels} * config.ranks * config.banks), bus_(config.channels),
       rules_(std::size_t{config.channels} * config.ranks, RankRules(config.bankGroups)),
       queues_(config.bankQueue ? banks_.size() * config.bankQueue : 0),
@@ -179,6 +180,51 @@ Tick Ddr::placeActivate(RankRules& rr, unsigned group, Tick a, unsigned& slot) c
         }
         ++p;
     }
+}
+
+Tick Ddr::scheduleActivate(const Segment& s, Tick a, unsigned& slot) {
+    RankRules& rr = *s.rules;
+    if (!refreshActs_)
+        return placeActivate(rr, s.group, a, slot);
+    const unsigned rank = static_cast<unsigned>(&rr - rules_.data()) % config_.ranks;
+    // Every REFpb that a rule can bind to the activate must be in the sequence before it is placed
+    // (the later ones then cannot reach the activates placed so far): once more when the activate
+    // lands further than they were added.
+    addRefreshCommands(rr, rank, a + actReach_);
+    for (;;) {
+        const Tick x = placeActivate(rr, s.group, a, slot);
+        if (x + actReach_ <= rr.refpbUntil)
+            return x;
+        addRefreshCommands(rr, rank, x + actReach_);
+    }
+}
+
+// The rank's per-bank refreshes up to `until` join its activate sequence, each where the refresh
+// window of its bank puts it (after that bank's precharge): REFpb number m of the rank refreshes
+// bank m mod banks, tREFIpb after number m − 1; the first of each bank comes after one period.
+void Ddr::addRefreshCommands(RankRules& rr, unsigned rank, Tick until) {
+    if (until <= rr.refpbUntil)
+        return;
+    const std::uint64_t period = config_.refreshPeriodCycles();
+    if (rr.nextRefpb == 0)
+        rr.nextRefpb = config_.banks;
+    for (;; ++rr.nextRefpb) {
+        const Tick at =
+            (period * rank / config_.ranks + rr.nextRefpb * config_.t.tREFIpb + config_.t.tRP) * period_;
+        if (at > until)
+            break;
+        const unsigned bank = static_cast<unsigned>(rr.nextRefpb % config_.banks);
+        const unsigned group = config_.bankGroupOf(bank);
+        // After the activates at or before it (mostly all of them: it lies ahead of each).
+        unsigned slot = rr.nActs;
+        while (slot > 0 && rr.seq()[rr.nTail + slot - 1].at > at)
+            --slot;
+        recordActivate(rr, group, at, slot);
+        if (commandLog_)
+            commandLog_->push_back(Command{Command::Kind::Refresh, static_cast<unsigned>(&rr - rules_.data()),
+                                           group, at, at, at});
+    }
+    rr.refpbUntil = until;
 }
 
 void Ddr::recordActivate(RankRules& rr, unsigned group, Tick a, unsigned slot) {
@@ -529,12 +575,12 @@ __attribute__((flatten, noinline)) Tick Ddr::serveAs(const DdrLocation& loc, std
             colReady = std::max(t, b.colReady);
         } else if (!b.open) {
             outcome = RowOutcome::Empty;
-            act = placeActivate(*s.rules, s.group, std::max(t, b.actReady), actSlot);
+            act = scheduleActivate(s, std::max(t, b.actReady), actSlot);
             colReady = act + tk_.tRCD;
         } else {
             outcome = RowOutcome::Miss;
             pre = std::max(t, b.preReady);
-            act = placeActivate(*s.rules, s.group, std::max(pre + tk_.tRP, b.actReady), actSlot);
+            act = scheduleActivate(s, std::max(pre + tk_.tRP, b.actReady), actSlot);
             colReady = act + tk_.tRCD;
         }
         col = placeColumns(s, colReady);
@@ -631,7 +677,7 @@ Tick Ddr::serveInPast(Bank& b, const Segment& s, const DdrLocation& loc, Tick t)
             continue;
         const Tick pre = std::max(t, e.preReady);
         unsigned actSlot = 0;
-        const Tick act = placeActivate(*s.rules, s.group, pre + tk_.tRP, actSlot);
+        const Tick act = scheduleActivate(s, pre + tk_.tRP, actSlot);
         const Tick colReady = act + tk_.tRCD;
         const Tick col = placeColumns(s, colReady);
         const Tick end = col + s.lat + s.dur;

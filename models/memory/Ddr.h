@@ -28,13 +28,15 @@
 // read_burst, write_burst, refresh, background_power}.
 //
 // Command rules between banks, each kept in either time order against the last few commands of
-// the rank (so requests presented out of time order still obey them): bank groups (bank_groups;
+// the rank and the bounds the forgotten ones leave (so requests presented out of time order still
+// obey them): bank groups (bank_groups;
 // tCCD_L/S between column commands, tRRD_L/S between activates, tWTR_L/S from write data to a
 // read), the four-activate window tFAW, the read-to-write turnaround tRTW, LPDDR4's tDQSCK
 // (read data later) and multi-cycle read/write commands (column_cycles: read and write latency
 // count from the command's last cycle; the command bus itself is not modelled, as tRRD and tCCD
 // keep one rank's commands further apart than they last), tRPab before an all-bank refresh, per-bank
-// refresh (refresh: per-bank; tRFCpb every tREFIpb, banks in turn), and a bounded queue per bank
+// refresh (refresh: per-bank; tRFCpb every tREFIpb, banks in turn; a REFpb counts as an activate
+// for tRRD and tFAW), and a bounded queue per bank
 // (bank_queue: a request that finds it full waits until one ahead of it issues its column
 // command). Keys left out disable their rule, so an older configuration times as before.
 #pragma once
@@ -67,7 +69,7 @@ public:
     // A command as issued, for checks of the rules between banks: an activate (first = last = its
     // tick), or a segment's column commands (first to last, tCCD_L apart) and the end of its data.
     struct Command {
-        enum class Kind : std::uint8_t { Activate, Read, Write };
+        enum class Kind : std::uint8_t { Activate, Read, Write, Refresh };  // Refresh: a REFpb
         Kind kind;
         unsigned rank;  // channel × ranks + rank
         unsigned group;
@@ -183,6 +185,10 @@ private:
         std::vector<Tick> lastActInGroup;  // [group]
         // Per group: tRRD_L after the latest of its activates that left the history (0: none left).
         std::vector<Tick> forgottenActFree;  // [group]
+        // Per-bank refresh: the rank's next REFpb not yet in the activate sequence (index m of
+        // the rank's refreshes: bank m mod banks), and the tick up to which all of them are.
+        std::uint64_t nextRefpb = 0;
+        Tick refpbUntil = 0;
         explicit RankRules(unsigned groups = 1)
             : forgottenSameFreeInGroup(2 * groups, 0), forgottenOtherFreeInGroup(2 * groups, 0),
               colFreeInGroup(2 * groups, 0), lastActInGroup(groups, 0), forgottenActFree(groups, 0) {}
@@ -202,6 +208,10 @@ private:
     };
     // Also gives the slot of the history the activate goes to (recordActivate() puts it there).
     Tick placeActivate(RankRules& rr, unsigned group, Tick a, unsigned& slot) const;
+    // placeActivate() with per-bank refreshes counted as activates (tRRD, tFAW; JESD209-4): the
+    // rank's REFpb commands within a rule's reach of the activate join its sequence first.
+    Tick scheduleActivate(const Segment& s, Tick a, unsigned& slot);
+    void addRefreshCommands(RankRules& rr, unsigned rank, Tick until);
     void recordActivate(RankRules& rr, unsigned group, Tick a, unsigned slot);
     Tick columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const;
     void recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd);
@@ -253,6 +263,8 @@ private:
     Tick refi_, rfc_;
     bool actRules_, ccdRules_, turnRules_, colRules_;
     Tick rrdS_, rrdL_, faw_;
+    bool refreshActs_;  // per-bank refreshes count as activates (per-bank refresh and tRRD or tFAW)
+    Tick actReach_;     // how far the rules between activates reach: max(tRRD_L, tFAW)
     bool granulePow2_, burstPow2_;  // the interleave granule and the burst: shifts, not divisions
     unsigned burstShift_;
     std::vector<Bank> banks_;               // [channel][rank][bank]

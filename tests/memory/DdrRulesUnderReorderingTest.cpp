@@ -31,6 +31,11 @@ struct Violation {
 };
 
 // Every pair of one rank's commands closer than the longest rule, against the rules.
+// Activates and per-bank refreshes: JESD209-4 counts a REFpb as an activate for tRRD and tFAW.
+bool activating(const Command& c) {
+    return c.kind == Command::Kind::Activate || c.kind == Command::Kind::Refresh;
+}
+
 std::vector<Violation> check(const DdrConfig& c, std::vector<Command> log) {
     const Tick p = c.clock.period;
     const Tick rrdS = c.t.tRRD_S * p, rrdL = c.t.tRRD_L * p, faw = c.t.tFAW * p;
@@ -54,13 +59,13 @@ std::vector<Violation> check(const DdrConfig& c, std::vector<Command> log) {
     std::vector<Command> acts;
     for (std::size_t i = 0; i < log.size(); ++i) {
         const Command& x = log[i];
-        if (x.kind == Command::Kind::Activate)
+        if (activating(x))
             acts.push_back(x);
         for (std::size_t j = i + 1; j < log.size() && log[j].rank == x.rank && log[j].first < x.first + reach;
              ++j) {
             const Command& y = log[j];  // y.first >= x.first
             const bool sameGroup = x.group == y.group;
-            const bool xAct = x.kind == Command::Kind::Activate, yAct = y.kind == Command::Kind::Activate;
+            const bool xAct = activating(x), yAct = activating(y);
             if (xAct && yAct) {
                 if (y.first - x.first < (sameGroup ? rrdL : rrdS))
                     fail("tRRD", x, y);
@@ -87,9 +92,10 @@ std::vector<Violation> check(const DdrConfig& c, std::vector<Command> log) {
 
 std::string describe(const Violation& v) {
     auto one = [](const Command& c) {
-        const char* kind = c.kind == Command::Kind::Activate ? "ACT"
-                           : c.kind == Command::Kind::Read   ? "RD"
-                                                             : "WR";
+        const char* kind = c.kind == Command::Kind::Activate  ? "ACT"
+                           : c.kind == Command::Kind::Refresh ? "REFpb"
+                           : c.kind == Command::Kind::Read    ? "RD"
+                                                              : "WR";
         return std::string(kind) + " rank " + std::to_string(c.rank) + " group " + std::to_string(c.group) +
                " at " + std::to_string(c.first) + ".." + std::to_string(c.last) + " data end " +
                std::to_string(c.dataEnd);
@@ -145,9 +151,14 @@ TEST_P(DdrRulesUnderReordering, EveryPairOfCommandsKeepsItsDistance) {
     OpenDdr ddr("ddr", c);
     test::elaborate();
     const std::vector<Command> log = drive(ddr, 40000, 64, 200'000, GetParam().writePct, 7);
-    std::size_t activates = 0, columns = 0;
+    std::size_t activates = 0, columns = 0, refreshes = 0;
     for (const Command& x : log)
-        (x.kind == Command::Kind::Activate ? activates : columns) += 1;
+        (x.kind == Command::Kind::Activate  ? activates
+         : x.kind == Command::Kind::Refresh ? refreshes
+                                            : columns) += 1;
+    if (c.perBankRefresh) {
+        EXPECT_GT(refreshes, 0u) << "per-bank refreshes take part in the rules";
+    }
     // The checks see real traffic: most requests open a row, and every request issued columns.
     EXPECT_GT(activates, 20000u);
     EXPECT_GE(columns, 40000u);
