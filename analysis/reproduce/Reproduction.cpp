@@ -254,8 +254,9 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
             double in = w.at("channels").get<double>() * w.at("h").get<double>() * w.at("w").get<double>();
             double out =
                 w.at("filters").get<double>() * w.at("out_h").get<double>() * w.at("out_w").get<double>();
-            double k = w.at("k").get<double>();
-            double wt = w.at("filters").get<double>() * w.at("channels").get<double>() * k * k;
+            const double kh = w.at(w.contains("k") ? "k" : "kh").get<double>();
+            const double kw = w.at(w.contains("k") ? "k" : "kw").get<double>();
+            double wt = w.at("filters").get<double>() * w.at("channels").get<double>() * kh * kw;
             bound = (in + out + wt) * q.scale;
             boundText = fmt::format(
                 "compulsory DDR traffic at INT8 (each byte once): input {} + output {} + weights {} = {} {}",

@@ -189,7 +189,8 @@ void layersToMarkdown(const Json& layers, std::ostringstream& md) {
     if (!layers.is_array() || layers.empty() || !layers[0].is_object())
         return;
     const Json& first = layers[0];
-    const bool shape = first.contains("channels") && first.contains("h") && first.contains("k");
+    const bool shape =
+        first.contains("channels") && first.contains("h") && (first.contains("k") || first.contains("kh"));
     const bool tiles = first.contains("tiles") && first["tiles"].is_object();
     static const std::vector<std::pair<const char*, const char*>> columns{
         {"cycles", "cycles"},
@@ -229,9 +230,14 @@ void layersToMarkdown(const Json& layers, std::ostringstream& md) {
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const Json& l = layers[i];
         md << fmt::format("| {} | {} |", i, l.contains("name") ? cell(l["name"]) : std::string());
+        // A square kernel and equal padding: one number each; else rows×columns.
+        auto pair = [&](const char* both, const char* rows, const char* cols) {
+            return l.contains(both) ? cell(l[both]) : cell(l[rows]) + "×" + cell(l[cols]);
+        };
         if (shape)
             md << fmt::format(" {}×{}×{} → {}, {}/{}/{}{} |", cell(l["channels"]), cell(l["h"]), cell(l["w"]),
-                              cell(l["filters"]), cell(l["k"]), cell(l["stride"]), cell(l["pad"]),
+                              cell(l["filters"]), pair("k", "kh", "kw"), cell(l["stride"]),
+                              pair("pad", "pad_h", "pad_w"),
                               l.contains("groups") ? ", groups " + cell(l["groups"]) : std::string());
         if (tiles) {
             const Json& t = l["tiles"];

@@ -109,8 +109,9 @@ TEST(TtDse, RanksSimulatedSurvivorsAgainstTheDenseLayer) {
     for (std::size_t i = 0; i < best.size(); ++i) {
         EXPECT_NEAR(best[i]["speedup"].get<double>(), dense / best[i]["seconds"].get<double>(), 1e-9);
         EXPECT_LT(best[i]["flops"].get<double>(), 2.0 * 400 * 120);
-        if (i > 0)
+        if (i > 0) {
             EXPECT_GE(best[i]["seconds"].get<double>(), best[i - 1]["seconds"].get<double>());
+        }
     }
     // The best solution rerun with each optimisation added in turn.
     const auto& breakdown = j["breakdown"];

@@ -77,6 +77,14 @@ std::vector<std::string> shape(int h, int w, int c, int f, int k, int s, int p) 
             "workload.k=" + std::to_string(k),        "workload.stride=" + std::to_string(s),
             "workload.pad=" + std::to_string(p)};
 }
+// A kernel of kh rows by kw columns, padded ph above and below and pw left and right.
+std::vector<std::string> rect(int h, int w, int c, int f, int kh, int kw, int s, int ph, int pw) {
+    return {"workload.h=" + std::to_string(h),        "workload.w=" + std::to_string(w),
+            "workload.channels=" + std::to_string(c), "workload.filters=" + std::to_string(f),
+            "workload.kh=" + std::to_string(kh),      "workload.kw=" + std::to_string(kw),
+            "workload.stride=" + std::to_string(s),   "workload.pad_h=" + std::to_string(ph),
+            "workload.pad_w=" + std::to_string(pw)};
+}
 std::vector<std::string> with(std::vector<std::string> v, std::vector<std::string> more) {
     v.insert(v.end(), more.begin(), more.end());
     return v;
@@ -134,6 +142,16 @@ const Case kCases[] = {
     {"pad_beyond_kernel_naive", "naive", shape(6, 5, 2, 3, 2, 1, 3)},
     {"stride_beyond_kernel", "static-single", with(shape(13, 11, 3, 5, 2, 3, 1), {"plan.tile_h=2"})},
     {"map_1x1", "double-buffer", shape(1, 1, 7, 5, 1, 1, 0)},
+    // Rectangular kernels (factorised 1×7 / 7×1 convolutions), each dimension padded on its own.
+    {"rect_1x7_naive", "naive", rect(13, 17, 5, 7, 1, 7, 1, 0, 3)},
+    {"rect_7x1_stride2", "static-single", with(rect(19, 13, 6, 5, 7, 1, 2, 3, 0), {"plan.tile_h=3"})},
+    {"rect_3x5_channel_split", "double-buffer",
+     with(rect(12, 14, 9, 5, 3, 5, 1, 1, 2), {"plan.tile_h=5", "plan.tile_w=4", "plan.tile_c=4"})},
+    {"rect_5x2_pad_w_only", "double-buffer",
+     with(rect(10, 9, 4, 6, 5, 2, 1, 0, 1), {"plan.tile_h=2", "plan.tile_w=3"})},
+    {"rect_2x4_spatial_outer", "double-buffer",
+     with(rect(11, 15, 5, 6, 2, 4, 2, 1, 0),
+          {"plan.tile_h=2", "plan.tile_w=3", "plan.tile_f=3", "plan.loop_order=spatial-outer"})},
     {"map_1x1_padded_3x3", "static-single", shape(1, 1, 4, 6, 3, 1, 1)},
     // Requantisation happens on the last channel chunk of a tile only: every strategy, both loop
     // orders, channels split.

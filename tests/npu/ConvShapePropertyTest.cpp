@@ -1,5 +1,6 @@
 // Random small conv2d shapes (seeded, so every run draws the same ones): padding up to 5 with
-// kernels from 1 (pad > k), strides up to 5 (stride > k), 1×1 maps, every strategy, tiles chosen
+// kernels from 1 (pad > k), square and rectangular kernels with padding per dimension, strides up
+// to 5 (stride > k), 1×1 maps, every strategy, tiles chosen
 // by the planner or forced small. Each shape either runs functionally, bit-exact against the
 // direct convolution, or is refused at configuration time (ConfigError) — and only when the
 // kernel does not fit the padded input. Each simulation runs in a forked child (one SystemC
@@ -23,13 +24,14 @@ namespace tessim {
 namespace {
 
 struct Shape {
-    unsigned h, w, c, f, k, stride, pad;
+    unsigned h, w, c, f, kh, kw, stride, padH, padW;
     std::string plan;
     std::vector<std::string> extra;
     std::string describe() const {
         std::string s = "h " + std::to_string(h) + " w " + std::to_string(w) + " c " + std::to_string(c) +
-                        " f " + std::to_string(f) + " k " + std::to_string(k) + " stride " +
-                        std::to_string(stride) + " pad " + std::to_string(pad) + " plan " + plan;
+                        " f " + std::to_string(f) + " kernel " + std::to_string(kh) + "×" +
+                        std::to_string(kw) + " stride " + std::to_string(stride) + " pad " +
+                        std::to_string(padH) + "×" + std::to_string(padW) + " plan " + plan;
         for (const auto& e : extra)
             s += " " + e;
         return s;
@@ -60,10 +62,11 @@ Result runInChild(const Shape& s) {
             r.plan = s.plan;
             r.functional = true;
             r.sets = {
-                "workload.h=" + std::to_string(s.h),        "workload.w=" + std::to_string(s.w),
-                "workload.channels=" + std::to_string(s.c), "workload.filters=" + std::to_string(s.f),
-                "workload.k=" + std::to_string(s.k),        "workload.stride=" + std::to_string(s.stride),
-                "workload.pad=" + std::to_string(s.pad)};
+                "workload.h=" + std::to_string(s.h),           "workload.w=" + std::to_string(s.w),
+                "workload.channels=" + std::to_string(s.c),    "workload.filters=" + std::to_string(s.f),
+                "workload.kh=" + std::to_string(s.kh),         "workload.kw=" + std::to_string(s.kw),
+                "workload.stride=" + std::to_string(s.stride), "workload.pad_h=" + std::to_string(s.padH),
+                "workload.pad_w=" + std::to_string(s.padW)};
             r.sets.insert(r.sets.end(), s.extra.begin(), s.extra.end());
             auto report = runSimulation(r);
             const auto& f = report["functional"];
@@ -96,22 +99,26 @@ Result runInChild(const Shape& s) {
     return result;
 }
 
-TEST(ConvShapeProperty, EveryLegalShapeRunsBitExactOrIsRefusedUpFront) {
-    std::mt19937 rng(20261130);
+// Draws `count` shapes; square: one kernel size and one padding for both dimensions, else each
+// dimension its own. Each legal shape must run bit-exact, each other one be refused up front.
+void drawAndRun(std::uint32_t seed, int count, bool square, unsigned minRan) {
+    std::mt19937 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) {
         return std::uniform_int_distribution<unsigned>(lo, hi)(rng);
     };
     const char* plans[] = {"naive", "static-single", "double-buffer"};
     unsigned ran = 0, refused = 0;
-    for (int i = 0; i < 400; ++i) {
+    for (int i = 0; i < count; ++i) {
         Shape s;
         s.h = pick(1, 12);
         s.w = pick(1, 12);
         s.c = pick(1, 6);
         s.f = pick(1, 6);
-        s.k = pick(1, 6);
+        s.kh = pick(1, 6);
+        s.kw = square ? s.kh : pick(1, 6);
         s.stride = pick(1, 5);
-        s.pad = pick(0, 5);
+        s.padH = pick(0, 5);
+        s.padW = square ? s.padH : pick(0, 5);
         s.plan = plans[pick(0, 2)];
         if (s.plan != "naive" && pick(0, 1) == 1) {  // force small tiles: several steps per layer
             s.extra = {
@@ -120,7 +127,7 @@ TEST(ConvShapeProperty, EveryLegalShapeRunsBitExactOrIsRefusedUpFront) {
         }
         if (pick(0, 3) == 0)
             s.extra.push_back("workload.output_dtype=i32");
-        const bool fits = s.k <= s.h + 2 * s.pad && s.k <= s.w + 2 * s.pad;
+        const bool fits = s.kh <= s.h + 2 * s.padH && s.kw <= s.w + 2 * s.padW;
         const Result r = runInChild(s);
         if (fits) {
             EXPECT_EQ(r.outcome, kExact) << s.describe() << ": " << r.message;
@@ -132,8 +139,17 @@ TEST(ConvShapeProperty, EveryLegalShapeRunsBitExactOrIsRefusedUpFront) {
         }
     }
     // The draw covers both kinds of shape.
-    EXPECT_GT(ran, 250u);
+    EXPECT_GT(ran, minRan);
     EXPECT_GT(refused, 0u);
+}
+
+TEST(ConvShapeProperty, EveryLegalShapeRunsBitExactOrIsRefusedUpFront) {
+    drawAndRun(20261130, 400, true, 250);
+}
+
+// Rectangular kernels and padding that differs between the dimensions.
+TEST(ConvShapeProperty, EveryLegalRectangularShapeRunsBitExactOrIsRefusedUpFront) {
+    drawAndRun(20261201, 150, false, 90);
 }
 
 }  // namespace

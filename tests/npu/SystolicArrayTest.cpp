@@ -106,7 +106,7 @@ TEST(ConvGeometry, HaloSpans) {
 }
 
 TEST(ConvGeometry, PlannerFitsAndFailsClearly) {
-    ConvShape s{540, 960, 64, 64, 3, 1, 1};
+    ConvShape s{540, 960, 64, 64, 3, 3, 1, 1, 1};
     PlannerMachine m;
     m.sramBytes = 1 << 20;
     m.ddrBytesPerSecond = 34e9;

@@ -66,6 +66,38 @@ TEST(OnnxLayersBadShapes, AValidConvStillBecomesALayer) {
     EXPECT_EQ(m.reason(), "");
 }
 
+// A factorised 1×7 convolution (Inception's) padded only left and right becomes a layer with its
+// own kernel rows and columns and padding per dimension; SAME padding is worked out per dimension.
+TEST(OnnxLayersBadShapes, RectangularKernelsBecomeLayers) {
+    auto layerOf = [](Model& m) {
+        const config::Node tree = onnxWorkloadTree(m.g);
+        EXPECT_EQ(tree.find("layers")->items().size(), 1u);
+        std::map<std::string, std::string> keys;
+        for (const char* key : {"k", "kh", "kw", "pad", "pad_h", "pad_w", "stride"})
+            if (const config::Node* v = tree.find("layers")->items()[0].find(key))
+                keys[key] = v->scalar();
+        return keys;
+    };
+    Model explicitPads = conv({1, 4, 17, 17}, {8, 4, 1, 7});
+    explicitPads.node("Conv", {{"pads", {0, 3, 0, 3}}});
+    std::map<std::string, std::string> want = {
+        {"kh", "1"}, {"kw", "7"}, {"pad_h", "0"}, {"pad_w", "3"}, {"stride", "1"}};
+    EXPECT_EQ(layerOf(explicitPads), want);
+    Model same = conv({1, 4, 17, 17}, {8, 4, 7, 1});
+    same.node("Conv", {}, "SAME_UPPER");
+    want = {{"kh", "7"}, {"kw", "1"}, {"pad_h", "3"}, {"pad_w", "0"}, {"stride", "1"}};
+    EXPECT_EQ(layerOf(same), want);
+    Model square = conv({1, 4, 8, 8}, {8, 4, 3, 3});
+    square.node("Conv", {{"pads", {1, 1, 1, 1}}});
+    want = {{"k", "3"}, {"pad", "1"}, {"stride", "1"}};
+    EXPECT_EQ(layerOf(square), want);
+    // Each dimension must be padded alike on both of its sides.
+    Model lopsided = conv({1, 4, 17, 17}, {8, 4, 1, 7});
+    lopsided.node("Conv", {{"pads", {0, 3, 0, 2}}});
+    EXPECT_NE(lopsided.reason().find("differs between the two sides"), std::string::npos)
+        << lopsided.reason();
+}
+
 TEST(OnnxLayersBadShapes, StrideZeroOrNegativeIsNotDividedBy) {
     for (std::int64_t s : {std::int64_t{0}, std::int64_t{-3}}) {
         for (const char* autoPad : {"", "SAME_UPPER", "SAME_LOWER"}) {

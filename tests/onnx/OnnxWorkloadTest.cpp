@@ -167,10 +167,12 @@ TEST(OnnxWorkload, ResNet18ListsItsNonConvolutionOps) {
     std::map<std::string, int> count;
     for (const auto& n : r["not_simulated"]) {
         ++count[n["op"].get<std::string>()];
-        if (n["op"] == "GlobalAveragePool")
+        if (n["op"] == "GlobalAveragePool") {
             EXPECT_EQ(n["flops"].get<std::uint64_t>(), 512u * 7 * 7);
-        if (n["op"] == "MaxPool")  // 64×56×56 outputs, a 3×3 window each
+        }
+        if (n["op"] == "MaxPool") {  // 64×56×56 outputs, a 3×3 window each
             EXPECT_EQ(n["flops"].get<std::uint64_t>(), 9u * 64 * 56 * 56);
+        }
     }
     EXPECT_EQ(count["Relu"], 17);
     EXPECT_EQ(count["Add"], 8);

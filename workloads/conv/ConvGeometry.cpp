@@ -42,7 +42,7 @@ Columns sumColumns(const ConvShape& s, std::uint32_t tile, double burst) {
         return bytes == 0 ? 0 : (offset + bytes + b - 1) / b * b - offset / b * b;
     };
     for (std::uint32_t o = 0; o < wo; o += tile) {
-        const TileSpan t = tileSpan(o, tile, s.outW(), s.w, s.k, s.stride, s.pad);
+        const TileSpan t = tileSpan(o, tile, s.outW(), s.w, s.kw, s.stride, s.padW);
         c.valid += t.valid;
         if (exactIn)
             c.inBus += bus(static_cast<std::uint64_t>(t.i0 + t.padBefore), t.valid);
@@ -95,13 +95,13 @@ TileSpan tileSpan(std::uint32_t o0, std::uint32_t tile, std::uint32_t outSize, s
 SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy) {
     SramLayout l;
     l.slots = strategy == ConvStrategy::DoubleBuffer ? 2 : 1;
-    std::uint64_t inH = std::uint64_t{t.th - 1} * s.stride + s.k,
-                  inW = std::uint64_t{t.tw - 1} * s.stride + s.k;
+    std::uint64_t inH = std::uint64_t{t.th - 1} * s.stride + s.kh,
+                  inW = std::uint64_t{t.tw - 1} * s.stride + s.kw;
     l.inBytes = align64(std::uint64_t{t.tc} * inH * inW);
-    l.weightBytes = align64(std::uint64_t{t.tf} * t.tc * s.k * s.k);
+    l.weightBytes = align64(std::uint64_t{t.tf} * t.tc * s.taps());
     l.outBytes = align64(std::uint64_t{t.tf} * t.th * t.tw * s.outBytes);
     l.accBytes = s.requantize() ? align64(std::uint64_t{t.tf} * t.th * t.tw * 4) : 0;
-    l.zeroBytes = s.pad > 0 ? align64(inW) : 0;
+    l.zeroBytes = s.padded() ? align64(inW) : 0;
     std::uint64_t a = 0;
     for (unsigned i = 0; i < l.slots; ++i) {
         l.slotIn[i] = a;
@@ -171,7 +171,7 @@ struct WsTraffic {
     std::uint64_t perTile = 0, perPixel = 0;
 };
 WsTraffic wsTraffic(const ConvShape& s, std::uint32_t tc, std::uint32_t tf, unsigned rows, unsigned cols) {
-    const std::uint64_t kk = std::uint64_t{s.k} * s.k;
+    const std::uint64_t kk = s.taps();
     WsTraffic w;
     for (const Part& c : parts(s.channels, tc))
         for (const Part& f : parts(s.filters, tf)) {
@@ -211,7 +211,8 @@ std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned r
                     MacTileArgs a{};
                     a.channels = static_cast<std::uint16_t>(c.size);
                     a.filters = static_cast<std::uint16_t>(f.size);
-                    a.kh = a.kw = static_cast<std::uint8_t>(s.k);
+                    a.kh = static_cast<std::uint8_t>(s.kh);
+                    a.kw = static_cast<std::uint8_t>(s.kw);
                     a.outH = static_cast<std::uint32_t>(h.size);
                     a.outW = static_cast<std::uint32_t>(w.size);
                     const OperandTraffic o = operandTraffic(rows, cols, dataflow, a);
@@ -223,14 +224,14 @@ std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned r
 std::uint64_t inputFetchBytes(const ConvShape& s, const ConvTiling& t) {
     if (s.groups > 1)
         return s.groups * inputFetchBytes(s.group(), t);
-    return refetch(s, t).input * s.channels * sumValid(t.th, s.outH(), s.h, s.k, s.stride, s.pad) *
-           sumValid(t.tw, s.outW(), s.w, s.k, s.stride, s.pad);
+    return refetch(s, t).input * s.channels * sumValid(t.th, s.outH(), s.h, s.kh, s.stride, s.padH) *
+           sumValid(t.tw, s.outW(), s.w, s.kw, s.stride, s.padW);
 }
 
 std::uint64_t weightFetchBytes(const ConvShape& s, const ConvTiling& t) {
     if (s.groups > 1)
         return s.groups * weightFetchBytes(s.group(), t);
-    return refetch(s, t).weights * s.filters * s.channels * s.k * s.k;
+    return refetch(s, t).weights * s.filters * s.channels * s.taps();
 }
 
 namespace {
@@ -245,7 +246,7 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
     const double G = groups;
     const std::uint64_t colsValid = cols.valid;
     const std::uint32_t ho = s.outH(), wo = s.outW();
-    const std::uint64_t kk = std::uint64_t{s.k} * s.k;
+    const std::uint64_t kk = s.taps();
     const double nH = ceilDiv(ho, t.th), nW = ceilDiv(wo, t.tw), nC = ceilDiv(s.channels, t.tc),
                  nF = ceilDiv(s.filters, t.tf);
     const double nS = nH * nW, steps = nS * nC * nF * G;
@@ -304,7 +305,7 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
                    rows * (rowBytes + m.dmaBurst - 1) / m.dmaBurst};
     };
     auto time = [&](const Dma& d) { return std::max(d.bytes / bw, d.requests * m.ddrRequestSeconds); };
-    const double inRow = std::min<double>(s.w, double(t.tw - 1) * s.stride + s.k);
+    const double inRow = std::min<double>(s.w, double(t.tw - 1) * s.stride + s.kw);
     // Rows of burst-aligned images: their bus bytes exactly (Columns); else on average.
     const double inBus = double(refetch(s, t).input * s.channels * rowsValid * cols.inBus) * G,
                  outBus = double(s.filters) * ho * double(cols.outBus) * G;
@@ -356,7 +357,7 @@ PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy 
                           const PlannerMachine& m) {
     // Groups one after the other, each its own small convolution.
     const ConvShape g = s.group();
-    return estimateWith(g, t, strategy, m, sumValid(t.th, g.outH(), g.h, g.k, g.stride, g.pad),
+    return estimateWith(g, t, strategy, m, sumValid(t.th, g.outH(), g.h, g.kh, g.stride, g.padH),
                         sumColumns(g, t.tw, m.ddrBurst), arraySramBytes(g, t, m.rows, m.cols, m.dataflow),
                         s.groups);
 }
@@ -387,7 +388,7 @@ bool planTiling(const ConvShape& layer, ConvStrategy strategy, const TileRequest
     std::vector<std::uint64_t> rowsFor(ths.size());
     std::vector<Columns> colsFor(tws.size());
     for (std::size_t i = 0; i < ths.size(); ++i)
-        rowsFor[i] = sumValid(ths[i], ho, s.h, s.k, s.stride, s.pad);
+        rowsFor[i] = sumValid(ths[i], ho, s.h, s.kh, s.stride, s.padH);
     for (std::size_t i = 0; i < tws.size(); ++i)
         colsFor[i] = sumColumns(s, tws[i], m.ddrBurst);
     const bool ws = m.dataflow == Dataflow::WeightStationary;

@@ -14,18 +14,22 @@ namespace tessim {
 // accumulators to INT8 (output_dtype i8), 4 when the accumulators themselves are written (i32).
 // groups: the channels and filters split into that many independent convolutions (grouped
 // convolution; depthwise when groups = channels): filter f sees only the channels/groups input
-// channels of its group f / (filters/groups). Weights are filters × channels/groups × k × k.
+// channels of its group f / (filters/groups). Weights are filters × channels/groups × kh × kw.
+// The kernel is kh rows by kw columns; padH rows of zeros above and below the input, padW columns
+// left and right; one stride in both directions.
 struct ConvShape {
-    std::uint32_t h = 0, w = 0, channels = 0, filters = 0, k = 0, stride = 1, pad = 0;
+    std::uint32_t h = 0, w = 0, channels = 0, filters = 0, kh = 0, kw = 0, stride = 1, padH = 0, padW = 0;
     std::uint32_t outBytes = 1;
     std::uint32_t groups = 1;
     bool requantize() const { return outBytes == 1; }
     std::uint64_t outputs() const { return std::uint64_t{outH()} * outW() * filters; }
-    std::uint32_t outH() const { return (h + 2 * pad - k) / stride + 1; }
-    std::uint32_t outW() const { return (w + 2 * pad - k) / stride + 1; }
+    std::uint32_t outH() const { return (h + 2 * padH - kh) / stride + 1; }
+    std::uint32_t outW() const { return (w + 2 * padW - kw) / stride + 1; }
+    std::uint64_t taps() const { return std::uint64_t{kh} * kw; }  // kernel positions per channel
+    bool padded() const { return padH > 0 || padW > 0; }
     std::uint32_t groupChannels() const { return channels / groups; }
     std::uint32_t groupFilters() const { return filters / groups; }
-    std::uint64_t macs() const { return std::uint64_t{outH()} * outW() * filters * groupChannels() * k * k; }
+    std::uint64_t macs() const { return std::uint64_t{outH()} * outW() * filters * groupChannels() * taps(); }
     // One group alone: the convolution of groupChannels() channels by groupFilters() filters that
     // each of the `groups` groups is (the shape itself when groups = 1).
     ConvShape group() const {

@@ -91,7 +91,7 @@ protected:
         const std::uint64_t n = p_.steps();
         if (!started_) {
             started_ = true;
-            if (p_.s.pad > 0) {
+            if (p_.s.padded()) {
                 out.push_back(dmaCopy(p_.tagInit(), channel(DmaStream::Zero),
                                       {static_cast<std::uint32_t>(p_.layout.zeroBytes)},
                                       {p_.ddr->id, p_.ddrZero}, {p_.sram->id, p_.layout.zero}));
@@ -185,10 +185,10 @@ private:
         return true;
     }
     TileSpan spanH(const Step& st) const {
-        return tileSpan(st.h * p_.t.th, p_.t.th, p_.s.outH(), p_.s.h, p_.s.k, p_.s.stride, p_.s.pad);
+        return tileSpan(st.h * p_.t.th, p_.t.th, p_.s.outH(), p_.s.h, p_.s.kh, p_.s.stride, p_.s.padH);
     }
     TileSpan spanW(const Step& st) const {
-        return tileSpan(st.w * p_.t.tw, p_.t.tw, p_.s.outW(), p_.s.w, p_.s.k, p_.s.stride, p_.s.pad);
+        return tileSpan(st.w * p_.t.tw, p_.t.tw, p_.s.outW(), p_.s.w, p_.s.kw, p_.s.stride, p_.s.padW);
     }
     std::uint32_t chunk(std::uint32_t index, std::uint32_t tile, std::uint32_t total) const {
         return std::min(tile, total - index * tile);
@@ -205,8 +205,9 @@ private:
         op.mac.space = p_.sram->id;
         op.mac.accumulate = st.c > 0;
         op.mac.stride = static_cast<std::uint8_t>(p_.s.stride);
-        op.mac.kh = op.mac.kw = static_cast<std::uint8_t>(p_.s.k);
-        op.mac.pad = static_cast<std::uint8_t>(p_.s.pad);
+        op.mac.kh = static_cast<std::uint8_t>(p_.s.kh);
+        op.mac.kw = static_cast<std::uint8_t>(p_.s.kw);
+        op.mac.pad = static_cast<std::uint8_t>(std::max(p_.s.padH, p_.s.padW));
         op.mac.channels = static_cast<std::uint16_t>(chunk(st.c, p_.t.tc, p_.s.groupChannels()));
         op.mac.filters = static_cast<std::uint16_t>(chunk(st.f, p_.t.tf, p_.s.groupFilters()));
         op.mac.inH = h.in;
@@ -231,10 +232,10 @@ private:
         Step st = step(i);
         const auto& s = p_.s;
         // A group's channels and filters are contiguous in DDR: group g starts at channel g·cg of
-        // the input, filter g·fg of the weights (each filter cg × k × k) and of the output.
+        // the input, filter g·fg of the weights (each filter cg × kh × kw) and of the output.
         const std::uint32_t cg = s.groupChannels(), fg = s.groupFilters();
         const std::uint32_t tc = chunk(st.c, p_.t.tc, cg), tf = chunk(st.f, p_.t.tf, fg);
-        const std::uint64_t kk = std::uint64_t{s.k} * s.k;
+        const std::uint64_t kk = s.taps();
         if (take(w_, weightKey(st))) {
             std::uint64_t src = p_.ddrW + ((std::uint64_t{st.g} * fg + std::uint64_t{st.f} * p_.t.tf) * cg +
                                            std::uint64_t{st.c} * p_.t.tc) *
@@ -338,24 +339,25 @@ std::uint64_t outputBytes(const ConvParams& p) {
     return p.s.outputs() * p.s.outBytes;
 }
 std::uint64_t weightBytes(const ConvParams& p) {
-    return std::uint64_t{p.s.filters} * p.s.groupChannels() * p.s.k * p.s.k;
+    return std::uint64_t{p.s.filters} * p.s.groupChannels() * p.s.taps();
 }
 std::uint64_t inputBytes(const ConvParams& p) {
     return std::uint64_t{p.s.channels} * p.s.h * p.s.w;
 }
 // Input bytes some output needs: all of them unless the stride skips rows or columns (k < stride).
 std::uint64_t touchedInputBytes(const ConvParams& p) {
-    auto touched = [&](std::uint32_t in, std::uint32_t out) {
+    auto touched = [&](std::uint32_t in, std::uint32_t out, std::uint32_t kernel, std::uint32_t pad) {
         std::vector<bool> used(in, false);
         for (std::uint32_t o = 0; o < out; ++o)
-            for (std::uint32_t k = 0; k < p.s.k; ++k) {
-                std::int64_t i = std::int64_t{o} * p.s.stride + k - p.s.pad;
+            for (std::uint32_t k = 0; k < kernel; ++k) {
+                std::int64_t i = std::int64_t{o} * p.s.stride + k - pad;
                 if (i >= 0 && i < in)
                     used[static_cast<std::size_t>(i)] = true;
             }
         return static_cast<std::uint64_t>(std::count(used.begin(), used.end(), true));
     };
-    return std::uint64_t{p.s.channels} * touched(p.s.h, p.s.outH()) * touched(p.s.w, p.s.outW());
+    return std::uint64_t{p.s.channels} * touched(p.s.h, p.s.outH(), p.s.kh, p.s.padH) *
+           touched(p.s.w, p.s.outW(), p.s.kw, p.s.padW);
 }
 nlohmann::ordered_json shapeJson(const ConvParams& p) {
     nlohmann::ordered_json j;
@@ -363,9 +365,20 @@ nlohmann::ordered_json shapeJson(const ConvParams& p) {
     j["w"] = p.s.w;
     j["channels"] = p.s.channels;
     j["filters"] = p.s.filters;
-    j["k"] = p.s.k;
+    // A square kernel and equal padding keep their one key each (reports before non-square kernels).
+    if (p.s.kh == p.s.kw) {
+        j["k"] = p.s.kh;
+    } else {
+        j["kh"] = p.s.kh;
+        j["kw"] = p.s.kw;
+    }
     j["stride"] = p.s.stride;
-    j["pad"] = p.s.pad;
+    if (p.s.padH == p.s.padW) {
+        j["pad"] = p.s.padH;
+    } else {
+        j["pad_h"] = p.s.padH;
+        j["pad_w"] = p.s.padW;
+    }
     if (p.s.groups > 1)
         j["groups"] = p.s.groups;
     j["output_dtype"] = p.s.requantize() ? "i8" : "i32";
@@ -574,27 +587,27 @@ private:
         // it for each MAC would cost far more than the convolution itself.
         const std::uint32_t cg = s.groupChannels(), gf = s.groupFilters();
         std::vector<std::int16_t> in(std::uint64_t{s.channels} * s.h * s.w);
-        std::vector<std::int16_t> weights(std::uint64_t{s.filters} * cg * s.k * s.k);
+        std::vector<std::int16_t> weights(std::uint64_t{s.filters} * cg * s.taps());
         for (std::uint64_t i = 0; i < in.size(); ++i)
             in[i] = testInt8(i, p.saltIn());
         for (std::uint64_t i = 0; i < weights.size(); ++i)
             weights[i] = testInt8(i, p.saltW());
         // Direct convolution: output (f, y, x) sums, over the cg channels ch of f's group and (ky, kx),
-        // the weight times the input at (y·stride + ky − pad, x·stride + kx − pad), zero in the
+        // the weight times the input at (y·stride + ky − padH, x·stride + kx − padW), zero in the
         // padding. The receptive field of (y, x) in a group is gathered once, in the weights' order,
         // for every filter of that group.
-        const std::uint64_t taps = std::uint64_t{cg} * s.k * s.k;
+        const std::uint64_t taps = std::uint64_t{cg} * s.taps();
         std::vector<std::int16_t> field(2 * taps);
-        std::vector<std::int32_t> sums(std::uint64_t{s.filters} * wo);   // one output row
-        std::vector<const std::int16_t*> rows(std::uint64_t{cg} * s.k);  // null: padding
+        std::vector<std::int32_t> sums(std::uint64_t{s.filters} * wo);    // one output row
+        std::vector<const std::int16_t*> rows(std::uint64_t{cg} * s.kh);  // null: padding
         for (std::uint32_t y = 0; y < ho; ++y) {
             std::fill(sums.begin(), sums.end(), 0);
             for (std::uint32_t g = 0; g < s.groups; ++g) {
                 for (std::uint32_t ch = 0; ch < cg; ++ch)
-                    for (std::uint32_t ky = 0; ky < s.k; ++ky) {
-                        const std::int64_t iy = std::int64_t{y} * s.stride + ky - s.pad;
+                    for (std::uint32_t ky = 0; ky < s.kh; ++ky) {
+                        const std::int64_t iy = std::int64_t{y} * s.stride + ky - s.padH;
                         const std::uint64_t c = std::uint64_t{g} * cg + ch;
-                        rows[std::uint64_t{ch} * s.k + ky] =
+                        rows[std::uint64_t{ch} * s.kh + ky] =
                             iy < 0 || iy >= s.h
                                 ? nullptr
                                 : in.data() + (c * s.h + static_cast<std::uint64_t>(iy)) * s.w;
@@ -603,10 +616,11 @@ private:
                     const std::uint32_t pair = std::min(2u, wo - x);  // two outputs share the weights' loads
                     std::int16_t* f = field.data();
                     for (std::uint32_t j = 0; j < pair; ++j) {
-                        const std::int64_t left = std::int64_t{x + j} * s.stride - s.pad;  // column of kx = 0
-                        const bool inside = left >= 0 && left + s.k <= s.w;
+                        const std::int64_t left =
+                            std::int64_t{x + j} * s.stride - s.padW;  // column of kx = 0
+                        const bool inside = left >= 0 && left + s.kw <= s.w;
                         for (const std::int16_t* row : rows)
-                            for (std::uint32_t kx = 0; kx < s.k; ++kx) {
+                            for (std::uint32_t kx = 0; kx < s.kw; ++kx) {
                                 const std::int64_t ix = left + kx;
                                 *f++ = row && (inside || (ix >= 0 && ix < s.w)) ? row[ix] : std::int16_t{0};
                             }
@@ -662,7 +676,7 @@ std::uint32_t readTile(config::Reader& r, const std::string& key, std::uint32_t 
 // ≈ 4σ (about 6 in 100,000 for a Gaussian sum). Scale = multiplier / 2^shift with the multiplier
 // normalised to [2^30, 2^31), as gemmlowp / TFLite quantised multipliers are.
 void requantFor(const ConvShape& s, std::int32_t& multiplier, std::uint32_t& shift) {
-    const double sigma = 5461.5 * std::sqrt(double(s.groupChannels()) * s.k * s.k);
+    const double sigma = 5461.5 * std::sqrt(double(s.groupChannels()) * double(s.taps()));
     double m = 32.0 / sigma;
     std::uint32_t sh = 0;
     while (m < double(1u << 30) && sh < 62) {
@@ -718,17 +732,26 @@ ConvShape readShape(config::Reader& r) {
     s.w = r.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1 << 16});
     s.channels = r.get<std::uint32_t>("channels", Range<std::uint32_t>{1, 65535});
     s.filters = r.get<std::uint32_t>("filters", Range<std::uint32_t>{1, 65535});
-    s.k = r.get<std::uint32_t>("k", Range<std::uint32_t>{1, 255});
+    // The kernel: k rows by k columns, unless kh (rows) or kw (columns) is written (k may then be
+    // left out when both are); the padding likewise: pad on every side, pad_h above and below,
+    // pad_w left and right.
+    const Range<std::uint32_t> kernel{1, 255}, padding{0, 255};
+    const std::uint32_t k = r.has("kh") && r.has("kw") && !r.has("k") ? 0 : r.get<std::uint32_t>("k", kernel);
+    s.kh = r.has("kh") ? r.get<std::uint32_t>("kh", kernel) : k;
+    s.kw = r.has("kw") ? r.get<std::uint32_t>("kw", kernel) : k;
     s.stride = r.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 255});
-    s.pad = r.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 255});
+    const std::uint32_t pad = r.get<std::uint32_t>("pad", 0u, padding);
+    s.padH = r.get<std::uint32_t>("pad_h", pad, padding);
+    s.padW = r.get<std::uint32_t>("pad_w", pad, padding);
     // Grouped convolution: `groups` independent convolutions of channels/groups by filters/groups.
     s.groups = r.get<std::uint32_t>("groups", 1u, Range<std::uint32_t>{1, 65535});
     if (s.channels % s.groups != 0 || s.filters % s.groups != 0)
         r.fail("groups", fmt::format("groups {} must divide both channels ({}) and filters ({})", s.groups,
                                      s.channels, s.filters));
-    if (s.h + 2 * s.pad < s.k || s.w + 2 * s.pad < s.k)
-        r.fail("k", fmt::format("a {}×{} kernel does not fit the padded {}×{} input", s.k, s.k,
-                                s.h + 2 * s.pad, s.w + 2 * s.pad));
+    if (s.h + 2 * s.padH < s.kh || s.w + 2 * s.padW < s.kw)
+        r.fail(s.h + 2 * s.padH < s.kh ? (r.has("kh") ? "kh" : "k") : (r.has("kw") ? "kw" : "k"),
+               fmt::format("a {}×{} kernel does not fit the padded {}×{} input", s.kh, s.kw, s.h + 2 * s.padH,
+                           s.w + 2 * s.padW));
     return s;
 }
 
@@ -892,10 +915,14 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
                 listed ? fmt::format("layer {} '{}' ", p.index, p.name) : std::string("layer ");
             pl.fail(key,
                     message +
-                        fmt::format(" ({}{}×{}×{} → {} filters, k {}, stride {}, pad {}{}, strategy {})",
-                                    layer, p.s.channels, p.s.h, p.s.w, p.s.filters, p.s.k, p.s.stride,
-                                    p.s.pad, p.s.groups > 1 ? fmt::format(", groups {}", p.s.groups) : "",
-                                    p.strategyName),
+                        fmt::format(
+                            " ({}{}×{}×{} → {} filters, k {}, stride {}, pad {}{}, strategy {})", layer,
+                            p.s.channels, p.s.h, p.s.w, p.s.filters,
+                            p.s.kh == p.s.kw ? std::to_string(p.s.kh) : fmt::format("{}×{}", p.s.kh, p.s.kw),
+                            p.s.stride,
+                            p.s.padH == p.s.padW ? std::to_string(p.s.padH)
+                                                 : fmt::format("{}×{}", p.s.padH, p.s.padW),
+                            p.s.groups > 1 ? fmt::format(", groups {}", p.s.groups) : "", p.strategyName),
                     config::Shortfall::Capacity);
         }
         p.layout = sramLayout(p.s, p.t, p.strategy);

@@ -20,7 +20,8 @@ using config::Node;
 
 // A layer of the conv2d kernel, or the reason a MAC node cannot be one.
 struct ConvLayer {
-    std::uint64_t h = 0, w = 0, channels = 0, filters = 0, k = 1, stride = 1, pad = 0, groups = 1;
+    std::uint64_t h = 0, w = 0, channels = 0, filters = 0, kh = 1, kw = 1, stride = 1, padH = 0, padW = 0,
+                  groups = 1;
 };
 struct Mapped {
     std::optional<ConvLayer> layer;
@@ -53,12 +54,13 @@ std::string outOfRange(const ConvLayer& l) {
     if (l.channels > 65535 || l.filters > 65535)
         return fmt::format("{} channels / {} filters exceed the conv2d kernel's 65535", l.channels,
                            l.filters);
-    if (l.k == 0 || l.k > 255 || l.stride == 0 || l.stride > 255 || l.pad > 255)
+    if (l.kh == 0 || l.kh > 255 || l.kw == 0 || l.kw > 255 || l.stride == 0 || l.stride > 255 ||
+        l.padH > 255 || l.padW > 255)
         return "kernel or stride outside 1..255, or padding above 255";
     if (l.groups == 0 || l.channels % l.groups != 0 || l.filters % l.groups != 0)
         return fmt::format("group {} does not divide {} channels and {} filters", l.groups, l.channels,
                            l.filters);
-    if (l.h + 2 * l.pad < l.k || l.w + 2 * l.pad < l.k)
+    if (l.h + 2 * l.padH < l.kh || l.w + 2 * l.padW < l.kw)
         return "the kernel does not fit the padded input";
     return "";
 }
@@ -103,19 +105,16 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
             fmt::format("dilations or kernel_shape that do not describe the weights' {}×{} kernel", kh, kw);
         return m;
     }
-    if (kh != kw) {
-        m.reason = fmt::format("non-square kernel {}×{}", kh, kw);
-        return m;
-    }
     if (strides.size() != 2 || strides[0] != strides[1]) {
         m.reason = "different strides in H and W";
         return m;
     }
     const std::int64_t s = strides[0];
     // Checked before the padding arithmetic below, which they keep far from overflow.
-    if (s < 1 || s > 255 || kh < 1 || kh > 255 || x->dims[2] > 65536 || x->dims[3] > 65536) {
-        m.reason = fmt::format("stride {} or kernel {} outside 1..255, or a {}×{} image above 65536", s, kh,
-                               x->dims[2], x->dims[3]);
+    if (s < 1 || s > 255 || kh < 1 || kh > 255 || kw < 1 || kw > 255 || x->dims[2] > 65536 ||
+        x->dims[3] > 65536) {
+        m.reason = fmt::format("stride {} or kernel {}×{} outside 1..255, or a {}×{} image above 65536", s,
+                               kh, kw, x->dims[2], x->dims[3]);
         return m;
     }
     if (autoPad == "VALID") {
@@ -124,18 +123,19 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
         pads.clear();
         for (std::size_t d = 0; d < 2; ++d) {
             const std::int64_t in = x->dims[2 + d], out = (in + s - 1) / s;
-            const std::int64_t total = std::max<std::int64_t>((out - 1) * s + kh - in, 0);
+            const std::int64_t total = std::max<std::int64_t>((out - 1) * s + (d == 0 ? kh : kw) - in, 0);
             pads.push_back(autoPad == "SAME_UPPER" ? total / 2 : total - total / 2);
             pads.push_back(total - pads.back());
         }
         pads = {pads[0], pads[2], pads[1], pads[3]};  // begin H, begin W, end H, end W
     }
-    if (pads.size() != 4 || !allEqual(pads, pads[0])) {
-        m.reason = "padding that differs between sides";
+    // pads: begin H, begin W, end H, end W; the kernel pads both sides of a dimension alike.
+    if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3]) {
+        m.reason = "padding that differs between the two sides of a dimension";
         return m;
     }
-    if (pads[0] < 0) {
-        m.reason = fmt::format("negative padding {}", pads[0]);
+    if (pads[0] < 0 || pads[1] < 0) {
+        m.reason = fmt::format("negative padding {}×{}", pads[0], pads[1]);
         return m;
     }
     ConvLayer l;
@@ -143,9 +143,11 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
     l.w = static_cast<std::uint64_t>(x->dims[3]);
     l.channels = static_cast<std::uint64_t>(x->dims[1]);
     l.filters = static_cast<std::uint64_t>(w->dims[0]);
-    l.k = static_cast<std::uint64_t>(kh);
+    l.kh = static_cast<std::uint64_t>(kh);
+    l.kw = static_cast<std::uint64_t>(kw);
     l.stride = static_cast<std::uint64_t>(s);
-    l.pad = static_cast<std::uint64_t>(pads[0]);
+    l.padH = static_cast<std::uint64_t>(pads[0]);
+    l.padW = static_cast<std::uint64_t>(pads[1]);
     l.groups = static_cast<std::uint64_t>(group);
     if (std::string r = outOfRange(l); !r.empty()) {
         m.reason = r;
@@ -295,13 +297,21 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
             Node row = Node::makeMap(at);
             row.set("name", scalar(name, at));
             row.set("op", scalar(n.op, at));
-            for (auto [key, value] : {std::pair{"h", l.h},
-                                      {"w", l.w},
-                                      {"channels", l.channels},
-                                      {"filters", l.filters},
-                                      {"k", l.k},
-                                      {"stride", l.stride},
-                                      {"pad", l.pad}})
+            std::vector<std::pair<const char*, std::uint64_t>> keys = {{"h", l.h},
+                                                                       {"w", l.w},
+                                                                       {"channels", l.channels},
+                                                                       {"filters", l.filters},
+                                                                       {"stride", l.stride}};
+            // One key each for a square kernel and equal padding, as the conv2d kernel reads them.
+            if (l.kh == l.kw)
+                keys.emplace_back("k", l.kh);
+            else
+                keys.insert(keys.end(), {{"kh", l.kh}, {"kw", l.kw}});
+            if (l.padH == l.padW)
+                keys.emplace_back("pad", l.padH);
+            else
+                keys.insert(keys.end(), {{"pad_h", l.padH}, {"pad_w", l.padW}});
+            for (auto [key, value] : keys)
                 row.set(key, scalar(std::to_string(value), at));
             if (l.groups > 1)
                 row.set("groups", scalar(std::to_string(l.groups), at));

@@ -2,11 +2,11 @@
 // MAC array can run becomes a conv2d layer with the model's shapes (after shape inference); every
 // other node is listed in `not_simulated` with its FLOPs, bytes and the reason.
 //
-// Layers: Conv → {h, w, channels, filters, k, stride, pad, groups} (batch 1, square kernel, equal
-// strides, the same padding on all sides, no dilation); Gemm (A: M×K, B: K×N, transA/transB
-// honoured) and MatMul (A: …×M×K flattened to M rows, B: K×N) → a 1×1 convolution of an M×1 image
-// with K channels and N filters: the same M·K·N MACs and operand sizes. A Conv, Gemm or MatMul
-// outside that is listed as not simulated, with the reason. Bias inputs are not counted.
+// Layers: Conv → {h, w, channels, filters, k (or kh, kw), stride, pad (or pad_h, pad_w), groups}
+// (batch 1, equal strides, each dimension padded alike on both sides, no dilation); Gemm (A: M×K, B: K×N,
+// transA/transB honoured) and MatMul (A: …×M×K flattened to M rows, B: K×N) → a 1×1 convolution of an M×1
+// image with K channels and N filters: the same M·K·N MACs and operand sizes. A Conv, Gemm or MatMul outside
+// that is listed as not simulated, with the reason. Bias inputs are not counted.
 //
 // Not simulated: flops = 1 per output element (elementwise ops, and any op not named below),
 // 2 (BatchNormalization), 3 (Softmax, LogSoftmax), 1 per input element (global pools and
