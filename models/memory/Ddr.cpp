@@ -186,7 +186,7 @@ Tick Ddr::scheduleActivate(const Segment& s, Tick a, unsigned& slot) {
     RankRules& rr = *s.rules;
     if (!refreshActs_)
         return placeActivate(rr, s.group, a, slot);
-    const unsigned rank = static_cast<unsigned>(&rr - rules_.data()) % config_.ranks;
+    const unsigned rank = rankIndex(rr) % config_.ranks;
     // Every REFpb that a rule can bind to the activate must be in the sequence before it is placed
     // (the later ones then cannot reach the activates placed so far): once more when the activate
     // lands further than they were added.
@@ -221,8 +221,7 @@ void Ddr::addRefreshCommands(RankRules& rr, unsigned rank, Tick until) {
             --slot;
         recordActivate(rr, group, at, slot);
         if (commandLog_)
-            commandLog_->push_back(Command{Command::Kind::Refresh, static_cast<unsigned>(&rr - rules_.data()),
-                                           group, at, at, at});
+            commandLog_->push_back(Command{Command::Kind::Refresh, rankIndex(rr), group, at, at, at});
     }
     rr.refpbUntil = until;
 }
@@ -287,17 +286,12 @@ Tick Ddr::columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const 
     // Reads and writes are remembered apart: a kind whose rules cannot bind is not looked at
     // (tCCD of one burst is the data bus's own rule; no turnaround keys, no read/write rules).
     const bool check[2] = {s.write ? turnRules_ : ccdRules_, s.write ? ccdRules_ : turnRules_};
-    const unsigned kindOf = s.write ? 1 : 0;
     for (unsigned kind = 0; kind < 2; ++kind)
-        if (check[kind] && rr.forgotCols[kind]) {
-            // Older than the commands of this kind remembered: after the last one forgotten, and
-            // as far after each forgotten one as its rule asks.
-            const bool sameKind = kind == kindOf;
-            const Tick any = sameKind ? rr.forgottenSameFree[kindOf] : rr.forgottenOtherFree[kindOf];
-            const Tick inGroup =
-                (sameKind ? rr.forgottenSameFreeInGroup : rr.forgottenOtherFreeInGroup)[2 * s.group + kindOf];
-            c = std::max({c, rr.forgottenColFirst[kind], any, inGroup});
-        }
+        if (check[kind] && rr.forgotCols[kind])
+            // Older than the commands of this kind remembered: after the last one forgotten.
+            c = std::max(c, rr.forgottenColFirst[kind]);
+    // And as far after each forgotten command as its rules ask.
+    c = std::max({c, rr.forgottenColFree[s.write], rr.forgottenColFreeInGroup[2 * s.group + s.write]});
     // Before e: e must still keep its distance from this segment (c + gap <= e.first).
     auto fromOf = [](Tick first, Tick gap) {
         return gap == 0 ? first : first + 1 > gap ? first + 1 - gap : 0;
@@ -368,21 +362,9 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
     if (rr.nCols[kind] == kColHistory) {
         // The oldest leaves the history; what it asks of later commands is kept.
         const ColRecord& oldest = rr.cols(kind)[0];
-        auto raiseTo = [](Tick& t, Tick v) { t = std::max(t, v); };
-        raiseTo(rr.forgottenColFirst[kind], oldest.first);
+        rr.forgottenColFirst[kind] = std::max(rr.forgottenColFirst[kind], oldest.first);
         rr.forgotCols[kind] = true;
-        const std::size_t group = 2 * std::size_t{oldest.group};
-        raiseTo(rr.forgottenSameFree[kind], oldest.last + tk_.tCCD_S);
-        raiseTo(rr.forgottenSameFreeInGroup[group + kind], oldest.last + tk_.tCCD_L);
-        if (oldest.write) {
-            // A read after a write's data by tWTR.
-            raiseTo(rr.forgottenOtherFree[0], oldest.dataEnd + tk_.tWTR_S);
-            raiseTo(rr.forgottenOtherFreeInGroup[group], oldest.dataEnd + tk_.tWTR_L);
-        } else {
-            // A write after a read by tRTW.
-            raiseTo(rr.forgottenOtherFree[1], oldest.last + tk_.tRTW);
-            raiseTo(rr.forgottenOtherFreeInGroup[group + 1], oldest.last + tk_.tRTW);
-        }
+        raiseColumnBounds(oldest, rr.forgottenColFree, rr.forgottenColFreeInGroup);
         ++rr.colHead[kind];
         --rr.nCols[kind];
     }
@@ -392,37 +374,38 @@ void Ddr::recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd) {
         rr.colHead[kind] = 0;
     }
     ColRecord* cols = buffer.data() + rr.colHead[kind];
-    // After the commands at or before it; the later ones move up by one, a whole history's length
-    // at a time (a fixed length: no branch on how many).
+    // After the commands at or before it; the later ones move up by one.
     unsigned slot = rr.nCols[kind]++;
     for (; slot > 0 && cols[slot - 1].first > c; --slot)
         cols[slot] = cols[slot - 1];
     cols[slot] = ColRecord{c, c + (s.bursts - 1) * stepTicks_, dataEnd, s.group, s.write};
     rr.colSpan[kind] = std::max(rr.colSpan[kind], cols[slot].last - c);
     rr.colTail[kind] = std::max(rr.colTail[kind], dataEnd - c);
-    const Tick last = cols[slot].last;
-    // A new read waits tCCD after a read and tWTR after a write's data; a new write tCCD after a
-    // write and tRTW after a read (only the rules that can bind count): from these on, in any
-    // bank group and in this one, no remembered command constrains it.
+    raiseColumnBounds(cols[slot], rr.colFree, rr.colFreeInGroup);
+}
+
+// A new read waits tCCD after a read and tWTR after a write's data; a new write tCCD after a write
+// and tRTW after a read (only the rules that can bind count).
+void Ddr::raiseColumnBounds(const ColRecord& e, std::array<Tick, 2>& any, std::vector<Tick>& inGroup) const {
     auto raise = [](Tick& t, Tick v) { t = std::max(t, v); };
-    Tick* group = &rr.colFreeInGroup[2 * s.group];
-    if (s.write) {
+    Tick* group = &inGroup[2 * std::size_t{e.group}];
+    if (e.write) {
         if (turnRules_) {
-            raise(rr.colFree[0], dataEnd + tk_.tWTR_S);
-            raise(group[0], dataEnd + tk_.tWTR_L);
+            raise(any[0], e.dataEnd + tk_.tWTR_S);
+            raise(group[0], e.dataEnd + tk_.tWTR_L);
         }
         if (ccdRules_) {
-            raise(rr.colFree[1], last + tk_.tCCD_S);
-            raise(group[1], last + tk_.tCCD_L);
+            raise(any[1], e.last + tk_.tCCD_S);
+            raise(group[1], e.last + tk_.tCCD_L);
         }
     } else {
         if (ccdRules_) {
-            raise(rr.colFree[0], last + tk_.tCCD_S);
-            raise(group[0], last + tk_.tCCD_L);
+            raise(any[0], e.last + tk_.tCCD_S);
+            raise(group[0], e.last + tk_.tCCD_L);
         }
         if (turnRules_) {
-            raise(rr.colFree[1], last + tk_.tRTW);
-            raise(group[1], last + tk_.tRTW);
+            raise(any[1], e.last + tk_.tRTW);
+            raise(group[1], e.last + tk_.tRTW);
         }
     }
 }
@@ -449,15 +432,14 @@ void Ddr::commitColumns(const Segment& s, Tick c) {
     recordColumns(*s.rules, s, c, c + s.lat + s.dur);
     if (commandLog_)
         commandLog_->push_back(Command{s.write ? Command::Kind::Write : Command::Kind::Read,
-                                       static_cast<unsigned>(s.rules - rules_.data()), s.group, c,
-                                       c + (s.bursts - 1) * stepTicks_, c + s.lat + s.dur});
+                                       rankIndex(*s.rules), s.group, c, c + (s.bursts - 1) * stepTicks_,
+                                       c + s.lat + s.dur});
 }
 
 void Ddr::commitActivate(const Segment& s, Tick act, unsigned slot) {
     recordActivate(*s.rules, s.group, act, slot);
     if (commandLog_)
-        commandLog_->push_back(Command{
-            Command::Kind::Activate, static_cast<unsigned>(s.rules - rules_.data()), s.group, act, act, act});
+        commandLog_->push_back(Command{Command::Kind::Activate, rankIndex(*s.rules), s.group, act, act, act});
 }
 
 // A bank holds at most bank_queue requests that have arrived and not yet issued their column

@@ -172,17 +172,15 @@ private:
         std::uint32_t shortWindows = 0;
         std::array<unsigned, 2> nCols{};
         // Of the column commands that left the history, of each kind: the latest first command
-        // (nothing is placed before it), and for a new command of each kind how early they let it
-        // issue, from those of its own kind (tCCD) and of the other (tWTR, tRTW): in any bank
-        // group, and per group (the _L distances, from the commands of that group).
+        // (nothing is placed before it).
         std::array<Tick, 2> forgottenColFirst{};
         std::array<bool, 2> forgotCols{};
-        std::array<Tick, 2> forgottenSameFree{}, forgottenOtherFree{};          // [new command's kind]
-        std::vector<Tick> forgottenSameFreeInGroup, forgottenOtherFreeInGroup;  // [group][kind]
-        // From these on, no remembered command constrains a new activate or column command.
-        std::array<Tick, 2> colFree{};     // for a read, for a write, in any bank group
-        std::vector<Tick> colFreeInGroup;  // [group][read, write]
-        std::vector<Tick> lastActInGroup;  // [group]
+        // From these on, no column command constrains a new one (raiseColumnBounds): of all the
+        // rank's commands (a check that may skip the look at the remembered ones), and of those
+        // that left the history (a bound the look cannot give).
+        std::array<Tick, 2> colFree{}, forgottenColFree{};  // for a read, for a write, in any bank group
+        std::vector<Tick> colFreeInGroup, forgottenColFreeInGroup;  // [group][read, write]
+        std::vector<Tick> lastActInGroup;                           // [group]
         // Per group: tRRD_L after the latest of its activates that left the history (0: none left).
         std::vector<Tick> forgottenActFree;  // [group]
         // Per-bank refresh: the rank's next REFpb not yet in the activate sequence (index m of
@@ -190,8 +188,8 @@ private:
         std::uint64_t nextRefpb = 0;
         Tick refpbUntil = 0;
         explicit RankRules(unsigned groups = 1)
-            : forgottenSameFreeInGroup(2 * groups, 0), forgottenOtherFreeInGroup(2 * groups, 0),
-              colFreeInGroup(2 * groups, 0), lastActInGroup(groups, 0), forgottenActFree(groups, 0) {}
+            : colFreeInGroup(2 * groups, 0), forgottenColFreeInGroup(2 * groups, 0),
+              lastActInGroup(groups, 0), forgottenActFree(groups, 0) {}
     };
     struct QueueEntry {
         Tick admitted = 0, leaves = 0;
@@ -215,6 +213,10 @@ private:
     void recordActivate(RankRules& rr, unsigned group, Tick a, unsigned slot);
     Tick columnRulesAllow(const RankRules& rr, const Segment& s, Tick c) const;
     void recordColumns(RankRules& rr, const Segment& s, Tick c, Tick dataEnd);
+    // Raises `any` ([read, write], any bank group) and `inGroup` ([group][read, write]) to where
+    // command e lets the next read and the next write issue.
+    void raiseColumnBounds(const ColRecord& e, std::array<Tick, 2>& any, std::vector<Tick>& inGroup) const;
+    unsigned rankIndex(const RankRules& rr) const { return static_cast<unsigned>(&rr - rules_.data()); }
     Tick placeColumns(const Segment& s, Tick c) const;
     void commitColumns(const Segment& s, Tick c);
     void commitActivate(const Segment& s, Tick act, unsigned slot);
