@@ -32,10 +32,16 @@ struct ScheduleFile {
     }
 };
 
-const std::string kMinimalHeader = R"({"schema":"tessim.schedule/1","target":"minimal"})"
-                                   "\n";
-const std::string kNpuHeader = R"({"schema":"tessim.schedule/1","target":"npu"})"
-                               "\n";
+// A schedule's text: each line ended by a newline ("" gives an empty line).
+std::string jsonLines(std::initializer_list<std::string> lines) {
+    std::string text;
+    for (const auto& line : lines)
+        text += line + "\n";
+    return text;
+}
+
+const std::string kMinimalHeader = jsonLines({R"({"schema":"tessim.schedule/1","target":"minimal"})"});
+const std::string kNpuHeader = jsonLines({R"({"schema":"tessim.schedule/1","target":"npu"})"});
 
 CliResult replay(const std::string& target, const ScheduleFile& file) {
     return runTessim("run --target " + target + " --schedule " + file.path + " --format json");
@@ -68,48 +74,45 @@ TEST(ScheduleInput, AValidLineRuns) {
 
 TEST(ScheduleInput, IntegersOutOfTheirFieldsRangeAreErrors) {
     expectRefused(
-        replay("minimal", kMinimalHeader +
-                              R"({"engine":"core","op":"add","vd":4294967301,"vs0":1,"vs1":2,"vl":4})"
-                              "\n"),
+        replay("minimal",
+               kMinimalHeader +
+                   jsonLines({R"({"engine":"core","op":"add","vd":4294967301,"vs0":1,"vs1":2,"vl":4})"})),
         {":2:", "vd", "vector register 4294967301 out of range: engine core has v0..v63"});
     expectRefused(replay("npu", kNpuHeader + macTile("259")), {":2:", "kh", "out of range 0..255"});
-    expectRefused(replay("npu", kNpuHeader +
-                                    R"({"engine":"npu","op":"dma_start","tag":1,"channel":259,)"
-                                    R"("src_mem":"ddr","src":0,"dst_mem":"sram","dst":0,"row_bytes":64})"
-                                    "\n"),
-                  {":2:", "channel", "out of range 0..255"});
-    expectRefused(replay("npu", kNpuHeader + R"({"engine":"npu","op":"dma_wait","tag":-1})"
-                                             "\n"),
+    expectRefused(
+        replay("npu", kNpuHeader +
+                          jsonLines({R"({"engine":"npu","op":"dma_start","tag":1,"channel":259,)"
+                                     R"("src_mem":"ddr","src":0,"dst_mem":"sram","dst":0,"row_bytes":64})"})),
+        {":2:", "channel", "out of range 0..255"});
+    expectRefused(replay("npu", kNpuHeader + jsonLines({R"({"engine":"npu","op":"dma_wait","tag":-1})"})),
                   {":2:", "tag", "out of range 0..4294967295"});
 }
 
 TEST(ScheduleInput, OpsBeyondTheEnginesResourcesNameTheLine) {
     // The npu has a 4-channel DMA; minimal's core has none and 32 vector registers at most 64.
-    expectRefused(replay("npu", kNpuHeader +
-                                    R"({"engine":"npu","op":"dma_start","tag":1,"channel":4,)"
-                                    R"("src_mem":"ddr","src":0,"dst_mem":"sram","dst":0,"row_bytes":64})"
-                                    "\n"),
-                  {":2:", "channel", "DMA channel 4 out of range", "0..3"});
-    expectRefused(replay("minimal", kMinimalHeader + R"({"engine":"core","op":"dma_wait","tag":1})"
-                                                     "\n"),
-                  {":2:", "no DMA engine"});
+    expectRefused(
+        replay("npu", kNpuHeader +
+                          jsonLines({R"({"engine":"npu","op":"dma_start","tag":1,"channel":4,)"
+                                     R"("src_mem":"ddr","src":0,"dst_mem":"sram","dst":0,"row_bytes":64})"})),
+        {":2:", "channel", "DMA channel 4 out of range", "0..3"});
+    expectRefused(
+        replay("minimal", kMinimalHeader + jsonLines({R"({"engine":"core","op":"dma_wait","tag":1})"})),
+        {":2:", "no DMA engine"});
 }
 
 TEST(ScheduleInput, FloatsAndBooleansAreNotIntegers) {
     expectRefused(replay("npu", kNpuHeader + macTile("3.0")), {":2:", "kh", "expects an integer"});
     expectRefused(replay("npu", kNpuHeader + macTile("true")), {":2:", "kh", "expects an integer"});
-    expectRefused(replay("npu", kNpuHeader + R"({"engine":"npu","op":"dma_wait","tag":"1"})"
-                                             "\n"),
+    expectRefused(replay("npu", kNpuHeader + jsonLines({R"({"engine":"npu","op":"dma_wait","tag":"1"})"})),
                   {":2:", "tag", "expects an integer"});
     // And a boolean field takes only true or false.
-    expectRefused(replay("minimal", kMinimalHeader + R"({"engine":"core","op":"branch","ss0":1,"taken":1})"
-                                                     "\n"),
+    expectRefused(replay("minimal", kMinimalHeader +
+                                        jsonLines({R"({"engine":"core","op":"branch","ss0":1,"taken":1})"})),
                   {":2:", "taken", "true or false"});
 }
 
 TEST(ScheduleInput, HeaderTargetMustBeTheRunsTarget) {
-    expectRefused(replay("minimal", kNpuHeader + R"({"engine":"core","op":"nop"})"
-                                                 "\n"),
+    expectRefused(replay("minimal", kNpuHeader + jsonLines({R"({"engine":"core","op":"nop"})"})),
                   {":1:", "target", "written for target 'npu'", "'minimal'"});
 }
 
@@ -127,29 +130,25 @@ TEST(ScheduleInput, DevicesDirectoriesAndBinaryFilesAreRefused) {
 }
 
 TEST(ScheduleInput, ABarrierNeverReachedIsADeadlockNamingTheEngine) {
-    auto r = replay("minimal", kMinimalHeader + R"({"engine":"core","op":"barrier","id":7,"count":2})"
-                                                "\n");
+    auto r = replay("minimal",
+                    kMinimalHeader + jsonLines({R"({"engine":"core","op":"barrier","id":7,"count":2})"}));
     expectRefused(r, {"deadlock", "core", "barrier 7", "count 2", "1 arrived"});
     EXPECT_EQ(r.output.find("\"cycles\""), std::string::npos) << "no report for a deadlocked run";
 }
 
 TEST(ScheduleInput, AJoinWithoutForkIsADeadlockNamingTheEngine) {
-    expectRefused(replay("minimal", kMinimalHeader + R"({"engine":"core","op":"join","id":3,"count":1})"
-                                                     "\n"),
-                  {"deadlock", "core", "join 3", "0 fork signals"});
+    expectRefused(
+        replay("minimal", kMinimalHeader + jsonLines({R"({"engine":"core","op":"join","id":3,"count":1})"})),
+        {"deadlock", "core", "join 3", "0 fork signals"});
 }
 
 // A run that stops with engines waiting names the line of each waiting op: the error's place is
 // the first, and each engine's wait is followed by its own.
 TEST(ScheduleInput, ADeadlockNamesEachWaitingOpsLine) {
-    ScheduleFile file(kMinimalHeader + R"({"engine":"core","op":"nop"})"
-                                       "\n"
-                                       R"({"engine":"core","op":"nop"})"
-                                       "\n\n"
-                                       R"({"engine":"core","op":"barrier","id":7,"count":2})"
-                                       "\n"
-                                       R"({"engine":"core","op":"nop"})"
-                                       "\n");
+    ScheduleFile file(kMinimalHeader +
+                      jsonLines({R"({"engine":"core","op":"nop"})", R"({"engine":"core","op":"nop"})", "",
+                                 R"({"engine":"core","op":"barrier","id":7,"count":2})",
+                                 R"({"engine":"core","op":"nop"})"}));
     auto r = replay("minimal", file);
     expectRefused(
         r, {file.path + ":5: error: deadlock", "barrier 7 (count 2, 1 arrived) at " + file.path + ":5"});
@@ -159,20 +158,11 @@ TEST(ScheduleInput, ADeadlockNamesEachWaitingOpsLine) {
 TEST(ScheduleInput, ADeadlockOfInterleavedEnginesNamesEachWaitingOpsLine) {
     // core0 waits at a barrier of three on line 4, core1 joins an event never forked on line 6;
     // core2 finishes. The lines of the engines alternate.
-    ScheduleFile file(R"({"schema":"tessim.schedule/1","target":"minimal-8core"})"
-                      "\n"
-                      R"({"engine":"core0","op":"nop"})"
-                      "\n"
-                      R"({"engine":"core1","op":"nop"})"
-                      "\n"
-                      R"({"engine":"core0","op":"barrier","id":1,"count":3})"
-                      "\n"
-                      R"({"engine":"core2","op":"nop"})"
-                      "\n"
-                      R"({"engine":"core1","op":"join","id":2,"count":1})"
-                      "\n"
-                      R"({"engine":"core2","op":"nop"})"
-                      "\n");
+    ScheduleFile file(jsonLines(
+        {R"({"schema":"tessim.schedule/1","target":"minimal-8core"})", R"({"engine":"core0","op":"nop"})",
+         R"({"engine":"core1","op":"nop"})", R"({"engine":"core0","op":"barrier","id":1,"count":3})",
+         R"({"engine":"core2","op":"nop"})", R"({"engine":"core1","op":"join","id":2,"count":1})",
+         R"({"engine":"core2","op":"nop"})"}));
     auto r = replay("minimal-8core", file);
     expectRefused(r,
                   {file.path + ":4: error: deadlock", "barrier 1 (count 3, 1 arrived) at " + file.path + ":4",
@@ -182,19 +172,12 @@ TEST(ScheduleInput, ADeadlockOfInterleavedEnginesNamesEachWaitingOpsLine) {
 
 TEST(ScheduleInput, AnAccessOutOfRangeNamesItsLine) {
     // The vload of core1 (its second op, line 5) reads past the end of its 32 KiB L1's space.
-    ScheduleFile file(
-        R"({"schema":"tessim.schedule/1","target":"minimal-8core"})"
-        "\n"
-        R"({"engine":"core0","op":"vload","dtype":"f32","vd":1,"vl":8,"mem":"l1","addr":0})"
-        "\n"
-        R"({"engine":"core1","op":"nop"})"
-        "\n"
-        R"({"engine":"core0","op":"nop"})"
-        "\n"
-        R"({"engine":"core1","op":"vload","dtype":"f32","vd":1,"vl":8,"mem":"l1","addr":4294967296})"
-        "\n"
-        R"({"engine":"core0","op":"vload","dtype":"f32","vd":2,"vl":8,"mem":"l1","addr":64})"
-        "\n");
+    ScheduleFile file(jsonLines(
+        {R"({"schema":"tessim.schedule/1","target":"minimal-8core"})",
+         R"({"engine":"core0","op":"vload","dtype":"f32","vd":1,"vl":8,"mem":"l1","addr":0})",
+         R"({"engine":"core1","op":"nop"})", R"({"engine":"core0","op":"nop"})",
+         R"({"engine":"core1","op":"vload","dtype":"f32","vd":1,"vl":8,"mem":"l1","addr":4294967296})",
+         R"({"engine":"core0","op":"vload","dtype":"f32","vd":2,"vl":8,"mem":"l1","addr":64})"}));
     auto r = replay("minimal-8core", file);
     expectRefused(r, {file.path + ":5: error:", "core1", "vload"});
     EXPECT_TRUE(r.out.empty()) << r.out;
@@ -203,15 +186,12 @@ TEST(ScheduleInput, AnAccessOutOfRangeNamesItsLine) {
 TEST(ScheduleInput, ADmaTransferOutOfRangeNamesItsDmaStartLine) {
     // The transfer fails when the DMA moves its bytes, after the engine has gone on to line 4;
     // the error names the dma_start that asked for it (line 3).
-    ScheduleFile file(kNpuHeader + R"({"engine":"npu","op":"nop"})"
-                                   "\n"
-                                   R"({"engine":"npu","op":"dma_start","tag":1,"src_mem":"ddr","src":0,)"
-                                   R"("dst_mem":"sram","dst":1048512,"row_bytes":128})"
-                                   "\n"
-                                   R"({"engine":"npu","op":"nop"})"
-                                   "\n"
-                                   R"({"engine":"npu","op":"dma_wait","tag":1})"
-                                   "\n");
+    ScheduleFile file(
+        kNpuHeader +
+        jsonLines({R"({"engine":"npu","op":"nop"})",
+                   R"({"engine":"npu","op":"dma_start","tag":1,"src_mem":"ddr","src":0,)"
+                   R"("dst_mem":"sram","dst":1048512,"row_bytes":128})",
+                   R"({"engine":"npu","op":"nop"})", R"({"engine":"npu","op":"dma_wait","tag":1})"}));
     auto r = replay("npu", file);
     expectRefused(r, {file.path + ":3: error:", "dma_start", "tag 1"});
     EXPECT_TRUE(r.out.empty()) << r.out;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "onnx/InMemoryOnnxGraph.h"
 #include "sim/config/ConfigError.h"
 #include "workloads/onnx/OnnxGraph.h"
 #include "workloads/onnx/OnnxLayers.h"
@@ -18,27 +19,12 @@ namespace {
 
 constexpr std::int64_t kHuge = std::int64_t{1} << 62;
 
-struct Model {
-    OnnxGraph g;
-    Model() { g.path = "bad.onnx"; }
-    void tensor(const std::string& name, std::vector<std::int64_t> dims) {
-        OnnxTensor t;
-        t.dims = std::move(dims);
-        t.shapeKnown = true;
-        t.elementBytes = 4;
-        g.tensors[name] = t;
-    }
+struct Model : test::InMemoryOnnxGraph {
+    Model() : InMemoryOnnxGraph("bad.onnx") {}
+    // A node named after its op and place.
     void node(const std::string& op, std::map<std::string, std::vector<std::int64_t>> ints = {},
-              std::string autoPad = "") {
-        OnnxNode n;
-        n.op = op;
-        n.name = op + std::to_string(g.nodes.size());
-        n.inputs = {"x", "w"};
-        n.outputs = {"y"};
-        n.ints = std::move(ints);
-        if (!autoPad.empty())
-            n.strings["auto_pad"] = autoPad;
-        g.nodes.push_back(n);
+              const std::string& autoPad = "") {
+        InMemoryOnnxGraph::node(op, op + std::to_string(g.nodes.size()), std::move(ints), autoPad);
     }
     // The reason the only node is not simulated; "" if it became a layer.
     std::string reason() const {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/ProcessRunner.h"
+#include "onnx/InMemoryOnnxGraph.h"
 #include "sim/config/ConfigError.h"
 #include "workloads/onnx/OnnxGraph.h"
 #include "workloads/onnx/OnnxLayers.h"
@@ -220,35 +221,17 @@ TEST(OnnxWorkload, TruncatedOrForeignFilesAreRefusedWithExitTwo) {
 // Conv attributes beyond the conv2d kernel's shapes are listed with the reason, not dropped;
 // auto_pad SAME is the symmetric padding it gives.
 TEST(OnnxLayers, ConvAttributesOutsideTheKernelAreListedWithTheReason) {
-    OnnxGraph g;
-    g.path = "m.onnx";
-    auto tensor = [&](const std::string& name, std::vector<std::int64_t> dims) {
-        OnnxTensor t;
-        t.dims = std::move(dims);
-        t.shapeKnown = true;
-        t.elementBytes = 4;
-        g.tensors[name] = t;
-    };
-    tensor("x", {1, 4, 9, 9});
-    tensor("w", {8, 4, 3, 3});
-    tensor("y", {1, 8, 9, 9});
+    test::InMemoryOnnxGraph m("m.onnx");
+    m.tensor("x", {1, 4, 9, 9});
+    m.tensor("w", {8, 4, 3, 3});
+    m.tensor("y", {1, 8, 9, 9});
     auto conv = [&](const std::string& name, std::map<std::string, std::vector<std::int64_t>> ints,
-                    std::string autoPad = "") {
-        OnnxNode n;
-        n.op = "Conv";
-        n.name = name;
-        n.inputs = {"x", "w"};
-        n.outputs = {"y"};
-        n.ints = std::move(ints);
-        if (!autoPad.empty())
-            n.strings["auto_pad"] = autoPad;
-        g.nodes.push_back(n);
-    };
+                    const std::string& autoPad = "") { m.node("Conv", name, std::move(ints), autoPad); };
     conv("same", {}, "SAME_UPPER");
     conv("asymmetric", {{"pads", {0, 0, 1, 1}}});
     conv("strides", {{"strides", {1, 2}}, {"pads", {1, 1, 1, 1}}});
     conv("plain", {{"pads", {1, 1, 1, 1}}});
-    const config::Node tree = onnxWorkloadTree(g);
+    const config::Node tree = onnxWorkloadTree(m.g);
     const auto& layers = tree.find("layers")->items();
     ASSERT_EQ(layers.size(), 2u);
     EXPECT_EQ(layers[0].find("name")->scalar(), "same");
