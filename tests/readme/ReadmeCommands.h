@@ -1,7 +1,10 @@
-// The commands a README shows, as a user would paste them: in ```sh (or bash, shell) blocks every
-// line that starts with `tessim ` or `build/tessim `; in ```console blocks those lines after a
-// `$ ` prompt. A trailing `\` joins the next line. Other blocks (```text synopses, YAML, output)
-// are never run, nor is a command whose line carries the marker `readme-test: skip`.
+// The commands a README or docs page shows, as a user would paste them: in ```sh (or bash, shell)
+// blocks every line that starts with `tessim ` or `build/tessim `; in ```console blocks those lines
+// after a `$ ` prompt. A trailing `\` joins the next line. Other blocks (```text synopses, YAML,
+// output) are never run, nor is a command whose line carries the marker `readme-test: skip`; one
+// carrying `readme-test: slow` runs, in a test whose name says so (`ctest -E _slow` leaves it out).
+// A block is a recipe: its commands run in order in one scratch folder (an `emit > x.jsonl` feeds
+// the next line's `--schedule x.jsonl`), so the suite runs one test per block.
 #pragma once
 
 #include <sstream>
@@ -11,11 +14,14 @@
 namespace tessim::readme {
 
 inline constexpr const char* kSkipMarker = "readme-test: skip";
+inline constexpr const char* kSlowMarker = "readme-test: slow";
 
 struct ReadmeCommand {
-    int line = 0;  // 1-based line of the command's first line
+    int line = 0;   // 1-based line of the command's first line
+    int block = 0;  // 1-based line of the opening ``` of its block
     std::string text;
     bool skipped = false;
+    bool slow = false;
 };
 
 inline bool startsWith(const std::string& s, const std::string& prefix) {
@@ -34,12 +40,13 @@ inline std::vector<ReadmeCommand> readmeCommands(const std::string& markdown) {
     std::istringstream in(markdown);
     std::string line, language;
     bool inBlock = false;
-    int number = 0;
+    int number = 0, blockLine = 0;
     while (std::getline(in, line)) {
         ++number;
         if (startsWith(line, "```")) {
             inBlock = !inBlock;
             language = inBlock ? trimmed(line.substr(3)) : "";
+            blockLine = number;
             continue;
         }
         if (!inBlock)
@@ -56,6 +63,7 @@ inline std::vector<ReadmeCommand> readmeCommands(const std::string& markdown) {
             continue;
         ReadmeCommand c;
         c.line = number;
+        c.block = blockLine;
         while (!text.empty() && text.back() == '\\' && std::getline(in, line)) {
             ++number;
             text.pop_back();
@@ -63,9 +71,26 @@ inline std::vector<ReadmeCommand> readmeCommands(const std::string& markdown) {
         }
         c.text = text;
         c.skipped = text.find(kSkipMarker) != std::string::npos;
+        c.slow = text.find(kSlowMarker) != std::string::npos;
         commands.push_back(c);
     }
     return commands;
+}
+
+// The last `count` lines of `text` (all of it when shorter; "" for ""), for a failure message.
+inline std::string lastLines(const std::string& text, std::size_t count) {
+    if (count == 0 || text.empty())
+        return "";
+    // A final newline ends the last line; it does not start another one.
+    std::size_t end = text.back() == '\n' ? text.size() - 1 : text.size();
+    std::size_t start = end;
+    for (std::size_t n = 0; n < count; ++n) {
+        const auto at = start == 0 ? std::string::npos : text.rfind('\n', start - 1);
+        if (at == std::string::npos)
+            return text;
+        start = at;
+    }
+    return text.substr(start + 1);
 }
 
 }  // namespace tessim::readme

@@ -67,10 +67,10 @@ metrics: [seconds, cycles, energy_j.total, traffic_bytes.ddr.read, stats.dma.bur
 objectives: [{minimize: seconds}, {minimize: energy_j.total}]
 )");
     auto start = std::chrono::steady_clock::now();
-    Outcome o = sweep(dir + "/sweep.yaml", dir + "/out", 3, false, 1.0);
+    Outcome o = sweep(dir + "/sweep.yaml", dir + "/out", 3, false, 3.0);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(o.status, 1) << o.err;
-    EXPECT_LT(seconds, 20.0) << "the hanging point must be killed at its timeout";
+    EXPECT_LT(seconds, 60.0) << "the hanging point must be killed at its timeout";
 
     auto rows = rowsByN(dir + "/out");
     ASSERT_EQ(rows.size(), 7u);
