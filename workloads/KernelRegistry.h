@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/config/Node.h"
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 #include "sim/workload/Workload.h"
 
 namespace tessim {

@@ -10,11 +10,11 @@
 #include <fmt/format.h>
 
 #include "analysis/reproduce/Reproduction.h"
-#include "sim/app/Simulation.h"
+#include "run/pipeline/Simulation.h"
+#include "run/sweep/ResultRow.h"
+#include "run/sweep/Sweep.h"
 #include "sim/config/Reader.h"
 #include "sim/core/SelfExecutable.h"
-#include "sim/sweep/ResultRow.h"
-#include "sim/sweep/Sweep.h"
 
 namespace tessim {
 

@@ -17,7 +17,7 @@
 #include "sim/config/Node.h"
 #include "sim/config/Reader.h"
 #include "sim/engine/SyncHub.h"
-#include "sim/target/Target.h"
+#include "sim/machine/Target.h"
 
 namespace tessim {
 

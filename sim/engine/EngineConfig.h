@@ -29,7 +29,7 @@
 #include "sim/config/Reader.h"
 #include "sim/core/Time.h"
 #include "sim/ir/Op.h"
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 
 namespace tessim {
 

@@ -10,9 +10,9 @@
 
 #include "sim/energy/EnergyLedger.h"
 #include "sim/ir/Op.h"
+#include "sim/machine/MacArrayInfo.h"
+#include "sim/machine/TargetInfo.h"
 #include "sim/stats/StatsTree.h"
-#include "sim/target/MacArrayInfo.h"
-#include "sim/target/TargetInfo.h"
 
 namespace tessim {
 

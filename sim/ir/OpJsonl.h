@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "sim/ir/OpStream.h"
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 
 namespace tessim {
 

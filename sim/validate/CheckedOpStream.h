@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sim/ir/OpStream.h"
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 #include "sim/validate/ValidationError.h"
 
 namespace tessim {

@@ -24,7 +24,7 @@
 
 #include "sim/core/AccessObserver.h"
 #include "sim/core/InitiatorRegistry.h"
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 #include "sim/validate/ValidationError.h"
 
 namespace tessim {

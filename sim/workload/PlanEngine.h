@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "sim/config/Reader.h"
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 
 namespace tessim {
 

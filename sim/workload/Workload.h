@@ -12,8 +12,8 @@
 
 #include "sim/engine/FunctionalUnit.h"
 #include "sim/ir/OpStream.h"
+#include "sim/machine/TargetInfo.h"
 #include "sim/stats/StatsTree.h"
-#include "sim/target/TargetInfo.h"
 
 namespace tessim {
 

@@ -11,10 +11,10 @@
 #include <string>
 
 #include "hardening/CliRun.h"
+#include "run/sweep/PointSet.h"
+#include "run/sweep/SweepSpec.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Quantity.h"
-#include "sim/sweep/PointSet.h"
-#include "sim/sweep/SweepSpec.h"
 
 namespace {
 

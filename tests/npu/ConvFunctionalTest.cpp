@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "common/UsefulBytes.h"
-#include "sim/app/Simulation.h"
+#include "run/pipeline/Simulation.h"
 
 namespace tessim {
 namespace {

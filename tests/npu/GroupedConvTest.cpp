@@ -16,7 +16,7 @@
 
 #include "common/ProcessRunner.h"
 #include "common/UsefulBytes.h"
-#include "sim/app/Simulation.h"
+#include "run/pipeline/Simulation.h"
 #include "sim/config/ConfigError.h"
 #include "workloads/conv/ConvGeometry.h"
 

@@ -18,9 +18,9 @@
 #include <unistd.h>
 
 #include "common/UsefulBytes.h"
-#include "sim/app/Simulation.h"
+#include "run/pipeline/Simulation.h"
+#include "run/report/Report.h"
 #include "sim/config/ConfigError.h"
-#include "sim/report/Report.h"
 
 namespace tessim {
 namespace {

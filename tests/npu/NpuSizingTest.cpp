@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/app/Simulation.h"
+#include "run/pipeline/Simulation.h"
 #include "sim/config/ConfigError.h"
 
 namespace tessim {

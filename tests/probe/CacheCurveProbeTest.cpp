@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
-#include "sim/app/CacheCurveProbe.h"
+#include "run/pipeline/CacheCurveProbe.h"
 #include "tests/common/ProcessRunner.h"
 
 namespace tessim {

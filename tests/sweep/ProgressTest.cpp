@@ -3,7 +3,7 @@
 
 #include <sstream>
 
-#include "sim/sweep/Progress.h"
+#include "run/sweep/Progress.h"
 
 namespace tessim::sweep {
 namespace {

@@ -5,8 +5,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "sim/sweep/Pareto.h"
-#include "sim/sweep/ResultsStore.h"
+#include "run/sweep/Pareto.h"
+#include "run/sweep/ResultsStore.h"
 #include "tests/sweep/SweepTestSupport.h"
 
 namespace tessim::sweep {

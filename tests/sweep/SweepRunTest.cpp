@@ -8,8 +8,8 @@
 #include <sstream>
 #include <thread>
 
-#include "sim/sweep/ResultRow.h"
-#include "sim/sweep/Sweep.h"
+#include "run/sweep/ResultRow.h"
+#include "run/sweep/Sweep.h"
 #include "tests/sweep/SweepTestSupport.h"
 
 namespace tessim::sweep {

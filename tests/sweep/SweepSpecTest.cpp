@@ -6,12 +6,12 @@
 #include <cmath>
 #include <set>
 
+#include "run/sweep/PointRun.h"
+#include "run/sweep/PointSet.h"
+#include "run/sweep/SweepSpec.h"
+#include "run/sweep/ValueText.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
-#include "sim/sweep/PointRun.h"
-#include "sim/sweep/PointSet.h"
-#include "sim/sweep/SweepSpec.h"
-#include "sim/sweep/ValueText.h"
 
 namespace tessim::sweep {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/app/ConfigLibrary.h"
+#include "run/pipeline/ConfigLibrary.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
 #include "workloads/KernelRegistry.h"

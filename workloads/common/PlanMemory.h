@@ -5,7 +5,7 @@
 #include <string>
 
 #include "sim/config/Reader.h"
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 
 namespace tessim {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "sim/config/Node.h"
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 #include "sim/workload/Workload.h"
 
 namespace tessim {

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "sim/config/Reader.h"
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 #include "workloads/ftm/DspConvProblem.h"
 #include "workloads/ftm/ScalarDataMemory.h"
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 
 namespace tessim {
 

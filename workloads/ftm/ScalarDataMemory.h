@@ -5,7 +5,7 @@
 
 #include "sim/config/Reader.h"
 #include "sim/ir/Op.h"
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 #include "workloads/ftm/DspConvProblem.h"
 
 namespace tessim {

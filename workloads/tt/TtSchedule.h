@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/ir/Op.h"
-#include "sim/target/TargetInfo.h"
+#include "sim/machine/TargetInfo.h"
 #include "workloads/common/Slices.h"
 #include "workloads/tt/TensorTrainShape.h"
 

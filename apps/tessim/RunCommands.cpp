@@ -1,0 +1,132 @@
+// `tessim run` and `tessim emit`: one simulation, report or schedule to stdout (and --out).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <unistd.h>
+
+#include "apps/tessim/Commands.h"
+#include "run/pipeline/Simulation.h"
+#include "run/report/Report.h"
+#include "run/report/ScaleSimReport.h"
+#include "sim/config/ConfigError.h"
+#include "workloads/scalesim/ScaleSimTopology.h"
+
+namespace tessim::cli {
+namespace {
+
+struct RunOptions {
+    RunRequest request;
+    std::string format = "json";
+    std::string outDir;
+};
+
+void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
+    sub->add_option("--target", o.request.target, "target name or YAML path")->required();
+    sub->add_option("--workload", o.request.workload, "workload name or YAML path");
+    sub->add_option("--plan", o.request.plan, "plan name or YAML path");
+    sub->add_option("--set", o.request.sets,
+                    "override a config value: target.|workload.|plan.<dotted.key>=<value>")
+        ->take_all()
+        ->allow_extra_args(false);
+    if (withFormat) {
+        sub->add_option("--format", o.format, "report format")
+            ->check(CLI::IsMember({"json", "md", "csv", "scalesim"}));
+        sub->add_option("--trace", o.request.traceFile, "write a Chrome trace-event JSON (Perfetto UI)");
+        sub->add_option("--access-trace", o.request.accessTraceFile,
+                        "write every timed memory access as JSON Lines");
+        sub->add_flag("--functional", o.request.functional,
+                      "also execute on real values and check against a reference");
+        sub->add_option("--schedule", o.request.scheduleFile,
+                        "replay a JSON Lines schedule instead of generating one");
+    }
+    sub->add_option("--out", o.outDir, "also write the output into this directory");
+}
+
+void writeFile(const std::string& dir, const std::string& name, const std::string& text) {
+    std::filesystem::create_directories(dir);
+    std::string path = (std::filesystem::path(dir) / name).string();
+    std::ofstream out(path);
+    out << text;
+    if (!out)
+        throw std::runtime_error("cannot write '" + path + "'");
+}
+
+}  // namespace
+
+void addRunCommands(CLI::App& app) {
+    auto run = std::make_shared<RunOptions>();
+    auto* runCmd = app.add_subcommand("run", "simulate a workload on a target and print the report");
+    addRunOptions(runCmd, *run, true);
+    runCmd->callback([run] {
+        runGuarded([&] {
+            // SCALE-Sim topologies: the run writes a trace from which the per-layer results come.
+            const bool scalesim = isScaleSimTopologyPath(run->request.workload);
+            if (run->format == "scalesim" && !scalesim)
+                throw std::runtime_error(
+                    "--format scalesim needs a SCALE-Sim topology (--workload path/topology.csv)");
+            RunRequest request = run->request;
+            std::string tempTrace;
+            if (scalesim && request.traceFile.empty()) {
+                tempTrace = (std::filesystem::temp_directory_path() /
+                             ("tessim-scalesim-" + std::to_string(::getpid()) + ".trace.json"))
+                                .string();
+                request.traceFile = tempTrace;
+            }
+            nlohmann::ordered_json report = runSimulation(request);
+            if (scalesim) {
+                report["layers"] = scaleSimLayers(report, request.traceFile);
+                if (!tempTrace.empty())
+                    std::filesystem::remove(tempTrace);
+            }
+            std::string text;
+            std::string file;
+            if (run->format == "scalesim") {
+                text = scaleSimComputeCsv(report["layers"]);
+                file = "";
+                if (!run->outDir.empty())
+                    writeScaleSimReports(run->outDir, report["layers"]);
+            } else if (run->format == "json") {
+                text = report.dump(2) + "\n";
+                file = "report.json";
+            } else if (run->format == "md") {
+                text = reportToMarkdown(report);
+                file = "report.md";
+            } else {
+                text = reportToCsv(report);
+                file = "report.csv";
+            }
+            if (!run->outDir.empty() && !file.empty())
+                writeFile(run->outDir, file, text);
+            std::cout << text << std::flush;
+            if (report.contains("functional") &&
+                report["functional"]["mismatches"].get<std::uint64_t>() > 0) {
+                std::cerr << "functional check failed: "
+                          << report["functional"]["first_mismatch"].get<std::string>() << '\n';
+                commandExitCode() = 1;
+            }
+        });
+    });
+
+    auto emit = std::make_shared<RunOptions>();
+    auto* emitCmd = app.add_subcommand("emit", "print the generated schedule as JSON Lines");
+    addRunOptions(emitCmd, *emit, false);
+    emitCmd->callback([emit] {
+        runGuarded([&] {
+            if (emit->outDir.empty()) {
+                emitSchedule(emit->request, std::cout);
+                std::cout.flush();
+            } else {
+                std::filesystem::create_directories(emit->outDir);
+                std::string path = (std::filesystem::path(emit->outDir) / "schedule.jsonl").string();
+                std::ofstream out(path);
+                emitSchedule(emit->request, out);
+                if (!out)
+                    throw std::runtime_error("cannot write '" + path + "'");
+            }
+        });
+    });
+}
+
+}  // namespace tessim::cli

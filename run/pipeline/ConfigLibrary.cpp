@@ -1,0 +1,209 @@
+#include "run/pipeline/ConfigLibrary.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <optional>
+
+#include "sim/config/ConfigError.h"
+#include "sim/config/Loader.h"
+#include "workloads/KernelRegistry.h"
+
+namespace fs = std::filesystem;
+
+namespace tessim {
+namespace {
+
+const char* kindName(LibraryKind kind) {
+    switch (kind) {
+    case LibraryKind::Target: return "target";
+    case LibraryKind::Workload: return "workload";
+    case LibraryKind::Plan: return "plan";
+    case LibraryKind::Paper: return "paper";
+    case LibraryKind::Sweep: return "sweep";
+    }
+    return "?";
+}
+
+[[noreturn]] void commandLineError(const std::string& message) {
+    throw config::ConfigError({"<command line>", 0, 0}, "", message);
+}
+
+// `nameOrPath` when it names an existing file or looks like a path (has '/' or an extension);
+// nothing when it is a library name.
+std::optional<std::string> asPath(LibraryKind kind, const std::string& nameOrPath) {
+    if (nameOrPath.empty())
+        commandLineError(std::string("empty ") + kindName(kind) + " name");
+    fs::path p(nameOrPath);
+    bool looksLikePath = nameOrPath.find('/') != std::string::npos || p.has_extension();
+    if (!fs::is_regular_file(p) && !looksLikePath)
+        return std::nullopt;
+    if (!fs::is_regular_file(p))
+        commandLineError(std::string(kindName(kind)) + " file '" + nameOrPath + "' does not exist");
+    return p.string();
+}
+
+// The YAML files of one folder, sorted by name, each named `prefix` + its stem.
+void listYamlFiles(const fs::path& dir, const std::string& prefix, std::vector<LibraryEntry>& out) {
+    std::vector<LibraryEntry> found;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (!entry.is_regular_file() || entry.path().extension() != ".yaml")
+            continue;
+        LibraryEntry e{prefix + entry.path().stem().string(), entry.path().string(), ""};
+        try {
+            config::Node n = config::loadYamlFile(e.path);
+            if (const auto* d = n.find("description"); d && d->isScalar())
+                e.description = d->scalar();
+        } catch (const config::ConfigError& err) {
+            e.description = std::string("(invalid: ") + err.what() + ")";
+        }
+        found.push_back(e);
+    }
+    std::sort(found.begin(), found.end(),
+              [](const LibraryEntry& a, const LibraryEntry& b) { return a.name < b.name; });
+    out.insert(out.end(), found.begin(), found.end());
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string s;
+    for (const auto& i : items)
+        s += (s.empty() ? "" : ", ") + i;
+    return s.empty() ? "none" : s;
+}
+
+// The plans of one plan directory, by bare name.
+std::vector<std::string> plansIn(const std::string& directory) {
+    std::vector<std::string> names;
+    for (const auto& e : listLibrary(LibraryKind::Plan))
+        if (e.name.rfind(directory + "/", 0) == 0)
+            names.push_back(e.name.substr(directory.size() + 1));
+    return names;
+}
+
+// "conv2d" or "axpy, dot": the kernels whose plans live in `directory`.
+std::string kernelsUsing(const std::string& directory) {
+    std::vector<std::string> names;
+    for (const auto& k : kernelRegistry())
+        if (k.planDirectory == directory)
+            names.push_back(k.name);
+    return names.empty() ? directory : joined(names);
+}
+
+}  // namespace
+
+std::string libraryDirectory(LibraryKind kind) {
+    const char* env = std::getenv("TESSIM_CONFIG_DIR");
+    fs::path configs = env && *env ? fs::path(env) : fs::path(TESSIM_CONFIG_DIR);
+    switch (kind) {
+    case LibraryKind::Target: return (configs / "targets").string();
+    case LibraryKind::Plan: return (configs / "plans").string();
+    case LibraryKind::Paper: return (configs / "papers").string();
+    case LibraryKind::Sweep: return (configs / "sweeps").string();
+    case LibraryKind::Workload: {
+        const char* w = std::getenv("TESSIM_WORKLOAD_DIR");
+        return w && *w ? std::string(w) : (configs.parent_path() / "workloads" / "library").string();
+    }
+    }
+    return configs.string();
+}
+
+std::string resolveLibraryPath(LibraryKind kind, const std::string& nameOrPath) {
+    if (auto path = asPath(kind, nameOrPath))
+        return *path;
+    fs::path candidate = fs::path(libraryDirectory(kind)) / (nameOrPath + ".yaml");
+    if (fs::is_regular_file(candidate))
+        return candidate.string();
+    std::vector<std::string> known;
+    for (const auto& e : listLibrary(kind))
+        known.push_back(e.name);
+    commandLineError(std::string("no ") + kindName(kind) + " named '" + nameOrPath +
+                     "' (known: " + joined(known) + ")");
+}
+
+std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& workload) {
+    const fs::path plans = libraryDirectory(LibraryKind::Plan);
+    // "<directory>/<plan>": a plan of the library named with its directory.
+    const auto slash = nameOrPath.find('/');
+    if (slash != std::string::npos && !fs::path(nameOrPath).has_extension() && !fs::exists(nameOrPath)) {
+        const std::string dir = nameOrPath.substr(0, slash);
+        if (fs::is_regular_file(plans / (nameOrPath + ".yaml")))
+            return (plans / (nameOrPath + ".yaml")).string();
+        if (fs::is_directory(plans / dir))
+            commandLineError("no plan named '" + nameOrPath.substr(slash + 1) + "' in " +
+                             (plans / dir).string() + "/ (its plans: " + joined(plansIn(dir)) + ")");
+    }
+    if (auto path = asPath(LibraryKind::Plan, nameOrPath))
+        return *path;
+    // The plan directories that hold a plan of this name.
+    std::vector<std::string> homes;
+    for (const auto& e : listLibrary(LibraryKind::Plan)) {
+        const auto slash = e.name.rfind('/');
+        if (slash != std::string::npos && e.name.substr(slash + 1) == nameOrPath)
+            homes.push_back(e.name.substr(0, slash));
+    }
+    const config::Node* kernelNode = workload.isMap() ? workload.find("kernel") : nullptr;
+    const KernelEntry* kernel =
+        kernelNode && kernelNode->isScalar() ? findKernel(kernelNode->scalar()) : nullptr;
+    if (kernel) {
+        const std::string& dir = kernel->planDirectory;
+        if (!dir.empty() && std::find(homes.begin(), homes.end(), dir) != homes.end())
+            return (plans / dir / (nameOrPath + ".yaml")).string();
+        std::string message = "kernel '" + kernel->name + "' has no plan named '" + nameOrPath + "' (";
+        message += dir.empty() ? std::string("it takes no plans")
+                               : "its plans, in " + (plans / dir).string() + "/: " + joined(plansIn(dir));
+        for (const auto& home : homes)
+            message += "; '" + nameOrPath + "' is a plan of " + kernelsUsing(home) + " (" + home + "/" +
+                       nameOrPath + ")";
+        commandLineError(message + ")");
+    }
+    // No kernel to go by (no workload, or a kernel the registry lacks, which makeWorkload reports).
+    if (homes.size() == 1)
+        return (plans / homes[0] / (nameOrPath + ".yaml")).string();
+    std::vector<std::string> qualified;
+    for (const auto& home : homes)
+        qualified.push_back(home + "/" + nameOrPath);
+    if (!homes.empty())
+        commandLineError("plan '" + nameOrPath + "' exists for several kernels (" + joined(qualified) +
+                         "): give --workload or name one as <directory>/<plan>");
+    std::vector<std::string> known;
+    for (const auto& e : listLibrary(LibraryKind::Plan))
+        known.push_back(e.name);
+    commandLineError("no plan named '" + nameOrPath + "' (known: " + joined(known) + ")");
+}
+
+std::string libraryPlanForStrategy(const std::string& strategy, const config::Node& workload) {
+    const config::Node* kernelNode = workload.isMap() ? workload.find("kernel") : nullptr;
+    const KernelEntry* kernel =
+        kernelNode && kernelNode->isScalar() ? findKernel(kernelNode->scalar()) : nullptr;
+    if (!kernel || kernel->planDirectory.empty() || strategy.find_first_of("/.") != std::string::npos)
+        return "";
+    const fs::path path =
+        fs::path(libraryDirectory(LibraryKind::Plan)) / kernel->planDirectory / (strategy + ".yaml");
+    if (!fs::is_regular_file(path))
+        return "";
+    const config::Node plan = config::loadYamlFile(path.string());
+    const config::Node* own = plan.isMap() ? plan.find("strategy") : nullptr;
+    return own && own->isScalar() && own->scalar() == strategy ? path.string() : "";
+}
+
+std::vector<LibraryEntry> listLibrary(LibraryKind kind) {
+    std::vector<LibraryEntry> out;
+    fs::path dir = libraryDirectory(kind);
+    if (!fs::is_directory(dir))
+        return out;
+    if (kind != LibraryKind::Plan) {
+        listYamlFiles(dir, "", out);
+        return out;
+    }
+    std::vector<fs::path> directories;
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.is_directory())
+            directories.push_back(entry.path());
+    std::sort(directories.begin(), directories.end());
+    for (const auto& d : directories)
+        listYamlFiles(d, d.filename().string() + "/", out);
+    return out;
+}
+
+}  // namespace tessim

@@ -1,0 +1,323 @@
+#include "run/pipeline/Simulation.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <ostream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "models/targets/ConfiguredTarget.h"
+#include "run/pipeline/ConfigLibrary.h"
+#include "run/report/Report.h"
+#include "sim/config/CommandLineSets.h"
+#include "sim/config/ConfigError.h"
+#include "sim/config/Loader.h"
+#include "sim/core/AccessTraceWriter.h"
+#include "sim/core/ProcessFailure.h"
+#include "sim/core/SimulationSetup.h"
+#include "sim/ir/OpJsonl.h"
+#include "sim/ir/ScheduleFileStream.h"
+#include "sim/report/TraceSink.h"
+#include "workloads/WorkloadFactory.h"
+#include "workloads/onnx/OnnxLayers.h"
+#include "workloads/scalesim/ScaleSimConfig.h"
+#include "workloads/scalesim/ScaleSimTopology.h"
+
+namespace tessim {
+
+ResolvedInputs resolveInputs(const RunRequest& request) {
+    ResolvedInputs in;
+    // SCALE-Sim inputs (.cfg architecture, .csv topology) and ONNX models (.onnx) are converted to
+    // target/workload trees.
+    if (isScaleSimConfigPath(request.target))
+        in.target = loadScaleSimTarget(request.target,
+                                       config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, "npu")));
+    else
+        in.target = config::loadYamlFile(resolveLibraryPath(LibraryKind::Target, request.target));
+    if (!request.workload.empty()) {
+        if (isScaleSimTopologyPath(request.workload)) {
+            in.workload = loadScaleSimTopology(request.workload);
+        } else if (isOnnxModelPath(request.workload)) {
+            in.workload = loadOnnxModel(request.workload);
+        } else {
+            const std::string path = resolveLibraryPath(LibraryKind::Workload, request.workload);
+            in.workload = config::loadYamlFile(path);
+            // Otherwise the run would go on as if no --workload had been given.
+            if (in.workload.isNull())
+                throw config::ConfigError({path, 1, 1}, "",
+                                          "the workload file is empty: a workload is a map with at least "
+                                          "'kernel'");
+        }
+    }
+    if (isScaleSimConfigPath(request.target))
+        applyScaleSimInterface(request.target, in.workload);  // CALC: SCALE-Sim's ideal interface
+    if (!request.plan.empty())
+        in.plan = config::loadYamlFile(resolvePlanPath(request.plan, in.workload));
+    else
+        for (const auto& assignment : request.sets)
+            if (assignment.rfind("plan.strategy=", 0) == 0)
+                if (auto path = libraryPlanForStrategy(assignment.substr(14), in.workload); !path.empty())
+                    in.plan = config::loadYamlFile(path);
+    config::applyCommandLineSets(request.sets, {&in.target, &in.workload, &in.plan});
+    return in;
+}
+
+namespace {
+
+// Everything a run builds, in the order SystemC needs it.
+struct Elaboration {
+    std::unique_ptr<ConfiguredTarget> target;
+    std::unique_ptr<Workload> workload;
+    std::vector<EngineStream> streams;
+};
+
+Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
+    initSystemC();
+    Elaboration e;
+    e.target = std::make_unique<ConfiguredTarget>(in.target);
+    if (!in.workload.isNull())
+        e.workload = makeWorkload(in.workload, in.plan, e.target->info());
+    else if (request.scheduleFile.empty())
+        throw config::ConfigError({"<command line>", 0, 0}, "", "a run needs --workload (or --schedule)");
+    if (!request.scheduleFile.empty())
+        e.streams = readSchedule(request.scheduleFile, e.target->info());
+    else
+        e.streams = e.workload->streams();
+    return e;
+}
+
+// Per-layer results of a multi-layer workload: each layer runs from the previous mark its engine
+// reached (or cycle 0) to its own mark. Layers end with every op and DMA complete, so the windows
+// of one engine do not overlap and together cover [0, last mark).
+// A generated schedule always carries its layer marks (`required`); a replayed one may have lost
+// them in editing, and then the run reports totals only.
+// The last layer also holds the run's tail after its mark: the DDR writes still posted when the
+// engines finished (its own write-back), so the windows cover the whole run.
+nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTarget& target, bool required) {
+    if (layers.empty())
+        return nullptr;
+    const ClockDomain& main = target.info().mainClock;
+    std::map<std::string, EngineMark> previous;
+    for (auto& l : layers) {
+        const bool last = &l == &layers.back();
+        const std::string name = l.at("engine").get<std::string>();
+        const auto tag = l.at("mark").get<std::uint32_t>();
+        Engine* engine = target.findEngine(name);
+        if (!engine)
+            throw std::runtime_error("layer '" + l.at("name").get<std::string>() + "': no engine '" + name +
+                                     "'");
+        const auto& marks = engine->marks();
+        auto it = std::find_if(marks.begin(), marks.end(), [&](const EngineMark& m) { return m.tag == tag; });
+        if (it == marks.end() && !required)
+            return nullptr;
+        if (it == marks.end())
+            throw std::runtime_error(fmt::format("layer '{}': engine {} never reached mark {}",
+                                                 l.at("name").get<std::string>(), name, tag));
+        const EngineMark& start = previous[name];
+        const ClockDomain& clock = engine->config().clock;
+        const Tick t0 = clock.at(start.cycle), mark = clock.at(it->cycle);
+        const Tick t1 = last ? std::max(mark, target.kernelEnd()) : mark;
+        const std::uint64_t total = clock.cyclesCeil(t1) - start.cycle;
+        const std::uint64_t compute = it->stalls[StallReason::Compute] - start.stalls[StallReason::Compute];
+        l.erase("mark");
+        l["start_cycle"] = main.cyclesCeil(t0);
+        l["end_cycle"] = main.cyclesCeil(t1);
+        l["cycles"] = main.cyclesCeil(t1) - main.cyclesCeil(t0);
+        l["seconds"] = ticksToSeconds(t1 - t0);
+        l["stall_fraction"] = total ? 1.0 - static_cast<double>(compute) / static_cast<double>(total) : 0.0;
+        // DDR bytes of the layer: what its executed DMA transfers moved from and to DDR-level
+        // spaces, so replayed schedules report the same as generated ones.
+        std::uint64_t ddrRead = 0, ddrWrite = 0;
+        for (const auto& space : target.info().spaces) {
+            if (space.level != "ddr")
+                continue;
+            ddrRead += it->dma.read[space.id] - start.dma.read[space.id];
+            ddrWrite += it->dma.written[space.id] - start.dma.written[space.id];
+        }
+        l["ddr_read_bytes"] = ddrRead;
+        l["ddr_write_bytes"] = ddrWrite;
+        previous[name] = *it;
+    }
+    return layers;
+}
+
+// A replayed schedule is reported against the workload's bounds only if it does that workload:
+// an empty schedule, or one for a smaller shape, would beat them.
+void checkScheduleMovesCompulsoryBytes(const std::string& schedule, const RunOutcome& outcome) {
+    for (const auto& [level, bytes] : outcome.compulsory) {
+        std::uint64_t moved = 0;
+        for (const auto& t : outcome.traffic)
+            if (t.level == level)
+                moved += t.usefulRead + t.usefulWrite;
+        if (moved < bytes)
+            throw config::ConfigError(
+                {schedule, 0, 0}, "",
+                fmt::format("the schedule moves {} B at {}, less than the {} B the workload '{}' must move "
+                            "there at least: it is not a schedule of this workload (empty, or for another "
+                            "shape), and its time would beat the workload's bounds",
+                            moved, level, bytes, outcome.workloadName));
+    }
+}
+
+// A replayed schedule is input: an error that an op raised as it ran names the op's line, as an
+// error in reading the line would.
+void rethrowNamingScheduleLine(const std::string& schedule, const ConfiguredTarget& target) {
+    std::optional<OpFailure> failed;
+    auto atLine = [&](const std::string& what) {
+        const std::string engine = target.initiators().name(failed->engine());
+        const int line = ScheduleFileStream::linesOf(schedule, {{engine, failed->op()}}).front();
+        return config::ConfigError({schedule, line, 0}, "", what);
+    };
+    try {
+        rethrowProcessFailure(&failed);
+    } catch (const config::ConfigError&) {
+        throw;  // it names its place already
+    } catch (const std::runtime_error& e) {
+        if (!failed || schedule.empty())
+            throw;
+        throw atLine(e.what());
+    } catch (const sc_core::sc_report& r) {
+        if (!failed || schedule.empty())
+            throw;
+        throw atLine(r.get_msg());
+    }
+}
+
+// The engines still waiting once the simulation stopped are deadlocked: an error naming each with
+// what it waits for (and, replaying a schedule, the line of the op it waits in).
+void checkNoEngineWaits(const std::string& schedule, const ConfiguredTarget& target) {
+    const auto stuck = target.unfinishedEngines();
+    if (stuck.empty())
+        return;
+    std::vector<int> lines(stuck.size(), 0);
+    if (!schedule.empty()) {
+        std::vector<ScheduleFileStream::OpRef> ops;
+        for (const auto& w : stuck)
+            ops.push_back({w.engine, w.op});
+        lines = ScheduleFileStream::linesOf(schedule, ops);
+    }
+    std::vector<std::string> waits;
+    for (std::size_t i = 0; i < stuck.size(); ++i)
+        waits.push_back(lines[i] > 0 ? fmt::format("{} at {}:{}", stuck[i].waits, schedule, lines[i])
+                                     : stuck[i].waits);
+    const std::string what =
+        fmt::format("deadlock: the simulation stopped with engines still waiting ({}): a barrier's count is "
+                    "never reached or a join waits for forks that never come",
+                    fmt::join(waits, "; "));
+    if (schedule.empty())
+        throw std::runtime_error(what);
+    const auto named = std::find_if(lines.begin(), lines.end(), [](int line) { return line > 0; });
+    throw config::ConfigError({schedule, named == lines.end() ? 0 : *named, 0}, "", what);
+}
+
+}  // namespace
+
+void checkRunInputs(const RunRequest& request) {
+    ResolvedInputs in = resolveInputs(request);
+    elaborate(request, in);
+}
+
+std::uint64_t emitSchedule(const RunRequest& request, std::ostream& out) {
+    ResolvedInputs in = resolveInputs(request);
+    Elaboration e = elaborate(request, in);
+    return writeSchedule(out, e.streams, e.target->info());
+}
+
+nlohmann::ordered_json runSimulation(const RunRequest& request) {
+    ResolvedInputs in = resolveInputs(request);
+    Elaboration e = elaborate(request, in);
+    ConfiguredTarget& target = *e.target;
+    TraceSink trace;
+    if (!request.traceFile.empty())
+        target.setTrace(&trace);
+    std::unique_ptr<AccessTraceWriter> accessTrace;
+    if (!request.accessTraceFile.empty()) {
+        accessTrace = std::make_unique<AccessTraceWriter>(request.accessTraceFile, target.initiators());
+        target.setAccessObserver(accessTrace.get());
+    }
+    if (request.onElaborated)
+        request.onElaborated(target);
+    if (request.observer)
+        target.setAccessObserver(request.observer);
+    target.setFunctional(request.functional);
+    for (auto& s : e.streams) {
+        Engine* engine = target.findEngine(s.engine);
+        if (!engine)
+            throw std::runtime_error("schedule names engine '" + s.engine + "' that target '" +
+                                     target.info().name + "' lacks");
+        engine->setStream(request.wrapStream
+                              ? request.wrapStream(s.engine, std::move(s.stream), target.info())
+                              : std::move(s.stream));
+    }
+    if (request.functional && e.workload)
+        e.workload->initialise(target.functionalMemory());
+
+    try {
+        sc_core::sc_start();
+        rethrowNamingScheduleLine(request.scheduleFile, target);
+        checkNoEngineWaits(request.scheduleFile, target);
+        target.completePostedWrites();
+    } catch (const sc_core::sc_report& r) {
+        throw std::runtime_error(r.get_msg());
+    }
+
+    RunOutcome outcome;
+    outcome.targetName = target.info().name;
+    outcome.targetResolved = target.resolved();
+    outcome.workloadResolved = e.workload ? e.workload->resolvedWorkload() : nlohmann::ordered_json();
+    outcome.planResolved = e.workload ? e.workload->resolvedPlan() : nlohmann::ordered_json();
+    if (!in.workload.isNull()) {
+        const auto* n = in.workload.find("name");
+        outcome.workloadName = n && n->isScalar() ? n->scalar() : request.workload;
+    }
+    if (!in.plan.isNull()) {
+        const auto* n = in.plan.find("name");
+        outcome.planName = n && n->isScalar() ? n->scalar() : request.plan;
+    } else {
+        outcome.planName = "default";
+    }
+    if (!request.scheduleFile.empty())
+        outcome.planName = "schedule:" + request.scheduleFile;
+    outcome.kernelEnd = target.kernelEnd();
+    outcome.info = target.info();
+    for (Engine* engine : target.engines()) {
+        EngineOutcome eo;
+        eo.name = engine->config().name;
+        eo.mainCompute = engine->config().isMainCompute && engine->hasStream();
+        std::uint64_t endCycle = engine->config().clock.cyclesCeil(outcome.kernelEnd);
+        eo.stalls = engine->stalls(endCycle);
+        eo.work = engine->workDone();
+        eo.peakWorkPerSecond = engine->peakWorkPerCycle() * engine->config().clock.hz();
+        outcome.engines.push_back(eo);
+    }
+    if (e.workload)
+        for (const UntimedTraffic& u : e.workload->untimedTraffic())
+            target.countUntimedTraffic(u.memory, u.readBytes, u.writeBytes);
+    outcome.traffic = target.traffic();
+    outcome.hasCaches = target.hasCaches();
+    outcome.dirtyAtEndBytes = target.dirtyAtEndBytes();
+    outcome.writebackAfterEnd = target.writebackEnd() - outcome.kernelEnd;
+    if (e.workload)
+        outcome.compulsory = e.workload->compulsoryBytes();
+    // `tessim validate` (which wraps the streams) reports a short schedule by what is wrong in it.
+    if (!request.scheduleFile.empty() && e.workload && !request.wrapStream)
+        checkScheduleMovesCompulsoryBytes(request.scheduleFile, outcome);
+    double seconds = ticksToSeconds(outcome.kernelEnd);
+    target.collect(outcome.stats, outcome.energy, seconds);
+    if (e.workload)
+        e.workload->collectStats(outcome.stats, outcome.info.mainClock.cyclesCeil(outcome.kernelEnd),
+                                 seconds);
+    if (request.functional && e.workload)
+        outcome.functional = e.workload->check(target.functionalMemory());
+    if (e.workload) {
+        outcome.layers = layerResults(e.workload->layers(), target, request.scheduleFile.empty());
+        outcome.notSimulated = e.workload->notSimulated();
+    }
+    if (!request.traceFile.empty())
+        trace.write(request.traceFile);
+    return buildReport(outcome);
+}
+
+}  // namespace tessim

@@ -1,0 +1,325 @@
+#include "run/report/Report.h"
+
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace tessim {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+// Per initiator (engine, DMA channel): bytes it moved at each memory level and the time its
+// accesses queued there, summed over the level's memories, from `<memory>.by_initiator` stats.
+Json initiatorsSection(const RunOutcome& o, const Json& stats) {
+    Json out = Json::object();
+    auto target = stats.find(o.info.name);
+    if (target == stats.end())
+        return out;
+    for (const auto& space : o.info.spaces) {
+        auto memory = target->find(space.name);
+        if (memory == target->end() || !memory->contains("by_initiator"))
+            continue;
+        for (const auto& [who, node] : (*memory)["by_initiator"].items()) {
+            auto value = [&](const char* key) { return node[key]["value"]; };
+            Json& entry = out[who];
+            Json& traffic = entry["traffic_bytes"][space.level];
+            if (traffic.is_null())
+                traffic = Json{{"read", std::uint64_t{0}}, {"write", std::uint64_t{0}}};
+            traffic["read"] = traffic["read"].get<std::uint64_t>() + value("bytes_read").get<std::uint64_t>();
+            traffic["write"] =
+                traffic["write"].get<std::uint64_t>() + value("bytes_written").get<std::uint64_t>();
+            Json& wait = entry["wait_s"][space.level];
+            wait = (wait.is_number() ? wait.get<double>() : 0.0) + value("wait_time").get<double>();
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+Json buildReport(const RunOutcome& o) {
+    Json j;
+    j["schema"] = "tessim.report/1";
+    j["target"] = Json{{"name", o.targetName}, {"config", o.targetResolved}};
+    j["workload"] = Json{{"name", o.workloadName}, {"config", o.workloadResolved}};
+    j["plan"] = Json{{"name", o.planName}, {"config", o.planResolved}};
+    const double seconds = ticksToSeconds(o.kernelEnd);
+    j["cycles"] = o.info.mainClock.cyclesCeil(o.kernelEnd);
+    j["seconds"] = seconds;
+
+    Json engines = Json::object();
+    std::uint64_t mainCompute = 0, mainTotal = 0;
+    double work = 0.0, peak = 0.0;
+    for (const auto& e : o.engines) {
+        Json stall = Json::object();
+        Json cycles = Json::object();
+        const std::uint64_t total = e.stalls.total();
+        for (std::size_t r = 0; r < kStallReasons; ++r) {
+            auto reason = static_cast<StallReason>(r);
+            std::string name(stallReasonName(reason));
+            stall[name] = total ? static_cast<double>(e.stalls[reason]) / static_cast<double>(total)
+                                : (reason == StallReason::Idle ? 1.0 : 0.0);
+            cycles[name] = e.stalls[reason];
+        }
+        engines[e.name] =
+            Json{{"stall", stall}, {"cycles", cycles}, {"main_compute", e.mainCompute}, {"work", e.work}};
+        if (e.mainCompute) {
+            mainCompute += e.stalls[StallReason::Compute];
+            mainTotal += total;
+        }
+        if (e.work > 0) {
+            work += e.work;
+            peak += e.peakWorkPerSecond;
+        }
+    }
+    j["engines"] = engines;
+    j["stall_fraction"] =
+        mainTotal ? 1.0 - static_cast<double>(mainCompute) / static_cast<double>(mainTotal) : 0.0;
+
+    Json traffic = Json::object();
+    for (const auto& t : o.traffic)
+        traffic[t.level] = Json{{"read", t.read}, {"write", t.write}};
+    j["traffic_bytes"] = traffic;
+    if (o.hasCaches) {
+        j["dirty_at_end_bytes"] = o.dirtyAtEndBytes;
+        j["writeback_after_end_s"] = ticksToSeconds(o.writebackAfterEnd);
+    }
+    // What was requested, where a level moved more (whole bursts): absent when every level moved
+    // exactly what was asked of it.
+    Json useful = Json::object();
+    bool partialBursts = false;
+    for (const auto& t : o.traffic) {
+        useful[t.level] = Json{{"read", t.usefulRead}, {"write", t.usefulWrite}};
+        partialBursts = partialBursts || t.usefulRead != t.read || t.usefulWrite != t.write;
+    }
+    if (partialBursts)
+        j["useful_bytes"] = useful;
+
+    Json energy = o.energy.toJson(seconds);
+    double joules = energy["total"].get<double>();
+    j["energy_j"] = energy;
+    j["power_w"] = seconds > 0 ? joules / seconds : 0.0;
+    if (o.energy.hasArea())
+        j["area_mm2"] = o.energy.areaJson();
+
+    Json bounds;
+    bounds["compute_s"] = peak > 0 ? work / peak : 0.0;
+    Json bandwidth = Json::object();
+    Json compulsory = Json::object();
+    for (const auto& [level, bytes] : o.compulsory) {
+        double bw = 0.0;
+        for (const auto& s : o.info.spaces)
+            if (s.level == level)
+                bw += s.peakBandwidth;
+        bandwidth[level] = bw > 0 ? static_cast<double>(bytes) / bw : 0.0;
+        compulsory[level] = bytes;
+    }
+    bounds["bandwidth_s"] = bandwidth;
+    bounds["compulsory_bytes"] = compulsory;
+    j["bounds"] = bounds;
+
+    if (o.layers.is_array())
+        j["layers"] = o.layers;
+    if (o.notSimulated.is_array())
+        j["not_simulated"] = o.notSimulated;
+
+    if (o.functional.checked) {
+        Json f;
+        f["checked"] = true;
+        f["elements"] = o.functional.elements;
+        f["mismatches"] = o.functional.mismatches;
+        f["max_abs_error"] = o.functional.maxAbsError;
+        if (!o.functional.firstMismatch.empty())
+            f["first_mismatch"] = o.functional.firstMismatch;
+        if (o.functional.firstMismatchLocated)
+            for (const auto& s : o.info.spaces)
+                if (s.id == o.functional.firstMismatchSpace)
+                    f["first_mismatch_at"] = {{"memory", s.name},
+                                              {"address", o.functional.firstMismatchAddress}};
+        j["functional"] = f;
+    }
+    // Copy: the outcome's tree plus the energy events, each with a unit.
+    Json statsJson = o.stats.toJson();
+    Json initiators = initiatorsSection(o, statsJson);
+    if (!initiators.empty())
+        j["initiators"] = initiators;
+    StatsTree energyStats;
+    o.energy.addToStats(energyStats.child("energy_events"));
+    Json energyJson = energyStats.toJson();
+    for (auto& [k, v] : energyJson.items())
+        statsJson[k] = v;
+    j["stats"] = statsJson;
+    return j;
+}
+
+namespace {
+
+void flattenJson(const Json& j, const std::string& prefix,
+                 std::vector<std::pair<std::string, std::string>>& rows) {
+    if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it)
+            flattenJson(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), rows);
+    } else if (j.is_array()) {
+        for (std::size_t i = 0; i < j.size(); ++i)
+            flattenJson(j[i], prefix + "[" + std::to_string(i) + "]", rows);
+    } else if (j.is_string()) {
+        rows.emplace_back(prefix, j.get<std::string>());
+    } else {
+        rows.emplace_back(prefix, j.dump());
+    }
+}
+
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos)
+        return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+// The per-layer table: the columns whose keys the layers have (conv2d layer lists: shape, tiles,
+// cycles, time, stall fraction, DDR bytes, MACs; SCALE-Sim runs: cycles and stall cycles).
+void layersToMarkdown(const Json& layers, std::ostringstream& md) {
+    if (!layers.is_array() || layers.empty() || !layers[0].is_object())
+        return;
+    const Json& first = layers[0];
+    const bool shape =
+        first.contains("channels") && first.contains("h") && (first.contains("k") || first.contains("kh"));
+    const bool tiles = first.contains("tiles") && first["tiles"].is_object();
+    static const std::vector<std::pair<const char*, const char*>> columns{
+        {"cycles", "cycles"},
+        {"total cycles", "total_cycles"},
+        {"stall cycles", "stall_cycles"},
+        {"time (s)", "seconds"},
+        {"stall fraction", "stall_fraction"},
+        {"DDR read (B)", "ddr_read_bytes"},
+        {"DDR write (B)", "ddr_write_bytes"},
+        {"MACs", "macs"}};
+    std::vector<std::pair<const char*, const char*>> used;
+    for (const auto& c : columns)
+        if (first.contains(c.second))
+            used.push_back(c);
+    md << "\n## Layers\n\n| # | layer |";
+    if (shape)
+        md << " shape C×H×W → F, k/s/p |";
+    if (tiles)
+        md << " tile h×w×c×f |";
+    for (const auto& c : used)
+        md << ' ' << c.first << " |";
+    md << "\n|---|---|";
+    if (shape)
+        md << "---|";
+    if (tiles)
+        md << "---|";
+    for (std::size_t i = 0; i < used.size(); ++i)
+        md << "---|";
+    md << '\n';
+    auto cell = [](const Json& v) {
+        if (v.is_string())
+            return v.get<std::string>();
+        if (v.is_number_float())
+            return fmt::format("{:.6g}", v.get<double>());
+        return v.dump();
+    };
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const Json& l = layers[i];
+        md << fmt::format("| {} | {} |", i, l.contains("name") ? cell(l["name"]) : std::string());
+        // A square kernel and equal padding: one number each; else rows×columns.
+        auto pair = [&](const char* both, const char* rows, const char* cols) {
+            return l.contains(both) ? cell(l[both]) : cell(l[rows]) + "×" + cell(l[cols]);
+        };
+        if (shape)
+            md << fmt::format(" {}×{}×{} → {}, {}/{}/{}{} |", cell(l["channels"]), cell(l["h"]), cell(l["w"]),
+                              cell(l["filters"]), pair("k", "kh", "kw"), cell(l["stride"]),
+                              pair("pad", "pad_h", "pad_w"),
+                              l.contains("groups") ? ", groups " + cell(l["groups"]) : std::string());
+        if (tiles) {
+            const Json& t = l["tiles"];
+            md << fmt::format(" {}×{}×{}×{} |", cell(t["tile_h"]), cell(t["tile_w"]), cell(t["tile_c"]),
+                              cell(t["tile_f"]));
+        }
+        for (const auto& c : used)
+            md << ' ' << (l.contains(c.second) ? cell(l[c.second]) : std::string()) << " |";
+        md << '\n';
+    }
+}
+
+}  // namespace
+
+std::string reportToMarkdown(const Json& r) {
+    std::ostringstream md;
+    md << "# tessim report: " << r["target"]["name"].get<std::string>() << " / "
+       << r["workload"]["name"].get<std::string>() << " / " << r["plan"]["name"].get<std::string>() << "\n\n";
+    md << "| quantity | value |\n|---|---|\n";
+    md << fmt::format("| cycles | {} |\n", r["cycles"].get<std::uint64_t>());
+    md << fmt::format("| time | {:.6g} s |\n", r["seconds"].get<double>());
+    md << fmt::format("| stall fraction | {:.4f} |\n", r["stall_fraction"].get<double>());
+    md << fmt::format("| energy | {:.6g} J |\n", r["energy_j"]["total"].get<double>());
+    md << fmt::format("| power | {:.6g} W |\n", r["power_w"].get<double>());
+    if (r.contains("area_mm2"))
+        md << fmt::format("| memory area | {:.6g} mm² |\n", r["area_mm2"]["total"].get<double>());
+    for (auto it = r["traffic_bytes"].begin(); it != r["traffic_bytes"].end(); ++it)
+        md << fmt::format("| {} traffic | {} B read, {} B written |\n", it.key(),
+                          it.value()["read"].get<std::uint64_t>(), it.value()["write"].get<std::uint64_t>());
+    if (r.contains("useful_bytes"))
+        for (auto it = r["useful_bytes"].begin(); it != r["useful_bytes"].end(); ++it)
+            md << fmt::format("| {} requested | {} B read, {} B written |\n", it.key(),
+                              it.value()["read"].get<std::uint64_t>(),
+                              it.value()["write"].get<std::uint64_t>());
+    md << "\n## Engines (fraction of cycles)\n\n| engine | compute | memory | dependency | structural | sync "
+          "| idle |\n|---|---|---|---|---|---|---|\n";
+    for (auto it = r["engines"].begin(); it != r["engines"].end(); ++it) {
+        const auto& s = it.value()["stall"];
+        md << fmt::format("| {} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} |\n", it.key(),
+                          s["compute"].get<double>(), s["memory"].get<double>(),
+                          s["dependency"].get<double>(), s["structural"].get<double>(),
+                          s["sync"].get<double>(), s["idle"].get<double>());
+    }
+    if (r.contains("layers"))
+        layersToMarkdown(r["layers"], md);
+    if (r.contains("not_simulated")) {
+        md << "\n## Not simulated\n\n| op | node | FLOPs | bytes | reason |\n|---|---|---|---|---|\n";
+        for (const auto& n : r["not_simulated"])
+            md << fmt::format("| {} | {} | {} | {} | {} |\n", n["op"].get<std::string>(),
+                              n["node"].get<std::string>(), n["flops"].get<std::uint64_t>(),
+                              n["bytes"].get<std::uint64_t>(), n["reason"].get<std::string>());
+    }
+    md << "\n## Bounds\n\n| bound | value |\n|---|---|\n";
+    md << fmt::format("| compute | {:.6g} s |\n", r["bounds"]["compute_s"].get<double>());
+    for (auto it = r["bounds"]["bandwidth_s"].begin(); it != r["bounds"]["bandwidth_s"].end(); ++it)
+        md << fmt::format("| {} bandwidth | {:.6g} s |\n", it.key(), it.value().get<double>());
+    md << "\n## Energy by component\n\n| component | dynamic (J) | static (J) |\n|---|---|---|\n";
+    for (auto it = r["energy_j"]["by_component"].begin(); it != r["energy_j"]["by_component"].end(); ++it)
+        md << fmt::format("| {} | {:.6g} | {:.6g} |\n", it.key(), it.value()["dynamic"].get<double>(),
+                          it.value()["static"].get<double>());
+    if (r.contains("functional")) {
+        const auto& f = r["functional"];
+        md << fmt::format("\nFunctional check: {} elements, {} mismatches, max abs error {:.3g}\n",
+                          f["elements"].get<std::uint64_t>(), f["mismatches"].get<std::uint64_t>(),
+                          f["max_abs_error"].get<double>());
+    }
+    return md.str();
+}
+
+std::string reportToCsv(const Json& r) {
+    std::vector<std::pair<std::string, std::string>> rows;
+    Json copy = r;
+    copy.erase("stats");
+    copy["target"].erase("config");
+    copy["workload"].erase("config");
+    copy["plan"].erase("config");
+    flattenJson(copy, "", rows);
+    std::ostringstream csv;
+    csv << "key,value\n";
+    for (const auto& [k, v] : rows)
+        csv << csvField(k) << ',' << csvField(v) << '\n';
+    return csv.str();
+}
+
+}  // namespace tessim

@@ -1,0 +1,50 @@
+// The run report (schema tessim.report/1, see DESIGN.md) and its Markdown and CSV renderings.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/energy/EnergyLedger.h"
+#include "sim/engine/StallBreakdown.h"
+#include "sim/machine/Target.h"
+#include "sim/stats/StatsTree.h"
+#include "sim/workload/Workload.h"
+
+namespace tessim {
+
+struct EngineOutcome {
+    std::string name;
+    bool mainCompute = false;
+    StallBreakdown stalls;
+    double work = 0.0;
+    double peakWorkPerSecond = 0.0;
+};
+
+struct RunOutcome {
+    std::string targetName, workloadName, planName;
+    nlohmann::ordered_json targetResolved, workloadResolved, planResolved;
+    TargetInfo info;
+    Tick kernelEnd = 0;
+    std::vector<EngineOutcome> engines;
+    std::vector<LevelTraffic> traffic;
+    // Targets with caches: what the lines still dirty at the kernel's end wrote below the caches
+    // (in `traffic`, and in energy), and how long that write-back took after the end.
+    bool hasCaches = false;
+    std::uint64_t dirtyAtEndBytes = 0;
+    Tick writebackAfterEnd = 0;
+    std::map<std::string, std::uint64_t> compulsory;
+    StatsTree stats;
+    EnergyLedger energy;
+    FunctionalCheck functional;
+    nlohmann::ordered_json layers;        // per-layer results (array), or null: no `layers` key
+    nlohmann::ordered_json notSimulated;  // operators left out (array), or null: no `not_simulated` key
+};
+
+nlohmann::ordered_json buildReport(const RunOutcome& outcome);
+std::string reportToMarkdown(const nlohmann::ordered_json& report);
+std::string reportToCsv(const nlohmann::ordered_json& report);
+
+}  // namespace tessim

@@ -1,0 +1,71 @@
+#include "run/sweep/PlotScript.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace tessim::sweep {
+
+std::string plotScriptPath() {
+    if (const char* path = std::getenv("TESSIM_PLOT_SCRIPT"); path && *path)
+        return path;
+    return std::string(TESSIM_CONFIG_DIR) + "/../analysis/plots/tessim_plot.py";
+}
+
+std::vector<std::string> plotScriptArguments(const std::string& resultsCsv, const PlotRequest& plot,
+                                             const std::string& outDir) {
+    std::vector<std::string> args{resultsCsv, "--kind", plot.kind, "--x", plot.x};
+    for (const auto& y : plot.y)
+        args.insert(args.end(), {"--y", y});
+    if (!plot.group.empty())
+        args.insert(args.end(), {"--group", plot.group});
+    if (!plot.metric.empty())
+        args.insert(args.end(), {"--metric", plot.metric});
+    args.insert(args.end(), {"--out", outDir});
+    return args;
+}
+
+int runPlotScript(const std::vector<std::string>& args, std::ostream& err) {
+    const char* python = std::getenv("TESSIM_PYTHON");
+    std::string interpreter = python && *python ? python : "/usr/bin/python3";
+    std::string script = plotScriptPath();
+    if (::access(interpreter.c_str(), X_OK) != 0) {
+        err << "error: plots need " << interpreter
+            << " with matplotlib (Debian: apt-get install python3-matplotlib)\n";
+        return 2;
+    }
+    if (::access(script.c_str(), R_OK) != 0) {
+        err << "error: plot script '" << script << "' not found (set TESSIM_PLOT_SCRIPT)\n";
+        return 2;
+    }
+    std::vector<std::string> argv{interpreter, script};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> cargs;
+    for (auto& a : argv)
+        cargs.push_back(a.data());
+    cargs.push_back(nullptr);
+    std::cout.flush();
+    std::cerr.flush();
+    pid_t pid = 0;
+    int rc = ::posix_spawn(&pid, interpreter.c_str(), nullptr, nullptr, cargs.data(), environ);
+    if (rc != 0) {
+        err << "error: cannot start " << interpreter << ": " << std::strerror(rc) << '\n';
+        return 2;
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    err << "error: the plot script was killed by signal " << WTERMSIG(status) << '\n';
+    return 1;
+}
+
+}  // namespace tessim::sweep
