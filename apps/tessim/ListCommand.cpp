@@ -7,7 +7,6 @@
 
 #include "apps/tessim/Commands.h"
 #include "run/pipeline/ConfigLibrary.h"
-#include "workloads/KernelRegistry.h"
 
 namespace tessim::cli {
 
@@ -22,7 +21,7 @@ void addListCommand(CLI::App& app) {
             throw CLI::ValidationError(
                 "tessim list: say what to list: targets, workloads, kernels, plans, papers or sweeps");
         if (*what == "kernels") {
-            for (const auto& k : kernelRegistry())
+            for (const auto& k : listKernels())
                 std::cout << fmt::format("{:<24} {:<16} {}\n", k.name,
                                          k.planDirectory.empty() ? "(no plans)" : "plans/" + k.planDirectory,
                                          k.description);

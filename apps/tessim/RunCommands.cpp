@@ -11,7 +11,6 @@
 #include "run/report/Report.h"
 #include "run/report/ScaleSimReport.h"
 #include "sim/config/ConfigError.h"
-#include "workloads/scalesim/ScaleSimTopology.h"
 
 namespace tessim::cli {
 namespace {
@@ -62,7 +61,7 @@ void addRunCommands(CLI::App& app) {
     runCmd->callback([run] {
         runGuarded([&] {
             // SCALE-Sim topologies: the run writes a trace from which the per-layer results come.
-            const bool scalesim = isScaleSimTopologyPath(run->request.workload);
+            const bool scalesim = runsScaleSimTopology(run->request);
             if (run->format == "scalesim" && !scalesim)
                 throw std::runtime_error(
                     "--format scalesim needs a SCALE-Sim topology (--workload path/topology.csv)");

@@ -206,4 +206,11 @@ std::vector<LibraryEntry> listLibrary(LibraryKind kind) {
     return out;
 }
 
+std::vector<KernelListing> listKernels() {
+    std::vector<KernelListing> kernels;
+    for (const auto& k : kernelRegistry())
+        kernels.push_back({k.name, k.planDirectory, k.description});
+    return kernels;
+}
+
 }  // namespace tessim

@@ -38,4 +38,12 @@ struct LibraryEntry {
 // Plans are named "<directory>/<plan>".
 std::vector<LibraryEntry> listLibrary(LibraryKind kind);
 
+struct KernelListing {
+    std::string name;
+    std::string planDirectory;  // under configs/plans/; "" for a kernel without plans
+    std::string description;
+};
+// The kernels of the registry (workloads/KernelRegistry.cpp), in its order.
+std::vector<KernelListing> listKernels();
+
 }  // namespace tessim

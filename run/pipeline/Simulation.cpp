@@ -320,4 +320,8 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     return buildReport(outcome);
 }
 
+bool runsScaleSimTopology(const RunRequest& request) {
+    return isScaleSimTopologyPath(request.workload);
+}
+
 }  // namespace tessim

@@ -54,6 +54,10 @@ nlohmann::ordered_json runSimulation(const RunRequest& request);
 // errors in them surface at once: the ConfigError a run would give. Once per process.
 void checkRunInputs(const RunRequest& request);
 
+// Whether the run's workload is a SCALE-Sim topology (.csv): its per-layer results come from a
+// trace of the run.
+bool runsScaleSimTopology(const RunRequest& request);
+
 // Writes the generated schedule as JSON Lines; returns the number of ops.
 std::uint64_t emitSchedule(const RunRequest& request, std::ostream& out);
 
