@@ -11,32 +11,38 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/dma/DmaEngine.h"
 #include "models/memory/Interconnect.h"
 #include "models/memory/Memory.h"
 #include "sim/config/Node.h"
 #include "sim/config/Reader.h"
+#include "sim/energy/EnergyLedger.h"
+#include "sim/engine/Engine.h"
 #include "sim/engine/SyncHub.h"
-#include "sim/machine/Target.h"
+#include "sim/machine/LevelTraffic.h"
+#include "sim/machine/TargetInfo.h"
+#include "sim/stats/StatsTree.h"
 
 namespace tessim {
 
 struct ExpandedTopology;
 
-class ConfiguredTarget : public Target, private FunctionalMemory {
+class ConfiguredTarget : private FunctionalMemory {
 public:
     // `root` is the target's YAML tree (includes and --set overrides applied).
     explicit ConfiguredTarget(const config::Node& root);
-    ~ConfiguredTarget() override;
+    ~ConfiguredTarget();
 
-    const TargetInfo& info() const override { return info_; }
-    std::vector<Engine*> engines() override;
-    Engine* findEngine(const std::string& name) override;
-    void setFunctional(bool on) override;
-    void setTrace(TraceSink* trace) override;
-    FunctionalMemory& functionalMemory() override { return *this; }
+    const TargetInfo& info() const { return info_; }
+    std::vector<Engine*> engines();
+    Engine* findEngine(const std::string& name);
+    void setFunctional(bool on);
+    void setTrace(TraceSink* trace);
+    FunctionalMemory& functionalMemory() { return *this; }
     // The last engine, DMA or DDR write completion (after completePostedWrites()).
-    Tick kernelEnd() const override;
+    Tick kernelEnd() const;
     // Writes a DDR accepted into its posted-write queue complete only when they reach the DRAM:
     // called once the simulation has stopped, before kernelEnd() is read. Then the lines still
     // dirty in caches are written back (upper levels first, as their write-backs dirty the levels
@@ -55,11 +61,10 @@ public:
     };
     // Once the simulation has stopped: the engines still waiting. Empty after a complete run.
     std::vector<WaitingEngine> unfinishedEngines() const;
-    std::vector<LevelTraffic> traffic() const override;
-    void countUntimedTraffic(const std::string& memory, std::uint64_t readBytes,
-                             std::uint64_t writeBytes) override;
-    void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
-    nlohmann::ordered_json resolved() const override { return resolved_; }
+    std::vector<LevelTraffic> traffic() const;
+    void countUntimedTraffic(const std::string& memory, std::uint64_t readBytes, std::uint64_t writeBytes);
+    void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const;
+    nlohmann::ordered_json resolved() const { return resolved_; }
 
     Memory* findMemory(const std::string& name);
     // Engines and DMA channels by initiator id (per-initiator statistics name them from here).

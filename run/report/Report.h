@@ -9,7 +9,8 @@
 
 #include "sim/energy/EnergyLedger.h"
 #include "sim/engine/StallBreakdown.h"
-#include "sim/machine/Target.h"
+#include "sim/machine/LevelTraffic.h"
+#include "sim/machine/TargetInfo.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/Workload.h"
 
