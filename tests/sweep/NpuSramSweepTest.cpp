@@ -1,6 +1,6 @@
 // The shipped NPU sweep (configs/sweeps/npu-sram-tiling.yaml) as users run it: its plan axis gives
 // the runs `tessim run --plan P` gives, `--set plan.strategy=P` gives them too, its 1 MiB points
-// are the README's conv1080p table, and energy has a minimum then rises with the SRAM size.
+// are the conv1080p table of docs/targets/npu.md, and energy has a minimum then rises with the SRAM size.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -33,10 +33,10 @@ std::map<std::string, Json> sweepRows(const std::string& dir) {
     return rows;
 }
 
-// The README's conv1080p table row of `plan`:
+// The conv1080p table row (docs/targets/npu.md) of `plan`:
 // "| plan | tile | R + W MB (bus) | requested | stall | T ms | P W | … |".
 std::vector<std::string> readmeRow(const std::string& plan) {
-    std::istringstream in(readText(sourceDir() + "/README.md"));
+    std::istringstream in(readText(sourceDir() + "/docs/targets/npu.md"));
     for (std::string line; std::getline(in, line);) {
         if (line.rfind("| " + plan + " | ", 0) != 0 || line.find(" MB | ") == std::string::npos)
             continue;
@@ -49,7 +49,7 @@ std::vector<std::string> readmeRow(const std::string& plan) {
     return {};
 }
 
-TEST(NpuSramSweep, PlanAxisRunsAsPlanReproducesTheReadmeAndEnergyRisesAgain) {
+TEST(NpuSramSweep, PlanAxisRunsAsPlanReproducesTheDocsTableAndEnergyRisesAgain) {
     ScratchDir scratch("npu-sweep");
     const std::string& dir = scratch.path;
     CommandResult sweep = runShell(kTessim + " sweep " + sourceDir() +
@@ -73,9 +73,9 @@ TEST(NpuSramSweep, PlanAxisRunsAsPlanReproducesTheReadmeAndEnergyRisesAgain) {
         EXPECT_EQ(row["area_mm2.total"], report["area_mm2"]["total"]);
         EXPECT_EQ(row["traffic_bytes.ddr.read"], report["traffic_bytes"]["ddr"]["read"]);
         EXPECT_EQ(row["traffic_bytes.ddr.write"], report["traffic_bytes"]["ddr"]["write"]);
-        // The README table, in the units and digits it prints.
+        // The docs table, in the units and digits it prints.
         const auto cells = readmeRow(plan);
-        ASSERT_GE(cells.size(), 7u) << "no conv1080p row for " << plan << " in README.md";
+        ASSERT_GE(cells.size(), 7u) << "no conv1080p row for " << plan << " in docs/targets/npu.md";
         const double mb = 1e6;
         EXPECT_EQ(cells[2],
                   fmt::format("{:.2f} + {:.2f} MB", row["traffic_bytes.ddr.read"].get<double>() / mb,
