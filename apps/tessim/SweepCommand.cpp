@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "apps/tessim/Commands.h"
+#include "run/pipeline/ConfigLibrary.h"
 #include "run/pipeline/Simulation.h"
 #include "run/sweep/Sweep.h"
 #include "sim/config/ConfigError.h"
@@ -67,7 +68,9 @@ void addSweepCommand(CLI::App& app) {
                                     "resumable, optionally over MPI");
     auto options = std::make_shared<sweep::SweepOptions>();
     auto timeout = std::make_shared<double>(0.0);
-    sub->add_option("sweep", options->specPath, "sweep file (YAML)")->required();
+    sub->add_option("sweep", options->specPath,
+                    "sweep file (YAML), or the name of a library sweep (tessim list sweeps)")
+        ->required();
     sub->add_option("--jobs,-j", options->jobs,
                     "points run at once (per MPI worker); "
                     "default: all cores")
@@ -91,6 +94,7 @@ void addSweepCommand(CLI::App& app) {
                   "writes the files, the other ranks run points");
     sub->add_flag("--plot", options->plot, "draw the plots the sweep file lists into DIR/plots");
     sub->callback([options, timeout] {
+        options->specPath = resolveLibraryPath(LibraryKind::Sweep, options->specPath);
         if (*timeout > 0.0)
             options->timeoutSeconds = *timeout;
         options->inputsDigest = [](const std::vector<std::string>& args) {

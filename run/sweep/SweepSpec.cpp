@@ -327,6 +327,8 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
                                      spec.name));
     }
 
+    spec.description = top.get<std::string>("description", "");
+
     std::set<std::string> seen;
     {
         Reader base = top.child("base");

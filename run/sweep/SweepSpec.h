@@ -74,6 +74,7 @@ struct PlotRequest {
 struct SweepSpec {
     std::string file;
     std::string name;
+    std::string description;  // one line, for `tessim list sweeps`
     std::string target;
     std::string workload;
     std::string plan;                                        // empty: the run's default

@@ -78,8 +78,10 @@ TEST(Limits, SweepTimeoutMustBeAFinitePositiveNumber) {
     }
 }
 
-TEST(Limits, ListWithoutACategoryNamesTheCategories) {
-    expectRefused(runTessim("list"), {"targets, workloads, kernels, plans, papers or sweeps"});
+// `tessim list` alone lists every kind (SweepCli.ListAloneShowsEveryKindAndEverySweepHasADescription);
+// a kind it does not know is refused, naming those it knows.
+TEST(Limits, ListOfAnUnknownKindNamesTheKinds) {
+    expectRefused(runTessim("list sweep"), {"sweep not in {targets,workloads,kernels,plans,papers,sweeps}"});
 }
 
 TEST(Limits, AMisspeltComponentSuggestsTheComponent) {

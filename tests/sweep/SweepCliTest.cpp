@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
+#include <sstream>
 #include <thread>
 
 #include <fcntl.h>
@@ -45,6 +47,73 @@ TEST(SweepCli, MalformedSweepFileIsAClearErrorWithExit2) {
     r = runShell(kTessim + " sweep " + dir + "/missing.yaml", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("missing.yaml"), std::string::npos) << r.err;
+}
+
+// The library's sweeps run by the names `tessim list sweeps` prints; a name the library lacks is
+// refused, naming those it has, before anything runs.
+TEST(SweepCli, LibrarySweepsRunByNameAndUnknownNamesAreRefused) {
+    ScratchDir scratch("cli-by-name");
+    const std::string& dir = scratch.path;
+    namespace fs = std::filesystem;
+    // A library of its own (TESSIM_CONFIG_DIR): the shipped targets, plans, energy and memory
+    // tables, and one quick sweep over the stand-in run command.
+    fs::create_directories(dir + "/configs/sweeps");
+    for (const auto& entry : fs::directory_iterator(sourceDir() + "/configs"))
+        if (entry.path().filename() != "sweeps")
+            fs::create_directory_symlink(entry.path(), dir + "/configs/" + entry.path().filename().string());
+    fs::create_directories(dir + "/workloads");
+    fs::create_directory_symlink(sourceDir() + "/workloads/library", dir + "/workloads/library");
+    writeText(dir + "/configs/sweeps/quick.yaml",
+              "_test_point_command: [/bin/sh, " + sourceDir() + "/tests/sweep/fake_run.sh]\n" +
+                  "description: three stand-in points\n" + "base: {target: minimal, workload: axpy}\n" +
+                  "grid: {workload.n: [1, 2, 3]}\n");
+    const std::string env = "TESSIM_CONFIG_DIR=" + dir + "/configs ";
+
+    CommandResult listed = runShell(env + kTessim + " list sweeps", dir);
+    ASSERT_EQ(listed.status, 0) << listed.err;
+    EXPECT_NE(listed.out.find("quick"), std::string::npos) << listed.out;
+    EXPECT_NE(listed.out.find("three stand-in points"), std::string::npos) << listed.out;
+
+    CommandResult r = runShell(env + kTessim + " sweep quick --out " + dir + "/out", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(countLines(dir + "/out/results.csv"), 4u);
+    EXPECT_NE(r.out.find("3 ok, 0 error, 0 timeout"), std::string::npos) << r.out;
+
+    r = runShell(env + kTessim + " sweep quik --out " + dir + "/out2", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("no sweep named 'quik' (known: quick)"), std::string::npos) << r.err;
+    EXPECT_FALSE(exists(dir + "/out2"));
+}
+
+// `tessim list` alone: every kind under its heading, and every shipped sweep with a description.
+TEST(SweepCli, ListAloneShowsEveryKindAndEverySweepHasADescription) {
+    ScratchDir scratch("cli-list");
+    CommandResult all = runShell(kTessim + " list", scratch.path);
+    ASSERT_EQ(all.status, 0) << all.err;
+    std::size_t at = 0;
+    for (const char* heading :
+         {"targets:\n", "workloads:\n", "kernels:\n", "plans:\n", "papers:\n", "sweeps:\n"}) {
+        const auto found = all.out.find(heading, at);
+        ASSERT_NE(found, std::string::npos) << heading << " missing or out of order:\n" << all.out;
+        at = found;
+    }
+    EXPECT_NE(all.out.find("\n  npu "), std::string::npos) << all.out;
+    EXPECT_NE(all.out.find("\n  conv2d "), std::string::npos) << all.out;
+
+    CommandResult sweeps = runShell(kTessim + " list sweeps", scratch.path);
+    ASSERT_EQ(sweeps.status, 0) << sweeps.err;
+    std::istringstream lines(sweeps.out);
+    int count = 0;
+    for (std::string line; std::getline(lines, line); ++count) {
+        const auto gap = line.find(' ');
+        ASSERT_NE(gap, std::string::npos) << "no description: " << line;
+        EXPECT_NE(line.find_first_not_of(' ', gap), std::string::npos) << "no description: " << line;
+        const std::string name = line.substr(0, gap);
+        EXPECT_TRUE(exists(sourceDir() + "/configs/sweeps/" + name + ".yaml")) << name;
+    }
+    EXPECT_GE(count, 9);
+    EXPECT_NE(all.out.find(sweeps.out.substr(0, sweeps.out.find('\n'))), std::string::npos);
 }
 
 TEST(SweepCli, ExistingResultsNeedResume) {
