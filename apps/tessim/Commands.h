@@ -26,5 +26,6 @@ void addPlotCommand(CLI::App& app);       // PNG/SVG from sweep results
 void addReproduceCommand(CLI::App& app);  // published claims vs simulation
 void addDseCommand(CLI::App& app);        // tensor-train design-space exploration
 void addTnCommand(CLI::App& app);         // tensor-train / tensor-ring layers and models
+void addDiffCommand(CLI::App& app);       // deltas between two reports or sweeps
 
 }  // namespace tessim::cli

@@ -41,6 +41,7 @@ int sc_main(int argc, char* argv[]) {
     tessim::cli::addReproduceCommand(app);
     tessim::cli::addDseCommand(app);
     tessim::cli::addTnCommand(app);
+    tessim::cli::addDiffCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
