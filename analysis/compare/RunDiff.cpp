@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/ConfigError.h"
+#include "sim/report/HumanUnits.h"
 
 namespace tessim {
 namespace {
@@ -107,25 +108,6 @@ std::vector<Quantity> reportQuantities(const Json& r) {
     return q;
 }
 
-// A sweep metric's unit, read from its name as the report's keys are built.
-std::string unitOfMetric(const std::string& key) {
-    auto endsWith = [&](const std::string& s) {
-        return key.size() >= s.size() && key.compare(key.size() - s.size(), s.size(), s) == 0;
-    };
-    if (key == "seconds" || endsWith("_s") || key.find("bandwidth_s.") != std::string::npos ||
-        key.find("wait_s.") != std::string::npos)
-        return "s";
-    if (key.rfind("energy_j", 0) == 0)
-        return "J";
-    if (key == "power_w")
-        return "W";
-    if (key.find("bytes") != std::string::npos)
-        return "B";
-    if (key == "cycles")
-        return "cycles";
-    return "";
-}
-
 struct Input {
     std::string kind;  // "report" or "sweep"
     std::vector<Quantity> report;
@@ -168,7 +150,7 @@ Input readInput(const std::string& given) {
             }
             std::vector<Quantity> q;
             for (const auto& [key, v] : row["metrics"].items())
-                addNumber(q, v, key, unitOfMetric(key));
+                addNumber(q, v, key, unitOfReportKey(key));
             in.points.emplace_back(id, std::move(q));
         }
         return in;
@@ -211,22 +193,6 @@ void compare(DiffResult& diff, const std::string& point, const std::vector<Quant
         }
         diff.regressions += row.regression ? 1 : 0;
     }
-}
-
-// Four significant digits in a unit a person reads (ms, GB, mJ), SI prefixes from pico to tera.
-std::string scaled(double v, const std::string& unit) {
-    if (unit.empty() || unit == "cycles")
-        return unit.empty() ? fmt::format("{:.4g}", v) : fmt::format("{:.4g} {}", v, unit);
-    static const std::pair<double, const char*> prefixes[] = {{1e12, "T"}, {1e9, "G"},  {1e6, "M"},
-                                                              {1e3, "k"},  {1.0, ""},   {1e-3, "m"},
-                                                              {1e-6, "µ"}, {1e-9, "n"}, {1e-12, "p"}};
-    const double magnitude = std::fabs(v);
-    if (magnitude == 0.0)
-        return "0 " + unit;
-    for (const auto& [factor, prefix] : prefixes)
-        if (magnitude >= factor * 0.9995)
-            return fmt::format("{:.4g} {}{}", v / factor, prefix, unit);
-    return fmt::format("{:.4g} {}", v, unit);
 }
 
 std::string changeText(const DiffRow& r) {
@@ -321,8 +287,8 @@ std::string diffMarkdown(const DiffResult& d, bool all) {
             continue;
         }
         ++shown;
-        const std::string a = r.a ? scaled(*r.a, r.unit) : "—";
-        const std::string b = r.b ? scaled(*r.b, r.unit) : "—";
+        const std::string a = r.a ? humanReportValue(*r.a, r.key) : "—";
+        const std::string b = r.b ? humanReportValue(*r.b, r.key) : "—";
         const std::string change = changeText(r) + (r.regression ? " **regression**" : "");
         out += sweep ? fmt::format("| {} | {} | {} | {} | {} |\n", r.point, r.key, a, b, change)
                      : fmt::format("| {} | {} | {} | {} |\n", r.key, a, b, change);

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/HumanUnits.h"
+
 namespace tessim {
 
 using Json = nlohmann::ordered_json;
@@ -258,20 +260,21 @@ std::string reportToMarkdown(const Json& r) {
        << r["workload"]["name"].get<std::string>() << " / " << r["plan"]["name"].get<std::string>() << "\n\n";
     md << "| quantity | value |\n|---|---|\n";
     md << fmt::format("| cycles | {} |\n", r["cycles"].get<std::uint64_t>());
-    md << fmt::format("| time | {:.6g} s |\n", r["seconds"].get<double>());
+    md << fmt::format("| time | {} |\n", humanSi(r["seconds"].get<double>(), "s"));
     md << fmt::format("| stall fraction | {:.4f} |\n", r["stall_fraction"].get<double>());
-    md << fmt::format("| energy | {:.6g} J |\n", r["energy_j"]["total"].get<double>());
-    md << fmt::format("| power | {:.6g} W |\n", r["power_w"].get<double>());
+    md << fmt::format("| energy | {} |\n", humanSi(r["energy_j"]["total"].get<double>(), "J"));
+    md << fmt::format("| power | {} |\n", humanSi(r["power_w"].get<double>(), "W"));
     if (r.contains("area_mm2"))
         md << fmt::format("| memory area | {:.6g} mm² |\n", r["area_mm2"]["total"].get<double>());
     for (auto it = r["traffic_bytes"].begin(); it != r["traffic_bytes"].end(); ++it)
-        md << fmt::format("| {} traffic | {} B read, {} B written |\n", it.key(),
-                          it.value()["read"].get<std::uint64_t>(), it.value()["write"].get<std::uint64_t>());
+        md << fmt::format("| {} traffic | {} read, {} written |\n", it.key(),
+                          humanBytes(it.value()["read"].get<double>()),
+                          humanBytes(it.value()["write"].get<double>()));
     if (r.contains("useful_bytes"))
         for (auto it = r["useful_bytes"].begin(); it != r["useful_bytes"].end(); ++it)
-            md << fmt::format("| {} requested | {} B read, {} B written |\n", it.key(),
-                              it.value()["read"].get<std::uint64_t>(),
-                              it.value()["write"].get<std::uint64_t>());
+            md << fmt::format("| {} requested | {} read, {} written |\n", it.key(),
+                              humanBytes(it.value()["read"].get<double>()),
+                              humanBytes(it.value()["write"].get<double>()));
     md << "\n## Engines (fraction of cycles)\n\n| engine | compute | memory | dependency | structural | sync "
           "| idle |\n|---|---|---|---|---|---|---|\n";
     for (auto it = r["engines"].begin(); it != r["engines"].end(); ++it) {
@@ -291,13 +294,13 @@ std::string reportToMarkdown(const Json& r) {
                               n["bytes"].get<std::uint64_t>(), n["reason"].get<std::string>());
     }
     md << "\n## Bounds\n\n| bound | value |\n|---|---|\n";
-    md << fmt::format("| compute | {:.6g} s |\n", r["bounds"]["compute_s"].get<double>());
+    md << fmt::format("| compute | {} |\n", humanSi(r["bounds"]["compute_s"].get<double>(), "s"));
     for (auto it = r["bounds"]["bandwidth_s"].begin(); it != r["bounds"]["bandwidth_s"].end(); ++it)
-        md << fmt::format("| {} bandwidth | {:.6g} s |\n", it.key(), it.value().get<double>());
-    md << "\n## Energy by component\n\n| component | dynamic (J) | static (J) |\n|---|---|---|\n";
+        md << fmt::format("| {} bandwidth | {} |\n", it.key(), humanSi(it.value().get<double>(), "s"));
+    md << "\n## Energy by component\n\n| component | dynamic | static |\n|---|---|---|\n";
     for (auto it = r["energy_j"]["by_component"].begin(); it != r["energy_j"]["by_component"].end(); ++it)
-        md << fmt::format("| {} | {:.6g} | {:.6g} |\n", it.key(), it.value()["dynamic"].get<double>(),
-                          it.value()["static"].get<double>());
+        md << fmt::format("| {} | {} | {} |\n", it.key(), humanSi(it.value()["dynamic"].get<double>(), "J"),
+                          humanSi(it.value()["static"].get<double>(), "J"));
     if (r.contains("functional")) {
         const auto& f = r["functional"];
         md << fmt::format("\nFunctional check: {} elements, {} mismatches, max abs error {:.3g}\n",

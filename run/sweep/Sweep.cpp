@@ -23,6 +23,7 @@
 #include "run/sweep/ResultsStore.h"
 #include "run/sweep/SweepSpec.h"
 #include "run/sweep/ValueText.h"
+#include "sim/report/HumanUnits.h"
 
 namespace tessim::sweep {
 namespace {
@@ -82,8 +83,9 @@ std::string cellText(const ResultRow& row, const std::string& key) {
     }
     for (const auto& [k, v] : row.metrics) {
         if (k == key) {
-            if (v.is_number_float())
-                return fmt::format("{:.6g}", v.get<double>());
+            // For eyes: 1.221 ms, 3.000 MiB (results.csv keeps SI base units).
+            if (v.is_number())
+                return humanReportValue(v.get<double>(), k);
             return metricText(v);
         }
     }
