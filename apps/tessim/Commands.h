@@ -27,5 +27,6 @@ void addReproduceCommand(CLI::App& app);  // published claims vs simulation
 void addDseCommand(CLI::App& app);        // tensor-train design-space exploration
 void addTnCommand(CLI::App& app);         // tensor-train / tensor-ring layers and models
 void addDiffCommand(CLI::App& app);       // deltas between two reports or sweeps
+void addExplainCommand(CLI::App& app);    // a target as built, its peaks and sources
 
 }  // namespace tessim::cli

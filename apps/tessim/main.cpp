@@ -42,6 +42,7 @@ int sc_main(int argc, char* argv[]) {
     tessim::cli::addDseCommand(app);
     tessim::cli::addTnCommand(app);
     tessim::cli::addDiffCommand(app);
+    tessim::cli::addExplainCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
