@@ -168,6 +168,7 @@ void compare(DiffResult& diff, const std::string& point, const std::vector<Quant
     std::map<std::string, const Quantity*> inB;
     for (const auto& q : b)
         inB[q.key] = &q;
+    const std::size_t first = diff.rows.size();  // this point's rows follow
     std::map<std::string, bool> seen;
     auto watched = [&](const std::string& key) {
         return std::find(diff.watch.begin(), diff.watch.end(), key) != diff.watch.end();
@@ -182,9 +183,8 @@ void compare(DiffResult& diff, const std::string& point, const std::vector<Quant
     for (const auto& q : b)
         if (!seen.count(q.key))
             diff.rows.push_back({point, q.key, std::nullopt, q.value, q.unit});
-    for (auto& row : diff.rows) {
-        if (row.point != point)
-            continue;
+    for (std::size_t i = first; i < diff.rows.size(); ++i) {
+        DiffRow& row = diff.rows[i];
         row.watched = watched(row.key);
         if (row.watched && diff.thresholdPercent && row.a && row.b) {
             // Lower is better: B regresses when it exceeds A by more than the threshold (of A).

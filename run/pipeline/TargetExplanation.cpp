@@ -98,6 +98,16 @@ std::string flowText(const config::Node& n) {
     return s + (n.isSequence() ? "]" : "}");
 }
 
+// The names of memory spaces given by id, in the order given.
+Json spaceNames(const TargetInfo& info, const std::vector<std::uint8_t>& ids) {
+    Json names = Json::array();
+    for (const auto id : ids)
+        for (const auto& s : info.spaces)
+            if (s.id == id)
+                names.push_back(s.name);
+    return names;
+}
+
 // Keys that describe rather than parameterise: they need no source.
 bool isDescriptive(const std::string& key) {
     return key == "name" || key == "description" || key == "impl" || key == "next" || key == "energy" ||
@@ -178,12 +188,7 @@ Json explainTarget(const std::string& targetName, const std::vector<std::string>
         for (const auto& u : e.units)
             units.push_back(u.instances > 1 ? fmt::format("{} ×{}", u.name, u.instances) : u.name);
         j["units"] = units;
-        Json memories = Json::array();
-        for (const auto id : e.memories)
-            for (const auto& s : info.spaces)
-                if (s.id == id)
-                    memories.push_back(s.name);
-        j["memories"] = memories;
+        j["memories"] = spaceNames(info, e.memories);
         if (e.mainCompute) {
             peakWork += e.peakWorkPerCycle * e.clock.hz();
             if (e.peakWorkPerCycle <= 0.0)
@@ -200,12 +205,7 @@ Json explainTarget(const std::string& targetName, const std::vector<std::string>
         j["name"] = s.name;
         j["level"] = s.level;
         if (s.role) {
-            Json instances = Json::array();
-            for (const auto id : s.instances)
-                for (const auto& other : info.spaces)
-                    if (other.id == id)
-                        instances.push_back(other.name);
-            j["role_of"] = instances;
+            j["role_of"] = spaceNames(info, s.instances);
         } else {
             j["size_bytes"] = s.size;
             j["peak_bandwidth_bytes_per_s"] = s.peakBandwidth;
@@ -238,14 +238,8 @@ Json explainTarget(const std::string& targetName, const std::vector<std::string>
     out["clusters"] = clusters;
     out["dma_engines"] = info.dmaEngines;
     Json groups = Json::array();
-    for (const auto& g : info.groups) {
-        Json members = Json::array();
-        for (const auto id : g.members)
-            for (const auto& s : info.spaces)
-                if (s.id == id)
-                    members.push_back(s.name);
-        groups.push_back({{"name", g.name}, {"members", members}});
-    }
+    for (const auto& g : info.groups)
+        groups.push_back({{"name", g.name}, {"members", spaceNames(info, g.members)}});
     out["multicast_groups"] = groups;
 
     SourceLines sources;
