@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/ProcessFailure.h"
-#include "sim/engine/ElementArithmetic.h"
+#include "sim/ir/ElementArithmetic.h"
 #include "sim/ir/Footprint.h"
 #include "sim/report/TraceSink.h"
 

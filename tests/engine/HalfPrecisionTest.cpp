@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/engine/ElementArithmetic.h"
+#include "sim/ir/ElementArithmetic.h"
 
 namespace tessim {
 namespace {

@@ -18,7 +18,7 @@
 #include "sim/config/Loader.h"
 #include "sim/core/ProcessFailure.h"
 #include "sim/core/SimulationSetup.h"
-#include "sim/engine/ElementArithmetic.h"
+#include "sim/ir/ElementArithmetic.h"
 
 namespace tessim {
 namespace {

@@ -1,6 +1,6 @@
 #include "workloads/common/TestData.h"
 
-#include "sim/engine/ElementArithmetic.h"
+#include "sim/ir/ElementArithmetic.h"
 
 namespace tessim {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/engine/ElementArithmetic.h"
+#include "sim/ir/ElementArithmetic.h"
 #include "workloads/common/KernelReaders.h"
 #include "workloads/common/MemoryLayout.h"
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/engine/ElementArithmetic.h"
+#include "sim/ir/ElementArithmetic.h"
 #include "workloads/common/TestData.h"
 
 namespace tessim {

@@ -8,7 +8,7 @@
 
 #include "sim/config/ConfigError.h"
 #include "sim/config/Reader.h"
-#include "sim/engine/ElementArithmetic.h"
+#include "sim/ir/ElementArithmetic.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/KernelReaders.h"

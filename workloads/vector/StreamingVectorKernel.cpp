@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/Reader.h"
-#include "sim/engine/ElementArithmetic.h"
+#include "sim/ir/ElementArithmetic.h"
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/EngineStreams.h"
 #include "workloads/common/KernelReaders.h"
