@@ -1,19 +1,30 @@
-// `tessim list [targets|workloads|kernels|plans|papers|sweeps]`: what the configuration library and
-// the kernel registry hold, one line each with its description; alone, every kind under a heading.
+// `tessim list [targets|workloads|kernels|plans|papers|sweeps|ops]`: what the configuration library,
+// the kernel registry and the op table hold, one line each with its description; alone, every kind
+// under a heading. `tessim list ops --reference` prints the op reference page (docs/op-reference.md).
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "apps/tessim/Commands.h"
 #include "run/pipeline/ConfigLibrary.h"
+#include "sim/ir/OpReference.h"
 
 namespace tessim::cli {
 namespace {
 
-const char* const kKinds[] = {"targets", "workloads", "kernels", "plans", "papers", "sweeps"};
+const char* const kKinds[] = {"targets", "workloads", "kernels", "plans", "papers", "sweeps", "ops"};
 
 void listKind(const std::string& what, const std::string& indent) {
+    if (what == "ops") {
+        for (std::size_t k = 0; k < opKindCount(); ++k) {
+            const OpDescriptor& d = opInfo(static_cast<OpKind>(k));
+            std::cout << fmt::format("{}{:<24} {:<9} {}\n", indent, d.name, opClassName(d.opClass),
+                                     d.summary);
+        }
+        return;
+    }
     if (what == "kernels") {
         for (const auto& k : listKernels())
             std::cout << fmt::format("{}{:<24} {:<16} {}\n", indent, k.name,
@@ -34,13 +45,23 @@ void listKind(const std::string& what, const std::string& indent) {
 
 void addListCommand(CLI::App& app) {
     auto what = std::make_shared<std::string>();
+    auto reference = std::make_shared<bool>(false);
     auto* sub =
         app.add_subcommand("list", "list the targets, workloads, kernels, plans (<kernel directory>/<plan>), "
-                                   "papers and sweeps, each with its description");
-    sub->add_option("what", *what, "targets|workloads|kernels|plans|papers|sweeps (default: all of them)")
-        ->check(CLI::IsMember({"targets", "workloads", "kernels", "plans", "papers", "sweeps"}));
-    sub->callback([what] {
+                                   "papers, sweeps and op kinds, each with its description");
+    sub->add_option("what", *what, "targets|workloads|kernels|plans|papers|sweeps|ops (default: all of them)")
+        ->check(CLI::IsMember({"targets", "workloads", "kernels", "plans", "papers", "sweeps", "ops"}));
+    sub->add_flag(
+        "--reference", *reference,
+        "with ops: the op reference page in Markdown (fields, footprint, timing class of each kind)");
+    sub->callback([what, reference] {
         runGuarded([&] {
+            if (*reference) {
+                if (*what != "ops")
+                    throw std::invalid_argument("--reference goes with `tessim list ops`");
+                std::cout << opReferenceMarkdown();
+                return;
+            }
             if (!what->empty()) {
                 listKind(*what, "");
                 return;

@@ -20,6 +20,7 @@
 
 #include "sim/config/Reader.h"
 #include "sim/engine/FunctionalUnit.h"
+#include "sim/ir/OpTable.h"
 
 namespace tessim {
 
@@ -65,7 +66,9 @@ class SystolicArray : public FunctionalUnit {
 public:
     explicit SystolicArray(SystolicConfig config);
 
-    bool executes(OpKind kind) const override { return kind == OpKind::MacTile; }
+    bool executes(OpKind kind) const override {
+        return isKnownOpKind(kind) && opInfo(kind).layout == OpLayout::MacTile;
+    }
     std::uint64_t occupancy(const Op& op) const override;
     std::uint64_t latency(const Op& op) const override { return occupancy(op); }
     void account(const Op& op) override;

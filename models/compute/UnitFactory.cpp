@@ -4,6 +4,8 @@
 #include <array>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "models/compute/SystolicArray.h"
 #include "sim/engine/TableUnit.h"
 
@@ -50,10 +52,8 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
     }
     Reader ops = r.child("ops");
     for (const auto& [opName, node] : ops.self().entries()) {
-        OpKind kind;
-        const bool ordered = opName == "reduce_ordered";
-        const bool slideUp = opName == "slide_up";
-        if (!ordered && !slideUp && !parseOpKind(opName, kind))
+        TimingClass timingClass;
+        if (!findTimingClass(opName, timingClass))
             ops.fail(opName, "unknown op '" + opName + "'");
         Reader t = ops.child(opName);
         TableUnitConfig::Timing timing;
@@ -62,23 +62,24 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
         timing.reciprocal =
             readCycles(t, "reciprocal", 1.0, Range<double>{1e-3, 1e6}, timing.reciprocalByLmul);
         t.finish();
-        if (ordered)
-            c.orderedReduce = timing;
-        else if (slideUp)
-            c.slideUp = timing;
-        else
-            c.ops[kind] = timing;
+        c.ops[timingClass] = timing;
     }
-    if (c.orderedReduce && !c.ops.count(OpKind::Reduce))
-        ops.fail("reduce_ordered", "a unit with reduce_ordered also needs reduce");
-    if (c.slideUp && !c.ops.count(OpKind::Slide))
-        ops.fail("slide_up", "a unit with slide_up also needs slide");
+    // A variant (reduce_ordered, slide_up) refines its primary class, which the unit then times too.
+    for (const auto& [timingClass, timing] : c.ops) {
+        const OpDescriptor* owner = variantOwner(timingClass);
+        if (owner && !c.ops.count(owner->timingClass))
+            ops.fail(std::string(timingClassName(timingClass)),
+                     fmt::format("a unit with {} also needs {}", timingClassName(timingClass),
+                                 timingClassName(owner->timingClass)));
+    }
     // Energy per element (compute) or per byte (memory), per op and datatype: `<op>_<dtype>`.
     Reader energy = r.child("energy");
-    for (const auto& [kind, timing] : c.ops) {
+    for (const auto& [timingClass, timing] : c.ops) {
+        if (variantOwner(timingClass))
+            continue;  // priced as its primary class
         for (DType t : dtypes) {
-            std::string key = std::string(opKindName(kind)) + "_" + std::string(dtypeName(t));
-            c.energyPerElement[{kind, t}] = energy.get<Energy>(key).joules;
+            std::string key = std::string(timingClassName(timingClass)) + "_" + std::string(dtypeName(t));
+            c.energyPerElement[{timingClass, t}] = energy.get<Energy>(key).joules;
         }
     }
     c.staticWatts = energy.get<Power>("static_power", Power{0.0}).watts;

@@ -7,8 +7,9 @@
 #include <fmt/format.h>
 
 #include "sim/core/ProcessFailure.h"
-#include "sim/ir/ElementArithmetic.h"
 #include "sim/ir/Footprint.h"
+#include "sim/ir/OpSemantics.h"
+#include "sim/ir/OpTable.h"
 #include "sim/report/TraceSink.h"
 
 namespace tessim {
@@ -19,46 +20,14 @@ constexpr std::uint64_t kTracedStallCycles = 8;
 // A tile-level op streams its operands in about this many accesses (Engine::streamOperands).
 constexpr std::uint64_t kOperandAccessesPerOp = 32;
 
+// Compute and scalar ops issue to a compute unit's pipeline.
 bool isCompute(OpKind k) {
-    switch (k) {
-    case OpKind::Fma:
-    case OpKind::Mul:
-    case OpKind::Add:
-    case OpKind::Broadcast:
-    case OpKind::Slide:
-    case OpKind::Reduce:
-    case OpKind::MacTile:
-    case OpKind::SAdd:
-    case OpKind::SMul:
-    case OpKind::SCompare:
-    case OpKind::SShift:
-    case OpKind::Branch:
-    case OpKind::VSetVl:
-    case OpKind::Gather:
-    case OpKind::WidenFma: return true;
-    default: return false;
-    }
+    const OpClass c = opInfo(k).opClass;
+    return c == OpClass::Compute || c == OpClass::Scalar;
 }
 
 bool isMemory(OpKind k) {
-    return k == OpKind::VLoad || k == OpKind::VStore || k == OpKind::ScalarLoad || k == OpKind::ScalarStore ||
-           isSegmentOp(k);
-}
-
-bool isStore(OpKind k) {
-    return k == OpKind::VStore || k == OpKind::ScalarStore || k == OpKind::SegStore;
-}
-
-bool spansMoreThanItsGroup(const Op& op) {
-    return (kMultiGroupOps & opKindBit(op.kind)) != 0;
-}
-
-std::string registerName(std::uint8_t r) {
-    if (r < kScalarRegBase)
-        return fmt::format("v{}", r);
-    if (r < kRegIds)
-        return fmt::format("s{}", r - kScalarRegBase);
-    return fmt::format("id {}", r);
+    return opInfo(k).opClass == OpClass::Memory;
 }
 
 }  // namespace
@@ -74,6 +43,7 @@ Engine::Engine(sc_core::sc_module_name name, EngineConfig config,
         for (unsigned i = 0; i < units_[u]->instances(); ++i)
             slots_.push_back(Slot{u, 0});
     }
+    slotsForKind_.resize(opKindCount());
     for (unsigned k = 0; k < slotsForKind_.size(); ++k) {
         for (unsigned s = 0; s < slots_.size(); ++s) {
             if (units_[slots_[s].unit]->executes(static_cast<OpKind>(k)))
@@ -210,10 +180,12 @@ void Engine::runStream() {
         runBundles();
     } else if (stream_) {
         const Op* ops = nullptr;
+        // The table's rows, read once: no op kind is registered while a stream runs.
+        const OpDescriptor* const* rows = detail::gOpRows.data();
         while (std::size_t n = stream_->nextChunk(ops)) {
             for (std::size_t i = 0; i < n; ++i) {
                 access_.op = opsIssued_ + i;
-                issue(ops[i]);
+                issue(ops[i], *rows[static_cast<std::size_t>(ops[i].kind)]);
                 keepQuantum();
             }
             opsIssued_ += n;
@@ -258,7 +230,7 @@ void Engine::runBundles() {
     while (std::size_t n = stream_->nextChunk(ops)) {
         for (std::size_t i = 0; i < n; ++i) {
             const Op& op = ops[i];
-            if (op.kind == OpKind::Nop && op.tag == 0) {
+            if (opInfo(op.kind).opClass == OpClass::Mark && op.tag == 0) {
                 // A filler slot: it may open a bundle, but does not split one.
                 if (op.flags & Op::kBundleStart)
                     flush();
@@ -267,7 +239,7 @@ void Engine::runBundles() {
             if (!isCompute(op.kind) && !isMemory(op.kind)) {
                 flush();
                 access_.op = opsIssued_ + i;
-                issue(op);
+                issue(op, opInfo(op.kind));
                 keepQuantum();
                 continue;
             }
@@ -335,42 +307,39 @@ inline unsigned Engine::pickUnit(OpKind kind, std::uint64_t& freeAt) {
     return best;
 }
 
-void Engine::issue(const Op& op) {
-    if (isCompute(op.kind)) {
-        issueCompute(op);
-        return;
-    }
-    switch (op.kind) {
-    case OpKind::Nop:
+void Engine::issue(const Op& op, const OpDescriptor& info) {
+    // Compares, not a jump table: compute and memory ops are nearly all a stream holds.
+    if (info.opClass == OpClass::Compute || info.opClass == OpClass::Scalar)
+        issueCompute(op, info);
+    else if (info.opClass == OpClass::Memory)
+        issueMemory(op, info);
+    else
+        issueOther(op, info);
+}
+
+__attribute__((noinline)) void Engine::issueOther(const Op& op, const OpDescriptor& info) {
+    switch (info.opClass) {
+    case OpClass::Mark:
         if (op.tag != 0)
             marks_.push_back(EngineMark{op.tag, cycle_, stalls_, workDone_, dmaBytes_});
         return;
-    case OpKind::VLoad:
-    case OpKind::VStore:
-    case OpKind::ScalarLoad:
-    case OpKind::ScalarStore:
-    case OpKind::SegLoad:
-    case OpKind::SegStore: issueMemory(op); return;
-    case OpKind::DmaStart: issueDmaStart(op); return;
-    case OpKind::DmaWait:
-    case OpKind::Fence:
-    case OpKind::Barrier:
-    case OpKind::Join:
-    case OpKind::Fork: issueControl(op); return;
-    default:
-        throw std::runtime_error(fmt::format("engine {}: cannot issue op '{}'", name(), opKindName(op.kind)));
+    case OpClass::Transfer: issueDmaStart(op); return;
+    case OpClass::Sync: issueControl(op); return;
+    default: break;
     }
+    throw std::runtime_error(fmt::format("engine {}: cannot issue op '{}'", name(), opKindName(op.kind)));
 }
 
 void Engine::issueControl(const Op& op) {
-    if (op.kind == OpKind::Fence) {  // the stores issued so far complete before the next op issues
+    const SyncRule rule = opInfo(op.kind).sync;
+    if (rule == SyncRule::DrainStores) {  // the stores issued so far complete before the next op issues
         const std::uint64_t before = cycle_;
         waitUntil(memoryDrain_, StallReason::Memory);
         if (trace_ && cycle_ - before >= kTracedStallCycles)
             trace_->span(name(), "fence", config_.clock.at(before), config_.clock.at(cycle_));
         return;
     }
-    if (op.kind == OpKind::DmaWait) {
+    if (rule == SyncRule::DmaTag) {
         if (dma.size() == 0)
             throw std::runtime_error(fmt::format("engine {}: dma_wait without a DMA engine", name()));
         Tick done = dma->completion(op.tag, config_.clock.at(cycle_));
@@ -386,23 +355,23 @@ void Engine::issueControl(const Op& op) {
     synchronise();
     const Tick arrived = config_.clock.at(cycle_);
     std::uint64_t resume = 0;
-    if (op.kind == OpKind::Barrier) {
+    if (rule == SyncRule::Barrier) {
         sync_.barrier(op.tag, op.count);
         resume = config_.clock.cyclesCeil(nowTicks()) + config_.barrierLatency;
-    } else if (op.kind == OpKind::Join) {
+    } else if (rule == SyncRule::Join) {
         const Tick forked = sync_.join(op.tag, op.count);
         resume = std::max(config_.clock.cyclesCeil(nowTicks()),
                           config_.forkLatency ? config_.clock.cyclesCeil(forked) + config_.forkLatency : 0);
-    } else {
+    } else if (rule == SyncRule::Signal) {
         sync_.signal(op.tag);
         resume = config_.clock.cyclesCeil(nowTicks());
     }
     waitUntil(resume, StallReason::Sync);
     if (observer_)
         observer_->onSync(access_.initiator,
-                          op.kind == OpKind::Barrier ? SyncKind::Barrier
-                          : op.kind == OpKind::Join  ? SyncKind::Join
-                                                     : SyncKind::Fork,
+                          rule == SyncRule::Barrier ? SyncKind::Barrier
+                          : rule == SyncRule::Join  ? SyncKind::Join
+                                                    : SyncKind::Fork,
                           op.tag, arrived, config_.clock.at(cycle_));
 }
 
@@ -433,29 +402,31 @@ unsigned Engine::operandSpan(const Op& op, unsigned i, unsigned group) const {
     const std::uint8_t r = i == kDestination ? op.dst : op.src[i];
     if (r >= kScalarRegBase || !config_.registerGroups)
         return 1;
-    switch (op.kind) {
+    switch (opInfo(op.kind).span) {
     // A reduction reads a whole group but its accumulator and result are one element.
-    case OpKind::Reduce: return i == 0 ? group : 1;
-    case OpKind::WidenFma: {
+    case RegisterSpan::ReduceSource: return i == 0 ? group : 1;
+    case RegisterSpan::Widening: {
         // The wide operands take twice the sources' bytes (one register while that fits).
         const bool fitsOne = 2 * std::uint64_t{op.vl} * dtypeBytes(op.dtype) <= config_.registerBytes;
         return i == kDestination || i == 2 ? (fitsOne ? 1 : 2 * group) : group;
     }
-    case OpKind::SegLoad: return i == kDestination ? op.count * group : group;
-    case OpKind::SegStore: return i == 0 ? op.count * group : group;
-    default: return group;
+    case RegisterSpan::SegmentDest: return i == kDestination ? op.count * group : group;
+    case RegisterSpan::SegmentSource: return i == 0 ? op.count * group : group;
+    case RegisterSpan::Group: return group;
     }
+    return group;
 }
 
 unsigned Engine::multiGroup(const Op& op) const {
-    if (isSegmentOp(op.kind) && (op.count < 1 || op.count > 8))
+    const OpDescriptor& info = opInfo(op.kind);
+    if (info.segment && (op.count < 1 || op.count > 8))
         throw std::runtime_error(fmt::format("engine {}: op '{}' has {} fields; a segment has 1 to 8", name(),
                                              opKindName(op.kind), op.count));
     if (config_.registerGroups)
         return registerGroup(op);
     // Without groups, each field is one register id: the last must exist.
-    const std::uint8_t first = op.kind == OpKind::SegLoad ? op.dst : op.src[0];
-    if (isSegmentOp(op.kind) && first != kNoReg && first + op.count > config_.vectorRegisters)
+    const std::uint8_t first = info.span == RegisterSpan::SegmentDest ? op.dst : op.src[0];
+    if (info.segment && first != kNoReg && first + op.count > config_.vectorRegisters)
         throw std::runtime_error(fmt::format(
             "engine {}: op '{}' of {} fields from {} needs registers up to v{}; the engine has v0..v{}",
             name(), opKindName(op.kind), op.count, registerName(first), first + op.count - 1,
@@ -465,17 +436,18 @@ unsigned Engine::multiGroup(const Op& op) const {
 
 unsigned Engine::registerGroup(const Op& op) const {
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    const bool multi = spansMoreThanItsGroup(op);
-    if ((bytes <= config_.registerBytes && !multi) || isScalarOp(op.kind))
+    const OpDescriptor& info = opInfo(op.kind);
+    const bool multi = info.multiGroup();
+    if ((bytes <= config_.registerBytes && !multi) || info.scalar)
         return 1;
     const unsigned group = lmulGroup(op);
     // RVV 1.0: a widened destination spans at most 8 registers, a segment's fields at most 8.
-    if (op.kind == OpKind::WidenFma && group > 4)
+    if (info.span == RegisterSpan::Widening && group > 4)
         throw std::runtime_error(fmt::format(
-            "engine {}: op 'wfma' with vl {} of {} spans {} registers per source; its widened destination "
+            "engine {}: op '{}' with vl {} of {} spans {} registers per source; its widened destination "
             "would span {} (at most 8: LMUL ≤ 4)",
-            name(), op.vl, dtypeName(op.dtype), group, 2 * group));
-    if (isSegmentOp(op.kind) && op.count * group > 8)
+            name(), info.name, op.vl, dtypeName(op.dtype), group, 2 * group));
+    if (info.segment && op.count * group > 8)
         throw std::runtime_error(fmt::format(
             "engine {}: op '{}' of {} fields × {} registers per field: fields × LMUL must be at most 8",
             name(), opKindName(op.kind), op.count, group));
@@ -484,7 +456,7 @@ unsigned Engine::registerGroup(const Op& op) const {
         const unsigned span = operandSpan(op, i, group);
         if (r == kNoReg || span == 1)
             return;
-        const unsigned align = op.kind == OpKind::WidenFma ? span : group;
+        const unsigned align = info.span == RegisterSpan::Widening ? span : group;
         if (r % align != 0 || r + span > config_.vectorRegisters)
             throw std::runtime_error(fmt::format(
                 "engine {}: op '{}' with vl {} of {} ({} B) spans a group of {} registers; register {} "
@@ -499,7 +471,7 @@ unsigned Engine::registerGroup(const Op& op) const {
     return group;
 }
 
-inline Engine::Readiness Engine::operandsReady(const Op& op, unsigned group) const {
+inline Engine::Readiness Engine::operandsReady(const Op& op, const OpDescriptor& info, unsigned group) const {
     Readiness ready;
     auto consider = [&](std::size_t r) {
         if (regReady_[r] > ready.cycle) {
@@ -509,7 +481,7 @@ inline Engine::Readiness Engine::operandsReady(const Op& op, unsigned group) con
     };
     if (op.base != kNoReg)  // the address register of a load or store
         consider(op.base);
-    if (group == 1 && !spansMoreThanItsGroup(op)) {  // the common case, kept short
+    if (group == 1 && !info.multiGroup()) {  // the common case, kept short
         for (std::uint8_t r : op.src)
             if (r != kNoReg)
                 consider(r);
@@ -526,19 +498,21 @@ inline Engine::Readiness Engine::operandsReady(const Op& op, unsigned group) con
     return ready;
 }
 
-inline void Engine::markResult(const Op& op, unsigned group, std::uint64_t ready, bool fromMemory) {
-    const unsigned span = group == 1 && !spansMoreThanItsGroup(op) ? 1 : operandSpan(op, kDestination, group);
+inline void Engine::markResult(const Op& op, const OpDescriptor& info, unsigned group, std::uint64_t ready,
+                               bool fromMemory) {
+    const unsigned span = group == 1 && !info.multiGroup() ? 1 : operandSpan(op, kDestination, group);
     for (unsigned j = 0; j < span; ++j) {
         regReady_[op.dst + j] = ready;
         regFromMemory_[op.dst + j] = fromMemory;
     }
 }
 
-inline void Engine::completeCompute(const Op& op, unsigned slot, std::uint64_t s, unsigned group) {
+inline void Engine::completeCompute(const Op& op, const OpDescriptor& info, unsigned slot, std::uint64_t s,
+                                    unsigned group) {
     FunctionalUnit& unit = *units_[slots_[slot].unit];
     const IssueCost cost = unit.issue(op);
     std::uint64_t occupancy = cost.occupancy, latency = cost.latency;
-    if (op.kind == OpKind::MacTile && !(op.flags & Op::kIdealOperands)) {  // memory may stretch it
+    if (info.streamsOperands && !(op.flags & Op::kIdealOperands)) {  // memory may stretch it
         const std::uint64_t served = streamOperands(unit, op, s, occupancy);
         occupancy = std::max(occupancy, served - s);
         latency = std::max(latency, served - s);
@@ -547,28 +521,28 @@ inline void Engine::completeCompute(const Op& op, unsigned slot, std::uint64_t s
     workDone_ += cost.work;
     workByDType_[static_cast<std::size_t>(op.dtype)] += cost.work;
     if (op.dst != kNoReg)
-        markResult(op, group, s + latency, false);
+        markResult(op, info, group, s + latency, false);
     else
         computeDrain_ = std::max(computeDrain_, s + latency);
     // A taken branch redirects the front end: the next op issues in a later cycle, after the penalty.
-    if (op.kind == OpKind::Branch && (op.flags & Op::kTaken))
+    if (info.branch && (op.flags & Op::kTaken))
         frontEndReady_ = s + 1 + config_.branchPenalty;
     if (trace_ && occupancy >= 16)
         trace_->span(name(), std::string(opKindName(op.kind)), config_.clock.at(s),
                      config_.clock.at(s + occupancy));
-    if (observer_ && op.kind == OpKind::MacTile)
+    if (observer_ && info.streamsOperands)
         reportMacOperands(op, s, s + occupancy);
     if (functional_) {
-        if (op.kind == OpKind::MacTile)
+        if (info.unitSemantics)
             unit.executeFunctional(op, *this);
         else
             executeFunctional(op, nullptr);
     }
 }
 
-void Engine::issueCompute(const Op& op) {
-    const unsigned group = checkRegisters(op);
-    const Readiness dep = operandsReady(op, group);
+void Engine::issueCompute(const Op& op, const OpDescriptor& info) {
+    const unsigned group = checkRegisters(op, info);
+    const Readiness dep = operandsReady(op, info, group);
     std::uint64_t unitFree = 0;
     unsigned slot = pickUnit(op.kind, unitFree);
     const FunctionalUnit& unit = *units_[slots_[slot].unit];
@@ -580,11 +554,12 @@ void Engine::issueCompute(const Op& op) {
             ? (unit.unitClass() == UnitClass::Compute ? StallReason::Compute : StallReason::Structural)
             : (dep.fromMemory ? StallReason::Memory : StallReason::Dependency);
     accountIssue(s, gap, StallReason::Compute);
-    completeCompute(op, slot, s, group);
+    completeCompute(op, info, slot, s, group);
 }
 
-inline void Engine::completeMemory(const Op& op, unsigned slot, std::uint64_t s, unsigned group) {
-    const bool write = isStore(op.kind);
+inline void Engine::completeMemory(const Op& op, const OpDescriptor& info, unsigned slot, std::uint64_t s,
+                                   unsigned group) {
+    const bool write = info.store;
     FunctionalUnit& unit = *units_[slots_[slot].unit];
     const IssueCost cost = unit.issue(op);
     const std::uint64_t occupancy = cost.occupancy;
@@ -604,15 +579,15 @@ inline void Engine::completeMemory(const Op& op, unsigned slot, std::uint64_t s,
     if (write) {
         memoryDrain_ = std::max(memoryDrain_, doneCycle);
     } else if (op.dst != kNoReg) {
-        markResult(op, group, std::max(s + occupancy, doneCycle) + cost.latency, true);
+        markResult(op, info, group, std::max(s + occupancy, doneCycle) + cost.latency, true);
         if (functional_)
             executeFunctional(op, data);
     }
 }
 
-void Engine::issueMemory(const Op& op) {
-    const unsigned group = checkRegisters(op);
-    const Readiness dep = operandsReady(op, group);
+void Engine::issueMemory(const Op& op, const OpDescriptor& info) {
+    const unsigned group = checkRegisters(op, info);
+    const Readiness dep = operandsReady(op, info, group);
     std::uint64_t unitFree = 0;
     unsigned slot = pickUnit(op.kind, unitFree);
     const std::uint64_t operandsAndUnit = std::max(dep.cycle, unitFree);
@@ -622,7 +597,7 @@ void Engine::issueMemory(const Op& op) {
                           ? StallReason::Structural
                           : (dep.fromMemory ? StallReason::Memory : StallReason::Dependency);
     accountIssue(s, gap, StallReason::Memory);
-    completeMemory(op, slot, s, group);
+    completeMemory(op, info, slot, s, group);
 }
 
 // In a bundle every op reads its operands before any op writes: the timing model does so, but
@@ -666,7 +641,8 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
     for (std::size_t i = 0; i < bundle.size(); ++i) {
         const Op& op = bundle[i];
         access_.op = bundleOps_[i];
-        const unsigned group = checkRegisters(op);
+        const OpDescriptor& info = opInfo(op.kind);
+        const unsigned group = checkRegisters(op, info);
         const auto& candidates = slotsForKind_[static_cast<std::size_t>(op.kind)];
         if (candidates.empty())
             throw std::runtime_error(
@@ -692,7 +668,7 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
                 "engine {}: a bundle holds more than {} ops of slot class '{}' (op '{}' on unit {})", name(),
                 config_.slots[static_cast<std::size_t>(slotClass)].count,
                 config_.slots[static_cast<std::size_t>(slotClass)].name, opKindName(op.kind), unit.name()));
-        const Readiness dep = operandsReady(op, group);
+        const Readiness dep = operandsReady(op, info, group);
         const std::uint64_t unitFree = slots_[slot].freeAt;
         const bool compute = isCompute(op.kind);
         anyCompute |= compute;
@@ -716,9 +692,9 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
     for (std::size_t i = 0; i < bundle.size(); ++i) {
         access_.op = bundleOps_[i];
         if (isCompute(bundle[i].kind))
-            completeCompute(bundle[i], plan[i].slot, s, plan[i].group);
+            completeCompute(bundle[i], opInfo(bundle[i].kind), plan[i].slot, s, plan[i].group);
         else
-            completeMemory(bundle[i], plan[i].slot, s, plan[i].group);
+            completeMemory(bundle[i], opInfo(bundle[i].kind), plan[i].slot, s, plan[i].group);
     }
 }
 
@@ -890,203 +866,63 @@ void Engine::collect(StatsTree& stats, EnergyLedger& energy, double seconds) con
 
 // ---- functional execution ------------------------------------------------------------------
 
-void Engine::storeBytes(const Op& op, std::vector<std::uint8_t>& out) const {
-    unsigned elem = dtypeBytes(op.dtype);
-    if (op.kind == OpKind::ScalarStore) {
-        if (!isScalarRegister(op.src[0]))
-            throw std::runtime_error(fmt::format("engine {}: sstore stores a scalar register, not {}", name(),
-                                                 registerName(op.src[0])));
-        out.assign(elem, 0);
-        encodeElement(op.dtype, sregs_[op.src[0] - kScalarRegBase], out.data());
-        return;
-    }
-    if (op.kind == OpKind::SegStore) {
-        // Segment i holds field f of every register group: interleaved in memory.
-        const unsigned fieldRegisters = config_.registerGroups ? lmulGroup(op) : 1;
-        out.assign(std::size_t{op.vl} * op.count * elem, 0);
-        for (std::uint32_t f = 0; f < op.count; ++f) {
-            const auto& v = vregs_[op.src[0] + f * fieldRegisters];
-            for (std::uint32_t i = 0; i < op.vl; ++i)
-                encodeElement(op.dtype, i < v.size() ? v[i] : 0.0,
-                              out.data() + (std::size_t{i} * op.count + f) * elem);
-        }
-        return;
-    }
-    const auto& v = vregs_[op.src[0]];
-    out.assign(std::size_t{op.vl} * elem, 0);
-    for (std::uint32_t i = 0; i < op.vl; ++i)
-        encodeElement(op.dtype, i < v.size() ? v[i] : 0.0, out.data() + std::size_t{i} * elem);
-}
+// The engine's side of an op's semantics (OpTable.h): its registers and the bytes moved.
+class Engine::Execution final : public OpExecution {
+public:
+    Execution(Engine& engine, const Op& op, const std::vector<std::uint8_t>* loaded,
+              std::vector<std::uint8_t>* stored)
+        : engine_(engine), op_(op), loaded_(loaded), stored_(stored) {}
 
-// Vector ops with vl shorter than the register leave the remaining elements undisturbed.
-static std::vector<double> undisturbedTail(const std::vector<double>& old, std::size_t n) {
-    std::vector<double> result = old;
-    result.resize(std::max(old.size(), n));
-    return result;
+    std::vector<double>& vector(std::uint8_t r) override {
+        if (r >= kVectorRegs)
+            fail(fmt::format("op '{}' needs a vector register, not {}", opKindName(op_.kind),
+                             registerName(r)));
+        return engine_.vregs_[r];
+    }
+    double& scalar(std::uint8_t r) override {
+        if (r < kScalarRegBase || r >= kRegIds)
+            fail(fmt::format("op '{}' needs a scalar register, not {}", opKindName(op_.kind),
+                             registerName(r)));
+        return engine_.sregs_[r - kScalarRegBase];
+    }
+    unsigned registerBytes() const override { return engine_.config_.registerBytes; }
+    unsigned fieldRegisters(const Op& op) const override {
+        return engine_.config_.registerGroups ? engine_.lmulGroup(op) : 1;
+    }
+    const std::uint8_t* loaded() const override {
+        if (!loaded_)
+            fail(fmt::format("op '{}' reads loaded bytes, but it loads nothing", opKindName(op_.kind)));
+        return loaded_->data();
+    }
+    std::vector<std::uint8_t>& stored() override {
+        if (!stored_)
+            fail(fmt::format("op '{}' writes stored bytes, but it stores nothing", opKindName(op_.kind)));
+        return *stored_;
+    }
+    [[noreturn]] void fail(const std::string& what) const override {
+        throw std::runtime_error(fmt::format("engine {}: {}", engine_.name(), what));
+    }
+
+private:
+    Engine& engine_;
+    const Op& op_;
+    const std::vector<std::uint8_t>* loaded_;
+    std::vector<std::uint8_t>* stored_;
+};
+
+// A store without semantics writes zeros.
+void Engine::storeBytes(const Op& op, std::vector<std::uint8_t>& out) {
+    out.assign(memoryElements(op) * dtypeBytes(op.dtype), 0);
+    if (const OpSemantics semantics = opInfo(op.kind).semantics) {
+        Execution exec(*this, op, nullptr, &out);
+        semantics(op, exec);
+    }
 }
 
 void Engine::executeFunctional(const Op& op, const std::vector<std::uint8_t>* loaded) {
-    auto vec = [&](std::uint8_t r) -> std::vector<double>& {
-        if (r >= kVectorRegs)
-            throw std::runtime_error(fmt::format("engine {}: op '{}' needs a vector register, not {}", name(),
-                                                 opKindName(op.kind), registerName(r)));
-        return vregs_[r];
-    };
-    auto scalar = [&](std::uint8_t r) -> double& {
-        if (r < kScalarRegBase || r >= kRegIds)
-            throw std::runtime_error(fmt::format("engine {}: op '{}' needs a scalar register, not {}", name(),
-                                                 opKindName(op.kind), registerName(r)));
-        return sregs_[r - kScalarRegBase];
-    };
-    const std::size_t n = op.vl;
-    // A vector op's source: a vector register, or a scalar register splat over vl elements (.vf).
-    auto source = [&](unsigned i) -> const std::vector<double>& {
-        const std::uint8_t r = op.src[i];
-        if (!isScalarRegister(r))
-            return vec(r);
-        splat_[i].assign(n, scalar(r));
-        return splat_[i];
-    };
-    // A scalar op's second operand: a register, or the immediate when there is none.
-    auto second = [&]() { return op.src[1] == kNoReg ? roundTo(op.dtype, op.imm) : scalar(op.src[1]); };
-    auto element = [](const std::vector<double>& v, std::size_t i) { return i < v.size() ? v[i] : 0.0; };
-    unsigned elem = dtypeBytes(op.dtype);
-    switch (op.kind) {
-    case OpKind::VLoad: {
-        auto& d = vec(op.dst);
-        d.resize(std::max(d.size(), n));
-        for (std::size_t i = 0; i < n; ++i)
-            d[i] = decodeElement(op.dtype, loaded->data() + i * elem);
-        break;
-    }
-    case OpKind::ScalarLoad: scalar(op.dst) = decodeElement(op.dtype, loaded->data()); break;
-    case OpKind::SegLoad: {
-        const unsigned fieldRegisters = config_.registerGroups ? lmulGroup(op) : 1;
-        for (std::uint32_t f = 0; f < op.count; ++f) {
-            auto& d = vec(static_cast<std::uint8_t>(op.dst + f * fieldRegisters));
-            d.resize(std::max(d.size(), n));
-            for (std::size_t i = 0; i < n; ++i)
-                d[i] = decodeElement(op.dtype, loaded->data() + (i * op.count + f) * elem);
-        }
-        break;
-    }
-    case OpKind::WidenFma: {
-        // The product of two sources is exact at twice their width: one rounding, as fused.
-        const DType wide = widenedType(op.dtype);
-        std::vector<double> result = undisturbedTail(vec(op.dst), n);
-        const auto& a = source(0);
-        const auto& b = source(1);
-        const auto& c = source(2);
-        for (std::size_t i = 0; i < n; ++i)
-            result[i] = fmaIn(wide, element(a, i), element(b, i), element(c, i));
-        vec(op.dst) = std::move(result);
-        break;
-    }
-    case OpKind::Fma:
-    case OpKind::Mul:
-    case OpKind::Add: {
-        std::vector<double> result = undisturbedTail(vec(op.dst), n);
-        const auto& a = source(0);
-        const auto& b = source(1);
-        const std::vector<double>* c = op.kind == OpKind::Fma ? &source(2) : nullptr;
-        for (std::size_t i = 0; i < n; ++i) {
-            if (op.kind == OpKind::Fma)
-                result[i] = fmaIn(op.dtype, element(a, i), element(b, i), element(*c, i));
-            else if (op.kind == OpKind::Mul)
-                result[i] = mulIn(op.dtype, element(a, i), element(b, i));
-            else
-                result[i] = addIn(op.dtype, element(a, i), element(b, i));
-        }
-        vec(op.dst) = std::move(result);
-        break;
-    }
-    case OpKind::Broadcast: {
-        double value = roundTo(op.dtype, op.src[0] == kNoReg ? op.imm : scalar(op.src[0]));
-        auto& d = vec(op.dst);
-        d.resize(std::max(d.size(), n));
-        std::fill(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(n), value);
-        break;
-    }
-    case OpKind::Slide: {
-        std::vector<double> result = undisturbedTail(vec(op.dst), n);
-        const auto& a = vec(op.src[0]);
-        auto shift = static_cast<std::int64_t>(op.imm);
-        for (std::size_t i = 0; i < n; ++i) {
-            std::int64_t j = static_cast<std::int64_t>(i) + shift;
-            if (j >= 0 && static_cast<std::size_t>(j) < n)
-                result[i] = element(a, static_cast<std::size_t>(j));
-            else if (op.src[1] != kNoReg && j >= static_cast<std::int64_t>(n))
-                result[i] = element(vec(op.src[1]), static_cast<std::size_t>(j) - n);
-            else
-                result[i] = 0.0;
-        }
-        vec(op.dst) = std::move(result);
-        break;
-    }
-    case OpKind::Gather: {
-        std::vector<double> result = undisturbedTail(vec(op.dst), n);
-        const auto& a = vec(op.src[0]);
-        const auto& index = source(1);
-        for (std::size_t i = 0; i < n; ++i) {
-            const double j = element(index, i);
-            result[i] =
-                j >= 0.0 && j < static_cast<double>(n) ? element(a, static_cast<std::size_t>(j)) : 0.0;
-        }
-        vec(op.dst) = std::move(result);
-        break;
-    }
-    case OpKind::Reduce: {
-        // Ordered or not, the functional model adds in element order (one of the orders an
-        // unordered reduction may use).
-        double acc = op.src[1] == kNoReg ? 0.0 : scalar(op.src[1]);
-        const auto& a = vec(op.src[0]);
-        for (std::size_t i = 0; i < n; ++i)
-            acc = addIn(op.dtype, acc, element(a, i));
-        if (op.dst < kVectorRegs) {
-            auto& d = vec(op.dst);
-            d.resize(std::max<std::size_t>(d.size(), 1));
-            d[0] = acc;
-        } else {
-            scalar(op.dst) = acc;
-        }
-        break;
-    }
-    case OpKind::SAdd: scalar(op.dst) = addIn(op.dtype, scalar(op.src[0]), second()); break;
-    case OpKind::SMul: scalar(op.dst) = mulIn(op.dtype, scalar(op.src[0]), second()); break;
-    case OpKind::SCompare: scalar(op.dst) = scalar(op.src[0]) < second() ? 1.0 : 0.0; break;
-    case OpKind::SShift: {
-        if (op.dtype == DType::F16 || op.dtype == DType::F32 || op.dtype == DType::F64)
-            throw std::runtime_error(
-                fmt::format("engine {}: sshift needs an integer dtype, not {}", name(), dtypeName(op.dtype)));
-        const auto value = static_cast<std::int64_t>(scalar(op.src[0]));
-        const auto amount = static_cast<std::int64_t>(second());
-        if (amount <= -64 || amount >= 64)
-            throw std::runtime_error(
-                fmt::format("engine {}: sshift by {} bits is out of range -63..63", name(), amount));
-        const std::int64_t shifted =
-            amount >= 0 ? static_cast<std::int64_t>(static_cast<std::uint64_t>(value) << amount)
-                        : value >> -amount;
-        scalar(op.dst) = roundTo(op.dtype, static_cast<double>(shifted));
-        break;
-    }
-    case OpKind::Branch: {
-        if (op.src[0] == kNoReg)
-            break;
-        const bool taken = (op.flags & Op::kTaken) != 0;
-        if ((scalar(op.src[0]) != 0.0) != taken)
-            throw std::runtime_error(
-                fmt::format("engine {}: branch is marked {} but its condition {} = {} says otherwise", name(),
-                            taken ? "taken" : "not taken", registerName(op.src[0]), scalar(op.src[0])));
-        break;
-    }
-    case OpKind::VSetVl: {
-        const double avl = op.src[0] == kNoReg ? static_cast<double>(op.vl) : scalar(op.src[0]);
-        const double lmul = op.imm > 0 ? op.imm : 1.0;
-        const double vlmax = lmul * config_.registerBytes / dtypeBytes(op.dtype);
-        scalar(op.dst) = std::max(0.0, std::min(avl, vlmax));
-        break;
-    }
-    default: break;
+    if (const OpSemantics semantics = opInfo(op.kind).semantics) {
+        Execution exec(*this, op, loaded, nullptr);
+        semantics(op, exec);
     }
 }
 

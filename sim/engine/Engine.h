@@ -35,6 +35,7 @@
 #include "sim/engine/StallBreakdown.h"
 #include "sim/engine/SyncHub.h"
 #include "sim/ir/OpStream.h"
+#include "sim/ir/OpTable.h"
 #include "sim/stats/StatsTree.h"
 
 namespace tessim {
@@ -121,15 +122,19 @@ private:
     void run();
     void runStream();
     void runBundles();
-    void issue(const Op& op);
-    void issueCompute(const Op& op);
-    void issueMemory(const Op& op);
+    void issue(const Op& op, const OpDescriptor& info);  // info: opInfo(op.kind)
+    void issueCompute(const Op& op, const OpDescriptor& info);
+    void issueOther(const Op& op, const OpDescriptor& info);  // marks, DMA starts, sync
+    void issueMemory(const Op& op, const OpDescriptor& info);
     void issueDmaStart(const Op& op);
     void issueControl(const Op& op);
     void issueBundle(const std::vector<Op>& bundle);
     void checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle);
-    void completeCompute(const Op& op, unsigned slot, std::uint64_t issueCycle, unsigned group);
-    void completeMemory(const Op& op, unsigned slot, std::uint64_t issueCycle, unsigned group);
+    // `info` is the op's table row (opInfo(op.kind)), looked up once per op.
+    void completeCompute(const Op& op, const OpDescriptor& info, unsigned slot, std::uint64_t issueCycle,
+                         unsigned group);
+    void completeMemory(const Op& op, const OpDescriptor& info, unsigned slot, std::uint64_t issueCycle,
+                        unsigned group);
     void waitUntil(std::uint64_t cycle, StallReason reason);
     void synchronise();
     // Synchronises when the local time has run a quantum ahead; cheap to call after every op.
@@ -150,11 +155,11 @@ private:
 
     // Registers: every id the op names exists on this engine (else a runtime error), and the
     // number of registers its vector operands span (1 without register groups).
-    unsigned checkRegisters(const Op& op) const {
+    unsigned checkRegisters(const Op& op, const OpDescriptor& info) const {
         if (!(regValid_[op.dst] & regValid_[op.src[0]] & regValid_[op.src[1]] & regValid_[op.src[2]] &
               regValid_[op.base]))
             failRegister(op);
-        if (kMultiGroupOps & opKindBit(op.kind))
+        if (info.multiGroup())
             return multiGroup(op);
         return config_.registerGroups ? registerGroup(op) : 1;
     }
@@ -167,11 +172,13 @@ private:
     // Registers operand i spans (kDestination: the result) in an op of LMUL group `group`.
     static constexpr unsigned kDestination = 3;
     unsigned operandSpan(const Op& op, unsigned i, unsigned group) const;
-    Readiness operandsReady(const Op& op, unsigned group) const;
-    void markResult(const Op& op, unsigned group, std::uint64_t ready, bool fromMemory);
+    Readiness operandsReady(const Op& op, const OpDescriptor& info, unsigned group) const;
+    void markResult(const Op& op, const OpDescriptor& info, unsigned group, std::uint64_t ready,
+                    bool fromMemory);
 
     void executeFunctional(const Op& op, const std::vector<std::uint8_t>* loaded);
-    void storeBytes(const Op& op, std::vector<std::uint8_t>& out) const;
+    class Execution;
+    void storeBytes(const Op& op, std::vector<std::uint8_t>& out);
     void read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) override;
     void write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) override;
 
@@ -190,8 +197,8 @@ private:
         std::uint64_t freeAt = 0;
     };
     std::vector<Slot> slots_;
-    std::array<std::vector<unsigned>, kOpKindCount> slotsForKind_;
-    std::vector<int> slotClassOfUnit_;  // index into config_.slots, −1 without slot classes
+    std::vector<std::vector<unsigned>> slotsForKind_;  // by op kind
+    std::vector<int> slotClassOfUnit_;                 // index into config_.slots, −1 without slot classes
 
     // Scoreboard: cycle at which each register's value is ready and who produced it.
     std::array<std::uint64_t, kRegIds> regReady_{};
@@ -231,7 +238,6 @@ private:
     tlm_utils::tlm_quantumkeeper quantum_;
 
     std::vector<std::vector<double>> vregs_;
-    std::array<std::vector<double>, 3> splat_;  // scalar sources of vector ops, splat
     std::vector<std::uint8_t> functionalBuffer_;
     std::vector<OperandBlock> operandBlocks_;
     std::array<double, kRegIds - kScalarRegBase> sregs_{};

@@ -27,37 +27,57 @@ double singleRegisterLatency(const OpTimingInfo& t) {
 
 TableUnit::TableUnit(TableUnitConfig config)
     : FunctionalUnit(config.name, config.unitClass, config.instances), config_(std::move(config)) {
+    rows_.resize(timingClassCount());
+    kinds_.resize(opKindCount());
     auto setRow = [&](std::size_t row, const TableUnitConfig::Timing& t) {
-        timing_[row] = t;
-        singleOccupancy_[row] = std::max<std::uint64_t>(1, ceilCycles(singleRegisterReciprocal(t)));
-        singleLatency_[row] = ceilCycles(singleRegisterLatency(t));
-        reciprocalTable_[row] = t.reciprocalByLmul.has_value();
+        Row& r = rows_[row];
+        r.timing = t;
+        r.singleOccupancy = std::max<std::uint64_t>(1, ceilCycles(singleRegisterReciprocal(t)));
+        r.singleLatency = ceilCycles(singleRegisterLatency(t));
+        r.reciprocalTable = t.reciprocalByLmul.has_value();
     };
-    for (const auto& [kind, t] : config_.ops) {
-        auto k = static_cast<std::size_t>(kind);
-        setRow(k, t);
-        executes_[k] = true;
+    for (const auto& [timingClass, t] : config_.ops)
+        setRow(timingClass, t);
+    for (std::size_t k = 0; k < kinds_.size(); ++k) {
+        const OpDescriptor& d = opInfo(static_cast<OpKind>(k));
+        Kind& kind = kinds_[k];
+        kind.variant = d.variantWhen != nullptr;
+        kind.scalar = d.scalar;
+        kind.scalarAccess = d.scalar && d.memory;
+        kind.segment = d.segment;
+        kind.row = d.timingClass;
+        kind.work = d.workPerElement;
+        const auto primary = config_.ops.find(d.timingClass);
+        if (primary == config_.ops.end())
+            continue;
+        kind.executes = true;
+        if (d.variantWhen && !config_.ops.count(d.variantClass))
+            setRow(d.variantClass, primary->second);
     }
-    auto reduce = config_.ops.find(OpKind::Reduce);
-    if (config_.orderedReduce)
-        setRow(kOrderedReduceRow, *config_.orderedReduce);
-    else if (reduce != config_.ops.end())
-        setRow(kOrderedReduceRow, reduce->second);
-    auto slide = config_.ops.find(OpKind::Slide);
-    if (config_.slideUp)
-        setRow(kSlideUpRow, *config_.slideUp);
-    else if (slide != config_.ops.end())
-        setRow(kSlideUpRow, slide->second);
+    for (Kind& kind : kinds_) {
+        kind.reciprocalTable = rows_[kind.row].reciprocalTable;
+        kind.singleOccupancy = rows_[kind.row].singleOccupancy;
+        kind.singleLatency = rows_[kind.row].singleLatency;
+    }
 }
 
 IssueCost TableUnit::issue(const Op& op) {
-    auto k = static_cast<std::size_t>(op.kind);
-    auto d = static_cast<std::size_t>(op.dtype);
-    ++opCount_[k][d];
-    elementCount_[k][d] += op.vl > 0 ? memoryElements(op) : 1;  // scalar ops: see collect()
-    const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    const std::size_t row = timingRow(op);
-    if (reciprocalTable_[row] && !isScalarOp(op.kind)) {
+    Kind& kind = kinds_[static_cast<std::size_t>(op.kind)];
+    const auto d = static_cast<std::size_t>(op.dtype);
+    ++kind.ops[d];
+    kind.elements[d] += op.vl > 0 ? kind.memoryElements(op) : 1;  // scalar ops: see collect()
+    if (kind.variant) {  // the row depends on the op (reduce_ordered, slide_up)
+        const Row& r = rows_[timingRow(op, opInfo(op.kind))];
+        return cost(op, kind, r.reciprocalTable, r.singleOccupancy, r.singleLatency);
+    }
+    return cost(op, kind, kind.reciprocalTable, kind.singleOccupancy, kind.singleLatency);
+}
+
+inline __attribute__((always_inline)) IssueCost TableUnit::cost(const Op& op, const Kind& kind,
+                                                                bool reciprocalTable,
+                                                                std::uint64_t singleOccupancy,
+                                                                std::uint64_t singleLatency) {
+    if (reciprocalTable && !kind.scalar) {
         const double owed = occupancyCycles(op) + owed_;
         const std::uint64_t cycles = std::max<std::uint64_t>(1, ceilCycles(owed));
         owed_ = std::min(0.0, owed - static_cast<double>(cycles));
@@ -65,12 +85,9 @@ IssueCost TableUnit::issue(const Op& op) {
             owed_ = 0.0;  // no drift from rounding errors
         return IssueCost{cycles, latency(op), work(op)};
     }
-    if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes) {
-        double w = op.kind == OpKind::Fma || op.kind == OpKind::WidenFma ? 2.0 * op.vl
-                   : (op.kind == OpKind::Mul || op.kind == OpKind::Add)  ? static_cast<double>(op.vl)
-                                                                         : 0.0;
-        return IssueCost{singleOccupancy_[row], singleLatency_[row], w};
-    }
+    const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
+    if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes)
+        return IssueCost{singleOccupancy, singleLatency, kind.work * op.vl};
     if (config_.unitClass == UnitClass::Memory)
         return memoryCost(op);
     return IssueCost{occupancy(op), latency(op), work(op)};
@@ -80,7 +97,7 @@ IssueCost TableUnit::issue(const Op& op) {
 __attribute__((noinline)) IssueCost TableUnit::memoryCost(const Op& op) {
     // A stream repeats the same few accesses: the cost of the last one of each op kind is kept
     // (a memory op's cost depends on its row, vl, dtype and stride alone).
-    MemoryCost& last = lastMemoryCost_[timingRow(op)];
+    MemoryCost& last = rows_[rowOf(op)].lastMemoryCost;
     if (!last.valid || last.vl != op.vl || last.dtype != op.dtype || last.stride != op.stride ||
         last.fields != op.count)
         last = MemoryCost{true,      op.vl,    op.dtype,
@@ -89,7 +106,7 @@ __attribute__((noinline)) IssueCost TableUnit::memoryCost(const Op& op) {
 }
 
 std::uint64_t TableUnit::registerGroups(const Op& op) const {
-    if (isScalarOp(op.kind))
+    if (kinds_[static_cast<std::size_t>(op.kind)].scalar)
         return 1;
     std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
     return std::max<std::uint64_t>(1, (bytes + config_.registerBytes - 1) / config_.registerBytes);
@@ -108,16 +125,16 @@ std::uint64_t TableUnit::occupancy(const Op& op) const {
 }
 
 double TableUnit::occupancyCycles(const Op& op) const {
-    const auto& t = timing_[timingRow(op)];
+    const auto& t = rows_[rowOf(op)].timing;
     double cycles = 0.0;
-    if (config_.unitClass == UnitClass::Memory && op.kind != OpKind::ScalarLoad &&
-        op.kind != OpKind::ScalarStore) {
+    const Kind& kind = kinds_[static_cast<std::size_t>(op.kind)];
+    if (config_.unitClass == UnitClass::Memory && !kind.scalarAccess) {
         const std::uint64_t bytes = memoryElements(op) * dtypeBytes(op.dtype);
         bool strided = op.stride != 0 && op.stride != static_cast<std::int64_t>(dtypeBytes(op.dtype));
         cycles = strided ? op.vl / config_.stridedElementsPerCycle
                          : static_cast<double>(bytes) / config_.bytesPerCycle;
         // Segments: the table prices one field.
-        const double fields = isSegmentOp(op.kind) ? static_cast<double>(op.count) : 1.0;
+        const double fields = kind.segment ? static_cast<double>(op.count) : 1.0;
         cycles = std::max(cycles, fields * (t.reciprocalByLmul
                                                 ? (*t.reciprocalByLmul)[lmulIndex(op, registerGroups(op))]
                                                 : t.reciprocal));
@@ -130,12 +147,12 @@ double TableUnit::occupancyCycles(const Op& op) const {
 }
 
 std::uint64_t TableUnit::latency(const Op& op) const {
-    const std::size_t row = timingRow(op);
-    const auto& t = timing_[row];
+    const Row& r = rows_[rowOf(op)];
+    const auto& t = r.timing;
     if (t.latencyByLmul)
         return ceilCycles((*t.latencyByLmul)[lmulIndex(op, registerGroups(op))]);
     if (config_.unitClass != UnitClass::Compute)
-        return singleLatency_[row];
+        return r.singleLatency;
     const std::uint64_t groups = registerGroups(op);
     // A grouped op's last register leaves the pipeline as many cycles later as the group keeps
     // the unit busier than one register does.
@@ -146,21 +163,17 @@ std::uint64_t TableUnit::latency(const Op& op) const {
 }
 
 void TableUnit::account(const Op& op) {
-    auto k = static_cast<std::size_t>(op.kind);
-    auto d = static_cast<std::size_t>(op.dtype);
-    ++opCount_[k][d];
-    elementCount_[k][d] += std::max<std::uint64_t>(memoryElements(op), 1);
+    Kind& kind = kinds_[static_cast<std::size_t>(op.kind)];
+    const auto d = static_cast<std::size_t>(op.dtype);
+    ++kind.ops[d];
+    kind.elements[d] += std::max<std::uint64_t>(kind.memoryElements(op), 1);
 }
 
 double TableUnit::work(const Op& op) const {
     if (config_.unitClass != UnitClass::Compute)
         return 0.0;
     // FLOP-like work: an FMA is two operations per element.
-    const bool fma = op.kind == OpKind::Fma || op.kind == OpKind::WidenFma;
-    double perElement = fma ? 2.0 : 1.0;
-    if (!fma && op.kind != OpKind::Mul && op.kind != OpKind::Add)
-        return 0.0;
-    return perElement * op.vl;
+    return kinds_[static_cast<std::size_t>(op.kind)].work * op.vl;
 }
 
 double TableUnit::peakWorkPerCycle() const {
@@ -171,39 +184,42 @@ double TableUnit::peakWorkPerCycle() const {
 double TableUnit::peakWorkPerCycleFor(DType t) const {
     if (config_.unitClass != UnitClass::Compute)
         return 0.0;
-    auto it = config_.ops.find(OpKind::Fma);
-    if (it == config_.ops.end())
-        return 0.0;
-    return 2.0 * (config_.registerBytes / static_cast<double>(dtypeBytes(t))) /
-           singleRegisterReciprocal(it->second);
+    // The kinds whose rate states a peak (an FMA's): work per element over a register per cycle.
+    double peak = 0.0;
+    for (std::size_t k = 0; k < opKindCount(); ++k) {
+        const OpDescriptor& d = opInfo(static_cast<OpKind>(k));
+        const auto it = d.statesPeak ? config_.ops.find(d.timingClass) : config_.ops.end();
+        if (it != config_.ops.end())
+            peak = std::max(peak, d.workPerElement *
+                                      (config_.registerBytes / static_cast<double>(dtypeBytes(t))) /
+                                      singleRegisterReciprocal(it->second));
+    }
+    return peak;
 }
 
 UnitInfo TableUnit::describe() const {
     UnitInfo info = FunctionalUnit::describe();
-    for (const auto& [kind, t] : config_.ops)
-        info.ops[std::string(opKindName(kind))] = t;
-    if (config_.orderedReduce)
-        info.ops["reduce_ordered"] = *config_.orderedReduce;
-    if (config_.slideUp)
-        info.ops["slide_up"] = *config_.slideUp;
+    for (const auto& [timingClass, t] : config_.ops)
+        info.ops[std::string(timingClassName(timingClass))] = t;
     return info;
 }
 
 void TableUnit::collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
                         double seconds) const {
     auto& node = stats.child(name());
-    for (std::size_t k = 0; k < opCount_.size(); ++k) {
-        for (std::size_t d = 0; d < opCount_[k].size(); ++d) {
-            if (opCount_[k][d] == 0)
+    for (std::size_t k = 0; k < kinds_.size(); ++k) {
+        const Kind& counts = kinds_[k];
+        for (std::size_t d = 0; d < kDTypes; ++d) {
+            if (counts.ops[d] == 0)
                 continue;
             auto kind = static_cast<OpKind>(k);
             auto dtype = static_cast<DType>(d);
             std::string key = std::string(opKindName(kind)) + "_" + std::string(dtypeName(dtype));
             // A scalar op works on one element whatever its vl (vsetvl's vl is a requested length).
-            const std::uint64_t elements = isScalarOp(kind) ? opCount_[k][d] : elementCount_[k][d];
-            node.add(key + "_ops", opCount_[k][d], "ops");
+            const std::uint64_t elements = counts.scalar ? counts.ops[d] : counts.elements[d];
+            node.add(key + "_ops", counts.ops[d], "ops");
             node.add(key + "_elements", elements, "elements");
-            auto e = config_.energyPerElement.find({kind, dtype});
+            auto e = config_.energyPerElement.find({opInfo(kind).timingClass, dtype});
             double joules = e == config_.energyPerElement.end() ? 0.0 : e->second;
             std::uint64_t events = elements;
             if (config_.unitClass == UnitClass::Memory)

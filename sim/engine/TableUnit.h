@@ -26,10 +26,11 @@
 #include <array>
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/engine/FunctionalUnit.h"
+#include "sim/ir/OpTable.h"
 
 namespace tessim {
 
@@ -42,11 +43,11 @@ struct TableUnitConfig {
     double bytesPerCycle = 16.0;
     double stridedElementsPerCycle = 1.0;
     using Timing = OpTimingInfo;  // cycles; reciprocal per register of data
-    std::map<OpKind, Timing> ops;
-    std::optional<Timing> orderedReduce;  // `reduce_ordered`
-    std::optional<Timing> slideUp;        // `slide_up`
-    // Energy per element operation (or per byte for memory units), J, keyed by op and dtype.
-    std::map<std::pair<OpKind, DType>, double> energyPerElement;
+    // By timing class (OpTable.h): the unit executes every kind whose class is here; a variant
+    // class (reduce_ordered, slide_up) absent here costs as its primary class.
+    std::map<TimingClass, Timing> ops;
+    // Energy per element operation (or per byte for memory units), J, keyed by timing class and dtype.
+    std::map<std::pair<TimingClass, DType>, double> energyPerElement;
     double staticWatts = 0.0;
 };
 
@@ -54,7 +55,10 @@ class TableUnit : public FunctionalUnit {
 public:
     explicit TableUnit(TableUnitConfig config);
 
-    bool executes(OpKind kind) const override { return executes_[static_cast<std::size_t>(kind)]; }
+    bool executes(OpKind kind) const override {
+        const auto k = static_cast<std::size_t>(kind);
+        return k < kinds_.size() && kinds_[k].executes;
+    }
     std::uint64_t occupancy(const Op& op) const override;
     std::uint64_t latency(const Op& op) const override;
     void account(const Op& op) override;
@@ -67,16 +71,10 @@ public:
     UnitInfo describe() const override;
 
 private:
-    // Timing rows: one per op kind, then one for ordered reductions and one for slides up.
-    static constexpr std::size_t kOrderedReduceRow = kOpKindCount;
-    static constexpr std::size_t kSlideUpRow = kOpKindCount + 1;
-    static constexpr std::size_t kTimingRows = kOpKindCount + 2;
-    static std::size_t timingRow(const Op& op) {
-        if (op.kind == OpKind::Reduce && (op.flags & Op::kOrdered))
-            return kOrderedReduceRow;
-        if (op.kind == OpKind::Slide && op.imm < 0)
-            return kSlideUpRow;
-        return static_cast<std::size_t>(op.kind);
+    // Timing rows: one per timing class.
+    static std::size_t timingRow(const Op& op) { return timingClassOf(op); }
+    static std::size_t timingRow(const Op& op, const OpDescriptor& info) {
+        return info.variantWhen && info.variantWhen(op) ? info.variantClass : info.timingClass;
     }
     std::uint64_t registerGroups(const Op& op) const;
     // Cycles the op keeps an instance busy, before rounding to whole cycles.
@@ -84,19 +82,7 @@ private:
     // Index into a per-LMUL table (0..3 for m1..m8) of an op spanning `groups` registers.
     std::size_t lmulIndex(const Op& op, std::uint64_t groups) const;
 
-    TableUnitConfig config_;
-    // The op table as an array indexed by timing row: the hot path does no map look-ups.
-    std::array<TableUnitConfig::Timing, kTimingRows> timing_{};
-    std::array<bool, kOpKindCount> executes_{};
-    // Integer costs of an op that fits one register (the common case), precomputed.
-    std::array<std::uint64_t, kTimingRows> singleOccupancy_{};
-    std::array<std::uint64_t, kTimingRows> singleLatency_{};
-    std::array<bool, kTimingRows> reciprocalTable_{};  // the row's reciprocal is a per-LMUL table
-    double owed_ = 0.0;  // fractional cycles of table-timed ops not yet charged (−1 < owed ≤ 0)
     static constexpr std::size_t kDTypes = 6;
-    // [op kind][dtype] → (ops, elements)
-    std::array<std::array<std::uint64_t, kDTypes>, kOpKindCount> opCount_{};
-    std::array<std::array<std::uint64_t, kDTypes>, kOpKindCount> elementCount_{};
     // Memory units: the last op's cost per timing row (see memoryCost()).
     struct MemoryCost {
         bool valid = false;
@@ -106,8 +92,46 @@ private:
         std::uint32_t fields = 0;
         IssueCost cost{};
     };
-    std::array<MemoryCost, kTimingRows> lastMemoryCost_{};
+    // A timing row (one per timing class), with the integer costs of an op that fits one
+    // register (the common case) precomputed: the hot path does no map look-ups.
+    struct Row {
+        TableUnitConfig::Timing timing;
+        std::uint64_t singleOccupancy = 0;
+        std::uint64_t singleLatency = 0;
+        bool reciprocalTable = false;  // the reciprocal is a per-LMUL table
+        MemoryCost lastMemoryCost;
+    };
+    // What issue() needs of an op kind's table row, copied here (one look-up per op), and the
+    // kind's counts: [dtype] → ops, elements.
+    struct Kind {
+        bool executes = false;
+        bool variant = false;       // the row depends on the op (timingRow(op, info))
+        bool scalar = false;        // one element whatever vl says
+        bool scalarAccess = false;  // a load or store of one element
+        bool segment = false;
+        bool reciprocalTable = false;  // of its row (a kind without variant), copied
+        std::size_t row = 0;
+        std::uint64_t singleOccupancy = 0;  // of its row (a kind without variant), copied
+        std::uint64_t singleLatency = 0;
+        double work = 0.0;  // per element
+        std::array<std::uint64_t, kDTypes> ops{};
+        std::array<std::uint64_t, kDTypes> elements{};
+        std::uint64_t memoryElements(const Op& op) const {
+            return scalarAccess ? 1 : segment ? std::uint64_t{op.vl} * op.count : op.vl;
+        }
+    };
+    TableUnitConfig config_;
+    std::vector<Row> rows_;
+    std::vector<Kind> kinds_;
+    double owed_ = 0.0;  // fractional cycles of table-timed ops not yet charged (−1 < owed ≤ 0)
+    std::size_t rowOf(const Op& op) const {
+        const Kind& k = kinds_[static_cast<std::size_t>(op.kind)];
+        return k.variant ? timingRow(op, opInfo(op.kind)) : k.row;
+    }
     IssueCost memoryCost(const Op& op);
+    // issue()'s cost of an op of `kind`, given its row's single-register figures.
+    IssueCost cost(const Op& op, const Kind& kind, bool reciprocalTable, std::uint64_t singleOccupancy,
+                   std::uint64_t singleLatency);
 };
 
 }  // namespace tessim

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/ir/OpTable.h"
+
 namespace tessim {
 namespace {
 
@@ -81,15 +83,12 @@ std::uint64_t FootprintRange::highest() const {
 
 std::vector<FootprintRange> footprint(const Op& op) {
     std::vector<FootprintRange> out;
-    switch (op.kind) {
-    case OpKind::VLoad:
-    case OpKind::ScalarLoad: vectorAccess(op, false, out); break;
-    case OpKind::VStore: vectorAccess(op, true, out); break;
-    case OpKind::SegLoad: vectorAccess(op, false, out); break;
-    case OpKind::SegStore: vectorAccess(op, true, out); break;
-    case OpKind::DmaStart: dmaAccess(op.dma, out); break;
-    case OpKind::MacTile: macTileAccess(op.mac, out); break;
-    default: break;
+    switch (opInfo(op.kind).footprint) {
+    case FootprintRule::ElementsRead: vectorAccess(op, false, out); break;
+    case FootprintRule::ElementsWritten: vectorAccess(op, true, out); break;
+    case FootprintRule::Transfer: dmaAccess(op.dma, out); break;
+    case FootprintRule::MacTile: macTileAccess(op.mac, out); break;
+    case FootprintRule::None: break;
     }
     return out;
 }

@@ -3,48 +3,12 @@
 #include <array>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "sim/ir/OpTable.h"
+
 namespace tessim {
 namespace {
-
-constexpr std::array<std::pair<OpKind, std::string_view>, kOpKindCount> kOpNames{{
-    {OpKind::Nop, "nop"},
-    {OpKind::VLoad, "vload"},
-    {OpKind::VStore, "vstore"},
-    {OpKind::ScalarLoad, "sload"},
-    {OpKind::Fma, "fma"},
-    {OpKind::Mul, "mul"},
-    {OpKind::Add, "add"},
-    {OpKind::Broadcast, "broadcast"},
-    {OpKind::Slide, "slide"},
-    {OpKind::Reduce, "reduce"},
-    {OpKind::MacTile, "mac_tile"},
-    {OpKind::DmaStart, "dma_start"},
-    {OpKind::DmaWait, "dma_wait"},
-    {OpKind::Barrier, "barrier"},
-    {OpKind::Fork, "fork"},
-    {OpKind::Join, "join"},
-    {OpKind::SAdd, "sadd"},
-    {OpKind::SMul, "smul"},
-    {OpKind::SCompare, "scmp"},
-    {OpKind::SShift, "sshift"},
-    {OpKind::ScalarStore, "sstore"},
-    {OpKind::Branch, "branch"},
-    {OpKind::VSetVl, "vsetvl"},
-    {OpKind::Gather, "vgather"},
-    {OpKind::WidenFma, "wfma"},
-    {OpKind::SegLoad, "vlseg"},
-    {OpKind::SegStore, "vsseg"},
-    {OpKind::Fence, "fence"},
-}};
-
-// The table lists every kind once, in enum order (so a name is found by index too).
-constexpr bool namesMatchKinds() {
-    for (std::size_t i = 0; i < kOpNames.size(); ++i)
-        if (static_cast<std::size_t>(kOpNames[i].first) != i)
-            return false;
-    return true;
-}
-static_assert(namesMatchKinds(), "kOpNames must list every OpKind in enum order");
 
 constexpr std::array<std::pair<DType, std::string_view>, 6> kDTypeNames{{
     {DType::I8, "i8"},
@@ -57,19 +21,23 @@ constexpr std::array<std::pair<DType, std::string_view>, 6> kDTypeNames{{
 
 }  // namespace
 
+std::string registerName(std::uint8_t r) {
+    if (r < kScalarRegBase)
+        return fmt::format("v{}", r);
+    if (r < kRegIds)
+        return fmt::format("s{}", r - kScalarRegBase);
+    return fmt::format("id {}", r);
+}
+
 std::string_view opKindName(OpKind k) {
-    auto i = static_cast<std::size_t>(k);
-    return i < kOpNames.size() ? kOpNames[i].second : "?";
+    return isKnownOpKind(k) ? std::string_view(opInfo(k).name) : std::string_view("?");
 }
 
 bool parseOpKind(std::string_view name, OpKind& out) {
-    for (const auto& [kind, n] : kOpNames) {
-        if (n == name) {
-            out = kind;
-            return true;
-        }
-    }
-    return false;
+    const OpDescriptor* d = findOpKind(name);
+    if (d)
+        out = d->kind;
+    return d != nullptr;
 }
 
 std::string_view dtypeName(DType t) {

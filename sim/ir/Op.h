@@ -4,11 +4,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace tessim {
 
-enum class OpKind : std::uint8_t {
+// The built-in kinds; what each is (class, fields, footprint, semantics, timing) is its row in
+// the op-descriptor table (sim/ir/OpTable.h), which can hold more kinds than these
+// (registerOpKind): a kind is any value the table has a row for.
+enum class OpKind : std::uint16_t {
     Nop,          // with tag ≠ 0: a mark (layer boundary); the engine records its state there
     VLoad,        // vd ← mem[space:addr + i·stride], vl elements (stride 0 = unit stride)
     VStore,       // mem ← vs0
@@ -42,11 +46,10 @@ enum class OpKind : std::uint8_t {
     SegStore,     // vsseg<nf>: the reverse, from the groups vs0, vs0 + LMUL, …
     Fence,        // wait until every store the engine issued has reached its memory (store buffer
                   // drained): a DMA started after it reads the stored bytes, not older ones
-    Count         // number of kinds, not an op
+    BuiltInCount  // number of built-in kinds, not an op
 };
 
-// Every table indexed by op kind takes its size from here.
-constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Count);
+constexpr std::size_t kBuiltInOpKinds = static_cast<std::size_t>(OpKind::BuiltInCount);
 
 enum class DType : std::uint8_t { I8, I16, I32, F16, F32, F64 };
 
@@ -201,39 +204,13 @@ inline Op dmaWaitOp(std::uint32_t tag) {
     return op;
 }
 
-// Ops that work on one scalar, whatever their vl says (vsetvl's vl is the requested length):
-// they span no vector registers and cost the same at any vl.
-constexpr std::uint32_t opKindBit(OpKind k) {
-    return std::uint32_t{1} << static_cast<unsigned>(k);
-}
-static_assert(kOpKindCount <= 32, "op-kind sets are 32-bit masks");
-constexpr std::uint32_t kScalarOps = opKindBit(OpKind::SAdd) | opKindBit(OpKind::SMul) |
-                                     opKindBit(OpKind::SCompare) | opKindBit(OpKind::SShift) |
-                                     opKindBit(OpKind::ScalarLoad) | opKindBit(OpKind::ScalarStore) |
-                                     opKindBit(OpKind::Branch) | opKindBit(OpKind::VSetVl);
-constexpr bool isScalarOp(OpKind k) {
-    return (kScalarOps & opKindBit(k)) != 0;
-}
-
-// Ops whose register operands span more than the op's LMUL group (widening, segments).
-constexpr std::uint32_t kMultiGroupOps =
-    opKindBit(OpKind::WidenFma) | opKindBit(OpKind::SegLoad) | opKindBit(OpKind::SegStore);
-
-constexpr bool isSegmentOp(OpKind k) {
-    return k == OpKind::SegLoad || k == OpKind::SegStore;
-}
-
-// Elements a load or store moves: one for scalar ones, vl · fields for segments, else vl.
-inline std::uint64_t memoryElements(const Op& op) {
-    if (op.kind == OpKind::ScalarLoad || op.kind == OpKind::ScalarStore)
-        return 1;
-    return isSegmentOp(op.kind) ? std::uint64_t{op.vl} * op.count : op.vl;
-}
-
 inline bool isScalarRegister(std::uint8_t r) {
     return r != kNoReg && r >= kScalarRegBase;
 }
 
+// "v3", "s5" (scalar registers count from kScalarRegBase), "id N" beyond them.
+std::string registerName(std::uint8_t r);
+// The kind's name in its table row ("?" for a kind the table lacks), and the kind of a name.
 std::string_view opKindName(OpKind k);
 bool parseOpKind(std::string_view name, OpKind& out);
 std::string_view dtypeName(DType t);

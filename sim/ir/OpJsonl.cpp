@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/config/ConfigError.h"
+#include "sim/ir/OpTable.h"
 #include "sim/ir/ScheduleFileStream.h"
 
 namespace tessim {
@@ -43,27 +44,19 @@ const std::string& groupName(const TargetInfo& t, std::uint8_t id) {
         fmt::format("op refers to multicast group {} that target '{}' lacks", id, t.name));
 }
 
-bool accessesMemory(OpKind k) {
-    return k == OpKind::VLoad || k == OpKind::VStore || k == OpKind::ScalarLoad || k == OpKind::ScalarStore ||
-           isSegmentOp(k);
-}
-
-bool isScalarAlu(OpKind k) {
-    return k == OpKind::SAdd || k == OpKind::SMul || k == OpKind::SCompare || k == OpKind::SShift;
-}
-
-// Scalar ALU ops use imm in place of a missing second source.
-bool takesImmediate(const Op& op) {
-    return op.kind == OpKind::Broadcast || op.kind == OpKind::Slide ||
-           (isScalarAlu(op.kind) && op.src[1] == kNoReg);
+// An op with an immediate: always, or in place of a missing second source.
+bool takesImmediate(const OpDescriptor& d, const Op& op) {
+    return d.immediate == Immediate::Always ||
+           (d.immediate == Immediate::InPlaceOfSs1 && op.src[1] == kNoReg);
 }
 
 Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
     Json j;
     j["engine"] = engine;
-    j["op"] = std::string(opKindName(op.kind));
-    switch (op.kind) {
-    case OpKind::DmaStart: {
+    const OpDescriptor& info = opInfo(op.kind);
+    j["op"] = info.name;
+    switch (info.layout) {
+    case OpLayout::Transfer: {
         const DmaArgs& d = op.dma;
         j["tag"] = op.tag;
         j["channel"] = d.channel;
@@ -86,19 +79,18 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
             j["group"] = groupName(t, d.group);
         break;
     }
-    case OpKind::DmaWait: j["tag"] = op.tag; break;
-    case OpKind::Fence: break;
-    case OpKind::Nop:
+    case OpLayout::TagWait: j["tag"] = op.tag; break;
+    case OpLayout::Bare: break;
+    case OpLayout::Mark:
         if (op.tag != 0)
             j["mark"] = op.tag;
         break;
-    case OpKind::Barrier:
-    case OpKind::Join:
+    case OpLayout::Rendezvous:
         j["id"] = op.tag;
         j["count"] = op.count;
         break;
-    case OpKind::Fork: j["id"] = op.tag; break;
-    case OpKind::MacTile: {
+    case OpLayout::Signal: j["id"] = op.tag; break;
+    case OpLayout::MacTile: {
         const MacTileArgs& m = op.mac;
         j["dtype"] = std::string(dtypeName(op.dtype));
         j["mem"] = spaceName(t, m.space);
@@ -126,34 +118,34 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         }
         break;
     }
-    case OpKind::Branch:
+    case OpLayout::Branch:
         // The branch unit's energy is per dtype (branch_i32): a replay must time and cost it the same.
         j["dtype"] = std::string(dtypeName(op.dtype));
         putReg(j, "s0", op.src[0]);
         j["taken"] = (op.flags & Op::kTaken) != 0;
         break;
-    default:
+    case OpLayout::Registers:
         j["dtype"] = std::string(dtypeName(op.dtype));
         putReg(j, "d", op.dst);
         putReg(j, "s0", op.src[0]);
         putReg(j, "s1", op.src[1]);
         putReg(j, "s2", op.src[2]);
         j["vl"] = op.vl;
-        if (accessesMemory(op.kind)) {
+        if (info.memory) {
             j["mem"] = spaceName(t, op.space);
             j["addr"] = op.addr;
             if (op.stride != 0)
                 j["stride"] = op.stride;
-            if (isSegmentOp(op.kind))
+            if (info.segment)
                 j["nf"] = op.count;
             if (op.base != kNoReg)
                 j["saddr"] = op.base - kScalarRegBase;
         }
-        if (takesImmediate(op))
+        if (takesImmediate(info, op))
             j["imm"] = op.imm;
-        if (op.kind == OpKind::VSetVl)
+        if (info.lmul)
             j["lmul"] = op.imm > 0 ? op.imm : 1.0;  // the engine reads 0 as 1
-        if (op.kind == OpKind::Reduce && (op.flags & Op::kOrdered))
+        if (info.ordered && (op.flags & Op::kOrdered))
             j["ordered"] = true;
         break;
     }
@@ -383,8 +375,11 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
         p.fail("engine", "target '" + target.name + "' has no engine '" + engine + "'");
     const EngineInfo& info = *engineInfo;
     std::string kindName = p.get<std::string>("op");
-    if (!parseOpKind(kindName, op.kind))
+    const OpDescriptor* row = findOpKind(kindName);
+    if (!row)
         p.fail("op", "unknown op '" + kindName + "'");
+    const OpDescriptor& desc = *row;
+    op.kind = desc.kind;
     if (p.get<bool>("bundle", false))
         op.flags |= Op::kBundleStart;
     auto dtype = [&]() {
@@ -392,8 +387,8 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
         if (!parseDType(d, op.dtype))
             p.fail("dtype", "unknown dtype '" + d + "'");
     };
-    switch (op.kind) {
-    case OpKind::DmaStart: {
+    switch (desc.layout) {
+    case OpLayout::Transfer: {
         DmaArgs& d = op.dma;
         op.tag = p.get<std::uint32_t>("tag");
         if (info.dmaChannels == 0)
@@ -422,20 +417,19 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
             p.fail("row_bytes", "a DMA moves at least one byte");
         break;
     }
-    case OpKind::DmaWait:
+    case OpLayout::TagWait:
         op.tag = p.get<std::uint32_t>("tag");
         if (info.dmaChannels == 0)
             p.fail("op", "engine " + engine + " has no DMA engine to wait for");
         break;
-    case OpKind::Fence: break;
-    case OpKind::Nop: op.tag = p.get<std::uint32_t>("mark", 0); break;
-    case OpKind::Barrier:
-    case OpKind::Join:
+    case OpLayout::Bare: break;
+    case OpLayout::Mark: op.tag = p.get<std::uint32_t>("mark", 0); break;
+    case OpLayout::Rendezvous:
         op.tag = p.get<std::uint32_t>("id");
         op.count = p.get<std::uint32_t>("count");
         break;
-    case OpKind::Fork: op.tag = p.get<std::uint32_t>("id"); break;
-    case OpKind::Branch:
+    case OpLayout::Signal: op.tag = p.get<std::uint32_t>("id"); break;
+    case OpLayout::Branch:
         dtype();
         op.src[0] = p.reg("s0", info);
         if (op.src[0] != kNoReg && !isScalarRegister(op.src[0]))
@@ -443,7 +437,7 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
         if (p.get<bool>("taken"))
             op.flags |= Op::kTaken;
         break;
-    case OpKind::MacTile: {
+    case OpLayout::MacTile: {
         dtype();
         MacTileArgs& m = op.mac;
         m.space = p.space("mem");
@@ -474,18 +468,18 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
             p.fail("requantize", "a requantising MacTile needs 'out8' (where the INT8 outputs go)");
         break;
     }
-    default:
+    case OpLayout::Registers:
         dtype();
         op.dst = p.reg("d", info);
         op.src[0] = p.reg("s0", info);
         op.src[1] = p.reg("s1", info);
         op.src[2] = p.reg("s2", info);
         op.vl = p.get<std::uint32_t>("vl", 0);
-        if (accessesMemory(op.kind)) {
+        if (desc.memory) {
             op.space = p.space("mem");
             op.addr = p.get<std::uint64_t>("addr");
             op.stride = p.get<std::int64_t>("stride", 0);
-            if (isSegmentOp(op.kind)) {
+            if (desc.segment) {
                 op.count = p.get<std::uint32_t>("nf");
                 if (op.count < 1 || op.count > 8)
                     p.fail("nf", fmt::format("a segment has 1 to 8 fields, not {}", op.count));
@@ -500,14 +494,14 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
                 op.base = static_cast<std::uint8_t>(kScalarRegBase + r);
             }
         }
-        if (takesImmediate(op))
+        if (takesImmediate(desc, op))
             op.imm = p.get<double>("imm", 0.0);
-        if (op.kind == OpKind::VSetVl) {
+        if (desc.lmul) {
             op.imm = p.get<double>("lmul", 1.0);
             if (op.imm != 1 && op.imm != 2 && op.imm != 4 && op.imm != 8)
                 p.fail("lmul", "lmul must be 1, 2, 4 or 8");
         }
-        if (op.kind == OpKind::Reduce && p.get<bool>("ordered", false))
+        if (desc.ordered && p.get<bool>("ordered", false))
             op.flags |= Op::kOrdered;
         break;
     }

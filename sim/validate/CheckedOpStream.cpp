@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/ir/Footprint.h"
+#include "sim/ir/OpTable.h"
 
 namespace tessim {
 
@@ -69,8 +70,8 @@ void CheckedOpStream::checkAlignment(const Op& op) {
     auto misaligned = [](std::int64_t v, std::uint64_t a) {
         return a > 1 && static_cast<std::uint64_t>(v) % a != 0;
     };
-    const bool vectorAccess = op.kind == OpKind::VLoad || op.kind == OpKind::VStore || isSegmentOp(op.kind);
-    if (vectorAccess && engine_.vectorAlignment != VectorAlignment::None) {
+    const OpDescriptor& info = opInfo(op.kind);
+    if (info.vectorAccess() && engine_.vectorAlignment != VectorAlignment::None) {
         const bool element = engine_.vectorAlignment == VectorAlignment::Element;
         const std::uint64_t a = element ? dtypeBytes(op.dtype) : engine_.registerBytes;
         std::string name;
@@ -89,7 +90,7 @@ void CheckedOpStream::checkAlignment(const Op& op) {
                                op.stride, a, what, engine_.name),
                    name, op.addr, memoryElements(op) * dtypeBytes(op.dtype));
     }
-    if (op.kind != OpKind::DmaStart || engine_.dmaAlignment <= 1)
+    if (info.layout != OpLayout::Transfer || engine_.dmaAlignment <= 1)
         return;
     const DmaArgs& d = op.dma;
     const std::uint64_t a = engine_.dmaAlignment;
@@ -116,9 +117,10 @@ bool CheckedOpStream::check(const Op& op) {
     current_ = index_++;
     bool ok = true;
     // Register budget: every register the op names exists on this engine.
+    const OpDescriptor& info = opInfo(op.kind);
     const std::uint8_t regs[] = {op.dst, op.src[0], op.src[1], op.src[2], op.base};
     for (std::uint8_t r : regs) {
-        if (r == kNoReg || op.kind == OpKind::MacTile || op.kind == OpKind::DmaStart)
+        if (r == kNoReg || !info.namesRegisters())
             continue;
         const bool scalar = r >= kScalarRegBase;
         const unsigned n = scalar ? r - kScalarRegBase : r;
@@ -133,7 +135,7 @@ bool CheckedOpStream::check(const Op& op) {
             break;
         }
     }
-    if (op.kind == OpKind::DmaStart) {
+    if (info.layout == OpLayout::Transfer) {
         const DmaArgs& d = op.dma;
         if (d.rowBytes == 0 || d.rows == 0 || d.planes == 0)
             report(op, "dma-descriptor",

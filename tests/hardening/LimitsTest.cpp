@@ -81,7 +81,8 @@ TEST(Limits, SweepTimeoutMustBeAFinitePositiveNumber) {
 // `tessim list` alone lists every kind (SweepCli.ListAloneShowsEveryKindAndEverySweepHasADescription);
 // a kind it does not know is refused, naming those it knows.
 TEST(Limits, ListOfAnUnknownKindNamesTheKinds) {
-    expectRefused(runTessim("list sweep"), {"sweep not in {targets,workloads,kernels,plans,papers,sweeps}"});
+    expectRefused(runTessim("list sweep"),
+                  {"sweep not in {targets,workloads,kernels,plans,papers,sweeps,ops}"});
 }
 
 TEST(Limits, AMisspeltComponentSuggestsTheComponent) {

@@ -193,7 +193,7 @@ Op sampleOp(OpKind kind) {
         op.imm = 4;
         break;
     case OpKind::Fence:
-    case OpKind::Count: break;
+    case OpKind::BuiltInCount: break;
     }
     return op;
 }
@@ -265,12 +265,12 @@ std::vector<Op> readBack(const std::string& text, const TargetInfo& target) {
 TEST(OpJsonl, EveryOpKindSurvivesEmitAndParse) {
     const TargetInfo target = testTarget();
     std::vector<Op> ops;
-    for (std::size_t k = 0; k < kOpKindCount; ++k)
+    for (std::size_t k = 0; k < kBuiltInOpKinds; ++k)
         ops.push_back(sampleOp(static_cast<OpKind>(k)));
     std::vector<EngineStream> streams;
     streams.push_back(EngineStream{"core", std::make_unique<VectorOpStream>(ops)});
     std::ostringstream text;
-    EXPECT_EQ(writeSchedule(text, streams, target), kOpKindCount);
+    EXPECT_EQ(writeSchedule(text, streams, target), kBuiltInOpKinds);
     std::vector<Op> back = readBack(text.str(), target);
     ASSERT_EQ(back.size(), ops.size());
     for (std::size_t i = 0; i < ops.size(); ++i)
@@ -278,7 +278,7 @@ TEST(OpJsonl, EveryOpKindSurvivesEmitAndParse) {
 }
 
 TEST(OpJsonl, OpNamesRoundTrip) {
-    for (std::size_t k = 0; k < kOpKindCount; ++k) {
+    for (std::size_t k = 0; k < kBuiltInOpKinds; ++k) {
         OpKind parsed = OpKind::Nop;
         ASSERT_TRUE(parseOpKind(opKindName(static_cast<OpKind>(k)), parsed)) << k;
         EXPECT_EQ(static_cast<std::size_t>(parsed), k);

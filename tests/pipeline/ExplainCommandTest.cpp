@@ -93,9 +93,11 @@ TEST(ExplainCommand, SetOverridesShowAndParametersWithoutASourceAreWarnedOf) {
             EXPECT_EQ(p["source"], "--set");
         }
     EXPECT_TRUE(found) << r.out;
-    for (const auto& m : x["memories"])
-        if (m["name"] == "sram")
+    for (const auto& m : x["memories"]) {
+        if (m["name"] == "sram") {
             EXPECT_EQ(m["size_bytes"].get<double>(), 2.0 * 1024 * 1024);
+        }
+    }
 
     // A target whose numbers carry no comment: each is a warning naming its file and line.
     const auto dir =

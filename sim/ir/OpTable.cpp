@@ -1,0 +1,294 @@
+#include "sim/ir/OpTable.h"
+
+#include <deque>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/ir/OpSemantics.h"
+
+namespace tessim {
+namespace {
+
+bool orderedReduction(const Op& op) {
+    return (op.flags & Op::kOrdered) != 0;
+}
+
+bool slideTowardsHigherElements(const Op& op) {
+    return op.imm < 0;
+}
+
+OpDescriptor registersOp(OpKind kind, const char* name, OpClass opClass, const char* summary) {
+    OpDescriptor d;
+    d.kind = kind;
+    d.name = name;
+    d.opClass = opClass;
+    d.summary = summary;
+    return d;
+}
+
+OpDescriptor memoryOp(OpKind kind, const char* name, bool store, bool scalar, const char* summary,
+                      OpSemantics semantics) {
+    OpDescriptor d = registersOp(kind, name, OpClass::Memory, summary);
+    d.memory = true;
+    d.store = store;
+    d.scalar = scalar;
+    d.footprint = store ? FootprintRule::ElementsWritten : FootprintRule::ElementsRead;
+    d.semantics = semantics;
+    return d;
+}
+
+OpDescriptor computeOp(OpKind kind, const char* name, double work, const char* summary,
+                       OpSemantics semantics) {
+    OpDescriptor d = registersOp(kind, name, OpClass::Compute, summary);
+    d.workPerElement = work;
+    d.semantics = semantics;
+    return d;
+}
+
+OpDescriptor scalarOp(OpKind kind, const char* name, const char* summary, OpSemantics semantics) {
+    OpDescriptor d = registersOp(kind, name, OpClass::Scalar, summary);
+    d.scalar = true;
+    d.immediate = Immediate::InPlaceOfSs1;
+    d.semantics = semantics;
+    return d;
+}
+
+OpDescriptor controlOp(OpKind kind, const char* name, OpClass opClass, OpLayout layout, SyncRule sync,
+                       const char* summary) {
+    OpDescriptor d = registersOp(kind, name, opClass, summary);
+    d.layout = layout;
+    d.sync = sync;
+    return d;
+}
+
+// The built-in kinds, in OpKind order.
+std::vector<OpDescriptor> builtInRows() {
+    using namespace semantics;
+    std::vector<OpDescriptor> rows;
+    rows.push_back(controlOp(OpKind::Nop, "nop", OpClass::Mark, OpLayout::Mark, SyncRule::None,
+                             "no work; with \"mark\": N ≠ 0 a layer boundary (per-layer results)"));
+    rows.push_back(memoryOp(OpKind::VLoad, "vload", false, false,
+                            "vd ← vl elements at mem:addr (stride bytes apart; 0 = unit stride)", vload));
+    rows.push_back(memoryOp(OpKind::VStore, "vstore", true, false, "vl elements of vs0 → mem:addr", vstore));
+    rows.push_back(memoryOp(OpKind::ScalarLoad, "sload", false, true, "sd ← one element at mem:addr", sload));
+    {
+        OpDescriptor d = computeOp(OpKind::Fma, "fma", 2.0, "vd ← vs0 · vs1 + vs2 (one rounding)", fma);
+        d.statesPeak = true;
+        rows.push_back(d);
+    }
+    rows.push_back(computeOp(OpKind::Mul, "mul", 1.0, "vd ← vs0 · vs1", mul));
+    rows.push_back(computeOp(OpKind::Add, "add", 1.0, "vd ← vs0 + vs1", add));
+    {
+        OpDescriptor d = computeOp(OpKind::Broadcast, "broadcast", 0.0, "vd ← splat(ss0, or imm without ss0)",
+                                   semantics::broadcast);
+        d.immediate = Immediate::Always;
+        rows.push_back(d);
+    }
+    {
+        OpDescriptor d =
+            computeOp(OpKind::Slide, "slide", 0.0,
+                      "vd[i] ← vs0[i + imm], elements past vl from vs1 (or 0); imm < 0 slides up", slide);
+        d.immediate = Immediate::Always;
+        d.variantTiming = "slide_up";
+        d.variantWhen = slideTowardsHigherElements;
+        rows.push_back(d);
+    }
+    {
+        OpDescriptor d = computeOp(OpKind::Reduce, "reduce", 0.0,
+                                   "d ← Σ vs0[i] (+ ss1); \"ordered\": in element order (vfredosum)", reduce);
+        d.ordered = true;
+        d.span = RegisterSpan::ReduceSource;
+        d.variantTiming = "reduce_ordered";
+        d.variantWhen = orderedReduction;
+        rows.push_back(d);
+    }
+    {
+        OpDescriptor d = computeOp(OpKind::MacTile, "mac_tile", 0.0,
+                                   "a convolution or GEMM tile on a MAC array (INT8 in, INT32 out)", nullptr);
+        d.layout = OpLayout::MacTile;
+        d.footprint = FootprintRule::MacTile;
+        d.streamsOperands = true;
+        d.unitSemantics = true;
+        rows.push_back(d);
+    }
+    {
+        OpDescriptor d = controlOp(OpKind::DmaStart, "dma_start", OpClass::Transfer, OpLayout::Transfer,
+                                   SyncRule::None, "start a 1-D to 3-D strided DMA copy; completion on tag");
+        d.footprint = FootprintRule::Transfer;
+        rows.push_back(d);
+    }
+    rows.push_back(controlOp(OpKind::DmaWait, "dma_wait", OpClass::Sync, OpLayout::TagWait, SyncRule::DmaTag,
+                             "wait until every DMA started with tag has completed"));
+    rows.push_back(controlOp(OpKind::Barrier, "barrier", OpClass::Sync, OpLayout::Rendezvous,
+                             SyncRule::Barrier, "all count engines reaching barrier id continue together"));
+    rows.push_back(controlOp(OpKind::Fork, "fork", OpClass::Sync, OpLayout::Signal, SyncRule::Signal,
+                             "signal event id"));
+    rows.push_back(controlOp(OpKind::Join, "join", OpClass::Sync, OpLayout::Rendezvous, SyncRule::Join,
+                             "wait until event id has been signalled count times"));
+    rows.push_back(scalarOp(OpKind::SAdd, "sadd", "sd ← ss0 + (ss1, or imm without ss1)", scalarAdd));
+    rows.push_back(scalarOp(OpKind::SMul, "smul", "sd ← ss0 · (ss1 or imm)", scalarMul));
+    rows.push_back(scalarOp(OpKind::SCompare, "scmp", "sd ← 1 if ss0 < (ss1 or imm), else 0", scalarCompare));
+    rows.push_back(scalarOp(OpKind::SShift, "sshift",
+                            "sd ← ss0 shifted left by (ss1 or imm) bits, right when negative (integers)",
+                            scalarShift));
+    rows.push_back(
+        memoryOp(OpKind::ScalarStore, "sstore", true, true, "ss0 → one element at mem:addr", sstore));
+    {
+        OpDescriptor d = scalarOp(OpKind::Branch, "branch",
+                                  "a loop back-edge; \"taken\" when it jumps back (checked against ss0)",
+                                  semantics::branch);
+        d.layout = OpLayout::Branch;
+        d.immediate = Immediate::None;
+        d.branch = true;
+        rows.push_back(d);
+    }
+    {
+        OpDescriptor d =
+            scalarOp(OpKind::VSetVl, "vsetvl",
+                     "sd ← min(AVL, VLMAX): AVL from ss0 or vl, VLMAX = lmul · VLEN / SEW", setVectorLength);
+        d.immediate = Immediate::None;
+        d.lmul = true;
+        rows.push_back(d);
+    }
+    rows.push_back(
+        computeOp(OpKind::Gather, "vgather", 0.0, "vd[i] ← vs0[vs1[i]] (0 for an index ≥ vl)", gather));
+    {
+        OpDescriptor d = computeOp(OpKind::WidenFma, "wfma", 2.0,
+                                   "vd ← vs0 · vs1 + vd at twice the sources' width (vfwmacc)", widenFma);
+        d.span = RegisterSpan::Widening;
+        rows.push_back(d);
+    }
+    {
+        OpDescriptor d =
+            memoryOp(OpKind::SegLoad, "vlseg", false, false,
+                     "vlseg<nf>: field f of segment i → element i of group vd + f·LMUL", segmentLoad);
+        d.segment = true;
+        d.span = RegisterSpan::SegmentDest;
+        rows.push_back(d);
+    }
+    {
+        OpDescriptor d = memoryOp(OpKind::SegStore, "vsseg", true, false,
+                                  "vsseg<nf>: the reverse, from groups vs0, vs0 + LMUL, …", segmentStore);
+        d.segment = true;
+        d.span = RegisterSpan::SegmentSource;
+        rows.push_back(d);
+    }
+    rows.push_back(controlOp(OpKind::Fence, "fence", OpClass::Sync, OpLayout::Bare, SyncRule::DrainStores,
+                             "wait until every store the engine issued has reached its memory"));
+    return rows;
+}
+
+bool spansSeveralGroups(RegisterSpan span) {
+    return span == RegisterSpan::Widening || span == RegisterSpan::SegmentDest ||
+           span == RegisterSpan::SegmentSource;
+}
+
+struct Table {
+    std::deque<OpDescriptor> rows;  // stable addresses
+    std::vector<std::string> timingNames;
+
+    TimingClass timingClass(const std::string& name) {
+        for (std::size_t i = 0; i < timingNames.size(); ++i)
+            if (timingNames[i] == name)
+                return static_cast<TimingClass>(i);
+        if (timingNames.size() > 0xFFFF)
+            throw std::length_error("too many timing classes");
+        timingNames.push_back(name);
+        return static_cast<TimingClass>(timingNames.size() - 1);
+    }
+};
+
+Table& table() {
+    static Table t;
+    return t;
+}
+
+// Primary classes first, in kind order (a built-in kind's class index is its kind), then variants.
+std::vector<const OpDescriptor*> buildBuiltIns() {
+    Table& t = table();
+    std::vector<const OpDescriptor*> rows;
+    for (OpDescriptor& d : builtInRows()) {
+        if (static_cast<std::size_t>(d.kind) != t.rows.size())
+            throw std::logic_error("built-in op rows must follow OpKind order");
+        d.timingClass = t.timingClass(d.timing.empty() ? d.name : d.timing);
+        d.multiGroupSpan = spansSeveralGroups(d.span);
+        t.rows.push_back(std::move(d));
+    }
+    for (OpDescriptor& d : t.rows) {
+        if (d.variantWhen)
+            d.variantClass = t.timingClass(d.variantTiming);
+        rows.push_back(&d);
+    }
+    return rows;
+}
+
+}  // namespace
+
+namespace detail {
+std::vector<const OpDescriptor*> gOpRows = buildBuiltIns();
+}  // namespace detail
+
+std::size_t opKindCount() {
+    return detail::gOpRows.size();
+}
+
+bool isKnownOpKind(OpKind k) {
+    return static_cast<std::size_t>(k) < detail::gOpRows.size();
+}
+
+const OpDescriptor* findOpKind(std::string_view name) {
+    for (const OpDescriptor* d : detail::gOpRows)
+        if (d->name == name)
+            return d;
+    return nullptr;
+}
+
+OpKind registerOpKind(OpDescriptor row) {
+    if (row.name.empty())
+        throw std::invalid_argument("an op kind needs a name");
+    if (findOpKind(row.name))
+        throw std::invalid_argument(fmt::format("op kind '{}' already exists", row.name));
+    if (row.variantWhen && row.variantTiming.empty())
+        throw std::invalid_argument(fmt::format("op kind '{}': a timing variant needs a name", row.name));
+    if (detail::gOpRows.size() > 0xFFFF)
+        throw std::length_error("too many op kinds");
+    Table& t = table();
+    row.kind = static_cast<OpKind>(detail::gOpRows.size());
+    row.timingClass = t.timingClass(row.timing.empty() ? row.name : row.timing);
+    row.multiGroupSpan = spansSeveralGroups(row.span);
+    if (row.variantWhen)
+        row.variantClass = t.timingClass(row.variantTiming);
+    t.rows.push_back(std::move(row));
+    detail::gOpRows.push_back(&t.rows.back());
+    return t.rows.back().kind;
+}
+
+std::size_t timingClassCount() {
+    return table().timingNames.size();
+}
+
+std::string_view timingClassName(TimingClass c) {
+    const auto& names = table().timingNames;
+    return c < names.size() ? std::string_view(names[c]) : std::string_view("?");
+}
+
+bool findTimingClass(std::string_view name, TimingClass& out) {
+    const auto& names = table().timingNames;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (names[i] == name) {
+            out = static_cast<TimingClass>(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+const OpDescriptor* variantOwner(TimingClass c) {
+    for (const OpDescriptor* d : detail::gOpRows)
+        if (d->variantWhen && d->variantClass == c)
+            return d;
+    return nullptr;
+}
+
+}  // namespace tessim

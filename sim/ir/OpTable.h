@@ -1,0 +1,155 @@
+// The op-descriptor table: every op kind described once — name, class, operands and the registers
+// they span, JSON Lines fields, footprint, functional semantics and the timing class a unit table
+// keys on. The parser and writer (OpJsonl), footprints, checks, units and the engine read these
+// rows instead of switching over the kind, so a new kind is one registerOpKind() call.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/ir/Op.h"
+
+namespace tessim {
+
+class OpExecution;
+
+// How an engine issues the op.
+enum class OpClass : std::uint8_t {
+    Compute,   // a vector or array op on a compute unit
+    Scalar,    // a scalar ALU op, branch or vsetvl: one element whatever vl says, on a compute unit
+    Memory,    // a load or store through a load/store unit
+    Transfer,  // starts a DMA transfer
+    Sync,      // waits: for stores, a DMA tag, a barrier, a join; or signals an event
+    Mark,      // no work: a layer mark (tag ≠ 0) or a VLIW filler slot
+};
+
+// The op's fields, in the Op struct and in JSON Lines.
+enum class OpLayout : std::uint8_t {
+    Registers,   // dtype, vd/sd, vs0..vs2/ss0..ss2, vl; more by the options below
+    Branch,      // dtype, ss0 (the loop condition), taken
+    MacTile,     // MacTileArgs
+    Transfer,    // DmaArgs and a tag
+    TagWait,     // tag
+    Rendezvous,  // id and count (barrier, join)
+    Signal,      // id (fork)
+    Bare,        // no field (fence)
+    Mark,        // mark (optional tag)
+};
+
+// What the op's immediate is for (Registers layout).
+enum class Immediate : std::uint8_t {
+    None,
+    Always,        // imm is an operand (broadcast value, slide offset)
+    InPlaceOfSs1,  // imm replaces a missing second source (scalar ALU)
+};
+
+// The registers each operand spans in an op of LMUL group G (Engine::operandSpan).
+enum class RegisterSpan : std::uint8_t {
+    Group,          // every operand G registers
+    ReduceSource,   // vs0 G registers, the accumulator and result one element
+    Widening,       // vd and vs2 2·G (one register while they fit), the sources G
+    SegmentDest,    // vd nf·G registers (one group per field), the rest G
+    SegmentSource,  // vs0 nf·G registers, the rest G
+};
+
+// Which bytes the op touches (footprint()).
+enum class FootprintRule : std::uint8_t { None, ElementsRead, ElementsWritten, Transfer, MacTile };
+
+// What a Sync op waits for or signals.
+enum class SyncRule : std::uint8_t { None, DrainStores, DmaTag, Barrier, Join, Signal };
+
+// A timing class: the key of a unit's `ops:` table. Built-in kinds each have their own, named as
+// the kind; a class may be a variant of another, used when a flag of the op asks for it and the
+// unit times it, else the op costs as its primary class.
+using TimingClass = std::uint16_t;
+
+// Functional semantics: compute the op's result on the engine's registers (and, for a store, the
+// bytes it writes). A null function: the op changes no register.
+using OpSemantics = void (*)(const Op& op, OpExecution& exec);
+
+struct OpDescriptor {
+    std::string name;     // JSON Lines "op", stats and energy keys (<name>_<dtype>)
+    std::string summary;  // one line for the reference (docs/op-reference.md)
+    OpClass opClass = OpClass::Compute;
+    OpLayout layout = OpLayout::Registers;
+    // Registers layout options.
+    bool memory = false;   // mem, addr, stride, saddr
+    bool store = false;    // writes memory
+    bool segment = false;  // nf fields (1..8), unit stride
+    Immediate immediate = Immediate::None;
+    bool lmul = false;     // vsetvl's "lmul" (held in imm)
+    bool ordered = false;  // "ordered" (Op::kOrdered)
+    RegisterSpan span = RegisterSpan::Group;
+    FootprintRule footprint = FootprintRule::None;
+    SyncRule sync = SyncRule::None;
+    // Work (FLOP-like) per element on a compute unit, and whether the op's rate states the
+    // peak of a unit that times it (an FMA: 2 per element).
+    double workPerElement = 0.0;
+    bool statesPeak = false;
+    bool branch = false;           // a taken one redirects the front end (Op::kTaken)
+    bool streamsOperands = false;  // a tile whose operands stream through memory (MacTile)
+    bool unitSemantics = false;    // the unit computes the result (FunctionalUnit::executeFunctional)
+    OpSemantics semantics = nullptr;
+    // Timing: the class's name (empty: the op's own name), and a variant class with the
+    // condition that selects it.
+    std::string timing;
+    std::string variantTiming;
+    bool (*variantWhen)(const Op&) = nullptr;
+
+    // Filled by the table.
+    OpKind kind = OpKind::Nop;
+    TimingClass timingClass = 0;
+    TimingClass variantClass = 0;
+    bool multiGroupSpan = false;
+
+    bool scalar = false;  // one element whatever vl says: no vector registers, same cost at any vl
+
+    bool vectorAccess() const { return memory && !scalar; }
+    bool namesRegisters() const { return layout == OpLayout::Registers || layout == OpLayout::Branch; }
+    // Operands span more than the op's LMUL group (widening, segments).
+    bool multiGroup() const { return multiGroupSpan; }
+};
+
+namespace detail {
+// Rows by kind; read on every op issued, so the accessor below is inline.
+extern std::vector<const OpDescriptor*> gOpRows;
+}  // namespace detail
+
+inline const OpDescriptor& opInfo(OpKind k) {
+    return *detail::gOpRows[static_cast<std::size_t>(k)];
+}
+
+// Kinds in the table (built-in ones first, in OpKind order).
+std::size_t opKindCount();
+bool isKnownOpKind(OpKind k);
+const OpDescriptor* findOpKind(std::string_view name);
+// Adds a row and returns its kind. The name must be new; its timing class is the name unless
+// `timing` names another (an existing class or a new one). Not thread-safe: register before a run.
+OpKind registerOpKind(OpDescriptor row);
+
+std::size_t timingClassCount();
+std::string_view timingClassName(TimingClass c);
+bool findTimingClass(std::string_view name, TimingClass& out);
+// The kind whose variant a class is, or null when it is a primary class.
+const OpDescriptor* variantOwner(TimingClass c);
+
+// Elements a load or store moves: one for scalar ones, vl · fields for segments, else vl.
+inline std::uint64_t memoryElements(const Op& op, const OpDescriptor& d) {
+    if (d.scalar && d.memory)
+        return 1;
+    return d.segment ? std::uint64_t{op.vl} * op.count : op.vl;
+}
+inline std::uint64_t memoryElements(const Op& op) {
+    return memoryElements(op, opInfo(op.kind));
+}
+
+// The timing class an op is costed as (its variant when the op asks for it).
+inline TimingClass timingClassOf(const Op& op) {
+    const OpDescriptor& d = opInfo(op.kind);
+    return d.variantWhen && d.variantWhen(op) ? d.variantClass : d.timingClass;
+}
+
+}  // namespace tessim
