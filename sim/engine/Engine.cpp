@@ -417,13 +417,12 @@ unsigned Engine::operandSpan(const Op& op, unsigned i, unsigned group) const {
     return group;
 }
 
-unsigned Engine::multiGroup(const Op& op) const {
-    const OpDescriptor& info = opInfo(op.kind);
+unsigned Engine::multiGroup(const Op& op, const OpDescriptor& info) const {
     if (info.segment && (op.count < 1 || op.count > 8))
         throw std::runtime_error(fmt::format("engine {}: op '{}' has {} fields; a segment has 1 to 8", name(),
                                              opKindName(op.kind), op.count));
     if (config_.registerGroups)
-        return registerGroup(op);
+        return registerGroup(op, info);
     // Without groups, each field is one register id: the last must exist.
     const std::uint8_t first = info.span == RegisterSpan::SegmentDest ? op.dst : op.src[0];
     if (info.segment && first != kNoReg && first + op.count > config_.vectorRegisters)
@@ -434,9 +433,8 @@ unsigned Engine::multiGroup(const Op& op) const {
     return 1;
 }
 
-unsigned Engine::registerGroup(const Op& op) const {
+unsigned Engine::registerGroup(const Op& op, const OpDescriptor& info) const {
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    const OpDescriptor& info = opInfo(op.kind);
     const bool multi = info.multiGroup();
     if ((bytes <= config_.registerBytes && !multi) || info.scalar)
         return 1;

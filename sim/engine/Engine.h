@@ -160,13 +160,13 @@ private:
               regValid_[op.base]))
             failRegister(op);
         if (info.multiGroup())
-            return multiGroup(op);
-        return config_.registerGroups ? registerGroup(op) : 1;
+            return multiGroup(op, info);
+        return config_.registerGroups ? registerGroup(op, info) : 1;
     }
     // checkRegisters for widening and segment ops (their operands span several groups).
-    unsigned multiGroup(const Op& op) const;
+    unsigned multiGroup(const Op& op, const OpDescriptor& info) const;
     [[noreturn]] void failRegister(const Op& op) const;
-    unsigned registerGroup(const Op& op) const;
+    unsigned registerGroup(const Op& op, const OpDescriptor& info) const;
     // Registers per operand at the op's vl and SEW: a power of two (LMUL), 1 for fractions.
     unsigned lmulGroup(const Op& op) const;
     // Registers operand i spans (kDestination: the result) in an op of LMUL group `group`.

@@ -66,11 +66,15 @@ IssueCost TableUnit::issue(const Op& op) {
     const auto d = static_cast<std::size_t>(op.dtype);
     ++kind.ops[d];
     kind.elements[d] += op.vl > 0 ? kind.memoryElements(op) : 1;  // scalar ops: see collect()
-    if (kind.variant) {  // the row depends on the op (reduce_ordered, slide_up)
-        const Row& r = rows_[timingRow(op, opInfo(op.kind))];
-        return cost(op, kind, r.reciprocalTable, r.singleOccupancy, r.singleLatency);
-    }
+    if (kind.variant)  // the row depends on the op (reduce_ordered, slide_up)
+        return variantCost(op, kind);
     return cost(op, kind, kind.reciprocalTable, kind.singleOccupancy, kind.singleLatency);
+}
+
+// Out of line: keeps the common path through issue() short.
+__attribute__((noinline)) IssueCost TableUnit::variantCost(const Op& op, const Kind& kind) {
+    const Row& r = rows_[timingRow(op, opInfo(op.kind))];
+    return cost(op, kind, r.reciprocalTable, r.singleOccupancy, r.singleLatency);
 }
 
 inline __attribute__((always_inline)) IssueCost TableUnit::cost(const Op& op, const Kind& kind,

@@ -129,6 +129,7 @@ private:
         return k.variant ? timingRow(op, opInfo(op.kind)) : k.row;
     }
     IssueCost memoryCost(const Op& op);
+    IssueCost variantCost(const Op& op, const Kind& kind);
     // issue()'s cost of an op of `kind`, given its row's single-register figures.
     IssueCost cost(const Op& op, const Kind& kind, bool reciprocalTable, std::uint64_t singleOccupancy,
                    std::uint64_t singleLatency);

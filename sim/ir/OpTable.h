@@ -71,12 +71,11 @@ using TimingClass = std::uint16_t;
 using OpSemantics = void (*)(const Op& op, OpExecution& exec);
 
 struct OpDescriptor {
-    std::string name;     // JSON Lines "op", stats and energy keys (<name>_<dtype>)
-    std::string summary;  // one line for the reference (docs/op-reference.md)
+    // What the engine reads on every op comes first (one cache line); names and text last.
     OpClass opClass = OpClass::Compute;
     OpLayout layout = OpLayout::Registers;
-    // Registers layout options.
-    bool memory = false;   // mem, addr, stride, saddr
+    bool scalar = false;   // one element whatever vl says: no vector registers, same cost at any vl
+    bool memory = false;   // Registers layout: mem, addr, stride, saddr
     bool store = false;    // writes memory
     bool segment = false;  // nf fields (1..8), unit stride
     Immediate immediate = Immediate::None;
@@ -85,27 +84,25 @@ struct OpDescriptor {
     RegisterSpan span = RegisterSpan::Group;
     FootprintRule footprint = FootprintRule::None;
     SyncRule sync = SyncRule::None;
-    // Work (FLOP-like) per element on a compute unit, and whether the op's rate states the
-    // peak of a unit that times it (an FMA: 2 per element).
-    double workPerElement = 0.0;
-    bool statesPeak = false;
+    bool statesPeak = false;       // the op's rate states a unit's peak (an FMA's)
     bool branch = false;           // a taken one redirects the front end (Op::kTaken)
     bool streamsOperands = false;  // a tile whose operands stream through memory (MacTile)
     bool unitSemantics = false;    // the unit computes the result (FunctionalUnit::executeFunctional)
-    OpSemantics semantics = nullptr;
-    // Timing: the class's name (empty: the op's own name), and a variant class with the
-    // condition that selects it.
-    std::string timing;
-    std::string variantTiming;
-    bool (*variantWhen)(const Op&) = nullptr;
-
     // Filled by the table.
+    bool multiGroupSpan = false;
     OpKind kind = OpKind::Nop;
     TimingClass timingClass = 0;
     TimingClass variantClass = 0;
-    bool multiGroupSpan = false;
+    // Work (FLOP-like) per element on a compute unit (an FMA: 2).
+    double workPerElement = 0.0;
+    OpSemantics semantics = nullptr;
+    bool (*variantWhen)(const Op&) = nullptr;  // selects the variant timing class
 
-    bool scalar = false;  // one element whatever vl says: no vector registers, same cost at any vl
+    std::string name;     // JSON Lines "op", stats and energy keys (<name>_<dtype>)
+    std::string summary;  // one line for the reference (docs/op-reference.md)
+    // Timing: the class's name (empty: the op's own name), and the variant class's.
+    std::string timing;
+    std::string variantTiming;
 
     bool vectorAccess() const { return memory && !scalar; }
     bool namesRegisters() const { return layout == OpLayout::Registers || layout == OpLayout::Branch; }
