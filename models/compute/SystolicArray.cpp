@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "sim/engine/Int8Dot.h"
+#include "sim/ir/Int8Dot.h"
 
 namespace tessim {
 

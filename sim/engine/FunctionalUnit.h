@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/FunctionalMemory.h"
 #include "sim/energy/EnergyLedger.h"
 #include "sim/ir/Op.h"
 #include "sim/machine/MacArrayInfo.h"
@@ -15,8 +16,6 @@
 #include "sim/stats/StatsTree.h"
 
 namespace tessim {
-
-class FunctionalMemory;
 
 enum class UnitClass { Compute, Memory };
 
@@ -95,14 +94,6 @@ private:
     UnitClass class_;
     unsigned instances_;
     std::string slotClass_;
-};
-
-// Byte-level access to the memories an engine is connected to, for functional execution.
-class FunctionalMemory {
-public:
-    virtual ~FunctionalMemory() = default;
-    virtual void read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) = 0;
-    virtual void write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) = 0;
 };
 
 }  // namespace tessim

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/engine/FunctionalUnit.h"
+#include "sim/core/FunctionalMemory.h"
 #include "sim/ir/OpStream.h"
 #include "sim/machine/TargetInfo.h"
 #include "sim/stats/StatsTree.h"

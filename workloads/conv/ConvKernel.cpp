@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/Reader.h"
-#include "sim/engine/Int8Dot.h"
+#include "sim/ir/Int8Dot.h"
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/DmaOps.h"
 #include "workloads/common/KernelReaders.h"

@@ -1,4 +1,4 @@
-#include "sim/engine/Int8Dot.h"
+#include "sim/ir/Int8Dot.h"
 
 namespace tessim {
 
