@@ -8,7 +8,6 @@
 
 #include "sim/core/ProcessFailure.h"
 #include "sim/ir/Footprint.h"
-#include "sim/ir/OpSemantics.h"
 #include "sim/ir/OpTable.h"
 #include "sim/report/TraceSink.h"
 
@@ -64,7 +63,6 @@ Engine::Engine(sc_core::sc_module_name name, EngineConfig config,
         regValid_[r] = true;
     for (unsigned r = 0; r < config_.scalarRegisters && kScalarRegBase + r < kRegIds; ++r)
         regValid_[kScalarRegBase + r] = true;
-    vregs_.resize(kVectorRegs);
     payload_.set_extension(&access_);
     payload_.set_byte_enable_ptr(nullptr);
     payload_.set_dmi_allowed(false);
@@ -390,12 +388,7 @@ void Engine::failRegister(const Op& op) const {
 }
 
 unsigned Engine::lmulGroup(const Op& op) const {
-    const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    const std::uint64_t registers = (bytes + config_.registerBytes - 1) / config_.registerBytes;
-    unsigned group = 1;
-    while (group < registers)
-        group *= 2;
-    return group;
+    return lmulRegisters(op, config_.registerBytes);
 }
 
 unsigned Engine::operandSpan(const Op& op, unsigned i, unsigned group) const {
@@ -530,11 +523,11 @@ inline void Engine::completeCompute(const Op& op, const OpDescriptor& info, unsi
                      config_.clock.at(s + occupancy));
     if (observer_ && info.streamsOperands)
         reportMacOperands(op, s, s + occupancy);
-    if (functional_) {
+    if (executor_) {
         if (info.unitSemantics)
             unit.executeFunctional(op, *this);
         else
-            executeFunctional(op, nullptr);
+            executor_->execute(op, nullptr);
     }
 }
 
@@ -564,10 +557,10 @@ inline void Engine::completeMemory(const Op& op, const OpDescriptor& info, unsig
     ++memoryOps_;
 
     std::vector<std::uint8_t>* data = nullptr;
-    if (functional_) {
+    if (executor_) {
         data = &functionalBuffer_;
         if (write)
-            storeBytes(op, *data);
+            executor_->storeBytes(op, *data);
     }
     Tick done = memoryAccess(op, config_.clock.at(s), write, data);
     std::uint64_t doneCycle = config_.clock.cyclesCeil(done);
@@ -578,8 +571,8 @@ inline void Engine::completeMemory(const Op& op, const OpDescriptor& info, unsig
         memoryDrain_ = std::max(memoryDrain_, doneCycle);
     } else if (op.dst != kNoReg) {
         markResult(op, info, group, std::max(s + occupancy, doneCycle) + cost.latency, true);
-        if (functional_)
-            executeFunctional(op, data);
+        if (executor_)
+            executor_->execute(op, data);
     }
 }
 
@@ -681,7 +674,7 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
         }
         plan.push_back(Planned{slot, group});
     }
-    if (functional_)
+    if (executor_)
         checkNoReadAfterWriteInBundle(bundle);
     const std::uint64_t s = std::max(bound, cycle_);
     accountIssue(s, boundReason, anyCompute ? StallReason::Compute : StallReason::Memory);
@@ -864,64 +857,21 @@ void Engine::collect(StatsTree& stats, EnergyLedger& energy, double seconds) con
 
 // ---- functional execution ------------------------------------------------------------------
 
-// The engine's side of an op's semantics (OpTable.h): its registers and the bytes moved.
-class Engine::Execution final : public OpExecution {
-public:
-    Execution(Engine& engine, const Op& op, const std::vector<std::uint8_t>* loaded,
-              std::vector<std::uint8_t>* stored)
-        : engine_(engine), op_(op), loaded_(loaded), stored_(stored) {}
-
-    std::vector<double>& vector(std::uint8_t r) override {
-        if (r >= kVectorRegs)
-            fail(fmt::format("op '{}' needs a vector register, not {}", opKindName(op_.kind),
-                             registerName(r)));
-        return engine_.vregs_[r];
-    }
-    double& scalar(std::uint8_t r) override {
-        if (r < kScalarRegBase || r >= kRegIds)
-            fail(fmt::format("op '{}' needs a scalar register, not {}", opKindName(op_.kind),
-                             registerName(r)));
-        return engine_.sregs_[r - kScalarRegBase];
-    }
-    unsigned registerBytes() const override { return engine_.config_.registerBytes; }
-    unsigned fieldRegisters(const Op& op) const override {
-        return engine_.config_.registerGroups ? engine_.lmulGroup(op) : 1;
-    }
-    const std::uint8_t* loaded() const override {
-        if (!loaded_)
-            fail(fmt::format("op '{}' reads loaded bytes, but it loads nothing", opKindName(op_.kind)));
-        return loaded_->data();
-    }
-    std::vector<std::uint8_t>& stored() override {
-        if (!stored_)
-            fail(fmt::format("op '{}' writes stored bytes, but it stores nothing", opKindName(op_.kind)));
-        return *stored_;
-    }
-    [[noreturn]] void fail(const std::string& what) const override {
-        throw std::runtime_error(fmt::format("engine {}: {}", engine_.name(), what));
-    }
-
-private:
-    Engine& engine_;
-    const Op& op_;
-    const std::vector<std::uint8_t>* loaded_;
-    std::vector<std::uint8_t>* stored_;
-};
-
-// A store without semantics writes zeros.
-void Engine::storeBytes(const Op& op, std::vector<std::uint8_t>& out) {
-    out.assign(memoryElements(op) * dtypeBytes(op.dtype), 0);
-    if (const OpSemantics semantics = opInfo(op.kind).semantics) {
-        Execution exec(*this, op, nullptr, &out);
-        semantics(op, exec);
-    }
+void Engine::setFunctional(bool on) {
+    if (!on)
+        executor_.reset();
+    else if (!executor_)
+        executor_ =
+            std::make_unique<FunctionalExecutor>(name(), config_.registerBytes, config_.registerGroups);
 }
 
-void Engine::executeFunctional(const Op& op, const std::vector<std::uint8_t>* loaded) {
-    if (const OpSemantics semantics = opInfo(op.kind).semantics) {
-        Execution exec(*this, op, loaded, nullptr);
-        semantics(op, exec);
-    }
+const std::vector<double>& Engine::vectorRegister(unsigned r) const {
+    static const std::vector<double> none;
+    return executor_ ? executor_->vectorRegister(r) : none;
+}
+
+double Engine::scalarRegister(unsigned r) const {
+    return executor_ ? executor_->scalarRegister(r) : 0.0;
 }
 
 void Engine::read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) {

@@ -31,6 +31,7 @@
 #include "sim/core/MemoryAccess.h"
 #include "sim/core/Time.h"
 #include "sim/engine/EngineConfig.h"
+#include "sim/engine/FunctionalExecutor.h"
 #include "sim/engine/FunctionalUnit.h"
 #include "sim/engine/StallBreakdown.h"
 #include "sim/engine/SyncHub.h"
@@ -77,7 +78,9 @@ public:
     // Memory names by space id, for error messages that a user can act on.
     void setSpaceNames(std::vector<std::string> names) { spaceNames_ = std::move(names); }
     void setStream(std::unique_ptr<OpStream> stream) { stream_ = std::move(stream); }
-    void setFunctional(bool on) { functional_ = on; }
+    // A functional run computes values (FunctionalExecutor); without, the engine keeps none.
+    void setFunctional(bool on);
+    bool functional() const { return executor_ != nullptr; }
     // Multicast groups by id (index 0 unused), for the bytes each DMA transfer writes per memory.
     void setMulticastGroups(const std::vector<std::vector<std::uint8_t>>* groups) { groups_ = groups; }
     void setTrace(TraceSink* trace) { trace_ = trace; }
@@ -109,8 +112,9 @@ public:
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const;
 
     // Functional register state (tests, checks).
-    const std::vector<double>& vectorRegister(unsigned r) const { return vregs_[r]; }
-    double scalarRegister(unsigned r) const { return sregs_[r]; }
+    // Register values of a functional run (empty and 0 otherwise).
+    const std::vector<double>& vectorRegister(unsigned r) const;
+    double scalarRegister(unsigned r) const;
 
 private:
     // When an op's operands are ready, and whether the last of them comes from memory.
@@ -176,9 +180,6 @@ private:
     void markResult(const Op& op, const OpDescriptor& info, unsigned group, std::uint64_t ready,
                     bool fromMemory);
 
-    void executeFunctional(const Op& op, const std::vector<std::uint8_t>* loaded);
-    class Execution;
-    void storeBytes(const Op& op, std::vector<std::uint8_t>& out);
     void read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) override;
     void write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) override;
 
@@ -186,7 +187,6 @@ private:
     std::vector<std::unique_ptr<FunctionalUnit>> units_;
     SyncHub& sync_;
     std::unique_ptr<OpStream> stream_;
-    bool functional_ = false;
     TraceSink* trace_ = nullptr;
     AccessObserver* observer_ = nullptr;
     const std::vector<std::vector<std::uint8_t>>* groups_ = nullptr;
@@ -237,10 +237,9 @@ private:
     std::vector<EngineMark> marks_;
     tlm_utils::tlm_quantumkeeper quantum_;
 
-    std::vector<std::vector<double>> vregs_;
+    std::unique_ptr<FunctionalExecutor> executor_;  // functional runs only
     std::vector<std::uint8_t> functionalBuffer_;
     std::vector<OperandBlock> operandBlocks_;
-    std::array<double, kRegIds - kScalarRegBase> sregs_{};
 };
 
 }  // namespace tessim

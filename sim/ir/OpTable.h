@@ -143,6 +143,16 @@ inline std::uint64_t memoryElements(const Op& op) {
     return memoryElements(op, opInfo(op.kind));
 }
 
+// Registers per operand at the op's vl and SEW: a power of two (LMUL), 1 for fractions.
+inline unsigned lmulRegisters(const Op& op, unsigned registerBytes) {
+    const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
+    const std::uint64_t registers = (bytes + registerBytes - 1) / registerBytes;
+    unsigned group = 1;
+    while (group < registers)
+        group *= 2;
+    return group;
+}
+
 // The timing class an op is costed as (its variant when the op asks for it).
 inline TimingClass timingClassOf(const Op& op) {
     const OpDescriptor& d = opInfo(op.kind);
