@@ -34,7 +34,9 @@ bool isMemory(OpKind k) {
 Engine::Engine(sc_core::sc_module_name name, EngineConfig config,
                std::vector<std::unique_ptr<FunctionalUnit>> units, SyncHub& sync)
     : sc_core::sc_module(name), memory("memory"), dma("dma"), config_(std::move(config)),
-      units_(std::move(units)), sync_(sync) {
+      units_(std::move(units)), sync_(sync),
+      scoreboard_(this->name(), config_.vectorRegisters, config_.scalarRegisters, config_.registerBytes,
+                  config_.registerGroups) {
     spaceToSocket_.fill(-1);
     for (unsigned s = 0; s < concreteSpace_.size(); ++s)
         concreteSpace_[s] = static_cast<std::uint8_t>(s);
@@ -58,11 +60,6 @@ Engine::Engine(sc_core::sc_module_name name, EngineConfig config,
     }
     slotTaken_.assign(slots_.size(), 0);
     slotClassUse_.assign(config_.slots.size(), 0);
-    regValid_[kNoReg] = true;
-    for (unsigned r = 0; r < config_.vectorRegisters && r < kVectorRegs; ++r)
-        regValid_[r] = true;
-    for (unsigned r = 0; r < config_.scalarRegisters && kScalarRegBase + r < kRegIds; ++r)
-        regValid_[kScalarRegBase + r] = true;
     payload_.set_extension(&access_);
     payload_.set_byte_enable_ptr(nullptr);
     payload_.set_dmi_allowed(false);
@@ -191,12 +188,7 @@ void Engine::runStream() {
     }
     // Drain: the engine is done when every result and memory access has completed.
     std::uint64_t computeDone = 0, memoryDone = 0;
-    for (unsigned r = 0; r < kRegIds; ++r) {
-        if (regFromMemory_[r])
-            memoryDone = std::max(memoryDone, regReady_[r]);
-        else
-            computeDone = std::max(computeDone, regReady_[r]);
-    }
+    scoreboard_.lastResults(memoryDone, computeDone);
     for (const auto& s : slots_) {
         if (units_[s.unit]->unitClass() == UnitClass::Memory)
             memoryDone = std::max(memoryDone, s.freeAt);
@@ -373,131 +365,6 @@ void Engine::issueControl(const Op& op) {
                           op.tag, arrived, config_.clock.at(cycle_));
 }
 
-void Engine::failRegister(const Op& op) const {
-    const std::uint8_t regs[] = {op.dst, op.src[0], op.src[1], op.src[2], op.base};
-    for (std::uint8_t r : regs) {
-        if (regValid_[r])
-            continue;
-        throw std::runtime_error(fmt::format(
-            "engine {}: op '{}' names register {}, but the engine has {} vector registers (v0..v{}) and "
-            "{} scalar registers (s0..s{})",
-            name(), opKindName(op.kind), registerName(r), config_.vectorRegisters,
-            config_.vectorRegisters - 1, config_.scalarRegisters, config_.scalarRegisters - 1));
-    }
-    throw std::logic_error("failRegister called for an op with valid registers");
-}
-
-unsigned Engine::lmulGroup(const Op& op) const {
-    return lmulRegisters(op, config_.registerBytes);
-}
-
-unsigned Engine::operandSpan(const Op& op, unsigned i, unsigned group) const {
-    const std::uint8_t r = i == kDestination ? op.dst : op.src[i];
-    if (r >= kScalarRegBase || !config_.registerGroups)
-        return 1;
-    switch (opInfo(op.kind).span) {
-    // A reduction reads a whole group but its accumulator and result are one element.
-    case RegisterSpan::ReduceSource: return i == 0 ? group : 1;
-    case RegisterSpan::Widening: {
-        // The wide operands take twice the sources' bytes (one register while that fits).
-        const bool fitsOne = 2 * std::uint64_t{op.vl} * dtypeBytes(op.dtype) <= config_.registerBytes;
-        return i == kDestination || i == 2 ? (fitsOne ? 1 : 2 * group) : group;
-    }
-    case RegisterSpan::SegmentDest: return i == kDestination ? op.count * group : group;
-    case RegisterSpan::SegmentSource: return i == 0 ? op.count * group : group;
-    case RegisterSpan::Group: return group;
-    }
-    return group;
-}
-
-unsigned Engine::multiGroup(const Op& op, const OpDescriptor& info) const {
-    if (info.segment && (op.count < 1 || op.count > 8))
-        throw std::runtime_error(fmt::format("engine {}: op '{}' has {} fields; a segment has 1 to 8", name(),
-                                             opKindName(op.kind), op.count));
-    if (config_.registerGroups)
-        return registerGroup(op, info);
-    // Without groups, each field is one register id: the last must exist.
-    const std::uint8_t first = info.span == RegisterSpan::SegmentDest ? op.dst : op.src[0];
-    if (info.segment && first != kNoReg && first + op.count > config_.vectorRegisters)
-        throw std::runtime_error(fmt::format(
-            "engine {}: op '{}' of {} fields from {} needs registers up to v{}; the engine has v0..v{}",
-            name(), opKindName(op.kind), op.count, registerName(first), first + op.count - 1,
-            config_.vectorRegisters - 1));
-    return 1;
-}
-
-unsigned Engine::registerGroup(const Op& op, const OpDescriptor& info) const {
-    const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    const bool multi = info.multiGroup();
-    if ((bytes <= config_.registerBytes && !multi) || info.scalar)
-        return 1;
-    const unsigned group = lmulGroup(op);
-    // RVV 1.0: a widened destination spans at most 8 registers, a segment's fields at most 8.
-    if (info.span == RegisterSpan::Widening && group > 4)
-        throw std::runtime_error(fmt::format(
-            "engine {}: op '{}' with vl {} of {} spans {} registers per source; its widened destination "
-            "would span {} (at most 8: LMUL ≤ 4)",
-            name(), info.name, op.vl, dtypeName(op.dtype), group, 2 * group));
-    if (info.segment && op.count * group > 8)
-        throw std::runtime_error(fmt::format(
-            "engine {}: op '{}' of {} fields × {} registers per field: fields × LMUL must be at most 8",
-            name(), opKindName(op.kind), op.count, group));
-    auto check = [&](unsigned i) {
-        const std::uint8_t r = i == kDestination ? op.dst : op.src[i];
-        const unsigned span = operandSpan(op, i, group);
-        if (r == kNoReg || span == 1)
-            return;
-        const unsigned align = info.span == RegisterSpan::Widening ? span : group;
-        if (r % align != 0 || r + span > config_.vectorRegisters)
-            throw std::runtime_error(fmt::format(
-                "engine {}: op '{}' with vl {} of {} ({} B) spans a group of {} registers; register {} "
-                "cannot start one (a group starts at a multiple of {} and ends by v{})",
-                name(), opKindName(op.kind), op.vl, dtypeName(op.dtype), bytes, span, registerName(r), align,
-                config_.vectorRegisters - 1));
-    };
-    check(0);
-    check(kDestination);
-    check(1);
-    check(2);
-    return group;
-}
-
-inline Engine::Readiness Engine::operandsReady(const Op& op, const OpDescriptor& info, unsigned group) const {
-    Readiness ready;
-    auto consider = [&](std::size_t r) {
-        if (regReady_[r] > ready.cycle) {
-            ready.cycle = regReady_[r];
-            ready.fromMemory = regFromMemory_[r];
-        }
-    };
-    if (op.base != kNoReg)  // the address register of a load or store
-        consider(op.base);
-    if (group == 1 && !info.multiGroup()) {  // the common case, kept short
-        for (std::uint8_t r : op.src)
-            if (r != kNoReg)
-                consider(r);
-        return ready;
-    }
-    for (unsigned i = 0; i < 3; ++i) {
-        const std::uint8_t r = op.src[i];
-        if (r == kNoReg)
-            continue;
-        const unsigned span = operandSpan(op, i, group);
-        for (unsigned j = 0; j < span; ++j)
-            consider(r + j);
-    }
-    return ready;
-}
-
-inline void Engine::markResult(const Op& op, const OpDescriptor& info, unsigned group, std::uint64_t ready,
-                               bool fromMemory) {
-    const unsigned span = group == 1 && !info.multiGroup() ? 1 : operandSpan(op, kDestination, group);
-    for (unsigned j = 0; j < span; ++j) {
-        regReady_[op.dst + j] = ready;
-        regFromMemory_[op.dst + j] = fromMemory;
-    }
-}
-
 inline void Engine::completeCompute(const Op& op, const OpDescriptor& info, unsigned slot, std::uint64_t s,
                                     unsigned group) {
     FunctionalUnit& unit = *units_[slots_[slot].unit];
@@ -512,7 +379,7 @@ inline void Engine::completeCompute(const Op& op, const OpDescriptor& info, unsi
     workDone_ += cost.work;
     workByDType_[static_cast<std::size_t>(op.dtype)] += cost.work;
     if (op.dst != kNoReg)
-        markResult(op, info, group, s + latency, false);
+        scoreboard_.markResult(op, info, group, s + latency, false);
     else
         computeDrain_ = std::max(computeDrain_, s + latency);
     // A taken branch redirects the front end: the next op issues in a later cycle, after the penalty.
@@ -532,8 +399,8 @@ inline void Engine::completeCompute(const Op& op, const OpDescriptor& info, unsi
 }
 
 void Engine::issueCompute(const Op& op, const OpDescriptor& info) {
-    const unsigned group = checkRegisters(op, info);
-    const Readiness dep = operandsReady(op, info, group);
+    const unsigned group = scoreboard_.check(op, info);
+    const Scoreboard::Readiness dep = scoreboard_.operandsReady(op, info, group);
     std::uint64_t unitFree = 0;
     unsigned slot = pickUnit(op.kind, unitFree);
     const FunctionalUnit& unit = *units_[slots_[slot].unit];
@@ -570,15 +437,15 @@ inline void Engine::completeMemory(const Op& op, const OpDescriptor& info, unsig
     if (write) {
         memoryDrain_ = std::max(memoryDrain_, doneCycle);
     } else if (op.dst != kNoReg) {
-        markResult(op, info, group, std::max(s + occupancy, doneCycle) + cost.latency, true);
+        scoreboard_.markResult(op, info, group, std::max(s + occupancy, doneCycle) + cost.latency, true);
         if (executor_)
             executor_->execute(op, data);
     }
 }
 
 void Engine::issueMemory(const Op& op, const OpDescriptor& info) {
-    const unsigned group = checkRegisters(op, info);
-    const Readiness dep = operandsReady(op, info, group);
+    const unsigned group = scoreboard_.check(op, info);
+    const Scoreboard::Readiness dep = scoreboard_.operandsReady(op, info, group);
     std::uint64_t unitFree = 0;
     unsigned slot = pickUnit(op.kind, unitFree);
     const std::uint64_t operandsAndUnit = std::max(dep.cycle, unitFree);
@@ -633,7 +500,7 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
         const Op& op = bundle[i];
         access_.op = bundleOps_[i];
         const OpDescriptor& info = opInfo(op.kind);
-        const unsigned group = checkRegisters(op, info);
+        const unsigned group = scoreboard_.check(op, info);
         const auto& candidates = slotsForKind_[static_cast<std::size_t>(op.kind)];
         if (candidates.empty())
             throw std::runtime_error(
@@ -659,7 +526,7 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
                 "engine {}: a bundle holds more than {} ops of slot class '{}' (op '{}' on unit {})", name(),
                 config_.slots[static_cast<std::size_t>(slotClass)].count,
                 config_.slots[static_cast<std::size_t>(slotClass)].name, opKindName(op.kind), unit.name()));
-        const Readiness dep = operandsReady(op, info, group);
+        const Scoreboard::Readiness dep = scoreboard_.operandsReady(op, info, group);
         const std::uint64_t unitFree = slots_[slot].freeAt;
         const bool compute = isCompute(op.kind);
         anyCompute |= compute;

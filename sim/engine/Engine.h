@@ -33,6 +33,7 @@
 #include "sim/engine/EngineConfig.h"
 #include "sim/engine/FunctionalExecutor.h"
 #include "sim/engine/FunctionalUnit.h"
+#include "sim/engine/Scoreboard.h"
 #include "sim/engine/StallBreakdown.h"
 #include "sim/engine/SyncHub.h"
 #include "sim/ir/OpStream.h"
@@ -117,12 +118,6 @@ public:
     double scalarRegister(unsigned r) const;
 
 private:
-    // When an op's operands are ready, and whether the last of them comes from memory.
-    struct Readiness {
-        std::uint64_t cycle = 0;
-        bool fromMemory = false;
-    };
-
     void run();
     void runStream();
     void runBundles();
@@ -157,29 +152,6 @@ private:
     std::uint64_t streamOperands(const FunctionalUnit& unit, const Op& op, std::uint64_t first,
                                  std::uint64_t cycles);
 
-    // Registers: every id the op names exists on this engine (else a runtime error), and the
-    // number of registers its vector operands span (1 without register groups).
-    unsigned checkRegisters(const Op& op, const OpDescriptor& info) const {
-        if (!(regValid_[op.dst] & regValid_[op.src[0]] & regValid_[op.src[1]] & regValid_[op.src[2]] &
-              regValid_[op.base]))
-            failRegister(op);
-        if (info.multiGroup())
-            return multiGroup(op, info);
-        return config_.registerGroups ? registerGroup(op, info) : 1;
-    }
-    // checkRegisters for widening and segment ops (their operands span several groups).
-    unsigned multiGroup(const Op& op, const OpDescriptor& info) const;
-    [[noreturn]] void failRegister(const Op& op) const;
-    unsigned registerGroup(const Op& op, const OpDescriptor& info) const;
-    // Registers per operand at the op's vl and SEW: a power of two (LMUL), 1 for fractions.
-    unsigned lmulGroup(const Op& op) const;
-    // Registers operand i spans (kDestination: the result) in an op of LMUL group `group`.
-    static constexpr unsigned kDestination = 3;
-    unsigned operandSpan(const Op& op, unsigned i, unsigned group) const;
-    Readiness operandsReady(const Op& op, const OpDescriptor& info, unsigned group) const;
-    void markResult(const Op& op, const OpDescriptor& info, unsigned group, std::uint64_t ready,
-                    bool fromMemory);
-
     void read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) override;
     void write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) override;
 
@@ -200,11 +172,7 @@ private:
     std::vector<std::vector<unsigned>> slotsForKind_;  // by op kind
     std::vector<int> slotClassOfUnit_;                 // index into config_.slots, −1 without slot classes
 
-    // Scoreboard: cycle at which each register's value is ready and who produced it.
-    std::array<std::uint64_t, kRegIds> regReady_{};
-    std::array<bool, kRegIds> regFromMemory_{};
-    // Register ids this engine has (kNoReg counts as valid: "no operand").
-    std::array<bool, 256> regValid_{};
+    Scoreboard scoreboard_;
 
     std::array<int, 256> spaceToSocket_;
     std::array<std::uint8_t, 256> concreteSpace_;  // identity except for roles

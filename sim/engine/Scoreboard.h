@@ -1,0 +1,92 @@
+// An engine's register scoreboard: which register ids exist, how many registers each operand
+// of an op spans (LMUL groups, widening, segments; the RVV 1.0 rules), and the cycle at which
+// each register's value is ready and whether it comes from memory (the stall it causes).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "sim/ir/OpTable.h"
+
+namespace tessim {
+
+class Scoreboard {
+public:
+    // When an op's operands are ready, and whether the last of them comes from memory.
+    struct Readiness {
+        std::uint64_t cycle = 0;
+        bool fromMemory = false;
+    };
+
+    // registerBytes: one vector register; registerGroups: LMUL groups (off: a register id names
+    // a whole vector of any length). `engine` names it in errors.
+    Scoreboard(std::string engine, unsigned vectorRegisters, unsigned scalarRegisters, unsigned registerBytes,
+               bool registerGroups);
+
+    // Every id the op names exists (else a runtime error); returns the registers its vector
+    // operands span (1 without register groups).
+    unsigned check(const Op& op, const OpDescriptor& info) const {
+        if (!(regValid_[op.dst] & regValid_[op.src[0]] & regValid_[op.src[1]] & regValid_[op.src[2]] &
+              regValid_[op.base]))
+            failRegister(op);
+        if (info.multiGroup())
+            return multiGroup(op, info);
+        return registerGroups_ ? registerGroup(op, info) : 1;
+    }
+
+    Readiness operandsReady(const Op& op, const OpDescriptor& info, unsigned group) const {
+        if (group != 1 || info.multiGroup())
+            return operandsReadyGrouped(op, group);
+        Readiness ready;        // the common case, kept short
+        if (op.base != kNoReg)  // the address register of a load or store
+            consider(op.base, ready);
+        for (std::uint8_t r : op.src)
+            if (r != kNoReg)
+                consider(r, ready);
+        return ready;
+    }
+
+    // The op's result is ready at `ready` (in every register its destination spans).
+    void markResult(const Op& op, const OpDescriptor& info, unsigned group, std::uint64_t ready,
+                    bool fromMemory) {
+        const unsigned span = group == 1 && !info.multiGroup() ? 1 : operandSpan(op, kDestination, group);
+        for (unsigned j = 0; j < span; ++j) {
+            regReady_[op.dst + j] = ready;
+            regFromMemory_[op.dst + j] = fromMemory;
+        }
+    }
+
+    // The last result to become ready that comes from memory, and the last from compute.
+    void lastResults(std::uint64_t& fromMemory, std::uint64_t& fromCompute) const;
+
+    // Registers per operand at the op's vl and SEW: a power of two (LMUL), 1 for fractions.
+    unsigned lmulGroup(const Op& op) const;
+
+private:
+    // Registers operand i spans (kDestination: the result) in an op of LMUL group `group`.
+    static constexpr unsigned kDestination = 3;
+    unsigned operandSpan(const Op& op, unsigned i, unsigned group) const;
+    // check() for widening and segment ops (their operands span several groups).
+    unsigned multiGroup(const Op& op, const OpDescriptor& info) const;
+    unsigned registerGroup(const Op& op, const OpDescriptor& info) const;
+    [[noreturn]] void failRegister(const Op& op) const;
+    Readiness operandsReadyGrouped(const Op& op, unsigned group) const;
+    void consider(std::size_t r, Readiness& ready) const {
+        if (regReady_[r] > ready.cycle) {
+            ready.cycle = regReady_[r];
+            ready.fromMemory = regFromMemory_[r];
+        }
+    }
+
+    std::string engine_;
+    unsigned vectorRegisters_;
+    unsigned scalarRegisters_;
+    unsigned registerBytes_;
+    bool registerGroups_;
+    std::array<std::uint64_t, kRegIds> regReady_{};
+    std::array<bool, kRegIds> regFromMemory_{};
+    std::array<bool, 256> regValid_{};  // kNoReg counts as valid: "no operand"
+};
+
+}  // namespace tessim
