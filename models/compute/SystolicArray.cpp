@@ -6,6 +6,12 @@
 #include "sim/ir/Int8Dot.h"
 
 namespace tessim {
+namespace {
+
+// A tile streams its operands in about this many accesses (SystolicArray::streamOperands).
+constexpr std::uint64_t kOperandAccessesPerTile = 32;
+
+}  // namespace
 
 SystolicConfig SystolicConfig::fromYaml(config::Reader& r, const std::string& name) {
     using namespace config;
@@ -150,6 +156,40 @@ OperandTraffic operandTraffic(unsigned rows, unsigned cols, Dataflow dataflow, c
     if (a.requantize)
         t.outputWrite = e * a.filters;
     return t;
+}
+
+// A tile's operand blocks reach their memories in about kOperandAccessesPerTile accesses, arriving
+// spread over the tile's cycles [first, first + cycles) in proportion to the bytes before them: a
+// memory that keeps up costs nothing and leaves gaps for other initiators (the DMA), one that
+// cannot (banks, ports, other initiators) stretches the tile. Few accesses keep the simulation
+// fast and leave the memory's reservation timelines room for the DMA's bursts between them.
+// Returns the cycle the last access is served (≥ first + cycles).
+std::uint64_t SystolicArray::streamOperands(const Op& op, std::uint64_t first, std::uint64_t cycles,
+                                            OperandPort& port) {
+    blocks_.clear();
+    operandBlocks(op, blocks_);
+    std::uint64_t total = 0;
+    for (const OperandBlock& b : blocks_)
+        total += b.span > 0 ? b.bytes : 0;
+    std::uint64_t done = first + cycles;
+    if (total == 0)
+        return done;
+    const std::uint64_t piece =
+        std::max<std::uint64_t>(4096, (total + kOperandAccessesPerTile - 1) / kOperandAccessesPerTile);
+    std::uint64_t before = 0;
+    for (const OperandBlock& b : blocks_) {
+        std::uint64_t offset = 0;  // in the block's footprint
+        for (std::uint64_t left = b.span > 0 ? b.bytes : 0; left > 0;) {
+            const std::uint64_t bytes = std::min({left, b.span - offset, piece});
+            const double at = double(cycles) * double(before) / double(total);
+            done = std::max(done, port.operandAccess(op, b.space, b.addr + offset, bytes, b.write,
+                                                     first + static_cast<std::uint64_t>(at)));
+            before += bytes;
+            left -= bytes;
+            offset = offset + bytes == b.span ? 0 : offset + bytes;
+        }
+    }
+    return done;
 }
 
 void SystolicArray::operandBlocks(const Op& op, std::vector<OperandBlock>& out) const {

@@ -2,7 +2,7 @@
 // os | ws | is. Executes OpKind::MacTile; a tile's cycle count is SCALE-Sim v2's stall-free
 // formula (../shared/facts/scalesim-compat.md): folds × (fill + skew + T + drain).
 // The tile's operand reads and result writes (OperandTraffic) stream through the SRAM that holds
-// them (FunctionalUnit::operandBlocks): its banks and ports may stretch a tile beyond the formula.
+// them (streamOperands, through the engine's ports): its banks and ports may stretch a tile.
 // Requantisation (MacTileArgs::requantize): the tile's INT32 outputs leave the array's columns
 // into a post-processing stage that multiplies, rounds, shifts and clamps one output row of the
 // array (cols outputs) per cycle: ceil(outputs / cols) cycles after the tile's formula cycles
@@ -74,7 +74,18 @@ public:
     void account(const Op& op) override;
     void executeFunctional(const Op& op, FunctionalMemory& memory) override;
     // Input, weights, partial sums and INT8 outputs, each in the tile's SRAM buffers.
-    void operandBlocks(const Op& op, std::vector<OperandBlock>& out) const override;
+    std::uint64_t streamOperands(const Op& op, std::uint64_t first, std::uint64_t cycles,
+                                 OperandPort& port) override;
+    // A block of operands a tile streams through its memory: `bytes` read or written within
+    // [addr, addr + span) of `space`; bytes > span when the array reads (or writes) the block
+    // several times, once per fold.
+    struct OperandBlock {
+        std::uint8_t space = 0;
+        std::uint64_t addr = 0, span = 0, bytes = 0;
+        bool write = false;
+    };
+    // The operand blocks a tile streams (appended to `out`).
+    void operandBlocks(const Op& op, std::vector<OperandBlock>& out) const;
     double work(const Op& op) const override;
     double peakWorkPerCycle() const override { return double(config_.rows) * config_.cols; }
     std::optional<MacArrayInfo> macArray() const override;
@@ -101,6 +112,7 @@ private:
     // Functional execution: a tile's weights and one receptive field, widened to int16.
     std::vector<std::int16_t> weights16_, patch_;
     std::vector<const std::int8_t*> rows_;  // the input rows an output row reads
+    std::vector<OperandBlock> blocks_;      // streamOperands(): the tile's operand blocks
 };
 
 }  // namespace tessim

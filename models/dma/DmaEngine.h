@@ -12,12 +12,11 @@
 
 #include "sim/core/AccessObserver.h"
 #include "sim/core/DmaControl.h"
+#include "sim/core/SpanObserver.h"
 #include "sim/energy/EnergyLedger.h"
 #include "sim/stats/StatsTree.h"
 
 namespace tessim {
-
-class TraceSink;
 
 class DmaEngine : public sc_core::sc_module, public DmaControlIf {
 public:
@@ -32,7 +31,7 @@ public:
     void setFunctional(bool on) { functional_ = on; }
     // Multicast groups by id (index 0 unused): the memory spaces each group writes.
     void setMulticastGroups(const std::vector<std::vector<std::uint8_t>>* groups) { groups_ = groups; }
-    void setTrace(TraceSink* trace) { trace_ = trace; }
+    void setTrace(SpanObserver* trace) { trace_ = trace; }
     // Told when each transfer ends (memories report its bursts); null = nobody.
     void setAccessObserver(AccessObserver* observer) { observer_ = observer; }
     // Channel c's transactions carry initiator id first + c (InitiatorRegistry::addRange).
@@ -49,7 +48,7 @@ protected:
     std::array<int, 256> spaceToSocket_{};
     const std::vector<std::vector<std::uint8_t>>* groups_ = nullptr;
     bool functional_ = false;
-    TraceSink* trace_ = nullptr;
+    SpanObserver* trace_ = nullptr;
     AccessObserver* observer_ = nullptr;
     std::uint16_t initiatorBase_ = 0;
 };

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "models/memory/CycleParameter.h"
-#include "sim/report/TraceSink.h"
 
 namespace tessim {
 

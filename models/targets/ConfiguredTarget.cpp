@@ -475,7 +475,7 @@ void ConfiguredTarget::setFunctional(bool on) {
         d->setFunctional(on);
 }
 
-void ConfiguredTarget::setTrace(TraceSink* trace) {
+void ConfiguredTarget::setTrace(SpanObserver* trace) {
     for (auto& e : engines_)
         e->setTrace(trace);
     for (auto& d : dmaEngines_)

@@ -39,7 +39,7 @@ public:
     std::vector<Engine*> engines();
     Engine* findEngine(const std::string& name);
     void setFunctional(bool on);
-    void setTrace(TraceSink* trace);
+    void setTrace(SpanObserver* trace);
     FunctionalMemory& functionalMemory() { return *this; }
     // The last engine, DMA or DDR write completion (after completePostedWrites()).
     Tick kernelEnd() const;

@@ -21,7 +21,8 @@ namespace tessim {
 
 // Why a transaction was issued (observers and traces tell engine, DMA and cache traffic apart).
 // MacOperand: a MAC array's operand reads and result writes of a tile, streamed through its
-// scratchpad while the tile runs (Engine::streamOperands); observers see them from the engine.
+// scratchpad while the tile runs (SystolicArray::streamOperands through the engine's ports);
+// observers see them from the engine.
 enum class AccessSource : std::uint8_t { Engine, DmaBurst, CacheFill, CacheWriteBack, MacOperand };
 
 // An access or transfer that no op of an engine's stream made.

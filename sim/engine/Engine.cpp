@@ -9,15 +9,12 @@
 #include "sim/core/ProcessFailure.h"
 #include "sim/ir/Footprint.h"
 #include "sim/ir/OpTable.h"
-#include "sim/report/TraceSink.h"
 
 namespace tessim {
 namespace {
 
 // Stalls at least this long appear in traces (shorter ones would flood the trace).
 constexpr std::uint64_t kTracedStallCycles = 8;
-// A tile-level op streams its operands in about this many accesses (Engine::streamOperands).
-constexpr std::uint64_t kOperandAccessesPerOp = 32;
 
 // Compute and scalar ops issue to a compute unit's pipeline.
 bool isCompute(OpKind k) {
@@ -371,7 +368,7 @@ inline void Engine::completeCompute(const Op& op, const OpDescriptor& info, unsi
     const IssueCost cost = unit.issue(op);
     std::uint64_t occupancy = cost.occupancy, latency = cost.latency;
     if (info.streamsOperands && !(op.flags & Op::kIdealOperands)) {  // memory may stretch it
-        const std::uint64_t served = streamOperands(unit, op, s, occupancy);
+        const std::uint64_t served = unit.streamOperands(op, s, occupancy, *this);
         occupancy = std::max(occupancy, served - s);
         latency = std::max(latency, served - s);
     }
@@ -615,65 +612,38 @@ Tick Engine::memoryAccess(const Op& op, Tick at, bool write, std::vector<std::ui
     return absoluteAfter(delay);
 }
 
-// A tile's operand blocks reach their memories in about kOperandAccessesPerOp accesses, arriving
-// spread over the tile's cycles [first, first + cycles) in proportion to the bytes before them: a
-// memory that keeps up costs nothing and leaves gaps for other initiators (the DMA), one that
-// cannot (banks, ports, other initiators) stretches the tile. Few accesses keep the simulation
-// fast and leave the memory's reservation timelines room for the DMA's bursts between them.
-// Returns the cycle the last access is served (≥ first + cycles).
-std::uint64_t Engine::streamOperands(const FunctionalUnit& unit, const Op& op, std::uint64_t first,
-                                     std::uint64_t cycles) {
-    operandBlocks_.clear();
-    unit.operandBlocks(op, operandBlocks_);
-    std::uint64_t total = 0;
-    for (const OperandBlock& b : operandBlocks_)
-        total += b.span > 0 ? b.bytes : 0;
-    std::uint64_t done = first + cycles;
-    if (total == 0)
-        return done;
-    const std::uint64_t piece =
-        std::max<std::uint64_t>(4096, (total + kOperandAccessesPerOp - 1) / kOperandAccessesPerOp);
+// One access of a tile's operands (OperandPort, SystolicArray::streamOperands), timed through
+// the memory's port like any other of the engine's accesses.
+std::uint64_t Engine::operandAccess(const Op& op, std::uint8_t blockSpace, std::uint64_t addr,
+                                    std::uint64_t bytes, bool write, std::uint64_t at) {
+    const std::uint8_t space = concreteSpace_[blockSpace];
+    const int socket = spaceToSocket_[space];
+    if (socket < 0)
+        throw std::runtime_error(unreachableSpace(op));
     access_.elementBytes = access_.elements = 0;
     access_.stride = 0;
     access_.functional = false;
     access_.source = AccessSource::MacOperand;
+    access_.space = space;
+    access_.conflictTicks = 0;
     payload_.set_data_ptr(nullptr);
-    std::uint64_t before = 0;
-    for (const OperandBlock& b : operandBlocks_) {
-        const std::uint8_t space = concreteSpace_[b.space];
-        const int socket = spaceToSocket_[space];
-        if (socket < 0)
-            throw std::runtime_error(unreachableSpace(op));
-        access_.space = space;
-        std::uint64_t offset = 0;  // in the block's footprint
-        for (std::uint64_t left = b.span > 0 ? b.bytes : 0; left > 0;) {
-            const std::uint64_t bytes = std::min({left, b.span - offset, piece});
-            const double at = double(cycles) * double(before) / double(total);
-            access_.conflictTicks = 0;
-            payload_.set_command(b.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-            payload_.set_address(b.addr + offset);
-            payload_.set_data_length(static_cast<unsigned>(bytes));
-            payload_.set_streaming_width(static_cast<unsigned>(bytes));
-            payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-            sc_core::sc_time delay = delayUntil(config_.clock.at(first + static_cast<std::uint64_t>(at)));
-            memory[static_cast<unsigned>(socket)]->b_transport(payload_, delay);
-            if (payload_.is_response_error())
-                throw std::runtime_error(fmt::format(
-                    "engine {}: '{}' operands of {} B at {}+{:#x} were refused ({}): outside the memory",
-                    name(), opKindName(op.kind), bytes,
-                    space < spaceNames_.size() ? spaceNames_[space] : fmt::format("space {}", space), b.addr,
-                    payload_.get_response_string()));
-            done = std::max(done, config_.clock.cyclesCeil(absoluteAfter(delay)));
-            before += bytes;
-            left -= bytes;
-            offset = offset + bytes == b.span ? 0 : offset + bytes;
-        }
-    }
+    payload_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    payload_.set_address(addr);
+    payload_.set_data_length(static_cast<unsigned>(bytes));
+    payload_.set_streaming_width(static_cast<unsigned>(bytes));
+    payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = delayUntil(config_.clock.at(at));
+    memory[static_cast<unsigned>(socket)]->b_transport(payload_, delay);
     access_.source = AccessSource::Engine;
-    return done;
+    if (payload_.is_response_error())
+        throw std::runtime_error(
+            fmt::format("engine {}: '{}' operands of {} B at {}+{:#x} were refused ({}): outside the memory",
+                        name(), opKindName(op.kind), bytes,
+                        space < spaceNames_.size() ? spaceNames_[space] : fmt::format("space {}", space),
+                        addr, payload_.get_response_string()));
+    return config_.clock.cyclesCeil(absoluteAfter(delay));
 }
 
-// The array streams a tile's operands and results over the tile's whole occupancy of the unit.
 void Engine::reportMacOperands(const Op& op, std::uint64_t first, std::uint64_t last) {
     for (const FootprintRange& r : footprint(op)) {
         TimedAccess a;

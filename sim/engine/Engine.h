@@ -29,6 +29,7 @@
 #include "sim/core/AccessObserver.h"
 #include "sim/core/DmaControl.h"
 #include "sim/core/MemoryAccess.h"
+#include "sim/core/SpanObserver.h"
 #include "sim/core/Time.h"
 #include "sim/engine/EngineConfig.h"
 #include "sim/engine/FunctionalExecutor.h"
@@ -43,7 +44,6 @@
 namespace tessim {
 
 // Where the trace of an engine's activity goes (Chrome trace events); null = no tracing.
-class TraceSink;
 
 // A point of the stream that the schedule marked (a Nop with a nonzero tag, e.g. the end of a
 // layer): the engine's accounted cycles, stall breakdown and work when it reached it.
@@ -61,7 +61,7 @@ struct EngineMark {
     DmaBytesBySpace dma;  // DMA bytes started before the mark
 };
 
-class Engine : public sc_core::sc_module, private FunctionalMemory {
+class Engine : public sc_core::sc_module, private FunctionalMemory, private OperandPort {
 public:
     SC_HAS_PROCESS(Engine);
     Engine(sc_core::sc_module_name name, EngineConfig config,
@@ -84,7 +84,7 @@ public:
     bool functional() const { return executor_ != nullptr; }
     // Multicast groups by id (index 0 unused), for the bytes each DMA transfer writes per memory.
     void setMulticastGroups(const std::vector<std::vector<std::uint8_t>>* groups) { groups_ = groups; }
-    void setTrace(TraceSink* trace) { trace_ = trace; }
+    void setTrace(SpanObserver* trace) { trace_ = trace; }
     // Told of the operand reads and result writes of MAC tiles (memories report the rest).
     void setAccessObserver(AccessObserver* observer) { observer_ = observer; }
     // Every memory transaction of the engine names it with this id (AccessExtension::initiator).
@@ -149,8 +149,8 @@ private:
     Tick memoryAccess(const Op& op, Tick at, bool write, std::vector<std::uint8_t>* data);
     std::string unreachableSpace(const Op& op) const;
     void reportMacOperands(const Op& op, std::uint64_t first, std::uint64_t last);
-    std::uint64_t streamOperands(const FunctionalUnit& unit, const Op& op, std::uint64_t first,
-                                 std::uint64_t cycles);
+    std::uint64_t operandAccess(const Op& op, std::uint8_t space, std::uint64_t addr, std::uint64_t bytes,
+                                bool write, std::uint64_t at) override;
 
     void read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) override;
     void write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) override;
@@ -159,7 +159,7 @@ private:
     std::vector<std::unique_ptr<FunctionalUnit>> units_;
     SyncHub& sync_;
     std::unique_ptr<OpStream> stream_;
-    TraceSink* trace_ = nullptr;
+    SpanObserver* trace_ = nullptr;
     AccessObserver* observer_ = nullptr;
     const std::vector<std::vector<std::uint8_t>>* groups_ = nullptr;
 
@@ -207,7 +207,6 @@ private:
 
     std::unique_ptr<FunctionalExecutor> executor_;  // functional runs only
     std::vector<std::uint8_t> functionalBuffer_;
-    std::vector<OperandBlock> operandBlocks_;
 };
 
 }  // namespace tessim

@@ -19,13 +19,14 @@ namespace tessim {
 
 enum class UnitClass { Compute, Memory };
 
-// A block of operands that a tile-level op (MAC tile) streams through a memory while it runs:
-// `bytes` read or written within [addr, addr + span) of `space`; bytes > span when the unit reads
-// (or writes) the block several times, once per fold.
-struct OperandBlock {
-    std::uint8_t space = 0;
-    std::uint64_t addr = 0, span = 0, bytes = 0;
-    bool write = false;
+// The engine's memory ports as a unit that streams a tile's operands sees them.
+class OperandPort {
+public:
+    virtual ~OperandPort() = default;
+    // One access of op `op`: `bytes` at space:addr, arriving at cycle `at`; returns the cycle it
+    // is served (the memory's banks, ports and other initiators may delay it).
+    virtual std::uint64_t operandAccess(const Op& op, std::uint8_t space, std::uint64_t addr,
+                                        std::uint64_t bytes, bool write, std::uint64_t at) = 0;
 };
 
 // What issuing one op costs a unit; see FunctionalUnit::issue().
@@ -57,9 +58,13 @@ public:
     }
     // Tile-level ops that touch memory themselves (MAC tiles) execute here in functional mode.
     virtual void executeFunctional(const Op& op, FunctionalMemory& memory) {}
-    // The operand blocks an op streams through memory (appended to `out`); the engine reserves
-    // the memories' timelines for them, and the op lasts until the last of them is served.
-    virtual void operandBlocks(const Op& op, std::vector<OperandBlock>& out) const {}
+    // A tile-level op whose operands stream through memory while it runs (a MAC tile issued
+    // over cycles [first, first + cycles)): the unit sends the accesses through `port` and
+    // returns the cycle the last is served (≥ first + cycles); the op lasts until then.
+    virtual std::uint64_t streamOperands(const Op& op, std::uint64_t first, std::uint64_t cycles,
+                                         OperandPort& port) {
+        return first + cycles;
+    }
     // Work of an op in the unit of peak(): element operations, MACs...
     virtual double work(const Op& op) const { return 0.0; }
     // MAC arrays describe their geometry (planners cost tiles with it); other units return none.

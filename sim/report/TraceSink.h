@@ -6,13 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/SpanObserver.h"
 #include "sim/core/Time.h"
 
 namespace tessim {
 
-class TraceSink {
+class TraceSink : public SpanObserver {
 public:
-    void span(const std::string& track, const std::string& name, Tick begin, Tick end);
+    void span(const std::string& track, const std::string& name, Tick begin, Tick end) override;
     std::size_t size() const { return spans_.size(); }
     // Throws std::runtime_error when the file cannot be written.
     void write(const std::string& path) const;
