@@ -73,7 +73,7 @@ IssueCost TableUnit::issue(const Op& op) {
 
 // Out of line: keeps the common path through issue() short.
 __attribute__((noinline)) IssueCost TableUnit::variantCost(const Op& op, const Kind& kind) {
-    const Row& r = rows_[timingRow(op, opInfo(op.kind))];
+    const Row& r = rows_[rowOf(op)];
     return cost(op, kind, r.reciprocalTable, r.singleOccupancy, r.singleLatency);
 }
 

@@ -71,11 +71,6 @@ public:
     UnitInfo describe() const override;
 
 private:
-    // Timing rows: one per timing class.
-    static std::size_t timingRow(const Op& op) { return timingClassOf(op); }
-    static std::size_t timingRow(const Op& op, const OpDescriptor& info) {
-        return info.variantWhen && info.variantWhen(op) ? info.variantClass : info.timingClass;
-    }
     std::uint64_t registerGroups(const Op& op) const;
     // Cycles the op keeps an instance busy, before rounding to whole cycles.
     double occupancyCycles(const Op& op) const;
@@ -105,7 +100,7 @@ private:
     // kind's counts: [dtype] → ops, elements.
     struct Kind {
         bool executes = false;
-        bool variant = false;       // the row depends on the op (timingRow(op, info))
+        bool variant = false;       // the row depends on the op (timingClassOf)
         bool scalar = false;        // one element whatever vl says
         bool scalarAccess = false;  // a load or store of one element
         bool segment = false;
@@ -126,7 +121,7 @@ private:
     double owed_ = 0.0;  // fractional cycles of table-timed ops not yet charged (−1 < owed ≤ 0)
     std::size_t rowOf(const Op& op) const {
         const Kind& k = kinds_[static_cast<std::size_t>(op.kind)];
-        return k.variant ? timingRow(op, opInfo(op.kind)) : k.row;
+        return k.variant ? timingClassOf(op, opInfo(op.kind)) : k.row;
     }
     IssueCost memoryCost(const Op& op);
     IssueCost variantCost(const Op& op, const Kind& kind);

@@ -188,6 +188,17 @@ struct Table {
     std::deque<OpDescriptor> rows;  // stable addresses
     std::vector<std::string> timingNames;
 
+    // What the table fills in a row: its primary class and span, then its variant class (apart,
+    // so that built-in primary classes come first, numbered as their kinds).
+    void completePrimary(OpDescriptor& d) {
+        d.timingClass = timingClass(d.timing.empty() ? d.name : d.timing);
+        d.multiGroupSpan = spansSeveralGroups(d.span);
+    }
+    void completeVariant(OpDescriptor& d) {
+        if (d.variantWhen)
+            d.variantClass = timingClass(d.variantTiming);
+    }
+
     TimingClass timingClass(const std::string& name) {
         for (std::size_t i = 0; i < timingNames.size(); ++i)
             if (timingNames[i] == name)
@@ -211,13 +222,11 @@ std::vector<const OpDescriptor*> buildBuiltIns() {
     for (OpDescriptor& d : builtInRows()) {
         if (static_cast<std::size_t>(d.kind) != t.rows.size())
             throw std::logic_error("built-in op rows must follow OpKind order");
-        d.timingClass = t.timingClass(d.timing.empty() ? d.name : d.timing);
-        d.multiGroupSpan = spansSeveralGroups(d.span);
+        t.completePrimary(d);
         t.rows.push_back(std::move(d));
     }
     for (OpDescriptor& d : t.rows) {
-        if (d.variantWhen)
-            d.variantClass = t.timingClass(d.variantTiming);
+        t.completeVariant(d);
         rows.push_back(&d);
     }
     return rows;
@@ -255,10 +264,8 @@ OpKind registerOpKind(OpDescriptor row) {
         throw std::length_error("too many op kinds");
     Table& t = table();
     row.kind = static_cast<OpKind>(detail::gOpRows.size());
-    row.timingClass = t.timingClass(row.timing.empty() ? row.name : row.timing);
-    row.multiGroupSpan = spansSeveralGroups(row.span);
-    if (row.variantWhen)
-        row.variantClass = t.timingClass(row.variantTiming);
+    t.completePrimary(row);
+    t.completeVariant(row);
     t.rows.push_back(std::move(row));
     detail::gOpRows.push_back(&t.rows.back());
     return t.rows.back().kind;

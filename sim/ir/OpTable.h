@@ -153,9 +153,8 @@ inline unsigned lmulRegisters(const Op& op, unsigned registerBytes) {
     return group;
 }
 
-// The timing class an op is costed as (its variant when the op asks for it).
-inline TimingClass timingClassOf(const Op& op) {
-    const OpDescriptor& d = opInfo(op.kind);
+// The timing class an op of row `d` is costed as (its variant when the op asks for it).
+inline TimingClass timingClassOf(const Op& op, const OpDescriptor& d) {
     return d.variantWhen && d.variantWhen(op) ? d.variantClass : d.timingClass;
 }
 
