@@ -31,7 +31,7 @@ bool isMemory(OpKind k) {
 Engine::Engine(sc_core::sc_module_name name, EngineConfig config,
                std::vector<std::unique_ptr<FunctionalUnit>> units, SyncHub& sync)
     : sc_core::sc_module(name), memory("memory"), dma("dma"), config_(std::move(config)),
-      units_(std::move(units)), sync_(sync),
+      units_(std::move(units)), sync_(config_, sync),
       scoreboard_(this->name(), config_.vectorRegisters, config_.scalarRegisters, config_.registerBytes,
                   config_.registerGroups) {
     spaceToSocket_.fill(-1);
@@ -60,7 +60,6 @@ Engine::Engine(sc_core::sc_module_name name, EngineConfig config,
     payload_.set_extension(&access_);
     payload_.set_byte_enable_ptr(nullptr);
     payload_.set_dmi_allowed(false);
-    tlm_utils::tlm_quantumkeeper::set_global_quantum(ticksToScTime(config_.quantum));
     SC_THREAD(run);
 }
 
@@ -130,31 +129,6 @@ EngineInfo Engine::describe() const {
     return e;
 }
 
-void Engine::syncIfQuantumElapsed() {
-    const Tick local = config_.clock.at(cycle_);
-    const Tick now = nowTicks();
-    if (local >= now + config_.quantum) {
-        // Running ahead skews no one when no other process has anything to do before the
-        // engine's local time (an engine alone, or every other process waiting for an event):
-        // then look again a quantum later instead of switching to the kernel for nothing.
-        if (sc_core::sc_time_to_pending_activity().value() >= local - now) {
-            nextSyncCycle_ = cycle_ + config_.clock.cyclesCeil(config_.quantum);
-            return;
-        }
-        synchronise();
-    }
-    nextSyncCycle_ = config_.clock.cyclesCeil(nowTicks() + config_.quantum);
-}
-
-void Engine::synchronise() {
-    Tick local = config_.clock.at(cycle_);
-    Tick now = nowTicks();
-    if (local > now) {
-        quantum_.set(ticksToScTime(local - now));
-        quantum_.sync();
-    }
-}
-
 void Engine::run() {
     runProcessGuarded([this] {
         try {
@@ -166,8 +140,7 @@ void Engine::run() {
 }
 
 void Engine::runStream() {
-    quantum_.reset();
-    nextSyncCycle_ = config_.clock.cyclesCeil(nowTicks() + config_.quantum);
+    sync_.start();
     if (stream_ && config_.vliw) {
         runBundles();
     } else if (stream_) {
@@ -178,7 +151,7 @@ void Engine::runStream() {
             for (std::size_t i = 0; i < n; ++i) {
                 access_.op = opsIssued_ + i;
                 issue(ops[i], *rows[static_cast<std::size_t>(ops[i].kind)]);
-                keepQuantum();
+                sync_.keepQuantum(cycle_);
             }
             opsIssued_ += n;
         }
@@ -198,7 +171,7 @@ void Engine::runStream() {
     waitUntil(std::max(computeDone, memoryDone),
               memoryDone >= computeDone ? StallReason::Memory : StallReason::Compute);
     finishCycle_ = cycle_;
-    synchronise();
+    sync_.synchronise(cycle_);
 }
 
 // Gathers each bundle (ops up to the next bundle mark, across chunks) and issues it whole.
@@ -211,7 +184,7 @@ void Engine::runBundles() {
         issueBundle(bundle_);
         bundle_.clear();
         bundleOps_.clear();
-        keepQuantum();
+        sync_.keepQuantum(cycle_);
     };
     const Op* ops = nullptr;
     while (std::size_t n = stream_->nextChunk(ops)) {
@@ -227,7 +200,7 @@ void Engine::runBundles() {
                 flush();
                 access_.op = opsIssued_ + i;
                 issue(op, opInfo(op.kind));
-                keepQuantum();
+                sync_.keepQuantum(cycle_);
                 continue;
             }
             if ((op.flags & Op::kBundleStart) && !bundle_.empty())
@@ -329,9 +302,8 @@ void Engine::issueControl(const Op& op) {
     if (rule == SyncRule::DmaTag) {
         if (dma.size() == 0)
             throw std::runtime_error(fmt::format("engine {}: dma_wait without a DMA engine", name()));
-        Tick done = dma->completion(op.tag, config_.clock.at(cycle_));
-        std::uint64_t before = cycle_;
-        waitUntil(config_.clock.cyclesCeil(done), StallReason::Memory);
+        const std::uint64_t before = cycle_;
+        waitUntil(sync_.dmaDone(*dma[0], op.tag, cycle_), StallReason::Memory);
         if (trace_ && cycle_ > before)
             trace_->span(name(), "dma_wait", config_.clock.at(before), config_.clock.at(cycle_));
         if (observer_)
@@ -339,21 +311,8 @@ void Engine::issueControl(const Op& op) {
                               config_.clock.at(cycle_));
         return;
     }
-    synchronise();
     const Tick arrived = config_.clock.at(cycle_);
-    std::uint64_t resume = 0;
-    if (rule == SyncRule::Barrier) {
-        sync_.barrier(op.tag, op.count);
-        resume = config_.clock.cyclesCeil(nowTicks()) + config_.barrierLatency;
-    } else if (rule == SyncRule::Join) {
-        const Tick forked = sync_.join(op.tag, op.count);
-        resume = std::max(config_.clock.cyclesCeil(nowTicks()),
-                          config_.forkLatency ? config_.clock.cyclesCeil(forked) + config_.forkLatency : 0);
-    } else if (rule == SyncRule::Signal) {
-        sync_.signal(op.tag);
-        resume = config_.clock.cyclesCeil(nowTicks());
-    }
-    waitUntil(resume, StallReason::Sync);
+    waitUntil(sync_.rendezvous(rule, op.tag, op.count, cycle_), StallReason::Sync);
     if (observer_)
         observer_->onSync(access_.initiator,
                           rule == SyncRule::Barrier ? SyncKind::Barrier

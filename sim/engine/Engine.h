@@ -24,7 +24,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "sim/core/AccessObserver.h"
 #include "sim/core/DmaControl.h"
@@ -37,6 +36,7 @@
 #include "sim/engine/Scoreboard.h"
 #include "sim/engine/StallBreakdown.h"
 #include "sim/engine/SyncHub.h"
+#include "sim/engine/Synchroniser.h"
 #include "sim/ir/OpStream.h"
 #include "sim/ir/OpTable.h"
 #include "sim/stats/StatsTree.h"
@@ -135,13 +135,6 @@ private:
     void completeMemory(const Op& op, const OpDescriptor& info, unsigned slot, std::uint64_t issueCycle,
                         unsigned group);
     void waitUntil(std::uint64_t cycle, StallReason reason);
-    void synchronise();
-    // Synchronises when the local time has run a quantum ahead; cheap to call after every op.
-    void keepQuantum() {
-        if (cycle_ >= nextSyncCycle_)
-            syncIfQuantumElapsed();
-    }
-    void syncIfQuantumElapsed();
     // Accounts the cycles up to and including the issue cycle of an op.
     void accountIssue(std::uint64_t issueCycle, StallReason gapReason, StallReason opReason);
     std::uint64_t reserveSlot(std::uint64_t earliest, bool bundleStart);
@@ -157,7 +150,7 @@ private:
 
     EngineConfig config_;
     std::vector<std::unique_ptr<FunctionalUnit>> units_;
-    SyncHub& sync_;
+    Synchroniser sync_;  // quantum, DMA waits, barriers, fork/join
     std::unique_ptr<OpStream> stream_;
     SpanObserver* trace_ = nullptr;
     AccessObserver* observer_ = nullptr;
@@ -185,7 +178,6 @@ private:
     unsigned slotsUsed_ = 0;        // ops issued in issueCycle_
     StallReason lastIssueReason_ = StallReason::Idle;
     std::uint64_t finishCycle_ = 0;
-    std::uint64_t nextSyncCycle_ = 0;       // the quantum is checked again from this cycle on
     std::uint64_t frontEndReady_ = 0;       // a taken branch's redirect: nothing issues before
     std::vector<Op> bundle_;                // VLIW: the bundle being gathered
     std::vector<std::uint64_t> bundleOps_;  // VLIW: the index of each op of bundle_ in the stream
@@ -203,7 +195,6 @@ private:
     DmaBytesBySpace dmaBytes_;
     StallBreakdown stalls_;
     std::vector<EngineMark> marks_;
-    tlm_utils::tlm_quantumkeeper quantum_;
 
     std::unique_ptr<FunctionalExecutor> executor_;  // functional runs only
     std::vector<std::uint8_t> functionalBuffer_;
