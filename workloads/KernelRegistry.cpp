@@ -1,7 +1,12 @@
 #include "workloads/KernelRegistry.h"
 
+#include <algorithm>
+
+#include "sim/config/Reader.h"
+
 #include "workloads/conv/ConvKernel.h"
 #include "workloads/fc/FullyConnectedKernel.h"
+#include "workloads/ftm/Im2colConvKernel.h"
 #include "workloads/ftm/ShuffleConvKernel.h"
 #include "workloads/memory/MemoryStreamKernel.h"
 #include "workloads/memory/PointerChaseKernel.h"
@@ -14,31 +19,102 @@ namespace tessim {
 
 const std::vector<KernelEntry>& kernelRegistry() {
     static const std::vector<KernelEntry> kernels{
-        {"axpy", "y ← α·x + y, streamed through vector registers; plan.cores splits it",
-         makeStreamingVectorKernel, "vector"},
-        {"dot", "Σ x·y in unrolled accumulators; plan.cores splits it, partial sums meet after a barrier",
-         makeStreamingVectorKernel, "vector"},
+        {"axpy",
+         "",
+         "y ← α·x + y, streamed through vector registers; plan.cores splits it",
+         makeStreamingVectorKernel,
+         "vector",
+         {},
+         {}},
+        {"dot",
+         "",
+         "Σ x·y in unrolled accumulators; plan.cores splits it, partial sums meet after a barrier",
+         makeStreamingVectorKernel,
+         "vector",
+         {},
+         {}},
         {"conv2d",
-         "tiled INT8 convolution on a MAC array: naive, static-single or double-buffer; shuffle on a "
-         "vector DSP",
-         makeConv2dKernel, "conv2d"},
-        {"memcpy", "RVV copy loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores, fork/join",
-         makeMemoryStreamKernel, "memory"},
-        {"memset", "RVV fill loop at LMUL 8 (bytes, repeat, value); plan.threads splits it over cores",
-         makeMemoryStreamKernel, "memory"},
-        {"memread", "RVV read loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores",
-         makeMemoryStreamKernel, "memory"},
+         "tiled",
+         "tiled INT8 convolution on a MAC array, DMA between DDR and SRAM: naive, static-single or "
+         "double-buffer",
+         makeConvKernel,
+         "conv2d",
+         {},
+         {"double-buffer", "naive", "static-single"}},
+        {"conv2d",
+         "im2col",
+         "im2col on a vector DSP: the DMA expands the map into AM, then a GEMM with broadcast kernel "
+         "elements",
+         makeIm2colConvKernel,
+         "conv2d",
+         {},
+         {"im2col"}},
+        {"conv2d",
+         "shuffle",
+         "lane shuffles on a vector DSP, software-pipelined by a modulo scheduler; plan.cores splits "
+         "the filters",
+         makeShuffleConvKernel,
+         "conv2d",
+         {},
+         {"shuffle"}},
+        {"memcpy",
+         "",
+         "RVV copy loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores, fork/join",
+         makeMemoryStreamKernel,
+         "memory",
+         {},
+         {}},
+        {"memset",
+         "",
+         "RVV fill loop at LMUL 8 (bytes, repeat, value); plan.threads splits it over cores",
+         makeMemoryStreamKernel,
+         "memory",
+         {},
+         {}},
+        {"memread",
+         "",
+         "RVV read loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores",
+         makeMemoryStreamKernel,
+         "memory",
+         {},
+         {}},
         {"pointer_chase",
+         "",
          "dependent scalar loads over a random cycle of lines (bytes, stride, repeat), as lat_mem_rd",
-         makePointerChaseKernel, "memory"},
-        {"fc", "dense y = x·Wᵀ vectorised over `in`, rb × ro register blocks; plan.threads splits `out`",
-         makeFcKernel, "fc"},
-        {"scalesim", "SCALE-Sim topology layers, fold by fold as SCALE-Sim schedules them",
-         makeScaleSimKernel, ""},
+         makePointerChaseKernel,
+         "memory",
+         {},
+         {}},
+        {"fc",
+         "dense",
+         "dense y = x·Wᵀ vectorised over `in`, rb × ro register blocks; plan.threads splits `out`",
+         makeFullyConnectedKernel,
+         "fc",
+         {},
+         {}},
+        {"fc",
+         "tt",
+         "the layer as a tensor train (or ring): the einsum chain over its cores with packing, "
+         "blocking, tiling, threads",
+         makeTensorTrainKernel,
+         "tt",
+         {"tt", "tr"},
+         {}},
+        {"scalesim",
+         "",
+         "SCALE-Sim topology layers, fold by fold as SCALE-Sim schedules them",
+         makeScaleSimKernel,
+         "",
+         {},
+         {}},
         {"onnx",
+         "",
          "an ONNX model's Conv, Gemm and MatMul nodes as conv2d layers; other operators listed as not "
          "simulated",
-         makeOnnxKernel, "conv2d"},
+         makeOnnxKernel,
+         "conv2d",
+         {},
+         {}},
     };
     return kernels;
 }
@@ -48,6 +124,40 @@ const KernelEntry* findKernel(const std::string& name) {
         if (k.name == name)
             return &k;
     return nullptr;
+}
+
+std::vector<const KernelEntry*> kernelRowsFor(const config::Node& workload) {
+    const config::Node* kernel = workload.isMap() ? workload.find("kernel") : nullptr;
+    std::vector<const KernelEntry*> plain;
+    if (!kernel || !kernel->isScalar())
+        return plain;
+    for (const auto& k : kernelRegistry()) {
+        if (k.name != kernel->scalar())
+            continue;
+        for (const auto& key : k.workloadKeys)
+            if (workload.find(key))
+                return {&k};
+        if (k.workloadKeys.empty())
+            plain.push_back(&k);
+    }
+    return plain;
+}
+
+const KernelEntry* selectKernel(const config::Node& workload, const config::Node& plan) {
+    const std::vector<const KernelEntry*> rows = kernelRowsFor(workload);
+    if (rows.size() <= 1)
+        return rows.empty() ? nullptr : rows.front();
+    std::vector<std::string> strategies;
+    for (const KernelEntry* k : rows)
+        strategies.insert(strategies.end(), k->strategies.begin(), k->strategies.end());
+    if (strategies.empty())
+        return rows.front();
+    config::Reader p(plan);
+    const std::string strategy = p.oneOf("strategy", strategies, strategies.front());
+    for (const KernelEntry* k : rows)
+        if (std::find(k->strategies.begin(), k->strategies.end(), strategy) != k->strategies.end())
+            return k;
+    return rows.front();
 }
 
 }  // namespace tessim

@@ -1,6 +1,8 @@
-// The closed set of kernels: one row per kernel in KernelRegistry.cpp, naming its factory and
-// the folder of its plans (configs/plans/<planDirectory>/). A new kernel is a folder under
-// workloads/ plus one row; a table, not self-registration, so the linker cannot drop a kernel.
+// The closed set of kernels: one row per kernel variant in KernelRegistry.cpp, naming its factory,
+// the folder of its plans (configs/plans/<planDirectory>/) and what selects it among the rows of
+// its kernel (a workload key, plan strategies). A new kernel is a folder under workloads/ plus one
+// row; a table, not self-registration, so the linker cannot drop a kernel. No factory dispatches
+// further: the registry picks the row.
 #pragma once
 
 #include <memory>
@@ -20,13 +22,27 @@ using KernelFactory = std::unique_ptr<Workload> (*)(const std::string& kernel, c
 
 struct KernelEntry {
     std::string name;         // the workload YAML's `kernel`
+    std::string variant;      // tells the rows of one kernel apart; "" for a kernel of one row
     std::string description;  // one line, for `tessim list kernels`
     KernelFactory make;
     std::string planDirectory;  // configs/plans/<planDirectory>/ holds its plans; empty: takes none
+    // Which row of a kernel serves a run (selectKernel): a row with `workloadKeys` when the
+    // workload has one of them; else the row whose `strategies` hold the plan's `strategy`, the
+    // first of them when the plan names none.
+    std::vector<std::string> workloadKeys;
+    std::vector<std::string> strategies;
+    // "conv2d/shuffle", or the name for a kernel of one row.
+    std::string rowName() const { return variant.empty() ? name : name + "/" + variant; }
 };
 
 const std::vector<KernelEntry>& kernelRegistry();
-// nullptr when no kernel has that name.
+// The first row named `name`; nullptr when no kernel has that name.
 const KernelEntry* findKernel(const std::string& name);
+// The rows a workload can be served by, whatever the plan: its kernel's row for a key the
+// workload has, else the kernel's rows without keys. Empty for a workload naming no known kernel.
+std::vector<const KernelEntry*> kernelRowsFor(const config::Node& workload);
+// The row that serves `workload` under `plan` (a Null plan: defaults). nullptr for an unknown
+// kernel; a plan `strategy` that none of the kernel's rows takes is a ConfigError at that key.
+const KernelEntry* selectKernel(const config::Node& workload, const config::Node& plan);
 
 }  // namespace tessim

@@ -1,5 +1,7 @@
 #include "workloads/WorkloadFactory.h"
 
+#include <algorithm>
+
 #include "sim/config/Reader.h"
 #include "workloads/KernelRegistry.h"
 
@@ -8,7 +10,8 @@ namespace tessim {
 std::vector<std::string> kernelNames() {
     std::vector<std::string> names;
     for (const auto& k : kernelRegistry())
-        names.push_back(k.name);
+        if (std::find(names.begin(), names.end(), k.name) == names.end())
+            names.push_back(k.name);
     return names;
 }
 
@@ -16,7 +19,7 @@ std::unique_ptr<Workload> makeWorkload(const config::Node& workload, const confi
                                        const TargetInfo& target) {
     config::Reader w(workload);
     const std::string kernel = w.oneOf("kernel", kernelNames());
-    return findKernel(kernel)->make(kernel, workload, plan, target);
+    return selectKernel(workload, plan)->make(kernel, workload, plan, target);
 }
 
 }  // namespace tessim

@@ -1,5 +1,5 @@
-// A workload's schedule generator, picked by the workload YAML's `kernel` key from the kernel
-// registry (KernelRegistry.h).
+// A workload's schedule generator: the kernel registry's row (KernelRegistry.h) for the workload
+// YAML's `kernel` (and its keys) and the plan's `strategy`.
 #pragma once
 
 #include <memory>
@@ -15,7 +15,7 @@ namespace tessim {
 // `workload` and `plan` are YAML trees (plan may be a Null node: defaults apply).
 std::unique_ptr<Workload> makeWorkload(const config::Node& workload, const config::Node& plan,
                                        const TargetInfo& target);
-// The registry's kernel names, in registry order.
+// The registry's kernel names, in registry order, each once.
 std::vector<std::string> kernelNames();
 
 }  // namespace tessim

@@ -81,13 +81,30 @@ std::vector<std::string> plansIn(const std::string& directory) {
     return names;
 }
 
-// "conv2d" or "axpy, dot": the kernels whose plans live in `directory`.
+// "conv2d, onnx" or "fc/tt": the kernels (their rows, where a kernel has several directories)
+// whose plans live in `directory`.
 std::string kernelsUsing(const std::string& directory) {
     std::vector<std::string> names;
-    for (const auto& k : kernelRegistry())
-        if (k.planDirectory == directory)
-            names.push_back(k.name);
+    for (const auto& k : kernelRegistry()) {
+        if (k.planDirectory != directory)
+            continue;
+        bool oneDirectory = true;
+        for (const auto& other : kernelRegistry())
+            oneDirectory = oneDirectory && (other.name != k.name || other.planDirectory == directory);
+        const std::string name = oneDirectory ? k.name : k.rowName();
+        if (std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(name);
+    }
     return names.empty() ? directory : joined(names);
+}
+
+// The plan directories of the rows that can serve `workload`, each once.
+std::vector<std::string> planDirectoriesFor(const config::Node& workload) {
+    std::vector<std::string> dirs;
+    for (const KernelEntry* k : kernelRowsFor(workload))
+        if (!k->planDirectory.empty() && std::find(dirs.begin(), dirs.end(), k->planDirectory) == dirs.end())
+            dirs.push_back(k->planDirectory);
+    return dirs;
 }
 
 }  // namespace
@@ -142,16 +159,18 @@ std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& w
         if (slash != std::string::npos && e.name.substr(slash + 1) == nameOrPath)
             homes.push_back(e.name.substr(0, slash));
     }
-    const config::Node* kernelNode = workload.isMap() ? workload.find("kernel") : nullptr;
-    const KernelEntry* kernel =
-        kernelNode && kernelNode->isScalar() ? findKernel(kernelNode->scalar()) : nullptr;
-    if (kernel) {
-        const std::string& dir = kernel->planDirectory;
-        if (!dir.empty() && std::find(homes.begin(), homes.end(), dir) != homes.end())
-            return (plans / dir / (nameOrPath + ".yaml")).string();
-        std::string message = "kernel '" + kernel->name + "' has no plan named '" + nameOrPath + "' (";
-        message += dir.empty() ? std::string("it takes no plans")
-                               : "its plans, in " + (plans / dir).string() + "/: " + joined(plansIn(dir));
+    const std::vector<const KernelEntry*> rows = kernelRowsFor(workload);
+    if (!rows.empty()) {
+        const std::vector<std::string> dirs = planDirectoriesFor(workload);
+        for (const auto& dir : dirs)
+            if (std::find(homes.begin(), homes.end(), dir) != homes.end())
+                return (plans / dir / (nameOrPath + ".yaml")).string();
+        std::string message = "kernel '" + rows.front()->name + "' has no plan named '" + nameOrPath + "' (";
+        if (dirs.empty())
+            message += "it takes no plans";
+        for (std::size_t i = 0; i < dirs.size(); ++i)
+            message += (i ? "; " : "") + std::string("its plans, in ") + (plans / dirs[i]).string() +
+                       "/: " + joined(plansIn(dirs[i]));
         for (const auto& home : homes)
             message += "; '" + nameOrPath + "' is a plan of " + kernelsUsing(home) + " (" + home + "/" +
                        nameOrPath + ")";
@@ -173,18 +192,18 @@ std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& w
 }
 
 std::string libraryPlanForStrategy(const std::string& strategy, const config::Node& workload) {
-    const config::Node* kernelNode = workload.isMap() ? workload.find("kernel") : nullptr;
-    const KernelEntry* kernel =
-        kernelNode && kernelNode->isScalar() ? findKernel(kernelNode->scalar()) : nullptr;
-    if (!kernel || kernel->planDirectory.empty() || strategy.find_first_of("/.") != std::string::npos)
+    if (strategy.find_first_of("/.") != std::string::npos)
         return "";
-    const fs::path path =
-        fs::path(libraryDirectory(LibraryKind::Plan)) / kernel->planDirectory / (strategy + ".yaml");
-    if (!fs::is_regular_file(path))
-        return "";
-    const config::Node plan = config::loadYamlFile(path.string());
-    const config::Node* own = plan.isMap() ? plan.find("strategy") : nullptr;
-    return own && own->isScalar() && own->scalar() == strategy ? path.string() : "";
+    for (const auto& dir : planDirectoriesFor(workload)) {
+        const fs::path path = fs::path(libraryDirectory(LibraryKind::Plan)) / dir / (strategy + ".yaml");
+        if (!fs::is_regular_file(path))
+            continue;
+        const config::Node plan = config::loadYamlFile(path.string());
+        const config::Node* own = plan.isMap() ? plan.find("strategy") : nullptr;
+        if (own && own->isScalar() && own->scalar() == strategy)
+            return path.string();
+    }
+    return "";
 }
 
 std::vector<LibraryEntry> listLibrary(LibraryKind kind) {
@@ -208,8 +227,19 @@ std::vector<LibraryEntry> listLibrary(LibraryKind kind) {
 
 std::vector<KernelListing> listKernels() {
     std::vector<KernelListing> kernels;
-    for (const auto& k : kernelRegistry())
-        kernels.push_back({k.name, k.planDirectory, k.description});
+    for (const auto& k : kernelRegistry()) {
+        // What picks the row among its kernel's rows.
+        std::string selectedBy;
+        if (!k.workloadKeys.empty()) {
+            std::vector<std::string> keys;
+            for (const auto& key : k.workloadKeys)
+                keys.push_back(key + ":");
+            selectedBy = "[workload with " + joined(keys) + "] ";
+        } else if (!k.strategies.empty()) {
+            selectedBy = "[plan strategy " + joined(k.strategies) + "] ";
+        }
+        kernels.push_back({k.rowName(), k.planDirectory, selectedBy + k.description});
+    }
     return kernels;
 }
 

@@ -99,7 +99,7 @@ TEST(SweepCli, ListAloneShowsEveryKindAndEverySweepHasADescription) {
         at = found;
     }
     EXPECT_NE(all.out.find("\n  npu "), std::string::npos) << all.out;
-    EXPECT_NE(all.out.find("\n  conv2d "), std::string::npos) << all.out;
+    EXPECT_NE(all.out.find("\n  conv2d/tiled "), std::string::npos) << all.out;
 
     CommandResult sweeps = runShell(kTessim + " list sweeps", scratch.path);
     ASSERT_EQ(sweeps.status, 0) << sweeps.err;

@@ -1,5 +1,6 @@
 // The kernel registry and per-kernel plan look-up: names resolve in the kernel's plan directory,
 // paths still work, and a plan of another kernel is a clear error.
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -32,18 +33,25 @@ bool endsWith(const std::string& s, const std::string& tail) {
 }
 
 TEST(KernelRegistry, EveryRowHasAUniqueNameAndAFactory) {
-    std::set<std::string> names;
+    std::set<std::string> rows;
     for (const auto& k : kernelRegistry()) {
-        EXPECT_TRUE(names.insert(k.name).second) << k.name;
+        EXPECT_TRUE(rows.insert(k.rowName()).second) << k.rowName();
         EXPECT_NE(k.make, nullptr) << k.name;
         EXPECT_FALSE(k.description.empty()) << k.name;
-        EXPECT_EQ(findKernel(k.name), &k);
+        ASSERT_NE(findKernel(k.name), nullptr) << k.name;
+        EXPECT_EQ(findKernel(k.name)->name, k.name);
+        // A kernel of several rows names each variant; one of a single row needs none.
+        std::size_t rowsOfKernel = 0;
+        for (const auto& other : kernelRegistry())
+            rowsOfKernel += other.name == k.name;
+        EXPECT_EQ(k.variant.empty(), rowsOfKernel == 1) << k.rowName();
     }
-    // kernelNames() lists the rows, in order.
-    std::vector<std::string> rows;
+    // kernelNames() lists the kernels, each once, in the order of their first rows.
+    std::vector<std::string> names;
     for (const auto& k : kernelRegistry())
-        rows.push_back(k.name);
-    EXPECT_EQ(kernelNames(), rows);
+        if (std::find(names.begin(), names.end(), k.name) == names.end())
+            names.push_back(k.name);
+    EXPECT_EQ(kernelNames(), names);
     EXPECT_EQ(findKernel("no-such-kernel"), nullptr);
 }
 
@@ -58,25 +66,57 @@ TEST(KernelRegistry, EveryLibraryWorkloadNamesARegisteredKernel) {
     }
 }
 
-// Every listed plan is found by its directory-qualified name, and by its bare name through each
-// kernel whose plan directory holds it. (The tt/ plans belong to no row yet: the fc kernel
-// re-dispatches on its workload's `tt:` key, issue 37, so they are found qualified only.)
-TEST(PlanLookup, EveryListedPlanIsFoundByNameThroughItsKernels) {
-    std::size_t throughAKernel = 0;
+// A workload that the row serves: its kernel, with the row's first workload key.
+config::Node workloadFor(const KernelEntry& k) {
+    std::string yaml = "kernel: " + k.name + "\n";
+    if (!k.workloadKeys.empty())
+        yaml += k.workloadKeys.front() + ": {}\n";
+    return config::loadYamlString(yaml, "workload.yaml");
+}
+
+// Every listed plan is found by its directory-qualified name, and by its bare name for a workload
+// of every row whose plan directory holds it; and every plan directory belongs to a row.
+TEST(PlanLookup, EveryListedPlanIsFoundByNameThroughItsRows) {
     const auto plans = listLibrary(LibraryKind::Plan);
     ASSERT_FALSE(plans.empty());
     for (const auto& plan : plans) {
         EXPECT_EQ(resolvePlanPath(plan.name, config::Node()), plan.path) << plan.name;
         const std::string directory = plan.name.substr(0, plan.name.find('/'));
         const std::string name = plan.name.substr(plan.name.find('/') + 1);
+        std::size_t rows = 0;
         for (const auto& k : kernelRegistry()) {
             if (k.planDirectory != directory)
                 continue;
-            EXPECT_EQ(resolvePlanPath(name, workloadOf(k.name)), plan.path) << k.name << " " << plan.name;
-            ++throughAKernel;
+            EXPECT_EQ(resolvePlanPath(name, workloadFor(k)), plan.path) << k.rowName() << " " << plan.name;
+            ++rows;
+        }
+        EXPECT_GT(rows, 0u) << plan.name << ": no registry row has its directory";
+    }
+}
+
+TEST(KernelRegistry, EveryRowIsTheOneItsWorkloadAndStrategySelect) {
+    for (const auto& k : kernelRegistry()) {
+        const config::Node workload = workloadFor(k);
+        if (k.strategies.empty()) {
+            EXPECT_EQ(selectKernel(workload, config::Node()), &k) << k.rowName();
+            continue;
+        }
+        for (const auto& strategy : k.strategies) {
+            const config::Node plan = config::loadYamlString("strategy: " + strategy + "\n", "plan.yaml");
+            EXPECT_EQ(selectKernel(workload, plan), &k) << k.rowName() << " " << strategy;
         }
     }
-    EXPECT_GT(throughAKernel, 0u);
+    // A strategy that no row of the kernel takes names them all, at the plan's key.
+    try {
+        selectKernel(workloadOf("conv2d"), config::loadYamlString("strategy: winograd\n", "plan.yaml"));
+        ADD_FAILURE() << "no error";
+    } catch (const config::ConfigError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("plan.yaml:1:11"), std::string::npos) << m;
+        EXPECT_NE(m.find("'naive'"), std::string::npos) << m;
+        EXPECT_NE(m.find("'shuffle'"), std::string::npos) << m;
+        EXPECT_NE(m.find("'im2col'"), std::string::npos) << m;
+    }
 }
 
 TEST(PlanLookup, ANameIsFoundInTheKernelsPlanDirectory) {

@@ -15,12 +15,10 @@
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
-#include "workloads/conv/ConvKernel.h"
 #include "workloads/ftm/ConvCoreStream.h"
 #include "workloads/ftm/DspConvMemories.h"
 #include "workloads/ftm/DspConvWorkload.h"
 #include "workloads/ftm/EngineUnits.h"
-#include "workloads/ftm/Im2colConvKernel.h"
 #include "workloads/ftm/ModuloLoop.h"
 #include "workloads/ftm/ModuloScheduler.h"
 #include "workloads/ftm/ScalarDataMemory.h"
@@ -711,16 +709,6 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     placeInDdr(p);
     pl.finish();
     return std::make_unique<ShuffleConvKernel>(std::move(p));
-}
-
-std::unique_ptr<Workload> makeConv2dKernel(const std::string& kernel, const config::Node& workload,
-                                           const config::Node& plan, const TargetInfo& target) {
-    const config::Node* strategy = plan.isNull() ? nullptr : plan.find("strategy");
-    if (strategy && strategy->isScalar() && strategy->scalar() == "shuffle")
-        return makeShuffleConvKernel(kernel, workload, plan, target);
-    if (strategy && strategy->isScalar() && strategy->scalar() == "im2col")
-        return makeIm2colConvKernel(kernel, workload, plan, target);
-    return makeConvKernel(kernel, workload, plan, target);
 }
 
 }  // namespace tessim

@@ -22,9 +22,4 @@ namespace tessim {
 std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const config::Node& workload,
                                                 const config::Node& plan, const TargetInfo& target);
 
-// conv2d's factory: strategies shuffle and im2col run on a vector DSP (workloads/ftm), every other
-// strategy on a MAC array (makeConvKernel).
-std::unique_ptr<Workload> makeConv2dKernel(const std::string& kernel, const config::Node& workload,
-                                           const config::Node& plan, const TargetInfo& target);
-
 }  // namespace tessim

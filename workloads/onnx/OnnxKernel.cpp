@@ -1,7 +1,7 @@
 #include "workloads/onnx/OnnxKernel.h"
 
 #include "sim/config/Reader.h"
-#include "workloads/ftm/ShuffleConvKernel.h"
+#include "workloads/WorkloadFactory.h"
 
 namespace tessim {
 namespace {
@@ -78,8 +78,8 @@ std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config
             l->erase("op");
         }
     const std::string source = r.get<std::string>("source", std::string());
-    return std::make_unique<OnnxWorkload>(makeConv2dKernel("conv2d", conv, plan, target), source,
-                                          std::move(ops), std::move(left));
+    return std::make_unique<OnnxWorkload>(makeWorkload(conv, plan, target), source, std::move(ops),
+                                          std::move(left));
 }
 
 }  // namespace tessim

@@ -16,7 +16,6 @@
 #include "workloads/common/PlanMemory.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
-#include "workloads/fc/FullyConnectedKernel.h"
 #include "workloads/tt/TensorTrainShape.h"
 #include "workloads/tt/TtSchedule.h"
 #include "workloads/tt/TtStream.h"
@@ -334,13 +333,6 @@ std::uint64_t l2Tile(const TtEinsum& e, unsigned threads, std::uint64_t l2Size, 
 
 unsigned ttBlockRegisters(unsigned rm, unsigned rb, unsigned rr, unsigned rk) {
     return rm * rb * rr + std::min(rb * rk, rm * rr) + 1;
-}
-
-std::unique_ptr<Workload> makeFcKernel(const std::string& kernel, const config::Node& workload,
-                                       const config::Node& plan, const TargetInfo& target) {
-    if (workload.isMap() && (workload.find("tt") || workload.find("tr")))
-        return makeTensorTrainKernel(kernel, workload, plan, target);
-    return makeFullyConnectedKernel(kernel, workload, plan, target);
 }
 
 std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const config::Node& workload,

@@ -15,10 +15,6 @@ namespace tessim {
 std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const config::Node& workload,
                                                 const config::Node& plan, const TargetInfo& target);
 
-// The `fc` kernel: the tensor-train chain when the workload has a `tt` shape, else the dense layer.
-std::unique_ptr<Workload> makeFcKernel(const std::string& kernel, const config::Node& workload,
-                                       const config::Node& plan, const TargetInfo& target);
-
 // The seed's register budget for a block of rm·rb·rr accumulators: rm·rb·rr + min(rb·rk, rm·rr) + 1
 // (accumulators, the operands held for the block, one streamed operand).
 unsigned ttBlockRegisters(unsigned rm, unsigned rb, unsigned rr, unsigned rk);
