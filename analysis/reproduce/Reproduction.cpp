@@ -126,12 +126,6 @@ nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run) {
     }
 }
 
-std::string reproductionKind(const std::string& paperPath) {
-    const config::Node root = config::loadYamlFile(paperPath);
-    const config::Node* kind = root.isMap() ? root.find("reproduction") : nullptr;
-    return kind && kind->isScalar() ? kind->scalar() : std::string();
-}
-
 ReproResult readPaperHeader(config::Reader& r) {
     ReproResult res;
     res.paper = r.get<std::string>("name");
@@ -146,6 +140,7 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
     Node root = loadYamlFile(paperPath);
     Reader r(root);
     ReproResult res = readPaperHeader(r);
+    r.oneOf("reproduction", {"claims"}, std::string("claims"));
 
     std::map<std::string, ReproRun> runs;
     Reader runsR = r.child("runs");

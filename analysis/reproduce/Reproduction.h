@@ -45,8 +45,6 @@ namespace config {
 class Reader;
 }
 
-// The `reproduction:` kind a paper file names (empty when it names none: the generic claims form).
-std::string reproductionKind(const std::string& paperPath);
 // A paper file's common keys: name and description into the result; source and provenance are read
 // (and so known) but not reported.
 ReproResult readPaperHeader(config::Reader& r);

@@ -128,10 +128,6 @@ std::map<std::string, Json> runAll(const std::map<std::string, ReproRun>& runs, 
 
 }  // namespace
 
-bool isTtReproduction(const std::string& paperPath) {
-    return reproductionKind(paperPath) == "tt-layers";
-}
-
 ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& runner, unsigned jobs) {
     using namespace config;
     const Node root = loadYamlFile(paperPath);

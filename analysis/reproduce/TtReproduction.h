@@ -11,9 +11,6 @@
 
 namespace tessim {
 
-// Whether the paper file asks for this reproduction (`reproduction: tt-layers`).
-bool isTtReproduction(const std::string& paperPath);
-
 // Reads the paper file (ConfigError on bad input), runs its simulations (`jobs` at a time) and
 // computes the claims' verdicts: match inside the published range or tolerance, trend-match when
 // only the ordering across claims of the quantity agrees, mismatch otherwise.

@@ -85,10 +85,6 @@ struct Claim {
 
 }  // namespace
 
-bool isTtTrReproduction(const std::string& paperPath) {
-    return reproductionKind(paperPath) == "tt-tr";
-}
-
 ReproResult reproduceTtTrPaper(const std::string& paperPath, const ReproRunner& runner, unsigned jobs) {
     using namespace config;
     const Node root = loadYamlFile(paperPath);

@@ -11,9 +11,6 @@
 
 namespace tessim {
 
-// Whether the paper file asks for this reproduction (`reproduction: tt-tr`).
-bool isTtTrReproduction(const std::string& paperPath);
-
 // Reads the paper file (ConfigError on bad input), runs its simulations (`jobs` at a time, 0: every
 // core) and computes the verdicts: match within the tolerance or bound, trend-match when a time ratio
 // is off but on the same side of 1, mismatch otherwise (the note gives the correct figure).

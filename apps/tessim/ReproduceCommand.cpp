@@ -6,8 +6,7 @@
 #include <memory>
 
 #include "analysis/reproduce/Reproduction.h"
-#include "analysis/reproduce/TtReproduction.h"
-#include "analysis/reproduce/TtTrReproduction.h"
+#include "analysis/reproduce/ReproductionKinds.h"
 #include "apps/tessim/Commands.h"
 #include "run/pipeline/ConfigLibrary.h"
 #include "sim/config/ConfigError.h"
@@ -40,9 +39,7 @@ void addReproduceCommand(CLI::App& app) {
                 const ReproRunner runner = [&exe](const ReproRun& run) {
                     return runChildSimulation(exe, run);
                 };
-                ReproResult r = isTtReproduction(path)     ? reproduceTtPaper(path, runner)
-                                : isTtTrReproduction(path) ? reproduceTtTrPaper(path, runner)
-                                                           : reproducePaper(path, runner);
+                ReproResult r = reproduce(path, runner);
                 std::cout << reproMarkdown(r) << '\n' << std::flush;
                 if (!o->outDir.empty()) {
                     std::filesystem::create_directories(o->outDir);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/reproduce/Reproduction.h"
+#include "analysis/reproduce/ReproductionKinds.h"
 #include "common/ProcessRunner.h"
 #include "sim/config/ConfigError.h"
 
@@ -105,7 +106,8 @@ claims:
         rep["bounds"]["compute_s"] = 0.009;  // b's published 8 ms is below 9 ms: impossible
         return rep;
     };
-    auto res = tessim::reproducePaper(path, runner);
+    // A paper without `reproduction` is a claims paper: the registry gives it to reproducePaper.
+    auto res = tessim::reproduce(path, runner);
     EXPECT_EQ(calls, 2);
     ASSERT_EQ(res.claims.size(), 4u);
     EXPECT_EQ(res.claims[0].verdict, "match");
@@ -122,5 +124,19 @@ claims:
     } catch (const tessim::config::ConfigError& e) {
         EXPECT_NE(std::string(e.what()).find("toy.yaml:5"), std::string::npos) << e.what();
     }
+
+    // A kind no row has: an error at the key, listing the kinds; no run starts.
+    calls = 0;
+    std::ofstream(path) << "name: toy\nreproduction: winograd\n";
+    try {
+        tessim::reproduce(path, runner);
+        FAIL() << "expected a ConfigError";
+    } catch (const tessim::config::ConfigError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("toy.yaml:2:15"), std::string::npos) << m;
+        for (const auto& kind : tessim::reproductionKinds())
+            EXPECT_NE(m.find("'" + kind.name + "'"), std::string::npos) << m;
+    }
+    EXPECT_EQ(calls, 0);
     fs::remove_all(dir);
 }
