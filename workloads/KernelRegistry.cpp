@@ -1,6 +1,7 @@
 #include "workloads/KernelRegistry.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "sim/config/Reader.h"
 
@@ -17,8 +18,10 @@
 
 namespace tessim {
 
-const std::vector<KernelEntry>& kernelRegistry() {
-    static const std::vector<KernelEntry> kernels{
+namespace {
+
+std::vector<KernelEntry>& rows() {
+    static std::vector<KernelEntry> kernels{
         {"axpy",
          "",
          "y ← α·x + y, streamed through vector registers; plan.cores splits it",
@@ -117,6 +120,26 @@ const std::vector<KernelEntry>& kernelRegistry() {
          {}},
     };
     return kernels;
+}
+
+}  // namespace
+
+const std::vector<KernelEntry>& kernelRegistry() {
+    return rows();
+}
+
+void registerKernel(KernelEntry row) {
+    if (!row.make)
+        throw std::invalid_argument("kernel row '" + row.rowName() + "' has no factory");
+    for (const auto& k : rows())
+        if (k.rowName() == row.rowName())
+            throw std::invalid_argument("kernel row '" + row.rowName() + "' exists");
+    // After the last row of its kernel, so that a kernel's rows stay together.
+    auto at = rows().end();
+    for (auto it = rows().begin(); it != rows().end(); ++it)
+        if (it->name == row.name)
+            at = it + 1;
+    rows().insert(at, std::move(row));
 }
 
 const KernelEntry* findKernel(const std::string& name) {

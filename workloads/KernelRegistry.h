@@ -36,6 +36,9 @@ struct KernelEntry {
 };
 
 const std::vector<KernelEntry>& kernelRegistry();
+// Adds a row before the run (a kernel kept outside workloads/, or a test's): after the rows of its
+// kernel, if any. std::invalid_argument for a row without a factory or a row name already taken.
+void registerKernel(KernelEntry row);
 // The first row named `name`; nullptr when no kernel has that name.
 const KernelEntry* findKernel(const std::string& name);
 // The rows a workload can be served by, whatever the plan: its kernel's row for a key the
