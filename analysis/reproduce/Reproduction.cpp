@@ -8,10 +8,9 @@
 #include <limits>
 #include <stdexcept>
 
-#include <sys/wait.h>
-
 #include <fmt/format.h>
 
+#include "run/sweep/ProcessPool.h"
 #include "sim/config/Loader.h"
 #include "sim/config/Reader.h"
 
@@ -105,22 +104,26 @@ std::string reproCommand(const std::string& exe, const ReproRun& run) {
     return cmd + " --format json";
 }
 
+std::vector<std::string> reproArguments(const std::string& exe, const ReproRun& run) {
+    std::vector<std::string> argv{exe, "run", "--target", run.target, "--workload", run.workload};
+    if (!run.plan.empty())
+        argv.insert(argv.end(), {"--plan", run.plan});
+    for (const auto& s : run.sets)
+        argv.insert(argv.end(), {"--set", s});
+    argv.insert(argv.end(), {"--format", "json"});
+    return argv;
+}
+
 nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run) {
-    std::string cmd = reproCommand(exe, run) + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    if (!pipe)
-        throw std::runtime_error("cannot start: " + cmd);
-    std::string out;
-    std::array<char, 65536> buf{};
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-        out.append(buf.data(), n);
-    int status = pclose(pipe);
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (code != 0)
-        throw std::runtime_error(fmt::format("run '{}' failed (exit {}): {}", run.name, code, out));
+    const sweep::ProcessResult r = sweep::runProcess(reproArguments(exe, run));
+    if (!r.startError.empty())
+        throw std::runtime_error(fmt::format("run '{}' could not start: {}", run.name, r.startError));
+    if (r.exitCode != 0)
+        throw std::runtime_error(fmt::format(
+            "run '{}' failed ({}): {}", run.name,
+            r.signal ? fmt::format("signal {}", r.signal) : fmt::format("exit {}", r.exitCode), r.err));
     try {
-        return nlohmann::json::parse(out);
+        return nlohmann::json::parse(r.out);
     } catch (const std::exception& e) {
         throw std::runtime_error(fmt::format("run '{}' printed no JSON report: {}", run.name, e.what()));
     }

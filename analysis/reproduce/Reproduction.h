@@ -53,9 +53,12 @@ ReproResult readPaperHeader(config::Reader& r);
 // computes the verdicts.
 ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runner);
 
-// The command line of a run: `<exe> run --target ... --format json`.
+// The command line of a run: `<exe> run --target ... --format json` (shell-quoted, for reports).
 std::string reproCommand(const std::string& exe, const ReproRun& run);
-// Runs `exe run ... --format json` as a child process.
+// The same as arguments (argv[0] = exe), for starting it without a shell.
+std::vector<std::string> reproArguments(const std::string& exe, const ReproRun& run);
+// Runs the run as a child process (sweep::runProcess: no shell); its stdout is the report, its
+// stderr the error of a failed run.
 nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run);
 
 std::string reproMarkdown(const ReproResult& r);

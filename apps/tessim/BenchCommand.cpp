@@ -1,7 +1,5 @@
 // `tessim bench`: simulator speed figures. Each case runs in a child process (one SystemC
 // elaboration per process) and the parent prints the table.
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -11,6 +9,7 @@
 
 #include "apps/tessim/Commands.h"
 #include "run/pipeline/Benchmark.h"
+#include "run/sweep/ProcessPool.h"
 #include "sim/core/SelfExecutable.h"
 
 namespace tessim::cli {
@@ -38,15 +37,11 @@ void addBenchCommand(CLI::App& app) {
         std::cout << fmt::format("{:<18} {:>12} {:>10} {:>16} {:>14}\n", "case", "ops", "wall s",
                                  "ops per second", "sim cycles");
         for (const auto& name : benchCases()) {
-            std::string self = selfExecutable();
-            std::string cmd = fmt::format("'{}' bench --case {} --ops {}", self, name, o->ops);
-            std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-            if (!pipe)
-                throw std::runtime_error("cannot start benchmark child");
-            std::array<char, 512> buf{};
-            std::string line;
-            while (fgets(buf.data(), buf.size(), pipe.get()))
-                line += buf.data();
+            const sweep::ProcessResult r = sweep::runProcess(
+                {selfExecutable(), "bench", "--case", name, "--ops", std::to_string(o->ops)});
+            if (r.exitCode != 0)
+                throw std::runtime_error("benchmark case " + name + " failed: " + r.startError + r.err);
+            const std::string& line = r.out;
             std::istringstream in(line);
             std::string n;
             std::uint64_t ops = 0;

@@ -299,4 +299,14 @@ void ProcessPool::killAll() {
     failedStarts_.clear();
 }
 
+ProcessResult runProcess(const std::vector<std::string>& argv, double timeoutSeconds) {
+    ProcessPool pool(1, timeoutSeconds);
+    pool.start(0, argv);
+    for (;;) {
+        std::vector<ProcessPool::Finished> done = pool.wait(3600.0);
+        if (!done.empty())
+            return std::move(done.front().result);
+    }
+}
+
 }  // namespace tessim::sweep

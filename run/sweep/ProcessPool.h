@@ -58,6 +58,11 @@ private:
     std::vector<Finished> failedStarts_;
 };
 
+/// One command run to its end through a one-slot pool (no shell: argv as given), stdout and
+/// stderr apart: every child process of tessim (sweep points, reproductions, DSE, tn, bench) is
+/// started by a ProcessPool.
+ProcessResult runProcess(const std::vector<std::string>& argv, double timeoutSeconds = 0.0);
+
 /// Cores this process may run on (sched_getaffinity), at least 1.
 size_t availableCores();
 

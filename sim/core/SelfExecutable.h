@@ -1,5 +1,5 @@
-// The path of the running executable, for commands that re-run it in child processes (inside a
-// shell started by popen, /proc/self/exe would name the shell).
+// The path of the running executable, for commands that re-run it in child processes (a child
+// started through a shell would see the shell as /proc/self/exe).
 #pragma once
 
 #include <string>

@@ -140,3 +140,24 @@ claims:
     EXPECT_EQ(calls, 0);
     fs::remove_all(dir);
 }
+
+// A child run is started without a shell (arguments with quotes and spaces reach it as given);
+// its stdout is the report and its stderr, apart, the reason of a failure.
+TEST(Reproduce, AChildRunTakesItsArgumentsAsGivenAndSaysWhyItFailed) {
+    const tessim::ReproRun ok{
+        "ok", "minimal", "axpy", "", {"workload.n=4096", "workload.name=it's a \"test\""}};
+    const auto report = tessim::runChildSimulation(TESSIM_BINARY, ok);
+    EXPECT_EQ(report["workload"]["config"]["n"], 4096);
+    EXPECT_EQ(report["workload"]["name"], "it's a \"test\"");
+    const tessim::ReproRun bad{"bad", "minimal", "no-such-workload", "", {}};
+    try {
+        tessim::runChildSimulation(TESSIM_BINARY, bad);
+        FAIL() << "expected an error";
+    } catch (const std::runtime_error& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("run 'bad' failed (exit 2): <command line>: error: no workload named "
+                         "'no-such-workload'"),
+                  std::string::npos)
+            << m;
+    }
+}
