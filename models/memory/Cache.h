@@ -95,6 +95,13 @@ public:
     // an eviction's would, from `at`. Returns when the next level has accepted the last one (`at`
     // when none was dirty). Their bytes and energy count as any write-back's.
     Tick writeBackDirtyLines(Tick at);
+    Tick writeBackAtEnd(Tick from, bool& wroteBack) override {
+        const std::uint64_t before = writebacksAtEnd_;
+        const Tick done = writeBackDirtyLines(from);
+        wroteBack = writebacksAtEnd_ != before;
+        return done;
+    }
+    bool isCache() const override { return true; }
 
     const CacheConfig& config() const { return config_; }
     std::uint64_t hits() const { return hits_; }

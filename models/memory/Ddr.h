@@ -102,6 +102,7 @@ public:
     // Serves the writes still waiting in the posted-write queue (a run ends only once they have
     // reached the DRAM) and returns when the last write served so far completes (0: none).
     Tick completePostedWrites();
+    Tick completePendingWrites() override { return completePostedWrites(); }
 
 protected:
     Tick access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arrival) override;

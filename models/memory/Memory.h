@@ -65,6 +65,20 @@ public:
     // capacity, which becomes this level's address range.
     virtual void setNextLevel(std::uint8_t space, std::uint64_t capacity) {}
 
+    // The end of a run, in the order the target asks. A memory that keeps data its level below
+    // has not seen (a write-back cache) writes it back from `from`: returns when the last
+    // write-back completes (`from` when none) and whether it wrote any back.
+    virtual Tick writeBackAtEnd(Tick from, bool& wroteBack) {
+        wroteBack = false;
+        return from;
+    }
+    // A memory that accepted writes it has not yet performed (a posted-write queue) performs
+    // them: returns when the last completes (0: none).
+    virtual Tick completePendingWrites() { return 0; }
+    // Whether it holds copies of a level below (a cache): its end-of-run write-backs are dirty
+    // data, not traffic of the kernel.
+    virtual bool isCache() const { return false; }
+
     // Forgets all timing state and counters (row buffers, tags, timelines), keeping the backing
     // store: probes run each micro-pattern on a fresh memory.
     virtual void resetTiming() {

@@ -519,14 +519,12 @@ std::vector<ConfiguredTarget::WaitingEngine> ConfiguredTarget::unfinishedEngines
 
 void ConfiguredTarget::completePostedWrites() {
     for (auto& m : memories_)
-        if (auto* ddr = dynamic_cast<Ddr*>(m.get()))
-            postedWritesEnd_ = std::max(postedWritesEnd_, ddr->completePostedWrites());
+        postedWritesEnd_ = std::max(postedWritesEnd_, m->completePendingWrites());
     writeBackDirtyLines();
 }
 
 bool ConfiguredTarget::hasCaches() const {
-    return std::any_of(memories_.begin(), memories_.end(),
-                       [](const auto& m) { return dynamic_cast<const Cache*>(m.get()) != nullptr; });
+    return std::any_of(memories_.begin(), memories_.end(), [](const auto& m) { return m->isCache(); });
 }
 
 // Caches are walked from the last declared (a cluster's L1s follow its L2) so that upper levels
@@ -535,7 +533,7 @@ void ConfiguredTarget::writeBackDirtyLines() {
     auto writtenBelowCaches = [this] {
         std::uint64_t bytes = 0;
         for (const auto& m : memories_)
-            if (!dynamic_cast<const Cache*>(m.get()))
+            if (!m->isCache())
                 bytes += m->busBytesWritten();
         return bytes;
     };
@@ -545,18 +543,16 @@ void ConfiguredTarget::writeBackDirtyLines() {
     for (std::size_t round = 0; round < memories_.size(); ++round) {
         const Tick from = flushed;
         bool wroteBack = false;
-        for (auto m = memories_.rbegin(); m != memories_.rend(); ++m)
-            if (auto* cache = dynamic_cast<Cache*>(m->get())) {
-                const std::uint64_t lines = cache->writebacksAtEnd();
-                flushed = std::max(flushed, cache->writeBackDirtyLines(from));
-                wroteBack = wroteBack || cache->writebacksAtEnd() != lines;
-            }
+        for (auto m = memories_.rbegin(); m != memories_.rend(); ++m) {
+            bool wrote = false;
+            flushed = std::max(flushed, (*m)->writeBackAtEnd(from, wrote));
+            wroteBack = wroteBack || wrote;
+        }
         if (!wroteBack)
             break;
     }
     for (auto& m : memories_)
-        if (auto* ddr = dynamic_cast<Ddr*>(m.get()))
-            flushed = std::max(flushed, ddr->completePostedWrites());
+        flushed = std::max(flushed, m->completePendingWrites());
     dirtyAtEndBytes_ = writtenBelowCaches() - before;
     writebackEnd_ = flushed;
 }
