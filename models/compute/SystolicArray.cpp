@@ -20,9 +20,7 @@ SystolicConfig SystolicConfig::fromYaml(config::Reader& r, const std::string& na
     c.rows = r.get<unsigned>("rows", Range<unsigned>{1, 4096});
     c.cols = r.get<unsigned>("cols", Range<unsigned>{1, 4096});
     std::string df = r.oneOf("dataflow", {"os", "ws", "is"}, std::string("ws"));
-    c.dataflow = df == "os"   ? Dataflow::OutputStationary
-                 : df == "ws" ? Dataflow::WeightStationary
-                              : Dataflow::InputStationary;
+    c.dataflow = dataflowFromName(df);
     r.oneOf("dtype", {"i8"}, std::string("i8"));
     if (auto e = r.optionalChild("energy")) {
         c.joulesPerMac = e->get<Energy>("mac_i8", Energy{0.0}).joules;
@@ -33,32 +31,6 @@ SystolicConfig SystolicConfig::fromYaml(config::Reader& r, const std::string& na
         c.staticWatts = e->get<Power>("static_power", Power{0.0}).watts;
     }
     return c;
-}
-
-SystolicMapping mapTile(unsigned rows, unsigned cols, Dataflow dataflow, std::uint64_t outPixels,
-                        std::uint64_t filters, std::uint64_t window) {
-    SystolicMapping m;
-    switch (dataflow) {
-    case Dataflow::OutputStationary:
-        m.sr = outPixels;
-        m.sc = filters;
-        m.t = window;
-        break;
-    case Dataflow::WeightStationary:
-        m.sr = window;
-        m.sc = filters;
-        m.t = outPixels;
-        break;
-    case Dataflow::InputStationary:
-        m.sr = window;
-        m.sc = outPixels;
-        m.t = filters;
-        break;
-    }
-    m.folds = ((m.sr + rows - 1) / rows) * ((m.sc + cols - 1) / cols);
-    m.cyclesPerFold = dataflow == Dataflow::OutputStationary ? rows + cols + m.t - 2
-                                                             : 2 * std::uint64_t{rows} + cols + m.t - 2;
-    return m;
 }
 
 SystolicArray::SystolicArray(SystolicConfig config)
@@ -75,13 +47,6 @@ std::uint64_t SystolicArray::weightBytes(const MacTileArgs& a) {
 }
 std::uint64_t SystolicArray::outputBytes(const MacTileArgs& a) {
     return std::uint64_t{a.filters} * a.outH * a.outW * 4;
-}
-
-std::uint64_t SystolicArray::requantCycles(const MacTileArgs& a, unsigned cols) {
-    if (!a.requantize)
-        return 0;
-    const std::uint64_t outputs = std::uint64_t{a.filters} * a.outH * a.outW;
-    return (outputs + cols - 1) / cols;
 }
 
 static SystolicMapping mappingOf(const SystolicConfig& c, const MacTileArgs& a) {
@@ -125,37 +90,6 @@ void SystolicArray::account(const Op& op) {
         unservedReadBytes_ += traffic.reads();
         unservedWriteBytes_ += traffic.writes();
     }
-}
-
-OperandTraffic operandTraffic(unsigned rows, unsigned cols, Dataflow dataflow, const MacTileArgs& a) {
-    const std::uint64_t e = std::uint64_t{a.outH} * a.outW, k = std::uint64_t{a.channels} * a.kh * a.kw;
-    const SystolicMapping map = mapTile(rows, cols, dataflow, e, a.filters, k);
-    const std::uint64_t rowFolds = (map.sr + rows - 1) / rows, colFolds = (map.sc + cols - 1) / cols;
-    OperandTraffic t;
-    switch (dataflow) {
-    case Dataflow::WeightStationary:
-        t.weights = k * a.filters;
-        t.input = e * k * colFolds;
-        t.accumulatorWrite = e * a.filters * rowFolds * 4;
-        break;
-    case Dataflow::InputStationary:
-        t.input = e * k;
-        t.weights = k * a.filters * colFolds;
-        t.accumulatorWrite = e * a.filters * rowFolds * 4;
-        break;
-    case Dataflow::OutputStationary:
-        t.input = e * k * colFolds;
-        t.weights = k * a.filters * rowFolds;
-        t.accumulatorWrite = e * a.filters * 4;
-        break;
-    }
-    if (e * k * a.filters == 0)
-        return OperandTraffic{};
-    if (a.accumulate)
-        t.accumulatorRead = e * a.filters * 4;
-    if (a.requantize)
-        t.outputWrite = e * a.filters;
-    return t;
 }
 
 // A tile's operand blocks reach their memories in about kOperandAccessesPerTile accesses, arriving

@@ -21,10 +21,9 @@
 #include "sim/config/Reader.h"
 #include "sim/engine/FunctionalUnit.h"
 #include "sim/ir/OpTable.h"
+#include "sim/machine/MacArrayMapping.h"
 
 namespace tessim {
-
-enum class Dataflow : std::uint8_t { OutputStationary, WeightStationary, InputStationary };
 
 struct SystolicConfig {
     std::string name;
@@ -39,28 +38,6 @@ struct SystolicConfig {
 
     static SystolicConfig fromYaml(config::Reader& r, const std::string& name);
 };
-
-// SCALE-Sim's mapping of a tile: Sr × Sc operands spatially, T temporally.
-struct SystolicMapping {
-    std::uint64_t sr = 0, sc = 0, t = 0;
-    std::uint64_t folds = 0;
-    std::uint64_t cyclesPerFold = 0;
-    std::uint64_t cycles() const { return folds * cyclesPerFold; }
-};
-
-SystolicMapping mapTile(unsigned rows, unsigned cols, Dataflow dataflow, std::uint64_t outPixels,
-                        std::uint64_t filters, std::uint64_t window);
-
-// SRAM bytes one tile streams, as SCALE-Sim counts them: the stationary operand is loaded once,
-// the streamed one once per fold of the other dimension, partial sums written once per row fold
-// (column fold for os: once); accumulating tiles read their partial sums, requantising tiles
-// write one INT8 per output.
-struct OperandTraffic {
-    std::uint64_t input = 0, weights = 0, accumulatorRead = 0, accumulatorWrite = 0, outputWrite = 0;
-    std::uint64_t reads() const { return input + weights + accumulatorRead; }
-    std::uint64_t writes() const { return accumulatorWrite + outputWrite; }
-};
-OperandTraffic operandTraffic(unsigned rows, unsigned cols, Dataflow dataflow, const MacTileArgs& a);
 
 class SystolicArray : public FunctionalUnit {
 public:
@@ -98,8 +75,6 @@ public:
     static std::uint64_t inputBytes(const MacTileArgs& a);
     static std::uint64_t weightBytes(const MacTileArgs& a);
     static std::uint64_t outputBytes(const MacTileArgs& a);
-    // Cycles of a tile's requantisation on an array with `cols` columns (0 when it does not requantise).
-    static std::uint64_t requantCycles(const MacTileArgs& a, unsigned cols);
 
 private:
     SystolicConfig config_;

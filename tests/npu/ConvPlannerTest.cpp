@@ -40,7 +40,7 @@ TEST(ConvPlanner, EstimateUsesTheArrayFormula) {
     EXPECT_EQ(e.computeCycles, 8u * 144u * (2 * 32 + 64 + 49 - 2));
     EXPECT_EQ(e.computeCycles, 8 * mapTile(32, 64, Dataflow::WeightStationary, 49, 64, 4608).cycles());
     // INT8 outputs: each tile's 64 × 49 outputs are requantised one 64-column row per cycle, 49
-    // more cycles per tile (SystolicArray::requantCycles).
+    // more cycles per tile (requantCycles, sim/machine/MacArrayMapping.h).
     ConvShape s8{7, 7, 512, 512, 3, 3, 1, 1, 1};
     ASSERT_TRUE(s8.requantize());
     EXPECT_EQ(estimatePlan(s8, t, ConvStrategy::DoubleBuffer, npu()).computeCycles,

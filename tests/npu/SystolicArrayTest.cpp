@@ -88,7 +88,7 @@ TEST(SystolicArray, RequantisationTakesOneArrayRowOfOutputsPerCycle) {
     op.mac.requantize = 1;
     op.mac.multiplier = 1;
     EXPECT_EQ(a.occupancy(op), plain + (48u * 15u + 63u) / 64u);  // 720 outputs: 12 cycles
-    EXPECT_EQ(SystolicArray::requantCycles(op.mac, 64), 12u);
+    EXPECT_EQ(requantCycles(op.mac, 64), 12u);
 }
 
 TEST(ConvGeometry, HaloSpans) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "models/compute/SystolicArray.h"
+#include "sim/machine/MacArrayMapping.h"
 
 namespace tessim {
 
@@ -118,7 +118,7 @@ struct PlannerMachine {
 };
 
 // The planner's estimate of a tiling: array cycles of all tiles (stall-free, requantisation
-// included: SystolicArray::requantCycles per output tile), DDR bytes on the bus (whole bursts,
+// included: requantCycles per output tile), DDR bytes on the bus (whole bursts,
 // with the loop order's re-fetches), the SRAM bytes the array streams (operandTraffic) and
 // seconds (max(compute, DMA) per step when double-buffered, their sum when not; compute is the
 // array's cycles or its SRAM bytes at the SRAM's bandwidth, whichever takes longer).

@@ -406,9 +406,7 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
         m.rows = pl.get<unsigned>("array_rows", array.rows, Range<unsigned>{1, 4096});
         m.cols = pl.get<unsigned>("array_cols", array.cols, Range<unsigned>{1, 4096});
         const std::string df = pl.oneOf("array_dataflow", {"os", "ws", "is"}, array.dataflow);
-        m.dataflow = df == "os"   ? Dataflow::OutputStationary
-                     : df == "ws" ? Dataflow::WeightStationary
-                                  : Dataflow::InputStationary;
+        m.dataflow = dataflowFromName(df);
     }
     auto ceilDiv = [](std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; };
     // Each layer is planned on its own; DDR holds every layer's input, weights and output in
