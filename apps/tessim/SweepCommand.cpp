@@ -12,7 +12,7 @@
 #include "run/sweep/Sweep.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
-#include "sim/report/NodeJson.h"
+#include "run/report/NodeJson.h"
 
 namespace tessim::cli {
 

@@ -17,7 +17,6 @@
 #include "sim/config/EditDistance.h"
 #include "sim/config/Loader.h"
 #include "sim/config/Reader.h"
-#include "sim/report/NodeJson.h"
 
 namespace tessim {
 namespace {
@@ -104,9 +103,8 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         table = loadYamlFile(p.string());
     }
     resolveEnergyReferences(root, table ? &*table : nullptr);
-    resolved_ = nodeToJson(root);
-    if (table)
-        resolved_["energy_table_resolved"] = nodeToJson(*table);
+    resolvedTree_ = root;
+    energyTable_ = table;
 
     // Replicated components and clusters become concrete instances; from here on the target is
     // wired as if every instance had been written out.

@@ -8,10 +8,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/dma/DmaEngine.h"
 #include "models/memory/Interconnect.h"
@@ -64,7 +63,10 @@ public:
     std::vector<LevelTraffic> traffic() const;
     void countUntimedTraffic(const std::string& memory, std::uint64_t readBytes, std::uint64_t writeBytes);
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const;
-    nlohmann::ordered_json resolved() const { return resolved_; }
+    // The target's tree as built (includes, --set and energy references resolved), and the energy
+    // table it read (null without one): the run echoes them in its report.
+    const config::Node& resolvedTree() const { return resolvedTree_; }
+    const config::Node* resolvedEnergyTable() const { return energyTable_ ? &*energyTable_ : nullptr; }
 
     Memory* findMemory(const std::string& name);
     // Engines and DMA channels by initiator id (per-initiator statistics name them from here).
@@ -107,7 +109,8 @@ private:
     std::vector<std::vector<std::uint8_t>> groupMembers_;  // by multicast group id (0 unused)  // per space:
                                                            // itself, or the last level of its cache chain
     std::vector<std::unique_ptr<Engine>> engines_;
-    nlohmann::ordered_json resolved_;
+    config::Node resolvedTree_;
+    std::optional<config::Node> energyTable_;
     Tick postedWritesEnd_ = 0;
     std::uint64_t dirtyAtEndBytes_ = 0;
     Tick writebackEnd_ = 0;

@@ -10,6 +10,7 @@
 
 #include "models/targets/ConfiguredTarget.h"
 #include "run/pipeline/ConfigLibrary.h"
+#include "run/report/NodeJson.h"
 #include "run/report/Report.h"
 #include "sim/config/CommandLineSets.h"
 #include "sim/config/ConfigError.h"
@@ -265,7 +266,7 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
 
     RunOutcome outcome;
     outcome.targetName = target.info().name;
-    outcome.targetResolved = target.resolved();
+    outcome.targetResolved = targetToJson(target.resolvedTree(), target.resolvedEnergyTable());
     outcome.workloadResolved = e.workload ? e.workload->resolvedWorkload() : nlohmann::ordered_json();
     outcome.planResolved = e.workload ? e.workload->resolvedPlan() : nlohmann::ordered_json();
     if (!in.workload.isNull()) {

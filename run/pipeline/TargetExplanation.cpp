@@ -9,10 +9,10 @@
 #include "models/targets/ConfiguredTarget.h"
 #include "run/pipeline/ConfigLibrary.h"
 #include "run/pipeline/Simulation.h"
+#include "run/report/NodeJson.h"
 #include "sim/config/Loader.h"
 #include "sim/core/SimulationSetup.h"
 #include "sim/report/HumanUnits.h"
-#include "sim/report/NodeJson.h"
 
 namespace tessim {
 namespace {
@@ -247,7 +247,7 @@ Json explainTarget(const std::string& targetName, const std::vector<std::string>
     collectParameters(inputs.target, "", "", sources, parameters, warnings);
     out["parameters"] = parameters;
     out["warnings"] = warnings;
-    out["resolved"] = target.resolved();
+    out["resolved"] = targetToJson(target.resolvedTree(), target.resolvedEnergyTable());
     return out;
 }
 

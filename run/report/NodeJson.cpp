@@ -1,4 +1,4 @@
-#include "sim/report/NodeJson.h"
+#include "run/report/NodeJson.h"
 
 #include <cstdlib>
 
@@ -38,6 +38,13 @@ nlohmann::ordered_json nodeToJson(const config::Node& node) {
     }
     }
     return nullptr;
+}
+
+nlohmann::ordered_json targetToJson(const config::Node& target, const config::Node* energyTable) {
+    nlohmann::ordered_json j = nodeToJson(target);
+    if (energyTable)
+        j["energy_table_resolved"] = nodeToJson(*energyTable);
+    return j;
 }
 
 }  // namespace tessim

@@ -9,5 +9,7 @@
 namespace tessim {
 
 nlohmann::ordered_json nodeToJson(const config::Node& node);
+// A target's tree as built, with the energy table it read under `energy_table_resolved`.
+nlohmann::ordered_json targetToJson(const config::Node& target, const config::Node* energyTable);
 
 }  // namespace tessim
