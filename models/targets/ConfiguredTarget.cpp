@@ -89,28 +89,54 @@ namespace {
 
 }  // namespace
 
-ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
+// Components name an energy-table section; the table is read relative to the file naming it.
+config::Node ConfiguredTarget::resolveEnergyTable(const config::Node& input) {
     using namespace config;
     Node root = input;
-    std::optional<Node> table;
     if (const Node* t = root.find("energy_table")) {
-        // Relative to the file that names it.
         std::filesystem::path p = t->scalar();
         if (p.is_relative())
             p = std::filesystem::path(t->location().file).parent_path() / p;
         if (!std::filesystem::exists(p))
             throw ConfigError(t->location(), t->path(), "energy table '" + p.string() + "' does not exist");
-        table = loadYamlFile(p.string());
+        energyTable_ = loadYamlFile(p.string());
     }
-    resolveEnergyReferences(root, table ? &*table : nullptr);
+    resolveEnergyReferences(root, energyTable_ ? &*energyTable_ : nullptr);
     resolvedTree_ = root;
-    energyTable_ = table;
+    return root;
+}
 
+ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
+    const config::Node root = resolveEnergyTable(input);
     // Replicated components and clusters become concrete instances; from here on the target is
     // wired as if every instance had been written out.
     ExpandedTopology topology = expandTopology(root);
-    defaultReplicatedLevels(topology);
-    Reader r(topology.flat);
+    defaultReplicatedLevels(topology, memoryImpls());
+    config::Reader r(topology.flat);
+    const Tick quantum = readSettings(r);
+    const ComponentKeys keys = componentKeys(r, root, topology);
+    buildMemories(r, topology, keys.memories);
+    wireMemoryLevels(r, keys.interconnects, keys.memories);
+    addRoleSpaces(topology, info_, r);
+    addMulticastGroups(topology, info_);
+    buildDmaEngines(r, keys.dma);
+    buildEngines(r, topology, keys.engines, quantum);
+    if (engines_.empty())
+        r.fail("name", "a target needs at least one component with impl: engine");
+    describeClusters(topology, info_);
+    groupMembers_.assign(info_.groups.size() + 1, {});
+    for (const auto& g : info_.groups)
+        groupMembers_[g.id] = g.members;
+    for (auto& dma : dmaEngines_)
+        dma->setMulticastGroups(&groupMembers_);
+    for (auto& engine : engines_)
+        engine->setMulticastGroups(&groupMembers_);
+    r.finish();
+    assignInitiators();
+}
+
+Tick ConfiguredTarget::readSettings(config::Reader& r) {
+    using namespace config;
     info_.name = r.get<std::string>("name");
     r.get<std::string>("description", std::string());
     r.ignore("energy_table");
@@ -119,28 +145,33 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     // Temporal decoupling: how far an engine may run ahead of the others (engines may override).
     const Duration quantum =
         r.get<Duration>("quantum", Duration{1e-6}, Range<Duration>{Duration{1e-12}, Duration{1.0}});
+    return secondsToTicks(quantum.seconds);
+}
 
-    // Every other top-level key is a component, dispatched by its `impl`; memories first (their
-    // order gives the space ids), then DMA engines, then compute engines, so references resolve.
-    std::vector<std::string> memoryKeys, dmaKeys, engineKeys, interconnectKeys;
+// Every other top-level key is a component, sorted by its `impl`: memories first (their order
+// gives the space ids), then DMA engines, then compute engines, so references resolve.
+ConfiguredTarget::ComponentKeys ConfiguredTarget::componentKeys(const config::Reader& r,
+                                                                const config::Node& root,
+                                                                const ExpandedTopology& topology) {
+    ComponentKeys keys;
     for (const auto& [key, node] : topology.flat.entries()) {
         if (isTargetSettingKey(key))
             continue;
         if (node.isMap() && node.find("impl") == nullptr)
             failMisspeltComponent(r, root, key);
-        Reader c = r.child(key);
+        config::Reader c = r.child(key);
         std::string impl = c.get<std::string>("impl");
         auto in = [&](const std::vector<std::string>& v) {
             return std::find(v.begin(), v.end(), impl) != v.end();
         };
         if (in(memoryImpls()))
-            memoryKeys.push_back(key);
+            keys.memories.push_back(key);
         else if (in(dmaImpls()))
-            dmaKeys.push_back(key);
+            keys.dma.push_back(key);
         else if (in(interconnectImpls()))
-            interconnectKeys.push_back(key);
+            keys.interconnects.push_back(key);
         else if (impl == "engine")
-            engineKeys.push_back(key);
+            keys.engines.push_back(key);
         else {
             std::string known = "engine";
             for (const auto& v : {memoryImpls(), dmaImpls(), interconnectImpls()})
@@ -149,8 +180,13 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
             c.fail("impl", "unknown component model '" + impl + "' (expected one of: " + known + ")");
         }
     }
-    for (const auto& name : memoryKeys) {
-        Reader m = r.child(name);
+    return keys;
+}
+
+void ConfiguredTarget::buildMemories(const config::Reader& r, const ExpandedTopology& topology,
+                                     const std::vector<std::string>& keys) {
+    for (const auto& name : keys) {
+        config::Reader m = r.child(name);
         if (memories_.size() >= 255)
             m.fail("impl", "too many memories (at most 255)");
         auto mem = makeMemory(m.get<std::string>("impl"), m, name);
@@ -161,57 +197,67 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         s.size = mem->capacity();
         s.peakBandwidth = mem->peakBandwidth();
         s.burstBytes = mem->burstBytes();
-        placeInstance(topology, name, s.key, s.cluster, s.index);
+        const Placement at = placementOf(topology, name);
+        s.key = at.key;
+        s.cluster = at.cluster;
+        s.index = at.index;
         info_.spaces.push_back(s);
         memories_.push_back(std::move(mem));
     }
-    wireMemoryLevels(r, interconnectKeys, memoryKeys);
-    addRoleSpaces(topology, r);
-    addMulticastGroups(topology);
-    // Binds an initiator to the memories its `key` lists; returns their space ids, in list order.
-    auto connect = [&](Reader& owner, const std::string& key, auto& initiator) {
-        // An initiator binds once to each interconnect; every memory behind it shares that socket.
-        std::vector<std::pair<Interconnect*, unsigned>> viaSockets;
-        std::vector<std::uint8_t> reached;
-        for (const auto& memName : owner.get<std::vector<std::string>>(key)) {
-            const MemorySpaceInfo* s = info_.findSpace(memName);
-            if (!s)
-                owner.fail(key, "no memory named '" + memName + "'");
-            reached.push_back(s->id);
-            Interconnect* bus = via_[s->id];
-            if (!bus) {
-                initiator.memory.bind(memories_[s->id]->socket);
-                initiator.mapSpace(s->id, static_cast<unsigned>(initiator.memory.size() - 1));
-                continue;
-            }
-            auto it = std::find_if(viaSockets.begin(), viaSockets.end(),
-                                   [&](const auto& v) { return v.first == bus; });
-            if (it == viaSockets.end()) {
-                initiator.memory.bind(bus->socket);
-                viaSockets.emplace_back(bus, static_cast<unsigned>(initiator.memory.size() - 1));
-                it = viaSockets.end() - 1;
-            }
-            initiator.mapSpace(s->id, it->second);
+}
+
+// Binds an initiator to the memories its `key` lists; returns their space ids, in list order. An
+// initiator binds once to each interconnect; every memory behind it shares that socket.
+template <class Initiator>
+std::vector<std::uint8_t> ConfiguredTarget::connect(config::Reader& owner, const std::string& key,
+                                                    Initiator& initiator) {
+    std::vector<std::pair<Interconnect*, unsigned>> viaSockets;
+    std::vector<std::uint8_t> reached;
+    for (const auto& memName : owner.get<std::vector<std::string>>(key)) {
+        const MemorySpaceInfo* s = info_.findSpace(memName);
+        if (!s)
+            owner.fail(key, "no memory named '" + memName + "'");
+        reached.push_back(s->id);
+        Interconnect* bus = via_[s->id];
+        if (!bus) {
+            initiator.memory.bind(memories_[s->id]->socket);
+            initiator.mapSpace(s->id, static_cast<unsigned>(initiator.memory.size() - 1));
+            continue;
         }
-        return reached;
-    };
-    for (const auto& name : dmaKeys) {
-        Reader d = r.child(name);
+        auto it =
+            std::find_if(viaSockets.begin(), viaSockets.end(), [&](const auto& v) { return v.first == bus; });
+        if (it == viaSockets.end()) {
+            initiator.memory.bind(bus->socket);
+            viaSockets.emplace_back(bus, static_cast<unsigned>(initiator.memory.size() - 1));
+            it = viaSockets.end() - 1;
+        }
+        initiator.mapSpace(s->id, it->second);
+    }
+    return reached;
+}
+
+void ConfiguredTarget::buildDmaEngines(const config::Reader& r, const std::vector<std::string>& keys) {
+    for (const auto& name : keys) {
+        config::Reader d = r.child(name);
         auto dma = makeDma(d.get<std::string>("impl"), d, name);
         connect(d, "memories", *dma);
         info_.dmaEngines.push_back(name);
         dmaEngines_.push_back(std::move(dma));
     }
-    for (const auto& name : engineKeys) {
-        Reader e = r.child(name);
-        EngineConfig c = EngineConfig::fromYaml(e, name, info_.mainClock, secondsToTicks(quantum.seconds));
+}
+
+void ConfiguredTarget::buildEngines(const config::Reader& r, const ExpandedTopology& topology,
+                                    const std::vector<std::string>& keys, Tick quantum) {
+    for (const auto& name : keys) {
+        config::Reader e = r.child(name);
+        EngineConfig c = EngineConfig::fromYaml(e, name, info_.mainClock, quantum);
         std::vector<std::unique_ptr<FunctionalUnit>> units;
         UnitContext ctx{c.registerBytes, c.clock.hz(), {}};
         for (const auto& slot : c.slots)
             ctx.slotClasses.push_back(slot.name);
-        Reader unitsReader = e.child("units");
+        config::Reader unitsReader = e.child("units");
         for (const auto& entry : unitsReader.self().entries()) {
-            Reader u = unitsReader.child(entry.first);
+            config::Reader u = unitsReader.child(entry.first);
             units.push_back(makeUnit(u, entry.first, ctx));
         }
         if (units.empty())
@@ -230,8 +276,14 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         EngineInfo ei = engine->describe();
         ei.dmaChannels = dma ? dma->channelCount() : 0;
         ei.dmaAlignment = dma ? dma->alignment() : 1;
-        placeInstance(topology, name, ei.key, ei.cluster, ei.index);
-        mapRoles(topology, name, *engine, ei);
+        const Placement at = placementOf(topology, name);
+        ei.key = at.key;
+        ei.cluster = at.cluster;
+        ei.index = at.index;
+        for (const auto& [role, concrete] : rolesOf(topology, name, info_)) {
+            engine->mapSpaceAlias(info_.space(role).id, concrete);
+            ei.roles[role] = concrete;
+        }
         // The memories it reaches, as listed; an instance it reaches as a role is named by the role.
         for (std::uint8_t id : reached) {
             for (const auto& [role, instance] : ei.roles)
@@ -247,18 +299,6 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
         spaceNames.push_back(space.name);
     for (auto& engine : engines_)
         engine->setSpaceNames(spaceNames);
-    if (engines_.empty())
-        r.fail("name", "a target needs at least one component with impl: engine");
-    describeClusters(topology);
-    groupMembers_.assign(info_.groups.size() + 1, {});
-    for (const auto& g : info_.groups)
-        groupMembers_[g.id] = g.members;
-    for (auto& dma : dmaEngines_)
-        dma->setMulticastGroups(&groupMembers_);
-    for (auto& engine : engines_)
-        engine->setMulticastGroups(&groupMembers_);
-    r.finish();
-    assignInitiators();
 }
 
 void ConfiguredTarget::assignInitiators() {
@@ -277,100 +317,6 @@ void ConfiguredTarget::setAccessObserver(AccessObserver* observer) {
         e->setAccessObserver(observer);
     for (auto& d : dmaEngines_)
         d->setAccessObserver(observer);
-}
-
-// The instances of a replicated memory are one traffic level, named after their key (l1_0 …
-// l1_7 are level "l1"), unless the YAML names the level.
-void ConfiguredTarget::defaultReplicatedLevels(ExpandedTopology& topology) {
-    for (const auto& c : topology.components) {
-        config::Node* node = topology.flat.findMutable(c.name);
-        const config::Node* impl = node ? node->find("impl") : nullptr;
-        if (c.instances < 2 || !impl || !impl->isScalar() || node->find("level"))
-            continue;
-        const auto& impls = memoryImpls();
-        if (std::find(impls.begin(), impls.end(), impl->scalar()) == impls.end())
-            continue;
-        const std::string path = node->path();
-        node->set("level", config::Node::makeScalar(c.key, impl->location()));
-        node->setPath(path);
-    }
-}
-
-void ConfiguredTarget::placeInstance(const ExpandedTopology& topology, const std::string& name,
-                                     std::string& key, int& cluster, unsigned& index) const {
-    const ComponentInstance* c = topology.find(name);
-    key = c ? c->key : name;
-    cluster = c ? c->cluster : -1;
-    index = c ? c->index : 0;
-}
-
-// A replicated memory's key is a memory space of its own (a role): each engine maps it to the
-// instance it reaches, so one op stream runs on any core.
-void ConfiguredTarget::addRoleSpaces(const ExpandedTopology& topology, const config::Reader& r) {
-    for (const auto& [key, instances] : topology.replicated) {
-        const MemorySpaceInfo* first = info_.findSpace(instances.front());
-        if (!first)
-            continue;  // not a memory
-        if (info_.spaces.size() >= 255)
-            r.child(instances.front()).fail("impl", "too many memories and memory roles (at most 255)");
-        MemorySpaceInfo role = *first;
-        role.name = key;
-        role.key = key;
-        role.id = static_cast<std::uint8_t>(info_.spaces.size());
-        role.cluster = -1;
-        role.index = 0;
-        role.role = true;
-        for (const auto& instance : instances)
-            role.instances.push_back(info_.space(instance).id);
-        info_.spaces.push_back(role);
-    }
-}
-
-void ConfiguredTarget::addMulticastGroups(const ExpandedTopology& topology) {
-    for (const auto& g : topology.groups) {
-        if (info_.groups.size() >= 254)
-            throw config::ConfigError(g.location, g.path, "too many multicast groups (at most 254)");
-        MulticastGroupInfo group{g.name, static_cast<std::uint8_t>(info_.groups.size() + 1), {}};
-        for (const auto& member : g.members) {
-            const MemorySpaceInfo* s = info_.findSpace(member);
-            if (!s || s->role)
-                throw config::ConfigError(g.location, g.path,
-                                          fmt::format("group '{}': no memory named '{}'", g.name, member));
-            if (std::find(group.members.begin(), group.members.end(), s->id) != group.members.end())
-                throw config::ConfigError(g.location, g.path,
-                                          fmt::format("group '{}' names '{}' twice", g.name, member));
-            group.members.push_back(s->id);
-        }
-        info_.groups.push_back(std::move(group));
-    }
-}
-
-void ConfiguredTarget::mapRoles(const ExpandedTopology& topology, const std::string& name, Engine& engine,
-                                EngineInfo& info) {
-    const ComponentInstance* c = topology.find(name);
-    if (!c)
-        return;
-    for (const auto& [roleKey, instance] : c->roles) {
-        const MemorySpaceInfo* role = info_.findSpace(roleKey);
-        const MemorySpaceInfo* concrete = info_.findSpace(instance);
-        if (!role || !role->role || !concrete)
-            continue;
-        engine.mapSpaceAlias(role->id, concrete->id);
-        info.roles[roleKey] = concrete->id;
-    }
-}
-
-void ConfiguredTarget::describeClusters(const ExpandedTopology& topology) {
-    for (std::size_t k = 0; k < topology.clusters.size(); ++k) {
-        ClusterInfo cluster{topology.clusters[k].name, static_cast<unsigned>(k), {}, {}};
-        for (const auto& e : info_.engines)
-            if (e.cluster == static_cast<int>(k))
-                cluster.engines.push_back(e.name);
-        for (const auto& s : info_.spaces)
-            if (!s.role && s.cluster == static_cast<int>(k))
-                cluster.memories.push_back(s.id);
-        info_.clusters.push_back(std::move(cluster));
-    }
 }
 
 ConfiguredTarget::~ConfiguredTarget() = default;

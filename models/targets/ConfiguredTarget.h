@@ -82,15 +82,21 @@ private:
     void read(std::uint8_t space, std::uint64_t addr, void* data, std::uint64_t bytes) override;
     void write(std::uint8_t space, std::uint64_t addr, const void* data, std::uint64_t bytes) override;
     Memory& memoryForSpace(std::uint8_t space);
-    // Topology (models/targets/Topology.h): where an instance sits, role spaces, groups, clusters.
-    void placeInstance(const ExpandedTopology& topology, const std::string& name, std::string& key,
-                       int& cluster, unsigned& index) const;
-    static void defaultReplicatedLevels(ExpandedTopology& topology);
-    void addRoleSpaces(const ExpandedTopology& topology, const config::Reader& r);
-    void addMulticastGroups(const ExpandedTopology& topology);
-    void mapRoles(const ExpandedTopology& topology, const std::string& name, Engine& engine,
-                  EngineInfo& info);
-    void describeClusters(const ExpandedTopology& topology);
+    // Construction, in order (models/targets/Topology.h places instances, roles, groups, clusters).
+    config::Node resolveEnergyTable(const config::Node& input);
+    Tick readSettings(config::Reader& r);  // name, clock; returns the quantum
+    struct ComponentKeys {
+        std::vector<std::string> memories, dma, interconnects, engines;
+    };
+    static ComponentKeys componentKeys(const config::Reader& r, const config::Node& root,
+                                       const ExpandedTopology& topology);
+    void buildMemories(const config::Reader& r, const ExpandedTopology& topology,
+                       const std::vector<std::string>& keys);
+    void buildDmaEngines(const config::Reader& r, const std::vector<std::string>& keys);
+    void buildEngines(const config::Reader& r, const ExpandedTopology& topology,
+                      const std::vector<std::string>& keys, Tick quantum);
+    template <class Initiator>
+    std::vector<std::uint8_t> connect(config::Reader& owner, const std::string& key, Initiator& initiator);
     // Interconnects, `via:` and cache `next:` levels (models/memory).
     void wireMemoryLevels(const config::Reader& r, const std::vector<std::string>& interconnectKeys,
                           const std::vector<std::string>& memoryKeys);

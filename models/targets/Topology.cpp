@@ -339,4 +339,90 @@ ExpandedTopology expandTopology(const config::Node& root) {
     return Expander(root).run();
 }
 
+void defaultReplicatedLevels(ExpandedTopology& topology, const std::vector<std::string>& memoryImpls) {
+    for (const auto& c : topology.components) {
+        config::Node* node = topology.flat.findMutable(c.name);
+        const config::Node* impl = node ? node->find("impl") : nullptr;
+        if (c.instances < 2 || !impl || !impl->isScalar() || node->find("level"))
+            continue;
+        if (std::find(memoryImpls.begin(), memoryImpls.end(), impl->scalar()) == memoryImpls.end())
+            continue;
+        const std::string path = node->path();
+        node->set("level", config::Node::makeScalar(c.key, impl->location()));
+        node->setPath(path);
+    }
+}
+
+Placement placementOf(const ExpandedTopology& topology, const std::string& instanceName) {
+    const ComponentInstance* c = topology.find(instanceName);
+    return c ? Placement{c->key, c->cluster, c->index} : Placement{instanceName, -1, 0};
+}
+
+void addRoleSpaces(const ExpandedTopology& topology, TargetInfo& info, const config::Reader& r) {
+    for (const auto& [key, instances] : topology.replicated) {
+        const MemorySpaceInfo* first = info.findSpace(instances.front());
+        if (!first)
+            continue;  // not a memory
+        if (info.spaces.size() >= 255)
+            r.child(instances.front()).fail("impl", "too many memories and memory roles (at most 255)");
+        MemorySpaceInfo role = *first;
+        role.name = key;
+        role.key = key;
+        role.id = static_cast<std::uint8_t>(info.spaces.size());
+        role.cluster = -1;
+        role.index = 0;
+        role.role = true;
+        for (const auto& instance : instances)
+            role.instances.push_back(info.space(instance).id);
+        info.spaces.push_back(role);
+    }
+}
+
+void addMulticastGroups(const ExpandedTopology& topology, TargetInfo& info) {
+    for (const auto& g : topology.groups) {
+        if (info.groups.size() >= 254)
+            throw config::ConfigError(g.location, g.path, "too many multicast groups (at most 254)");
+        MulticastGroupInfo group{g.name, static_cast<std::uint8_t>(info.groups.size() + 1), {}};
+        for (const auto& member : g.members) {
+            const MemorySpaceInfo* s = info.findSpace(member);
+            if (!s || s->role)
+                throw config::ConfigError(g.location, g.path,
+                                          fmt::format("group '{}': no memory named '{}'", g.name, member));
+            if (std::find(group.members.begin(), group.members.end(), s->id) != group.members.end())
+                throw config::ConfigError(g.location, g.path,
+                                          fmt::format("group '{}' names '{}' twice", g.name, member));
+            group.members.push_back(s->id);
+        }
+        info.groups.push_back(std::move(group));
+    }
+}
+
+std::map<std::string, std::uint8_t> rolesOf(const ExpandedTopology& topology, const std::string& instanceName,
+                                            const TargetInfo& info) {
+    std::map<std::string, std::uint8_t> roles;
+    const ComponentInstance* c = topology.find(instanceName);
+    if (!c)
+        return roles;
+    for (const auto& [roleKey, instance] : c->roles) {
+        const MemorySpaceInfo* role = info.findSpace(roleKey);
+        const MemorySpaceInfo* concrete = info.findSpace(instance);
+        if (role && role->role && concrete)
+            roles[roleKey] = concrete->id;
+    }
+    return roles;
+}
+
+void describeClusters(const ExpandedTopology& topology, TargetInfo& info) {
+    for (std::size_t k = 0; k < topology.clusters.size(); ++k) {
+        ClusterInfo cluster{topology.clusters[k].name, static_cast<unsigned>(k), {}, {}};
+        for (const auto& e : info.engines)
+            if (e.cluster == static_cast<int>(k))
+                cluster.engines.push_back(e.name);
+        for (const auto& s : info.spaces)
+            if (!s.role && s.cluster == static_cast<int>(k))
+                cluster.memories.push_back(s.id);
+        info.clusters.push_back(std::move(cluster));
+    }
+}
+
 }  // namespace tessim

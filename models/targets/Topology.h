@@ -28,6 +28,8 @@
 #include <vector>
 
 #include "sim/config/Node.h"
+#include "sim/config/Reader.h"
+#include "sim/machine/TargetInfo.h"
 
 namespace tessim {
 
@@ -74,5 +76,29 @@ bool isTargetSettingKey(const std::string& key);
 // Expands `count:` and clusters; ConfigError (file:line:col, dotted key) for a bad count, a
 // reference that names nothing or is ambiguous, a nested cluster, or a clash of instance names.
 ExpandedTopology expandTopology(const config::Node& root);
+
+// The expanded topology as planners see it (TargetInfo), filled in as the target is built.
+
+// The instances of a replicated memory (an `impl` in `memoryImpls`) are one traffic level, named
+// after their key (l1_0 … l1_7 are level "l1"), unless the YAML names the level.
+void defaultReplicatedLevels(ExpandedTopology& topology, const std::vector<std::string>& memoryImpls);
+// Where an instance sits: its declaration key, cluster and index (a name the topology does not
+// know: itself, at chip level).
+struct Placement {
+    std::string key;
+    int cluster = -1;
+    unsigned index = 0;
+};
+Placement placementOf(const ExpandedTopology& topology, const std::string& instanceName);
+// A replicated memory's key becomes a memory space of its own (a role) after the memories:
+// each engine maps it to the instance it reaches, so one op stream runs on any core. `r` (the
+// target's reader) locates the error when the 255 space ids run out.
+void addRoleSpaces(const ExpandedTopology& topology, TargetInfo& info, const config::Reader& r);
+void addMulticastGroups(const ExpandedTopology& topology, TargetInfo& info);
+// The roles an engine instance resolves: role name → the space id of its instance.
+std::map<std::string, std::uint8_t> rolesOf(const ExpandedTopology& topology, const std::string& instanceName,
+                                            const TargetInfo& info);
+// Clusters with their engines and memories (once every engine is described).
+void describeClusters(const ExpandedTopology& topology, TargetInfo& info);
 
 }  // namespace tessim
