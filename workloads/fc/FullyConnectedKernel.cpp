@@ -1,4 +1,6 @@
 #include "workloads/fc/FullyConnectedKernel.h"
+#include "workloads/common/FlopStats.h"
+#include "workloads/common/ThreadSlices.h"
 
 #include <algorithm>
 #include <cmath>
@@ -46,12 +48,6 @@ constexpr std::uint8_t kBlock = scalarReg(4);
 constexpr unsigned kSumRegs = 4;  // reduced sums in flight to their stores
 constexpr unsigned kFirstSum = 5;
 constexpr unsigned kFirstPointer = kFirstSum + kSumRegs;
-
-struct ThreadSlice {
-    std::string engine;
-    std::uint64_t first = 0;  // first output
-    std::uint64_t count = 0;  // outputs
-};
 
 struct FcParams {
     std::uint64_t in = 0, out = 0, batch = 0;
@@ -345,15 +341,7 @@ public:
     }
     nlohmann::ordered_json resolvedPlan() const override {
         nlohmann::ordered_json j;
-        j["threads"] = p_.threads.size();
-        nlohmann::ordered_json engines = nlohmann::ordered_json::array();
-        nlohmann::ordered_json slices = nlohmann::ordered_json::array();
-        for (const auto& t : p_.threads) {
-            engines.push_back(t.engine);
-            slices.push_back(nlohmann::ordered_json{{"first_output", t.first}, {"outputs", t.count}});
-        }
-        j["engines"] = engines;
-        j["slices"] = slices;
+        echoThreadSlices(j, p_.threads, "first_output", "outputs");
         j["vectorise"] = p_.overOut ? "out" : "in";
         j["rb"] = p_.rb;
         j["ro"] = p_.ro;
@@ -399,12 +387,7 @@ public:
         return c;
     }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
-        auto& node = stats.child("workload");
-        const auto flops = static_cast<double>(p_.flops());
-        node.add("flops", p_.flops(), "FLOP", "2 · batch · in · out, all passes");
-        node.add("flop_per_cycle", cycles ? flops / static_cast<double>(cycles) : 0.0, "FLOP/cycle",
-                 "FLOPs per cycle of the main clock");
-        node.add("flop_per_second", seconds > 0 ? flops / seconds : 0.0, "FLOP/s", "FLOPs per second");
+        addFlopStats(stats, p_.flops(), "2 · batch · in · out, all passes", cycles, seconds);
     }
 
 private:

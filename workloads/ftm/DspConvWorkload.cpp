@@ -1,4 +1,5 @@
 #include "workloads/ftm/DspConvWorkload.h"
+#include "workloads/common/FlopStats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,11 +55,10 @@ FunctionalCheck DspConvWorkload::check(FunctionalMemory& memory) {
 
 void DspConvWorkload::addThroughputStats(StatsTree& stats, std::uint64_t cycles, double seconds,
                                          unsigned fmacs, unsigned lanes) const {
-    auto& node = stats.child("workload");
     const double macs = static_cast<double>(problem_.macs());
-    const double flops = 2.0 * macs;
-    node.add("flops", static_cast<std::uint64_t>(flops), "FLOP", "2 · outputs · filters · K²");
-    node.add("flop_per_second", seconds > 0 ? flops / seconds : 0.0, "FLOP/s", "FLOPs per second");
+    addFlopStats(stats, static_cast<std::uint64_t>(2.0 * macs), "2 · outputs · filters · K²", cycles, seconds,
+                 false);
+    auto& node = stats.child("workload");
     const double lanesPerCycle = static_cast<double>(problem_.cores()) * fmacs * lanes;
     node.add("fmac_utilisation", cycles ? macs / (lanesPerCycle * static_cast<double>(cycles)) : 0.0, "",
              "MACs / (cores · FMACs · lanes · cycles)");

@@ -1,4 +1,5 @@
 #include "workloads/memory/MemoryStreamKernel.h"
+#include "workloads/common/ThreadSlices.h"
 
 #include <algorithm>
 #include <vector>
@@ -39,12 +40,6 @@ constexpr std::uint8_t kFlag = scalarReg(4);
 constexpr std::uint8_t kVl = scalarReg(5);
 constexpr std::uint8_t kPass = scalarReg(6);
 constexpr std::uint8_t kData = 0;
-
-struct ThreadSlice {
-    std::string engine;
-    std::uint64_t first = 0;  // first element
-    std::uint64_t count = 0;  // elements
-};
 
 struct MemoryStreamParams {
     std::string kernel;  // memcpy | memset | memread
@@ -243,16 +238,7 @@ public:
     }
     nlohmann::ordered_json resolvedPlan() const override {
         nlohmann::ordered_json j;
-        j["threads"] = p_.threads.size();
-        nlohmann::ordered_json engines = nlohmann::ordered_json::array();
-        nlohmann::ordered_json slices = nlohmann::ordered_json::array();
-        for (const auto& t : p_.threads) {
-            engines.push_back(t.engine);
-            slices.push_back(nlohmann::ordered_json{{"first_byte", t.first * kElementBytes},
-                                                    {"bytes", t.count * kElementBytes}});
-        }
-        j["engines"] = engines;
-        j["slices"] = slices;
+        echoThreadSlices(j, p_.threads, "first_byte", "bytes", kElementBytes);  // slices of elements
         j["memory"] = p_.memory->name;
         j["lmul"] = p_.lmul;
         j["vector_length"] = p_.vlmax;

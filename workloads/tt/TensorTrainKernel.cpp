@@ -1,4 +1,5 @@
 #include "workloads/tt/TensorTrainKernel.h"
+#include "workloads/common/FlopStats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -155,12 +156,9 @@ public:
         return c;
     }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
+        addFlopStats(stats, p_.flops(), "2 · m · b · r · n · r1 summed over the einsums, all passes", cycles,
+                     seconds);
         auto& node = stats.child("workload");
-        const auto flops = static_cast<double>(p_.flops());
-        node.add("flops", p_.flops(), "FLOP", "2 · m · b · r · n · r1 summed over the einsums, all passes");
-        node.add("flop_per_cycle", cycles ? flops / static_cast<double>(cycles) : 0.0, "FLOP/cycle",
-                 "FLOPs per cycle of the main clock");
-        node.add("flop_per_second", seconds > 0 ? flops / seconds : 0.0, "FLOP/s", "FLOPs per second");
         node.add("parameters", p_.parameters(), "elements",
                  ring() ? "elements of the TR cores" : "elements of the TT cores");
         node.add("dense_parameters", p_.inSize() * p_.outSize(), "elements", "elements of the dense W");
