@@ -3,6 +3,8 @@
 // schedule, and, for functional runs, the input data and the reference check.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -28,6 +30,15 @@ struct FunctionalCheck {
     bool firstMismatchLocated = false;
     std::uint8_t firstMismatchSpace = 0;
     std::uint64_t firstMismatchAddress = 0;
+
+    // One output against its reference: counted, its absolute error kept; `mismatch` is the
+    // kernel's own verdict (exact, or within its tolerance). True for the first mismatch only:
+    // the caller then describes it (firstMismatch) and locates it.
+    bool countOutput(double got, double want, bool mismatch) {
+        ++elements;
+        maxAbsError = std::max(maxAbsError, std::fabs(got - want));
+        return mismatch && mismatches++ == 0;
+    }
 
     void locateFirstMismatch(std::uint8_t space, std::uint64_t address) {
         firstMismatchLocated = true;

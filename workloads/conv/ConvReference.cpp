@@ -89,10 +89,7 @@ void checkConvLayer(const ConvParams& p, FunctionalMemory& memory, bool listed, 
                 if (s.requantize())
                     acc = referenceRequant(acc, p.multiplier, p.shift);
                 std::uint64_t idx = (std::uint64_t{f} * ho + y) * wo + x;
-                ++c.elements;
-                double err = std::abs(double(got[idx]) - double(acc));
-                c.maxAbsError = std::max(c.maxAbsError, err);
-                if (got[idx] != acc && c.mismatches++ == 0) {
+                if (c.countOutput(got[idx], acc, got[idx] != acc)) {
                     c.firstMismatch = fmt::format("{}output [{}][{}][{}]: simulated {} reference {}", where,
                                                   f, y, x, got[idx], acc);
                     c.locateFirstMismatch(p.ddr->id, p.ddrOut + idx * (s.requantize() ? 1 : 4));

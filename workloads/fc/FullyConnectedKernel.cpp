@@ -376,9 +376,7 @@ public:
             for (std::uint64_t o = 0; o < p_.out; ++o) {
                 const double got = decodeElement(p_.dtype, buf.data() + (b * p_.out + o) * elem);
                 const double want = reference(b, o);
-                ++c.elements;
-                c.maxAbsError = std::max(c.maxAbsError, std::fabs(got - want));
-                if (got != want && c.mismatches++ == 0) {
+                if (c.countOutput(got, want, got != want)) {
                     c.firstMismatch = fmt::format("y[{}][{}]: simulated {} reference {}", b, o, got, want);
                     c.locateFirstMismatch(p_.memory->id, p_.yAddr + (b * p_.out + o) * elem);
                 }

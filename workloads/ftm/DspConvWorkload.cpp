@@ -40,9 +40,7 @@ FunctionalCheck DspConvWorkload::check(FunctionalMemory& memory) {
             for (std::uint32_t o = 0; o < p.wo; ++o) {
                 const double got = decodeElement(p.dtype, row.data() + std::uint64_t{o} * p.elem);
                 const double want = reference(f, r, o);
-                ++c.elements;
-                c.maxAbsError = std::max(c.maxAbsError, std::fabs(got - want));
-                if (got != want && c.mismatches++ == 0) {
+                if (c.countOutput(got, want, got != want)) {
                     c.firstMismatch =
                         fmt::format("out[{}][{}][{}]: simulated {} reference {}", f, r, o, got, want);
                     c.locateFirstMismatch(p.ddr, p.ddrOut + (std::uint64_t{f} * p.ho + r) * row.size() +

@@ -275,13 +275,7 @@ public:
         std::vector<std::uint8_t> buf(p_.bytes);
         memory.read(p_.memory->id, p_.dst, buf.data(), buf.size());
         for (std::uint64_t i = 0; i < p_.bytes; ++i) {
-            ++c.elements;
-            if (buf[i] == expected(i))
-                continue;
-            c.maxAbsError =
-                std::max(c.maxAbsError, static_cast<double>(buf[i] > expected(i) ? buf[i] - expected(i)
-                                                                                 : expected(i) - buf[i]));
-            if (c.mismatches++ == 0) {
+            if (c.countOutput(buf[i], expected(i), buf[i] != expected(i))) {
                 c.firstMismatch =
                     fmt::format("byte {}: simulated {:#04x} reference {:#04x}", i, buf[i], expected(i));
                 c.locateFirstMismatch(p_.memory->id, p_.dst + i);

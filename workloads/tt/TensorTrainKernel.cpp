@@ -144,11 +144,8 @@ public:
             for (std::uint64_t b = 0; b < p_.batch; ++b) {
                 const double got = decodeElement(kData, buf.data() + (o * p_.batch + b) * kElem);
                 const double w = want[o * p_.batch + b];
-                ++c.elements;
-                const double error = std::fabs(got - w);
-                c.maxAbsError = std::max(c.maxAbsError, error);
                 // Exact while the integer sums stay below 2^24; beyond, f32 rounding.
-                if (error > 1e-6 * std::max(1.0, std::fabs(w)) && c.mismatches++ == 0) {
+                if (c.countOutput(got, w, std::fabs(got - w) > 1e-6 * std::max(1.0, std::fabs(w)))) {
                     c.firstMismatch = fmt::format("y[{}][{}]: simulated {} dense layer {}", o, b, got, w);
                     c.locateFirstMismatch(p_.memory->id, p_.yAddr + (o * p_.batch + b) * kElem);
                 }

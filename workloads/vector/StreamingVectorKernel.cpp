@@ -256,13 +256,8 @@ public:
         c.checked = true;
         const unsigned elem = dtypeBytes(p_.dtype);
         auto compare = [&](std::uint64_t index, double got, double want) {
-            ++c.elements;
-            double err = std::fabs(got - want);
-            c.maxAbsError = std::max(c.maxAbsError, err);
-            if (got != want && !(std::isnan(got) && std::isnan(want))) {
-                if (c.mismatches++ == 0)
-                    c.firstMismatch = fmt::format("element {}: simulated {} reference {}", index, got, want);
-            }
+            if (c.countOutput(got, want, got != want && !(std::isnan(got) && std::isnan(want))))
+                c.firstMismatch = fmt::format("element {}: simulated {} reference {}", index, got, want);
         };
         if (p_.kernel == "axpy") {
             for (const auto& core : p_.cores) {
