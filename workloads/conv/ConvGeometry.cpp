@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/IntegerMath.h"
 #include "workloads/common/MemoryLayout.h"
 
 namespace tessim {
@@ -13,10 +14,6 @@ namespace {
 
 std::uint64_t align64(std::uint64_t v) {
     return alignUp(v, 64);
-}
-
-std::uint32_t ceilDiv(std::uint32_t a, std::uint32_t b) {
-    return (a + b - 1) / b;
 }
 
 // Σ over tiles of the valid input extent (rows or columns fetched from DDR).

@@ -1,14 +1,11 @@
 #include "workloads/ftm/ModuloScheduler.h"
 
+#include "sim/core/IntegerMath.h"
 #include <algorithm>
 #include <stdexcept>
 
 namespace tessim {
 namespace {
-
-unsigned ceilDiv(unsigned a, unsigned b) {
-    return (a + b - 1) / b;
-}
 
 unsigned resourceBound(const std::vector<ModuloOp>& body, const ModuloResources& r) {
     std::vector<unsigned> units(r.capacity.size(), 0), slots(r.slotCapacity.size(), 0);

@@ -39,7 +39,7 @@ constexpr std::uint8_t kEnd = scalarReg(3);
 constexpr std::uint8_t kFlag = scalarReg(4);
 constexpr std::uint8_t kVl = scalarReg(5);
 constexpr std::uint8_t kPass = scalarReg(6);
-constexpr std::uint8_t kData = 0;
+constexpr std::uint8_t kDataReg = 0;
 
 struct MemoryStreamParams {
     std::string kernel;  // memcpy | memset | memread
@@ -66,8 +66,8 @@ public:
     MemoryStream(const MemoryStreamParams& p, unsigned thread)
         : p_(p), thread_(thread), slice_(p.threads[thread]) {
         const double step = static_cast<double>(std::uint64_t{p_.vlmax} * kElementBytes);
-        load_ = vectorLoad(kElement, kData, p_.memory->id, 0, p_.vlmax);
-        store_ = vectorStore(kElement, kData, p_.memory->id, 0, p_.vlmax);
+        load_ = vectorLoad(kElement, kDataReg, p_.memory->id, 0, p_.vlmax);
+        store_ = vectorStore(kElement, kDataReg, p_.memory->id, 0, p_.vlmax);
         advanceSrc_ = scalar(OpKind::SAdd, kSrc, kSrc, step);
         advanceDst_ = scalar(OpKind::SAdd, kDst, kDst, step);
         compare_ = scalar(OpKind::SCompare, kFlag, kDst, 0.0);
@@ -104,7 +104,7 @@ private:
         }
         if (!p_.copies() && !p_.onlyReads()) {
             Op splat = vectorOp(OpKind::Broadcast, p_.vlmax);
-            splat.dst = kData;
+            splat.dst = kDataReg;
             splat.imm = p_.splat();
             out.push_back(splat);
         }

@@ -14,7 +14,7 @@
 namespace tessim {
 namespace {
 
-constexpr std::uint64_t kPage = 4096;
+constexpr std::uint64_t kChasePage = 4096;
 // The pointer register: each load reads it (its address) and writes it (the next address).
 constexpr std::uint8_t kPointer = kScalarRegBase + 1;
 
@@ -147,7 +147,7 @@ std::unique_ptr<Workload> makePointerChaseKernel(const std::string&, const confi
         if (s.id == engines[0]->memories[0])
             p.memory = &s;
     pl.finish();
-    MemoryLayout layout(*p.memory, kPage);
+    MemoryLayout layout(*p.memory, kChasePage);
     p.base = layout.allocate("chain", p.bytes);
     layout.requireFits(w, "bytes", fmt::format("pointer chase over {} B", p.bytes));
     p.order = randomCycle(p.bytes / p.stride);

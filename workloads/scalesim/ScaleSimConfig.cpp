@@ -9,6 +9,7 @@
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
 #include "sim/config/TextFile.h"
+#include "workloads/scalesim/ScaleSimText.h"
 
 namespace tessim {
 namespace {
@@ -31,12 +32,6 @@ std::string trim(const std::string& s, std::size_t* lead = nullptr) {
     if (lead)
         *lead = b;
     return s.substr(b, e - b);
-}
-
-std::string lower(std::string s) {
-    for (auto& c : s)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
 }
 
 // A SCALE-Sim config is a few dozen lines.
@@ -62,7 +57,7 @@ Ini readIni(const std::string& path, std::map<std::string, Location>& sectionAt)
             if (t.back() != ']')
                 throw ConfigError(Location{path, lineNo, int(lead) + 1}, "",
                                   "section header without ']': '" + t + "'");
-            section = lower(trim(t.substr(1, t.size() - 2)));
+            section = lowerCase(trim(t.substr(1, t.size() - 2)));
             sectionAt[section] = Location{path, lineNo, int(lead) + 1};
             continue;
         }
@@ -85,7 +80,7 @@ Ini readIni(const std::string& path, std::map<std::string, Location>& sectionAt)
         }
         IniValue v{value, Location{path, lineNo, int(sep + 2 + vlead)},
                    Location{path, lineNo, int(lead) + 1}};
-        ini[section][lower(key)] = v;
+        ini[section][lowerCase(key)] = v;
     }
     return ini;
 }
@@ -94,14 +89,14 @@ const IniValue* find(const Ini& ini, const std::string& section, const std::stri
     auto s = ini.find(section);
     if (s == ini.end())
         return nullptr;
-    auto k = s->second.find(lower(key));
+    auto k = s->second.find(lowerCase(key));
     return k == s->second.end() ? nullptr : &k->second;
 }
 
 }  // namespace
 
 bool isScaleSimConfigPath(const std::string& path) {
-    return path.size() > 4 && lower(path.substr(path.size() - 4)) == ".cfg";
+    return path.size() > 4 && lowerCase(path.substr(path.size() - 4)) == ".cfg";
 }
 
 namespace {
@@ -123,7 +118,7 @@ Parsed parse(const std::string& path) {
         const IniValue* v = find(ini, arch, key);
         if (!v)
             throw ConfigError(archAt, key, "[architecture_presets] lacks '" + key + "'");
-        p.where[lower(key)] = v->where;
+        p.where[lowerCase(key)] = v->where;
         return *v;
     };
     auto integer = [&](const std::string& key, std::uint64_t lo, std::uint64_t hi) -> std::uint64_t {
@@ -155,7 +150,7 @@ Parsed parse(const std::string& path) {
         p.arch.ofmapOffset = integer("OfmapOffset", 0, 1ull << 40);
     {
         const IniValue& df = need("Dataflow");
-        std::string d = lower(df.text);
+        std::string d = lowerCase(df.text);
         if (d != "os" && d != "ws" && d != "is")
             throw ConfigError(df.where, "Dataflow", "expected os, ws or is, got '" + df.text + "'");
         p.arch.dataflow = d;
@@ -204,7 +199,7 @@ config::Node loadScaleSimTarget(const std::string& path, const config::Node& npu
     Parsed p = parse(path);
     const ScaleSimArch& a = p.arch;
     auto at = [&](const std::string& key) {
-        auto it = p.where.find(lower(key));
+        auto it = p.where.find(lowerCase(key));
         return it != p.where.end() ? it->second : Location{path, 1, 1};
     };
     // Start from the NPU target (clock, energy table, DMA, engine) and put SCALE-Sim's architecture in.

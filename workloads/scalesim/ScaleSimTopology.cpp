@@ -7,6 +7,7 @@
 
 #include "sim/config/ConfigError.h"
 #include "sim/config/TextFile.h"
+#include "workloads/scalesim/ScaleSimText.h"
 
 namespace tessim {
 namespace {
@@ -41,16 +42,10 @@ std::vector<Cell> splitRow(const std::string& line) {
     return cells;
 }
 
-std::string lower(std::string s) {
-    for (auto& c : s)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 }  // namespace
 
 bool isScaleSimTopologyPath(const std::string& path) {
-    return path.size() > 4 && lower(path.substr(path.size() - 4)) == ".csv";
+    return path.size() > 4 && lowerCase(path.substr(path.size() - 4)) == ".csv";
 }
 
 Node loadScaleSimTopology(const std::string& path) {
@@ -79,7 +74,7 @@ Node loadScaleSimTopology(const std::string& path) {
             continue;
         if (!haveHeader) {
             haveHeader = true;
-            gemm = cells.size() >= 2 && lower(cells[1].text) == "m";
+            gemm = cells.size() >= 2 && lowerCase(cells[1].text) == "m";
             continue;
         }
         const std::size_t want = gemm ? 4 : 8;

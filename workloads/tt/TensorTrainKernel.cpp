@@ -32,7 +32,7 @@ namespace {
 using namespace tt;
 
 // Arrays start on page boundaries, as an allocator hands out large buffers.
-constexpr std::uint64_t kPage = 4096;
+constexpr std::uint64_t kCorePage = 4096;
 
 // Functional data: small integers, so every sum is exact in f32 for test-sized layers and any
 // summation order gives the dense result.
@@ -442,7 +442,7 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
 
     const std::uint32_t vlmax = p.vectorLength;
     const std::uint64_t largest = p.shape.largestIntermediate(p.batch);
-    MemoryLayout layout(*p.memory, kPage);
+    MemoryLayout layout(*p.memory, kCorePage);
     p.xAddr = layout.allocate("x", p.batch * p.shape.inSize() * kElem);
     const auto chain = p.shape.einsums(p.batch);
     for (const auto& e : chain)
