@@ -9,10 +9,10 @@
 #include "apps/tessim/Commands.h"
 #include "run/pipeline/ConfigLibrary.h"
 #include "run/pipeline/Simulation.h"
+#include "run/report/NodeJson.h"
 #include "run/sweep/Sweep.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
-#include "run/report/NodeJson.h"
 
 namespace tessim::cli {
 
