@@ -107,9 +107,10 @@ const std::string kFtm = "--target ftm2000 --workload conv-ftm --set workload.h=
 
 const std::string kSmallConv = "--workload conv1080p --set workload.h=24 --set workload.w=24 "
                                "--set workload.channels=8 --set workload.filters=8 --functional";
-INSTANTIATE_TEST_SUITE_P(
-    Shipped, CleanSchedule,
-    ::testing::Values(
+// The clean cases; every plan that `tessim list plans` shows must appear in one of them
+// (EveryShippedPlanHasACleanCase), so a new plan cannot ship without being validated.
+const std::vector<std::string>& cleanCases() {
+    static const std::vector<std::string> cases = {
         // minimal
         "--target minimal --workload axpy --set workload.n=4096 --functional",
         "--target minimal --workload dot --set workload.n=4096 --functional",
@@ -149,7 +150,38 @@ INSTANTIATE_TEST_SUITE_P(
         "--target k1 --workload memcpy --plan memory/all-cores --set workload.bytes=16KiB --functional",
         "--target k1 --workload memset --plan memory/cluster --set workload.bytes=16KiB --functional",
         // a replayed schedule, unedited
-        "--target minimal-8core --workload dot --plan two-cores --set workload.n=4096 --functional"));
+        "--target minimal-8core --workload dot --plan two-cores --set workload.n=4096 --functional"};
+    return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shipped, CleanSchedule, ::testing::ValuesIn(cleanCases()));
+
+// The registry's plans, as `tessim list plans` prints them: each is named by a clean case, by its
+// full name or by its name within its folder.
+TEST(CleanScheduleCoverage, EveryShippedPlanHasACleanCase) {
+    auto r = runTessim("list plans");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::istringstream in(r.out);
+    int plans = 0;
+    for (std::string line; std::getline(in, line);) {
+        const std::string plan = line.substr(0, line.find(' '));
+        if (plan.empty())
+            continue;
+        ++plans;
+        const std::string shortName = plan.substr(plan.find('/') + 1);
+        const bool covered = std::any_of(cleanCases().begin(), cleanCases().end(), [&](const std::string& c) {
+            for (const std::string& name : {plan, shortName}) {
+                const std::string flag = "--plan " + name;
+                const auto at = c.find(flag);
+                if (at != std::string::npos && (at + flag.size() == c.size() || c[at + flag.size()] == ' '))
+                    return true;
+            }
+            return false;
+        });
+        EXPECT_TRUE(covered) << plan << " has no clean case in ValidateTest's cleanCases()";
+    }
+    EXPECT_GT(plans, 10);
+}
 
 TEST(Validate, ReplayedScheduleUneditedIsClean) {
     const std::string path = writeSchedule(emitted(kConv), "clean");

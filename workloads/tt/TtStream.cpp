@@ -367,7 +367,7 @@ private:
     unsigned value_ = 0, sum_ = 0;
 };
 
-struct ThreadSlice {
+struct ThreadStreamSlice {
     std::string engine;
 };
 
@@ -378,9 +378,9 @@ unsigned scalarRegistersUsed(const TtParams& p) {
 }
 
 std::vector<EngineStream> ttStreams(const TtParams& p) {
-    std::vector<ThreadSlice> threads;
+    std::vector<ThreadStreamSlice> threads;
     for (const auto& e : p.engines)
-        threads.push_back(ThreadSlice{e});
+        threads.push_back(ThreadStreamSlice{e});
     return streamPerSlice<TtStream>(p, threads);
 }
 
