@@ -3,10 +3,12 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <unistd.h>
 
 #include "apps/tessim/Commands.h"
+#include "models/riscv/ProgramWorkload.h"
 #include "run/pipeline/Simulation.h"
 #include "run/report/Report.h"
 #include "run/report/ScaleSimReport.h"
@@ -19,11 +21,24 @@ struct RunOptions {
     RunRequest request;
     std::string format = "json";
     std::string outDir;
+    std::string reportFile;  // --report (program runs: the report's place, stdout being the program's)
 };
 
 void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
     sub->add_option("--target", o.request.target, "target name or YAML path")->required();
     sub->add_option("--workload", o.request.workload, "workload name or YAML path");
+    if (withFormat) {
+        sub->add_option(
+            "--program", o.request.program,
+            "run a static RISC-V ELF program (k1); its output passes through, arguments after --");
+        sub->add_option("program-arguments", o.request.programArguments,
+                        "the program's arguments (after --)");
+        sub->add_option("--report", o.reportFile, "write the report to this file (a program run's report)");
+        sub->add_option("--max-cycles", o.request.maxCycles,
+                        "stop a program that has not ended after this many main-clock cycles (exit 2)");
+        sub->add_option("--timeout", o.request.timeoutSeconds,
+                        "stop a program that has not ended after this many seconds of host time (exit 2)");
+    }
     sub->add_option("--plan", o.request.plan, "plan name or YAML path");
     sub->add_option("--set", o.request.sets,
                     "override a config value: target.|workload.|plan.<dotted.key>=<value>")
@@ -81,6 +96,7 @@ void addRunCommands(CLI::App& app) {
             }
             std::string text;
             std::string file;
+            const std::optional<int> programStatus = programExitStatus(report);
             if (run->format == "scalesim") {
                 text = scaleSimComputeCsv(report["layers"]);
                 file = "";
@@ -98,7 +114,18 @@ void addRunCommands(CLI::App& app) {
             }
             if (!run->outDir.empty() && !file.empty())
                 writeFile(run->outDir, file, text);
-            std::cout << text << std::flush;
+            if (!run->reportFile.empty()) {
+                const std::filesystem::path path(run->reportFile);
+                writeFile(path.has_parent_path() ? path.parent_path().string() : ".",
+                          path.filename().string(), text);
+            }
+            // A program's stdout is its own, as under qemu-user: the report goes to --report / --out.
+            if (programStatus) {
+                commandExitCode() = *programStatus;
+                return;
+            }
+            if (run->reportFile.empty())
+                std::cout << text << std::flush;
             if (report.contains("functional") &&
                 report["functional"]["mismatches"].get<std::uint64_t>() > 0) {
                 std::cerr << "functional check failed: "

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "models/riscv/ProgramWorkload.h"
 #include "models/targets/ConfiguredTarget.h"
 #include "run/pipeline/ConfigLibrary.h"
 #include "run/report/NodeJson.h"
@@ -78,10 +79,21 @@ Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
     initSystemC();
     Elaboration e;
     e.target = std::make_unique<ConfiguredTarget>(in.target);
-    if (!in.workload.isNull())
+    if (!request.program.empty()) {
+        if (!in.workload.isNull() || !in.plan.isNull() || !request.scheduleFile.empty())
+            throw config::ConfigError(
+                {"<command line>", 0, 0}, "",
+                "--program runs a program in place of a workload: drop --workload, --plan "
+                "and --schedule");
+        e.workload = makeProgramWorkload(
+            {request.program, request.programArguments, request.maxCycles, request.timeoutSeconds},
+            e.target->info());
+    } else if (!in.workload.isNull()) {
         e.workload = makeWorkload(in.workload, in.plan, e.target->info());
-    else if (request.scheduleFile.empty())
-        throw config::ConfigError({"<command line>", 0, 0}, "", "a run needs --workload (or --schedule)");
+    } else if (request.scheduleFile.empty()) {
+        throw config::ConfigError({"<command line>", 0, 0}, "",
+                                  "a run needs --workload (or --schedule, or --program)");
+    }
     if (!request.scheduleFile.empty())
         e.streams = readSchedule(request.scheduleFile, e.target->info());
     else
@@ -272,6 +284,8 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     if (!in.workload.isNull()) {
         const auto* n = in.workload.find("name");
         outcome.workloadName = n && n->isScalar() ? n->scalar() : request.workload;
+    } else if (!request.program.empty()) {
+        outcome.workloadName = "program:" + request.program;
     }
     if (!in.plan.isNull()) {
         const auto* n = in.plan.find("name");

@@ -28,6 +28,12 @@ struct RunRequest {
     std::string traceFile;        // Chrome trace-event JSON, optional
     std::string accessTraceFile;  // JSON Lines, one timed memory access per line, optional
     std::string scheduleFile;     // replay this JSONL schedule instead of generating one
+    // A RISC-V program to run in place of a workload (k1): a static ELF, its arguments, and the
+    // limits that stop one that never ends (0: none).
+    std::string program;
+    std::vector<std::string> programArguments;
+    std::uint64_t maxCycles = 0;
+    double timeoutSeconds = 0;
     // Checks (`tessim validate`): told of the elaborated target; told of every timed access, in
     // place of an access trace; and a wrapper around each engine's stream, which sees every op
     // before the engine does.

@@ -61,7 +61,7 @@ struct EngineMark {
     DmaBytesBySpace dma;  // DMA bytes started before the mark
 };
 
-class Engine : public sc_core::sc_module, private FunctionalMemory, private OperandPort {
+class Engine : public sc_core::sc_module, private FunctionalMemory, private OperandPort, private EngineClock {
 public:
     SC_HAS_PROCESS(Engine);
     Engine(sc_core::sc_module_name name, EngineConfig config,
@@ -78,7 +78,11 @@ public:
     void mapSpaceAlias(std::uint8_t alias, std::uint8_t concrete);
     // Memory names by space id, for error messages that a user can act on.
     void setSpaceNames(std::vector<std::string> names) { spaceNames_ = std::move(names); }
-    void setStream(std::unique_ptr<OpStream> stream) { stream_ = std::move(stream); }
+    void setStream(std::unique_ptr<OpStream> stream) {
+        stream_ = std::move(stream);
+        if (stream_)
+            stream_->setEngineClock(this);
+    }
     // A functional run computes values (FunctionalExecutor); without, the engine keeps none.
     void setFunctional(bool on);
     bool functional() const { return executor_ != nullptr; }
@@ -173,7 +177,8 @@ private:
     tlm::tlm_generic_payload payload_;
     AccessExtension access_;
 
-    std::uint64_t cycle_ = 0;       // next cycle not yet accounted
+    std::uint64_t cycle_ = 0;  // next cycle not yet accounted
+    std::uint64_t localCycle() const override { return cycle_; }
     std::uint64_t issueCycle_ = 0;  // cycle of the last issue
     unsigned slotsUsed_ = 0;        // ops issued in issueCycle_
     StallReason lastIssueReason_ = StallReason::Idle;

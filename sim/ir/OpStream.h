@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,9 +12,20 @@
 
 namespace tessim {
 
+// The time of the engine that pulls a stream, for a stream whose ops depend on it (a program
+// reading its clock): the engine's local cycle, which under temporal decoupling runs ahead of
+// SystemC time.
+class EngineClock {
+public:
+    virtual ~EngineClock() = default;
+    virtual std::uint64_t localCycle() const = 0;
+};
+
 class OpStream {
 public:
     virtual ~OpStream() = default;
+    // Told once, before the first op, by the engine that will pull the stream.
+    virtual void setEngineClock(const EngineClock* clock) { (void)clock; }
     // The next op, or nullptr at the end of the stream. The pointer stays valid until the next
     // call (streams hand out ops in place: no copy on the engine's hot path).
     virtual const Op* next() = 0;

@@ -1,0 +1,376 @@
+#include "models/riscv/ProgramWorkload.h"
+
+#include <array>
+#include <chrono>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "models/riscv/ElfProgram.h"
+#include "models/riscv/LinuxProcess.h"
+#include "sim/core/Time.h"
+
+namespace tessim {
+
+namespace {
+
+using riscv::InstructionClass;
+using riscv::Mnemonic;
+
+// Instructions executed per refill: enough to amortise the call, few enough that the program's
+// output and the simulation stay close.
+constexpr unsigned kChunk = 256;
+constexpr unsigned kClasses = static_cast<unsigned>(InstructionClass::System) + 1;
+constexpr const char* kClassNames[kClasses] = {"alu",      "multiply", "divide",    "load",    "store",
+                                               "branch",   "jump",     "atomic",    "fp_load", "fp_store",
+                                               "fp_arith", "fp_fma",   "fp_divide", "system"};
+
+// Integer registers x1..x31 are the engine's scalar registers s1..s31 (x0 is none); the FP
+// registers f0..f31 are its first 32 vector registers, which a scalar program leaves free, so the
+// scoreboard sees every true dependence through either file.
+std::uint8_t xreg(unsigned r) {
+    return r ? static_cast<std::uint8_t>(kScalarRegBase + r) : kNoReg;
+}
+std::uint8_t freg(unsigned r) {
+    return static_cast<std::uint8_t>(r);
+}
+
+// Which register file each operand of an FP instruction is in.
+bool writesIntegerRegister(Mnemonic m) {
+    switch (m) {
+    case Mnemonic::FeqS:
+    case Mnemonic::FltS:
+    case Mnemonic::FleS:
+    case Mnemonic::FeqD:
+    case Mnemonic::FltD:
+    case Mnemonic::FleD:
+    case Mnemonic::FclassS:
+    case Mnemonic::FclassD:
+    case Mnemonic::FcvtWS:
+    case Mnemonic::FcvtWuS:
+    case Mnemonic::FcvtLS:
+    case Mnemonic::FcvtLuS:
+    case Mnemonic::FcvtWD:
+    case Mnemonic::FcvtWuD:
+    case Mnemonic::FcvtLD:
+    case Mnemonic::FcvtLuD:
+    case Mnemonic::FmvXW:
+    case Mnemonic::FmvXD: return true;
+    default: return false;
+    }
+}
+bool readsIntegerRegister(Mnemonic m) {
+    switch (m) {
+    case Mnemonic::FcvtSW:
+    case Mnemonic::FcvtSWu:
+    case Mnemonic::FcvtSL:
+    case Mnemonic::FcvtSLu:
+    case Mnemonic::FcvtDW:
+    case Mnemonic::FcvtDWu:
+    case Mnemonic::FcvtDL:
+    case Mnemonic::FcvtDLu:
+    case Mnemonic::FmvWX:
+    case Mnemonic::FmvDX: return true;
+    default: return false;
+    }
+}
+bool isDouble(Mnemonic m) {
+    const std::string_view name = riscv::mnemonicName(m);
+    return name.back() == 'd' || name.find(".d.") != std::string_view::npos;
+}
+
+DType accessType(unsigned bytes, bool fp) {
+    switch (bytes) {
+    case 1: return DType::I8;
+    case 2: return DType::I16;
+    case 4: return fp ? DType::F32 : DType::I32;
+    default: return DType::F64;  // 8 bytes (the op IR has no 64-bit integer type: the size is what counts)
+    }
+}
+
+struct ProgramState {
+    ProgramRequest request;
+    riscv::ElfProgram elf;
+    std::unique_ptr<riscv::LinuxProcess> process;
+    const EngineInfo* engine = nullptr;
+    const MemorySpaceInfo* memory = nullptr;
+    std::array<std::uint64_t, kClasses> byClass{};
+    const EngineClock* engineClock = nullptr;  // the core's local time, once the engine pulls the stream
+    std::uint64_t cycle() const { return engineClock ? engineClock->localCycle() : 0; }
+    std::uint64_t takenBranches = 0;
+};
+
+class ProgramStream : public ChunkedOpStream {
+public:
+    explicit ProgramStream(ProgramState& s) : s_(s), started_(std::chrono::steady_clock::now()) {}
+
+    void setEngineClock(const EngineClock* clock) override { s_.engineClock = clock; }
+
+protected:
+    bool refill(std::vector<Op>& out) override {
+        riscv::LinuxProcess& process = *s_.process;
+        // A fault stops the run once the engine has timed the instructions before it, so that the
+        // message gives the cycle at which the faulting one would have issued.
+        if (faultPc_)
+            fault(*faultPc_, faultWhat_);
+        if (process.exited())
+            return false;
+        checkLimits();
+        riscv::Hart& hart = process.hart();
+        riscv::Retired r;
+        for (unsigned n = 0; n < kChunk && !process.exited(); ++n) {
+            try {
+                hart.step(r);
+            } catch (const riscv::IllegalInstruction& e) {
+                faultAt(e.pc, fmt::format("{} ({})", e.reason, describe(e.bits, e.length)));
+                break;
+            } catch (const riscv::GuestAccessFault& e) {
+                faultAt(hart.pc(),
+                        fmt::format("a {} at {:#x}, where nothing the program may {} is mapped ({})",
+                                    e.access, e.address, e.access, describeAt(hart.pc())));
+                break;
+            } catch (const riscv::UnsupportedSystemCall& e) {
+                faultAt(e.pc, fmt::format("system call {} (a7), which tessim does not provide", e.number));
+                break;
+            }
+            append(r, out);
+        }
+        if (out.empty() && faultPc_)
+            fault(*faultPc_, faultWhat_);
+        return true;
+    }
+
+private:
+    void append(const riscv::Retired& r, std::vector<Op>& out) {
+        const riscv::Instruction& i = *r.instruction;
+        const InstructionClass cls = riscv::instructionClass(i.mnemonic);
+        ++s_.byClass[static_cast<unsigned>(cls)];
+        Op op;
+        op.dtype = DType::I32;
+        switch (cls) {
+        case InstructionClass::Alu:
+            op.kind = OpKind::SAdd;
+            op.dst = xreg(i.rd);
+            op.src[0] = xreg(i.rs1);
+            op.src[1] = xreg(i.rs2);
+            break;
+        case InstructionClass::Multiply:
+        case InstructionClass::Divide:  // assumption until the scalar pipeline model: a divide as a multiply
+            op.kind = OpKind::SMul;
+            op.dst = xreg(i.rd);
+            op.src[0] = xreg(i.rs1);
+            op.src[1] = xreg(i.rs2);
+            break;
+        case InstructionClass::Branch:
+        case InstructionClass::Jump:
+            op.kind = OpKind::Branch;
+            op.src[0] = xreg(i.rs1);
+            op.flags = r.taken ? Op::kTaken : 0;
+            s_.takenBranches += r.taken;
+            break;
+        case InstructionClass::Load:
+        case InstructionClass::FpLoad:
+            op.kind = OpKind::ScalarLoad;
+            op.dst = cls == InstructionClass::Load ? xreg(i.rd) : freg(i.rd);
+            memoryOperand(op, r, cls == InstructionClass::FpLoad, i.rs1);
+            break;
+        case InstructionClass::Store:
+        case InstructionClass::FpStore:
+            op.kind = OpKind::ScalarStore;
+            op.src[0] = cls == InstructionClass::Store ? xreg(i.rs2) : freg(i.rs2);
+            memoryOperand(op, r, cls == InstructionClass::FpStore, i.rs1);
+            break;
+        case InstructionClass::Atomic: {  // the read, then (but for lr) the write of the line
+            op.kind = OpKind::ScalarLoad;
+            op.dst = xreg(i.rd);
+            memoryOperand(op, r, false, i.rs1);
+            if (i.mnemonic != Mnemonic::LrW && i.mnemonic != Mnemonic::LrD) {
+                out.push_back(op);
+                op.kind = OpKind::ScalarStore;
+                op.dst = kNoReg;
+                op.src[0] = xreg(i.rs2);
+            }
+            break;
+        }
+        case InstructionClass::FpArith:
+        case InstructionClass::FpFma:
+        case InstructionClass::FpDivide: fpOp(i, cls, op); break;
+        case InstructionClass::System:
+            op.kind =
+                OpKind::SAdd;  // csr*, fence, ecall: one issue slot (assumption until the pipeline model)
+            op.dst = xreg(i.rd);
+            break;
+        }
+        out.push_back(op);
+    }
+
+    void memoryOperand(Op& op, const riscv::Retired& r, bool fp, unsigned base) {
+        op.space = s_.memory->id;
+        op.dtype = accessType(r.accessBytes, fp);
+        op.vl = 1;
+        op.base = xreg(base);
+        op.addr = s_.process->memory().physical(r.address);
+    }
+
+    // Scalar FP on the FP pipe: the engine's add / multiply / FMA ops at one element
+    // (assumption until the scalar pipeline model; a divide or square root as a multiply).
+    void fpOp(const riscv::Instruction& i, InstructionClass cls, Op& op) {
+        op.dtype = isDouble(i.mnemonic) ? DType::F64 : DType::F32;
+        if (writesIntegerRegister(i.mnemonic)) {
+            op.kind = OpKind::SAdd;
+            op.dtype = DType::I32;
+            op.dst = xreg(i.rd);
+            return;
+        }
+        op.vl = 1;
+        op.dst = freg(i.rd);
+        if (readsIntegerRegister(i.mnemonic)) {
+            op.kind = OpKind::Broadcast;
+            op.src[0] = xreg(i.rs1);
+            return;
+        }
+        op.kind = cls == InstructionClass::FpFma      ? OpKind::Fma
+                  : cls == InstructionClass::FpDivide ? OpKind::Mul
+                                                      : OpKind::Add;
+        op.src[0] = freg(i.rs1);
+        op.src[1] = freg(i.rs2);
+        if (cls == InstructionClass::FpFma)
+            op.src[2] = freg(i.rs3);
+    }
+
+    void checkLimits() {
+        if (s_.request.maxCycles && s_.cycle() > s_.request.maxCycles)
+            throw riscv::ProgramError(fmt::format(
+                "{}: the program did not end within --max-cycles {} ({} instructions retired, pc {:#x}{})",
+                s_.request.path, s_.request.maxCycles, s_.process->hart().instructionsRetired(),
+                s_.process->hart().pc(), function(s_.process->hart().pc())));
+        if (s_.request.timeoutSeconds > 0) {
+            const double elapsed =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+            if (elapsed > s_.request.timeoutSeconds)
+                throw riscv::ProgramError(fmt::format(
+                    "{}: the program did not end within --timeout {} s of host time ({} instructions "
+                    "retired, pc {:#x}{})",
+                    s_.request.path, s_.request.timeoutSeconds, s_.process->hart().instructionsRetired(),
+                    s_.process->hart().pc(), function(s_.process->hart().pc())));
+        }
+    }
+
+    std::string function(std::uint64_t pc) const {
+        const std::string f = s_.elf.symbolize(pc);
+        return f.empty() ? "" : " in " + f;
+    }
+    std::string describeAt(std::uint64_t pc) {
+        std::uint32_t bits = 0;
+        try {
+            bits = s_.process->memory().fetch16(pc);
+            if ((bits & 3) == 3)
+                bits |= std::uint32_t{s_.process->memory().fetch16(pc + 2)} << 16;
+        } catch (const riscv::GuestAccessFault&) {
+            return "the pc itself is not executable";
+        }
+        return describe(bits, (bits & 3) == 3 ? 4 : 2);
+    }
+    std::string describe(std::uint32_t bits, unsigned length) const {
+        const riscv::Instruction i = riscv::decode(bits);
+        return length == 2 ? fmt::format("encoding {:#06x}, {} (compressed)", bits & 0xffff,
+                                         riscv::mnemonicName(i.mnemonic))
+                           : fmt::format("encoding {:#010x}, {}", bits, riscv::mnemonicName(i.mnemonic));
+    }
+    void faultAt(std::uint64_t pc, std::string what) {
+        faultPc_ = pc;
+        faultWhat_ = std::move(what);
+    }
+    [[noreturn]] void fault(std::uint64_t pc, const std::string& what) {
+        throw riscv::ProgramError(fmt::format("{}: {} at pc {:#x}{}, on {}, cycle {}, after {} instructions",
+                                              s_.request.path, what, pc, function(pc), s_.engine->name,
+                                              s_.cycle(), s_.process->hart().instructionsRetired()));
+    }
+
+    ProgramState& s_;
+    std::chrono::steady_clock::time_point started_;
+    std::optional<std::uint64_t> faultPc_;  // the pending fault's pc
+    std::string faultWhat_;
+};
+
+class ProgramWorkload : public Workload {
+public:
+    explicit ProgramWorkload(std::unique_ptr<ProgramState> s) : s_(std::move(s)) {}
+
+    nlohmann::ordered_json resolvedWorkload() const override {
+        nlohmann::ordered_json j;
+        j["kernel"] = "program";
+        j["program"] = s_->request.path;
+        j["arguments"] = s_->request.arguments;
+        j["entry"] = fmt::format("{:#x}", s_->elf.entry);
+        return j;
+    }
+    nlohmann::ordered_json resolvedPlan() const override {
+        return {{"engine", s_->engine->name}, {"memory", s_->memory->name}};
+    }
+    std::vector<EngineStream> streams() override {
+        std::vector<EngineStream> v;
+        v.push_back(EngineStream{s_->engine->name, std::make_unique<ProgramStream>(*s_)});
+        return v;
+    }
+    std::map<std::string, std::uint64_t> compulsoryBytes() const override { return {}; }
+    // The hart is the functional model: its memory holds the program's values.
+    void initialise(FunctionalMemory&) override {}
+    FunctionalCheck check(FunctionalMemory&) override { return {}; }
+    void collectStats(StatsTree& stats, std::uint64_t cycles, double) const override {
+        auto& node = stats.child("workload");
+        const riscv::LinuxProcess& p = *s_->process;
+        const std::uint64_t retired = s_->process->hart().instructionsRetired();
+        node.add("exit_status", static_cast<std::uint64_t>(p.exitStatus()), "", "the program's exit status");
+        node.add("instructions", retired, "", "instructions retired");
+        node.add("ipc", cycles ? static_cast<double>(retired) / static_cast<double>(cycles) : 0.0, "",
+                 "instructions retired per main-clock cycle");
+        node.add("taken_branches", s_->takenBranches, "", "branches and jumps taken");
+        node.add("system_calls", p.systemCalls(), "", "system calls made");
+        node.add("output_bytes", p.bytesWritten(), "B", "bytes written to stdout and stderr");
+        node.add("pages_touched", const_cast<riscv::LinuxProcess&>(p).memory().framesUsed(), "",
+                 "4 KiB pages the program touched (each has a physical frame)");
+        auto& mix = node.child("instruction_mix");
+        for (unsigned c = 0; c < kClasses; ++c)
+            mix.add(kClassNames[c], s_->byClass[c], "", "instructions of this class");
+    }
+
+private:
+    std::unique_ptr<ProgramState> s_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> makeProgramWorkload(const ProgramRequest& request, const TargetInfo& target) {
+    auto s = std::make_unique<ProgramState>();
+    s->request = request;
+    s->elf = riscv::loadElfProgram(request.path);
+    s->engine = &target.mainEngine();
+    if (s->engine->memories.empty())
+        throw riscv::ProgramError(
+            fmt::format("target '{}': its main engine {} reaches no memory to run a program from",
+                        target.name, s->engine->name));
+    for (const auto& space : target.spaces)
+        if (space.id == s->engine->memories[0])
+            s->memory = &space;
+    s->process = std::make_unique<riscv::LinuxProcess>(s->elf, request.arguments, std::vector<std::string>{});
+    // The program's clocks are its core's local time (ps → ns; the time CSR at 10 MHz).
+    ProgramState* state = s.get();
+    const ClockDomain clock = s->engine->clock;
+    s->process->setClock([state, clock] { return clock.at(state->cycle()) / 1000; });
+    s->process->hart().setClock([state] { return state->cycle(); },
+                                [state, clock] { return clock.at(state->cycle()) / 100000; });
+    return std::make_unique<ProgramWorkload>(std::move(s));
+}
+
+std::optional<int> programExitStatus(const nlohmann::ordered_json& report) {
+    const auto workload = report.find("workload");
+    if (workload == report.end() || !workload->is_object())
+        return std::nullopt;
+    const auto config = workload->find("config");
+    if (config == workload->end() || !config->is_object() || config->value("kernel", "") != "program")
+        return std::nullopt;
+    return report.at("stats").at("workload").at("exit_status").at("value").get<int>();
+}
+
+}  // namespace tessim

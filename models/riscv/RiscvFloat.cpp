@@ -1,0 +1,360 @@
+// F and D semantics of the RV64 hart on the host's IEEE 754 arithmetic: the rounding mode set
+// in the host FPU for each operation, the host's exception flags read back into fflags, and the
+// RISC-V rules applied on top (canonical NaNs, NaN boxing, min/max and conversion results).
+// Built with -frounding-math (CMakeLists.txt) so that the compiler keeps every operation where
+// it is written, between setting the mode and reading the flags.
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "models/riscv/RiscvHart.h"
+
+namespace tessim::riscv {
+
+namespace {
+
+constexpr std::uint32_t kNV = 16, kDZ = 8, kOF = 4, kUF = 2, kNX = 1;
+constexpr std::uint32_t kCanonicalNaN32 = 0x7fc00000u;
+constexpr std::uint64_t kCanonicalNaN64 = 0x7ff8000000000000ull;
+constexpr std::uint64_t kBox = 0xffffffff00000000ull;
+
+float asFloat(std::uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+double asDouble(std::uint64_t bits) {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+}
+std::uint32_t bitsOf(float f) {
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+}
+std::uint64_t bitsOf(double d) {
+    std::uint64_t b;
+    std::memcpy(&b, &d, 8);
+    return b;
+}
+
+// A single held in a 64-bit register: valid only NaN-boxed (upper 32 bits all ones), else the
+// canonical NaN.
+std::uint32_t unbox(std::uint64_t reg) {
+    return (reg & kBox) == kBox ? static_cast<std::uint32_t>(reg) : kCanonicalNaN32;
+}
+std::uint64_t box(std::uint32_t bits) {
+    return kBox | bits;
+}
+
+bool isSignalling(std::uint32_t b) {
+    return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) && !(b & 0x400000u);
+}
+bool isSignalling(std::uint64_t b) {
+    return (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0xfffffffffffffull) &&
+           !(b & 0x8000000000000ull);
+}
+
+std::uint32_t canonical(float f) {
+    return std::isnan(f) ? kCanonicalNaN32 : bitsOf(f);
+}
+std::uint64_t canonical(double d) {
+    return std::isnan(d) ? kCanonicalNaN64 : bitsOf(d);
+}
+
+std::uint32_t hostFlags() {
+    const int e = std::fetestexcept(FE_ALL_EXCEPT);
+    return (e & FE_INVALID ? kNV : 0) | (e & FE_DIVBYZERO ? kDZ : 0) | (e & FE_OVERFLOW ? kOF : 0) |
+           (e & FE_UNDERFLOW ? kUF : 0) | (e & FE_INEXACT ? kNX : 0);
+}
+
+// fclass: one bit of ten.
+template <typename F> std::uint64_t classify(F v, bool signalling) {
+    const bool neg = std::signbit(v);
+    switch (std::fpclassify(v)) {
+    case FP_INFINITE: return neg ? 1u << 0 : 1u << 7;
+    case FP_NORMAL: return neg ? 1u << 1 : 1u << 6;
+    case FP_SUBNORMAL: return neg ? 1u << 2 : 1u << 5;
+    case FP_ZERO: return neg ? 1u << 3 : 1u << 4;
+    default: return signalling ? 1u << 8 : 1u << 9;
+    }
+}
+
+// fcvt to an integer: rounded in the current host mode, saturated out of range (NaN as +∞),
+// NV when out of range, NX when in range but not exact.
+template <typename I, typename F> std::uint64_t toInteger(F v, std::uint32_t& flags) {
+    constexpr F lo = static_cast<F>(std::numeric_limits<I>::min());
+    // 2^N for an N-bit maximum: the first value above the range, exactly representable.
+    constexpr F hiExclusive = static_cast<F>(std::numeric_limits<I>::max() / 2 + 1) * F(2);
+    I result;
+    if (std::isnan(v)) {
+        flags |= kNV;
+        result = std::numeric_limits<I>::max();
+    } else {
+        const F r = std::nearbyint(v);
+        if (r < lo) {
+            flags |= kNV;
+            result = std::numeric_limits<I>::min();
+        } else if (r >= hiExclusive) {
+            flags |= kNV;
+            result = std::numeric_limits<I>::max();
+        } else {
+            result = static_cast<I>(r);
+            if (r != v)
+                flags |= kNX;
+        }
+    }
+    if constexpr (sizeof(I) == 4)
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(result)));
+    else
+        return static_cast<std::uint64_t>(result);
+}
+
+// IEEE 754-2019 minimumNumber / maximumNumber as RISC-V defines fmin/fmax.
+template <typename F, typename B>
+B minMax(F a, F b, B aBits, B bBits, bool max, std::uint32_t& flags, B canonicalNaN) {
+    if (isSignalling(aBits) || isSignalling(bBits))
+        flags |= kNV;
+    if (std::isnan(a) && std::isnan(b))
+        return canonicalNaN;
+    if (std::isnan(a))
+        return bBits;
+    if (std::isnan(b))
+        return aBits;
+    if (a == b)  // ±0: min takes the negative, max the positive
+        return max ? (std::signbit(a) ? bBits : aBits) : (std::signbit(a) ? aBits : bBits);
+    return (max ? a > b : a < b) ? aBits : bBits;
+}
+
+template <typename F, typename B>
+std::uint64_t compare(int kind, F a, F b, B aBits, B bBits, std::uint32_t& flags) {
+    const bool unordered = std::isnan(a) || std::isnan(b);
+    if (kind == 2) {  // feq: quiet
+        if (isSignalling(aBits) || isSignalling(bBits))
+            flags |= kNV;
+        return !unordered && a == b;
+    }
+    if (unordered) {  // flt, fle: signalling
+        flags |= kNV;
+        return 0;
+    }
+    return kind == 1 ? a < b : a <= b;
+}
+
+}  // namespace
+
+void Hart::executeFloat(const Instruction& i, Retired& r) {
+    using M = Mnemonic;
+    // Loads, stores and moves need no rounding mode and raise nothing.
+    switch (i.mnemonic) {
+    case M::Flw:
+        r.address = xreg_[i.rs1] + static_cast<std::uint64_t>(i.imm);
+        r.accessBytes = 4;
+        freg_[i.rd] = box(memory_.load<std::uint32_t>(r.address));
+        return;
+    case M::Fld:
+        r.address = xreg_[i.rs1] + static_cast<std::uint64_t>(i.imm);
+        r.accessBytes = 8;
+        freg_[i.rd] = memory_.load<std::uint64_t>(r.address);
+        return;
+    case M::Fsw:
+        r.address = xreg_[i.rs1] + static_cast<std::uint64_t>(i.imm);
+        r.accessBytes = 4;
+        memory_.store(r.address, static_cast<std::uint32_t>(freg_[i.rs2]));
+        return;
+    case M::Fsd:
+        r.address = xreg_[i.rs1] + static_cast<std::uint64_t>(i.imm);
+        r.accessBytes = 8;
+        memory_.store(r.address, freg_[i.rs2]);
+        return;
+    case M::FmvXW:
+        setX(i.rd,
+             static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(freg_[i.rs1]))));
+        return;
+    case M::FmvXD: setX(i.rd, freg_[i.rs1]); return;
+    case M::FmvWX: freg_[i.rd] = box(static_cast<std::uint32_t>(xreg_[i.rs1])); return;
+    case M::FmvDX: freg_[i.rd] = xreg_[i.rs1]; return;
+    default: break;
+    }
+
+    const unsigned rm = i.rm == 7 ? frm : i.rm;
+    if (rm > 3)
+        illegal(i, rm == 4 ? "rounding mode RMM (round to nearest, ties to max magnitude): not yet supported"
+                           : "a reserved rounding mode");
+    static constexpr int kHostMode[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+    std::fesetround(kHostMode[rm]);
+    std::feclearexcept(FE_ALL_EXCEPT);
+
+    const std::uint32_t s1 = unbox(freg_[i.rs1]), s2 = unbox(freg_[i.rs2]), s3 = unbox(freg_[i.rs3]);
+    const std::uint64_t d1 = freg_[i.rs1], d2 = freg_[i.rs2], d3 = freg_[i.rs3];
+    const float a = asFloat(s1), b = asFloat(s2), c = asFloat(s3);
+    const double x = asDouble(d1), y = asDouble(d2), z = asDouble(d3);
+    std::uint32_t flags = 0;  // raised by the rules below, beside the host's
+    bool useHost = true;      // fold the host's flags in
+    auto setS = [&](float v) { freg_[i.rd] = box(canonical(v)); };
+    auto setD = [&](double v) { freg_[i.rd] = canonical(v); };
+    // ∞ × 0 in a fused multiply-add is invalid even when the addend is a quiet NaN.
+    auto fmaInvalid = [&](auto p, auto q) {
+        if ((std::isinf(p) && q == 0) || (p == 0 && std::isinf(q)))
+            flags |= kNV;
+    };
+    switch (i.mnemonic) {
+    case M::FaddS: setS(a + b); break;
+    case M::FsubS: setS(a - b); break;
+    case M::FmulS: setS(a * b); break;
+    case M::FdivS: setS(a / b); break;
+    case M::FsqrtS: setS(std::sqrt(a)); break;
+    case M::FmaddS:
+        fmaInvalid(a, b);
+        setS(std::fma(a, b, c));
+        break;
+    case M::FmsubS:
+        fmaInvalid(a, b);
+        setS(std::fma(a, b, -c));
+        break;
+    case M::FnmsubS:
+        fmaInvalid(a, b);
+        setS(std::fma(-a, b, c));
+        break;
+    case M::FnmaddS:
+        fmaInvalid(a, b);
+        setS(std::fma(-a, b, -c));
+        break;
+    case M::FaddD: setD(x + y); break;
+    case M::FsubD: setD(x - y); break;
+    case M::FmulD: setD(x * y); break;
+    case M::FdivD: setD(x / y); break;
+    case M::FsqrtD: setD(std::sqrt(x)); break;
+    case M::FmaddD:
+        fmaInvalid(x, y);
+        setD(std::fma(x, y, z));
+        break;
+    case M::FmsubD:
+        fmaInvalid(x, y);
+        setD(std::fma(x, y, -z));
+        break;
+    case M::FnmsubD:
+        fmaInvalid(x, y);
+        setD(std::fma(-x, y, z));
+        break;
+    case M::FnmaddD:
+        fmaInvalid(x, y);
+        setD(std::fma(-x, y, -z));
+        break;
+    case M::FsgnjS:
+        freg_[i.rd] = box((s1 & 0x7fffffffu) | (s2 & 0x80000000u));
+        useHost = false;
+        break;
+    case M::FsgnjnS:
+        freg_[i.rd] = box((s1 & 0x7fffffffu) | (~s2 & 0x80000000u));
+        useHost = false;
+        break;
+    case M::FsgnjxS:
+        freg_[i.rd] = box(s1 ^ (s2 & 0x80000000u));
+        useHost = false;
+        break;
+    case M::FsgnjD:
+        freg_[i.rd] = (d1 & ~(1ull << 63)) | (d2 & (1ull << 63));
+        useHost = false;
+        break;
+    case M::FsgnjnD:
+        freg_[i.rd] = (d1 & ~(1ull << 63)) | (~d2 & (1ull << 63));
+        useHost = false;
+        break;
+    case M::FsgnjxD:
+        freg_[i.rd] = d1 ^ (d2 & (1ull << 63));
+        useHost = false;
+        break;
+    case M::FminS:
+    case M::FmaxS:
+        freg_[i.rd] = box(minMax(a, b, s1, s2, i.mnemonic == M::FmaxS, flags, kCanonicalNaN32));
+        useHost = false;
+        break;
+    case M::FminD:
+    case M::FmaxD:
+        freg_[i.rd] = minMax(x, y, d1, d2, i.mnemonic == M::FmaxD, flags, kCanonicalNaN64);
+        useHost = false;
+        break;
+    case M::FeqS:
+        setX(i.rd, compare(2, a, b, s1, s2, flags));
+        useHost = false;
+        break;
+    case M::FltS:
+        setX(i.rd, compare(1, a, b, s1, s2, flags));
+        useHost = false;
+        break;
+    case M::FleS:
+        setX(i.rd, compare(0, a, b, s1, s2, flags));
+        useHost = false;
+        break;
+    case M::FeqD:
+        setX(i.rd, compare(2, x, y, d1, d2, flags));
+        useHost = false;
+        break;
+    case M::FltD:
+        setX(i.rd, compare(1, x, y, d1, d2, flags));
+        useHost = false;
+        break;
+    case M::FleD:
+        setX(i.rd, compare(0, x, y, d1, d2, flags));
+        useHost = false;
+        break;
+    case M::FclassS:
+        setX(i.rd, classify(a, isSignalling(s1)));
+        useHost = false;
+        break;
+    case M::FclassD:
+        setX(i.rd, classify(x, isSignalling(d1)));
+        useHost = false;
+        break;
+    case M::FcvtWS:
+        setX(i.rd, toInteger<std::int32_t>(a, flags));
+        useHost = false;
+        break;
+    case M::FcvtWuS:
+        setX(i.rd, toInteger<std::uint32_t>(a, flags));
+        useHost = false;
+        break;
+    case M::FcvtLS:
+        setX(i.rd, toInteger<std::int64_t>(a, flags));
+        useHost = false;
+        break;
+    case M::FcvtLuS:
+        setX(i.rd, toInteger<std::uint64_t>(a, flags));
+        useHost = false;
+        break;
+    case M::FcvtWD:
+        setX(i.rd, toInteger<std::int32_t>(x, flags));
+        useHost = false;
+        break;
+    case M::FcvtWuD:
+        setX(i.rd, toInteger<std::uint32_t>(x, flags));
+        useHost = false;
+        break;
+    case M::FcvtLD:
+        setX(i.rd, toInteger<std::int64_t>(x, flags));
+        useHost = false;
+        break;
+    case M::FcvtLuD:
+        setX(i.rd, toInteger<std::uint64_t>(x, flags));
+        useHost = false;
+        break;
+    case M::FcvtSW: setS(static_cast<float>(static_cast<std::int32_t>(xreg_[i.rs1]))); break;
+    case M::FcvtSWu: setS(static_cast<float>(static_cast<std::uint32_t>(xreg_[i.rs1]))); break;
+    case M::FcvtSL: setS(static_cast<float>(static_cast<std::int64_t>(xreg_[i.rs1]))); break;
+    case M::FcvtSLu: setS(static_cast<float>(xreg_[i.rs1])); break;
+    case M::FcvtDW: setD(static_cast<double>(static_cast<std::int32_t>(xreg_[i.rs1]))); break;
+    case M::FcvtDWu: setD(static_cast<double>(static_cast<std::uint32_t>(xreg_[i.rs1]))); break;
+    case M::FcvtDL: setD(static_cast<double>(static_cast<std::int64_t>(xreg_[i.rs1]))); break;
+    case M::FcvtDLu: setD(static_cast<double>(xreg_[i.rs1])); break;
+    case M::FcvtSD: setS(static_cast<float>(x)); break;
+    case M::FcvtDS: setD(static_cast<double>(a)); break;
+    default: illegal(i, "an unsupported floating-point instruction");
+    }
+    fflags |= flags | (useHost ? hostFlags() : 0);
+    std::fesetround(FE_TONEAREST);
+}
+
+}  // namespace tessim::riscv

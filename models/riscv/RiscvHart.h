@@ -1,0 +1,102 @@
+// One RV64GC hart in Linux user mode, functional only: registers, fcsr, the program counter and
+// the semantics of every decoded instruction. It executes an instruction at a time and tells
+// the caller what the timing needs (the instruction, the address it touched, a taken branch);
+// how long that takes is the engine's business. System calls go to the handler.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "models/riscv/GuestMemory.h"
+#include "models/riscv/RiscvInstruction.h"
+
+namespace tessim::riscv {
+
+class Hart;
+
+// The operating system below the hart: an ecall hands it the hart (a7 the call, a0–a5 its
+// arguments, a0 the result).
+class SystemCallHandler {
+public:
+    virtual ~SystemCallHandler() = default;
+    virtual void systemCall(Hart& hart) = 0;
+};
+
+// An instruction the hart cannot execute (an illegal or not yet supported encoding, an unknown
+// CSR, a reserved rounding mode): the run stops, naming it.
+struct IllegalInstruction {
+    std::uint64_t pc;
+    std::uint32_t bits;
+    std::uint8_t length;
+    const char* reason;
+};
+
+// What one executed instruction did, for the timing model.
+struct Retired {
+    const Instruction* instruction = nullptr;
+    std::uint64_t pc = 0;
+    std::uint64_t address = 0;  // virtual address of a load, store or AMO
+    std::uint8_t accessBytes = 0;
+    bool taken = false;  // a branch or jump changed the flow
+};
+
+class Hart {
+public:
+    Hart(GuestMemory& memory, SystemCallHandler& system);
+
+    // Executes the instruction at pc. GuestAccessFault or IllegalInstruction when it cannot.
+    void step(Retired& retired);
+
+    std::uint64_t x(unsigned r) const { return xreg_[r]; }
+    void setX(unsigned r, std::uint64_t v) {
+        if (r)
+            xreg_[r] = v;
+    }
+    std::uint64_t f(unsigned r) const { return freg_[r]; }
+    void setF(unsigned r, std::uint64_t bits) { freg_[r] = bits; }
+    std::uint64_t pc() const { return pc_; }
+    void setPc(std::uint64_t pc) { pc_ = pc; }
+    std::uint64_t instructionsRetired() const { return retired_; }
+    GuestMemory& memory() { return memory_; }
+    // The value the cycle and time CSRs read (the simulated clock; default: instructions retired).
+    void setClock(std::function<std::uint64_t()> cycles, std::function<std::uint64_t()> timeTicks) {
+        cycles_ = std::move(cycles);
+        time_ = std::move(timeTicks);
+    }
+
+    // fcsr: accrued exception flags (NV DZ OF UF NX) and the dynamic rounding mode.
+    std::uint32_t fflags = 0;
+    std::uint32_t frm = 0;
+
+private:
+    const Instruction& fetch();
+    void execute(const Instruction& i, Retired& r);
+    void executeAtomic(const Instruction& i, Retired& r);
+    void executeFloat(const Instruction& i, Retired& r);
+    std::uint64_t readCsr(const Instruction& i, unsigned csr);
+    void writeCsr(const Instruction& i, unsigned csr, std::uint64_t value);
+    [[noreturn]] void illegal(const Instruction& i, const char* reason) const;
+
+    GuestMemory& memory_;
+    SystemCallHandler& system_;
+    std::array<std::uint64_t, 32> xreg_{};
+    std::array<std::uint64_t, 32> freg_{};
+    std::uint64_t pc_ = 0;
+    std::uint64_t retired_ = 0;
+    // lr/sc: the reserved address, or none.
+    bool reserved_ = false;
+    std::uint64_t reservation_ = 0;
+    std::function<std::uint64_t()> cycles_, time_;
+    // Decoded instructions by pc (direct-mapped; an entry is used only when the bits fetched
+    // still match, so self-modifying code decodes afresh).
+    struct CacheEntry {
+        std::uint64_t pc = ~std::uint64_t{0};
+        Instruction instruction;
+    };
+    static constexpr std::size_t kDecodeCacheEntries = 1u << 14;
+    std::unique_ptr<CacheEntry[]> decoded_;
+};
+
+}  // namespace tessim::riscv

@@ -1,0 +1,173 @@
+// `tessim run --target k1 --program`: real static programs print what they print under
+// qemu-riscv64, byte for byte, and exit with its status; bad programs get exit 2 and a message
+// that names what is wrong; the same program and arguments give the same report.
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "riscv/RiscvPrograms.h"
+
+namespace tessim::test {
+namespace {
+
+void expectSameAsQemu(const std::string& source, const std::string& args = "") {
+    const std::string program = buildProgram(source);
+    const ProcessResult want = runQemu(program, args);
+    const ProcessResult got = runProgram(program, args);
+    EXPECT_EQ(got.exitCode, want.exitCode) << got.err;
+    EXPECT_EQ(got.out, want.out) << source;
+    EXPECT_FALSE(want.out.empty());
+}
+
+TEST(ProgramRun, PrintfOfIntegersAndDoublesIsQemus) {
+    expectSameAsQemu("printf_numbers.c");
+}
+TEST(ProgramRun, QuicksortIsQemus) {
+    expectSameAsQemu("quicksort.c", "3000");
+}
+TEST(ProgramRun, MatrixMultiplyIsQemus) {
+    expectSameAsQemu("matmul.c");
+}
+
+TEST(ProgramRun, StringFunctionsAndInputFilesAreQemus) {
+    // The input file is read from under the working directory, as a user's program would.
+    const std::string program = buildProgram("strings.c");
+    const std::string dir = scratchDirectory() + "/work";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/input.txt") << "the quick brown fox\njumps over the lazy dog\n";
+    const std::string cd = "cd " + dir + " && ";
+    const ProcessResult want = runShell(cd + kQemu + " " + program + " input.txt missing.txt");
+    const ProcessResult got = runShell(cd + TESSIM_BINARY + " run --target k1 --program " + program +
+                                       " --report report.json -- input.txt missing.txt");
+    EXPECT_EQ(got.exitCode, want.exitCode) << got.err;
+    EXPECT_EQ(got.out, want.out);
+    EXPECT_EQ(got.err, "done\n");  // the program's stderr passes through too
+    EXPECT_NE(got.out.find("input.txt: 44 bytes"), std::string::npos) << got.out;
+}
+
+TEST(ProgramRun, FreestandingProgramExitsWithItsStatus) {
+    const std::string program = buildProgram("freestanding.S", "-nostdlib -static");
+    const ProcessResult got = runProgram(program);
+    EXPECT_EQ(got.exitCode, 7) << got.err;
+    EXPECT_EQ(got.out, "freestanding\n");
+}
+
+TEST(ProgramRun, ReportCountsInstructionsAndIsDeterministic) {
+    const std::string program = buildProgram("quicksort.c");
+    const std::string a = scratchDirectory() + "/a.json", b = scratchDirectory() + "/b.json";
+    ASSERT_EQ(runProgram(program, "500", a).exitCode, 0);
+    // stdout to a file rather than a pipe: the program must not see the difference.
+    ASSERT_EQ(runShell(std::string(TESSIM_BINARY) + " run --target k1 --program " + program + " --report " +
+                       b + " -- 500 > " + scratchDirectory() + "/stdout.txt")
+                  .exitCode,
+              0);
+    const std::string ra = readWholeFile(a), rb = readWholeFile(b);
+    EXPECT_EQ(ra, rb);
+    const auto report = nlohmann::json::parse(ra);
+    const auto& w = report["stats"]["workload"];
+    const double instructions = w["instructions"]["value"].get<double>();
+    EXPECT_GT(instructions, 50000);  // 500 elements sorted, glibc's start-up and printf
+    EXPECT_NEAR(w["ipc"]["value"].get<double>(), instructions / report["cycles"].get<double>(), 1e-9);
+    EXPECT_LE(w["ipc"]["value"].get<double>(), 2.0);  // a dual-issue core
+    double mixed = 0;
+    for (const auto& [name, v] : w["instruction_mix"].items())
+        mixed += v["value"].get<double>();
+    EXPECT_EQ(mixed, instructions);
+    EXPECT_GT(w["instruction_mix"]["load"]["value"].get<double>(), 0);
+    EXPECT_EQ(report["workload"]["config"]["kernel"], "program");
+}
+
+// ---- refusals and faults: exit 2, a message naming what is wrong, no report on stdout ----
+
+ProcessResult refused(const std::string& program, const std::string& args = "",
+                      const std::string& options = "") {
+    ProcessResult r = runProgram(program, args, "", options);
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    return r;
+}
+
+std::string patchedCopy(const std::string& program, std::size_t offset, char byte, const std::string& name) {
+    const std::string copy = scratchDirectory() + "/" + name;
+    std::filesystem::copy_file(program, copy, std::filesystem::copy_options::overwrite_existing);
+    std::fstream f(copy, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(offset));
+    f.put(byte);
+    return copy;
+}
+
+TEST(ProgramRefused, NotAnElf) {
+    const std::string path = scratchDirectory() + "/text.txt";
+    std::ofstream(path) << "not a program\n";
+    EXPECT_NE(refused(path).err.find("not an ELF file"), std::string::npos);
+}
+
+TEST(ProgramRefused, HostExecutable) {
+    const std::string host = scratchDirectory() + "/host";
+    ASSERT_EQ(runShell("printf 'int main(void){return 0;}' | cc -x c -o " + host + " -").exitCode, 0);
+    EXPECT_NE(refused(host).err.find("x86-64"), std::string::npos);
+}
+
+TEST(ProgramRefused, ThirtyTwoBitAndBigEndian) {
+    const std::string program = buildProgram("freestanding.S", "-nostdlib -static");
+    EXPECT_NE(refused(patchedCopy(program, 4, 1, "elf32")).err.find("32-bit"), std::string::npos);
+    EXPECT_NE(refused(patchedCopy(program, 5, 2, "elfbe")).err.find("big-endian"), std::string::npos);
+}
+
+TEST(ProgramRefused, DynamicallyLinkedSaysHowToLink) {
+    const std::string program = buildProgram("quicksort.c", "-O2");
+    const std::string err = refused(program).err;
+    EXPECT_NE(err.find("static executables only"), std::string::npos) << err;
+    EXPECT_NE(err.find("-static"), std::string::npos) << err;
+}
+
+TEST(ProgramRefused, TruncatedSegment) {
+    const std::string program = buildProgram("quicksort.c");
+    const std::string cut = scratchDirectory() + "/truncated";
+    std::filesystem::copy_file(program, cut, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::resize_file(cut, std::filesystem::file_size(program) / 3);
+    const std::string err = refused(cut).err;
+    EXPECT_TRUE(err.find("truncated") != std::string::npos || err.find("unreadable") != std::string::npos)
+        << err;
+}
+
+TEST(ProgramFault, IllegalInstructionNamesPcEncodingFunctionCoreAndCycle) {
+    const std::string program = buildProgram("faults.S", "-nostdlib -static");
+    const std::string err = refused(program, "i").err;
+    EXPECT_NE(err.find("encoding 0xffffffff"), std::string::npos) << err;
+    EXPECT_NE(err.find("in illegal"), std::string::npos) << err;
+    EXPECT_NE(err.find("on core0"), std::string::npos) << err;
+    EXPECT_NE(err.find("cycle "), std::string::npos) << err;
+    EXPECT_NE(err.find("at pc 0x"), std::string::npos) << err;
+}
+
+TEST(ProgramFault, WildLoadNamesTheAddress) {
+    const std::string err = refused(buildProgram("faults.S", "-nostdlib -static"), "w").err;
+    EXPECT_NE(err.find("a load at 0x10"), std::string::npos) << err;
+    EXPECT_NE(err.find("ld"), std::string::npos) << err;
+}
+
+TEST(ProgramFault, UnsupportedSystemCallIsNamed) {
+    const std::string err = refused(buildProgram("faults.S", "-nostdlib -static"), "s").err;
+    EXPECT_NE(err.find("system call 999"), std::string::npos) << err;
+    EXPECT_NE(err.find("in syscall"), std::string::npos) << err;
+}
+
+TEST(ProgramFault, NeverEndingProgramStopsAtMaxCyclesOrTimeout) {
+    const std::string program = buildProgram("faults.S", "-nostdlib -static");
+    std::string err = refused(program, "l", "--max-cycles 100000").err;
+    EXPECT_NE(err.find("--max-cycles 100000"), std::string::npos) << err;
+    EXPECT_NE(err.find("in forever"), std::string::npos) << err;
+    err = refused(program, "l", "--timeout 0.5").err;
+    EXPECT_NE(err.find("--timeout 0.5"), std::string::npos) << err;
+}
+
+TEST(ProgramRefused, ProgramAndWorkloadTogether) {
+    const std::string program = buildProgram("freestanding.S", "-nostdlib -static");
+    const std::string err = refused(program, "", "--workload axpy").err;
+    EXPECT_NE(err.find("drop --workload"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace tessim::test

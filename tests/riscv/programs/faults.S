@@ -1,0 +1,32 @@
+# Programs that fault, chosen by the first argument's first letter: i (illegal instruction),
+# w (wild load), s (unsupported system call), l (a loop that never ends).
+    .globl _start
+_start:
+    ld t0, 16(sp)      # argv[1]
+    lbu t0, 0(t0)
+    li t1, 'i'
+    beq t0, t1, illegal
+    li t1, 'w'
+    beq t0, t1, wild
+    li t1, 's'
+    beq t0, t1, syscall
+    li t1, 'l'
+    beq t0, t1, forever
+    li a0, 9
+    li a7, 93
+    ecall
+    .globl illegal
+illegal:
+    .word 0xffffffff
+    .globl wild
+wild:
+    li t2, 0x10
+    ld t3, 0(t2)
+    .globl syscall
+syscall:
+    li a7, 999
+    ecall
+    .globl forever
+forever:
+    addi t4, t4, 1
+    j forever
