@@ -1,7 +1,13 @@
 #include "run/pipeline/Benchmark.h"
 
 #include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
+
+#include <elf.h>
+#include <unistd.h>
 
 #include "models/targets/ConfiguredTarget.h"
 #include "run/pipeline/ConfigLibrary.h"
@@ -97,12 +103,85 @@ BenchFigure runMemcpy64MiB(const std::string& name) {
     return f;
 }
 
+// The scalar loop program of "k1-program-loop" (rv64g, no compressed forms), built in memory so
+// that the bench needs no cross compiler: 7 instructions per iteration (a load, an add, a store,
+// a xor, a shift, the counter and the back branch), the iteration count at _start + 56.
+//   _start: auipc t1, 0; ld t0, 56(t1); addi sp, sp, -16
+//   loop:   ld a1, 0(sp); add a1, a1, t0; sd a1, 0(sp); xor a2, a1, t0; slli a3, a2, 3;
+//           addi t0, t0, -1; bnez t0, loop
+//           li a0, 0; li a7, 93; ecall
+constexpr std::uint32_t kLoopProgram[] = {0x00000317, 0x03833283, 0xff010113, 0x00013583, 0x005585b3,
+                                          0x00b13023, 0x0055c633, 0x00361693, 0xfff28293, 0xfe0294e3,
+                                          0x00000513, 0x05d00893, 0x00000073, 0x00000000};
+constexpr unsigned kLoopInstructionsPerIteration = 7;
+
+// Writes the loop program as a static RV64 ELF executable running `iterations` iterations.
+void writeLoopProgram(const std::string& path, std::uint64_t iterations) {
+    constexpr std::uint64_t base = 0x10000, codeOffset = 128;
+    std::vector<unsigned char> image(codeOffset + sizeof kLoopProgram + 8, 0);
+    Elf64_Ehdr eh{};
+    std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
+    eh.e_ident[EI_CLASS] = ELFCLASS64;
+    eh.e_ident[EI_DATA] = ELFDATA2LSB;
+    eh.e_ident[EI_VERSION] = EV_CURRENT;
+    eh.e_type = ET_EXEC;
+    eh.e_machine = EM_RISCV;
+    eh.e_version = EV_CURRENT;
+    eh.e_entry = base + codeOffset;
+    eh.e_phoff = sizeof(Elf64_Ehdr);
+    eh.e_ehsize = sizeof(Elf64_Ehdr);
+    eh.e_phentsize = sizeof(Elf64_Phdr);
+    eh.e_phnum = 1;
+    Elf64_Phdr ph{};
+    ph.p_type = PT_LOAD;
+    ph.p_flags = PF_R | PF_X;
+    ph.p_vaddr = ph.p_paddr = base;
+    ph.p_filesz = ph.p_memsz = image.size();
+    ph.p_align = 0x1000;
+    std::memcpy(image.data(), &eh, sizeof eh);
+    std::memcpy(image.data() + sizeof eh, &ph, sizeof ph);
+    std::memcpy(image.data() + codeOffset, kLoopProgram, sizeof kLoopProgram);
+    std::memcpy(image.data() + codeOffset + 56, &iterations, 8);
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(image.data()), static_cast<std::streamsize>(image.size()));
+    if (!out)
+        throw std::runtime_error("cannot write the benchmark program '" + path + "'");
+}
+
+// A whole `tessim run --target k1 --program` of the scalar loop: instructions retired per second
+// of the run, elaboration and report included.
+BenchFigure runProgramLoop(const std::string& name, std::uint64_t ops) {
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("tessim-bench-loop-" + std::to_string(::getpid())))
+            .string();
+    writeLoopProgram(path, std::max<std::uint64_t>(1, ops / kLoopInstructionsPerIteration));
+    RunRequest request;
+    request.target = "k1";
+    request.program = path;
+    auto start = std::chrono::steady_clock::now();
+    nlohmann::ordered_json report;
+    try {
+        report = runSimulation(request);
+    } catch (...) {
+        std::filesystem::remove(path);
+        throw;
+    }
+    auto stop = std::chrono::steady_clock::now();
+    std::filesystem::remove(path);
+    BenchFigure f;
+    f.name = name;
+    f.ops = report.at("stats").at("workload").at("instructions").at("value").get<std::uint64_t>();
+    f.wallSeconds = std::chrono::duration<double>(stop - start).count();
+    f.simulatedCycles = report.at("cycles").get<double>();
+    return f;
+}
+
 }  // namespace
 
 const std::vector<std::string>& benchCases() {
     static const std::vector<std::string> cases{"fma-independent",    "fma-dependent",   "spm-load-store",
                                                 "k1-l1-hit-load",     "k1-l1-hit-store", "k1-l1-hit-load-m8",
-                                                "k1-l1-hit-store-m8", "k1-memcpy-64mib"};
+                                                "k1-l1-hit-store-m8", "k1-memcpy-64mib", "k1-program-loop"};
     return cases;
 }
 
@@ -114,6 +193,8 @@ BenchFigure runBenchCase(const std::string& name, std::uint64_t ops) {
         throw std::runtime_error("unknown benchmark case '" + name + "'");
     if (name == "k1-memcpy-64mib")
         return runMemcpy64MiB(name);
+    if (name == "k1-program-loop")
+        return runProgramLoop(name, ops);
     const Pattern pattern = name == "fma-independent"              ? Pattern::Independent
                             : name == "fma-dependent"              ? Pattern::Dependent
                             : name == "spm-load-store"             ? Pattern::LoadStore
