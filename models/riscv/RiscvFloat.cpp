@@ -84,7 +84,7 @@ template <typename F> std::uint64_t classify(F v, bool signalling) {
 
 // fcvt to an integer: rounded in the current host mode, saturated out of range (NaN as +∞),
 // NV when out of range, NX when in range but not exact.
-template <typename I, typename F> std::uint64_t toInteger(F v, std::uint32_t& flags) {
+template <typename I, typename F> std::uint64_t toInteger(F v, bool tiesAway, std::uint32_t& flags) {
     constexpr F lo = static_cast<F>(std::numeric_limits<I>::min());
     // 2^N for an N-bit maximum: the first value above the range, exactly representable.
     constexpr F hiExclusive = static_cast<F>(std::numeric_limits<I>::max() / 2 + 1) * F(2);
@@ -93,7 +93,7 @@ template <typename I, typename F> std::uint64_t toInteger(F v, std::uint32_t& fl
         flags |= kNV;
         result = std::numeric_limits<I>::max();
     } else {
-        const F r = std::nearbyint(v);
+        const F r = tiesAway ? std::round(v) : std::nearbyint(v);  // RMM, or the host's mode
         if (r < lo) {
             flags |= kNV;
             result = std::numeric_limits<I>::min();
@@ -143,6 +143,45 @@ std::uint64_t compare(int kind, F a, F b, B aBits, B bBits, std::uint32_t& flags
     return kind == 1 ? a < b : a <= b;
 }
 
+// RMM (round to nearest, ties to max magnitude) has no host mode. Its result differs from
+// round-to-nearest-even only when the exact result lies exactly halfway between two neighbours,
+// and then both raise the same flags; so an RMM operation is computed in RNE and corrected at
+// ties. `odd` is the exact result rounded to odd in long double (x87: 64 bits, at least the
+// target's precision + 2), which is halfway exactly when the exact result is (Boldo and Melquiond,
+// "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
+static_assert(std::numeric_limits<long double>::digits >= 55, "round-to-odd needs 55 bits or more");
+
+template <typename Compute> long double roundToOdd(Compute compute) {
+    std::fesetround(FE_TOWARDZERO);
+    std::feclearexcept(FE_ALL_EXCEPT);
+    long double r = compute();
+    const bool inexact = std::fetestexcept(FE_INEXACT);
+    std::fesetround(FE_TONEAREST);
+    if (inexact && std::isfinite(r) && r != 0) {
+        int exponent;
+        const long double fraction = std::frexp(std::fabs(r), &exponent);
+        const auto mantissa = static_cast<std::uint64_t>(std::ldexp(fraction, 64));
+        if (!(mantissa & 1))  // truncated to an even last bit: the odd neighbour away from zero
+            r = std::nextafter(r, r < 0 ? -std::numeric_limits<long double>::infinity()
+                                        : std::numeric_limits<long double>::infinity());
+    }
+    return r;
+}
+
+template <typename T> T tiesAway(T nearest, long double odd) {
+    if (!std::isfinite(nearest) || static_cast<long double>(nearest) == odd)
+        return nearest;
+    const T other = std::nextafter(nearest, static_cast<long double>(nearest) < odd
+                                                ? std::numeric_limits<T>::infinity()
+                                                : -std::numeric_limits<T>::infinity());
+    if (!std::isfinite(other))
+        return nearest;
+    const long double half = (static_cast<long double>(nearest) + static_cast<long double>(other)) / 2;
+    if (odd != half)
+        return nearest;
+    return std::fabs(other) > std::fabs(nearest) ? other : nearest;
+}
+
 }  // namespace
 
 void Hart::executeFloat(const Instruction& i, Retired& r) {
@@ -180,10 +219,10 @@ void Hart::executeFloat(const Instruction& i, Retired& r) {
     }
 
     const unsigned rm = i.rm == 7 ? frm : i.rm;
-    if (rm > 3)
-        illegal(i, rm == 4 ? "rounding mode RMM (round to nearest, ties to max magnitude): not yet supported"
-                           : "a reserved rounding mode");
-    static constexpr int kHostMode[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+    if (rm > 4)
+        illegal(i, "a reserved rounding mode");
+    // RMM computes in RNE, then corrects ties (tiesAway).
+    static constexpr int kHostMode[5] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD, FE_TONEAREST};
     std::fesetround(kHostMode[rm]);
     std::feclearexcept(FE_ALL_EXCEPT);
 
@@ -310,35 +349,35 @@ void Hart::executeFloat(const Instruction& i, Retired& r) {
         useHost = false;
         break;
     case M::FcvtWS:
-        setX(i.rd, toInteger<std::int32_t>(a, flags));
+        setX(i.rd, toInteger<std::int32_t>(a, rm == 4, flags));
         useHost = false;
         break;
     case M::FcvtWuS:
-        setX(i.rd, toInteger<std::uint32_t>(a, flags));
+        setX(i.rd, toInteger<std::uint32_t>(a, rm == 4, flags));
         useHost = false;
         break;
     case M::FcvtLS:
-        setX(i.rd, toInteger<std::int64_t>(a, flags));
+        setX(i.rd, toInteger<std::int64_t>(a, rm == 4, flags));
         useHost = false;
         break;
     case M::FcvtLuS:
-        setX(i.rd, toInteger<std::uint64_t>(a, flags));
+        setX(i.rd, toInteger<std::uint64_t>(a, rm == 4, flags));
         useHost = false;
         break;
     case M::FcvtWD:
-        setX(i.rd, toInteger<std::int32_t>(x, flags));
+        setX(i.rd, toInteger<std::int32_t>(x, rm == 4, flags));
         useHost = false;
         break;
     case M::FcvtWuD:
-        setX(i.rd, toInteger<std::uint32_t>(x, flags));
+        setX(i.rd, toInteger<std::uint32_t>(x, rm == 4, flags));
         useHost = false;
         break;
     case M::FcvtLD:
-        setX(i.rd, toInteger<std::int64_t>(x, flags));
+        setX(i.rd, toInteger<std::int64_t>(x, rm == 4, flags));
         useHost = false;
         break;
     case M::FcvtLuD:
-        setX(i.rd, toInteger<std::uint64_t>(x, flags));
+        setX(i.rd, toInteger<std::uint64_t>(x, rm == 4, flags));
         useHost = false;
         break;
     case M::FcvtSW: setS(static_cast<float>(static_cast<std::int32_t>(xreg_[i.rs1]))); break;
@@ -355,6 +394,49 @@ void Hart::executeFloat(const Instruction& i, Retired& r) {
     }
     fflags |= flags | (useHost ? hostFlags() : 0);
     std::fesetround(FE_TONEAREST);
+    if (rm == 4)
+        correctTiesAway(i);
+}
+
+void Hart::correctTiesAway(const Instruction& i) {
+    using M = Mnemonic;
+    using L = long double;
+    const float a = asFloat(unbox(freg_[i.rs1])), b = asFloat(unbox(freg_[i.rs2])),
+                c = asFloat(unbox(freg_[i.rs3]));
+    const double x = asDouble(freg_[i.rs1]), y = asDouble(freg_[i.rs2]), z = asDouble(freg_[i.rs3]);
+    const std::uint64_t n = xreg_[i.rs1];
+    auto single = [&](auto compute) {
+        freg_[i.rd] = box(bitsOf(tiesAway(asFloat(unbox(freg_[i.rd])), roundToOdd(compute))));
+    };
+    auto twice = [&](auto compute) {
+        freg_[i.rd] = bitsOf(tiesAway(asDouble(freg_[i.rd]), roundToOdd(compute)));
+    };
+    switch (i.mnemonic) {
+    case M::FaddS: single([&] { return L(a) + L(b); }); break;
+    case M::FsubS: single([&] { return L(a) - L(b); }); break;
+    case M::FmulS: single([&] { return L(a) * L(b); }); break;
+    case M::FdivS: single([&] { return L(a) / L(b); }); break;
+    case M::FmaddS: single([&] { return std::fma(L(a), L(b), L(c)); }); break;
+    case M::FmsubS: single([&] { return std::fma(L(a), L(b), -L(c)); }); break;
+    case M::FnmsubS: single([&] { return std::fma(-L(a), L(b), L(c)); }); break;
+    case M::FnmaddS: single([&] { return std::fma(-L(a), L(b), -L(c)); }); break;
+    case M::FaddD: twice([&] { return L(x) + L(y); }); break;
+    case M::FsubD: twice([&] { return L(x) - L(y); }); break;
+    case M::FmulD: twice([&] { return L(x) * L(y); }); break;
+    case M::FdivD: twice([&] { return L(x) / L(y); }); break;
+    case M::FmaddD: twice([&] { return std::fma(L(x), L(y), L(z)); }); break;
+    case M::FmsubD: twice([&] { return std::fma(L(x), L(y), -L(z)); }); break;
+    case M::FnmsubD: twice([&] { return std::fma(-L(x), L(y), L(z)); }); break;
+    case M::FnmaddD: twice([&] { return std::fma(-L(x), L(y), -L(z)); }); break;
+    case M::FcvtSD: single([&] { return L(x); }); break;
+    case M::FcvtSW: single([&] { return L(static_cast<std::int32_t>(n)); }); break;
+    case M::FcvtSWu: single([&] { return L(static_cast<std::uint32_t>(n)); }); break;
+    case M::FcvtSL: single([&] { return L(static_cast<std::int64_t>(n)); }); break;
+    case M::FcvtSLu: single([&] { return L(n); }); break;
+    case M::FcvtDL: twice([&] { return L(static_cast<std::int64_t>(n)); }); break;
+    case M::FcvtDLu: twice([&] { return L(n); }); break;
+    default: break;  // exact (fcvt.d.s, fcvt.d.w[u]), no ties (fsqrt), or no rounding at all
+    }
 }
 
 }  // namespace tessim::riscv

@@ -75,6 +75,7 @@ private:
     void execute(const Instruction& i, Retired& r);
     void executeAtomic(const Instruction& i, Retired& r);
     void executeFloat(const Instruction& i, Retired& r);
+    void correctTiesAway(const Instruction& i);  // RMM: the RNE result corrected where it was a tie
     std::uint64_t readCsr(const Instruction& i, unsigned csr);
     void writeCsr(const Instruction& i, unsigned csr, std::uint64_t value);
     [[noreturn]] void illegal(const Instruction& i, const char* reason) const;

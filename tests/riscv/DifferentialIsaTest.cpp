@@ -63,7 +63,7 @@ std::vector<std::string> variants() {
     add("csrrw a3, fcsr, a0");
     add("csrrs a3, fflags, a1");
     for (const char* p : {"s", "d"}) {
-        for (const char* rm : {"rne", "rtz", "rdn", "rup", "dyn"}) {
+        for (const char* rm : {"rne", "rtz", "rdn", "rup", "rmm", "dyn"}) {
             for (const char* op : {"fadd", "fsub", "fmul", "fdiv"})
                 add(fmt::format("{}.{} fa3, fa0, fa1, {}", op, p, rm));
             add(fmt::format("fsqrt.{} fa3, fa0, {}", p, rm));
@@ -80,7 +80,7 @@ std::vector<std::string> variants() {
             add(fmt::format("{}.{} a3, fa0, fa1", op, p));
         add(fmt::format("fclass.{} a3, fa0", p));
     }
-    for (const char* rm : {"rne", "rtz", "rdn", "rup", "dyn"}) {
+    for (const char* rm : {"rne", "rtz", "rdn", "rup", "rmm", "dyn"}) {
         add(fmt::format("fcvt.s.d fa3, fa0, {}", rm));
         add(fmt::format("fcvt.s.w fa3, a0, {}", rm));
         add(fmt::format("fcvt.s.wu fa3, a0, {}", rm));
@@ -173,7 +173,7 @@ std::string program(const std::vector<std::string>& vs, unsigned iterations, std
     for (unsigned i = 0; i < kOperandSets; ++i) {
         const std::uint64_t a = operand(rng, 0);
         const std::uint64_t b = operand(rng, a), c = operand(rng, a);
-        s += fmt::format("    .quad {:#x}, {:#x}, {:#x}, {}\n", a, b, c, rng() % 4);
+        s += fmt::format("    .quad {:#x}, {:#x}, {:#x}, {}\n", a, b, c, rng() % 5);  // frm: RNE…RMM
     }
     s += "scratch:\n";
     for (unsigned i = 0; i < 1032 / 8; ++i)
