@@ -1,6 +1,7 @@
 #include "models/riscv/ElfProgram.h"
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <string_view>
 
@@ -51,6 +52,20 @@ std::string ElfProgram::symbolize(std::uint64_t address) const {
     if (it->second.second && offset >= it->second.second)
         return "";  // past the symbol's end (a symbol of no size, an assembly label, has none)
     return offset ? fmt::format("{}+{:#x}", it->second.first, offset) : it->second.first;
+}
+
+ElfProgram::Function ElfProgram::functionAt(std::uint64_t address) const {
+    auto next = symbols.upper_bound(address);
+    const std::uint64_t nextStart = next == symbols.end() ? ~std::uint64_t{0} : next->first;
+    if (next != symbols.begin()) {
+        auto it = std::prev(next);
+        const std::uint64_t size = it->second.second;
+        const std::uint64_t end = size ? it->first + size : nextStart;
+        if (address < end)
+            return {it->first, std::min(end, nextStart), it->second.first};
+        return {end, nextStart, "[unknown]"};
+    }
+    return {0, nextStart, "[unknown]"};
 }
 
 std::uint64_t ElfProgram::imageEnd() const {

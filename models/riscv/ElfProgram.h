@@ -37,6 +37,13 @@ struct ElfProgram {
 
     // "main+0x1c", or "" when no symbol covers the address.
     std::string symbolize(std::uint64_t address) const;
+    // The symbol covering `address` and the range it covers ([start, end): its size, or up to the
+    // next symbol for one of no size); "[unknown]" over the gap around an address no symbol covers.
+    struct Function {
+        std::uint64_t start = 0, end = 0;
+        std::string name;
+    };
+    Function functionAt(std::uint64_t address) const;
     // The end of the highest segment (the initial program break).
     std::uint64_t imageEnd() const;
 };

@@ -1,7 +1,9 @@
 #include "models/riscv/ProgramWorkload.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
@@ -97,6 +99,15 @@ struct ProgramState {
     std::array<std::uint64_t, kClasses> byClass{};
     const EngineClock* engineClock = nullptr;  // the core's local time, once the engine pulls the stream
     std::uint64_t cycle() const { return engineClock ? engineClock->localCycle() : 0; }
+    // The per-function profile: cycles and instructions by function start; a chunk of ops never
+    // spans two functions, so the cycles the engine took for a chunk belong to one.
+    struct FunctionCost {
+        std::string name;
+        std::uint64_t cycles = 0, instructions = 0;
+    };
+    std::map<std::uint64_t, FunctionCost> profile;
+    std::uint64_t profiledCycles = 0;  // engine cycle up to which cycles are attributed
+    std::uint64_t lastFunction = 0;    // start of the function the last chunk ran in
     std::uint64_t takenBranches = 0;
 };
 
@@ -106,6 +117,15 @@ public:
 
     void setEngineClock(const EngineClock* clock) override { s_.engineClock = clock; }
 
+private:
+    void attributeCycles() {
+        const std::uint64_t now = s_.cycle();
+        if (now > s_.profiledCycles && !s_.profile.empty())
+            s_.profile[s_.lastFunction].cycles += now - s_.profiledCycles;
+        s_.profiledCycles = std::max(now, s_.profiledCycles);
+    }
+
+public:
 protected:
     bool refill(std::vector<Op>& out) override {
         riscv::LinuxProcess& process = *s_.process;
@@ -113,14 +133,28 @@ protected:
         // message gives the cycle at which the faulting one would have issued.
         if (faultPc_)
             fault(*faultPc_, faultWhat_);
+        attributeCycles();
         if (process.exited())
             return false;
         checkLimits();
         riscv::Hart& hart = process.hart();
+        if (hart.pc() < function_.start || hart.pc() >= function_.end) {
+            function_ = s_.elf.functionAt(hart.pc());
+            auto& cost = s_.profile[function_.start];
+            if (cost.name.empty())
+                cost.name = function_.name;
+        }
+        s_.lastFunction = function_.start;
         riscv::Retired r;
-        for (unsigned n = 0; n < kChunk && !process.exited(); ++n) {
+        unsigned n = 0;
+        for (; n < kChunk && !process.exited(); ++n) {
+            // A chunk ends where the program enters another function (the profile), and before an
+            // instruction that reads the clock, so that the engine has timed what came before it.
+            if (n > 0 && (hart.pc() < function_.start || hart.pc() >= function_.end))
+                break;
             try {
-                hart.step(r);
+                if (!hart.step(r, n == 0))
+                    break;
             } catch (const riscv::IllegalInstruction& e) {
                 faultAt(e.pc, fmt::format("{} ({})", e.reason, describe(e.bits, e.length)));
                 break;
@@ -135,6 +169,7 @@ protected:
             }
             append(r, out);
         }
+        s_.profile[function_.start].instructions += n;
         if (out.empty() && faultPc_)
             fault(*faultPc_, faultWhat_);
         return true;
@@ -290,6 +325,7 @@ private:
     ProgramState& s_;
     std::chrono::steady_clock::time_point started_;
     std::optional<std::uint64_t> faultPc_;  // the pending fault's pc
+    riscv::ElfProgram::Function function_;  // the function the current chunk runs in
     std::string faultWhat_;
 };
 
@@ -314,6 +350,31 @@ public:
         return v;
     }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override { return {}; }
+    // The run's tail after the last chunk was handed out (its ops completing) belongs to the
+    // function that issued them, so the profile's cycles add up to the run's.
+    nlohmann::ordered_json profile(Tick kernelEnd) const override {
+        std::vector<ProgramState::FunctionCost> rows;
+        const std::uint64_t end = s_->engine->clock.cyclesCeil(kernelEnd);
+        for (const auto& [start, cost] : s_->profile) {
+            rows.push_back(cost);
+            if (start == s_->lastFunction && end > s_->profiledCycles)
+                rows.back().cycles += end - s_->profiledCycles;
+        }
+        std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+            return a.cycles != b.cycles ? a.cycles > b.cycles : a.name < b.name;
+        });
+        nlohmann::ordered_json out = nlohmann::ordered_json::array();
+        for (const auto& r : rows) {
+            nlohmann::ordered_json f;
+            f["function"] = r.name;
+            f["cycles"] = r.cycles;
+            f["share"] = end ? static_cast<double>(r.cycles) / static_cast<double>(end) : 0.0;
+            f["instructions"] = r.instructions;
+            f["ipc"] = r.cycles ? static_cast<double>(r.instructions) / static_cast<double>(r.cycles) : 0.0;
+            out.push_back(std::move(f));
+        }
+        return out;
+    }
     // The hart is the functional model: its memory holds the program's values.
     void initialise(FunctionalMemory&) override {}
     FunctionalCheck check(FunctionalMemory&) override { return {}; }

@@ -90,8 +90,12 @@ const Instruction& Hart::fetch() {
     return e.instruction;
 }
 
-void Hart::step(Retired& r) {
+bool Hart::step(Retired& r, bool clockCurrent) {
     const Instruction& i = fetch();
+    if (!clockCurrent && instructionClass(i.mnemonic) == InstructionClass::System &&
+        (i.mnemonic == Mnemonic::Ecall || ((i.imm == 0xc00 || i.imm == 0xc01) &&
+                                           i.mnemonic >= Mnemonic::Csrrw && i.mnemonic <= Mnemonic::Csrrci)))
+        return false;
     r.instruction = &i;
     r.pc = pc_;
     r.address = 0;
@@ -99,6 +103,7 @@ void Hart::step(Retired& r) {
     r.taken = false;
     execute(i, r);
     ++retired_;
+    return true;
 }
 
 void Hart::execute(const Instruction& i, Retired& r) {

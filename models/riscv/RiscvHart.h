@@ -47,7 +47,10 @@ public:
     Hart(GuestMemory& memory, SystemCallHandler& system);
 
     // Executes the instruction at pc. GuestAccessFault or IllegalInstruction when it cannot.
-    void step(Retired& retired);
+    // An instruction that reads the clock (rdcycle, rdtime, an ecall: clock_gettime) is left
+    // unexecuted, and false returned, unless `clockCurrent`: the caller first has the instructions
+    // before it timed, so that it reads the cycle it runs at.
+    bool step(Retired& retired, bool clockCurrent = true);
 
     std::uint64_t x(unsigned r) const { return xreg_[r]; }
     void setX(unsigned r, std::uint64_t v) {

@@ -329,6 +329,7 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     if (e.workload) {
         outcome.layers = layerResults(e.workload->layers(), target, request.scheduleFile.empty());
         outcome.notSimulated = e.workload->notSimulated();
+        outcome.profile = e.workload->profile(outcome.kernelEnd);
     }
     if (!request.traceFile.empty())
         trace.write(request.traceFile);

@@ -126,6 +126,8 @@ Json buildReport(const RunOutcome& o) {
         j["layers"] = o.layers;
     if (o.notSimulated.is_array())
         j["not_simulated"] = o.notSimulated;
+    if (o.profile.is_array())
+        j["profile"] = o.profile;
 
     if (o.functional.checked) {
         Json f;
@@ -292,6 +294,14 @@ std::string reportToMarkdown(const Json& r) {
             md << fmt::format("| {} | {} | {} | {} | {} |\n", n["op"].get<std::string>(),
                               n["node"].get<std::string>(), n["flops"].get<std::uint64_t>(),
                               n["bytes"].get<std::uint64_t>(), n["reason"].get<std::string>());
+    }
+    if (r.contains("profile")) {
+        md << "\n## Profile (functions by cycles)\n\n| function | cycles | share | instructions | IPC |\n"
+              "|---|---|---|---|---|\n";
+        for (const auto& f : r["profile"])
+            md << fmt::format("| {} | {} | {:.2f} % | {} | {:.3f} |\n", f["function"].get<std::string>(),
+                              f["cycles"].get<std::uint64_t>(), 100 * f["share"].get<double>(),
+                              f["instructions"].get<std::uint64_t>(), f["ipc"].get<double>());
     }
     md << "\n## Bounds\n\n| bound | value |\n|---|---|\n";
     md << fmt::format("| compute | {} |\n", humanSi(r["bounds"]["compute_s"].get<double>(), "s"));

@@ -42,6 +42,7 @@ struct RunOutcome {
     FunctionalCheck functional;
     nlohmann::ordered_json layers;        // per-layer results (array), or null: no `layers` key
     nlohmann::ordered_json notSimulated;  // operators left out (array), or null: no `not_simulated` key
+    nlohmann::ordered_json profile;       // a program's functions (array), or null: no `profile` key
 };
 
 nlohmann::ordered_json buildReport(const RunOutcome& outcome);

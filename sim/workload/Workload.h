@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/FunctionalMemory.h"
+#include "sim/core/Time.h"
 #include "sim/ir/OpStream.h"
 #include "sim/machine/TargetInfo.h"
 #include "sim/stats/StatsTree.h"
@@ -81,6 +82,12 @@ public:
     // object per operator with `op`, `node`, `flops`, `bytes` and `reason`; null: nothing left out,
     // no `not_simulated` in the report.
     virtual nlohmann::ordered_json notSimulated() const { return nullptr; }
+    // A program's per-function profile (one object per function: `function`, `instructions`,
+    // `cycles`, ...), given the run's end; null: no `profile` in the report.
+    virtual nlohmann::ordered_json profile(Tick kernelEnd) const {
+        (void)kernelEnd;
+        return nullptr;
+    }
     // Figures of the workload itself (bytes per cycle of a memory kernel, ...) added to the
     // report's stats after the run; `cycles` are the main clock's. Most kernels add none.
     virtual void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const {

@@ -2,6 +2,8 @@
 // qemu-riscv64, byte for byte, and exit with its status; bad programs get exit 2 and a message
 // that names what is wrong; the same program and arguments give the same report.
 #include <fstream>
+#include <map>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -167,6 +169,60 @@ TEST(ProgramRefused, ProgramAndWorkloadTogether) {
     const std::string program = buildProgram("freestanding.S", "-nostdlib -static");
     const std::string err = refused(program, "", "--workload axpy").err;
     EXPECT_NE(err.find("drop --workload"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace tessim::test
+
+// ---- timing seen by the program (rdcycle) and the per-function profile ----
+
+namespace tessim::test {
+namespace {
+
+std::map<std::string, double> cyclesByPart(const std::string& out) {
+    std::map<std::string, double> parts;
+    std::istringstream in(out);
+    std::string name;
+    double value;
+    while (in >> name >> value)
+        parts[name] = value;
+    return parts;
+}
+
+TEST(ProgramTiming, RdcycleSeesTheModelsClosedForms) {
+    const std::string program = buildProgram("timing.c");
+    const ProcessResult got = runProgram(program);
+    ASSERT_EQ(got.exitCode, 0) << got.err;
+    const auto parts = cyclesByPart(got.out);
+    // Dual issue, two ALUs: 20 000 independent adds in 10 000 cycles (±5 %).
+    EXPECT_NEAR(parts.at("adds"), 10000, 500) << got.out;
+    // A chain of dependent multiplies: 5 000 × the IMul latency of 3 (../shared/facts/k1-x60.md).
+    EXPECT_NEAR(parts.at("muls"), 5000 * 3, 5000 * 3 * 0.05) << got.out;
+}
+
+TEST(ProgramProfile, FunctionsAddUpToTheRunAndRdcycleAgrees) {
+    const std::string program = buildProgram("timing.c");
+    const std::string report = scratchDirectory() + "/profile.json";
+    const ProcessResult got = runProgram(program, "50000", report);
+    ASSERT_EQ(got.exitCode, 0) << got.err;
+    const auto r = nlohmann::json::parse(readWholeFile(report));
+    double cycles = 0, instructions = 0, kernel = -1;
+    for (const auto& f : r["profile"]) {
+        cycles += f["cycles"].get<double>();
+        instructions += f["instructions"].get<double>();
+        if (f["function"] == "kernel")
+            kernel = f["cycles"].get<double>();
+    }
+    EXPECT_EQ(cycles, r["cycles"].get<double>());
+    EXPECT_EQ(instructions, r["stats"]["workload"]["instructions"]["value"].get<double>());
+    // rdcycle around the call against the profile's cycles for the function: the call and the
+    // return are all that lie between them.
+    const double measured = cyclesByPart(got.out).at("kernel");
+    EXPECT_GT(kernel, 100000);
+    EXPECT_NEAR(measured, kernel, 0.01 * kernel) << got.out;
+    // The markdown report lists the functions.
+    ASSERT_EQ(runProgram(program, "500", scratchDirectory() + "/profile.md", "--format md").exitCode, 0);
+    EXPECT_NE(readWholeFile(scratchDirectory() + "/profile.md").find("| kernel |"), std::string::npos);
 }
 
 }  // namespace
