@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "apps/tessim/Commands.h"
-#include "models/riscv/ProgramWorkload.h"
 #include "run/pipeline/Simulation.h"
 #include "run/report/Report.h"
 #include "run/report/ScaleSimReport.h"

@@ -424,14 +424,4 @@ std::unique_ptr<Workload> makeProgramWorkload(const ProgramRequest& request, con
     return std::make_unique<ProgramWorkload>(std::move(s));
 }
 
-std::optional<int> programExitStatus(const nlohmann::ordered_json& report) {
-    const auto workload = report.find("workload");
-    if (workload == report.end() || !workload->is_object())
-        return std::nullopt;
-    const auto config = workload->find("config");
-    if (config == workload->end() || !config->is_object() || config->value("kernel", "") != "program")
-        return std::nullopt;
-    return report.at("stats").at("workload").at("exit_status").at("value").get<int>();
-}
-
 }  // namespace tessim

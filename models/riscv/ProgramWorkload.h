@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,8 +24,5 @@ struct ProgramRequest {
 // target's main compute engine. Needs a target whose main engine is a core with scalar
 // registers and a memory (k1).
 std::unique_ptr<Workload> makeProgramWorkload(const ProgramRequest& request, const TargetInfo& target);
-
-// The program's exit status, read from a report of a program run (null when the report is not one).
-std::optional<int> programExitStatus(const nlohmann::ordered_json& report);
 
 }  // namespace tessim

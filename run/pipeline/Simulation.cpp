@@ -336,6 +336,16 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     return buildReport(outcome);
 }
 
+std::optional<int> programExitStatus(const nlohmann::ordered_json& report) {
+    const auto workload = report.find("workload");
+    if (workload == report.end() || !workload->is_object())
+        return std::nullopt;
+    const auto config = workload->find("config");
+    if (config == workload->end() || !config->is_object() || config->value("kernel", "") != "program")
+        return std::nullopt;
+    return report.at("stats").at("workload").at("exit_status").at("value").get<int>();
+}
+
 bool runsScaleSimTopology(const RunRequest& request) {
     return isScaleSimTopologyPath(request.workload);
 }

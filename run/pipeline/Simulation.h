@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,9 @@ void checkRunInputs(const RunRequest& request);
 // Whether the run's workload is a SCALE-Sim topology (.csv): its per-layer results come from a
 // trace of the run.
 bool runsScaleSimTopology(const RunRequest& request);
+
+// The exit status of the program a report is of (`--program`); nullopt for any other run.
+std::optional<int> programExitStatus(const nlohmann::ordered_json& report);
 
 // Writes the generated schedule as JSON Lines; returns the number of ops.
 std::uint64_t emitSchedule(const RunRequest& request, std::ostream& out);
