@@ -184,14 +184,9 @@ private:
         op.dtype = DType::I32;
         switch (cls) {
         case InstructionClass::Alu:
-            op.kind = OpKind::SAdd;
-            op.dst = xreg(i.rd);
-            op.src[0] = xreg(i.rs1);
-            op.src[1] = xreg(i.rs2);
-            break;
         case InstructionClass::Multiply:
         case InstructionClass::Divide:  // assumption until the scalar pipeline model: a divide as a multiply
-            op.kind = OpKind::SMul;
+            op.kind = cls == InstructionClass::Alu ? OpKind::SAdd : OpKind::SMul;
             op.dst = xreg(i.rd);
             op.src[0] = xreg(i.rs1);
             op.src[1] = xreg(i.rs2);

@@ -24,12 +24,12 @@ inline std::string readWholeFile(const std::string& path) {
     return ss.str();
 }
 
-// `args` is appended to the binary path as a shell command line (quote what needs quoting).
-inline ProcessResult runTessim(const std::string& args) {
+// Runs a shell command line (quote what needs quoting): its stdout, stderr and exit code.
+inline ProcessResult runCommand(const std::string& command) {
     static int counter = 0;
     std::string errPath =
         "/tmp/tessim_test_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
-    std::string cmd = std::string(TESSIM_BINARY) + " " + args + " 2>" + errPath;
+    std::string cmd = command + " 2>" + errPath;
     ProcessResult r;
     FILE* pipe = popen(cmd.c_str(), "r");
     if (!pipe)
@@ -43,6 +43,11 @@ inline ProcessResult runTessim(const std::string& args) {
     r.err = readWholeFile(errPath);
     std::remove(errPath.c_str());
     return r;
+}
+
+// `args` is appended to the binary path as a shell command line (quote what needs quoting).
+inline ProcessResult runTessim(const std::string& args) {
+    return runCommand(std::string(TESSIM_BINARY) + " " + args);
 }
 
 }  // namespace tessim::test

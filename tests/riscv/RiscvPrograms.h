@@ -36,22 +36,8 @@ inline const std::string& scratchDirectory() {
     return dir;
 }
 
-// Runs a shell command line; its stdout, stderr and exit code.
 inline ProcessResult runShell(const std::string& command) {
-    static int counter = 0;
-    const std::string errPath = scratchDirectory() + "/stderr" + std::to_string(counter++);
-    ProcessResult r;
-    FILE* pipe = popen((command + " 2>" + errPath).c_str(), "r");
-    if (!pipe)
-        return r;
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0)
-        r.out.append(buf, n);
-    const int status = pclose(pipe);
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.err = readWholeFile(errPath);
-    return r;
+    return runCommand(command);
 }
 
 // Compiles tests/riscv/programs/<source> (or an absolute path) into a static executable;
