@@ -10,12 +10,17 @@ constexpr std::uint64_t pageOf(std::uint64_t address) {
 }
 }  // namespace
 
-void GuestMemory::map(std::uint64_t address, std::uint64_t bytes, std::uint8_t permissions) {
+bool GuestMemory::map(std::uint64_t address, std::uint64_t bytes, std::uint8_t permissions) {
     if (bytes == 0)
-        return;
+        return true;
+    const std::uint64_t first = pageOf(address), last = pageOf(address + bytes - 1);
+    if (last < first ||
+        last - first + 1 > capacityPages_ - std::min(capacityPages_, std::uint64_t(pages_.size())))
+        return false;
     for (std::uint64_t n = pageOf(address), last = pageOf(address + bytes - 1); n <= last; ++n)
         pages_[n].permissions = permissions;
     lastNumber_ = ~std::uint64_t{0};
+    return true;
 }
 
 void GuestMemory::unmap(std::uint64_t address, std::uint64_t bytes) {
@@ -62,6 +67,8 @@ GuestMemory::Page& GuestMemory::touch(std::uint64_t address) {
         throw GuestAccessFault{address, "access"};
     Page& page = it->second;
     if (!page.data) {
+        if (nextFrame_ >= capacityPages_)
+            throw GuestMemoryExhausted{capacityBytes()};
         page.data = std::make_unique<std::uint8_t[]>(kPageSize);  // zero-filled
         page.frame = nextFrame_++;
     }

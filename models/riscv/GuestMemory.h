@@ -12,6 +12,11 @@
 
 namespace tessim::riscv {
 
+// More pages touched than the target's memory holds: the run stops.
+struct GuestMemoryExhausted {
+    std::uint64_t bytes;  // the capacity
+};
+
 // An access the page permissions refuse, or to an address nothing is mapped at.
 struct GuestAccessFault {
     std::uint64_t address;
@@ -24,9 +29,13 @@ public:
     static constexpr std::uint64_t kPageSize = std::uint64_t{1} << kPageBits;
     enum Permission : std::uint8_t { kRead = 1, kWrite = 2, kExecute = 4 };
 
+    // At most this many pages mapped, and as many touched (physical frames): the target's memory.
+    void setCapacity(std::uint64_t pages) { capacityPages_ = pages; }
+    std::uint64_t capacityBytes() const { return capacityPages_ << kPageBits; }
     // Maps [address, address + bytes) (page-rounded) with `permissions`, zero-filled; a page
-    // already mapped keeps its bytes and takes the new permissions.
-    void map(std::uint64_t address, std::uint64_t bytes, std::uint8_t permissions);
+    // already mapped keeps its bytes and takes the new permissions. False (nothing mapped) when
+    // the mapping would exceed the capacity.
+    bool map(std::uint64_t address, std::uint64_t bytes, std::uint8_t permissions);
     void unmap(std::uint64_t address, std::uint64_t bytes);
     // False when a page in the range is not mapped (mprotect's ENOMEM).
     bool protect(std::uint64_t address, std::uint64_t bytes, std::uint8_t permissions);
@@ -98,6 +107,7 @@ private:
 
     std::unordered_map<std::uint64_t, Page> pages_;  // by page number
     std::uint64_t nextFrame_ = 0;
+    std::uint64_t capacityPages_ = ~std::uint64_t{0} >> kPageBits;
     std::uint64_t lastNumber_ = ~std::uint64_t{0};
     std::uint8_t* lastData_ = nullptr;
     std::uint8_t lastPermissions_ = 0;

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 namespace tessim::riscv {
 
 namespace {
@@ -82,9 +84,25 @@ std::uint8_t permissionsOf(std::int64_t protection) {
 }  // namespace
 
 LinuxProcess::LinuxProcess(const ElfProgram& program, std::vector<std::string> arguments,
-                           std::vector<std::string> environment)
+                           std::vector<std::string> environment, std::uint64_t memoryBytes)
     : program_(program), hart_(memory_, *this) {
-    // Segments: a page shared by two segments gets the permissions of both.
+    memory_.setCapacity(memoryBytes / kPage);
+    auto tooBig = [&] {
+        return ProgramError(
+            fmt::format("{}: its segments and its {} MiB stack need more than the {} B of memory the "
+                        "target has",
+                        program.path, kStackBytes >> 20, memoryBytes));
+    };
+    // Segments: a page shared by two segments gets the permissions of both. Their sizes are
+    // checked first: a damaged header may claim any size, or wrap around the address space.
+    std::uint64_t pagesNeeded = 0;
+    for (const auto& s : program.segments) {
+        if (s.memBytes > memoryBytes || s.address + s.memBytes < s.address)
+            throw tooBig();
+        pagesNeeded += (pageUp(s.address + s.memBytes) - pageDown(s.address)) / kPage;
+    }
+    if (pagesNeeded > memoryBytes / kPage)
+        throw tooBig();
     std::map<std::uint64_t, std::uint8_t> pagePermissions;
     for (const auto& s : program.segments) {
         if (s.memBytes == 0)
@@ -96,13 +114,15 @@ LinuxProcess::LinuxProcess(const ElfProgram& program, std::vector<std::string> a
             pagePermissions[a] |= p;
     }
     for (const auto& [address, p] : pagePermissions)
-        memory_.map(address, kPage, p);
+        if (!memory_.map(address, kPage, p))
+            throw tooBig();
     for (const auto& s : program.segments)
         if (!s.fileBytes.empty())
             memory_.initialise(s.address, s.fileBytes.data(), s.fileBytes.size());
     brkStart_ = brk_ = pageUp(program.imageEnd());
 
-    memory_.map(kStackTop - kStackBytes, kStackBytes, GuestMemory::kRead | GuestMemory::kWrite);
+    if (!memory_.map(kStackTop - kStackBytes, kStackBytes, GuestMemory::kRead | GuestMemory::kWrite))
+        throw tooBig();
     std::vector<std::string> argv{program.path};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
     hart_.setX(2, buildStack(argv, environment));
@@ -252,7 +272,8 @@ std::int64_t LinuxProcess::mmap(std::uint64_t address, std::uint64_t bytes, std:
         if (!address)
             return -kENOMEM;
     }
-    memory_.map(address, length, permissionsOf(protection));
+    if (!memory_.map(address, length, permissionsOf(protection)))
+        return -kENOMEM;  // more than the target's memory
     return static_cast<std::int64_t>(address);
 }
 
@@ -404,12 +425,14 @@ void LinuxProcess::systemCall(Hart& h) {
         case kGetegid: result = 0; break;
         case kBrk:
             if (a0 >= brkStart_ && a0 < LinuxProcess::kMmapBase) {
+                bool moved = true;
                 if (pageUp(a0) > pageUp(brk_))
-                    memory_.map(pageUp(brk_), pageUp(a0) - pageUp(brk_),
-                                GuestMemory::kRead | GuestMemory::kWrite);
+                    moved = memory_.map(pageUp(brk_), pageUp(a0) - pageUp(brk_),
+                                        GuestMemory::kRead | GuestMemory::kWrite);
                 else if (pageUp(a0) < pageUp(brk_))
                     memory_.unmap(pageUp(a0), pageUp(brk_) - pageUp(a0));
-                brk_ = a0;
+                if (moved)  // else the break stays where it was: glibc falls back to mmap
+                    brk_ = a0;
             }
             result = static_cast<std::int64_t>(brk_);
             break;

@@ -27,8 +27,10 @@ class LinuxProcess : public SystemCallHandler {
 public:
     // Loads the program and builds its initial stack; `arguments` are argv[1…] (argv[0] is the
     // program's path). `environment`: "NAME=value" strings.
+    // `memoryBytes`: what the target's memory holds (the most the program may map and touch);
+    // ProgramError when its segments and stack do not fit.
     LinuxProcess(const ElfProgram& program, std::vector<std::string> arguments,
-                 std::vector<std::string> environment);
+                 std::vector<std::string> environment, std::uint64_t memoryBytes);
 
     Hart& hart() { return hart_; }
     GuestMemory& memory() { return memory_; }

@@ -163,6 +163,10 @@ protected:
                         fmt::format("a {} at {:#x}, where nothing the program may {} is mapped ({})",
                                     e.access, e.address, e.access, describeAt(hart.pc())));
                 break;
+            } catch (const riscv::GuestMemoryExhausted& e) {
+                faultAt(hart.pc(), fmt::format("more pages touched than the {} B of memory '{}' holds ({})",
+                                               e.bytes, s_.memory->name, describeAt(hart.pc())));
+                break;
             } catch (const riscv::UnsupportedSystemCall& e) {
                 faultAt(e.pc, fmt::format("system call {} (a7), which tessim does not provide", e.number));
                 break;
@@ -409,7 +413,8 @@ std::unique_ptr<Workload> makeProgramWorkload(const ProgramRequest& request, con
     for (const auto& space : target.spaces)
         if (space.id == s->engine->memories[0])
             s->memory = &space;
-    s->process = std::make_unique<riscv::LinuxProcess>(s->elf, request.arguments, std::vector<std::string>{});
+    s->process = std::make_unique<riscv::LinuxProcess>(s->elf, request.arguments, std::vector<std::string>{},
+                                                       s->memory->size);
     // The program's clocks are its core's local time (ps → ns; the time CSR at 10 MHz).
     ProgramState* state = s.get();
     const ClockDomain clock = s->engine->clock;

@@ -1,12 +1,17 @@
 // `tessim run --target k1 --program`: real static programs print what they print under
 // qemu-riscv64, byte for byte, and exit with its status; bad programs get exit 2 and a message
 // that names what is wrong; the same program and arguments give the same report.
+#include <cstddef>
+#include <cstring>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <elf.h>
 
 #include "riscv/RiscvPrograms.h"
 
@@ -223,6 +228,78 @@ TEST(ProgramProfile, FunctionsAddUpToTheRunAndRdcycleAgrees) {
     // The markdown report lists the functions.
     ASSERT_EQ(runProgram(program, "500", scratchDirectory() + "/profile.md", "--format md").exitCode, 0);
     EXPECT_NE(readWholeFile(scratchDirectory() + "/profile.md").find("| kernel |"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tessim::test
+
+// ---- the target's memory bounds the program; damaged ELF files are refused, never crash ----
+
+namespace tessim::test {
+namespace {
+
+// The program headers of an ELF64 file: the offset of each in the file, and its contents.
+std::vector<std::pair<std::size_t, Elf64_Phdr>> programHeaders(const std::string& bytes) {
+    Elf64_Ehdr eh;
+    std::memcpy(&eh, bytes.data(), sizeof eh);
+    std::vector<std::pair<std::size_t, Elf64_Phdr>> out;
+    for (unsigned i = 0; i < eh.e_phnum; ++i) {
+        Elf64_Phdr ph;
+        const std::size_t at = eh.e_phoff + i * sizeof ph;
+        std::memcpy(&ph, bytes.data() + at, sizeof ph);
+        out.emplace_back(at, ph);
+    }
+    return out;
+}
+
+TEST(ProgramMemory, ASegmentLargerThanTheTargetsMemoryIsRefused) {
+    const std::string program = buildProgram("freestanding.S", "-nostdlib -static");
+    std::string bytes = readWholeFile(program);
+    std::size_t at = 0;
+    for (const auto& [offset, ph] : programHeaders(bytes))
+        if (ph.p_type == PT_LOAD)
+            at = offset;
+    ASSERT_NE(at, 0u);
+    const std::uint64_t huge = std::uint64_t{8} << 30;  // 8 GiB of .bss; the K1 model has 4 GiB
+    std::memcpy(bytes.data() + at + offsetof(Elf64_Phdr, p_memsz), &huge, 8);
+    const std::string patched = scratchDirectory() + "/huge-bss";
+    std::ofstream(patched, std::ios::binary) << bytes;
+    const std::string err = refused(patched).err;
+    EXPECT_NE(err.find("need more than the 4294967296 B of memory"), std::string::npos) << err;
+}
+
+TEST(ProgramMemory, AnAllocationLargerThanTheTargetsMemoryFailsInTheProgram) {
+    const std::string source = scratchDirectory() + "/bigalloc.c";
+    std::ofstream(source)
+        << "#include <stdio.h>\n#include <stdlib.h>\n"
+           "int main(void) { void* p = malloc(6UL << 30); void* q = malloc(1 << 20);\n"
+           "  printf(\"%s %s\\n\", p ? \"big\" : \"null\", q ? \"small\" : \"null\"); return 0; }\n";
+    const ProcessResult got = runProgram(buildProgram(source));
+    EXPECT_EQ(got.exitCode, 0) << got.err;
+    EXPECT_EQ(got.out, "null small\n");  // mmap of 6 GiB: ENOMEM, as on a 4 GiB board
+}
+
+// Random bytes of the ELF and program headers changed, 60 times: each run ends (the program's own
+// status or exit 2 with a message), none is killed by a signal or runs past its limits.
+TEST(ProgramRefused, DamagedHeadersNeverCrashOrHang) {
+    const std::string program = buildProgram("freestanding.S", "-nostdlib -static");
+    const std::string original = readWholeFile(program);
+    const std::size_t headerBytes = std::min<std::size_t>(original.size(), 64 + 8 * sizeof(Elf64_Phdr));
+    std::mt19937 rng(38);
+    for (int k = 0; k < 60; ++k) {
+        std::string bytes = original;
+        for (int m = 0; m < 1 + k % 4; ++m)
+            bytes[rng() % headerBytes] = static_cast<char>(rng());
+        const std::string path = scratchDirectory() + "/damaged";
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+        const ProcessResult r = runProgram(path, "", "", "--max-cycles 2000000 --timeout 20");
+        EXPECT_GE(r.exitCode, 0) << "mutation " << k << ": killed by a signal\n" << r.err;
+        if (r.exitCode == 2)
+            EXPECT_NE(r.err.find("error: "), std::string::npos)
+                << "mutation " << k << ": exit 2 without a message";
+        EXPECT_EQ(r.err.find("AddressSanitizer"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("runtime error"), std::string::npos) << r.err;
+    }
 }
 
 }  // namespace
