@@ -83,8 +83,10 @@ public:
     std::string readString(std::uint64_t address, std::uint64_t limit);
 
     // The physical address the timing model sees (the page's frame, allocated on first touch).
+    // The access just made is normally to the page the last one used: no look-up then.
     std::uint64_t physical(std::uint64_t address) {
-        touch(address);
+        if ((address >> kPageBits) != lastNumber_)
+            touch(address);
         return (lastFrame_ << kPageBits) | (address & (kPageSize - 1));
     }
     std::uint64_t framesUsed() const { return nextFrame_; }

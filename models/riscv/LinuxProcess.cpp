@@ -190,7 +190,7 @@ std::uint64_t LinuxProcess::buildStack(const std::vector<std::string>& argv,
 
 std::int64_t LinuxProcess::writeTo(int fd, std::uint64_t buffer, std::uint64_t bytes) {
     if (fd != 1 && fd != 2)
-        return files_.count(fd) ? -kEBADF : -kEBADF;  // input files are read-only
+        return -kEBADF;  // stdout and stderr only: input files are read-only
     std::vector<char> data(bytes);
     memory_.copyIn(buffer, data.data(), bytes, GuestMemory::kRead, "load");
     std::uint64_t done = 0;

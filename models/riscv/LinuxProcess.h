@@ -34,6 +34,7 @@ public:
 
     Hart& hart() { return hart_; }
     GuestMemory& memory() { return memory_; }
+    const GuestMemory& memory() const { return memory_; }
     // Simulated time, for clock_gettime and the time CSR (nanoseconds since the run began).
     void setClock(std::function<std::uint64_t()> nanoseconds) { nanoseconds_ = std::move(nanoseconds); }
 

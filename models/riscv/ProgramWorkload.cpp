@@ -76,9 +76,9 @@ bool readsIntegerRegister(Mnemonic m) {
     default: return false;
     }
 }
+// The D instructions follow the F ones in the instruction table (RiscvInstruction.h), from fmadd.d on.
 bool isDouble(Mnemonic m) {
-    const std::string_view name = riscv::mnemonicName(m);
-    return name.back() == 'd' || name.find(".d.") != std::string_view::npos;
+    return m >= Mnemonic::FmaddD;
 }
 
 DType accessType(unsigned bytes, bool fp) {
@@ -117,15 +117,6 @@ public:
 
     void setEngineClock(const EngineClock* clock) override { s_.engineClock = clock; }
 
-private:
-    void attributeCycles() {
-        const std::uint64_t now = s_.cycle();
-        if (now > s_.profiledCycles && !s_.profile.empty())
-            s_.profile[s_.lastFunction].cycles += now - s_.profiledCycles;
-        s_.profiledCycles = std::max(now, s_.profiledCycles);
-    }
-
-public:
 protected:
     bool refill(std::vector<Op>& out) override {
         riscv::LinuxProcess& process = *s_.process;
@@ -180,6 +171,14 @@ protected:
     }
 
 private:
+    // The cycles the engine took since the last chunk belong to the function that chunk ran in.
+    void attributeCycles() {
+        const std::uint64_t now = s_.cycle();
+        if (now > s_.profiledCycles && !s_.profile.empty())
+            s_.profile[s_.lastFunction].cycles += now - s_.profiledCycles;
+        s_.profiledCycles = std::max(now, s_.profiledCycles);
+    }
+
     void append(const riscv::Retired& r, std::vector<Op>& out) {
         const riscv::Instruction& i = *r.instruction;
         const InstructionClass cls = riscv::instructionClass(i.mnemonic);
@@ -388,7 +387,7 @@ public:
         node.add("taken_branches", s_->takenBranches, "", "branches and jumps taken");
         node.add("system_calls", p.systemCalls(), "", "system calls made");
         node.add("output_bytes", p.bytesWritten(), "B", "bytes written to stdout and stderr");
-        node.add("pages_touched", const_cast<riscv::LinuxProcess&>(p).memory().framesUsed(), "",
+        node.add("pages_touched", p.memory().framesUsed(), "",
                  "4 KiB pages the program touched (each has a physical frame)");
         auto& mix = node.child("instruction_mix");
         for (unsigned c = 0; c < kClasses; ++c)

@@ -543,8 +543,6 @@ Instruction decode16(std::uint32_t b) {
     }
     default: break;
     }
-    if (i.mnemonic == Mnemonic::Fld || i.mnemonic == Mnemonic::Fsd)
-        i.rm = 0;
     i.length = 2;
     i.bits = b & 0xffffu;
     return i;

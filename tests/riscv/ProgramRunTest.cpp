@@ -44,9 +44,9 @@ TEST(ProgramRun, StringFunctionsAndInputFilesAreQemus) {
     std::filesystem::create_directories(dir);
     std::ofstream(dir + "/input.txt") << "the quick brown fox\njumps over the lazy dog\n";
     const std::string cd = "cd " + dir + " && ";
-    const ProcessResult want = runShell(cd + kQemu + " " + program + " input.txt missing.txt");
-    const ProcessResult got = runShell(cd + TESSIM_BINARY + " run --target k1 --program " + program +
-                                       " --report report.json -- input.txt missing.txt");
+    const ProcessResult want = runCommand(cd + kQemu + " " + program + " input.txt missing.txt");
+    const ProcessResult got = runCommand(cd + TESSIM_BINARY + " run --target k1 --program " + program +
+                                         " --report report.json -- input.txt missing.txt");
     EXPECT_EQ(got.exitCode, want.exitCode) << got.err;
     EXPECT_EQ(got.out, want.out);
     EXPECT_EQ(got.err, "done\n");  // the program's stderr passes through too
@@ -65,8 +65,8 @@ TEST(ProgramRun, ReportCountsInstructionsAndIsDeterministic) {
     const std::string a = scratchDirectory() + "/a.json", b = scratchDirectory() + "/b.json";
     ASSERT_EQ(runProgram(program, "500", a).exitCode, 0);
     // stdout to a file rather than a pipe: the program must not see the difference.
-    ASSERT_EQ(runShell(std::string(TESSIM_BINARY) + " run --target k1 --program " + program + " --report " +
-                       b + " -- 500 > " + scratchDirectory() + "/stdout.txt")
+    ASSERT_EQ(runCommand(std::string(TESSIM_BINARY) + " run --target k1 --program " + program + " --report " +
+                         b + " -- 500 > " + scratchDirectory() + "/stdout.txt")
                   .exitCode,
               0);
     const std::string ra = readWholeFile(a), rb = readWholeFile(b);
@@ -112,7 +112,7 @@ TEST(ProgramRefused, NotAnElf) {
 
 TEST(ProgramRefused, HostExecutable) {
     const std::string host = scratchDirectory() + "/host";
-    ASSERT_EQ(runShell("printf 'int main(void){return 0;}' | cc -x c -o " + host + " -").exitCode, 0);
+    ASSERT_EQ(runCommand("printf 'int main(void){return 0;}' | cc -x c -o " + host + " -").exitCode, 0);
     EXPECT_NE(refused(host).err.find("x86-64"), std::string::npos);
 }
 
@@ -294,9 +294,10 @@ TEST(ProgramRefused, DamagedHeadersNeverCrashOrHang) {
         std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
         const ProcessResult r = runProgram(path, "", "", "--max-cycles 2000000 --timeout 20");
         EXPECT_GE(r.exitCode, 0) << "mutation " << k << ": killed by a signal\n" << r.err;
-        if (r.exitCode == 2)
+        if (r.exitCode == 2) {
             EXPECT_NE(r.err.find("error: "), std::string::npos)
                 << "mutation " << k << ": exit 2 without a message";
+        }
         EXPECT_EQ(r.err.find("AddressSanitizer"), std::string::npos) << r.err;
         EXPECT_EQ(r.err.find("runtime error"), std::string::npos) << r.err;
     }

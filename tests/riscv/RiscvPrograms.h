@@ -36,10 +36,6 @@ inline const std::string& scratchDirectory() {
     return dir;
 }
 
-inline ProcessResult runShell(const std::string& command) {
-    return runCommand(command);
-}
-
 // Compiles tests/riscv/programs/<source> (or an absolute path) into a static executable;
 // `flags` are added to the compiler's. Fails the test when the toolchain is missing.
 inline std::string buildProgram(const std::string& source, const std::string& flags = "-O2 -static") {
@@ -48,8 +44,8 @@ inline std::string buildProgram(const std::string& source, const std::string& fl
     const std::string out = scratchDirectory() + "/" + std::filesystem::path(source).stem().string() + "-" +
                             std::to_string(std::hash<std::string>{}(flags) % 100000);
     const auto r =
-        runShell(std::string(kRiscvCompiler) + " -march=rv64gc_zba_zbb_zbs " + flags + " -o " + out + " " +
-                 path + (path.size() > 2 && path.substr(path.size() - 2) == ".c" ? " -lm" : ""));
+        runCommand(std::string(kRiscvCompiler) + " -march=rv64gc_zba_zbb_zbs " + flags + " -o " + out + " " +
+                   path + (path.size() > 2 && path.substr(path.size() - 2) == ".c" ? " -lm" : ""));
     EXPECT_EQ(r.exitCode, 0) << "cannot build " << source << " (is " << kRiscvCompiler
                              << " installed? bash .ci/setup installs it)\n"
                              << r.err;
@@ -57,15 +53,15 @@ inline std::string buildProgram(const std::string& source, const std::string& fl
 }
 
 inline ProcessResult runQemu(const std::string& program, const std::string& args = "") {
-    return runShell(std::string(kQemu) + " " + program + " " + args);
+    return runCommand(std::string(kQemu) + " " + program + " " + args);
 }
 
 // `tessim run --target k1 --program`, the report written to `report` when given.
 inline ProcessResult runProgram(const std::string& program, const std::string& args = "",
                                 const std::string& report = "", const std::string& options = "") {
     const std::string reportPath = report.empty() ? scratchDirectory() + "/report.json" : report;
-    return runShell(std::string(TESSIM_BINARY) + " run --target k1 --program " + program + " --report " +
-                    reportPath + " " + options + (args.empty() ? "" : " -- " + args));
+    return runCommand(std::string(TESSIM_BINARY) + " run --target k1 --program " + program + " --report " +
+                      reportPath + " " + options + (args.empty() ? "" : " -- " + args));
 }
 
 }  // namespace tessim::test
