@@ -1,5 +1,7 @@
 #include "sim/config/Reader.h"
 
+#include <nlohmann/json.hpp>
+
 #include "sim/config/ConfigError.h"
 #include "sim/config/EditDistance.h"
 
@@ -19,6 +21,22 @@ struct Reader::State {
     std::vector<std::string> known;  // asked for or expected: "did you mean" candidates
     std::set<std::string> consumed;
     std::vector<std::pair<std::string, std::shared_ptr<State>>> children;
+    // echo(): the keys in the order first read, each a value or the maps read under it.
+    struct Echoed {
+        std::string key;
+        nlohmann::ordered_json value;
+        std::vector<std::shared_ptr<State>> maps;
+        bool listed = false;
+    };
+    std::vector<Echoed> echoed;
+
+    Echoed& echoEntry(const std::string& key) {
+        for (Echoed& e : echoed)
+            if (e.key == key)
+                return e;
+        echoed.push_back(Echoed{key, nullptr, {}, false});
+        return echoed.back();
+    }
 
     void remember(const std::string& key) {
         if (std::find(known.begin(), known.end(), key) == known.end()) {
@@ -253,6 +271,7 @@ std::string Reader::oneOf(const std::string& key, std::vector<std::string> allow
                           std::optional<std::string> fallback) const {
     const Node* node = fallback ? optional(key) : &required(key);
     if (node == nullptr) {
+        record(key, *fallback);
         return *fallback;
     }
     std::string choices;
@@ -264,6 +283,7 @@ std::string Reader::oneOf(const std::string& key, std::vector<std::string> allow
     }
     const std::string& value = node->scalar();
     if (std::find(allowed.begin(), allowed.end(), value) != allowed.end()) {
+        record(key, value);
         return value;
     }
     std::string message = fmt::format("expected one of {}, got '{}'", choices, value);
@@ -279,7 +299,7 @@ bool Reader::has(const std::string& key) const {
     return state_->map->find(key) != nullptr;
 }
 
-Reader Reader::makeChild(const std::string& key, const Node& node) const {
+Reader Reader::makeChild(const std::string& key, const Node& node, bool listed) const {
     // Asking for the same child twice must not give two ledgers that each miss half the keys.
     for (const auto& [childKey, state] : state_->children) {
         if (childKey == key && state->map == &node) {
@@ -288,11 +308,14 @@ Reader Reader::makeChild(const std::string& key, const Node& node) const {
     }
     Reader child(node);
     state_->children.emplace_back(key, child.state_);
+    State::Echoed& e = state_->echoEntry(key);
+    e.maps.push_back(child.state_);
+    e.listed = listed;
     return child;
 }
 
 Reader Reader::child(const std::string& key) const {
-    return makeChild(key, required(key));
+    return makeChild(key, required(key), false);
 }
 
 std::optional<Reader> Reader::optionalChild(const std::string& key) const {
@@ -302,7 +325,7 @@ std::optional<Reader> Reader::optionalChild(const std::string& key) const {
         return std::nullopt;
     }
     state_->consumed.insert(key);
-    return makeChild(key, *node);
+    return makeChild(key, *node, false);
 }
 
 std::vector<Reader> Reader::children(const std::string& key) const {
@@ -315,7 +338,10 @@ std::vector<Reader> Reader::children(const std::string& key) const {
         typeError(*list, "a list of maps");
     }
     for (const Node& item : list->items()) {
-        result.push_back(makeChild(key, item));
+        result.push_back(makeChild(key, item, true));
+    }
+    if (result.empty()) {
+        state_->echoEntry(key).listed = true;
     }
     return result;
 }
@@ -365,6 +391,66 @@ void Reader::ignore(const std::string& key) const {
     state_->remember(key);
     state_->consumed.insert(key);
 }
+
+nlohmann::ordered_json Reader::echo() const {
+    return echoOf(*state_);
+}
+
+void Reader::unecho(const std::string& key) const {
+    auto& e = state_->echoed;
+    e.erase(std::remove_if(e.begin(), e.end(), [&](const State::Echoed& x) { return x.key == key; }),
+            e.end());
+}
+
+nlohmann::ordered_json Reader::echoOf(const State& state) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& e : state.echoed) {
+        if (!e.listed && e.maps.empty()) {
+            out[e.key] = e.value;
+        } else if (!e.listed) {
+            out[e.key] = echoOf(*e.maps.front());
+        } else {
+            nlohmann::ordered_json list = nlohmann::ordered_json::array();
+            for (const auto& m : e.maps)
+                list.push_back(echoOf(*m));
+            out[e.key] = list;
+        }
+    }
+    return out;
+}
+
+namespace {
+
+template <class T> nlohmann::ordered_json echoValue(const T& value) {
+    if constexpr (IsQuantity<T>::value) {
+        return magnitude(value);
+    } else {
+        return value;
+    }
+}
+
+}  // namespace
+
+template <class T> void Reader::record(const std::string& key, const T& value) const {
+    state_->echoEntry(key).value = echoValue(value);
+}
+
+template void Reader::record(const std::string&, const bool&) const;
+template void Reader::record(const std::string&, const int64_t&) const;
+template void Reader::record(const std::string&, const uint64_t&) const;
+template void Reader::record(const std::string&, const int&) const;
+template void Reader::record(const std::string&, const uint32_t&) const;
+template void Reader::record(const std::string&, const double&) const;
+template void Reader::record(const std::string&, const std::string&) const;
+template void Reader::record(const std::string&, const Bytes&) const;
+template void Reader::record(const std::string&, const Frequency&) const;
+template void Reader::record(const std::string&, const Bandwidth&) const;
+template void Reader::record(const std::string&, const Duration&) const;
+template void Reader::record(const std::string&, const Energy&) const;
+template void Reader::record(const std::string&, const Power&) const;
+template void Reader::record(const std::string&, const std::vector<int64_t>&) const;
+template void Reader::record(const std::string&, const std::vector<double>&) const;
+template void Reader::record(const std::string&, const std::vector<std::string>&) const;
 
 void Reader::expectKeys(std::vector<std::string> keys) const {
     for (const std::string& key : keys) {

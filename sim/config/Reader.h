@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace tessim::config {
 
 /// Inclusive bounds for Reader::get on numbers and quantities.
@@ -95,6 +97,7 @@ public:
         static_assert(detail::kReadable<T>, "Reader::get: unsupported type");
         T value{};
         decode(required(key), value);
+        record(key, value);
         return value;
     }
 
@@ -103,10 +106,18 @@ public:
         static_assert(detail::kReadable<T>, "Reader::get: unsupported type");
         const Node* node = optional(key);
         if (node == nullptr) {
+            // An empty string is no value: an absent key that falls back to it is not echoed.
+            if constexpr (std::is_same_v<T, std::string>) {
+                if (!fallback.empty())
+                    record(key, fallback);
+            } else {
+                record(key, fallback);
+            }
             return fallback;
         }
         T value{};
         decode(*node, value);
+        record(key, value);
         return value;
     }
 
@@ -121,6 +132,7 @@ public:
         T value{};
         decode(node, value);
         checkRange(node, value, range);
+        record(key, value);
         return value;
     }
 
@@ -130,11 +142,13 @@ public:
         static_assert(detail::kRangeable<T>, "Reader::get: ranges need a number or quantity");
         const Node* node = optional(key);
         if (node == nullptr) {
+            record(key, fallback);
             return fallback;
         }
         T value{};
         decode(*node, value);
         checkRange(*node, value, range);
+        record(key, value);
         return value;
     }
 
@@ -167,6 +181,13 @@ public:
     void finish() const;
     /// Marks a key as read without reading it.
     void ignore(const std::string& key) const;
+    /// What was read, in the order first read: each key with the value it resolved to (the
+    /// fallback when absent; quantities in SI base units: B, Hz, B/s, s, J, W), the maps of child()
+    /// and children() as objects and lists of them. Keys only marked or inspected (ignore, has,
+    /// node) are left out: whoever reads them raw echoes them. A workload's resolved echo.
+    nlohmann::ordered_json echo() const;
+    /// Drops a key from echo() (one every map may carry, such as a description).
+    void unecho(const std::string& key) const;
     /// Keys this map may hold that were not asked for (e.g. read only in another mode); used
     /// only for "did you mean" suggestions.
     void expectKeys(std::vector<std::string> keys) const;
@@ -178,7 +199,10 @@ private:
 
     const Node& required(const std::string& key) const;
     const Node* optional(const std::string& key) const;
-    Reader makeChild(const std::string& key, const Node& node) const;
+    Reader makeChild(const std::string& key, const Node& node, bool listed) const;
+    /// Remembers a value read for echo(); defined for every readable type in Reader.cpp.
+    template <class T> void record(const std::string& key, const T& value) const;
+    static nlohmann::ordered_json echoOf(const State& state);
 
     static void decode(const Node& node, bool& out);
     static void decode(const Node& node, int64_t& out);

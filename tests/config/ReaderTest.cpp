@@ -6,6 +6,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace tessim::config {
 namespace {
@@ -106,6 +107,38 @@ TEST(ReaderTest, FallbacksApplyWhenAbsentOrEmpty) {
     EXPECT_EQ(r.get("absent_list", std::vector<std::string>{"x"}), std::vector<std::string>{"x"});
     EXPECT_TRUE(r.get("absent_flag", true));
     r.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The echo of what was read (a kernel's resolved workload and plan)
+
+TEST(ReaderTest, EchoHoldsWhatWasReadInReadOrderWithFallbacksAndSiUnits) {
+    Parsed p(lines({"zeta: 3", "size: 4 KiB", "clock: 1.5 GHz", "mode: fast", "skipped: 1", "peeked: 2",
+                    "inner:", "  a: 1", "rows:", "  - x: 1", "  - x: 2", "name: n", "description: d"}));
+    Reader& r = p.reader;
+    r.get<int>("zeta");
+    r.get<Bytes>("size");
+    r.get<Frequency>("clock");
+    r.oneOf("mode", {"fast", "slow"});
+    r.get<unsigned>("unroll", 8u, Range<unsigned>{1, 16});  // absent: its default is echoed
+    r.get<std::string>("label", std::string());             // absent, no value: not echoed
+    r.ignore("skipped");
+    EXPECT_TRUE(r.has("peeked"));
+    r.node("peeked");
+    r.child("inner").get<int>("a");
+    for (Reader& row : r.children("rows"))
+        row.get<int>("x");
+    EXPECT_TRUE(r.children("none").empty());  // absent: no rows, not echoed
+    r.get<std::string>("name");
+    r.get<std::string>("description");
+    r.unecho("description");
+    r.get<int>("zeta");  // read again: keeps its place
+    r.finish();
+    const nlohmann::ordered_json expected = nlohmann::ordered_json::parse(
+        R"({"zeta": 3, "size": 4096, "clock": 1.5e9, "mode": "fast", "unroll": 8, "inner": {"a": 1},
+            "rows": [{"x": 1}, {"x": 2}], "name": "n"})");
+    EXPECT_EQ(r.echo(), expected) << r.echo().dump();
+    EXPECT_EQ(r.echo().dump(), expected.dump());  // the order too
 }
 
 TEST(ReaderTest, MissingRequiredKeyIsAtTheParentMap) {

@@ -16,6 +16,7 @@
 #include "sim/ir/OpStream.h"
 #include "sim/workload/PlanEngine.h"
 #include "workloads/KernelRegistry.h"
+#include "workloads/common/ConfiguredWorkload.h"
 #include "workloads/common/KernelReaders.h"
 
 namespace tessim {
@@ -24,17 +25,14 @@ namespace {
 constexpr std::uint32_t kVl = 8;
 constexpr std::uint8_t kValue = 1;  // the vector register that holds the value
 
-class FillKernel : public Workload {
+// The workload base echoes what the factory read (kernel, n, value with its default, the plan's
+// memory); the kernel adds only what it derived: the engine the plan defaulted to.
+class FillKernel : public ConfiguredWorkload {
 public:
     FillKernel(std::uint64_t n, double value, const MemorySpaceInfo& memory, std::string engine)
         : n_(n), value_(value), memory_(memory), engine_(std::move(engine)) {}
 
-    nlohmann::ordered_json resolvedWorkload() const override {
-        return {{"kernel", "fill"}, {"n", n_}, {"value", value_}};
-    }
-    nlohmann::ordered_json resolvedPlan() const override {
-        return {{"engine", engine_}, {"memory", memory_.name}};
-    }
+    void derivePlan(nlohmann::ordered_json& plan) const override { plan["engine"] = engine_; }
     std::vector<EngineStream> streams() override {
         std::vector<Op> ops;
         Op splat;
@@ -99,7 +97,9 @@ std::unique_ptr<Workload> makeFill(const std::string& kernel, const config::Node
         w.fail("n", fmt::format("{} f32 elements do not fit {} ({} B)", n, memory, space->size));
     w.finish();
     pl.reader.finish();
-    return std::make_unique<FillKernel>(n, value, *space, engine.name);
+    auto made = std::make_unique<FillKernel>(n, value, *space, engine.name);
+    made->echoFrom(w, pl.reader);
+    return made;
 }
 
 std::string writeWorkload(const std::string& yaml) {
@@ -117,8 +117,9 @@ TEST(KernelExtension, ARegisteredKernelRunsThroughThePipeline) {
     request.functional = true;
     const auto report = runSimulation(request);
     std::remove(request.workload.c_str());
-    EXPECT_EQ(report["workload"]["config"]["kernel"], "fill");
-    EXPECT_EQ(report["plan"]["config"]["memory"], "spm");
+    EXPECT_EQ(report["workload"]["config"],
+              (nlohmann::ordered_json{{"kernel", "fill"}, {"n", 1000}, {"value", 2.5}}));
+    EXPECT_EQ(report["plan"]["config"], (nlohmann::ordered_json{{"memory", "spm"}, {"engine", "core"}}));
     EXPECT_EQ(report["functional"]["elements"], 1000);
     EXPECT_EQ(report["functional"]["mismatches"], 0);
     EXPECT_EQ(report["traffic_bytes"]["sram"]["write"], 4000);

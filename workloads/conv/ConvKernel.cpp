@@ -9,6 +9,7 @@
 
 #include "sim/config/Reader.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/ConfiguredWorkload.h"
 #include "workloads/common/KernelReaders.h"
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/TestData.h"
@@ -25,15 +26,13 @@ void merge(nlohmann::ordered_json& into, const nlohmann::ordered_json& from) {
         into[it.key()] = it.value();
 }
 
-class ConvKernel : public Workload {
+class ConvKernel : public ConfiguredWorkload {
 public:
     // `listed`: the workload gave a `layers` list (per-layer marks and results, even for one layer).
     ConvKernel(std::string name, std::vector<ConvParams> layers, bool listed)
         : name_(std::move(name)), layers_(std::move(layers)), listed_(listed) {}
 
-    nlohmann::ordered_json resolvedWorkload() const override {
-        nlohmann::ordered_json j;
-        j["kernel"] = "conv2d";
+    void deriveWorkload(nlohmann::ordered_json& j) const override {
         if (!name_.empty())
             j["name"] = name_;
         if (!listed_) {
@@ -43,7 +42,7 @@ public:
             j["out_h"] = p.s.outH();
             j["out_w"] = p.s.outW();
             j["macs"] = p.s.macs();
-            return j;
+            return;
         }
         j["dtype"] = "i8";
         j["output_dtype"] = layers_.front().s.requantize() ? "i8" : "i32";
@@ -61,12 +60,9 @@ public:
         }
         j["macs"] = macs;
         j["layers"] = list;
-        return j;
     }
-    nlohmann::ordered_json resolvedPlan() const override {
+    void derivePlan(nlohmann::ordered_json& j) const override {
         const ConvParams& p = layers_.front();
-        nlohmann::ordered_json j;
-        j["strategy"] = p.strategyName;
         j["engine"] = p.engine;
         j["sram"] = p.sram->name;
         j["ddr"] = p.ddr->name;
@@ -75,9 +71,11 @@ public:
             merge(j, tilesJson(p));
             j["sram_bytes"] = p.sram->size;
             merge(j, fetchJson(p));
-            return j;
+            return;
         }
         j["sram_bytes"] = p.sram->size;
+        for (const char* perLayer : {"tile_h", "tile_w", "tile_c", "tile_f", "loop_order"})
+            j.erase(perLayer);
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const auto& q : layers_) {
             nlohmann::ordered_json l;
@@ -87,7 +85,6 @@ public:
             list.push_back(l);
         }
         j["layers"] = list;
-        return j;
     }
     std::vector<EngineStream> streams() override {
         std::vector<EngineStream> s;
@@ -463,7 +460,9 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
     for (auto& p : layers)
         p.ddrZero = zero;
     ddrLayout.requireFits(w, listed ? "layers" : "h", listed ? "the layer list" : "the layer");
-    return std::make_unique<ConvKernel>(name, std::move(layers), listed);
+    auto k = std::make_unique<ConvKernel>(name, std::move(layers), listed);
+    k->echoFrom(w, pl);
+    return k;
 }
 
 }  // namespace tessim

@@ -12,6 +12,7 @@
 #include "sim/ir/ElementArithmetic.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/ConfiguredWorkload.h"
 #include "workloads/common/EngineStreams.h"
 #include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
@@ -325,27 +326,12 @@ private:
     std::uint32_t vl_ = 0;  // the vector length last set
 };
 
-class FullyConnectedKernel : public Workload {
+class FullyConnectedKernel : public ConfiguredWorkload {
 public:
     explicit FullyConnectedKernel(FcParams p) : p_(std::move(p)) {}
 
-    nlohmann::ordered_json resolvedWorkload() const override {
-        nlohmann::ordered_json j;
-        j["kernel"] = "fc";
-        j["in"] = p_.in;
-        j["out"] = p_.out;
-        j["batch"] = p_.batch;
-        j["dtype"] = std::string(dtypeName(p_.dtype));
-        j["repeat"] = p_.repeat;
-        return j;
-    }
-    nlohmann::ordered_json resolvedPlan() const override {
-        nlohmann::ordered_json j;
+    void derivePlan(nlohmann::ordered_json& j) const override {
         echoThreadSlices(j, p_.threads, "first_output", "outputs");
-        j["vectorise"] = p_.overOut ? "out" : "in";
-        j["rb"] = p_.rb;
-        j["ro"] = p_.ro;
-        j["lmul"] = p_.lmul;
         if (p_.dtype == DType::F16)
             j["accumulate"] = p_.widen ? "f32" : "f16";
         j["vector_length"] = p_.vlmax;
@@ -353,7 +339,6 @@ public:
         j["x"] = p_.xAddr;
         j["w"] = p_.wAddr;
         j["y"] = p_.yAddr;
-        return j;
     }
     std::vector<EngineStream> streams() override { return streamPerSlice<FcStream>(p_, p_.threads); }
     // x and W read once, y written once.
@@ -521,7 +506,9 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
                fmt::format("x, W and y take {} B; the loop's 32-bit pointers reach 2 GiB", layout.end()));
     layout.requireFits(w, "in",
                        fmt::format("fc of in {} × out {} × batch {} {}", p.in, p.out, p.batch, dtype));
-    return std::make_unique<FullyConnectedKernel>(std::move(p));
+    auto k = std::make_unique<FullyConnectedKernel>(std::move(p));
+    k->echoFrom(w, pl);
+    return k;
 }
 
 }  // namespace tessim

@@ -12,8 +12,10 @@
 
 namespace tessim {
 
-nlohmann::ordered_json DspConvWorkload::resolvedWorkload() const {
-    return resolvedConvWorkload(problem_);
+void DspConvWorkload::deriveWorkload(nlohmann::ordered_json& workload) const {
+    const nlohmann::ordered_json shape = resolvedConvWorkload(problem_);
+    for (auto it = shape.begin(); it != shape.end(); ++it)
+        workload[it.key()] = it.value();
 }
 
 std::map<std::string, std::uint64_t> DspConvWorkload::compulsoryBytes() const {

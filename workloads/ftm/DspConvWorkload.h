@@ -7,22 +7,22 @@
 #include <map>
 #include <string>
 
-#include "sim/workload/Workload.h"
+#include "workloads/common/ConfiguredWorkload.h"
 #include "workloads/ftm/DspConvProblem.h"
 #include "workloads/ftm/ModuloScheduler.h"
 
 namespace tessim {
 
-class DspConvWorkload : public Workload {
+class DspConvWorkload : public ConfiguredWorkload {
 public:
     explicit DspConvWorkload(DspConvProblem problem) : problem_(std::move(problem)) {}
 
-    nlohmann::ordered_json resolvedWorkload() const override;
     std::map<std::string, std::uint64_t> compulsoryBytes() const override;
     void initialise(FunctionalMemory& memory) override;
     FunctionalCheck check(FunctionalMemory& memory) override;
 
 protected:
+    void deriveWorkload(nlohmann::ordered_json& workload) const override;
     // flops, flop_per_second and fmac_utilisation of `fmacs` FMACs of `lanes` lanes on every core.
     void addThroughputStats(StatsTree& stats, std::uint64_t cycles, double seconds, unsigned fmacs,
                             unsigned lanes) const;

@@ -399,8 +399,7 @@ class Im2colConvKernel : public DspConvWorkload {
 public:
     explicit Im2colConvKernel(Im2colParams p) : DspConvWorkload(p), p_(std::move(p)) {}
 
-    nlohmann::ordered_json resolvedPlan() const override {
-        nlohmann::ordered_json j;
+    void derivePlan(nlohmann::ordered_json& j) const override {
         j["strategy"] = "im2col";
         j["cores"] = p_.cores();
         j["engines"] = p_.engines;
@@ -413,7 +412,6 @@ public:
         j["passes"] = p_.passes.size();
         j["unroll"] = p_.bodies.front().unroll;
         j["am_bytes"] = p_.amBytes;
-        return j;
     }
     std::vector<EngineStream> streams() override { return streamPerCore<Im2colStream>(p_); }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
@@ -567,7 +565,9 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
     }
     placeInDdr(p);
     pl.finish();
-    return std::make_unique<Im2colConvKernel>(std::move(p));
+    auto made = std::make_unique<Im2colConvKernel>(std::move(p));
+    made->echoFrom(w, pl);
+    return made;
 }
 
 }  // namespace tessim

@@ -472,8 +472,7 @@ class ShuffleConvKernel : public DspConvWorkload {
 public:
     explicit ShuffleConvKernel(ShuffleParams p) : DspConvWorkload(p), p_(std::move(p)) {}
 
-    nlohmann::ordered_json resolvedPlan() const override {
-        nlohmann::ordered_json j;
+    void derivePlan(nlohmann::ordered_json& j) const override {
         j["strategy"] = "shuffle";
         j["cores"] = p_.cores();
         j["engines"] = p_.engines;
@@ -486,7 +485,6 @@ public:
         if (p_.scalarMemory.cache)
             j["l1d"] = "cache";
         j["am_bytes"] = p_.amBytes;
-        return j;
     }
     std::vector<EngineStream> streams() override { return streamPerCore<ShuffleStream>(p_); }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
@@ -708,7 +706,9 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     p.amBytes = layout.end();
     placeInDdr(p);
     pl.finish();
-    return std::make_unique<ShuffleConvKernel>(std::move(p));
+    auto made = std::make_unique<ShuffleConvKernel>(std::move(p));
+    made->echoFrom(w, pl);
+    return made;
 }
 
 }  // namespace tessim

@@ -9,6 +9,7 @@
 #include "sim/config/Reader.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/ConfiguredWorkload.h"
 #include "workloads/common/EngineStreams.h"
 #include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
@@ -223,29 +224,17 @@ private:
     std::uint32_t lastVl_ = 0;
 };
 
-class MemoryStreamKernel : public Workload {
+class MemoryStreamKernel : public ConfiguredWorkload {
 public:
     explicit MemoryStreamKernel(MemoryStreamParams p) : p_(std::move(p)) {}
 
-    nlohmann::ordered_json resolvedWorkload() const override {
-        nlohmann::ordered_json j;
-        j["kernel"] = p_.kernel;
-        j["bytes"] = p_.bytes;
-        j["repeat"] = p_.repeat;
-        if (p_.kernel == "memset")
-            j["value"] = p_.value;
-        return j;
-    }
-    nlohmann::ordered_json resolvedPlan() const override {
-        nlohmann::ordered_json j;
+    void derivePlan(nlohmann::ordered_json& j) const override {
         echoThreadSlices(j, p_.threads, "first_byte", "bytes", kElementBytes);  // slices of elements
         j["memory"] = p_.memory->name;
-        j["lmul"] = p_.lmul;
         j["vector_length"] = p_.vlmax;
         if (p_.copies())
             j["src"] = p_.src;
         j["dst"] = p_.dst;
-        return j;
     }
     std::vector<EngineStream> streams() override { return streamPerSlice<MemoryStream>(p_, p_.threads); }
     // Every source byte passes the memory the ops address once at least (through a cache, the
@@ -347,7 +336,9 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
         p.src = layout.allocate("source", p.bytes);
     p.dst = layout.allocate("destination", p.bytes);
     layout.requireFits(w, "bytes", fmt::format("{} of {} B", kernel, p.bytes));
-    return std::make_unique<MemoryStreamKernel>(std::move(p));
+    auto k = std::make_unique<MemoryStreamKernel>(std::move(p));
+    k->echoFrom(w, pl);
+    return k;
 }
 
 }  // namespace tessim

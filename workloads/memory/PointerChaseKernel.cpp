@@ -8,6 +8,7 @@
 #include "sim/config/Reader.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/ConfiguredWorkload.h"
 #include "workloads/common/KernelReaders.h"
 #include "workloads/common/MemoryLayout.h"
 
@@ -83,18 +84,14 @@ private:
     std::uint64_t next_ = 0;
 };
 
-class PointerChaseKernel : public Workload {
+class PointerChaseKernel : public ConfiguredWorkload {
 public:
     explicit PointerChaseKernel(PointerChaseParams p) : p_(std::move(p)) {}
 
-    nlohmann::ordered_json resolvedWorkload() const override {
-        return {
-            {"kernel", "pointer_chase"}, {"bytes", p_.bytes}, {"stride", p_.stride}, {"repeat", p_.repeat}};
-    }
-    nlohmann::ordered_json resolvedPlan() const override {
-        return {{"engines", nlohmann::ordered_json::array({p_.engine})},
-                {"memory", p_.memory->name},
-                {"base", p_.base}};
+    void derivePlan(nlohmann::ordered_json& j) const override {
+        j["engines"] = nlohmann::ordered_json::array({p_.engine});
+        j["memory"] = p_.memory->name;
+        j["base"] = p_.base;
     }
     std::vector<EngineStream> streams() override {
         std::vector<EngineStream> s;
@@ -151,7 +148,9 @@ std::unique_ptr<Workload> makePointerChaseKernel(const std::string&, const confi
     p.base = layout.allocate("chain", p.bytes);
     layout.requireFits(w, "bytes", fmt::format("pointer chase over {} B", p.bytes));
     p.order = randomCycle(p.bytes / p.stride);
-    return std::make_unique<PointerChaseKernel>(std::move(p));
+    auto k = std::make_unique<PointerChaseKernel>(std::move(p));
+    k->echoFrom(w, pl);
+    return k;
 }
 
 }  // namespace tessim

@@ -6,7 +6,9 @@
 
 #include "sim/config/ConfigError.h"
 #include "sim/config/Reader.h"
+#include "workloads/common/ConfiguredWorkload.h"
 #include "workloads/common/DmaOps.h"
+#include "workloads/common/KernelReaders.h"
 #include "workloads/scalesim/ScaleSimIdealInterface.h"
 #include "workloads/scalesim/ScaleSimTopology.h"
 
@@ -236,13 +238,11 @@ private:
     std::uint64_t ifmapCursor_ = 0, filterCursor_ = 0, ofmapCursor_ = 0;
 };
 
-class ScaleSimKernel : public Workload {
+class ScaleSimKernel : public ConfiguredWorkload {
 public:
     explicit ScaleSimKernel(Params p) : p_(std::move(p)) {}
 
-    nlohmann::ordered_json resolvedWorkload() const override {
-        nlohmann::ordered_json j;
-        j["kernel"] = "scalesim";
+    void deriveWorkload(nlohmann::ordered_json& j) const override {
         j["name"] = p_.name;
         j["source"] = p_.source;
         j["form"] = p_.form;
@@ -320,10 +320,8 @@ public:
             layers.push_back(x);
         }
         j["layers"] = layers;
-        return j;
     }
-    nlohmann::ordered_json resolvedPlan() const override {
-        nlohmann::ordered_json j;
+    void derivePlan(nlohmann::ordered_json& j) const override {
         j["strategy"] = "scalesim-folds";
         j["engine"] = p_.engine;
         j["ifmap_sram"] = p_.ifmap->name;
@@ -341,7 +339,6 @@ public:
                                     {"read_bytes", u.readBytes},
                                     {"write_bytes", u.writeBytes}};
         }
-        return j;
     }
     // With the ideal interface the DRAM words SCALE-Sim's estimate moves (every layer's DRAM
     // reads and writes) count in the DDR's traffic and energy; no DRAM access is timed.
@@ -496,7 +493,9 @@ std::unique_ptr<Workload> makeScaleSimKernel(const std::string& kernel, const co
             lr.sram = scaleSimSramWindows(lr.l, lr.m, p.rows, p.cols, p.dataflow);
         }
     }
-    return std::make_unique<ScaleSimKernel>(std::move(p));
+    auto made = std::make_unique<ScaleSimKernel>(std::move(p));
+    made->echoFrom(w, PlanReader(plan).reader);
+    return made;
 }
 
 }  // namespace tessim

@@ -12,6 +12,7 @@
 #include "sim/ir/ElementArithmetic.h"
 #include "sim/stats/StatsTree.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/ConfiguredWorkload.h"
 #include "workloads/common/KernelReaders.h"
 #include "workloads/common/MemoryLayout.h"
 #include "workloads/common/PlanMemory.h"
@@ -43,42 +44,24 @@ double coreValue(unsigned c, std::uint64_t i) {
     return static_cast<double>(static_cast<std::int64_t>(testDataBits(i, 100 + c) % 3) - 1);
 }
 
-class TensorTrainKernel : public Workload {
+class TensorTrainKernel : public ConfiguredWorkload {
 public:
     explicit TensorTrainKernel(TtParams p) : p_(std::move(p)) {}
 
-    nlohmann::ordered_json resolvedWorkload() const override {
-        nlohmann::ordered_json j;
-        j["kernel"] = "fc";
+    void deriveWorkload(nlohmann::ordered_json& j) const override {
         j["in"] = p_.inSize();
         j["out"] = p_.outSize();
-        j["batch"] = p_.batch;
-        j["dtype"] = "f32";
-        j["repeat"] = p_.repeat;
         j[ring() ? "tr" : "tt"] = {{"in", p_.shape.in}, {"out", p_.shape.out}, {"ranks", p_.storedRanks()}};
         j["parameters"] = p_.parameters();
         j["dense_parameters"] = p_.inSize() * p_.outSize();
         j["flops"] = p_.shape.flops(p_.batch) * p_.ringRank;
         j["dense_flops"] = 2 * p_.batch * p_.inSize() * p_.outSize();
-        return j;
     }
-    nlohmann::ordered_json resolvedPlan() const override {
-        nlohmann::ordered_json j;
+    void derivePlan(nlohmann::ordered_json& j) const override {
         j["threads"] = p_.engines.size();
         j["engines"] = p_.engines;
-        j["packing"] = p_.packing;
-        j["vectorise"] = p_.vectorise;
-        j["rm"] = p_.rm;
-        j["rb"] = p_.rb;
-        j["rr"] = p_.rr;
-        j["rk"] = p_.rk;
-        j["registers"] = p_.registers;
         j["vector_length"] = p_.vectorLength;
         j["block_registers"] = ttBlockRegisters(p_.rm, p_.rb, p_.rr, p_.rk);
-        j["order"] = p_.bOuter ? "bmrk" : "mbrk";
-        j["tiling"] = p_.tiling;
-        j["l2_assoc"] = p_.l2Assoc;
-        j["l2_size"] = p_.l2Size;
         j["memory"] = p_.memory->name;
         nlohmann::ordered_json einsums = nlohmann::ordered_json::array();
         for (const auto& e : p_.einsums)
@@ -86,7 +69,6 @@ public:
         j["einsums"] = einsums;
         j["x"] = p_.xAddr;
         j["y"] = p_.yAddr;
-        return j;
     }
     std::vector<EngineStream> streams() override { return ttStreams(p_); }
     // x and the cores read once, y written once; from DDR, x and the cores at least once.
@@ -502,7 +484,9 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
         e.coreAddr = p.coreAddrs[u];
         p.einsums.push_back(e);
     }
-    return std::make_unique<TensorTrainKernel>(std::move(p));
+    auto k = std::make_unique<TensorTrainKernel>(std::move(p));
+    k->echoFrom(w, pl);
+    return k;
 }
 
 }  // namespace tessim

@@ -9,6 +9,7 @@
 #include "sim/config/Reader.h"
 #include "sim/ir/ElementArithmetic.h"
 #include "sim/workload/PlanEngine.h"
+#include "workloads/common/ConfiguredWorkload.h"
 #include "workloads/common/EngineStreams.h"
 #include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
@@ -193,21 +194,11 @@ private:
     std::uint64_t block_ = 0;
 };
 
-class StreamingVectorKernel : public Workload {
+class StreamingVectorKernel : public ConfiguredWorkload {
 public:
     explicit StreamingVectorKernel(StreamingParams p) : p_(std::move(p)) {}
 
-    nlohmann::ordered_json resolvedWorkload() const override {
-        nlohmann::ordered_json j;
-        j["kernel"] = p_.kernel;
-        j["n"] = p_.n;
-        j["dtype"] = std::string(dtypeName(p_.dtype));
-        if (p_.kernel == "axpy")
-            j["alpha"] = p_.alpha;
-        return j;
-    }
-    nlohmann::ordered_json resolvedPlan() const override {
-        nlohmann::ordered_json j;
+    void derivePlan(nlohmann::ordered_json& j) const override {
         if (p_.cores.size() == 1) {
             j["engine"] = p_.cores[0].engine;
         } else {
@@ -227,10 +218,7 @@ public:
         }
         if (p_.partials)
             j["partials"] = p_.partials->name;
-        j["unroll"] = p_.unroll;
-        j["lmul"] = p_.lmul;
         j["vector_length"] = p_.vl;
-        return j;
     }
     std::vector<EngineStream> streams() override { return streamPerSlice<StreamingStream>(p_, p_.cores); }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
@@ -400,7 +388,9 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
         layout.placedIn(*m).requireFits(w, "n", subject);
     if (p.partials)
         layout.placedIn(*p.partials).requireFits(pl, "partials", subject);
-    return std::make_unique<StreamingVectorKernel>(std::move(p));
+    auto k = std::make_unique<StreamingVectorKernel>(std::move(p));
+    k->echoFrom(w, pl);
+    return k;
 }
 
 }  // namespace tessim

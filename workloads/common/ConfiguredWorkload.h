@@ -1,0 +1,48 @@
+// A kernel whose resolved workload and plan (the report's workload.config and plan.config) are
+// echoed from what its factory read: every key it read with the value it resolved to (the default
+// when absent), then what the kernel derived from them (output shapes, the tiles a planner chose,
+// addresses, slices). One list of keys — the reads — so the echo cannot miss or misstate one.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "sim/config/Reader.h"
+#include "sim/workload/Workload.h"
+
+namespace tessim {
+
+class ConfiguredWorkload : public Workload {
+public:
+    // Takes the echo of both readers once the factory has read every key. `name` and
+    // `description` are left out: the report names the workload and the plan beside their config.
+    void echoFrom(const config::Reader& workload, const config::Reader& plan) {
+        workload.unecho("name");
+        workload.unecho("description");
+        plan.unecho("name");
+        plan.unecho("description");
+        workloadEcho_ = workload.echo();
+        planEcho_ = plan.echo();
+    }
+
+    nlohmann::ordered_json resolvedWorkload() const final {
+        nlohmann::ordered_json j = workloadEcho_;
+        deriveWorkload(j);
+        return j;
+    }
+    nlohmann::ordered_json resolvedPlan() const final {
+        nlohmann::ordered_json j = planEcho_;
+        derivePlan(j);
+        return j;
+    }
+
+protected:
+    // What the kernel derived, added to (or replacing, in place) the echo of what was read.
+    virtual void deriveWorkload(nlohmann::ordered_json& workload) const { (void)workload; }
+    virtual void derivePlan(nlohmann::ordered_json& plan) const { (void)plan; }
+
+private:
+    nlohmann::ordered_json workloadEcho_ = nlohmann::ordered_json::object();
+    nlohmann::ordered_json planEcho_ = nlohmann::ordered_json::object();
+};
+
+}  // namespace tessim
