@@ -77,6 +77,30 @@ bool readsIntegerRegister(Mnemonic m) {
     }
 }
 // The D instructions follow the F ones in the instruction table (RiscvInstruction.h), from fmadd.d on.
+// RV64 word operations of the M extension (on the low 32 bits).
+bool isWord(Mnemonic m) {
+    switch (m) {
+    case Mnemonic::Mulw:
+    case Mnemonic::Divw:
+    case Mnemonic::Divuw:
+    case Mnemonic::Remw:
+    case Mnemonic::Remuw: return true;
+    default: return false;
+    }
+}
+
+bool isComparison(Mnemonic m) {
+    switch (m) {
+    case Mnemonic::FeqS:
+    case Mnemonic::FltS:
+    case Mnemonic::FleS:
+    case Mnemonic::FeqD:
+    case Mnemonic::FltD:
+    case Mnemonic::FleD: return true;
+    default: return false;
+    }
+}
+
 bool isDouble(Mnemonic m) {
     return m >= Mnemonic::FmaddD;
 }
@@ -188,8 +212,12 @@ private:
         switch (cls) {
         case InstructionClass::Alu:
         case InstructionClass::Multiply:
-        case InstructionClass::Divide:  // assumption until the scalar pipeline model: a divide as a multiply
-            op.kind = cls == InstructionClass::Alu ? OpKind::SAdd : OpKind::SMul;
+        case InstructionClass::Divide:
+            op.kind = cls == InstructionClass::Alu        ? OpKind::SAdd
+                      : cls == InstructionClass::Multiply ? OpKind::SMul
+                                                          : OpKind::SDiv;
+            if (isWord(i.mnemonic))
+                op.flags |= Op::kWord;
             op.dst = xreg(i.rd);
             op.src[0] = xreg(i.rs1);
             op.src[1] = xreg(i.rs2);
@@ -245,28 +273,35 @@ private:
         op.addr = s_.process->memory().physical(r.address);
     }
 
-    // Scalar FP on the FP pipe: the engine's add / multiply / FMA ops at one element
-    // (assumption until the scalar pipeline model; a divide or square root as a multiply).
+    // Scalar FP on the FP pipe, as the unit table times it: fadd, fmul, fmadd, fdiv (and sqrt) at
+    // f32 or f64, fcvt for results into an FP register, fcmp for results into an integer one.
     void fpOp(const riscv::Instruction& i, InstructionClass cls, Op& op) {
         op.dtype = isDouble(i.mnemonic) ? DType::F64 : DType::F32;
-        if (writesIntegerRegister(i.mnemonic)) {
-            op.kind = OpKind::SAdd;
-            op.dtype = DType::I32;
-            op.dst = xreg(i.rd);
-            return;
-        }
         op.vl = 1;
-        op.dst = freg(i.rd);
-        if (readsIntegerRegister(i.mnemonic)) {
-            op.kind = OpKind::Broadcast;
-            op.src[0] = xreg(i.rs1);
+        op.src[0] = freg(i.rs1);
+        if (writesIntegerRegister(i.mnemonic)) {
+            op.kind = OpKind::FCmp;
+            op.dst = xreg(i.rd);
+            if (isComparison(i.mnemonic))
+                op.src[1] = freg(i.rs2);
             return;
         }
-        op.kind = cls == InstructionClass::FpFma      ? OpKind::Fma
-                  : cls == InstructionClass::FpDivide ? OpKind::Mul
-                                                      : OpKind::Add;
-        op.src[0] = freg(i.rs1);
-        op.src[1] = freg(i.rs2);
+        op.dst = freg(i.rd);
+        if (readsIntegerRegister(i.mnemonic) || i.mnemonic == Mnemonic::FcvtSD ||
+            i.mnemonic == Mnemonic::FcvtDS) {
+            op.kind = OpKind::FCvt;
+            if (readsIntegerRegister(i.mnemonic))
+                op.src[0] = xreg(i.rs1);
+            return;
+        }
+        const bool multiply = i.mnemonic == Mnemonic::FmulS || i.mnemonic == Mnemonic::FmulD;
+        const bool squareRoot = i.mnemonic == Mnemonic::FsqrtS || i.mnemonic == Mnemonic::FsqrtD;
+        op.kind = cls == InstructionClass::FpFma      ? OpKind::FMadd
+                  : cls == InstructionClass::FpDivide ? OpKind::FDiv
+                  : multiply                          ? OpKind::FMul
+                                                      : OpKind::FAdd;
+        if (!squareRoot)
+            op.src[1] = freg(i.rs2);
         if (cls == InstructionClass::FpFma)
             op.src[2] = freg(i.rs3);
     }

@@ -46,6 +46,14 @@ enum class OpKind : std::uint16_t {
     SegStore,     // vsseg<nf>: the reverse, from the groups vs0, vs0 + LMUL, …
     Fence,        // wait until every store the engine issued has reached its memory (store buffer
                   // drained): a DMA started after it reads the stored bytes, not older ones
+    SDiv,         // sd ← ss0 / ss1 (integer quotient, or remainder: one divider times both);
+                  // kWord: on 32-bit words (RV64 divw/remw), which a unit may time apart
+    FAdd,         // scalar FP on the FP pipe: sd ← ss0 + ss1 (sub, min/max, sign injection as well)
+    FMul,         // scalar FP: sd ← ss0 · ss1
+    FMadd,        // scalar FP: sd ← ss0 · ss1 + ss2 (one rounding)
+    FDiv,         // scalar FP: sd ← ss0 / ss1 (square root as well: one unit times both)
+    FCvt,  // scalar FP: sd ← ss0 converted to dtype (int → FP, FP → FP, moves into an FP register)
+    FCmp,  // scalar FP: sd ← 1 if ss0 < ss1, else 0 (compares, class, FP → int, moves to an int register)
     BuiltInCount  // number of built-in kinds, not an op
 };
 
@@ -146,7 +154,7 @@ struct Op {
     std::uint8_t space = 0;  // memory space for loads and stores
     std::uint8_t dst = kNoReg;
     std::uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
-    std::uint8_t flags = 0;  // kBundleStart, kOrdered, kTaken, kIdealOperands
+    std::uint8_t flags = 0;  // kBundleStart, kOrdered, kTaken, kIdealOperands, kWord
     // Loads and stores: the scalar register the address comes from (the pointer a loop
     // increments), or none. Timing only: the op waits for it; `addr` stays the absolute address.
     std::uint8_t base = kNoReg;
@@ -169,6 +177,9 @@ struct Op {
     // MacTile: the operands reach the array at its own rate, without memory accesses (SCALE-Sim's
     // model, which has no SRAM bandwidth); otherwise they stream through the tile's memory.
     static constexpr std::uint8_t kIdealOperands = 8;
+    // SMul, SDiv: an RV64 word op (mulw, divw, remw …) on the low 32 bits; a unit that times
+    // `<op>_w` apart (a narrower multiplier or divider pass) uses that row.
+    static constexpr std::uint8_t kWord = 16;
 };
 
 // A MAC tile with no output: it computes nothing, waits for the array and takes one cycle.

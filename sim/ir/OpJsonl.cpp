@@ -147,6 +147,8 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
             j["lmul"] = op.imm > 0 ? op.imm : 1.0;  // the engine reads 0 as 1
         if (info.ordered && (op.flags & Op::kOrdered))
             j["ordered"] = true;
+        if (info.word && (op.flags & Op::kWord))
+            j["word"] = true;
         break;
     }
     if (op.flags & Op::kBundleStart)
@@ -503,6 +505,8 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
         }
         if (desc.ordered && p.get<bool>("ordered", false))
             op.flags |= Op::kOrdered;
+        if (desc.word && p.get<bool>("word", false))
+            op.flags |= Op::kWord;
         break;
     }
     p.finish();

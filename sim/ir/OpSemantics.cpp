@@ -1,6 +1,7 @@
 #include "sim/ir/OpSemantics.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -173,6 +174,25 @@ void scalarAdd(const Op& op, OpExecution& exec) {
 
 void scalarMul(const Op& op, OpExecution& exec) {
     exec.scalar(op.dst) = mulIn(op.dtype, exec.scalar(op.src[0]), second(op, exec));
+}
+
+// Integer division truncates towards zero and by zero gives all ones (RISC-V); FP divides.
+void scalarDivide(const Op& op, OpExecution& exec) {
+    const double a = exec.scalar(op.src[0]), b = second(op, exec);
+    const bool fp = op.dtype == DType::F16 || op.dtype == DType::F32 || op.dtype == DType::F64;
+    if (fp)
+        exec.scalar(op.dst) = roundTo(op.dtype, a / b);
+    else
+        exec.scalar(op.dst) = b == 0 ? -1.0 : roundTo(op.dtype, std::trunc(a / b));
+}
+
+void scalarFma(const Op& op, OpExecution& exec) {
+    exec.scalar(op.dst) =
+        fmaIn(op.dtype, exec.scalar(op.src[0]), exec.scalar(op.src[1]), exec.scalar(op.src[2]));
+}
+
+void scalarConvert(const Op& op, OpExecution& exec) {
+    exec.scalar(op.dst) = roundTo(op.dtype, exec.scalar(op.src[0]));
 }
 
 void scalarCompare(const Op& op, OpExecution& exec) {

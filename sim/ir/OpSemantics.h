@@ -58,6 +58,9 @@ void scalarAdd(const Op&, OpExecution&);
 void scalarMul(const Op&, OpExecution&);
 void scalarCompare(const Op&, OpExecution&);
 void scalarShift(const Op&, OpExecution&);
+void scalarDivide(const Op&, OpExecution&);
+void scalarFma(const Op&, OpExecution&);
+void scalarConvert(const Op&, OpExecution&);
 void branch(const Op&, OpExecution&);
 void setVectorLength(const Op&, OpExecution&);
 

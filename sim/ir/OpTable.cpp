@@ -18,6 +18,14 @@ bool slideTowardsHigherElements(const Op& op) {
     return op.imm < 0;
 }
 
+bool wordOperation(const Op& op) {
+    return (op.flags & Op::kWord) != 0;
+}
+
+bool doublePrecision(const Op& op) {
+    return op.dtype == DType::F64;
+}
+
 OpDescriptor registersOp(OpKind kind, const char* name, OpClass opClass, const char* summary) {
     OpDescriptor d;
     d.kind = kind;
@@ -127,7 +135,14 @@ std::vector<OpDescriptor> builtInRows() {
     rows.push_back(controlOp(OpKind::Join, "join", OpClass::Sync, OpLayout::Rendezvous, SyncRule::Join,
                              "wait until event id has been signalled count times"));
     rows.push_back(scalarOp(OpKind::SAdd, "sadd", "sd ← ss0 + (ss1, or imm without ss1)", scalarAdd));
-    rows.push_back(scalarOp(OpKind::SMul, "smul", "sd ← ss0 · (ss1 or imm)", scalarMul));
+    {
+        OpDescriptor d =
+            scalarOp(OpKind::SMul, "smul", "sd ← ss0 · (ss1 or imm); \"word\": RV64 mulw", scalarMul);
+        d.word = true;
+        d.variantTiming = "smul_w";
+        d.variantWhen = wordOperation;
+        rows.push_back(d);
+    }
     rows.push_back(scalarOp(OpKind::SCompare, "scmp", "sd ← 1 if ss0 < (ss1 or imm), else 0", scalarCompare));
     rows.push_back(scalarOp(OpKind::SShift, "sshift",
                             "sd ← ss0 shifted left by (ss1 or imm) bits, right when negative (integers)",
@@ -176,6 +191,44 @@ std::vector<OpDescriptor> builtInRows() {
     }
     rows.push_back(controlOp(OpKind::Fence, "fence", OpClass::Sync, OpLayout::Bare, SyncRule::DrainStores,
                              "wait until every store the engine issued has reached its memory"));
+    {
+        OpDescriptor d = scalarOp(OpKind::SDiv, "sdiv",
+                                  "sd ← ss0 / (ss1 or imm), integer (remainders alike); \"word\": RV64 divw",
+                                  scalarDivide);
+        d.word = true;
+        d.variantTiming = "sdiv_w";
+        d.variantWhen = wordOperation;
+        rows.push_back(d);
+    }
+    // Scalar floating point on the FP pipe (RISC-V F/D instructions); `<op>_d`: at f64.
+    const struct {
+        OpKind kind;
+        const char* name;
+        const char* variant;
+        const char* summary;
+        OpSemantics semantics;
+    } fp[] = {
+        {OpKind::FAdd, "fadd", "fadd_d", "sd ← ss0 + ss1, scalar FP (sub, min/max, sign injection alike)",
+         scalarAdd},
+        {OpKind::FMul, "fmul", "fmul_d", "sd ← ss0 · ss1, scalar FP", scalarMul},
+        {OpKind::FMadd, "fmadd", "fmadd_d", "sd ← ss0 · ss1 + ss2, scalar FP, one rounding", scalarFma},
+        {OpKind::FDiv, "fdiv", "fdiv_d", "sd ← ss0 / ss1, scalar FP (square root alike)", scalarDivide},
+        {OpKind::FCvt, "fcvt", "",
+         "sd ← ss0 as dtype: into an FP register (from an integer, the other precision, a move)",
+         scalarConvert},
+        {OpKind::FCmp, "fcmp", "",
+         "sd ← 1 if ss0 < ss1, else 0: FP into an integer register (compares, class, conversions, moves)",
+         scalarCompare},
+    };
+    for (const auto& f : fp) {
+        OpDescriptor d = scalarOp(f.kind, f.name, f.summary, f.semantics);
+        d.immediate = Immediate::None;
+        if (*f.variant) {
+            d.variantTiming = f.variant;
+            d.variantWhen = doublePrecision;
+        }
+        rows.push_back(d);
+    }
     return rows;
 }
 

@@ -81,6 +81,7 @@ struct OpDescriptor {
     Immediate immediate = Immediate::None;
     bool lmul = false;     // vsetvl's "lmul" (held in imm)
     bool ordered = false;  // "ordered" (Op::kOrdered)
+    bool word = false;     // "word" (Op::kWord)
     RegisterSpan span = RegisterSpan::Group;
     FootprintRule footprint = FootprintRule::None;
     SyncRule sync = SyncRule::None;

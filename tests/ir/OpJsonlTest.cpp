@@ -176,11 +176,33 @@ Op sampleOp(OpKind kind) {
         op.imm = 100;
         break;
     case OpKind::SMul:
+    case OpKind::SDiv:  // an RV64 word op: its flag round-trips
+        op.flags = Op::kWord;
+        [[fallthrough]];
     case OpKind::SShift:
         op.dtype = DType::I32;
         op.dst = s(4);
         op.src[0] = s(5);
         op.src[1] = s(6);
+        break;
+    case OpKind::FAdd:
+    case OpKind::FMul:
+    case OpKind::FDiv:
+    case OpKind::FCmp:
+        op.dtype = DType::F64;
+        op.dst = s(4);
+        op.src[0] = s(5);
+        op.src[1] = s(6);
+        break;
+    case OpKind::FMadd:
+        op.dst = s(4);
+        op.src[0] = s(5);
+        op.src[1] = s(6);
+        op.src[2] = s(7);
+        break;
+    case OpKind::FCvt:
+        op.dst = s(4);
+        op.src[0] = s(5);
         break;
     case OpKind::Branch:
         op.src[0] = s(2);
