@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "models/riscv/BranchPredictor.h"
 #include "models/riscv/ElfProgram.h"
 #include "models/riscv/LinuxProcess.h"
 #include "sim/core/Time.h"
@@ -133,6 +134,7 @@ struct ProgramState {
     std::uint64_t profiledCycles = 0;  // engine cycle up to which cycles are attributed
     std::uint64_t lastFunction = 0;    // start of the function the last chunk ran in
     std::uint64_t takenBranches = 0;
+    std::optional<riscv::BranchPredictor> predictor;  // the core's front end (engine->predictor)
 };
 
 class ProgramStream : public ChunkedOpStream {
@@ -223,12 +225,26 @@ private:
             op.src[1] = xreg(i.rs2);
             break;
         case InstructionClass::Branch:
-        case InstructionClass::Jump:
+        case InstructionClass::Jump: {
             op.kind = OpKind::Branch;
             op.src[0] = xreg(i.rs1);
             op.flags = r.taken ? Op::kTaken : 0;
             s_.takenBranches += r.taken;
+            const std::uint64_t next = s_.process->hart().pc();
+            bool wrong = false;
+            if (cls == InstructionClass::Branch) {
+                wrong = s_.predictor->conditional(r.pc, r.taken);
+            } else {
+                // The ABI's link registers: ra (x1) and t0 (x5, alternate link).
+                auto isLink = [](unsigned reg) { return reg == 1 || reg == 5; };
+                const bool indirect = i.mnemonic == Mnemonic::Jalr;
+                wrong = s_.predictor->jump(r.pc, next, r.pc + i.length, isLink(i.rd),
+                                           indirect && i.rd == 0 && isLink(i.rs1), indirect);
+            }
+            if (wrong)
+                op.flags |= Op::kMispredicted;
             break;
+        }
         case InstructionClass::Load:
         case InstructionClass::FpLoad:
             op.kind = OpKind::ScalarLoad;
@@ -420,6 +436,14 @@ public:
         node.add("ipc", cycles ? static_cast<double>(retired) / static_cast<double>(cycles) : 0.0, "",
                  "instructions retired per main-clock cycle");
         node.add("taken_branches", s_->takenBranches, "", "branches and jumps taken");
+        const riscv::BranchPredictor& bp = *s_->predictor;
+        node.add("conditional_branches", bp.conditionals(), "", "conditional branches executed");
+        node.add("conditional_mispredictions", bp.conditionalMisses(), "",
+                 "conditional branches the predictor got wrong");
+        node.add("jump_mispredictions", bp.jumpMisses(), "",
+                 "jumps whose target the predictor got wrong (returns, other indirect jumps)");
+        node.add("mispredict_penalty", std::uint64_t{s_->engine->predictor.mispredictPenalty}, "cycles",
+                 "front-end refill after each misprediction (the core's mispredict_penalty)");
         node.add("system_calls", p.systemCalls(), "", "system calls made");
         node.add("output_bytes", p.bytesWritten(), "B", "bytes written to stdout and stderr");
         node.add("pages_touched", p.memory().framesUsed(), "",
@@ -440,6 +464,7 @@ std::unique_ptr<Workload> makeProgramWorkload(const ProgramRequest& request, con
     s->request = request;
     s->elf = riscv::loadElfProgram(request.path);
     s->engine = &target.mainEngine();
+    s->predictor.emplace(s->engine->predictor);
     if (s->engine->memories.empty())
         throw riscv::ProgramError(
             fmt::format("target '{}': its main engine {} reaches no memory to run a program from",

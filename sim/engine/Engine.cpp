@@ -119,6 +119,8 @@ EngineInfo Engine::describe() const {
     e.registerGroups = config_.registerGroups;
     e.vectorAlignment = config_.vectorAlignment;
     e.issueWidth = config_.issueWidth;
+    e.predictor = config_.predictor;
+    e.predictor.mispredictPenalty = config_.mispredictPenalty;
     e.vliw = config_.vliw;
     e.slots = config_.slots;
     for (const auto& unit : units_) {
@@ -338,9 +340,12 @@ inline void Engine::completeCompute(const Op& op, const OpDescriptor& info, unsi
         scoreboard_.markResult(op, info, group, s + latency, false);
     else
         computeDrain_ = std::max(computeDrain_, s + latency);
-    // A taken branch redirects the front end: the next op issues in a later cycle, after the penalty.
-    if (info.branch && (op.flags & Op::kTaken))
-        frontEndReady_ = s + 1 + config_.branchPenalty;
+    // A taken branch redirects the front end: the next op issues in a later cycle, after the penalty;
+    // a mispredicted one (taken or not) refills the pipeline.
+    if (info.branch && (op.flags & (Op::kTaken | Op::kMispredicted))) {
+        frontEndReady_ =
+            s + 1 + ((op.flags & Op::kMispredicted) ? config_.mispredictPenalty : config_.branchPenalty);
+    }
     if (trace_ && occupancy >= 16)
         trace_->span(name(), std::string(opKindName(op.kind)), config_.clock.at(s),
                      config_.clock.at(s + occupancy));

@@ -35,6 +35,24 @@ EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, 
                         : alignment == "register" ? VectorAlignment::Register
                                                   : VectorAlignment::None;
     c.branchPenalty = r.get<unsigned>("branch_penalty", 0u, Range<unsigned>{0, 1000});
+    c.mispredictPenalty = r.get<unsigned>("mispredict_penalty", 0u, Range<unsigned>{0, 1000});
+    if (auto bp = r.optionalChild("branch_predictor")) {
+        BranchPredictorInfo& p = c.predictor;
+        p.kind = bp->oneOf("kind", {"gshare", "bimodal", "none"});
+        auto powerOfTwo = [&](const char* key, unsigned fallback, unsigned max) {
+            const unsigned v = bp->get<unsigned>(key, fallback, Range<unsigned>{1, max});
+            if ((v & (v - 1)) != 0)
+                bp->fail(key, fmt::format("{} must be a power of two, not {}", key, v));
+            return v;
+        };
+        p.entries = powerOfTwo("entries", 1024, 1u << 20);
+        p.historyBits =
+            bp->get<unsigned>("history_bits", p.kind == "gshare" ? 10u : 0u, Range<unsigned>{0, 30});
+        if (p.kind != "gshare" && p.historyBits != 0)
+            bp->fail("history_bits", "only a gshare predictor keeps a global history");
+        p.returnStack = bp->get<unsigned>("return_stack", 8u, Range<unsigned>{0, 1024});
+        p.indirectEntries = powerOfTwo("indirect_entries", 256, 1u << 20);
+    }
     c.forkLatency = r.get<unsigned>("fork_latency", 0u, Range<unsigned>{0, 1000000});
     c.barrierLatency = r.get<unsigned>("barrier_latency", 0u, Range<unsigned>{0, 1000000});
     c.quantum = secondsToTicks(r.get<Duration>("quantum", Duration{ticksToSeconds(defaultQuantum)},

@@ -44,11 +44,13 @@ struct EngineConfig {
     unsigned scalarRegisters = kRegIds - kScalarRegBase;
     bool registerGroups = false;  // off: a register id names a whole vector of any length
     VectorAlignment vectorAlignment = VectorAlignment::None;
-    unsigned branchPenalty = 0;   // cycles
-    unsigned forkLatency = 0;     // cycles: a fork's signal to the joined engine's next op
-    unsigned barrierLatency = 0;  // cycles: a barrier's last arrival to every engine's next op
-    Tick quantum = 1'000'000;     // temporal-decoupling quantum (1 µs)
-    bool isMainCompute = true;    // counts for stall_fraction
+    unsigned branchPenalty = 0;      // cycles: a taken branch the front end predicted
+    unsigned mispredictPenalty = 0;  // cycles: a branch it predicted wrong (Op::kMispredicted)
+    BranchPredictorInfo predictor;   // for op streams that predict their branches (programs)
+    unsigned forkLatency = 0;        // cycles: a fork's signal to the joined engine's next op
+    unsigned barrierLatency = 0;     // cycles: a barrier's last arrival to every engine's next op
+    Tick quantum = 1'000'000;        // temporal-decoupling quantum (1 µs)
+    bool isMainCompute = true;       // counts for stall_fraction
 
     static EngineConfig fromYaml(config::Reader& r, const std::string& name, ClockDomain defaultClock,
                                  Tick defaultQuantum);

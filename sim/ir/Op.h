@@ -154,7 +154,7 @@ struct Op {
     std::uint8_t space = 0;  // memory space for loads and stores
     std::uint8_t dst = kNoReg;
     std::uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
-    std::uint8_t flags = 0;  // kBundleStart, kOrdered, kTaken, kIdealOperands, kWord
+    std::uint8_t flags = 0;  // kBundleStart, kOrdered, kTaken, kIdealOperands, kWord, kMispredicted
     // Loads and stores: the scalar register the address comes from (the pointer a loop
     // increments), or none. Timing only: the op waits for it; `addr` stays the absolute address.
     std::uint8_t base = kNoReg;
@@ -180,6 +180,8 @@ struct Op {
     // SMul, SDiv: an RV64 word op (mulw, divw, remw …) on the low 32 bits; a unit that times
     // `<op>_w` apart (a narrower multiplier or divider pass) uses that row.
     static constexpr std::uint8_t kWord = 16;
+    // Branch: the front end predicted it wrong; the engine charges its mispredict_penalty.
+    static constexpr std::uint8_t kMispredicted = 32;
 };
 
 // A MAC tile with no output: it computes nothing, waits for the array and takes one cycle.

@@ -123,6 +123,8 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         j["dtype"] = std::string(dtypeName(op.dtype));
         putReg(j, "s0", op.src[0]);
         j["taken"] = (op.flags & Op::kTaken) != 0;
+        if (op.flags & Op::kMispredicted)
+            j["mispredicted"] = true;
         break;
     case OpLayout::Registers:
         j["dtype"] = std::string(dtypeName(op.dtype));
@@ -438,6 +440,8 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
             p.fail("vs0", "a branch tests a scalar register (ss0)");
         if (p.get<bool>("taken"))
             op.flags |= Op::kTaken;
+        if (p.get<bool>("mispredicted", false))
+            op.flags |= Op::kMispredicted;
         break;
     case OpLayout::MacTile: {
         dtype();

@@ -87,6 +87,18 @@ struct SlotClassInfo {
 // elements may lie): anywhere, at a multiple of the element's size, or of a whole register.
 enum class VectorAlignment : std::uint8_t { None, Element, Register };
 
+// The front end's branch predictor, for op streams that know their branches' addresses and
+// outcomes (RISC-V programs): they predict and flag Op::kMispredicted; the engine charges
+// mispredictPenalty for those.
+struct BranchPredictorInfo {
+    std::string kind = "none";       // gshare, bimodal or none (every branch predicted right)
+    unsigned entries = 0;            // 2-bit counters
+    unsigned historyBits = 0;        // global history XORed into the index (gshare)
+    unsigned returnStack = 0;        // return-address stack depth
+    unsigned indirectEntries = 0;    // last-target table for other indirect jumps
+    unsigned mispredictPenalty = 0;  // cycles
+};
+
 struct EngineInfo {
     std::string name;
     ClockDomain clock;
@@ -109,6 +121,7 @@ struct EngineInfo {
     unsigned scalarRegisters = 0;
     bool registerGroups = false;  // LMUL: an op spanning G registers uses vd..vd+G−1
     unsigned issueWidth = 1;
+    BranchPredictorInfo predictor;
     bool vliw = false;
     std::vector<SlotClassInfo> slots;  // VLIW slot classes (empty: bundles limited by issueWidth)
     std::vector<UnitInfo> units;

@@ -206,7 +206,7 @@ Op sampleOp(OpKind kind) {
         break;
     case OpKind::Branch:
         op.src[0] = s(2);
-        op.flags = Op::kTaken;
+        op.flags = Op::kTaken | Op::kMispredicted;
         break;
     case OpKind::VSetVl:
         op.dtype = DType::F32;
