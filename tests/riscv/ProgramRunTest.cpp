@@ -249,6 +249,32 @@ TEST(ProgramTiming, MispredictedBranchesPayThePenalty) {
     EXPECT_NEAR(random.loop - cheaper.loop, 4 * loopMisses, 0.02 * 4 * loopMisses);
 }
 
+// Loads go through the k1's caches and DDR at the program's own addresses: a dependent chain of
+// loads takes the load-to-use latency that `tessim probe cache --curves` measures for a buffer of
+// that size (L1-resident, and DDR-sized: 4 MiB, 8 × the L2), and independent loads from an L1-resident buffer
+// issue at the L1's rate of one per cycle (64 per iteration: the loop's own instructions add ~5 %).
+TEST(ProgramMemory, LoadsSeeTheLatencyAndRateOfTheLevelTheyHit) {
+    const std::string program = buildProgram("memory.c");
+    auto perLoad = [&](const std::string& args) {
+        const ProcessResult got = runProgram(program, args);
+        EXPECT_EQ(got.exitCode, 0) << got.err;
+        return cyclesByPart(got.out).at("cycles_per_load");
+    };
+    const ProcessResult probe =
+        runCommand(std::string(TESSIM_BINARY) + " probe cache --target k1 --curves --min 16KiB --max 4MiB");
+    ASSERT_EQ(probe.exitCode, 0) << probe.err;
+    std::map<double, double> latency;
+    const nlohmann::json curves = nlohmann::json::parse(probe.out);
+    for (const auto& point : curves["latency"])
+        latency[point["bytes"].get<double>()] = point["cycles"].get<double>();
+    const double l1 = latency.at(16384), ddr = latency.at(4194304);
+    EXPECT_NEAR(l1, 3.0, 0.01);  // the L1's hit latency (k1.yaml)
+    EXPECT_GT(ddr, 100.0);
+    EXPECT_NEAR(perLoad("chase 16384"), l1, 0.02 * l1);
+    EXPECT_NEAR(perLoad("chase 4194304"), ddr, 0.03 * ddr);
+    EXPECT_NEAR(perLoad("stream 16384"), 1.0, 0.08);
+}
+
 TEST(ProgramProfile, FunctionsAddUpToTheRunAndRdcycleAgrees) {
     const std::string program = buildProgram("timing.c");
     const std::string report = scratchDirectory() + "/profile.json";
