@@ -12,6 +12,7 @@
 #include "models/riscv/ElfProgram.h"
 #include "models/riscv/LinuxProcess.h"
 #include "sim/core/Time.h"
+#include "sim/engine/StallBreakdown.h"
 
 namespace tessim {
 
@@ -129,10 +130,12 @@ struct ProgramState {
     struct FunctionCost {
         std::string name;
         std::uint64_t cycles = 0, instructions = 0;
+        std::array<std::uint64_t, kStallReasons> byReason{};  // where its cycles went
     };
     std::map<std::uint64_t, FunctionCost> profile;
     std::uint64_t profiledCycles = 0;  // engine cycle up to which cycles are attributed
-    std::uint64_t lastFunction = 0;    // start of the function the last chunk ran in
+    std::array<std::uint64_t, kStallReasons> profiledByReason{};  // the engine's, at profiledCycles
+    std::uint64_t lastFunction = 0;  // start of the function the last chunk ran in
     std::uint64_t takenBranches = 0;
     std::optional<riscv::BranchPredictor> predictor;  // the core's front end (engine->predictor)
 };
@@ -200,8 +203,15 @@ private:
     // The cycles the engine took since the last chunk belong to the function that chunk ran in.
     void attributeCycles() {
         const std::uint64_t now = s_.cycle();
-        if (now > s_.profiledCycles && !s_.profile.empty())
-            s_.profile[s_.lastFunction].cycles += now - s_.profiledCycles;
+        if (now > s_.profiledCycles && !s_.profile.empty()) {
+            auto& cost = s_.profile[s_.lastFunction];
+            cost.cycles += now - s_.profiledCycles;
+            for (std::size_t r = 0; r < kStallReasons && s_.engineClock; ++r) {
+                const std::uint64_t so = s_.engineClock->cyclesFor(r);
+                cost.byReason[r] += so - s_.profiledByReason[r];
+                s_.profiledByReason[r] = so;
+            }
+        }
         s_.profiledCycles = std::max(now, s_.profiledCycles);
     }
 
@@ -420,6 +430,18 @@ public:
             f["share"] = end ? static_cast<double>(r.cycles) / static_cast<double>(end) : 0.0;
             f["instructions"] = r.instructions;
             f["ipc"] = r.cycles ? static_cast<double>(r.instructions) / static_cast<double>(r.cycles) : 0.0;
+            // Where its cycles went, as the engine's stall breakdown counts them; "drain": the
+            // run's end waiting for the last ops in flight (in the function that issued them).
+            nlohmann::ordered_json why;
+            std::uint64_t counted = 0;
+            for (std::size_t k = 0; k < kStallReasons; ++k)
+                if (r.byReason[k] > 0 && static_cast<StallReason>(k) != StallReason::Idle) {
+                    why[std::string(stallReasonName(static_cast<StallReason>(k)))] = r.byReason[k];
+                    counted += r.byReason[k];
+                }
+            if (r.cycles > counted)
+                why["drain"] = r.cycles - counted;
+            f["cycles_by_reason"] = why;
             out.push_back(std::move(f));
         }
         return out;

@@ -296,12 +296,25 @@ std::string reportToMarkdown(const Json& r) {
                               n["bytes"].get<std::uint64_t>(), n["reason"].get<std::string>());
     }
     if (r.contains("profile")) {
-        md << "\n## Profile (functions by cycles)\n\n| function | cycles | share | instructions | IPC |\n"
-              "|---|---|---|---|---|\n";
-        for (const auto& f : r["profile"])
-            md << fmt::format("| {} | {} | {:.2f} % | {} | {:.3f} |\n", f["function"].get<std::string>(),
+        md << "\n## Profile (functions by cycles)\n\n| function | cycles | share | instructions | IPC | "
+              "cycles went to |\n"
+              "|---|---|---|---|---|---|\n";
+        for (const auto& f : r["profile"]) {
+            // Its reasons, largest first.
+            std::vector<std::pair<std::uint64_t, std::string>> why;
+            for (auto it = f["cycles_by_reason"].begin(); it != f["cycles_by_reason"].end(); ++it)
+                why.emplace_back(it.value().get<std::uint64_t>(), it.key());
+            std::stable_sort(why.begin(), why.end(),
+                             [](const auto& a, const auto& b) { return a.first > b.first; });
+            std::string reasons;
+            const double cycles = std::max(1.0, f["cycles"].get<double>());
+            for (const auto& [n, reason] : why)
+                reasons +=
+                    fmt::format("{}{} {:.0f} %", reasons.empty() ? "" : ", ", reason, 100.0 * n / cycles);
+            md << fmt::format("| {} | {} | {:.2f} % | {} | {:.3f} | {} |\n", f["function"].get<std::string>(),
                               f["cycles"].get<std::uint64_t>(), 100 * f["share"].get<double>(),
-                              f["instructions"].get<std::uint64_t>(), f["ipc"].get<double>());
+                              f["instructions"].get<std::uint64_t>(), f["ipc"].get<double>(), reasons);
+        }
     }
     md << "\n## Bounds\n\n| bound | value |\n|---|---|\n";
     md << fmt::format("| compute | {} |\n", humanSi(r["bounds"]["compute_s"].get<double>(), "s"));

@@ -19,6 +19,12 @@ class EngineClock {
 public:
     virtual ~EngineClock() = default;
     virtual std::uint64_t localCycle() const = 0;
+    // Its cycles so far with the reason each went to (StallReason's order, sim/engine/
+    // StallBreakdown.h: compute, memory, dependency, structural, sync); they add up to localCycle().
+    virtual std::uint64_t cyclesFor(std::size_t reason) const {
+        (void)reason;
+        return 0;
+    }
 };
 
 class OpStream {

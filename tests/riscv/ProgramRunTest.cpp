@@ -285,6 +285,11 @@ TEST(ProgramProfile, FunctionsAddUpToTheRunAndRdcycleAgrees) {
     for (const auto& f : r["profile"]) {
         cycles += f["cycles"].get<double>();
         instructions += f["instructions"].get<double>();
+        // Each function's cycles, by where they went, add up to its cycles.
+        double byReason = 0;
+        for (const auto& [reason, n] : f["cycles_by_reason"].items())
+            byReason += n.get<double>();
+        EXPECT_EQ(byReason, f["cycles"].get<double>()) << f["function"];
         if (f["function"] == "kernel")
             kernel = f["cycles"].get<double>();
     }
