@@ -138,6 +138,17 @@ struct ProgramState {
     std::uint64_t lastFunction = 0;  // start of the function the last chunk ran in
     std::uint64_t takenBranches = 0;
     std::optional<riscv::BranchPredictor> predictor;  // the core's front end (engine->predictor)
+    // --trace: one span per stay in a function, on the track "<engine> functions".
+    SpanObserver* trace = nullptr;
+    std::uint64_t spanStart = 0;  // cycle at which the current stay began
+    void traceFunction(std::uint64_t function, std::uint64_t untilCycle) {
+        const auto visited = profile.find(function);
+        if (!trace || untilCycle <= spanStart || visited == profile.end())
+            return;
+        trace->span(engine->name + " functions", visited->second.name, engine->clock.at(spanStart),
+                    engine->clock.at(untilCycle));
+        spanStart = untilCycle;
+    }
 };
 
 class ProgramStream : public ChunkedOpStream {
@@ -164,6 +175,8 @@ protected:
             if (cost.name.empty())
                 cost.name = function_.name;
         }
+        if (function_.start != s_.lastFunction)
+            s_.traceFunction(s_.lastFunction, s_.profiledCycles);  // the stay in the last one ended
         s_.lastFunction = function_.start;
         riscv::Retired r;
         unsigned n = 0;
@@ -411,9 +424,11 @@ public:
     std::map<std::string, std::uint64_t> compulsoryBytes() const override { return {}; }
     // The run's tail after the last chunk was handed out (its ops completing) belongs to the
     // function that issued them, so the profile's cycles add up to the run's.
+    void setTrace(SpanObserver* trace) override { s_->trace = trace; }
     nlohmann::ordered_json profile(Tick kernelEnd) const override {
         std::vector<ProgramState::FunctionCost> rows;
         const std::uint64_t end = s_->engine->clock.cyclesCeil(kernelEnd);
+        s_->traceFunction(s_->lastFunction, end);
         for (const auto& [start, cost] : s_->profile) {
             rows.push_back(cost);
             if (start == s_->lastFunction && end > s_->profiledCycles)

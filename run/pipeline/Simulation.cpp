@@ -243,8 +243,11 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     Elaboration e = elaborate(request, in);
     ConfiguredTarget& target = *e.target;
     TraceSink trace;
-    if (!request.traceFile.empty())
+    if (!request.traceFile.empty()) {
         target.setTrace(&trace);
+        if (e.workload)
+            e.workload->setTrace(&trace);
+    }
     std::unique_ptr<AccessTraceWriter> accessTrace;
     if (!request.accessTraceFile.empty()) {
         accessTrace = std::make_unique<AccessTraceWriter>(request.accessTraceFile, target.initiators());

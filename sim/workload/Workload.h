@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/FunctionalMemory.h"
+#include "sim/core/SpanObserver.h"
 #include "sim/core/Time.h"
 #include "sim/ir/OpStream.h"
 #include "sim/machine/TargetInfo.h"
@@ -88,6 +89,9 @@ public:
         (void)kernelEnd;
         return nullptr;
     }
+    // --trace: spans of the workload's own (a program's functions), told before the run; the
+    // last ones are told by profile(), at the run's end.
+    virtual void setTrace(SpanObserver* trace) { (void)trace; }
     // Figures of the workload itself (bytes per cycle of a memory kernel, ...) added to the
     // report's stats after the run; `cycles` are the main clock's. Most kernels add none.
     virtual void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const {

@@ -275,6 +275,34 @@ TEST(ProgramMemory, LoadsSeeTheLatencyAndRateOfTheLevelTheyHit) {
     EXPECT_NEAR(perLoad("stream 16384"), 1.0, 0.08);
 }
 
+// --trace puts each stay in a function on the track "core0 functions": per function, the spans
+// add up to the profile's cycles, and all of them to the run.
+TEST(ProgramProfile, TraceShowsFunctionSpansThatAddUpToTheProfile) {
+    const std::string program = buildProgram("timing.c");
+    const std::string report = scratchDirectory() + "/traced.json",
+                      trace = scratchDirectory() + "/trace.json";
+    ASSERT_EQ(runProgram(program, "2000", report, "--trace " + trace).exitCode, 0);
+    const auto r = nlohmann::json::parse(readWholeFile(report));
+    const auto t = nlohmann::json::parse(readWholeFile(trace));
+    int track = -1;
+    for (const auto& e : t["traceEvents"])
+        if (e["ph"] == "M" && e["args"]["name"] == "core0 functions")
+            track = e["tid"].get<int>();
+    ASSERT_GE(track, 0) << "no function track";
+    std::map<std::string, double> micros;
+    double total = 0;
+    for (const auto& e : t["traceEvents"])
+        if (e["ph"] == "X" && e["tid"].get<int>() == track) {
+            micros[e["name"].get<std::string>()] += e["dur"].get<double>();
+            total += e["dur"].get<double>();
+        }
+    EXPECT_NEAR(total, r["seconds"].get<double>() * 1e6, 1e-6);
+    for (const auto& f : r["profile"]) {
+        const double want = f["cycles"].get<double>() / 1.6e3;  // µs at the core's 1.6 GHz
+        EXPECT_NEAR(micros[f["function"].get<std::string>()], want, 1e-6 + 1e-9 * want) << f["function"];
+    }
+}
+
 TEST(ProgramProfile, FunctionsAddUpToTheRunAndRdcycleAgrees) {
     const std::string program = buildProgram("timing.c");
     const std::string report = scratchDirectory() + "/profile.json";
