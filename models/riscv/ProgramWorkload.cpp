@@ -39,15 +39,23 @@ std::uint8_t freg(unsigned r) {
     return static_cast<std::uint8_t>(r);
 }
 
-// Which register file each operand of an FP instruction is in.
-bool writesIntegerRegister(Mnemonic m) {
+bool isComparison(Mnemonic m) {
     switch (m) {
     case Mnemonic::FeqS:
     case Mnemonic::FltS:
     case Mnemonic::FleS:
     case Mnemonic::FeqD:
     case Mnemonic::FltD:
-    case Mnemonic::FleD:
+    case Mnemonic::FleD: return true;
+    default: return false;
+    }
+}
+
+// Which register file each operand of an FP instruction is in.
+bool writesIntegerRegister(Mnemonic m) {
+    if (isComparison(m))
+        return true;
+    switch (m) {
     case Mnemonic::FclassS:
     case Mnemonic::FclassD:
     case Mnemonic::FcvtWS:
@@ -87,18 +95,6 @@ bool isWord(Mnemonic m) {
     case Mnemonic::Divuw:
     case Mnemonic::Remw:
     case Mnemonic::Remuw: return true;
-    default: return false;
-    }
-}
-
-bool isComparison(Mnemonic m) {
-    switch (m) {
-    case Mnemonic::FeqS:
-    case Mnemonic::FltS:
-    case Mnemonic::FleS:
-    case Mnemonic::FeqD:
-    case Mnemonic::FltD:
-    case Mnemonic::FleD: return true;
     default: return false;
     }
 }
