@@ -35,6 +35,15 @@ void addValidateCommand(CLI::App& app) {
         ->take_all()
         ->allow_extra_args(false);
     sub->add_option("--schedule", o->request.scheduleFile, "validate this JSON Lines schedule");
+    sub->add_option("--program", o->request.program,
+                    "validate a static RISC-V ELF program's run (k1): its output goes to stderr, "
+                    "arguments after --");
+    sub->add_option("program-arguments", o->request.programArguments, "the program's arguments (after --)");
+    sub->add_option("--max-cycles", o->request.maxCycles,
+                    "stop a program that has not ended after this many main-clock cycles (exit 2)");
+    sub->add_option("--timeout", o->request.timeoutSeconds,
+                    "stop a program that has not ended after this many seconds of host time (exit 2)");
+    o->request.programStdoutToStderr = true;
     sub->add_flag("--functional", o->request.functional,
                   "also execute on real values; a difference from the reference is an error");
     sub->add_flag("--no-hazards", o->noHazards, "skip the dynamic hazard checks");

@@ -195,7 +195,7 @@ std::int64_t LinuxProcess::writeTo(int fd, std::uint64_t buffer, std::uint64_t b
     memory_.copyIn(buffer, data.data(), bytes, GuestMemory::kRead, "load");
     std::uint64_t done = 0;
     while (done < bytes) {
-        const ssize_t n = ::write(fd, data.data() + done, bytes - done);
+        const ssize_t n = ::write(fd == 1 ? stdoutFd_ : fd, data.data() + done, bytes - done);
         if (n < 0) {
             if (errno == EINTR)
                 continue;

@@ -37,6 +37,9 @@ public:
     const GuestMemory& memory() const { return memory_; }
     // Simulated time, for clock_gettime and the time CSR (nanoseconds since the run began).
     void setClock(std::function<std::uint64_t()> nanoseconds) { nanoseconds_ = std::move(nanoseconds); }
+    // The host file descriptor the program's stdout is written to (1 unless a command keeps its
+    // own stdout, as validate does for its JSON).
+    void setStdoutFd(int hostFd) { stdoutFd_ = hostFd; }
 
     bool exited() const { return exited_; }
     int exitStatus() const { return exitStatus_; }
@@ -51,6 +54,7 @@ public:
     static constexpr std::uint64_t kMmapBase = 0x2000000000ull;
 
 private:
+    int stdoutFd_ = 1;
     std::uint64_t buildStack(const std::vector<std::string>& argv, const std::vector<std::string>& envp);
     std::int64_t openAt(std::int64_t dirfd, std::uint64_t path, std::int64_t flags);
     std::int64_t writeTo(int fd, std::uint64_t buffer, std::uint64_t bytes);

@@ -507,6 +507,8 @@ std::unique_ptr<Workload> makeProgramWorkload(const ProgramRequest& request, con
             s->memory = &space;
     s->process = std::make_unique<riscv::LinuxProcess>(s->elf, request.arguments, std::vector<std::string>{},
                                                        s->memory->size);
+    if (request.stdoutToStderr)
+        s->process->setStdoutFd(2);
     // The program's clocks are its core's local time (ps → ns; the time CSR at 10 MHz).
     ProgramState* state = s.get();
     const ClockDomain clock = s->engine->clock;

@@ -18,6 +18,7 @@ struct ProgramRequest {
     std::vector<std::string> arguments;  // argv[1…]
     std::uint64_t maxCycles = 0;         // 0: no limit (main-clock cycles)
     double timeoutSeconds = 0;           // 0: no limit (host wall-clock seconds)
+    bool stdoutToStderr = false;         // the program's stdout goes to tessim's stderr
 };
 
 // Loads the ELF (riscv::ProgramError when it cannot be run) and places the program on the

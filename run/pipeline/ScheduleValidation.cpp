@@ -148,6 +148,8 @@ nlohmann::ordered_json validateSchedule(const RunRequest& run, bool noHazards, s
         out["checked"] = {{"hazard_windows", hazards.windows()},
                           {"functional", report.contains("functional")},
                           {"seconds", report["seconds"]}};
+        if (const std::optional<int> status = programExitStatus(report))
+            out["checked"]["program_exit_status"] = *status;
     }
     for (const auto& e : log.errors())
         diagnostics << (e.line ? fmt::format("{}:{}: ", request.scheduleFile, *e.line) : std::string())

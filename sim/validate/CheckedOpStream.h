@@ -24,6 +24,8 @@ public:
     CheckedOpStream(std::unique_ptr<OpStream> inner, const EngineInfo& engine, const TargetInfo& target,
                     ValidationLog& log);
 
+    // The wrapped stream may read its engine's clock (a program's rdcycle): it is told it too.
+    void setEngineClock(const EngineClock* clock) override { inner_->setEngineClock(clock); }
     const Op* next() override;
     std::size_t nextChunk(const Op*& first) override;
     std::uint64_t opsChecked() const { return index_; }

@@ -303,6 +303,24 @@ TEST(ProgramProfile, TraceShowsFunctionSpansThatAddUpToTheProfile) {
     }
 }
 
+// `tessim validate --program`: the run under the schedule checks (registers, bounds, alignment,
+// hazards on every access); stdout is validate's JSON, the program's output goes to stderr, and
+// the program sees the same clock as under `run`.
+TEST(ProgramValidate, AProgramRunsUnderTheChecksWithItsOutputOnStderr) {
+    const std::string program = buildProgram("timing.c");
+    const ProcessResult run = runProgram(program, "300");
+    const ProcessResult checked =
+        runCommand(std::string(TESSIM_BINARY) + " validate --target k1 --program " + program + " -- 300");
+    ASSERT_EQ(checked.exitCode, 0) << checked.err;
+    const auto v = nlohmann::json::parse(checked.out);
+    EXPECT_TRUE(v["valid"].get<bool>());
+    EXPECT_EQ(v["checked"]["program_exit_status"], 0);
+    EXPECT_GT(v["checked"]["hazard_windows"].get<double>(), 1000);
+    const auto seen = cyclesByPart(checked.err), want = cyclesByPart(run.out);
+    for (const char* part : {"adds", "muls", "kernel", "divs"})
+        EXPECT_EQ(seen.at(part), want.at(part)) << part << "\n" << checked.err;
+}
+
 TEST(ProgramProfile, FunctionsAddUpToTheRunAndRdcycleAgrees) {
     const std::string program = buildProgram("timing.c");
     const std::string report = scratchDirectory() + "/profile.json";
