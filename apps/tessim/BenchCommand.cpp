@@ -26,7 +26,8 @@ void addBenchCommand(CLI::App& app) {
         "--case", o->only,
         "run one case in this process: fma-independent|fma-dependent|spm-load-store|k1-l1-hit-load|"
         "k1-l1-hit-store|k1-l1-hit-load-m8|k1-l1-hit-store-m8|k1-memcpy-64mib|k1-program-loop");
-    sub->add_option("--ops", o->ops, "ops per case");
+    sub->add_option("--ops", o->ops, "ops per case")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
     sub->callback([o] {
         if (!o->only.empty()) {
             BenchFigure f = runBenchCase(o->only, o->ops);

@@ -3,6 +3,7 @@
 // without a target: a DDR memory alone, with request streams chosen by --pattern and friends. `probe cache
 // --curves`: latency and bandwidth against working-set size as core0 sees them
 // (run/pipeline/CacheCurveProbe).
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -21,6 +22,26 @@
 
 namespace tessim::cli {
 namespace {
+
+// An arrival rate whose interval the simulator's picosecond time can hold (at most about 10^6 s
+// between requests) and a clock can issue (at least 1 ps): NaN and infinities are refused too.
+CLI::Validator rateValidator() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            double rate = 0;
+            std::size_t end = 0;
+            try {
+                rate = std::stod(text, &end);
+            } catch (const std::exception&) {
+                end = 0;
+            }
+            if (end != text.size() || !std::isfinite(rate) || rate < 1e-6 || rate > 1e12)
+                return "requests per second between 1e-06 and 1e+12 (an interval of 10^6 s to 1 ps), got '" +
+                       text + "'";
+            return std::string();
+        },
+        "RATE");
+}
 
 struct ProbeRequest {
     std::string kind;
@@ -159,7 +180,7 @@ void addProbeCommand(CLI::App& app) {
     sub->add_option("--rate", p->stream.rate,
                     "ddr streams: open-loop arrival rate, requests per second (default: closed loop with "
                     "--outstanding in flight)")
-        ->check(CLI::PositiveNumber);
+        ->check(rateValidator());
     sub->add_option("--requests", p->stream.requests, "ddr streams: requests per stream (default 100000)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
     sub->add_flag("--curves", p->curves,

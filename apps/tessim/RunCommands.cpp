@@ -54,7 +54,12 @@ void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
         sub->add_option("--schedule", o.request.scheduleFile,
                         "replay a JSON Lines schedule instead of generating one");
     }
-    sub->add_option("--out", o.outDir, "also write the output into this directory");
+    sub->add_option("--out", o.outDir, "also write the output into this directory")
+        ->check(CLI::Validator(
+            [](std::string& dir) {
+                return dir.empty() ? std::string("a directory, not an empty path") : std::string();
+            },
+            "DIR"));
 }
 
 void writeFile(const std::string& dir, const std::string& name, const std::string& text) {

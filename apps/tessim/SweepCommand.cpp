@@ -74,7 +74,7 @@ void addSweepCommand(CLI::App& app) {
     sub->add_option("--jobs,-j", options->jobs,
                     "points run at once (per MPI worker); "
                     "default: all cores")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(std::size_t{1}, std::size_t{4096}));
     sub->add_option("--out,-o", options->outDir, "results directory (default: out/sweeps/<sweep name>)");
     sub->add_flag("--resume", options->resume, "continue the sweep in DIR: run only the points it lacks");
     sub->add_option("--timeout", *timeout,

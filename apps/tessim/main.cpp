@@ -1,5 +1,7 @@
 // The thin `tessim` executable: parses the command line and hands over to the library.
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <new>
 #include <string>
@@ -56,6 +58,14 @@ int sc_main(int argc, char* argv[]) {
         return 2;
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << '\n';
+        return 2;
+    }
+    // What a command printed is its result: a report lost to a full disk or a closed pipe is a
+    // failure, not a success with nothing to show.
+    std::cout.flush();
+    if (!std::cout) {
+        std::cerr << "error: cannot write to standard output (" << std::strerror(errno)
+                  << "): the output is incomplete\n";
         return 2;
     }
     return tessim::cli::commandExitCode();
