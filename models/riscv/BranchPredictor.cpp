@@ -2,8 +2,9 @@
 
 namespace tessim::riscv {
 
-BranchPredictor::BranchPredictor(const BranchPredictorInfo& info) : info_(info) {
-    if (info_.kind != "none") {
+BranchPredictor::BranchPredictor(const BranchPredictorInfo& info)
+    : info_(info), predicts_(info.kind != "none") {
+    if (predicts_) {
         counters_.assign(info_.entries, 1);  // weakly not taken
         targets_.assign(info_.indirectEntries, 0);
         returns_.assign(info_.returnStack, 0);
@@ -12,7 +13,7 @@ BranchPredictor::BranchPredictor(const BranchPredictorInfo& info) : info_(info) 
 
 bool BranchPredictor::conditional(std::uint64_t pc, bool taken) {
     ++conditionals_;
-    if (info_.kind == "none")
+    if (!predicts_)
         return false;
     // Instructions are 2-byte aligned (C extension): drop the bit that is always 0.
     std::uint64_t index = pc >> 1;
@@ -33,7 +34,7 @@ bool BranchPredictor::conditional(std::uint64_t pc, bool taken) {
 bool BranchPredictor::jump(std::uint64_t pc, std::uint64_t target, std::uint64_t returnAddress, bool link,
                            bool ret, bool indirect) {
     ++jumps_;
-    if (info_.kind == "none")
+    if (!predicts_)
         return false;
     bool wrong = false;
     if (ret && returns_.empty()) {

@@ -30,6 +30,7 @@ public:
 
 private:
     BranchPredictorInfo info_;
+    bool predicts_ = false;               // kind != none: decided once, not per branch
     std::vector<std::uint8_t> counters_;  // 2-bit saturating, 2 and 3 predict taken
     std::vector<std::uint64_t> targets_;  // last target of indirect jumps by PC
     std::vector<std::uint64_t> returns_;  // return-address stack, a ring of returnStack entries
