@@ -3,7 +3,7 @@
 # elaboration, simulation, report) for the seed-001 layer per strategy, every ResNet-18 conv layer
 # of the workload library, and SCALE-Sim's own golden input (alexnet_part with scale_ws.cfg),
 # whose SCALE-Sim v2 run takes about 30 s on this class of machine
-# (../shared/facts/scalesim-compat.md), gpt2_gemm.csv with CALC per dataflow, and the ONNX ResNet-18 and MobileNetV2 that
+# (docs/sources/scalesim-compat.md), gpt2_gemm.csv with CALC per dataflow, and the ONNX ResNet-18 and MobileNetV2 that
 # tests/onnx/make_models.py writes (goal: ResNet-18 under 1 s, model loading and shape inference
 # included). Each figure is the best of REPEAT tries.
 #

@@ -1,6 +1,6 @@
 // A systolic MAC array (impl: systolic): rows × cols INT8 MACs with INT32 accumulation, dataflow
 // os | ws | is. Executes OpKind::MacTile; a tile's cycle count is SCALE-Sim v2's stall-free
-// formula (../shared/facts/scalesim-compat.md): folds × (fill + skew + T + drain).
+// formula (docs/sources/scalesim-compat.md): folds × (fill + skew + T + drain).
 // The tile's operand reads and result writes (OperandTraffic) stream through the SRAM that holds
 // them (streamOperands, through the engine's ports): its banks and ports may stretch a tile.
 // Requantisation (MacTileArgs::requantize): the tile's INT32 outputs leave the array's columns

@@ -1,4 +1,4 @@
-// One X60 core of the k1 target against closed forms from ../shared/facts/k1-x60.md: vfmacc
+// One X60 core of the k1 target against closed forms from docs/sources/k1-x60.md: vfmacc
 // chains cost their latency per op, independent vfmacc their reciprocal throughput, at every
 // LMUL; scalar loop ops dual-issue beside vector ops; unit-stride loads that hit the L1 stream at
 // the facts' rate; strided loads take one element per cycle and touch one line per element

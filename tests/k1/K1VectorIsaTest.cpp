@@ -1,5 +1,5 @@
 // The X60 vector ISA beyond 32-bit FMAs, on core0 of the k1 target, against closed forms from
-// ../shared/facts/k1-x60.md: widening FMAs (vfwmacc, f16 × f16 + f32) cost their latency per op
+// docs/sources/k1-x60.md: widening FMAs (vfwmacc, f16 × f16 + f32) cost their latency per op
 // in a chain and their reciprocal throughput per op when independent; segment loads cost nf × the
 // per-field cost and touch exactly the L1 lines they span; vslideup and vslidedown cost apart;
 // segment loads, stores and widening FMAs compute what plain C++ computes.

@@ -8,7 +8,7 @@ namespace tessim {
 namespace {
 
 TEST(SystolicArray, ScaleSimGoldenAlexnetPart) {
-    // ../shared/facts/scalesim-compat.md: WS, 32×32, 224×224 input, 11×11, C 3, N 96, stride 4.
+    // docs/sources/scalesim-compat.md: WS, 32×32, 224×224 input, 11×11, C 3, N 96, stride 4.
     // SCALE-Sim counts output pixels per filter as ceil((224 − 11 + 4) / 4) = 55 per side (its
     // golden T = 3025), not the floor of the facts file's formula.
     std::uint64_t e = 55 * 55;
