@@ -1,6 +1,7 @@
-// `tessim list [targets|workloads|kernels|plans|papers|sweeps|ops]`: what the configuration library,
-// the kernel registry and the op table hold, one line each with its description; alone, every kind
-// under a heading. `tessim list ops --reference` prints the op reference page (docs/op-reference.md).
+// `tessim list [targets|workloads|kernels|plans|papers|sweeps|ops|config]`: what the configuration
+// library, the kernel registry, the op table and the target readers hold, one line each; alone,
+// every kind under a heading. `--reference` with ops or config prints the generated reference page
+// (docs/op-reference.md, docs/config-reference.md).
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -9,12 +10,14 @@
 
 #include "apps/tessim/Commands.h"
 #include "run/pipeline/ConfigLibrary.h"
+#include "run/pipeline/ConfigReference.h"
 #include "sim/ir/OpReference.h"
 
 namespace tessim::cli {
 namespace {
 
-const char* const kKinds[] = {"targets", "workloads", "kernels", "plans", "papers", "sweeps", "ops"};
+const char* const kKinds[] = {"targets", "workloads", "kernels", "plans",
+                              "papers",  "sweeps",    "ops",     "config"};
 
 void listKind(const std::string& what, const std::string& indent) {
     if (what == "ops") {
@@ -22,6 +25,15 @@ void listKind(const std::string& what, const std::string& indent) {
             const OpDescriptor& d = opInfo(static_cast<OpKind>(k));
             std::cout << fmt::format("{}{:<24} {:<9} {}\n", indent, d.name, opClassName(d.opClass),
                                      d.summary);
+        }
+        return;
+    }
+    if (what == "config") {
+        for (const auto& schema : configSchemas()) {
+            std::string keys;
+            for (const auto& key : schema.keys)
+                keys += (keys.empty() ? "" : " ") + key.name;
+            std::cout << fmt::format("{}{:<36} {}\n", indent, schema.name, keys);
         }
         return;
     }
@@ -48,18 +60,22 @@ void addListCommand(CLI::App& app) {
     auto reference = std::make_shared<bool>(false);
     auto* sub =
         app.add_subcommand("list", "list the targets, workloads, kernels, plans (<kernel directory>/<plan>), "
-                                   "papers, sweeps and op kinds, each with its description");
-    sub->add_option("what", *what, "targets|workloads|kernels|plans|papers|sweeps|ops (default: all of them)")
-        ->check(CLI::IsMember({"targets", "workloads", "kernels", "plans", "papers", "sweeps", "ops"}));
-    sub->add_flag(
-        "--reference", *reference,
-        "with ops: the op reference page in Markdown (fields, footprint, timing class of each kind)");
+                                   "papers, sweeps and op kinds, each with its description, and the "
+                                   "keys of each component model");
+    sub->add_option("what", *what,
+                    "targets|workloads|kernels|plans|papers|sweeps|ops|config (default: all of them)")
+        ->check(
+            CLI::IsMember({"targets", "workloads", "kernels", "plans", "papers", "sweeps", "ops", "config"}));
+    sub->add_flag("--reference", *reference,
+                  "with ops: the op reference page in Markdown (fields, footprint, timing class of each "
+                  "kind); with config: the configuration reference (every impl's keys, units, defaults)");
     sub->callback([what, reference] {
         runGuarded([&] {
             if (*reference) {
-                if (*what != "ops")
-                    throw std::invalid_argument("--reference goes with `tessim list ops`");
-                std::cout << opReferenceMarkdown();
+                if (*what != "ops" && *what != "config")
+                    throw std::invalid_argument(
+                        "--reference goes with `tessim list ops` or `tessim list config`");
+                std::cout << (*what == "ops" ? opReferenceMarkdown() : configReferenceMarkdown());
                 return;
             }
             if (!what->empty()) {

@@ -51,6 +51,7 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
         dtypes.push_back(t);
     }
     Reader ops = r.child("ops");
+    ops.describeKeysAs("<op>");
     for (const auto& [opName, node] : ops.self().entries()) {
         TimingClass timingClass;
         if (!findTimingClass(opName, timingClass))
@@ -74,6 +75,7 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
     }
     // Energy per element (compute) or per byte (memory), per op and datatype: `<op>_<dtype>`.
     Reader energy = r.child("energy");
+    energy.describeKeysAs("<op>_<dtype>", {"static_power"});
     for (const auto& [timingClass, timing] : c.ops) {
         if (variantOwner(timingClass))
             continue;  // priced as its primary class
@@ -94,6 +96,7 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
 std::unique_ptr<FunctionalUnit> makeUnit(config::Reader& r, const std::string& name,
                                          const UnitContext& context) {
     std::string impl = r.get<std::string>("impl", std::string("table"));
+    r.describeAs("impl: " + impl + " (unit of an engine)");
     std::unique_ptr<FunctionalUnit> unit;
     if (impl == "table")
         unit = makeTableUnit(r, name, context);

@@ -142,6 +142,7 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
     if (r.has("preset")) {
         presetNode = loadYamlFile(presetPath(r, r.get<std::string>("preset")));
         presetReader.emplace(*presetNode);
+        presetReader->describeAs("impl: ddr (memory)");
     }
     LayeredReader p{r, presetReader ? &*presetReader : nullptr};
 

@@ -113,6 +113,7 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
     ExpandedTopology topology = expandTopology(root);
     defaultReplicatedLevels(topology, memoryImpls());
     config::Reader r(topology.flat);
+    r.describeAs("target (top level)");
     const Tick quantum = readSettings(r);
     const ComponentKeys keys = componentKeys(r, root, topology);
     buildMemories(r, topology, keys.memories);
@@ -164,15 +165,19 @@ ConfiguredTarget::ComponentKeys ConfiguredTarget::componentKeys(const config::Re
         auto in = [&](const std::vector<std::string>& v) {
             return std::find(v.begin(), v.end(), impl) != v.end();
         };
-        if (in(memoryImpls()))
+        if (in(memoryImpls())) {
             keys.memories.push_back(key);
-        else if (in(dmaImpls()))
+            c.describeAs("impl: " + impl + " (memory)");
+        } else if (in(dmaImpls())) {
             keys.dma.push_back(key);
-        else if (in(interconnectImpls()))
+            c.describeAs("impl: " + impl + " (DMA engine)");
+        } else if (in(interconnectImpls())) {
             keys.interconnects.push_back(key);
-        else if (impl == "engine")
+            c.describeAs("impl: " + impl + " (interconnect)");
+        } else if (impl == "engine") {
             keys.engines.push_back(key);
-        else {
+            c.describeAs("impl: engine (compute engine)");
+        } else {
             std::string known = "engine";
             for (const auto& v : {memoryImpls(), dmaImpls(), interconnectImpls()})
                 for (const auto& i : v)

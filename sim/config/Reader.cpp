@@ -4,6 +4,7 @@
 
 #include "sim/config/ConfigError.h"
 #include "sim/config/EditDistance.h"
+#include "sim/config/KeyCatalogue.h"
 
 #include <fmt/format.h>
 
@@ -11,7 +12,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <set>
+#include <stdexcept>
 
 namespace tessim::config {
 
@@ -29,6 +32,25 @@ struct Reader::State {
         bool listed = false;
     };
     std::vector<Echoed> echoed;
+    // The configuration reference (KeyCatalogue): the schema this map names, and its keys as read.
+    std::string schema;
+    std::string keyPlaceholder;  // the keys are names, shown as this (but for fixedKeys)
+    std::vector<std::string> fixedKeys;
+    std::set<std::string> probed;  // asked has(): a required get of it is an optional key
+    struct Noted {
+        std::string key;
+        const char* type;
+        std::optional<std::string> fallback;
+        std::string bounds;
+        bool probed;
+    };
+    std::vector<Noted> noted;
+
+    std::string shownKey(const std::string& key) const {
+        if (keyPlaceholder.empty() || std::find(fixedKeys.begin(), fixedKeys.end(), key) != fixedKeys.end())
+            return key;
+        return keyPlaceholder;
+    }
 
     Echoed& echoEntry(const std::string& key) {
         for (Echoed& e : echoed)
@@ -46,6 +68,8 @@ struct Reader::State {
 };
 
 namespace {
+
+thread_local KeyCatalogue* tCollecting = nullptr;  // the catalogue collecting on this thread
 
 [[noreturn]] void typeError(const Node& node, std::string_view expected) {
     if (node.isScalar()) {
@@ -270,13 +294,16 @@ void Reader::rangeError(const Node& node, const std::string& min, const std::str
 std::string Reader::oneOf(const std::string& key, std::vector<std::string> allowed,
                           std::optional<std::string> fallback) const {
     const Node* node = fallback ? optional(key) : &required(key);
-    if (node == nullptr) {
-        record(key, *fallback);
-        return *fallback;
-    }
     std::string choices;
     for (const std::string& choice : allowed) {
         choices += fmt::format("{}'{}'", choices.empty() ? "" : ", ", choice);
+    }
+    if (cataloguing()) {
+        noteKey(key, "text", fallback, "one of " + choices);
+    }
+    if (node == nullptr) {
+        record(key, *fallback);
+        return *fallback;
     }
     if (!node->isScalar()) {
         typeError(*node, fmt::format("one of {}", choices));
@@ -296,6 +323,8 @@ std::string Reader::oneOf(const std::string& key, std::vector<std::string> allow
 
 bool Reader::has(const std::string& key) const {
     state_->remember(key);
+    if (tCollecting != nullptr)
+        state_->probed.insert(key);
     return state_->map->find(key) != nullptr;
 }
 
@@ -451,6 +480,110 @@ template void Reader::record(const std::string&, const Power&) const;
 template void Reader::record(const std::string&, const std::vector<int64_t>&) const;
 template void Reader::record(const std::string&, const std::vector<double>&) const;
 template void Reader::record(const std::string&, const std::vector<std::string>&) const;
+
+struct KeyCatalogue::Impl {
+    std::vector<std::shared_ptr<Reader::State>> described;  // in the order described
+
+    static void mergeKey(std::vector<Key>& keys, const std::string& name, const Reader::State::Noted& n);
+    // The keys read in `state` and in the maps under it that name no schema of their own.
+    static void collect(const Reader::State& state, const std::string& prefix, std::vector<Key>& keys);
+};
+
+KeyCatalogue::KeyCatalogue() : impl_(std::make_unique<Impl>()) {
+    if (tCollecting != nullptr)
+        throw std::logic_error("KeyCatalogue: one at a time per thread");
+    tCollecting = this;
+}
+
+KeyCatalogue::~KeyCatalogue() {
+    tCollecting = nullptr;
+}
+
+bool Reader::cataloguing() {
+    return tCollecting != nullptr;
+}
+
+void Reader::describeAs(const std::string& schema) const {
+    state_->schema = schema;
+    if (tCollecting == nullptr)
+        return;
+    auto& described = tCollecting->impl_->described;
+    if (std::find(described.begin(), described.end(), state_) == described.end())
+        described.push_back(state_);
+}
+
+void Reader::noteKey(const std::string& key, const char* type, std::optional<std::string> fallback,
+                     std::string bounds) const {
+    const bool probed = state_->probed.count(key) != 0;
+    state_->noted.push_back(State::Noted{key, type, std::move(fallback), std::move(bounds), probed});
+}
+
+void Reader::describeKeysAs(const std::string& placeholder, std::vector<std::string> fixed) const {
+    state_->keyPlaceholder = placeholder;
+    state_->fixedKeys = std::move(fixed);
+}
+
+void KeyCatalogue::Impl::mergeKey(std::vector<Key>& keys, const std::string& name,
+                                  const Reader::State::Noted& n) {
+    auto it = std::find_if(keys.begin(), keys.end(), [&](const Key& k) { return k.name == name; });
+    if (it == keys.end()) {
+        Key k;
+        k.name = name;
+        k.type = n.type;
+        k.fallback = n.fallback.value_or("");
+        k.bounds = n.bounds;
+        k.required = !n.fallback && !n.probed;
+        keys.push_back(k);
+        return;
+    }
+    if (it->type.find(n.type) == std::string::npos)
+        it->type += " or " + std::string(n.type);
+    if (it->bounds.empty())
+        it->bounds = n.bounds;
+    // A fallback anywhere makes the key optional; else a required read (not after has()) makes it
+    // required (a DDR timing read here or from the preset); a read after has() alone does not.
+    if (n.fallback) {
+        if (it->fallback.empty()) {
+            it->fallback = *n.fallback;
+            it->required = false;
+        } else if (it->fallback != *n.fallback) {
+            it->fallbackVaries = true;
+        }
+    } else if (!n.probed && it->fallback.empty()) {
+        it->required = true;
+    }
+}
+
+void KeyCatalogue::Impl::collect(const Reader::State& state, const std::string& prefix,
+                                 std::vector<Key>& keys) {
+    for (const auto& n : state.noted)
+        mergeKey(keys, prefix + state.shownKey(n.key), n);
+    for (const auto& [key, child] : state.children) {
+        if (!child->schema.empty())
+            continue;
+        bool listed = false;
+        for (const auto& e : state.echoed)
+            if (e.key == key)
+                listed = e.listed;
+        collect(*child, prefix + state.shownKey(key) + (listed ? "[]." : "."), keys);
+    }
+}
+
+std::vector<KeyCatalogue::Schema> KeyCatalogue::schemas() const {
+    std::vector<Schema> out;
+    for (const auto& state : impl_->described) {
+        auto it =
+            std::find_if(out.begin(), out.end(), [&](const Schema& s) { return s.name == state->schema; });
+        if (it == out.end()) {
+            out.push_back(Schema{state->schema, {}});
+            it = out.end() - 1;
+        }
+        Impl::collect(*state, "", it->keys);
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Schema& a, const Schema& b) { return a.name < b.name; });
+    return out;
+}
 
 void Reader::expectKeys(std::vector<std::string> keys) const {
     for (const std::string& key : keys) {

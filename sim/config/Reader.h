@@ -39,6 +39,39 @@ constexpr bool kReadable =
 template <class T>
 constexpr bool kRangeable = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || IsQuantity<T>::value;
 
+/// What a key of type T holds, as the configuration reference shows it.
+template <class T> constexpr const char* typeLabel() {
+    if constexpr (std::is_same_v<T, bool>) {
+        return "true or false";
+    } else if constexpr (std::is_same_v<T, double>) {
+        return "number";
+    } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
+        return "integer ≥ 0";
+    } else if constexpr (std::is_integral_v<T>) {
+        return "integer";
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        return "text";
+    } else if constexpr (std::is_same_v<T, Bytes>) {
+        return "size (B, KiB, MiB, GiB)";
+    } else if constexpr (std::is_same_v<T, Frequency>) {
+        return "frequency (Hz, kHz, MHz, GHz)";
+    } else if constexpr (std::is_same_v<T, Bandwidth>) {
+        return "bandwidth (B/s, MB/s, GB/s, GiB/s)";
+    } else if constexpr (std::is_same_v<T, Duration>) {
+        return "time (s, ms, us, ns, ps)";
+    } else if constexpr (std::is_same_v<T, Energy>) {
+        return "energy (J, nJ, pJ, fJ)";
+    } else if constexpr (std::is_same_v<T, Power>) {
+        return "power (W, mW, uW)";
+    } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+        return "list of integers";
+    } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+        return "list of numbers";
+    } else {
+        return "list of text";
+    }
+}
+
 template <class T> constexpr auto magnitudeOf(const T& value) {
     if constexpr (IsQuantity<T>::value) {
         return magnitude(value);
@@ -98,6 +131,7 @@ public:
         T value{};
         decode(required(key), value);
         record(key, value);
+        note<T>(key, nullptr, nullptr);
         return value;
     }
 
@@ -113,11 +147,13 @@ public:
             } else {
                 record(key, fallback);
             }
+            note<T>(key, &fallback, nullptr);
             return fallback;
         }
         T value{};
         decode(*node, value);
         record(key, value);
+        note<T>(key, &fallback, nullptr);
         return value;
     }
 
@@ -133,6 +169,7 @@ public:
         decode(node, value);
         checkRange(node, value, range);
         record(key, value);
+        note<T>(key, nullptr, &range);
         return value;
     }
 
@@ -143,12 +180,14 @@ public:
         const Node* node = optional(key);
         if (node == nullptr) {
             record(key, fallback);
+            note<T>(key, &fallback, &range);
             return fallback;
         }
         T value{};
         decode(*node, value);
         checkRange(*node, value, range);
         record(key, value);
+        note<T>(key, &fallback, &range);
         return value;
     }
 
@@ -188,11 +227,19 @@ public:
     nlohmann::ordered_json echo() const;
     /// Drops a key from echo() (one every map may carry, such as a description).
     void unecho(const std::string& key) const;
+    /// Names the schema this map follows ("memory cache", "engine") for the configuration
+    /// reference: while a KeyCatalogue collects, the keys read here and in the maps under it (but
+    /// for those that name their own) are listed under that name. Costs nothing otherwise.
+    void describeAs(const std::string& schema) const;
+    /// This map's keys are names (op kinds, slot classes): the reference shows each as
+    /// `placeholder`, but for the `fixed` keys.
+    void describeKeysAs(const std::string& placeholder, std::vector<std::string> fixed = {}) const;
     /// Keys this map may hold that were not asked for (e.g. read only in another mode); used
     /// only for "did you mean" suggestions.
     void expectKeys(std::vector<std::string> keys) const;
 
 private:
+    friend class KeyCatalogue;
     struct State;
 
     explicit Reader(std::shared_ptr<State> state);
@@ -203,6 +250,49 @@ private:
     /// Remembers a value read for echo(); defined for every readable type in Reader.cpp.
     template <class T> void record(const std::string& key, const T& value) const;
     static nlohmann::ordered_json echoOf(const State& state);
+    /// For the configuration reference: what a key holds, its fallback and bounds.
+    template <class T> void note(const std::string& key, const T* fallback, const Range<T>* range) const {
+        if (!cataloguing())
+            return;
+        std::string bounds;
+        if constexpr (detail::kRangeable<T>) {
+            if (range != nullptr)
+                bounds = boundsOf(*range);
+        }
+        noteKey(key, detail::typeLabel<T>(),
+                fallback ? std::optional<std::string>(show(*fallback)) : std::nullopt, bounds);
+    }
+    static bool cataloguing();
+    void noteKey(const std::string& key, const char* type, std::optional<std::string> fallback,
+                 std::string bounds) const;
+    template <class T> static std::string show(const T& value) {
+        if constexpr (std::is_same_v<T, bool>) {
+            return value ? "true" : "false";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+            return value.empty() ? "\"\"" : value;
+        } else if constexpr (std::is_same_v<T, std::vector<int64_t>> ||
+                             std::is_same_v<T, std::vector<double>> ||
+                             std::is_same_v<T, std::vector<std::string>>) {
+            std::string out = "[";
+            for (const auto& item : value)
+                out += (out.size() > 1 ? ", " : "") + show(item);
+            return out + "]";
+        } else {
+            return describe(value);
+        }
+    }
+    template <class T> static std::string boundsOf(const Range<T>& range) {
+        using detail::magnitudeOf;
+        const bool openBelow = magnitudeOf(range.min) == magnitudeOf(detail::extreme<T>(false));
+        const bool openAbove = magnitudeOf(range.max) == magnitudeOf(detail::extreme<T>(true));
+        if (openBelow && openAbove)
+            return std::string();
+        if (openBelow)
+            return "≤ " + describe(range.max);
+        if (openAbove)
+            return "≥ " + describe(range.min);
+        return describe(range.min) + " to " + describe(range.max);
+    }
 
     static void decode(const Node& node, bool& out);
     static void decode(const Node& node, int64_t& out);

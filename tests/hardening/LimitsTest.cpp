@@ -82,7 +82,7 @@ TEST(Limits, SweepTimeoutMustBeAFinitePositiveNumber) {
 // a kind it does not know is refused, naming those it knows.
 TEST(Limits, ListOfAnUnknownKindNamesTheKinds) {
     expectRefused(runTessim("list sweep"),
-                  {"sweep not in {targets,workloads,kernels,plans,papers,sweeps,ops}"});
+                  {"sweep not in {targets,workloads,kernels,plans,papers,sweeps,ops,config}"});
 }
 
 TEST(Limits, AMisspeltComponentSuggestsTheComponent) {
