@@ -17,6 +17,7 @@ EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, 
     if (auto slots = r.optionalChild("slots")) {
         if (!c.vliw)
             r.fail("slots", "slot classes need vliw: true");
+        slots->describeKeysAs("<slot class>");
         for (const auto& entry : slots->self().entries())
             c.slots.push_back(
                 SlotClassInfo{entry.first, slots->get<unsigned>(entry.first, Range<unsigned>{1, 64})});
