@@ -277,6 +277,11 @@ Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16
         ++mshrStalls_;
         mshrStallTicks_ += start - t;
         noteWait(start - t);
+        // An in-order core's load/store unit cannot hand this cache another miss before an MSHR
+        // frees: later memory ops of the engine wait behind it (a hit under a full MSHR file would
+        // not, but the unit is modelled as one queue).
+        if (engineAccess_ != nullptr)
+            engineAccess_->conflictTicks = std::max(engineAccess_->conflictTicks, start - engineArrival_);
     }
     // The tag check precedes the request to the next level; the write-back of a dirty victim
     // leaves through a write buffer and does not delay the fill.
@@ -352,6 +357,8 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
     Tick done = t + hitTicks_;
     const std::uint16_t initiator = ext ? ext->initiator : 0;
     requestSource_ = ext ? ext->source : AccessSource::Engine;
+    engineAccess_ = ext && ext->source == AccessSource::Engine ? ext : nullptr;
+    engineArrival_ = t;
     if (ext && ext->strided()) {
         std::uint64_t last = ~std::uint64_t{0};
         for (std::uint32_t i = 0; i < ext->elements; ++i) {

@@ -147,6 +147,10 @@ private:
     CacheTags tags_;
     OccupancyTimeline mshrs_;
     Tick lastHold_ = 0;
+    // The engine's access being served (null for fills, write-backs, DMA): a miss that waits for
+    // an MSHR holds the engine's load/store unit until one frees, via its conflictTicks.
+    AccessExtension* engineAccess_ = nullptr;
+    Tick engineArrival_ = 0;
     OccupancyTimeline writebackBuffer_;
     Tick lastWritebackHold_ = 0;
     AccessSource requestSource_ =

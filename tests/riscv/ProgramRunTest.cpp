@@ -251,8 +251,9 @@ TEST(ProgramTiming, MispredictedBranchesPayThePenalty) {
 
 // Loads go through the k1's caches and DDR at the program's own addresses: a dependent chain of
 // loads takes the load-to-use latency that `tessim probe cache --curves` measures for a buffer of
-// that size (L1-resident, and DDR-sized: 4 MiB, 8 × the L2), and independent loads from an L1-resident buffer
-// issue at the L1's rate of one per cycle (64 per iteration: the loop's own instructions add ~5 %).
+// that size (L1-resident, and DDR-sized: 4 MiB, 8 × the L2), independent loads from an L1-resident buffer
+// issue at the L1's rate of one per cycle (64 per iteration: the loop's own instructions add ~5 %),
+// and from a DDR-sized one at the rate the L1's MSHRs and the DDR allow.
 TEST(ProgramMemory, LoadsSeeTheLatencyAndRateOfTheLevelTheyHit) {
     const std::string program = buildProgram("memory.c");
     auto perLoad = [&](const std::string& args) {
@@ -273,6 +274,16 @@ TEST(ProgramMemory, LoadsSeeTheLatencyAndRateOfTheLevelTheyHit) {
     EXPECT_NEAR(perLoad("chase 16384"), l1, 0.02 * l1);
     EXPECT_NEAR(perLoad("chase 4194304"), ddr, 0.03 * ddr);
     EXPECT_NEAR(perLoad("stream 16384"), 1.0, 0.08);
+    // A DDR-sized stream is held by the L1's 8 MSHRs: below the DDR's peak (10.66 GB/s at 1.6 GHz)
+    // and near the read bandwidth the probe measures for that size.
+    const ProcessResult rate =
+        runCommand(std::string(TESSIM_BINARY) + " probe cache --target k1 --curves --min 4MiB --max 4MiB");
+    ASSERT_EQ(rate.exitCode, 0) << rate.err;
+    const double probeRead =
+        nlohmann::json::parse(rate.out)["bandwidth"][0]["read"]["bytes_per_cycle"].get<double>();
+    const double streamRead = 8.0 / perLoad("stream 4194304");
+    EXPECT_LT(streamRead, 10.66e9 / 1.6e9);
+    EXPECT_NEAR(streamRead, probeRead, 0.3 * probeRead);
 }
 
 // --trace puts each stay in a function on the track "core0 functions": per function, the spans
