@@ -277,14 +277,20 @@ std::string reportToMarkdown(const Json& r) {
             md << fmt::format("| {} requested | {} read, {} written |\n", it.key(),
                               humanBytes(it.value()["read"].get<double>()),
                               humanBytes(it.value()["write"].get<double>()));
-    md << "\n## Engines (fraction of cycles)\n\n| engine | compute | memory | dependency | structural | sync "
-          "| idle |\n|---|---|---|---|---|---|---|\n";
+    md << "\n## Engines (fraction of cycles)\n\n| engine |";
+    for (std::size_t k = 0; k < kStallReasons; ++k)
+        md << " " << stallReasonName(static_cast<StallReason>(k)) << " |";
+    md << "\n|---|";
+    for (std::size_t k = 0; k < kStallReasons; ++k)
+        md << "---|";
+    md << "\n";
     for (auto it = r["engines"].begin(); it != r["engines"].end(); ++it) {
         const auto& s = it.value()["stall"];
-        md << fmt::format("| {} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} | {:.4f} |\n", it.key(),
-                          s["compute"].get<double>(), s["memory"].get<double>(),
-                          s["dependency"].get<double>(), s["structural"].get<double>(),
-                          s["sync"].get<double>(), s["idle"].get<double>());
+        md << "| " << it.key() << " |";
+        for (std::size_t k = 0; k < kStallReasons; ++k)
+            md << fmt::format(" {:.4f} |",
+                              s[std::string(stallReasonName(static_cast<StallReason>(k)))].get<double>());
+        md << "\n";
     }
     if (r.contains("layers"))
         layersToMarkdown(r["layers"], md);

@@ -368,7 +368,7 @@ void Engine::issueCompute(const Op& op, const OpDescriptor& info) {
     const std::uint64_t operandsAndUnit = std::max(dep.cycle, unitFree);
     std::uint64_t s = reserveSlot(std::max(operandsAndUnit, frontEndReady_), op.flags & Op::kBundleStart);
     StallReason gap =
-        frontEndReady_ > operandsAndUnit ? StallReason::Dependency
+        frontEndReady_ > operandsAndUnit ? StallReason::Branch
         : unitFree >= dep.cycle
             ? (unit.unitClass() == UnitClass::Compute ? StallReason::Compute : StallReason::Structural)
             : (dep.fromMemory ? StallReason::Memory : StallReason::Dependency);
@@ -411,7 +411,7 @@ void Engine::issueMemory(const Op& op, const OpDescriptor& info) {
     unsigned slot = pickUnit(op.kind, unitFree);
     const std::uint64_t operandsAndUnit = std::max(dep.cycle, unitFree);
     std::uint64_t s = reserveSlot(std::max(operandsAndUnit, frontEndReady_), op.flags & Op::kBundleStart);
-    StallReason gap = frontEndReady_ > operandsAndUnit ? StallReason::Dependency
+    StallReason gap = frontEndReady_ > operandsAndUnit ? StallReason::Branch
                       : unitFree >= dep.cycle
                           ? StallReason::Structural
                           : (dep.fromMemory ? StallReason::Memory : StallReason::Dependency);
@@ -455,7 +455,7 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
     std::vector<Planned> plan;
     plan.reserve(bundle.size());
     std::uint64_t bound = frontEndReady_;
-    StallReason boundReason = StallReason::Dependency;
+    StallReason boundReason = StallReason::Branch;
     bool anyCompute = false;
     for (std::size_t i = 0; i < bundle.size(); ++i) {
         const Op& op = bundle[i];

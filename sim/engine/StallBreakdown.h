@@ -7,12 +7,13 @@
 
 namespace tessim {
 
-enum class StallReason : std::uint8_t { Compute, Memory, Dependency, Structural, Sync, Idle };
-constexpr std::size_t kStallReasons = 6;
+// Branch: the front end refilling after a taken branch's redirect or a misprediction.
+enum class StallReason : std::uint8_t { Compute, Memory, Dependency, Structural, Branch, Sync, Idle };
+constexpr std::size_t kStallReasons = 7;
 
 inline std::string_view stallReasonName(StallReason r) {
-    constexpr std::array<std::string_view, kStallReasons> names{"compute",    "memory", "dependency",
-                                                                "structural", "sync",   "idle"};
+    constexpr std::array<std::string_view, kStallReasons> names{
+        "compute", "memory", "dependency", "structural", "branch", "sync", "idle"};
     return names[static_cast<std::size_t>(r)];
 }
 

@@ -91,7 +91,7 @@ TEST(Decoupling, ContentionShowsInEveryCoresStalls) {
     EXPECT_LT(speedup, 8.0);
     auto memoryShare = [](const json& engine) {
         double busy = 0;
-        for (const char* k : {"compute", "memory", "dependency", "structural", "sync"})
+        for (const char* k : {"compute", "memory", "dependency", "structural", "branch", "sync"})
             busy += engine["cycles"][k].get<double>();
         return engine["cycles"]["memory"].get<double>() / busy;
     };

@@ -222,7 +222,7 @@ TEST(ProgramTiming, RdcycleSeesTheModelsClosedForms) {
 TEST(ProgramTiming, MispredictedBranchesPayThePenalty) {
     const std::string program = buildProgram("branches.c");
     struct Run {
-        double cycles, loop, mispredictions;
+        double cycles, loop, mispredictions, branchStalls;
     };
     auto run = [&](const std::string& mode, unsigned penalty) {
         const std::string report = scratchDirectory() + "/branches.json";
@@ -234,7 +234,8 @@ TEST(ProgramTiming, MispredictedBranchesPayThePenalty) {
         EXPECT_EQ(w["mispredict_penalty"]["value"].get<unsigned>(), penalty);
         return Run{r["cycles"].get<double>(), cyclesByPart(got.out).at("loop"),
                    w["conditional_mispredictions"]["value"].get<double>() +
-                       w["jump_mispredictions"]["value"].get<double>()};
+                       w["jump_mispredictions"]["value"].get<double>(),
+                   r["engines"]["core0"]["cycles"]["branch"].get<double>()};
     };
     const Run random = run("random", 9), cheaper = run("random", 5), regular = run("regular", 9);
     // 20 000 iterations, one data-dependent branch each: about half mispredicted.
@@ -247,6 +248,11 @@ TEST(ProgramTiming, MispredictedBranchesPayThePenalty) {
     // The whole run within 5 %: outside the loop, later issue shifts cache and DRAM timing as well.
     EXPECT_NEAR(random.cycles - cheaper.cycles, 4 * random.mispredictions, 0.05 * 4 * random.mispredictions);
     EXPECT_NEAR(random.loop - cheaper.loop, 4 * loopMisses, 0.02 * 4 * loopMisses);
+    // The refills are the stall breakdown's `branch` cycles (not `dependency`): the penalty's
+    // four cycles per misprediction show there.
+    EXPECT_NEAR(random.branchStalls - cheaper.branchStalls, 4 * random.mispredictions,
+                0.05 * 4 * random.mispredictions);
+    EXPECT_GT(random.branchStalls, 5 * random.mispredictions);
 }
 
 // Loads go through the k1's caches and DDR at the program's own addresses: a dependent chain of
