@@ -17,11 +17,13 @@ TEST(ResultsPage, IsWhatTheScriptGivesWithThisBuild) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string page = test::readWholeFile(source + "/docs/results.md");
     ASSERT_FALSE(page.empty()) << "docs/results.md is missing";
-    EXPECT_EQ(r.out, page) << "docs/results.md is stale: regenerate it with bash docs/results.sh build/tessim > "
-                              "docs/results.md, and say in the commit why its figures moved";
+    EXPECT_EQ(r.out, page)
+        << "docs/results.md is stale: regenerate it with bash docs/results.sh build/tessim > "
+           "docs/results.md, and say in the commit why its figures moved";
     // Every headline run is within its analytical bound's reach: time / bound ≥ 1.
     std::size_t rows = 0;
-    for (std::size_t at = r.out.find("| `--target"); at != std::string::npos; at = r.out.find("| `--target", at + 1)) {
+    for (std::size_t at = r.out.find("| `--target"); at != std::string::npos;
+         at = r.out.find("| `--target", at + 1)) {
         ++rows;
         std::vector<std::string> cells;
         std::size_t from = at + 1;
