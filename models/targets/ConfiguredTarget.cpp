@@ -365,6 +365,7 @@ void ConfiguredTarget::wireMemoryLevels(const config::Reader& r,
         const MemorySpaceInfo* n = info_.findSpace(nextName);
         if (!n || n->id == id)
             m.fail("next", "no other memory named '" + nextName + "'");
+        info_.spaces[id].next = n->id;
         if (via_[n->id])
             socket->bind(via_[n->id]->socket);
         else

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -154,6 +155,23 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
         previous[name] = *it;
     }
     return layers;
+}
+
+// The bytes a workload must read from main memory pass every level behind the caches its ops
+// address (the caches start cold): each such level gets at least that many compulsory bytes, so
+// cached targets have an L2 and a DDR bound beside the L1's.
+void addLevelsBehindCaches(const TargetInfo& info, std::uint64_t coldRead,
+                           std::map<std::string, std::uint64_t>& compulsory) {
+    if (coldRead == 0)
+        return;
+    std::set<std::string> behind;
+    for (const auto& [level, bytes] : compulsory)
+        for (const MemorySpaceInfo& s : info.spaces)
+            for (int n = s.level == level ? s.next : -1; n >= 0;
+                 n = info.spaces[static_cast<std::size_t>(n)].next)
+                behind.insert(info.spaces[static_cast<std::size_t>(n)].level);
+    for (const std::string& level : behind)
+        compulsory[level] = std::max(compulsory[level], coldRead);
 }
 
 // A replayed schedule is reported against the workload's bounds only if it does that workload:
@@ -317,8 +335,10 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     outcome.hasCaches = target.hasCaches();
     outcome.dirtyAtEndBytes = target.dirtyAtEndBytes();
     outcome.writebackAfterEnd = target.writebackEnd() - outcome.kernelEnd;
-    if (e.workload)
+    if (e.workload) {
         outcome.compulsory = e.workload->compulsoryBytes();
+        addLevelsBehindCaches(outcome.info, e.workload->coldReadBytes(), outcome.compulsory);
+    }
     // `tessim validate` (which wraps the streams) reports a short schedule by what is wrong in it.
     if (!request.scheduleFile.empty() && e.workload && !request.wrapStream)
         checkScheduleMovesCompulsoryBytes(request.scheduleFile, outcome);

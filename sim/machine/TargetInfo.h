@@ -30,6 +30,7 @@ struct MemorySpaceInfo {
     // it reaches, so one op stream runs on any core. It holds no bytes of its own.
     bool role = false;
     std::vector<std::uint8_t> instances;  // a role's instances, in index order
+    int next = -1;                        // a cache's next level (a space id); −1: none
 };
 
 // A named set of memories that one DMA transfer can write at once (DmaArgs::group).

@@ -66,6 +66,10 @@ public:
     virtual std::vector<EngineStream> streams() = 0;
     // Bytes that any schedule must move at each level (inputs read once, outputs written once).
     virtual std::map<std::string, std::uint64_t> compulsoryBytes() const = 0;
+    // Bytes it must read that start in main memory, with every cache cold: each passes every level
+    // behind a cache its ops address at least once, which gives those levels their bounds. 0 when
+    // the workload does not say (no bound is derived for the levels behind).
+    virtual std::uint64_t coldReadBytes() const { return 0; }
     // Traffic moved outside the simulated accesses (see UntimedTraffic); most kernels move none.
     virtual std::vector<UntimedTraffic> untimedTraffic() const { return {}; }
     // Functional runs: write inputs into the target's memories, then check outputs afterwards.

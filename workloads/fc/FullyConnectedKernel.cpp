@@ -345,6 +345,7 @@ public:
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         return {{p_.memory->level, (p_.batch * p_.in + p_.out * p_.in + p_.batch * p_.out) * p_.elem()}};
     }
+    std::uint64_t coldReadBytes() const override { return (p_.batch * p_.in + p_.out * p_.in) * p_.elem(); }
     void initialise(FunctionalMemory& memory) override {
         write(memory, p_.xAddr, p_.batch * p_.in, 0);
         write(memory, p_.wAddr, p_.out * p_.in, 1);

@@ -242,6 +242,8 @@ public:
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         return {{p_.memory->level, p_.copies() ? 2 * p_.bytes : p_.bytes}};
     }
+    // The source (memcpy) or the buffer (memread) comes from main memory once; memset reads nothing.
+    std::uint64_t coldReadBytes() const override { return p_.copies() || p_.onlyReads() ? p_.bytes : 0; }
     void initialise(FunctionalMemory& memory) override {
         std::vector<std::uint8_t> buf(p_.bytes);
         if (p_.onlyReads())

@@ -226,6 +226,8 @@ public:
         std::uint64_t bytes = p_.kernel == "axpy" ? 3 * p_.n * elem : 2 * p_.n * elem + elem;
         return {{p_.cores[0].memory->level, bytes}};
     }
+    // x and y come from main memory once (a cached target's levels behind the L1).
+    std::uint64_t coldReadBytes() const override { return 2 * p_.n * dtypeBytes(p_.dtype); }
     void initialise(FunctionalMemory& memory) override {
         const unsigned elem = dtypeBytes(p_.dtype);
         for (const auto& core : p_.cores) {

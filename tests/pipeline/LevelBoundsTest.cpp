@@ -1,0 +1,50 @@
+// Cached targets are bounded at every level a run reaches: what a workload must read from main
+// memory passes the L2 and the DDR at least once (the caches start cold), so each gets a
+// compulsory-bytes figure and a bandwidth bound, and the simulated time is never below any.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "common/ProcessRunner.h"
+
+namespace tessim {
+namespace {
+
+nlohmann::json run(const std::string& args) {
+    const test::ProcessResult r = test::runTessim("run " + args + " --format json");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+}
+
+TEST(LevelBounds, CachedTargetsAreBoundedAtL1L2AndDdr) {
+    struct Case {
+        const char* args;
+        double coldRead;  // bytes the workload reads from main memory
+    };
+    const Case cases[] = {
+        {"--target k1 --workload memcpy --set workload.bytes=1MiB", 1 << 20},
+        {"--target k1 --workload memread --set workload.bytes=256KiB --set workload.repeat=2", 256 << 10},
+        {"--target k1 --workload fc", (4.0 * 1024 + 256.0 * 1024) * 4},
+        {"--target minimal-8core --workload axpy --set workload.n=65536", 2 * 65536 * 4},
+    };
+    for (const Case& c : cases) {
+        const nlohmann::json r = run(c.args);
+        const auto& b = r["bounds"];
+        for (const char* level : {"l1", "l2", "ddr"}) {
+            ASSERT_TRUE(b["bandwidth_s"].contains(level)) << c.args << " " << level;
+            EXPECT_GT(b["bandwidth_s"][level].get<double>(), 0.0) << c.args << " " << level;
+            EXPECT_LE(b["bandwidth_s"][level].get<double>(), r["seconds"].get<double>())
+                << c.args << " " << level;
+        }
+        EXPECT_EQ(b["compulsory_bytes"]["ddr"].get<double>(), c.coldRead) << c.args;
+        EXPECT_EQ(b["compulsory_bytes"]["l2"].get<double>(), c.coldRead) << c.args;
+        // What the DDR moved covers what it must.
+        EXPECT_GE(r["traffic_bytes"]["ddr"]["read"].get<double>(), c.coldRead) << c.args;
+    }
+    // memset reads nothing: no bound is derived behind the L1.
+    const nlohmann::json set = run("--target k1 --workload memset --set workload.bytes=64KiB");
+    EXPECT_FALSE(set["bounds"]["compulsory_bytes"].contains("ddr"));
+}
+
+}  // namespace
+}  // namespace tessim
