@@ -1,5 +1,6 @@
 #include "run/report/Report.h"
 
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -14,6 +15,32 @@ namespace {
 
 // Per initiator (engine, DMA channel): bytes it moved at each memory level and the time its
 // accesses queued there, summed over the level's memories, from `<memory>.by_initiator` stats.
+// The cache instances the engines that worked reach: the concrete memories of their `memories`
+// (a role resolved to the engine's own instance) that forward misses (`next`), and the caches
+// behind those.
+std::set<std::uint8_t> cachesReached(const RunOutcome& o) {
+    std::set<std::uint8_t> reached;
+    for (const EngineOutcome& e : o.engines) {
+        if (e.stalls.total() == e.stalls[StallReason::Idle])
+            continue;
+        const EngineInfo* info = nullptr;
+        for (const auto& ei : o.info.engines)
+            if (ei.name == e.name)
+                info = &ei;
+        if (info == nullptr)
+            continue;
+        for (std::uint8_t id : info->memories) {
+            const MemorySpaceInfo& s = o.info.spaces[id];
+            auto role = info->roles.find(s.name);
+            int at = role != info->roles.end() ? role->second : id;
+            for (; at >= 0 && o.info.spaces[static_cast<std::size_t>(at)].next >= 0;
+                 at = o.info.spaces[static_cast<std::size_t>(at)].next)
+                reached.insert(static_cast<std::uint8_t>(at));
+        }
+    }
+    return reached;
+}
+
 Json initiatorsSection(const RunOutcome& o, const Json& stats) {
     Json out = Json::object();
     auto target = stats.find(o.info.name);
@@ -110,10 +137,16 @@ Json buildReport(const RunOutcome& o) {
     bounds["compute_s"] = peak > 0 ? work / peak : 0.0;
     Json bandwidth = Json::object();
     Json compulsory = Json::object();
+    const std::set<std::uint8_t> reached = cachesReached(o);
     for (const auto& [level, bytes] : o.compulsory) {
+        // A cache level counts the instances the working engines reach (a thread's own L1, its
+        // cluster's L2); any other level all of its instances.
+        bool narrowed = false;
+        for (const auto& s : o.info.spaces)
+            narrowed = narrowed || (s.level == level && reached.count(s.id));
         double bw = 0.0;
         for (const auto& s : o.info.spaces)
-            if (s.level == level)
+            if (s.level == level && (narrowed ? reached.count(s.id) != 0 : true))
                 bw += s.peakBandwidth;
         bandwidth[level] = bw > 0 ? static_cast<double>(bytes) / bw : 0.0;
         compulsory[level] = bytes;

@@ -1,6 +1,7 @@
 // Cached targets are bounded at every level a run reaches: what a workload must read from main
 // memory passes the L2 and the DDR at least once (the caches start cold), so each gets a
-// compulsory-bytes figure and a bandwidth bound, and the simulated time is never below any.
+// compulsory-bytes figure and a bandwidth bound, and the simulated time is never below any. A
+// cache level's bound counts only the instances the working cores reach.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -41,6 +42,16 @@ TEST(LevelBounds, CachedTargetsAreBoundedAtL1L2AndDdr) {
         // What the DDR moved covers what it must.
         EXPECT_GE(r["traffic_bytes"]["ddr"]["read"].get<double>(), c.coldRead) << c.args;
     }
+    // A cache level is bounded by the instances the working cores reach: one thread has one L1
+    // (64 B a cycle at 1.6 GHz) and one cluster's L2; four threads on a cluster four L1s.
+    const std::string memcpy = "--target k1 --workload memcpy --set workload.bytes=1MiB";
+    const nlohmann::json one = run(memcpy + " --plan single-thread");
+    const nlohmann::json four = run(memcpy + " --plan cluster");
+    EXPECT_DOUBLE_EQ(one["bounds"]["bandwidth_s"]["l1"].get<double>(), 2.0 * (1 << 20) / (64 * 1.6e9));
+    EXPECT_DOUBLE_EQ(one["bounds"]["bandwidth_s"]["l1"].get<double>(),
+                     4 * four["bounds"]["bandwidth_s"]["l1"].get<double>());
+    EXPECT_DOUBLE_EQ(one["bounds"]["bandwidth_s"]["l2"].get<double>(),
+                     four["bounds"]["bandwidth_s"]["l2"].get<double>());
     // memset reads nothing: no bound is derived behind the L1.
     const nlohmann::json set = run("--target k1 --workload memset --set workload.bytes=64KiB");
     EXPECT_FALSE(set["bounds"]["compulsory_bytes"].contains("ddr"));
