@@ -44,7 +44,10 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
             r.get<double>("strided_elements_per_cycle", 1.0, Range<double>{1e-3, 1e6});
     }
     std::vector<DType> dtypes;
-    for (const auto& name : r.get<std::vector<std::string>>("dtypes")) {
+    const auto dtypeNames = r.get<std::vector<std::string>>("dtypes");
+    if (dtypeNames.empty())
+        r.fail("dtypes", "a unit executes at least one datatype (i8, i16, i32, f16, f32, f64)");
+    for (const auto& name : dtypeNames) {
         DType t;
         if (!parseDType(name, t))
             r.fail("dtypes", "unknown datatype '" + name + "' (expected i8, i16, i32, f16, f32, f64)");

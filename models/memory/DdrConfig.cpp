@@ -149,7 +149,8 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
     DdrConfig c;
     c.level = p.pick("level").get<std::string>("level", "ddr");
     c.standard = p.pick("standard").get<std::string>("standard", "custom");
-    c.size = p.pick("size").get<Bytes>("size", Range<Bytes>{Bytes{1}, Bytes{~0ULL}}).value;
+    // At most 1 TiB: far above any memory these chips address (and below overflow in the mapping).
+    c.size = p.pick("size").get<Bytes>("size", Range<Bytes>{Bytes{1}, Bytes{1ULL << 40}}).value;
     c.channels = p.pick("channels").get<unsigned>("channels", 1u, Range<unsigned>{1, 64});
     c.ranks = p.pick("ranks").get<unsigned>("ranks", 1u, Range<unsigned>{1, 16});
     c.banks = p.pick("banks").get<unsigned>("banks", Range<unsigned>{1, 256});
@@ -183,15 +184,39 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
                       CycleRounding rounding = CycleRounding::Up) {
         return readCycles(p.pick(key), key, c.clock, fallback, rounding);
     };
-    c.t.tCL = cycles("tCL");
+    // A DRAM command takes time: the core timings are at least one command clock.
+    auto atLeastOne = [&](const std::string& key, std::uint64_t value,
+                          const char* why = "a DRAM cannot answer in no time") {
+        if (value == 0)
+            p.pick(key).fail(key,
+                             fmt::format("{} must be at least one command clock ({}): {}", key,
+                                         formatDuration(static_cast<double>(c.clock.period) * 1e-12), why));
+        return value;
+    };
+    c.t.tCL = atLeastOne("tCL", cycles("tCL"));
     c.t.tCWL = cycles("tCWL", c.t.tCL);
-    c.t.tRCD = cycles("tRCD");
-    c.t.tRP = cycles("tRP");
-    c.t.tRAS = cycles("tRAS");
+    c.t.tRCD = atLeastOne("tRCD", cycles("tRCD"));
+    c.t.tRP = atLeastOne("tRP", cycles("tRP"));
+    c.t.tRAS = atLeastOne("tRAS", cycles("tRAS"));
     c.t.tRTP = cycles("tRTP", c.burstCycles());
     c.t.tWR = cycles("tWR", 0);
-    c.t.tRFC = cycles("tRFC", 0);
-    c.t.tREFI = cycles("tREFI", 0, CycleRounding::Down);
+    // `refresh: none` switches refresh off in so many words (a preset's refresh timings are then
+    // not read); a tREFI of 0 would do it unnoticed and is refused.
+    const std::string refresh =
+        p.pick("refresh").oneOf("refresh", {"all-bank", "per-bank", "none"}, std::string("all-bank"));
+    c.perBankRefresh = refresh == "per-bank";
+    if (refresh == "none") {
+        for (const char* key : {"tRFC", "tREFI", "tRFCpb", "tREFIpb"})
+            for (const config::Reader* layer : {&r, presetReader ? &*presetReader : nullptr})
+                if (layer != nullptr && layer->has(key))
+                    layer->ignore(key);
+    } else {
+        c.t.tRFC = cycles("tRFC", 0);
+        if (p.pick("tREFI").has("tREFI"))
+            c.t.tREFI =
+                atLeastOne("tREFI", cycles("tREFI", std::nullopt, CycleRounding::Down),
+                           "0 would turn refresh off unnoticed (write `refresh: none` to model no refresh)");
+    }
     c.bankGroups = p.pick("bank_groups").get<unsigned>("bank_groups", 1u, Range<unsigned>{1, 64});
     if (c.banks % c.bankGroups != 0)
         p.pick("bank_groups").fail("bank_groups", "the banks per rank must be a multiple of bank_groups");
@@ -211,11 +236,11 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.t.tDQSCK = cycles("tDQSCK", 0);
     c.t.tRPab = cycles("tRPab", 0);
     c.columnCycles = p.pick("column_cycles").get<unsigned>("column_cycles", 1u, Range<unsigned>{1, 16});
-    c.perBankRefresh =
-        p.pick("refresh").oneOf("refresh", {"all-bank", "per-bank"}, std::string("all-bank")) == "per-bank";
-    c.t.tRFCpb = cycles("tRFCpb", c.perBankRefresh ? std::nullopt : std::optional<std::uint64_t>{0});
-    c.t.tREFIpb = cycles("tREFIpb", c.perBankRefresh ? std::nullopt : std::optional<std::uint64_t>{0},
-                         CycleRounding::Down);
+    if (refresh != "none") {
+        c.t.tRFCpb = cycles("tRFCpb", c.perBankRefresh ? std::nullopt : std::optional<std::uint64_t>{0});
+        c.t.tREFIpb = cycles("tREFIpb", c.perBankRefresh ? std::nullopt : std::optional<std::uint64_t>{0},
+                             CycleRounding::Down);
+    }
     if (c.perBankRefresh && c.t.tREFIpb == 0)
         p.pick("tREFIpb").fail("tREFIpb", "per-bank refresh needs a tREFIpb above zero");
     if (c.refreshPeriodCycles() != 0 && c.refreshBlockCycles() >= c.refreshPeriodCycles()) {

@@ -24,8 +24,13 @@ EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, 
         if (c.slots.empty())
             r.fail("slots", "give at least one slot class (e.g. {scalar: 5, vector: 6})");
     }
+    // A vector register holds whole 32-bit elements at least, and (as RVV's VLEN) a power of two.
     c.registerBytes = static_cast<unsigned>(
-        r.get<Bytes>("register_size", Bytes{32}, Range<Bytes>{Bytes{1}, Bytes{1 << 20}}).value);
+        r.get<Bytes>("register_size", Bytes{32}, Range<Bytes>{Bytes{4}, Bytes{1 << 20}}).value);
+    if ((c.registerBytes & (c.registerBytes - 1)) != 0)
+        r.fail("register_size", fmt::format("a vector register of {} B: its size must be a power of two (as "
+                                            "RVV's VLEN), like 16 B or 32 B",
+                                            c.registerBytes));
     c.vectorRegisters = r.get<unsigned>("vector_registers", kVectorRegs, Range<unsigned>{1, kVectorRegs});
     c.scalarRegisters = r.get<unsigned>("scalar_registers", kRegIds - kScalarRegBase,
                                         Range<unsigned>{1, kRegIds - kScalarRegBase});

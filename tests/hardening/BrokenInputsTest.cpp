@@ -43,6 +43,13 @@ const std::vector<Case> kCases = {
     {"unknown-key.target.yaml", "3:3: error: spm.colour", "unknown key 'colour'"},
     {"wrong-type.target.yaml", "3:14: error: ddr.bandwidth", "a bandwidth with a unit"},
     {"zero-clock.target.yaml", "2:8: error: clock", "between 1 kHz and 100 GHz"},
+    // Impossible hardware (each included minimal-8core and changed one parameter)
+    {"huge-ddr.target.yaml", "3:9: error: ddr.size", "between 1 B and 1024 GiB"},
+    {"no-dtypes.target.yaml", "5:7: error: core.units.valu.dtypes", "at least one datatype"},
+    {"odd-register.target.yaml", "3:3: error: core.register_size", "must be a power of two"},
+    {"three-byte-register.target.yaml", "3:18: error: core.register_size", "between 4 B and 1 MiB"},
+    {"zero-tcl.target.yaml", "3:3: error: ddr.tCL", "at least one command clock"},
+    {"zero-trefi.target.yaml", "3:3: error: ddr.tREFI", "would turn refresh off"},
     // Workloads
     {"absurd-count.workload.yaml", "3:4: error: n", "expected an integer, got '1e30'"},
     {"empty.workload.yaml", "1:1: error:", "the workload file is empty"},

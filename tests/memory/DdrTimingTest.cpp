@@ -14,7 +14,7 @@ namespace {
 using test::configFrom;
 
 // DDR4-2400 with its bank groups; refresh off so no window moves a command.
-const std::string kDdr4 = "preset: ddr4-2400-x64\ntREFI: 0\n";
+const std::string kDdr4 = "preset: ddr4-2400-x64\nrefresh: none\n";
 
 struct DdrBench {
     Ddr ddr;
