@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "models/compute/UnitFactory.h"
 #include "models/dma/DmaFactory.h"
@@ -160,6 +161,14 @@ ConfiguredTarget::ComponentKeys ConfiguredTarget::componentKeys(const config::Re
             continue;
         if (node.isMap() && node.find("impl") == nullptr)
             failMisspeltComponent(r, root, key);
+        if (!node.isMap()) {
+            // A value at the top that is no setting: most likely a misspelt one (`clok: 2 GHz`).
+            const std::string near = config::closestMatch(key, targetSettingKeys());
+            r.fail(key, fmt::format("unknown target setting '{}' (settings: {}; a component is a map with "
+                                    "`impl`){}",
+                                    key, fmt::join(targetSettingKeys(), ", "),
+                                    near.empty() ? "" : "; did you mean '" + near + "'?"));
+        }
         config::Reader c = r.child(key);
         std::string impl = c.get<std::string>("impl");
         auto in = [&](const std::vector<std::string>& v) {

@@ -321,9 +321,15 @@ private:
 
 }  // namespace
 
+const std::vector<std::string>& targetSettingKeys() {
+    static const std::vector<std::string> keys{"name",         "description", "clock",
+                                               "energy_table", "quantum",     "groups"};
+    return keys;
+}
+
 bool isTargetSettingKey(const std::string& key) {
-    return key == "name" || key == "description" || key == "clock" || key == "energy_table" ||
-           key == "quantum" || key == "groups";
+    const auto& keys = targetSettingKeys();
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
 const ComponentInstance* ExpandedTopology::find(const std::string& instanceName) const {

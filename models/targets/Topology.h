@@ -72,6 +72,8 @@ struct ExpandedTopology {
 
 // Keys of the target's top level that are not components.
 bool isTargetSettingKey(const std::string& key);
+/// The target's own keys (not components): name, description, clock, energy_table, quantum, groups.
+const std::vector<std::string>& targetSettingKeys();
 
 // Expands `count:` and clusters; ConfigError (file:line:col, dotted key) for a bad count, a
 // reference that names nothing or is ambiguous, a nested cluster, or a clash of instance names.

@@ -39,8 +39,17 @@ std::optional<std::string> asPath(LibraryKind kind, const std::string& nameOrPat
     bool looksLikePath = nameOrPath.find('/') != std::string::npos || p.has_extension();
     if (!fs::is_regular_file(p) && !looksLikePath)
         return std::nullopt;
-    if (!fs::is_regular_file(p))
-        commandLineError(std::string(kindName(kind)) + " file '" + nameOrPath + "' does not exist");
+    if (!fs::is_regular_file(p)) {
+        // Say what it is instead: a directory or a device is not a configuration file.
+        std::error_code ec;
+        const fs::file_status st = fs::status(p, ec);
+        const std::string what = fs::is_directory(st) ? "is a directory"
+                                 : fs::exists(st) && !fs::is_regular_file(st)
+                                     ? "is not a regular file (a device, pipe or socket)"
+                                     : "does not exist";
+        commandLineError(std::string(kindName(kind)) + " file '" + nameOrPath + "' " + what +
+                         "; give a YAML file or a name from `tessim list " + kindName(kind) + "s`");
+    }
     return p.string();
 }
 

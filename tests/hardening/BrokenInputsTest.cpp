@@ -33,6 +33,9 @@ const std::vector<Case> kCases = {
     {"binary-garbage.target.yaml", "1:5: error:", "byte 0x02 is not UTF-8 text"},
     {"deep-nesting.target.yaml", "1:40006: error:", "nested more than 256 levels deep"},
     {"duplicate-key.target.yaml", "4:3: error: spm.size", "duplicate key 'size' (first given at line 3)"},
+    {"misspelt-setting.target.yaml", "2:1: error: clok",
+     "unknown target setting 'clok' (settings: name, description, clock, energy_table, quantum, groups; a "
+     "component is a map with `impl`); did you mean 'clock'?"},
     {"missing-include.target.yaml", "1:50: error: include", "cannot open included file 'no-such-part.yaml'"},
     {"negative-size.target.yaml", "3:9: error: spm.size", "not negative, got '-1 KiB'"},
     {"self-include.target.yaml", "1:10: error: include", "include cycle"},
@@ -89,6 +92,8 @@ const std::vector<Case> kCases = {
     {"short-row.csv", "2:1: error:", "a conv row has 8 fields"},
     {"zero-channels.csv", "2:26: error: Channels", "got '0'"},
     // Command lines
+    {"device-as-workload.cli", "<command line>: error: workload file '/dev/zero'", "is not a regular file"},
+    {"directory-as-target.cli", "<command line>: error: target file '/tmp'", "is a directory"},
     {"max-memory-without-unit.cli", "<command line>:1:1: error: --max-memory", "a size with a unit (8GiB)"},
     {"set-misspelt-component.cli", "<command line>:1:1: error: srm", "did you mean 'spm'?"},
     {"set-negative-size.cli", "<command line>:1:1: error: spm.size", "not negative, got '-1KiB'"},
