@@ -25,6 +25,9 @@ std::uint64_t checked(const config::Reader& r, const std::string& key, const Clo
 
 std::uint64_t readCycles(const config::Reader& r, const std::string& key, const ClockDomain& clock,
                          std::optional<std::uint64_t> fallback, CycleRounding rounding) {
+    if (config::Reader::cataloguing())
+        r.noteKey(key, "cycles (24) or time (18 ns)",
+                  fallback ? std::optional<std::string>(std::to_string(*fallback)) : std::nullopt, "≤ 1 ms");
     if (fallback && !r.has(key))
         return *fallback;
     const config::Node& node = r.node(key);
@@ -43,6 +46,11 @@ std::uint64_t readCycles(const config::Reader& r, const std::string& key, const 
         }
         return checked(r, key, clock, v);
     }
+    bool negative = text.size() > 1 && text.front() == '-';
+    for (char c : text.substr(negative ? 1 : 0))
+        negative = negative && std::isdigit(static_cast<unsigned char>(c));
+    if (negative)
+        r.fail(key, "a cycle count is not negative, got '" + text + "'");
     std::string why;
     auto d = config::parseDuration(text, &why);
     if (!d)

@@ -231,6 +231,11 @@ public:
     /// reference: while a KeyCatalogue collects, the keys read here and in the maps under it (but
     /// for those that name their own) are listed under that name. Costs nothing otherwise.
     void describeAs(const std::string& schema) const;
+    /// Whether a KeyCatalogue collects on this thread; noteKey() lists a key a reader decodes
+    /// itself from node() (cycle counts) with what it holds, its fallback and bounds.
+    static bool cataloguing();
+    void noteKey(const std::string& key, const char* type, std::optional<std::string> fallback,
+                 std::string bounds) const;
     /// This map's keys are names (op kinds, slot classes): the reference shows each as
     /// `placeholder`, but for the `fixed` keys.
     void describeKeysAs(const std::string& placeholder, std::vector<std::string> fixed = {}) const;
@@ -262,9 +267,6 @@ private:
         noteKey(key, detail::typeLabel<T>(),
                 fallback ? std::optional<std::string>(show(*fallback)) : std::nullopt, bounds);
     }
-    static bool cataloguing();
-    void noteKey(const std::string& key, const char* type, std::optional<std::string> fallback,
-                 std::string bounds) const;
     template <class T> static std::string show(const T& value) {
         if constexpr (std::is_same_v<T, bool>) {
             return value ? "true" : "false";

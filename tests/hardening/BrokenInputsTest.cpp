@@ -96,6 +96,8 @@ const std::vector<Case> kCases = {
     {"directory-as-target.cli", "<command line>: error: target file '/tmp'", "is a directory"},
     {"max-memory-without-unit.cli", "<command line>:1:1: error: --max-memory", "a size with a unit (8GiB)"},
     {"set-misspelt-component.cli", "<command line>:1:1: error: srm", "did you mean 'spm'?"},
+    {"set-negative-cycles.cli", "<command line>:1:1: error: l1.hit_latency",
+     "a cycle count is not negative, got '-3'"},
     {"set-negative-size.cli", "<command line>:1:1: error: spm.size", "not negative, got '-1KiB'"},
     {"set-unclosed-flow.cli", "<command line>:1:1: error: n", "end of sequence flow not found"},
     {"set-unknown-root.cli", "<command line>:1:1: error: chip.spm.size", "--set keys start with target."},
