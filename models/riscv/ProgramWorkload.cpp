@@ -11,6 +11,7 @@
 #include "models/riscv/BranchPredictor.h"
 #include "models/riscv/ElfProgram.h"
 #include "models/riscv/LinuxProcess.h"
+#include "models/riscv/RiscvVector.h"
 #include "sim/core/Time.h"
 #include "sim/engine/StallBreakdown.h"
 
@@ -24,18 +25,22 @@ using riscv::Mnemonic;
 // Instructions executed per refill: enough to amortise the call, few enough that the program's
 // output and the simulation stay close.
 constexpr unsigned kChunk = 256;
-constexpr unsigned kClasses = static_cast<unsigned>(InstructionClass::System) + 1;
-constexpr const char* kClassNames[kClasses] = {"alu",      "multiply", "divide",    "load",    "store",
-                                               "branch",   "jump",     "atomic",    "fp_load", "fp_store",
-                                               "fp_arith", "fp_fma",   "fp_divide", "system"};
+constexpr unsigned kClasses = static_cast<unsigned>(InstructionClass::VectorFp) + 1;
+constexpr const char* kClassNames[kClasses] = {
+    "alu",           "multiply",    "divide",       "load",           "store",    "branch",    "jump",
+    "atomic",        "fp_load",     "fp_store",     "fp_arith",       "fp_fma",   "fp_divide", "system",
+    "vector_config", "vector_load", "vector_store", "vector_integer", "vector_fp"};
 
-// Integer registers x1..x31 are the engine's scalar registers s1..s31 (x0 is none); the FP
-// registers f0..f31 are its first 32 vector registers, which a scalar program leaves free, so the
-// scoreboard sees every true dependence through either file.
+// Integer registers x1..x31 are the engine's scalar registers s1..s31 (x0 is none), the FP
+// registers f0..f31 its scalar registers s32..s63 and the vector registers v0..v31 its vector
+// registers, so the scoreboard sees every true dependence through each file.
 std::uint8_t xreg(unsigned r) {
     return r ? static_cast<std::uint8_t>(kScalarRegBase + r) : kNoReg;
 }
 std::uint8_t freg(unsigned r) {
+    return static_cast<std::uint8_t>(kScalarRegBase + 32 + r);
+}
+std::uint8_t vreg(unsigned r) {
     return static_cast<std::uint8_t>(r);
 }
 
@@ -291,6 +296,17 @@ private:
         case InstructionClass::FpArith:
         case InstructionClass::FpFma:
         case InstructionClass::FpDivide: fpOp(i, cls, op); break;
+        case InstructionClass::VectorConfig:
+            op.kind = OpKind::VSetVl;
+            op.dst = xreg(i.rd);
+            op.src[0] = i.mnemonic == Mnemonic::Vsetivli ? kNoReg : xreg(i.rs1);
+            op.vl = static_cast<std::uint32_t>(s_.process->hart().vl());
+            op.imm = 1;
+            break;
+        case InstructionClass::VectorLoad:
+        case InstructionClass::VectorStore: vectorMemory(r, cls == InstructionClass::VectorStore, op); break;
+        case InstructionClass::VectorAlu:
+        case InstructionClass::VectorFp: vectorArithmetic(r, op); break;
         case InstructionClass::System:
             op.kind =
                 OpKind::SAdd;  // csr*, fence, ecall: one issue slot (assumption until the pipeline model)
@@ -298,6 +314,112 @@ private:
             break;
         }
         out.push_back(op);
+    }
+
+    static DType vectorType(unsigned bytes, bool fp) {
+        switch (bytes) {
+        case 1: return DType::I8;
+        case 2: return fp ? DType::F16 : DType::I16;
+        case 4: return fp ? DType::F32 : DType::I32;
+        default: return DType::F64;  // 64-bit elements (the op IR has no 64-bit integer type)
+        }
+    }
+
+    // A vector load or store: its elements from the first one's address, unit stride, strided,
+    // or (indexed: timed as a strided access from the first address; the element addresses do not
+    // reach the caches yet) element by element; segments as segment ops.
+    void vectorMemory(const riscv::Retired& r, bool store, Op& op) {
+        const riscv::Instruction& i = *r.instruction;
+        const bool segment = i.rs3 > 1 && i.rs2 != 8 && i.funct6 == 0;
+        op.kind = segment ? (store ? OpKind::SegStore : OpKind::SegLoad)
+                  : store ? OpKind::VStore
+                          : OpKind::VLoad;
+        if (segment)
+            op.count = i.rs3;
+        (store ? op.src[0] : op.dst) = vreg(i.rd);
+        op.space = s_.memory->id;
+        op.dtype = vectorType(r.sew, false);
+        op.vl = std::max<std::uint32_t>(r.vl, 1);
+        op.base = xreg(i.rs1);
+        op.addr = s_.process->memory().physical(r.address);
+        op.stride = r.indexed ? r.sew : r.stride == r.sew ? 0 : r.stride;
+    }
+
+    // Vector arithmetic on the vector unit's op kinds: multiply-adds, multiplies, reductions,
+    // slides, gathers and broadcasts as such; widening multiply-adds and sums as the widening
+    // FMA; moves to a scalar register as a scalar op; everything else as an add.
+    void vectorArithmetic(const riscv::Retired& r, Op& op) {
+        const riscv::Instruction& i = *r.instruction;
+        const bool fp = i.mnemonic == Mnemonic::VectorFloat, mv = i.mnemonic == Mnemonic::VectorMask;
+        const bool scalarForm = i.rm >= riscv::OPIVI;  // .vi, .vx, .vf
+        const unsigned f6 = i.funct6;
+        op.dtype = vectorType(r.sew, fp);
+        op.vl = std::max<std::uint32_t>(r.vl, 1);
+        op.kind = OpKind::Add;
+        op.dst = vreg(i.rd);
+        op.src[0] = vreg(i.rs2);
+        op.src[1] = !scalarForm            ? vreg(i.rs1)
+                    : i.rm == riscv::OPFVF ? freg(i.rs1)
+                    : i.rm == riscv::OPIVI ? kNoReg
+                                           : xreg(i.rs1);
+        // The unary forms use the vs1 field as an opcode (vmv.x.s, vzext, vmsbf, vid, vfsqrt …).
+        if (!scalarForm && (f6 == 0x10 || f6 == 0x12 || f6 == 0x13 || f6 == 0x14) && i.rm != riscv::OPIVV)
+            op.src[1] = kNoReg;
+        const unsigned group = std::max(1u, static_cast<unsigned>(r.lmul8) / 8);
+        const bool reduction =
+            (fp && f6 <= 7 && (f6 & 1)) || (mv && f6 <= 7) || (!fp && !mv && (f6 == 0x30 || f6 == 0x31));
+        const bool toScalar = f6 == 0x10 && !scalarForm;   // vmv.x.s, vfmv.f.s, vcpop.m, vfirst.m
+        const bool fromScalar = f6 == 0x10 && scalarForm;  // vmv.s.x, vfmv.s.f
+        const bool maskResult = (!mv && f6 >= 0x18 && f6 <= 0x1f) ||
+                                (!fp && !mv && (f6 == 0x11 || f6 == 0x13)) || (mv && f6 == 0x14 && i.rs1 < 4);
+        if (toScalar) {
+            op.kind = OpKind::SAdd;
+            op.dtype = DType::I32;
+            op.dst = fp ? freg(i.rd) : xreg(i.rd);
+            op.src[1] = kNoReg;
+            return;
+        }
+        if (fromScalar) {
+            op.kind = OpKind::Broadcast;
+            op.vl = 1;
+            op.src[0] = fp ? freg(i.rs1) : xreg(i.rs1);
+            op.src[1] = kNoReg;
+            return;
+        }
+        if (mv && f6 >= 0x18 && f6 <= 0x1f) {  // mask logicals: vl bits
+            op.dtype = DType::I8;
+            op.vl = std::max<std::uint32_t>((r.vl + 7) / 8, 1);
+            return;
+        }
+        if (maskResult && i.rd % group)
+            op.dst = kNoReg;  // a mask in a register that cannot start the sources' group: not tracked
+        if (reduction) {
+            op.kind = OpKind::Reduce;
+            if (fp && f6 == 0x03)
+                op.flags |= Op::kOrdered;
+            op.dst = vreg(i.rd);
+            op.src[1] = vreg(i.rs1);
+        } else if ((fp && f6 >= 0x28 && f6 <= 0x2f) || (mv && f6 >= 0x29 && f6 <= 0x2f)) {
+            op.kind = OpKind::Fma;
+            op.src[2] = vreg(i.rd);
+        } else if ((fp && f6 == 0x24) || (mv && f6 >= 0x24 && f6 <= 0x27)) {
+            op.kind = OpKind::Mul;
+        } else if (mv && f6 >= 0x30) {
+            op.kind = OpKind::WidenFma;
+            op.src[2] = vreg(i.rd);
+        } else if ((f6 == 0x0e || f6 == 0x0f) && scalarForm) {  // vslideup/down, v[f]slide1up/down
+            op.kind = OpKind::Slide;
+            op.imm = f6 == 0x0e ? -1.0 : 1.0;
+            op.src[1] = kNoReg;
+        } else if ((!fp && !mv && (f6 == 0x0c || (f6 == 0x0e && !scalarForm))) || (mv && f6 == 0x17)) {
+            op.kind = OpKind::Gather;
+            if (mv)
+                op.src[1] = kNoReg;
+        } else if (f6 == 0x17 && i.vm && scalarForm) {  // vmv.v.x, vmv.v.i, vfmv.v.f
+            op.kind = OpKind::Broadcast;
+            op.src[0] = op.src[1];
+            op.src[1] = kNoReg;
+        }
     }
 
     void memoryOperand(Op& op, const riscv::Retired& r, bool fp, unsigned base) {

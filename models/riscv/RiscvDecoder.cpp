@@ -1,5 +1,6 @@
-// RV64GC + Zba/Zbb/Zbs decoding (the RISC-V unprivileged specification, 20191213, and the bit
-// manipulation specification 1.0.0). Compressed encodings expand to their 32-bit equivalents.
+// RV64GC + Zba/Zbb/Zbs + V decoding (the RISC-V unprivileged specification, 20191213, the bit
+// manipulation specification 1.0.0 and the vector specification 1.0). Compressed encodings
+// expand to their 32-bit equivalents.
 #include "models/riscv/RiscvInstruction.h"
 
 namespace tessim::riscv {
@@ -311,6 +312,45 @@ Mnemonic opFp(std::uint32_t b) {
     return Mnemonic::Illegal;
 }
 
+// A vector load or store (LOAD-FP/STORE-FP with a vector width): the element width in bytes.
+Instruction vectorMemory(std::uint32_t b, bool store) {
+    static constexpr std::uint8_t kWidthBytes[8] = {1, 0, 0, 0, 0, 2, 4, 8};
+    Instruction i = make(store ? Mnemonic::VectorStore : Mnemonic::VectorLoad, field(b, 11, 7),
+                         field(b, 19, 15), field(b, 24, 20), 0);
+    if (field(b, 28, 28))  // mew: element widths above 64 bits are reserved
+        return Instruction{};
+    i.rm = kWidthBytes[field(b, 14, 12)];
+    i.rs3 = static_cast<std::uint8_t>(field(b, 31, 29) + 1);
+    i.funct6 = static_cast<std::uint8_t>(field(b, 27, 26));
+    i.vm = static_cast<std::uint8_t>(field(b, 25, 25));
+    return i;
+}
+
+Instruction vectorArithmetic(std::uint32_t b) {
+    const unsigned f3 = field(b, 14, 12);
+    Instruction i;
+    if (f3 == 7) {  // vsetvli (bit 31 = 0), vsetivli (11), vsetvl (1000000)
+        if (!field(b, 31, 31))
+            i = make(Mnemonic::Vsetvli, field(b, 11, 7), field(b, 19, 15), 0, field(b, 30, 20));
+        else if (field(b, 31, 30) == 3)
+            i = make(Mnemonic::Vsetivli, field(b, 11, 7), 0, 0, field(b, 29, 20));
+        else if (field(b, 31, 25) == 0x40)
+            i = make(Mnemonic::Vsetvl, field(b, 11, 7), field(b, 19, 15), field(b, 24, 20), 0);
+        if (i.mnemonic == Mnemonic::Vsetivli)
+            i.rs1 = static_cast<std::uint8_t>(field(b, 19, 15));  // the AVL itself, uimm5
+        return i;
+    }
+    static constexpr Mnemonic kByCategory[7] = {
+        Mnemonic::VectorInteger, Mnemonic::VectorFloat, Mnemonic::VectorMask, Mnemonic::VectorInteger,
+        Mnemonic::VectorInteger, Mnemonic::VectorFloat, Mnemonic::VectorMask};
+    i = make(kByCategory[f3], field(b, 11, 7), field(b, 19, 15), field(b, 24, 20),
+             signExtend(field(b, 19, 15), 5));
+    i.rm = static_cast<std::uint8_t>(f3);
+    i.funct6 = static_cast<std::uint8_t>(field(b, 31, 26));
+    i.vm = static_cast<std::uint8_t>(field(b, 25, 25));
+    return i;
+}
+
 Instruction decode32(std::uint32_t b) {
     const unsigned opcode = field(b, 6, 0), rd = field(b, 11, 7), f3 = field(b, 14, 12);
     const unsigned rs1 = field(b, 19, 15), rs2 = field(b, 24, 20);
@@ -385,11 +425,16 @@ Instruction decode32(std::uint32_t b) {
     case 0x07:
         if (f3 == 2 || f3 == 3)
             i = make(f3 == 2 ? Mnemonic::Flw : Mnemonic::Fld, rd, rs1, 0, iImm);
+        else if (f3 == 0 || f3 >= 5)
+            i = vectorMemory(b, false);
         break;
     case 0x27:
         if (f3 == 2 || f3 == 3)
             i = make(f3 == 2 ? Mnemonic::Fsw : Mnemonic::Fsd, 0, rs1, rs2, sImm);
+        else if (f3 == 0 || f3 >= 5)
+            i = vectorMemory(b, true);
         break;
+    case 0x57: i = vectorArithmetic(b); break;
     case 0x43:
     case 0x47:
     case 0x4b:

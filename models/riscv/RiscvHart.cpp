@@ -101,6 +101,9 @@ bool Hart::step(Retired& r, bool clockCurrent) {
     r.address = 0;
     r.accessBytes = 0;
     r.taken = false;
+    r.vl = 0;
+    r.stride = 0;
+    r.indexed = false;
     execute(i, r);
     ++retired_;
     return true;
@@ -287,6 +290,8 @@ void Hart::execute(const Instruction& i, Retired& r) {
     default:
         if (instructionClass(i.mnemonic) == InstructionClass::Atomic)
             executeAtomic(i, r);
+        else if (i.mnemonic >= M::Vsetvli)
+            executeVector(i, r);
         else
             executeFloat(i, r);
         break;
@@ -366,6 +371,13 @@ std::uint64_t Hart::readCsr(const Instruction& i, unsigned csr) {
     case 0xc00: return cycles_ ? cycles_() : retired_;
     case 0xc01: return time_ ? time_() : retired_;
     case 0xc02: return retired_;
+    case 0x008: return vstart_;
+    case 0x009: return vxsat_;
+    case 0x00a: return vxrm_;
+    case 0x00f: return (vxrm_ << 1) | vxsat_;
+    case 0xc20: return vl_;
+    case 0xc21: return vtype_;
+    case 0xc22: return kVlenBytes;
     default: illegal(i, "an access to a CSR the hart does not have");
     }
 }
@@ -377,6 +389,13 @@ void Hart::writeCsr(const Instruction& i, unsigned csr, std::uint64_t value) {
     case 0x003:
         fflags = value & 0x1f;
         frm = (value >> 5) & 7;
+        return;
+    case 0x008: vstart_ = value & (8 * kVlenBytes - 1); return;
+    case 0x009: vxsat_ = value & 1; return;
+    case 0x00a: vxrm_ = value & 3; return;
+    case 0x00f:
+        vxsat_ = value & 1;
+        vxrm_ = (value >> 1) & 3;
         return;
     default: illegal(i, "a write to a read-only or missing CSR");
     }

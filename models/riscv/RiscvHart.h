@@ -1,5 +1,6 @@
-// One RV64GC hart in Linux user mode, functional only: registers, fcsr, the program counter and
-// the semantics of every decoded instruction. It executes an instruction at a time and tells
+// One RV64GC hart with the V extension (RVV 1.0, VLEN 256 as the X60's) in Linux user mode,
+// functional only: registers, fcsr, the vector state, the program counter and the semantics of
+// every decoded instruction. It executes an instruction at a time and tells
 // the caller what the timing needs (the instruction, the address it touched, a taken branch);
 // how long that takes is the engine's business. System calls go to the handler.
 #pragma once
@@ -37,9 +38,17 @@ struct IllegalInstruction {
 struct Retired {
     const Instruction* instruction = nullptr;
     std::uint64_t pc = 0;
-    std::uint64_t address = 0;  // virtual address of a load, store or AMO
-    std::uint8_t accessBytes = 0;
-    bool taken = false;  // a branch or jump changed the flow
+    std::uint64_t address = 0;     // virtual address of a load, store or AMO
+    std::uint8_t accessBytes = 0;  // of one element for a vector load or store
+    bool taken = false;            // a branch or jump changed the flow
+    // A vector instruction: the elements it processed (vl, or the registers' worth of a whole-
+    // register move, load or store), its element width in bytes and LMUL in eighths; a strided
+    // access its stride (0 for unit stride), an indexed one `indexed`.
+    std::uint32_t vl = 0;
+    std::uint8_t sew = 0;
+    std::uint8_t lmul8 = 0;
+    std::int64_t stride = 0;
+    bool indexed = false;
 };
 
 class Hart {
@@ -60,6 +69,11 @@ public:
     std::uint64_t f(unsigned r) const { return freg_[r]; }
     void setF(unsigned r, std::uint64_t bits) { freg_[r] = bits; }
     std::uint64_t pc() const { return pc_; }
+    // The vector state (RVV 1.0): VLEN in bytes, vl, vtype (bit 63: vill) and the registers.
+    static constexpr unsigned kVlenBytes = 32;
+    std::uint64_t vl() const { return vl_; }
+    std::uint64_t vtype() const { return vtype_; }
+    const std::uint8_t* vectorRegister(unsigned r) const { return &vreg_[r * kVlenBytes]; }
     void setPc(std::uint64_t pc) { pc_ = pc; }
     std::uint64_t instructionsRetired() const { return retired_; }
     GuestMemory& memory() { return memory_; }
@@ -79,6 +93,19 @@ private:
     void executeAtomic(const Instruction& i, Retired& r);
     void executeFloat(const Instruction& i, Retired& r);
     void correctTiesAway(const Instruction& i);  // RMM: the RNE result corrected where it was a tie
+    // RiscvVector.cpp: vsetvl*, loads and stores, integer and floating-point arithmetic.
+    void executeVector(const Instruction& i, Retired& r);
+    void setVectorType(const Instruction& i, std::uint64_t avl, std::uint64_t vtype);
+    void executeVectorMemory(const Instruction& i, Retired& r);
+    void executeVectorInteger(const Instruction& i, Retired& r);
+    void executeVectorMaskCategory(const Instruction& i, Retired& r);
+    void executeVectorFloat(const Instruction& i, Retired& r);
+    std::uint64_t element(unsigned reg, std::uint64_t index, unsigned bytes) const;
+    void setElement(unsigned reg, std::uint64_t index, unsigned bytes, std::uint64_t value);
+    bool maskBit(unsigned reg, std::uint64_t index) const {
+        return (vreg_[reg * kVlenBytes + index / 8] >> (index % 8)) & 1;
+    }
+    void setMaskBit(unsigned reg, std::uint64_t index, bool value);
     std::uint64_t readCsr(const Instruction& i, unsigned csr);
     void writeCsr(const Instruction& i, unsigned csr, std::uint64_t value);
     [[noreturn]] void illegal(const Instruction& i, const char* reason) const;
@@ -89,6 +116,10 @@ private:
     std::array<std::uint64_t, 32> freg_{};
     std::uint64_t pc_ = 0;
     std::uint64_t retired_ = 0;
+    std::array<std::uint8_t, 32 * kVlenBytes> vreg_{};
+    std::uint64_t vl_ = 0, vstart_ = 0;
+    std::uint64_t vtype_ = std::uint64_t{1} << 63;  // vill until the first vsetvl
+    std::uint32_t vxrm_ = 0, vxsat_ = 0;            // fixed-point rounding mode and saturation flag
     // lr/sc: the reserved address, or none.
     bool reserved_ = false;
     std::uint64_t reservation_ = 0;

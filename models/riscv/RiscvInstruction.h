@@ -1,6 +1,8 @@
-// A decoded RV64GC instruction (RV64IMAFDC, Zicsr, Zifencei, Zba, Zbb, Zbs): the mnemonic, its
-// operands and its timing class. A compressed instruction decodes to the instruction it expands
-// to (length 2), so the executor knows one form of each.
+// A decoded RV64GC instruction (RV64IMAFDC, Zicsr, Zifencei, Zba, Zbb, Zbs) or RVV 1.0 one: the
+// mnemonic, its operands and its timing class. A compressed instruction decodes to the
+// instruction it expands to (length 2), so the executor knows one form of each. A vector
+// arithmetic instruction is one of three mnemonics (integer, mask/multiply, floating point, by
+// its funct3 category) with its funct6 beside it; vectorName() spells it out (RiscvVector.h).
 #pragma once
 
 #include <cstdint>
@@ -22,8 +24,13 @@ enum class InstructionClass : std::uint8_t {
     FpStore,
     FpArith,  // add, sub, mul, min/max, sign injection, compare, class, moves, conversions
     FpFma,
-    FpDivide,  // div and sqrt
-    System,    // ecall, ebreak, csr*, fence, fence.i
+    FpDivide,      // div and sqrt
+    System,        // ecall, ebreak, csr*, fence, fence.i
+    VectorConfig,  // vsetvli, vsetivli, vsetvl
+    VectorLoad,    // every vector load: unit-stride, strided, indexed, segment, whole-register, mask, ff
+    VectorStore,
+    VectorAlu,  // integer, fixed-point, mask and permutation instructions (OPIVV/OPIVX/OPIVI/OPMVV/OPMVX)
+    VectorFp,   // floating point (OPFVV, OPFVF)
 };
 
 // X(enumerator, mnemonic, class)
@@ -94,7 +101,10 @@ enum class InstructionClass : std::uint8_t {
     X(FclassD, "fclass.d", FpArith) X(FcvtWD, "fcvt.w.d", FpArith) X(FcvtWuD, "fcvt.wu.d", FpArith) \
     X(FcvtLD, "fcvt.l.d", FpArith) X(FcvtLuD, "fcvt.lu.d", FpArith) X(FmvXD, "fmv.x.d", FpArith) \
     X(FcvtDW, "fcvt.d.w", FpArith) X(FcvtDWu, "fcvt.d.wu", FpArith) X(FcvtDL, "fcvt.d.l", FpArith) \
-    X(FcvtDLu, "fcvt.d.lu", FpArith) X(FmvDX, "fmv.d.x", FpArith)
+    X(FcvtDLu, "fcvt.d.lu", FpArith) X(FmvDX, "fmv.d.x", FpArith) \
+    X(Vsetvli, "vsetvli", VectorConfig) X(Vsetivli, "vsetivli", VectorConfig) X(Vsetvl, "vsetvl", VectorConfig) \
+    X(VectorLoad, "vector load", VectorLoad) X(VectorStore, "vector store", VectorStore) \
+    X(VectorInteger, "OPIV", VectorAlu) X(VectorMask, "OPMV", VectorAlu) X(VectorFloat, "OPFV", VectorFp)
 // clang-format on
 
 enum class Mnemonic : std::uint16_t {
@@ -114,6 +124,12 @@ struct Instruction {
     std::uint8_t length = 4;  // bytes: 2 for a compressed instruction
     std::int64_t imm = 0;     // sign-extended immediate; the CSR number for csr*; shamt for shifts
     std::uint32_t bits = 0;   // the encoding as fetched (16 bits for a compressed one)
+    // Vector instructions: the mask bit (1: unmasked), funct6 of an arithmetic one (rm then holds
+    // funct3, the operand form: 0 vv, 1 fvv, 2 mvv, 3 vi, 4 vx, 5 vf, 6 mvx), or for a load or
+    // store its addressing (mop: 0 unit stride, 1 indexed unordered, 2 strided, 3 indexed ordered)
+    // with rm the element width in bytes, rs3 the fields (nf) and rs2 the lumop/sumop or vs2.
+    std::uint8_t vm = 1;
+    std::uint8_t funct6 = 0;
 };
 
 // Decodes one encoding: a 32-bit one when its two low bits are 11, else the low 16 bits as a

@@ -18,6 +18,9 @@ namespace tessim::test {
 constexpr const char* kRiscvCompiler = "riscv64-linux-gnu-gcc";
 // The X60's scalar ISA (RVA22: rv64gc with Zba, Zbb, Zbs) as qemu-user runs it.
 constexpr const char* kQemu = "qemu-riscv64 -cpu rv64,zba=true,zbb=true,zbs=true";
+// With the V extension at the X60's VLEN (RVV 1.0, VLEN 256, ELEN 64).
+constexpr const char* kQemuVector =
+    "qemu-riscv64 -cpu rv64,zba=true,zbb=true,zbs=true,v=true,vext_spec=v1.0,vlen=256,elen=64";
 
 // A scratch folder for one test process, removed at exit.
 inline const std::string& scratchDirectory() {
@@ -43,9 +46,10 @@ inline std::string buildProgram(const std::string& source, const std::string& fl
         source[0] == '/' ? source : std::string(TESSIM_SOURCE_DIR) + "/tests/riscv/programs/" + source;
     const std::string out = scratchDirectory() + "/" + std::filesystem::path(source).stem().string() + "-" +
                             std::to_string(std::hash<std::string>{}(flags) % 100000);
-    const auto r =
-        runCommand(std::string(kRiscvCompiler) + " -march=rv64gc_zba_zbb_zbs " + flags + " -o " + out + " " +
-                   path + (path.size() > 2 && path.substr(path.size() - 2) == ".c" ? " -lm" : ""));
+    const auto r = runCommand(
+        std::string(kRiscvCompiler) + " " +
+        (flags.find("-march=") == std::string::npos ? "-march=rv64gc_zba_zbb_zbs " : "") + flags + " -o " +
+        out + " " + path + (path.size() > 2 && path.substr(path.size() - 2) == ".c" ? " -lm" : ""));
     EXPECT_EQ(r.exitCode, 0) << "cannot build " << source << " (is " << kRiscvCompiler
                              << " installed? bash .ci/setup installs it)\n"
                              << r.err;

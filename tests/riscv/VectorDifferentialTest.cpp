@@ -1,0 +1,370 @@
+// Differential testing of the hart's RVV 1.0 against qemu-riscv64 (-cpu rv64,v=true,vlen=256): a
+// generated program runs every implemented vector instruction form at several SEW/LMUL settings,
+// masked and unmasked, on random register contents (FP edge cases among them), random vl, frm
+// and vxrm, and writes after each one the destination registers v8–v15, a3, fa3, fflags, vxsat,
+// vl and, for stores, the memory window; tessim's output must equal qemu's byte for byte.
+// TESSIM_VECTOR_ITERATIONS=N runs N operand sets per variant (at most 512), TESSIM_VECTOR_SEED
+// others (docs/programs.md: the longer run).
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "riscv/RiscvPrograms.h"
+
+namespace tessim::test {
+namespace {
+
+constexpr unsigned kOperandSets = 512;
+constexpr unsigned kOperandBytes = 4 * 256 + 64;  // v8–15, v16–23, v24–31, v0 (32 B used); scalars
+constexpr unsigned kRecordBytes = 48 + 256;       // a3, fa3, fflags, vxsat, vl, pad; v8–v15
+constexpr unsigned kWindowBytes = 1024;           // the memory a store variant records too
+
+struct Variant {
+    std::string text;  // assembly, its own vsetvli first
+    bool store = false;
+    std::string name;  // the instruction's mnemonic, for messages
+};
+
+struct VType {
+    unsigned sew;  // bits
+    const char* lmul;
+    unsigned lmul8;
+};
+constexpr VType kVTypes[] = {{8, "m1", 8},   {8, "mf2", 4},  {8, "m8", 64},  {16, "m1", 8},
+                             {16, "m4", 32}, {16, "mf4", 2}, {32, "m1", 8},  {32, "m2", 16},
+                             {32, "mf2", 4}, {64, "m1", 8},  {64, "m8", 64}, {64, "m2", 16}};
+
+std::string vset(unsigned sew, const char* lmul) {
+    return fmt::format("vsetvli t0, a5, e{}, {}, ta, ma", sew, lmul);
+}
+
+std::vector<Variant> variants(std::mt19937_64& rng) {
+    std::vector<Variant> out;
+    auto pick = [&](auto accept) {
+        std::vector<VType> ok;
+        for (const VType& t : kVTypes)
+            if (accept(t))
+                ok.push_back(t);
+        std::shuffle(ok.begin(), ok.end(), rng);
+        ok.resize(std::min<std::size_t>(ok.size(), 3));
+        return ok;
+    };
+    auto add = [&](const VType& t, const std::string& body, const std::string& name, bool store = false) {
+        out.push_back({vset(t.sew, t.lmul) + "\n    " + body, store, name});
+    };
+    auto any = [](const VType&) { return true; };
+    // Integer single width: name and forms (v, x, i).
+    const std::pair<const char*, const char*> integer[] = {
+        {"vadd", "vxi"},   {"vsub", "vx"},      {"vrsub", "xi"},    {"vminu", "vx"},      {"vmin", "vx"},
+        {"vmaxu", "vx"},   {"vmax", "vx"},      {"vand", "vxi"},    {"vor", "vxi"},       {"vxor", "vxi"},
+        {"vsll", "vxi"},   {"vsrl", "vxi"},     {"vsra", "vxi"},    {"vsaddu", "vxi"},    {"vsadd", "vxi"},
+        {"vssubu", "vx"},  {"vssub", "vx"},     {"vsmul", "vx"},    {"vssrl", "vxi"},     {"vssra", "vxi"},
+        {"vaaddu", "vx"},  {"vaadd", "vx"},     {"vasubu", "vx"},   {"vasub", "vx"},      {"vdivu", "vx"},
+        {"vdiv", "vx"},    {"vremu", "vx"},     {"vrem", "vx"},     {"vmulhu", "vx"},     {"vmul", "vx"},
+        {"vmulhsu", "vx"}, {"vmulh", "vx"},     {"vmadd", "vx"},    {"vnmsub", "vx"},     {"vmacc", "vx"},
+        {"vnmsac", "vx"},  {"vrgather", "vxi"}, {"vslideup", "xi"}, {"vslidedown", "xi"}, {"vmseq", "vxi"},
+        {"vmsne", "vxi"},  {"vmsltu", "vx"},    {"vmslt", "vx"},    {"vmsleu", "vxi"},    {"vmsle", "vxi"},
+        {"vmsgtu", "xi"},  {"vmsgt", "xi"}};
+    // .vi operands: uimm5 for shifts, slides and gathers; simm5 else (vmsgt[u].vi is vmsle[u].vi
+    // with imm + 1, so at most 14 there).
+    auto immediate = [&](const std::string& name) {
+        static const int simm[] = {-16, -1, 0, 1, 7, 14};
+        const bool unsignedImm =
+            name.find("sll") != std::string::npos || name.find("srl") != std::string::npos ||
+            name.find("sra") != std::string::npos || name.find("slide") != std::string::npos ||
+            name.find("gather") != std::string::npos;
+        return unsignedImm ? static_cast<int>(rng() % 32) : simm[rng() % 6];
+    };
+    for (const auto& [name, forms] : integer) {
+        const bool accumulate = std::string(name).find("mac") != std::string::npos ||
+                                std::string(name).find("madd") != std::string::npos ||
+                                std::string(name).find("msub") != std::string::npos ||
+                                std::string(name).find("msac") != std::string::npos;
+        for (const VType& t : pick(any))
+            for (const char* f = forms; *f; ++f)
+                for (const char* mask : {"", ", v0.t"}) {
+                    const std::string vd = "v8";
+                    std::string ops;
+                    if (*f == 'v')
+                        ops = accumulate ? "v24, v16" : "v16, v24";
+                    else if (*f == 'x')
+                        ops = accumulate ? "a0, v16" : "v16, a0";
+                    else
+                        ops = fmt::format("v16, {}", immediate(name));
+                    add(t, fmt::format("{}.v{} {}, {}{}", name, *f, vd, ops, mask), name);
+                }
+    }
+    for (const VType& t : pick(any)) {
+        for (const char* f : {"vv", "vx", "vi"}) {
+            const std::string src = f[1] == 'v' ? "v24" : f[1] == 'x' ? "a0" : "-3";
+            add(t, fmt::format("vmv.v.{} v8, {}", f[1], src), "vmv.v");
+            add(t, fmt::format("vmerge.v{}m v8, v16, {}, v0", f[1], src), "vmerge");
+            add(t, fmt::format("vadc.v{}m v8, v16, {}, v0", f[1], src), "vadc");
+            add(t, fmt::format("vmadc.v{}m v8, v16, {}, v0", f[1], src), "vmadc");
+            add(t, fmt::format("vmadc.v{} v8, v16, {}", f[1], src), "vmadc");
+            if (f[1] != 'i') {
+                add(t, fmt::format("vsbc.v{}m v8, v16, {}, v0", f[1], src), "vsbc");
+                add(t, fmt::format("vmsbc.v{}m v8, v16, {}, v0", f[1], src), "vmsbc");
+            }
+        }
+        for (const char* op :
+             {"vredsum", "vredand", "vredor", "vredxor", "vredminu", "vredmin", "vredmaxu", "vredmax"})
+            for (const char* mask : {"", ", v0.t"})
+                add(t, fmt::format("{}.vs v8, v16, v24{}", op, mask), op);
+        for (const char* op : {"vmandn", "vmand", "vmor", "vmxor", "vmorn", "vmnand", "vmnor", "vmxnor"})
+            add(t, fmt::format("{}.mm v8, v16, v24", op), op);
+        for (const char* mask : {"", ", v0.t"}) {
+            add(t, fmt::format("vslide1up.vx v8, v16, a0{}", mask), "vslide1up");
+            add(t, fmt::format("vslide1down.vx v8, v16, a0{}", mask), "vslide1down");
+            add(t, fmt::format("vcpop.m a3, v16{}", mask), "vcpop");
+            add(t, fmt::format("vfirst.m a3, v16{}", mask), "vfirst");
+            add(t, fmt::format("vmsbf.m v8, v16{}", mask), "vmsbf");
+            add(t, fmt::format("vmsof.m v8, v16{}", mask), "vmsof");
+            add(t, fmt::format("vmsif.m v8, v16{}", mask), "vmsif");
+            add(t, fmt::format("viota.m v8, v16{}", mask), "viota");
+            add(t, fmt::format("vid.v v8{}", mask), "vid");
+        }
+        add(t, "vmv.x.s a3, v16", "vmv.x.s");
+        add(t, "vmv.s.x v8, a0", "vmv.s.x");
+        add(t, "vcompress.vm v8, v16, v24", "vcompress");
+        if (16 * t.lmul8 / t.sew <= 64)  // the index EMUL (16/SEW · LMUL) at most 8
+            add(t, "vrgatherei16.vv v8, v16, v24", "vrgatherei16");
+        for (const char* nr : {"1", "2", "4", "8"})
+            add(t, fmt::format("vmv{}r.v v8, v16", nr), "vmv<nr>r");
+    }
+    for (const VType& t : pick([](const VType& t) { return t.sew >= 16 && t.lmul8 >= 2; }))
+        for (const char* mask : {"", ", v0.t"})
+            for (const char* op : {"vzext.vf2", "vsext.vf2"})
+                add(t, fmt::format("{} v8, v16{}", op, mask), op);
+    for (const VType& t : pick([](const VType& t) { return t.sew >= 32 && t.lmul8 >= 4; }))
+        for (const char* op : {"vzext.vf4", "vsext.vf4"})
+            add(t, fmt::format("{} v8, v16, v0.t", op), op);
+    for (const VType& t : pick([](const VType& t) { return t.sew == 64 && t.lmul8 >= 8; }))
+        for (const char* op : {"vzext.vf8", "vsext.vf8"})
+            add(t, fmt::format("{} v8, v16", op), op);
+    // Widening and narrowing integer (SEW < 64, LMUL ≤ 4).
+    for (const VType& t : pick([](const VType& t) { return t.sew < 64 && t.lmul8 <= 32; })) {
+        for (const char* op : {"vwaddu", "vwadd", "vwsubu", "vwsub", "vwmulu", "vwmulsu", "vwmul"})
+            for (const char* f : {"vv v8, v16, v24", "vx v8, v16, a0"})
+                add(t, fmt::format("{}.{}, v0.t", op, f), op);
+        for (const char* op : {"vwaddu", "vwadd", "vwsubu", "vwsub"})
+            for (const char* f : {"wv v8, v16, v24", "wx v8, v16, a0"})
+                add(t, fmt::format("{}.{}", op, f), op);
+        for (const char* op : {"vwmaccu", "vwmacc", "vwmaccsu"})
+            for (const char* f : {"vv v8, v24, v16", "vx v8, a0, v16"})
+                add(t, fmt::format("{}.{}", op, f), op);
+        add(t, "vwmaccus.vx v8, a0, v16, v0.t", "vwmaccus");
+        for (const char* op : {"vnsrl", "vnsra", "vnclipu", "vnclip"})
+            for (const char* f : {"wv v8, v16, v24", "wx v8, v16, a0", "wi v8, v16, 5"})
+                add(t, fmt::format("{}.{}", op, f), op);
+        for (const char* op : {"vwredsumu", "vwredsum"})
+            add(t, fmt::format("{}.vs v8, v16, v24, v0.t", op), op);
+    }
+    // Floating point at SEW 32 and 64.
+    const std::pair<const char*, const char*> fp[] = {
+        {"vfadd", "vf"},   {"vfsub", "vf"},   {"vfrsub", "f"},   {"vfmul", "vf"},   {"vfdiv", "vf"},
+        {"vfrdiv", "f"},   {"vfmin", "vf"},   {"vfmax", "vf"},   {"vfsgnj", "vf"},  {"vfsgnjn", "vf"},
+        {"vfsgnjx", "vf"}, {"vfmadd", "vf"},  {"vfnmadd", "vf"}, {"vfmsub", "vf"},  {"vfnmsub", "vf"},
+        {"vfmacc", "vf"},  {"vfnmacc", "vf"}, {"vfmsac", "vf"},  {"vfnmsac", "vf"}, {"vmfeq", "vf"},
+        {"vmfle", "vf"},   {"vmflt", "vf"},   {"vmfne", "vf"},   {"vmfgt", "f"},    {"vmfge", "f"}};
+    auto fpTypes = [](const VType& t) { return t.sew >= 32; };
+    for (const auto& [name, forms] : fp) {
+        const std::string n = name;
+        const bool accumulate = n.find("mac") != std::string::npos || n.find("madd") != std::string::npos ||
+                                n.find("msub") != std::string::npos || n.find("msac") != std::string::npos;
+        for (const VType& t : pick(fpTypes))
+            for (const char* f = forms; *f; ++f)
+                for (const char* mask : {"", ", v0.t"}) {
+                    const std::string ops = *f == 'v' ? (accumulate ? "v24, v16" : "v16, v24")
+                                                      : (accumulate ? "fa0, v16" : "v16, fa0");
+                    add(t, fmt::format("{}.v{} v8, {}{}", name, *f, ops, mask), name);
+                }
+    }
+    for (const VType& t : pick(fpTypes)) {
+        for (const char* op : {"vfredusum", "vfredosum", "vfredmin", "vfredmax"})
+            for (const char* mask : {"", ", v0.t"})
+                add(t, fmt::format("{}.vs v8, v16, v24{}", op, mask), op);
+        for (const char* mask : {"", ", v0.t"}) {
+            add(t, fmt::format("vfsqrt.v v8, v16{}", mask), "vfsqrt");
+            add(t, fmt::format("vfclass.v v8, v16{}", mask), "vfclass");
+            add(t, fmt::format("vfslide1up.vf v8, v16, fa0{}", mask), "vfslide1up");
+            add(t, fmt::format("vfslide1down.vf v8, v16, fa0{}", mask), "vfslide1down");
+        }
+        add(t, "vfmv.f.s fa3, v16", "vfmv.f.s");
+        add(t, "vfmv.s.f v8, fa0", "vfmv.s.f");
+        add(t, "vfmv.v.f v8, fa0", "vfmv.v.f");
+        add(t, "vfmerge.vfm v8, v16, fa0, v0", "vfmerge");
+    }
+    // Loads and stores from t2 (in the window); a4 a small stride; indices masked into the window.
+    for (unsigned eew : {8u, 16u, 32u, 64u}) {
+        for (const VType& t : pick([&](const VType& t) {
+                 const unsigned emul8 = eew * t.lmul8 / t.sew;
+                 return emul8 >= 1 && emul8 <= 8;  // EMUL ≤ 1 keeps every access in the window
+             })) {
+            for (const char* mask : {"", ", v0.t"}) {
+                add(t, fmt::format("vle{}.v v8, (t2){}", eew, mask), "vle");
+                add(t, fmt::format("vle{}ff.v v8, (t2){}", eew, mask), "vleff");
+                add(t, fmt::format("vlse{}.v v8, (t2), a4{}", eew, mask), "vlse");
+                add(t, fmt::format("vse{}.v v24, (t2){}", eew, mask), "vse", true);
+                add(t, fmt::format("vsse{}.v v24, (t2), a4{}", eew, mask), "vsse", true);
+                for (unsigned nf : {2u, 3u, 4u})
+                    if (nf * std::max(1u, eew * t.lmul8 / t.sew / 8) <= 8) {
+                        add(t, fmt::format("vlseg{}e{}.v v8, (t2){}", nf, eew, mask), "vlseg");
+                        add(t, fmt::format("vsseg{}e{}.v v16, (t2){}", nf, eew, mask), "vsseg", true);
+                        add(t, fmt::format("vlsseg{}e{}.v v8, (t2), a4{}", nf, eew, mask), "vlsseg");
+                    }
+            }
+        }
+        // Indexed: the indices (EEW) masked to 0..504, aligned to 8, at the data's SEW/LMUL.
+        for (const VType& t : pick([&](const VType& t) {
+                 const unsigned emul8 = eew * t.lmul8 / t.sew;
+                 return emul8 >= 1 && emul8 <= 8 && t.lmul8 <= 8;
+             })) {
+            const unsigned emul8 = eew * t.lmul8 / t.sew;
+            const std::string emul =
+                emul8 >= 8 ? fmt::format("m{}", emul8 / 8) : fmt::format("mf{}", 8 / emul8);
+            const std::string prepare = fmt::format("vsetvli t0, a5, e{}, {}, ta, ma\n    li t6, 504\n"
+                                                    "    vand.vx v24, v24, t6\n    ",
+                                                    eew, emul);
+            for (const char* kind : {"ux", "ox"}) {
+                out.push_back({prepare + vset(t.sew, t.lmul) +
+                                   fmt::format("\n    vl{}ei{}.v v8, (t2), v24, v0.t", kind, eew),
+                               false, "vlxei"});
+                out.push_back({prepare + vset(t.sew, t.lmul) +
+                                   fmt::format("\n    vs{}ei{}.v v16, (t2), v24", kind, eew),
+                               true, "vsxei"});
+            }
+        }
+        for (unsigned nf : {1u, 2u, 4u, 8u})
+            out.push_back(
+                {vset(32, "m1") + fmt::format("\n    vl{}re{}.v v8, (t2)", nf, eew), false, "vlre"});
+    }
+    for (unsigned nf : {1u, 2u, 4u, 8u})
+        out.push_back({vset(8, "m1") + fmt::format("\n    vs{}r.v v16, (t2)", nf), true, "vsr"});
+    out.push_back({vset(8, "m4") + "\n    vlm.v v8, (t2)", false, "vlm"});
+    out.push_back({vset(16, "m8") + "\n    vsm.v v16, (t2)", true, "vsm"});
+    return out;
+}
+
+// Register contents: random bytes, with FP edge cases and small integers mixed in per 8 bytes.
+std::uint64_t chunk(std::mt19937_64& rng) {
+    static const std::uint64_t doubles[] = {0x0000000000000000, 0x8000000000000000, 0x7ff0000000000000,
+                                            0xfff0000000000000, 0x7ff8000000000000, 0x7ff0000000000001,
+                                            0x0000000000000001, 0x3ff0000000000000, 0xbff0000000000000,
+                                            0x3ff8000000000000, 0x7fefffffffffffff, 0x0010000000000000};
+    static const std::uint32_t singles[] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+                                            0x7f800001, 0x00000001, 0x3f800000, 0xbf800000, 0x3fc00000,
+                                            0x7f7fffff, 0x00800000, 0x4b000000, 0x3f000000};
+    auto single = [&] {
+        switch (rng() % 3) {
+        case 0: return singles[rng() % (sizeof singles / 4)];
+        case 1: return static_cast<std::uint32_t>((rng() & 0x807fffffu) | ((120 + rng() % 16) << 23));
+        default: return static_cast<std::uint32_t>(rng());
+        }
+    };
+    switch (rng() % 6) {
+    case 0: return rng();
+    case 1: return doubles[rng() % (sizeof doubles / 8)];
+    case 2: return (rng() & 0x800fffffffffffffull) | ((1020 + rng() % 8) << 52);
+    case 3: return single() | (std::uint64_t{single()} << 32);
+    case 4: return rng() % 5 == 0 ? ~0ull : rng() & 0x0101010101010101ull * (rng() % 256);
+    default:
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(rng() % 9) - 4) * 0x0001000100010001ull;
+    }
+}
+
+std::string program(const std::vector<Variant>& vs, unsigned iterations, std::mt19937_64& rng) {
+    std::string s = "    .globl _start\n    .text\n_start:\n    lla s1, records\n    lla s3, window\n";
+    for (std::size_t k = 0; k < vs.size(); ++k) {
+        const unsigned first = static_cast<unsigned>((k * 131) % (kOperandSets - iterations + 1));
+        s += fmt::format("# {}\n    lla s0, operands + {}\n    li s2, {}\n1:\n", vs[k].name,
+                         first * kOperandBytes, iterations);
+        s +=
+            "    vsetvli t0, zero, e8, m8, ta, ma\n    mv t1, s0\n    vle8.v v8, (t1)\n    addi t1, t1, 256\n"
+            "    vle8.v v16, (t1)\n    addi t1, t1, 256\n    vle8.v v24, (t1)\n    addi t1, t1, 256\n"
+            "    vsetvli t0, zero, e8, m1, ta, ma\n    vle8.v v0, (t1)\n"
+            "    ld a0, 1024(s0)\n    ld a1, 1032(s0)\n    ld a5, 1040(s0)\n    ld t0, 1048(s0)\n"
+            "    fmv.d.x fa0, a1\n    andi a4, a1, 16\n    andi t2, a0, 248\n    add t2, t2, s3\n"
+            "    andi t1, t0, 7\n    fsrm t1\n    srli t1, t0, 3\n    csrw vxrm, t1\n    fsflags zero\n"
+            "    csrw vxsat, zero\n    li a3, 0\n    fmv.d.x fa3, zero\n";
+        s += "    " + vs[k].text + "\n";
+        s += "    frflags t3\n    csrr t4, vxsat\n    csrr t5, vl\n    fmv.x.d t6, fa3\n"
+             "    sd a3, 0(s1)\n    sd t6, 8(s1)\n    sd t3, 16(s1)\n    sd t4, 24(s1)\n    sd t5, 32(s1)\n"
+             "    addi s1, s1, 48\n    vs8r.v v8, (s1)\n    addi s1, s1, 256\n";
+        if (vs[k].store)
+            s += "    mv t1, s3\n    li t3, 4\n2:\n    vl8re8.v v8, (t1)\n    vs8r.v v8, (s1)\n"
+                 "    addi t1, t1, 256\n    addi s1, s1, 256\n    addi t3, t3, -1\n    bnez t3, 2b\n";
+        s += "    addi s0, s0, " + std::to_string(kOperandBytes) + "\n    addi s2, s2, -1\n    bnez s2, 1b\n";
+    }
+    std::size_t bytes = 0;
+    for (const Variant& v : vs)
+        bytes += std::size_t{iterations} * (kRecordBytes + (v.store ? kWindowBytes : 0));
+    s += fmt::format("    lla a1, records\n    li a2, {}\n3:\n    li a0, 1\n    li a7, 64\n    ecall\n"
+                     "    blez a0, 4f\n    add a1, a1, a0\n    sub a2, a2, a0\n    bnez a2, 3b\n"
+                     "4:\n    li a0, 0\n    li a7, 93\n    ecall\n",
+                     bytes);
+    s += "    .data\n    .balign 8\noperands:\n";
+    for (unsigned i = 0; i < kOperandSets; ++i) {
+        for (unsigned q = 0; q < 1024 / 8; ++q)
+            s += fmt::format("    .quad {:#x}\n", chunk(rng));
+        const std::uint64_t avl = rng() % 4 == 0 ? rng() % 300 : rng() % 40;
+        s += fmt::format("    .quad {:#x}, {:#x}, {}, {}\n", chunk(rng), chunk(rng), avl,
+                         (rng() % 5) | ((rng() % 4) << 3));  // frm RNE…RMM, vxrm
+        s += "    .quad 0, 0, 0, 0\n";
+    }
+    s += "window:\n";
+    for (unsigned i = 0; i < (kWindowBytes + 512) / 8; ++i)
+        s += fmt::format("    .quad {:#x}\n", chunk(rng));
+    s += fmt::format("    .bss\n    .balign 8\nrecords:\n    .zero {}\n", bytes);
+    return s;
+}
+
+TEST(VectorDifferential, EveryVectorFormMatchesQemuOnRandomOperands) {
+    unsigned iterations = 64;
+    if (const char* env = std::getenv("TESSIM_VECTOR_ITERATIONS"))
+        iterations = static_cast<unsigned>(std::min(std::strtoul(env, nullptr, 10), 512ul));
+    std::uint64_t seed = 20261204;
+    if (const char* env = std::getenv("TESSIM_VECTOR_SEED"))
+        seed = std::strtoull(env, nullptr, 10);
+    std::mt19937_64 rng(seed);
+    const std::vector<Variant> vs = variants(rng);
+    const std::string source = scratchDirectory() + "/vector-differential.S";
+    std::ofstream(source) << program(vs, iterations, rng);
+    const std::string binary = buildProgram(source, "-march=rv64gcv -nostdlib -static");
+    const ProcessResult want = runCommand(std::string(kQemuVector) + " " + binary);
+    const ProcessResult got = runProgram(binary);
+    ASSERT_EQ(want.exitCode, 0) << want.err;
+    ASSERT_EQ(got.exitCode, 0) << got.err;
+    ASSERT_EQ(got.out.size(), want.out.size());
+    std::cout << vs.size() << " variants x " << iterations << " operand sets = " << vs.size() * iterations
+              << " vector instructions under test\n";
+    EXPECT_GE(vs.size() * iterations, 50000u);
+    std::size_t at = 0;
+    unsigned reported = 0;
+    for (const Variant& v : vs)
+        for (unsigned it = 0; it < iterations; ++it) {
+            const std::size_t n = kRecordBytes + (v.store ? kWindowBytes : 0);
+            if (reported < 10 && got.out.compare(at, n, want.out, at, n) != 0) {
+                std::size_t d = 0;
+                while (got.out[at + d] == want.out[at + d])
+                    ++d;
+                ADD_FAILURE() << "`" << v.text << "` operand set " << it << ": first difference at byte " << d
+                              << " of the record (0 a3, 8 fa3, 16 fflags, 24 vxsat, 32 vl, 48… v8–v15, 304… "
+                                 "memory): tessim "
+                              << fmt::format("{:#04x}", static_cast<unsigned char>(got.out[at + d]))
+                              << ", qemu "
+                              << fmt::format("{:#04x}", static_cast<unsigned char>(want.out[at + d]));
+                ++reported;
+            }
+            at += n;
+        }
+}
+
+}  // namespace
+}  // namespace tessim::test
