@@ -9,8 +9,8 @@ int main(void) {
     for (unsigned i = 0; i < sizeof ints / sizeof ints[0]; ++i)
         printf("%lld %llx %llo %20lld|%-8lld|%+lld\n", ints[i], (unsigned long long)ints[i],
                (unsigned long long)ints[i], ints[i], ints[i], ints[i]);
-    const double ds[] = {0.0, -0.0, 1.0 / 3.0, 2.0 / 3.0, 1e300, 1e-300, 4.9e-324, 123456.789, -2.5, 0.1,
-                         M_PI, M_E, 1.0 / 0.0, -1.0 / 0.0};
+    const double ds[] = {0.0,        -0.0, 1.0 / 3.0, 2.0 / 3.0, 1e300, 1e-300,    4.9e-324,
+                         123456.789, -2.5, 0.1,       M_PI,      M_E,   1.0 / 0.0, -1.0 / 0.0};
     for (unsigned i = 0; i < sizeof ds / sizeof ds[0]; ++i)
         printf("%.17g %e %f %a %10.3g\n", ds[i], ds[i], ds[i], ds[i], ds[i]);
     float f = 1.0f;

@@ -6,8 +6,10 @@ static void quicksort(long* a, long lo, long hi) {
     while (lo < hi) {
         long pivot = a[lo + (hi - lo) / 2], i = lo, j = hi;
         while (i <= j) {
-            while (a[i] < pivot) ++i;
-            while (a[j] > pivot) --j;
+            while (a[i] < pivot)
+                ++i;
+            while (a[j] > pivot)
+                --j;
             if (i <= j) {
                 long t = a[i];
                 a[i++] = a[j];
@@ -41,7 +43,8 @@ int main(int argc, char** argv) {
         if (i && a[i - 1] > a[i])
             sorted = 0;
     }
-    printf("n=%ld sorted=%ld min=%ld max=%ld median=%ld weighted=%ld\n", n, sorted, a[0], a[n - 1], a[n / 2], sum);
+    printf("n=%ld sorted=%ld min=%ld max=%ld median=%ld weighted=%ld\n", n, sorted, a[0], a[n - 1], a[n / 2],
+           sum);
     free(a);
     return sorted ? 0 : 1;
 }

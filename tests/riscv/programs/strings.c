@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int byName(const void* a, const void* b) { return strcmp(*(const char* const*)a, *(const char* const*)b); }
+static int byName(const void* a, const void* b) {
+    return strcmp(*(const char* const*)a, *(const char* const*)b);
+}
 
 int main(int argc, char** argv) {
     char buf[256];
@@ -15,7 +17,8 @@ int main(int argc, char** argv) {
         strcat(buf, i < 7 ? "," : "");
     }
     printf("%s (%zu)\n", buf, strlen(buf));
-    printf("%s|%s|%d|%d\n", strstr(buf, "riscv"), strchr(buf, 'x'), strncmp(buf, "banana", 6), memcmp("ab", "ac", 2) < 0);
+    printf("%s|%s|%d|%d\n", strstr(buf, "riscv"), strchr(buf, 'x'), strncmp(buf, "banana", 6),
+           memcmp("ab", "ac", 2) < 0);
     char copy[256];
     memset(copy, '#', sizeof copy);
     memcpy(copy + 3, buf, 20);

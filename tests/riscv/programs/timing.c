@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
     __asm__ volatile(".rept 2500\n"
                      "add t0, t0, a0\n add t1, t1, a0\n add t2, t2, a0\n add t3, t3, a0\n"
                      "add t4, t4, a0\n add t5, t5, a0\n add t6, t6, a0\n add a5, a5, a0\n"
-                     ".endr" ::: "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a5");
+                     ".endr" ::
+                         : "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a5");
     unsigned long t1 = rdcycle();
     long m = argc + 2;
     __asm__ volatile(".rept 5000\n mul %0, %0, %0\n .endr" : "+r"(m));
@@ -33,11 +34,11 @@ int main(int argc, char** argv) {
     printf("adds %lu\nmuls %lu\nkernel %lu\nresult %ld %ld\n", t1 - t0, t2 - t1, t3 - t2, s, m);
 
     // One part per line: its name and its cycles.
-#define PART(name, body, ...)                                             \
-    do {                                                                  \
-        unsigned long start = rdcycle();                                  \
-        __asm__ volatile(body : __VA_ARGS__);                             \
-        printf("%s %lu\n", name, rdcycle() - start);                      \
+#define PART(name, body, ...)                                                                                \
+    do {                                                                                                     \
+        unsigned long start = rdcycle();                                                                     \
+        __asm__ volatile(body : __VA_ARGS__);                                                                \
+        printf("%s %lu\n", name, rdcycle() - start);                                                         \
     } while (0)
     long w = argc + 5, q = 1000000007L * (argc + 1), d = argc + 1;
     double x = 1.0 + argc, y = 1.0;
@@ -47,7 +48,8 @@ int main(int argc, char** argv) {
     PART("divws", ".rept 1000\n divw %0, %0, %1\n .endr", "+r"(q) : "r"(d));
     PART("independent_muls",
          ".rept 250\n mul t0, t0, %0\n mul t1, t1, %0\n mul t2, t2, %0\n mul t3, t3, %0\n .endr",
-         : "r"(w) : "t0", "t1", "t2", "t3");
+         : "r"(w)
+         : "t0", "t1", "t2", "t3");
     PART("fadds_d", ".rept 1000\n fadd.d %0, %0, %1\n .endr", "+f"(x) : "f"(y));
     PART("fmadds_s", ".rept 1000\n fmadd.s %0, %0, %1, %1\n .endr", "+f"(f) : "f"(g));
     PART("fdivs_d", ".rept 1000\n fdiv.d %0, %0, %1\n .endr", "+f"(x) : "f"(y));
