@@ -56,6 +56,21 @@ inline std::string buildProgram(const std::string& source, const std::string& fl
     return out;
 }
 
+// Compiles tests/riscv/programs/<source> with clang-14 (the RVV intrinsics), statically against
+// the cross toolchain's glibc.
+inline std::string buildClangProgram(const std::string& source) {
+    const std::string path = std::string(TESSIM_SOURCE_DIR) + "/tests/riscv/programs/" + source;
+    const std::string out =
+        scratchDirectory() + "/" + std::filesystem::path(source).stem().string() + "-clang";
+    const auto r =
+        runCommand("clang-14 --target=riscv64-linux-gnu -march=rv64gcv -O2 -static -o " + out + " " + path);
+    EXPECT_EQ(r.exitCode, 0)
+        << "cannot build " << source
+        << " (are clang-14 and the cross glibc installed? bash .ci/setup installs them)\n"
+        << r.err;
+    return out;
+}
+
 inline ProcessResult runQemu(const std::string& program, const std::string& args = "") {
     return runCommand(std::string(kQemu) + " " + program + " " + args);
 }
