@@ -13,9 +13,12 @@ namespace tessim {
 namespace {
 
 // A cycle count, or a table per LMUL ({m1: 4, m2: 16, m4: 64, m8: 256}) for costs that do not
-// scale linearly with the register group; returns the m1 value in both cases.
+// scale linearly with the register group; returns the m1 value in both cases. A table may also
+// price the fractional groups (mf2, mf4, mf8: each defaults to the next larger group's) when
+// `fractional` is given.
 double readCycles(config::Reader& t, const std::string& key, std::optional<double> fallback,
-                  config::Range<double> range, std::optional<std::array<double, 4>>& table) {
+                  config::Range<double> range, std::optional<std::array<double, 4>>& table,
+                  std::array<double, 3>* fractional = nullptr) {
     const config::Node* node = t.self().find(key);
     if (node && node->isMap()) {
         config::Reader m = t.child(key);
@@ -24,8 +27,17 @@ double readCycles(config::Reader& t, const std::string& key, std::optional<doubl
         for (std::size_t i = 0; i < values.size(); ++i)
             values[i] = m.get<double>(names[i], range);
         table = values;
+        if (fractional) {  // mf8, mf4, mf2, read from the largest down
+            const char* smaller[] = {"mf8", "mf4", "mf2"};
+            double next = values[0];
+            for (int i = 2; i >= 0; --i)
+                next = (*fractional)[static_cast<std::size_t>(i)] = m.get<double>(smaller[i], next, range);
+        }
+        m.finish();
         return values[0];
     }
+    if (fractional)
+        fractional->fill(0.0);
     return fallback ? t.get<double>(key, *fallback, range) : t.get<double>(key, range);
 }
 
@@ -63,8 +75,8 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
         TableUnitConfig::Timing timing;
         timing.latency =
             readCycles(t, "latency", std::nullopt, Range<double>{0.0, 1e6}, timing.latencyByLmul);
-        timing.reciprocal =
-            readCycles(t, "reciprocal", 1.0, Range<double>{1e-3, 1e6}, timing.reciprocalByLmul);
+        timing.reciprocal = readCycles(t, "reciprocal", 1.0, Range<double>{1e-3, 1e6},
+                                       timing.reciprocalByLmul, &timing.fractionalReciprocal);
         t.finish();
         c.ops[timingClass] = timing;
     }

@@ -343,6 +343,7 @@ private:
         op.base = xreg(i.rs1);
         op.addr = s_.process->memory().physical(r.address);
         op.stride = r.indexed ? r.sew : r.stride == r.sew ? 0 : r.stride;
+        op.lmul8 = r.lmul8;  // EMUL: the X60 prices a vector access by its register group
     }
 
     // Vector arithmetic on the vector unit's op kinds: multiply-adds, multiplies, reductions,
@@ -355,6 +356,7 @@ private:
         const unsigned f6 = i.funct6;
         op.dtype = vectorType(r.sew, fp);
         op.vl = std::max<std::uint32_t>(r.vl, 1);
+        op.lmul8 = r.lmul8;  // the X60 prices a vector instruction by its LMUL, not its vl
         op.kind = OpKind::Add;
         op.dst = vreg(i.rd);
         op.src[0] = vreg(i.rs2);
@@ -372,6 +374,8 @@ private:
         const bool fromScalar = f6 == 0x10 && scalarForm;  // vmv.s.x, vfmv.s.f
         const bool maskResult = (!mv && f6 >= 0x18 && f6 <= 0x1f) ||
                                 (!fp && !mv && (f6 == 0x11 || f6 == 0x13)) || (mv && f6 == 0x14 && i.rs1 < 4);
+        if (toScalar || fromScalar || (mv && f6 >= 0x18 && f6 <= 0x1f))
+            op.lmul8 = 0;  // one register (or element) whatever LMUL says
         if (toScalar) {
             op.kind = OpKind::SAdd;
             op.dtype = DType::I32;

@@ -90,7 +90,7 @@ inline __attribute__((always_inline)) IssueCost TableUnit::cost(const Op& op, co
         return IssueCost{cycles, latency(op), work(op)};
     }
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes)
+    if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes && op.lmul8 <= 8)
         return IssueCost{singleOccupancy, singleLatency, kind.work * op.vl};
     if (config_.unitClass == UnitClass::Memory)
         return memoryCost(op);
@@ -103,9 +103,9 @@ __attribute__((noinline)) IssueCost TableUnit::memoryCost(const Op& op) {
     // (a memory op's cost depends on its row, vl, dtype and stride alone).
     MemoryCost& last = rows_[rowOf(op)].lastMemoryCost;
     if (!last.valid || last.vl != op.vl || last.dtype != op.dtype || last.stride != op.stride ||
-        last.fields != op.count)
-        last = MemoryCost{true,      op.vl,    op.dtype,
-                          op.stride, op.count, IssueCost{occupancy(op), latency(op), 0.0}};
+        last.fields != op.count || last.lmul8 != op.lmul8)
+        last = MemoryCost{
+            true, op.vl, op.dtype, op.stride, op.count, op.lmul8, IssueCost{occupancy(op), latency(op), 0.0}};
     return last.cost;
 }
 
@@ -113,7 +113,15 @@ std::uint64_t TableUnit::registerGroups(const Op& op) const {
     if (kinds_[static_cast<std::size_t>(op.kind)].scalar)
         return 1;
     std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    return std::max<std::uint64_t>(1, (bytes + config_.registerBytes - 1) / config_.registerBytes);
+    const std::uint64_t fromVl =
+        std::max<std::uint64_t>(1, (bytes + config_.registerBytes - 1) / config_.registerBytes);
+    return std::max<std::uint64_t>(fromVl, op.lmul8 / 8u);
+}
+
+double TableUnit::tableReciprocal(const OpTimingInfo& t, const Op& op) const {
+    if (op.lmul8 != 0 && op.lmul8 < 8 && registerGroups(op) == 1 && t.fractionalReciprocal[2] > 0)
+        return t.fractionalReciprocal[op.lmul8 >= 4 ? 2 : op.lmul8 >= 2 ? 1 : 0];
+    return (*t.reciprocalByLmul)[lmulIndex(op, registerGroups(op))];
 }
 
 std::size_t TableUnit::lmulIndex(const Op& op, std::uint64_t groups) const {
@@ -139,11 +147,9 @@ double TableUnit::occupancyCycles(const Op& op) const {
                          : static_cast<double>(bytes) / config_.bytesPerCycle;
         // Segments: the table prices one field.
         const double fields = kind.segment ? static_cast<double>(op.count) : 1.0;
-        cycles = std::max(cycles, fields * (t.reciprocalByLmul
-                                                ? (*t.reciprocalByLmul)[lmulIndex(op, registerGroups(op))]
-                                                : t.reciprocal));
+        cycles = std::max(cycles, fields * (t.reciprocalByLmul ? tableReciprocal(t, op) : t.reciprocal));
     } else if (t.reciprocalByLmul) {
-        cycles = (*t.reciprocalByLmul)[lmulIndex(op, registerGroups(op))];
+        cycles = tableReciprocal(t, op);
     } else {
         cycles = t.reciprocal * static_cast<double>(registerGroups(op));
     }

@@ -2,7 +2,10 @@
 // reciprocal throughput for one register's worth of data. An op spanning G registers (vector
 // length grouping, LMUL) occupies the unit G times longer, as measured on the X60 for most ops.
 // Where the cost does not scale linearly, the YAML gives it per LMUL, for latency, reciprocal or
-// both (all four entries; G is rounded up to a power of two, and above m8 there is no entry):
+// both (all four entries; G is rounded up to a power of two, and above m8 there is no entry); a
+// reciprocal table may price the fractional groups too (mf2, mf4, mf8), for ops that state their
+// LMUL (Op::lmul8: a program's instructions). An op that states its LMUL spans that group whatever
+// its vl (the X60 prices an instruction by its LMUL, not its active elements):
 //
 //   ops:
 //     fma:            {latency: 5, reciprocal: 1}                        # linear in G
@@ -76,6 +79,9 @@ private:
     double occupancyCycles(const Op& op) const;
     // Index into a per-LMUL table (0..3 for m1..m8) of an op spanning `groups` registers.
     std::size_t lmulIndex(const Op& op, std::uint64_t groups) const;
+    // The per-LMUL table's reciprocal for the op: its stated fractional group's (Op::lmul8 < 8),
+    // else its register groups'.
+    double tableReciprocal(const OpTimingInfo& t, const Op& op) const;
 
     static constexpr std::size_t kDTypes = 6;
     // Memory units: the last op's cost per timing row (see memoryCost()).
@@ -85,6 +91,7 @@ private:
         DType dtype = DType::F32;
         std::int64_t stride = 0;
         std::uint32_t fields = 0;
+        std::uint8_t lmul8 = 0;
         IssueCost cost{};
     };
     // A timing row (one per timing class), with the integer costs of an op that fits one

@@ -158,6 +158,10 @@ struct Op {
     // Loads and stores: the scalar register the address comes from (the pointer a loop
     // increments), or none. Timing only: the op waits for it; `addr` stays the absolute address.
     std::uint8_t base = kNoReg;
+    // The register group the instruction was issued at, LMUL in eighths (1 = mf8 … 64 = m8), or 0:
+    // derived from vl. Timing only: a core that prices a vector op by its LMUL, not by its active
+    // elements (the X60, measured at vl = 1 and vl = VLMAX), charges a short-vl op as its group.
+    std::uint8_t lmul8 = 0;
     std::uint32_t vl = 0;     // elements
     std::uint32_t tag = 0;    // DMA tag, barrier id, event id
     std::uint32_t count = 0;  // barrier participants, join count, fields of a segment load/store

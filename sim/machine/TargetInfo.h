@@ -55,6 +55,9 @@ struct OpTimingInfo {
     double reciprocal = 1.0;
     std::optional<std::array<double, 4>> latencyByLmul;     // m1, m2, m4, m8
     std::optional<std::array<double, 4>> reciprocalByLmul;  // m1, m2, m4, m8
+    // With a per-LMUL reciprocal table, the fractional groups' (mf8, mf4, mf2) for ops that state
+    // their LMUL (Op::lmul8); each defaults to the next larger group's.
+    std::array<double, 3> fractionalReciprocal{};
 
     // lmul: 1, 2, 4 or 8.
     double reciprocalAt(unsigned lmul) const {
