@@ -153,8 +153,11 @@ static_assert(std::numeric_limits<long double>::digits >= 55, "round-to-odd need
 template <typename Compute> inline long double roundToOdd(Compute compute) {
     std::fesetround(FE_TOWARDZERO);
     std::feclearexcept(FE_ALL_EXCEPT);
-    long double r = compute();
+    // Volatile: the compiler may treat a math function as free of side effects and move its call
+    // past the flag test; the store pins it before.
+    volatile long double computed = compute();
     const bool inexact = std::fetestexcept(FE_INEXACT);
+    long double r = computed;
     std::fesetround(FE_TONEAREST);
     if (inexact && std::isfinite(r) && r != 0) {
         int exponent;

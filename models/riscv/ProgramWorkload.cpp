@@ -368,8 +368,9 @@ private:
         if (!scalarForm && (f6 == 0x10 || f6 == 0x12 || f6 == 0x13 || f6 == 0x14) && i.rm != riscv::OPIVV)
             op.src[1] = kNoReg;
         const unsigned group = std::max(1u, static_cast<unsigned>(r.lmul8) / 8);
-        const bool reduction =
-            (fp && f6 <= 7 && (f6 & 1)) || (mv && f6 <= 7) || (!fp && !mv && (f6 == 0x30 || f6 == 0x31));
+        const bool reduction = (fp && f6 <= 7 && (f6 & 1)) || (mv && f6 <= 7) ||
+                               (!fp && !mv && (f6 == 0x30 || f6 == 0x31)) ||
+                               (fp && (f6 == 0x31 || f6 == 0x33));
         const bool toScalar = f6 == 0x10 && !scalarForm;   // vmv.x.s, vfmv.f.s, vcpop.m, vfirst.m
         const bool fromScalar = f6 == 0x10 && scalarForm;  // vmv.s.x, vfmv.s.f
         const bool maskResult = (!mv && f6 >= 0x18 && f6 <= 0x1f) ||
@@ -399,7 +400,7 @@ private:
             op.dst = kNoReg;  // a mask in a register that cannot start the sources' group: not tracked
         if (reduction) {
             op.kind = OpKind::Reduce;
-            if (fp && f6 == 0x03)
+            if (fp && (f6 == 0x03 || f6 == 0x33))
                 op.flags |= Op::kOrdered;
             op.dst = vreg(i.rd);
             op.src[1] = vreg(i.rs1);
@@ -408,7 +409,7 @@ private:
             op.src[2] = vreg(i.rd);
         } else if ((fp && f6 == 0x24) || (mv && f6 >= 0x24 && f6 <= 0x27)) {
             op.kind = OpKind::Mul;
-        } else if (mv && f6 >= 0x30) {
+        } else if ((mv || fp) && f6 >= 0x30) {  // widening: vwmacc, vfwmacc, vfwadd …
             op.kind = OpKind::WidenFma;
             op.src[2] = vreg(i.rd);
         } else if ((f6 == 0x0e || f6 == 0x0f) && scalarForm) {  // vslideup/down, v[f]slide1up/down

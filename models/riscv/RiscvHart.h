@@ -100,6 +100,9 @@ private:
     void executeVectorInteger(const Instruction& i, Retired& r);
     void executeVectorMaskCategory(const Instruction& i, Retired& r);
     void executeVectorFloat(const Instruction& i, Retired& r);
+    void executeVectorFloatWidening(const Instruction& i, Retired& r);
+    void executeVectorConvert(const Instruction& i, Retired& r);
+    std::uint64_t vectorScalarOperand(unsigned rs1, unsigned sewBytes) const;
     std::uint64_t element(unsigned reg, std::uint64_t index, unsigned bytes) const;
     void setElement(unsigned reg, std::uint64_t index, unsigned bytes, std::uint64_t value);
     bool maskBit(unsigned reg, std::uint64_t index) const {

@@ -1,10 +1,11 @@
-// RVV 1.0 floating point of the hart (OPFVV, OPFVF) at SEW 32 and 64, on the host's IEEE 754
-// arithmetic with the RISC-V rules of FloatRules.h: the dynamic rounding mode (frm), fflags
-// accrued over the active elements, canonical NaNs. Built with -frounding-math.
-// Not yet: SEW 16 (Zvfh), the widening and narrowing forms and conversions, vfrsqrt7/vfrec7;
-// they stop the run as unsupported instructions.
+// RVV 1.0 single-width floating point of the hart (OPFVV, OPFVF): at SEW 32 and 64 on the host's
+// IEEE 754 arithmetic with the RISC-V rules of FloatRules.h, at SEW 16 (Zvfh) through long double
+// (FloatFormats.h); the dynamic rounding mode (frm), fflags accrued over the active elements,
+// canonical NaNs. Widening forms and conversions: RiscvVectorFloatWide.cpp. Built with
+// -frounding-math. Not yet: vfrsqrt7/vfrec7 (the run stops naming them).
 #include <algorithm>
 
+#include "models/riscv/FloatFormats.h"
 #include "models/riscv/FloatRules.h"
 #include "models/riscv/RiscvHart.h"
 #include "models/riscv/RiscvVector.h"
@@ -38,7 +39,10 @@ constexpr int kHostMode[5] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWAR
 template <typename F, typename Compute, typename Exact>
 std::uint64_t rounded(Compute compute, Exact exact, bool tiesToMax, std::uint32_t& flags) {
     std::feclearexcept(FE_ALL_EXCEPT);
-    const F v = compute();
+    // Volatile (here and the operands): GCC may move a math call such as fma, which it deems free
+    // of side effects, across the flag calls; volatile loads and stores pin it between them.
+    const volatile F computed = compute();
+    const F v = computed;
     flags |= hostFlags();
     if (!tiesToMax || std::isnan(v))
         return Format<F>::bits(v);
@@ -52,7 +56,7 @@ std::uint64_t elementOp(unsigned f6, std::uint64_t a, std::uint64_t b, std::uint
                         std::uint32_t& flags, bool& handled) {
     using L = long double;
     using B = typename Format<F>::Bits;
-    const F x = Format<F>::value(a), y = Format<F>::value(b), z = Format<F>::value(d);
+    const volatile F x = Format<F>::value(a), y = Format<F>::value(b), z = Format<F>::value(d);
     const B ab = static_cast<B>(a), bb = static_cast<B>(b);
     constexpr B sign = B{1} << (8 * sizeof(B) - 1);
     handled = true;
@@ -62,8 +66,9 @@ std::uint64_t elementOp(unsigned f6, std::uint64_t a, std::uint64_t b, std::uint
     };
     auto fused = [&](F p, F q, F s) {  // p · q + s, one rounding
         fmaInvalid(p, q);
-        return rounded<F>([&] { return std::fma(p, q, s); }, [&] { return std::fma(L(p), L(q), L(s)); },
-                          tiesToMax, flags);
+        const volatile F vp = p, vq = q, vs = s;
+        return rounded<F>([&] { return std::fma(F(vp), F(vq), F(vs)); },
+                          [&] { return std::fma(L(vp), L(vq), L(vs)); }, tiesToMax, flags);
     };
     switch (f6) {
     case 0x00: return rounded<F>([&] { return x + y; }, [&] { return L(x) + L(y); }, tiesToMax, flags);
@@ -77,16 +82,85 @@ std::uint64_t elementOp(unsigned f6, std::uint64_t a, std::uint64_t b, std::uint
     case 0x08: return (ab & ~sign) | (bb & sign);
     case 0x09: return (ab & ~sign) | (~bb & sign);
     case 0x0a: return ab ^ (bb & sign);
-    case 0x28: return fused(y, z, x);    // vfmadd: vs1 · vd + vs2
-    case 0x29: return fused(-y, z, -x);  // vfnmadd: −(vs1 · vd) − vs2
-    case 0x2a: return fused(y, z, -x);   // vfmsub: vs1 · vd − vs2
-    case 0x2b: return fused(-y, z, x);   // vfnmsub: −(vs1 · vd) + vs2
-    case 0x2c: return fused(y, x, z);    // vfmacc: vs1 · vs2 + vd
-    case 0x2d: return fused(-y, x, -z);  // vfnmacc: −(vs1 · vs2) − vd
-    case 0x2e: return fused(y, x, -z);   // vfmsac: vs1 · vs2 − vd
-    case 0x2f: return fused(-y, x, z);   // vfnmsac: −(vs1 · vs2) + vd
+    case 0x28: return fused(y, z, x);          // vfmadd: vs1 · vd + vs2
+    case 0x29: return fused(-F(y), z, -F(x));  // vfnmadd: −(vs1 · vd) − vs2
+    case 0x2a: return fused(y, z, -F(x));      // vfmsub: vs1 · vd − vs2
+    case 0x2b: return fused(-F(y), z, x);      // vfnmsub: −(vs1 · vd) + vs2
+    case 0x2c: return fused(y, x, z);          // vfmacc: vs1 · vs2 + vd
+    case 0x2d: return fused(-F(y), x, -F(z));  // vfnmacc: −(vs1 · vs2) − vd
+    case 0x2e: return fused(y, x, -F(z));      // vfmsac: vs1 · vs2 − vd
+    case 0x2f: return fused(-F(y), x, z);      // vfnmsac: −(vs1 · vs2) + vd
     default: handled = false; return 0;
     }
+}
+
+// The same operations at SEW 16, through long double and rounded to half (FloatFormats.h).
+std::uint64_t halfElementOp(unsigned f6, std::uint64_t a, std::uint64_t b, std::uint64_t d, unsigned rm,
+                            std::uint32_t& flags, bool& handled) {
+    using L = long double;
+    const FloatFormat& f = kHalf;
+    // Volatile: each of softRounded's evaluations computes afresh (FloatFormats.h).
+    const volatile L x = valueOf(a, f), y = valueOf(b, f), z = valueOf(d, f);
+    const bool sNaN = isSignallingOf(a, f) || isSignallingOf(b, f);
+    const bool sNaN3 = sNaN || isSignallingOf(d, f);
+    constexpr std::uint64_t sign = 0x8000;
+    handled = true;
+    auto fused = [&](L p, L q, L s) {
+        if ((std::isinf(p) && q == 0) || (p == 0 && std::isinf(q)))
+            flags |= kNV;
+        const volatile L vp = p, vq = q, vs = s;
+        return softRounded([&] { return std::fma(L(vp), L(vq), L(vs)); }, sNaN3, f, rm, flags);
+    };
+    auto minMax = [&](bool max) -> std::uint64_t {
+        if (sNaN)
+            flags |= kNV;
+        const bool na = isNaNOf(a, f), nb = isNaNOf(b, f);
+        if (na && nb)
+            return canonicalNaNOf(kHalf);
+        if (na || nb)
+            return na ? b : a;
+        const L u = x, w = y;
+        if (u == w)
+            return max ? (std::signbit(u) ? b : a) : (std::signbit(u) ? a : b);
+        return (max ? u > w : u < w) ? a : b;
+    };
+    switch (f6) {
+    case 0x00: return softRounded([&] { return L(x) + L(y); }, sNaN, f, rm, flags);
+    case 0x02: return softRounded([&] { return L(x) - L(y); }, sNaN, f, rm, flags);
+    case 0x27: return softRounded([&] { return L(y) - L(x); }, sNaN, f, rm, flags);
+    case 0x24: return softRounded([&] { return L(x) * L(y); }, sNaN, f, rm, flags);
+    case 0x20: return softRounded([&] { return L(x) / L(y); }, sNaN, f, rm, flags);
+    case 0x21: return softRounded([&] { return L(y) / L(x); }, sNaN, f, rm, flags);
+    case 0x04: return minMax(false);
+    case 0x06: return minMax(true);
+    case 0x08: return (a & ~sign) | (b & sign);
+    case 0x09: return (a & ~sign) | (~b & sign);
+    case 0x0a: return a ^ (b & sign);
+    case 0x28: return fused(y, z, x);
+    case 0x29: return fused(-L(y), z, -L(x));
+    case 0x2a: return fused(y, z, -L(x));
+    case 0x2b: return fused(-L(y), z, x);
+    case 0x2c: return fused(y, x, z);
+    case 0x2d: return fused(-L(y), x, -L(z));
+    case 0x2e: return fused(y, x, -L(z));
+    case 0x2f: return fused(-L(y), x, z);
+    default: handled = false; return 0;
+    }
+}
+
+// vmfeq (kind 2, quiet), vmflt (1) and vmfle (0, signalling) at SEW 16.
+bool halfCompare(int kind, std::uint64_t a, std::uint64_t b, std::uint32_t& flags) {
+    const bool unordered = isNaNOf(a, kHalf) || isNaNOf(b, kHalf);
+    if (kind == 2) {
+        if (isSignallingOf(a, kHalf) || isSignallingOf(b, kHalf))
+            flags |= kNV;
+        return !unordered && valueOf(a, kHalf) == valueOf(b, kHalf);
+    }
+    if (unordered) {
+        flags |= kNV;
+        return false;
+    }
+    return kind == 1 ? valueOf(a, kHalf) < valueOf(b, kHalf) : valueOf(a, kHalf) <= valueOf(b, kHalf);
 }
 
 }  // namespace
@@ -95,31 +169,32 @@ void Hart::executeVectorFloat(const Instruction& i, Retired& r) {
     const VectorType t = decodeVectorType(vtype_, kVlenBytes);
     const unsigned sb = t.sewBytes, f6 = i.funct6;
     const bool vv = i.rm == OPFVV;
-    if (sb != 4 && sb != 8)
-        illegal(i, sb == 2 ? "vector floating point at SEW 16 (Zvfh), not yet modelled"
-                           : "vector floating point at SEW 8 (reserved)");
+    if (f6 == 0x12 && vv)
+        return executeVectorConvert(i, r);
+    if (f6 >= 0x30)
+        return executeVectorFloatWidening(i, r);
+    if (sb == 1)
+        illegal(i, "vector floating point at SEW 8 (reserved)");
     const std::uint64_t vl = vl_;
     const unsigned regs = std::max(1u, t.lmul8 / 8);
     auto aligned = [&](unsigned reg, unsigned n) {
         if (reg % n || reg + n > 32)
             illegal(i, "a vector register group out of range or misaligned");
     };
-    // The scalar operand f[rs1]: at SEW 32 a NaN-boxed single, else the canonical NaN.
-    const std::uint64_t scalar = sb == 4 ? unbox(freg_[i.rs1]) : freg_[i.rs1];
+    // The scalar operand f[rs1]: below SEW 64 NaN-boxed, else the canonical NaN.
+    const std::uint64_t scalar = vectorScalarOperand(i.rs1, sb);
     auto src1 = [&](std::uint64_t e) { return vv ? element(i.rs1, e, sb) : scalar; };
     auto active = [&](std::uint64_t e) { return i.vm || maskBit(0, e); };
     // The forms each funct6 has (1 .vv, 2 .vf; the specification's OPFVV/OPFVF table), single width.
     static constexpr std::uint8_t kForms[64] = {
-        3, 1, 3, 1, 3, 1, 3, 1, 3, 3, 3, 0, 0, 0, 2, 2, 3, 0, 0, 1, 0, 0, 0, 2, 3, 3, 0, 3, 3, 2, 0, 2,
-        3, 2, 0, 0, 3, 0, 0, 2, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        3, 1, 3, 1, 3, 1, 3, 1, 3, 3, 3, 0, 0, 0, 2, 2, 3, 0, 1, 1, 0, 0, 0, 2, 3, 3, 0, 3, 3, 2, 0, 2,
+        3, 2, 0, 0, 3, 0, 0, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 3, 1, 3, 0, 3, 0, 3, 0, 0, 0, 3, 3, 3, 3};
     if (!(kForms[f6] & (vv ? 1 : 2)))
-        illegal(i, f6 >= 0x30 || f6 == 0x12
-                       ? "a widening, narrowing or converting vector FP instruction, not yet modelled"
-                       : "a reserved vector floating-point encoding");
+        illegal(i, "a reserved vector floating-point encoding");
     if (f6 == 0x10) {  // vfmv.f.s, vfmv.s.f
         if (vv && i.rs1 == 0)
             freg_[i.rd] =
-                sb == 4 ? box(static_cast<std::uint32_t>(element(i.rs2, 0, 4))) : element(i.rs2, 0, 8);
+                sb == 8 ? element(i.rs2, 0, 8) : (~std::uint64_t{0} << (8 * sb)) | element(i.rs2, 0, sb);
         else if (!vv && i.rs2 == 0 && vstart_ < vl)
             setElement(i.rd, 0, sb, scalar);
         else if (vv || i.rs2 != 0)
@@ -157,7 +232,13 @@ void Hart::executeVectorFloat(const Instruction& i, Retired& r) {
         std::fesetround(FE_TONEAREST);
         fflags |= flags;
     };
-    const bool isDouble = sb == 8;
+    const bool isDouble = sb == 8, isHalf = sb == 2;
+    // One element operation at this SEW.
+    auto apply = [&](unsigned f, std::uint64_t a, std::uint64_t b, std::uint64_t d, bool& handled) {
+        return isHalf     ? halfElementOp(f, a, b, d, rm, flags, handled)
+               : isDouble ? elementOp<double>(f, a, b, d, tiesToMax, flags, handled)
+                          : elementOp<float>(f, a, b, d, tiesToMax, flags, handled);
+    };
     if (f6 <= 0x07 && (f6 & 1)) {  // vfredusum, vfredosum, vfredmin, vfredmax: in element order
         aligned(i.rs2, regs);
         if (vl == 0) {
@@ -170,8 +251,7 @@ void Hart::executeVectorFloat(const Instruction& i, Retired& r) {
             if (!active(e))
                 continue;
             bool handled = false;
-            acc = isDouble ? elementOp<double>(op, acc, element(i.rs2, e, sb), 0, tiesToMax, flags, handled)
-                           : elementOp<float>(op, acc, element(i.rs2, e, sb), 0, tiesToMax, flags, handled);
+            acc = apply(op, acc, element(i.rs2, e, sb), 0, handled);
         }
         setElement(i.rd, 0, sb, acc);
         finish();
@@ -188,7 +268,9 @@ void Hart::executeVectorFloat(const Instruction& i, Retired& r) {
             continue;
         const std::uint64_t a = element(i.rs2, e, sb), b = src1(e);
         if (maskResult) {  // vmfeq (quiet), vmfle, vmflt (signalling), vmfne, vmfgt, vmfge
-            auto cmp = [&](int kind, std::uint64_t p, std::uint64_t q) {
+            auto cmp = [&](int kind, std::uint64_t p, std::uint64_t q) -> bool {
+                if (isHalf)
+                    return halfCompare(kind, p, q, flags);
                 return isDouble
                            ? compare(kind, asDouble(p), asDouble(q), p, q, flags)
                            : compare(kind, asFloat(static_cast<std::uint32_t>(p)),
@@ -208,7 +290,14 @@ void Hart::executeVectorFloat(const Instruction& i, Retired& r) {
             continue;
         }
         if (f6 == 0x13) {  // vfsqrt.v, vfclass.v
-            if (i.rs1 == 0) {
+            if (i.rs1 == 0 && isHalf) {
+                const volatile long double x = valueOf(a, kHalf);  // volatile: FloatFormats.h
+                setElement(i.rd, e, sb,
+                           softRounded([&] { return std::sqrt(static_cast<long double>(x)); },
+                                       isSignallingOf(a, kHalf), kHalf, rm, flags));
+            } else if (i.rs1 == 0x10 && isHalf) {
+                setElement(i.rd, e, sb, classifyOf(a, kHalf));
+            } else if (i.rs1 == 0) {
                 const std::uint64_t v =
                     isDouble
                         ? rounded<double>([&] { return std::sqrt(asDouble(a)); },
@@ -230,8 +319,7 @@ void Hart::executeVectorFloat(const Instruction& i, Retired& r) {
         }
         bool handled = false;
         const std::uint64_t d = element(i.rd, e, sb);
-        const std::uint64_t v = isDouble ? elementOp<double>(f6, a, b, d, tiesToMax, flags, handled)
-                                         : elementOp<float>(f6, a, b, d, tiesToMax, flags, handled);
+        const std::uint64_t v = apply(f6, a, b, d, handled);
         if (!handled) {
             finish();
             illegal(i, "a reserved or unsupported vector floating-point instruction");
