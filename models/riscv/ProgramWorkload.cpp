@@ -503,9 +503,10 @@ private:
     }
     std::string describe(std::uint32_t bits, unsigned length) const {
         const riscv::Instruction i = riscv::decode(bits);
-        return length == 2 ? fmt::format("encoding {:#06x}, {} (compressed)", bits & 0xffff,
-                                         riscv::mnemonicName(i.mnemonic))
-                           : fmt::format("encoding {:#010x}, {}", bits, riscv::mnemonicName(i.mnemonic));
+        const std::string vector = riscv::vectorName(i);
+        const std::string name = vector.empty() ? std::string(riscv::mnemonicName(i.mnemonic)) : vector;
+        return length == 2 ? fmt::format("encoding {:#06x}, {} (compressed)", bits & 0xffff, name)
+                           : fmt::format("encoding {:#010x}, {}", bits, name);
     }
     void faultAt(std::uint64_t pc, std::string what) {
         faultPc_ = pc;

@@ -259,7 +259,7 @@ void Hart::executeVectorFloat(const Instruction& i, Retired& r) {
     }
     const bool maskResult = f6 >= 0x18 && f6 <= 0x1f;
     aligned(i.rs2, regs);
-    if (vv)
+    if (vv && f6 != 0x13)  // VFUNARY1's vs1 field selects the operation
         aligned(i.rs1, regs);
     if (!maskResult)
         aligned(i.rd, regs);

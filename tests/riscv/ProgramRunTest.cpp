@@ -149,6 +149,19 @@ TEST(ProgramFault, IllegalInstructionNamesPcEncodingFunctionCoreAndCycle) {
     EXPECT_NE(err.find("at pc 0x"), std::string::npos) << err;
 }
 
+// A vector instruction before any vsetvl (vtype invalid) and one tessim does not model stop the
+// run naming the instruction as the assembler spells it.
+TEST(ProgramFault, VectorInstructionsThatCannotRunAreNamed) {
+    const std::string program = buildProgram("faults.S", "-nostdlib -static");
+    std::string err = refused(program, "v").err;
+    EXPECT_NE(err.find("vtype is invalid"), std::string::npos) << err;
+    EXPECT_NE(err.find("vadd.vv"), std::string::npos) << err;
+    EXPECT_NE(err.find("in novtype"), std::string::npos) << err;
+    err = refused(program, "r").err;
+    EXPECT_NE(err.find("not yet modelled"), std::string::npos) << err;
+    EXPECT_NE(err.find("vfrec7.v"), std::string::npos) << err;
+}
+
 TEST(ProgramFault, WildLoadNamesTheAddress) {
     const std::string err = refused(buildProgram("faults.S", "-nostdlib -static"), "w").err;
     EXPECT_NE(err.find("a load at 0x10"), std::string::npos) << err;

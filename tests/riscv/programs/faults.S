@@ -1,5 +1,6 @@
 # Programs that fault, chosen by the first argument's first letter: i (illegal instruction),
-# w (wild load), s (unsupported system call), l (a loop that never ends).
+# w (wild load), s (unsupported system call), l (a loop that never ends), v (a vector instruction
+# before any vsetvl), r (vfrec7.v, which tessim does not model).
     .globl _start
 _start:
     ld t0, 16(sp)      # argv[1]
@@ -12,6 +13,10 @@ _start:
     beq t0, t1, syscall
     li t1, 'l'
     beq t0, t1, forever
+    li t1, 'v'
+    beq t0, t1, novtype
+    li t1, 'r'
+    beq t0, t1, estimate
     li a0, 9
     li a7, 93
     ecall
@@ -30,3 +35,10 @@ syscall:
 forever:
     addi t4, t4, 1
     j forever
+    .globl novtype
+novtype:
+    .word 0x030c0457   # vadd.vv v8, v16, v24 (the build's -march has no V)
+    .globl estimate
+estimate:
+    .word 0x0d0072d7   # vsetvli t0, zero, e32, m1, ta, ma
+    .word 0x4f029457   # vfrec7.v v8, v16
