@@ -397,6 +397,8 @@ inline void Engine::completeMemory(const Op& op, const OpDescriptor& info, unsig
     slots_[slot].freeAt = s + occupancy + conflictCycles;
     if (write) {
         memoryDrain_ = std::max(memoryDrain_, doneCycle);
+        if (config_.storeBuffer)
+            storesInFlight_.push_back(std::max(doneCycle, s + 1));
     } else if (op.dst != kNoReg) {
         scoreboard_.markResult(op, info, group, std::max(s + occupancy, doneCycle) + cost.latency, true);
         if (executor_)
@@ -404,11 +406,27 @@ inline void Engine::completeMemory(const Op& op, const OpDescriptor& info, unsig
     }
 }
 
+std::uint64_t Engine::storeBufferFree(std::uint64_t from) {
+    // Entries freed by `from` are gone; with all held, the store waits for the one that frees first.
+    storesInFlight_.erase(std::remove_if(storesInFlight_.begin(), storesInFlight_.end(),
+                                         [&](std::uint64_t done) { return done <= from; }),
+                          storesInFlight_.end());
+    if (storesInFlight_.size() < config_.storeBuffer)
+        return from;
+    std::nth_element(storesInFlight_.begin(),
+                     storesInFlight_.begin() +
+                         static_cast<std::ptrdiff_t>(storesInFlight_.size() - config_.storeBuffer),
+                     storesInFlight_.end());
+    return storesInFlight_[storesInFlight_.size() - config_.storeBuffer];
+}
+
 void Engine::issueMemory(const Op& op, const OpDescriptor& info) {
     const unsigned group = scoreboard_.check(op, info);
     const Scoreboard::Readiness dep = scoreboard_.operandsReady(op, info, group);
     std::uint64_t unitFree = 0;
     unsigned slot = pickUnit(op.kind, unitFree);
+    if (info.store && config_.storeBuffer)  // a full store buffer holds the store like a busy unit
+        unitFree = std::max(unitFree, storeBufferFree(std::max(unitFree, dep.cycle)));
     const std::uint64_t operandsAndUnit = std::max(dep.cycle, unitFree);
     std::uint64_t s = reserveSlot(std::max(operandsAndUnit, frontEndReady_), op.flags & Op::kBundleStart);
     StallReason gap = frontEndReady_ > operandsAndUnit ? StallReason::Branch

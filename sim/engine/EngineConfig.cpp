@@ -61,6 +61,7 @@ EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, 
     }
     c.forkLatency = r.get<unsigned>("fork_latency", 0u, Range<unsigned>{0, 1000000});
     c.barrierLatency = r.get<unsigned>("barrier_latency", 0u, Range<unsigned>{0, 1000000});
+    c.storeBuffer = r.get<unsigned>("store_buffer", 0u, Range<unsigned>{0, 4096});
     c.quantum = secondsToTicks(r.get<Duration>("quantum", Duration{ticksToSeconds(defaultQuantum)},
                                                Range<Duration>{Duration{1e-12}, Duration{1.0}})
                                    .seconds);

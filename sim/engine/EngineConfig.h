@@ -49,8 +49,12 @@ struct EngineConfig {
     BranchPredictorInfo predictor;   // for op streams that predict their branches (programs)
     unsigned forkLatency = 0;        // cycles: a fork's signal to the joined engine's next op
     unsigned barrierLatency = 0;     // cycles: a barrier's last arrival to every engine's next op
-    Tick quantum = 1'000'000;        // temporal-decoupling quantum (1 µs)
-    bool isMainCompute = true;       // counts for stall_fraction
+    // Stores in flight at most (a store buffer's entries), each held from issue until its memory
+    // accepts it; a store that finds them all held waits (structural). 0: unbounded. Not in VLIW
+    // bundles.
+    unsigned storeBuffer = 0;
+    Tick quantum = 1'000'000;   // temporal-decoupling quantum (1 µs)
+    bool isMainCompute = true;  // counts for stall_fraction
 
     static EngineConfig fromYaml(config::Reader& r, const std::string& name, ClockDomain defaultClock,
                                  Tick defaultQuantum);
