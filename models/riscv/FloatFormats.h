@@ -48,6 +48,18 @@ inline std::uint64_t canonicalNaNOf(const FloatFormat& f) {
     return exponentMask(f) | (std::uint64_t{1} << (f.precision - 2));
 }
 
+// Whether a magnitude n + fraction (n integral, 0 ≤ fraction < 1) of the given sign rounds to
+// n + 1 under rm (0 RNE, 1 RTZ, 2 RDN, 3 RUP, 4 RMM) rather than to n.
+inline bool roundsAway(long double n, long double fraction, bool negative, unsigned rm) {
+    switch (rm) {
+    case 0: return fraction > 0.5L || (fraction == 0.5L && std::fmod(n, 2.0L) == 1.0L);
+    case 1: return false;
+    case 2: return negative && fraction != 0;
+    case 3: return !negative && fraction != 0;
+    default: return fraction >= 0.5L;
+    }
+}
+
 // The exact value of a format's bits (a NaN: a quiet long double NaN).
 inline long double valueOf(std::uint64_t b, const FloatFormat& f) {
     const bool negative = b & signBit(f);
@@ -85,15 +97,7 @@ inline std::uint64_t roundTo(long double v, const FloatFormat& f, unsigned rm, s
         const long double n = std::floor(q);
         const long double fraction = q - n;
         inexact = fraction != 0;
-        bool up = false;
-        switch (rm) {
-        case 0: up = fraction > 0.5L || (fraction == 0.5L && std::fmod(n, 2.0L) == 1.0L); break;
-        case 1: up = false; break;
-        case 2: up = negative && inexact; break;
-        case 3: up = !negative && inexact; break;
-        default: up = fraction >= 0.5L; break;
-        }
-        return std::ldexp(n + (up ? 1 : 0), quantum);
+        return std::ldexp(n + (roundsAway(n, fraction, negative, rm) ? 1 : 0), quantum);
     };
     const int p = f.precision;
     const long double smallestNormal = std::ldexp(1.0L, f.emin);
@@ -160,15 +164,7 @@ inline long double roundToIntegral(long double v, unsigned rm, bool& inexact) {
     const long double n = std::floor(a);
     const long double fraction = a - n;
     inexact = fraction != 0;
-    bool up = false;
-    switch (rm) {
-    case 0: up = fraction > 0.5L || (fraction == 0.5L && std::fmod(n, 2.0L) == 1.0L); break;
-    case 1: up = false; break;
-    case 2: up = negative && inexact; break;
-    case 3: up = !negative && inexact; break;
-    default: up = fraction >= 0.5L; break;
-    }
-    const long double r = n + (up ? 1 : 0);
+    const long double r = n + (roundsAway(n, fraction, negative, rm) ? 1 : 0);
     return negative ? -r : r;
 }
 

@@ -103,6 +103,9 @@ private:
     void executeVectorFloatWidening(const Instruction& i, Retired& r);
     void executeVectorConvert(const Instruction& i, Retired& r);
     std::uint64_t vectorScalarOperand(unsigned rs1, unsigned sewBytes) const;
+    void slideOne(const Instruction& i, std::uint64_t scalar, unsigned sewBytes, bool up);
+    // Illegal unless `reg` starts a group of `registers` within v0…v31.
+    void requireGroup(const Instruction& i, unsigned reg, unsigned registers) const;
     std::uint64_t element(unsigned reg, std::uint64_t index, unsigned bytes) const;
     void setElement(unsigned reg, std::uint64_t index, unsigned bytes, std::uint64_t value);
     bool maskBit(unsigned reg, std::uint64_t index) const {

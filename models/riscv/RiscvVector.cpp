@@ -15,18 +15,13 @@
 
 namespace tessim::riscv {
 
+using namespace vector;
+
 namespace {
 
 __extension__ typedef __int128 Int128;
 __extension__ typedef unsigned __int128 UInt128;
 
-std::int64_t signedOf(std::uint64_t v, unsigned bytes) {
-    const unsigned shift = 64 - 8 * bytes;
-    return static_cast<std::int64_t>(v << shift) >> shift;
-}
-std::uint64_t truncated(std::uint64_t v, unsigned bytes) {
-    return bytes >= 8 ? v : v & ((std::uint64_t{1} << (8 * bytes)) - 1);
-}
 std::int64_t maxSigned(unsigned bytes) {
     return static_cast<std::int64_t>((std::uint64_t{1} << (8 * bytes - 1)) - 1);
 }
@@ -57,10 +52,6 @@ UInt128 roundedShiftUnsigned(UInt128 v, unsigned d, unsigned vxrm) {
     return (v >> d) + roundingIncrement<UInt128>(v, d, vxrm);
 }
 
-unsigned registersOf(unsigned lmul8) {
-    return std::max(1u, lmul8 / 8);
-}
-
 }  // namespace
 
 std::uint64_t Hart::element(unsigned reg, std::uint64_t index, unsigned bytes) const {
@@ -76,6 +67,11 @@ void Hart::setElement(unsigned reg, std::uint64_t index, unsigned bytes, std::ui
 void Hart::setMaskBit(unsigned reg, std::uint64_t index, bool value) {
     std::uint8_t& byte = vreg_[reg * kVlenBytes + index / 8];
     byte = static_cast<std::uint8_t>((byte & ~(1u << (index % 8))) | (unsigned{value} << (index % 8)));
+}
+
+void Hart::requireGroup(const Instruction& i, unsigned reg, unsigned registers) const {
+    if (reg % registers || reg + registers > 32)
+        illegal(i, "a vector register group out of range or misaligned");
 }
 
 void Hart::setVectorType(const Instruction& i, std::uint64_t avl, std::uint64_t vtype) {
@@ -232,10 +228,7 @@ void Hart::executeVectorInteger(const Instruction& i, Retired& r) {
     const bool vv = i.rm == OPIVV, vi = i.rm == OPIVI;
     const std::uint64_t vl = vl_;
     const unsigned regs = registersOf(t.lmul8);
-    auto aligned = [&](unsigned reg, unsigned n) {
-        if (reg % n || reg + n > 32)
-            illegal(i, "a vector register group out of range or misaligned");
-    };
+    auto aligned = [&](unsigned reg, unsigned n) { requireGroup(i, reg, n); };
     // The scalar operand: x[rs1] or simm5; shifts, slides and gathers take rs1 as uimm5.
     const bool unsignedImmediate = f6 == 0x0c || f6 == 0x0e || f6 == 0x0f || (f6 >= 0x25 && f6 <= 0x2f);
     const std::uint64_t scalar =

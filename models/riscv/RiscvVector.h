@@ -23,6 +23,23 @@ VectorType decodeVectorType(std::uint64_t vtype, unsigned vlenBytes);
 // an encoding the vector specification reserves).
 std::string vectorName(const Instruction& i);
 
+// Element helpers of the vector semantics (RiscvVector*.cpp).
+namespace vector {
+// An element of `bytes` bytes, sign-extended.
+inline std::int64_t signedOf(std::uint64_t v, unsigned bytes) {
+    const unsigned shift = 64 - 8 * bytes;
+    return static_cast<std::int64_t>(v << shift) >> shift;
+}
+// v cut to `bytes` bytes.
+inline std::uint64_t truncated(std::uint64_t v, unsigned bytes) {
+    return bytes >= 8 ? v : v & ((std::uint64_t{1} << (8 * bytes)) - 1);
+}
+// The registers a group of LMUL lmul8/8 spans (a fractional one: one).
+inline unsigned registersOf(unsigned lmul8) {
+    return lmul8 / 8 > 1 ? lmul8 / 8 : 1;
+}
+}  // namespace vector
+
 // funct3 categories of OP-V.
 enum VectorCategory : std::uint8_t {
     OPIVV = 0,

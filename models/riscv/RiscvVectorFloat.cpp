@@ -177,10 +177,7 @@ void Hart::executeVectorFloat(const Instruction& i, Retired& r) {
         illegal(i, "vector floating point at SEW 8 (reserved)");
     const std::uint64_t vl = vl_;
     const unsigned regs = std::max(1u, t.lmul8 / 8);
-    auto aligned = [&](unsigned reg, unsigned n) {
-        if (reg % n || reg + n > 32)
-            illegal(i, "a vector register group out of range or misaligned");
-    };
+    auto aligned = [&](unsigned reg, unsigned n) { requireGroup(i, reg, n); };
     // The scalar operand f[rs1]: below SEW 64 NaN-boxed, else the canonical NaN.
     const std::uint64_t scalar = vectorScalarOperand(i.rs1, sb);
     auto src1 = [&](std::uint64_t e) { return vv ? element(i.rs1, e, sb) : scalar; };
@@ -212,14 +209,7 @@ void Hart::executeVectorFloat(const Instruction& i, Retired& r) {
     if (f6 == 0x0e || f6 == 0x0f) {  // vfslide1up / vfslide1down
         aligned(i.rd, regs);
         aligned(i.rs2, regs);
-        for (std::uint64_t e = vstart_; e < vl; ++e) {
-            if (!active(e))
-                continue;
-            if (f6 == 0x0e)
-                setElement(i.rd, e, sb, e == 0 ? scalar : element(i.rs2, e - 1, sb));
-            else
-                setElement(i.rd, e, sb, e + 1 == vl ? scalar : element(i.rs2, e + 1, sb));
-        }
+        slideOne(i, scalar, sb, f6 == 0x0e);
         return;
     }
     const unsigned rm = frm;

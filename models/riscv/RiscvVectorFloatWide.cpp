@@ -10,16 +10,11 @@
 
 namespace tessim::riscv {
 
+using namespace vector;
+
 using namespace fp;
 
-namespace {
-
-std::int64_t signedOf(std::uint64_t v, unsigned bytes) {
-    const unsigned shift = 64 - 8 * bytes;
-    return static_cast<std::int64_t>(v << shift) >> shift;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // The scalar FP operand of a .vf form at SEW (NaN-boxed below 64 bits, else the canonical NaN).
 std::uint64_t Hart::vectorScalarOperand(unsigned rs1, unsigned sewBytes) const {

@@ -8,21 +8,12 @@
 
 namespace tessim::riscv {
 
+using namespace vector;
+
 namespace {
 
 __extension__ typedef __int128 Int128;
 __extension__ typedef unsigned __int128 UInt128;
-
-std::int64_t signedOf(std::uint64_t v, unsigned bytes) {
-    const unsigned shift = 64 - 8 * bytes;
-    return static_cast<std::int64_t>(v << shift) >> shift;
-}
-std::uint64_t truncated(std::uint64_t v, unsigned bytes) {
-    return bytes >= 8 ? v : v & ((std::uint64_t{1} << (8 * bytes)) - 1);
-}
-unsigned registersOf(unsigned lmul8) {
-    return std::max(1u, lmul8 / 8);
-}
 
 // The averaging add/subtract's rounding increment of v >> 1 under vxrm.
 Int128 halved(Int128 v, unsigned vxrm) {
@@ -45,10 +36,7 @@ void Hart::executeVectorMaskCategory(const Instruction& i, Retired& r) {
     const bool vv = i.rm == OPMVV;
     const std::uint64_t vl = vl_;
     const unsigned regs = registersOf(t.lmul8);
-    auto aligned = [&](unsigned reg, unsigned n) {
-        if (reg % n || reg + n > 32)
-            illegal(i, "a vector register group out of range or misaligned");
-    };
+    auto aligned = [&](unsigned reg, unsigned n) { requireGroup(i, reg, n); };
     auto src1 = [&](std::uint64_t e) { return vv ? element(i.rs1, e, sb) : truncated(xreg_[i.rs1], sb); };
     auto active = [&](std::uint64_t e) { return i.vm || maskBit(0, e); };
     // The forms each funct6 has (1 .vv, 2 .vx; the specification's OPMVV/OPMVX table).
@@ -188,15 +176,7 @@ void Hart::executeVectorMaskCategory(const Instruction& i, Retired& r) {
     if (f6 == 0x0e || f6 == 0x0f) {  // vslide1up / vslide1down.vx
         aligned(i.rd, regs);
         aligned(i.rs2, regs);
-        const std::uint64_t x = truncated(xreg_[i.rs1], sb);
-        for (std::uint64_t e = vstart_; e < vl; ++e) {
-            if (!active(e))
-                continue;
-            if (f6 == 0x0e)
-                setElement(i.rd, e, sb, e == 0 ? x : element(i.rs2, e - 1, sb));
-            else
-                setElement(i.rd, e, sb, e + 1 == vl ? x : element(i.rs2, e + 1, sb));
-        }
+        slideOne(i, truncated(xreg_[i.rs1], sb), sb, f6 == 0x0e);
         return;
     }
     const bool widening = f6 >= 0x30;
@@ -279,6 +259,18 @@ void Hart::executeVectorMaskCategory(const Instruction& i, Retired& r) {
         default: illegal(i, "a reserved or unsupported vector instruction (OPMV)");
         }
         setElement(i.rd, e, sb, truncated(v, sb));
+    }
+}
+
+// vslide1up (up) / vslide1down and their FP forms: the scalar enters at element 0 (up) or vl − 1.
+void Hart::slideOne(const Instruction& i, std::uint64_t scalar, unsigned sb, bool up) {
+    for (std::uint64_t e = vstart_; e < vl_; ++e) {
+        if (!i.vm && !maskBit(0, e))
+            continue;
+        if (up)
+            setElement(i.rd, e, sb, e == 0 ? scalar : element(i.rs2, e - 1, sb));
+        else
+            setElement(i.rd, e, sb, e + 1 == vl_ ? scalar : element(i.rs2, e + 1, sb));
     }
 }
 
