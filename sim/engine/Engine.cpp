@@ -408,6 +408,9 @@ inline void Engine::completeMemory(const Op& op, const OpDescriptor& info, unsig
 
 std::uint64_t Engine::storeBufferFree(std::uint64_t from) {
     // Entries freed by `from` are gone; with all held, the store waits for the one that frees first.
+    // (Pruned only once the buffer could be full: a stream of L1 hits pays one test a store.)
+    if (storesInFlight_.size() < config_.storeBuffer)
+        return from;
     storesInFlight_.erase(std::remove_if(storesInFlight_.begin(), storesInFlight_.end(),
                                          [&](std::uint64_t done) { return done <= from; }),
                           storesInFlight_.end());
