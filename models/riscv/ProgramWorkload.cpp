@@ -626,6 +626,13 @@ std::unique_ptr<Workload> makeProgramWorkload(const ProgramRequest& request, con
     s->elf = riscv::loadElfProgram(request.path);
     s->engine = &target.mainEngine();
     s->predictor.emplace(s->engine->predictor);
+    // x0–x31 and f0–f31 are the engine's scalar registers s0–s63, v0–v31 its vector registers.
+    if (s->engine->scalarRegisters < 64 || s->engine->vectorRegisters < 32)
+        throw riscv::ProgramError(fmt::format(
+            "target '{}': its main engine {} has {} scalar and {} vector registers; a RISC-V program needs "
+            "64 "
+            "scalar (x0–x31 and f0–f31) and 32 vector registers (scalar_registers, vector_registers)",
+            target.name, s->engine->name, s->engine->scalarRegisters, s->engine->vectorRegisters));
     if (s->engine->memories.empty())
         throw riscv::ProgramError(
             fmt::format("target '{}': its main engine {} reaches no memory to run a program from",

@@ -183,6 +183,15 @@ TEST(ProgramFault, NeverEndingProgramStopsAtMaxCyclesOrTimeout) {
     EXPECT_NE(err.find("--timeout 0.5"), std::string::npos) << err;
 }
 
+// x0–x31 and f0–f31 are the engine's scalar registers s0–s63: a core with fewer is refused before
+// the program runs, naming the keys.
+TEST(ProgramRefused, CoreWithoutRegistersForXAndF) {
+    const std::string program = buildProgram("freestanding.S", "-nostdlib -static");
+    const std::string err = refused(program, "", "--set target.cluster.core.scalar_registers=32").err;
+    EXPECT_NE(err.find("needs 64 scalar"), std::string::npos) << err;
+    EXPECT_NE(err.find("scalar_registers"), std::string::npos) << err;
+}
+
 TEST(ProgramRefused, ProgramAndWorkloadTogether) {
     const std::string program = buildProgram("freestanding.S", "-nostdlib -static");
     const std::string err = refused(program, "", "--workload axpy").err;
