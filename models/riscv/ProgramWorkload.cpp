@@ -358,6 +358,8 @@ private:
         op.vl = std::max<std::uint32_t>(r.vl, 1);
         op.lmul8 = r.lmul8;  // the X60 prices a vector instruction by its LMUL, not its vl
         op.kind = OpKind::Add;
+        if (!fp && !mv && f6 >= 0x09 && f6 <= 0x0b)  // vand, vor, vxor: timed apart (add_logic)
+            op.flags |= Op::kBitwise;
         op.dst = vreg(i.rd);
         op.src[0] = vreg(i.rs2);
         op.src[1] = !scalarForm            ? vreg(i.rs1)

@@ -41,7 +41,7 @@ TableUnit::TableUnit(TableUnitConfig config)
     for (std::size_t k = 0; k < kinds_.size(); ++k) {
         const OpDescriptor& d = opInfo(static_cast<OpKind>(k));
         Kind& kind = kinds_[k];
-        kind.variant = d.variantWhen != nullptr;
+        kind.variant = d.variantWhen != nullptr || d.secondVariantWhen != nullptr;
         kind.scalar = d.scalar;
         kind.scalarAccess = d.scalar && d.memory;
         kind.segment = d.segment;
@@ -53,6 +53,8 @@ TableUnit::TableUnit(TableUnitConfig config)
         kind.executes = true;
         if (d.variantWhen && !config_.ops.count(d.variantClass))
             setRow(d.variantClass, primary->second);
+        if (d.secondVariantWhen && !config_.ops.count(d.secondVariantClass))
+            setRow(d.secondVariantClass, primary->second);
     }
     for (Kind& kind : kinds_) {
         kind.reciprocalTable = rows_[kind.row].reciprocalTable;

@@ -154,7 +154,7 @@ struct Op {
     std::uint8_t space = 0;  // memory space for loads and stores
     std::uint8_t dst = kNoReg;
     std::uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
-    std::uint8_t flags = 0;  // kBundleStart, kOrdered, kTaken, kIdealOperands, kWord, kMispredicted
+    std::uint8_t flags = 0;  // kBundleStart, kOrdered, kTaken, kIdealOperands, kWord, kMispredicted, kBitwise
     // Loads and stores: the scalar register the address comes from (the pointer a loop
     // increments), or none. Timing only: the op waits for it; `addr` stays the absolute address.
     std::uint8_t base = kNoReg;
@@ -186,6 +186,10 @@ struct Op {
     static constexpr std::uint8_t kWord = 16;
     // Branch: the front end predicted it wrong; the engine charges its mispredict_penalty.
     static constexpr std::uint8_t kMispredicted = 32;
+    // Add: the instruction is a bitwise and/or/xor (a program's vand, vor, vxor), which a unit may
+    // time apart (add_logic). Timing only: the op's semantics stay the add's (programs execute on
+    // their hart), and schedules have no field for it.
+    static constexpr std::uint8_t kBitwise = 64;
 };
 
 // A MAC tile with no output: it computes nothing, waits for the array and takes one cycle.

@@ -195,6 +195,8 @@ std::string opReferenceMarkdown() {
         std::string timing = std::string(timingClassName(d.timingClass));
         if (d.variantWhen)
             timing += fmt::format(" [{}]", timingClassName(d.variantClass));
+        if (d.secondVariantWhen)
+            timing += fmt::format(" [{}]", timingClassName(d.secondVariantClass));
         md += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", d.name, opClassName(d.opClass),
                           fields.empty() ? "—" : fields, footprintName(d.footprint), timing,
                           escapeCell(d.summary));

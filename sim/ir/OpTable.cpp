@@ -26,6 +26,14 @@ bool doublePrecision(const Op& op) {
     return op.dtype == DType::F64;
 }
 
+bool bitwiseOperation(const Op& op) {
+    return (op.flags & Op::kBitwise) != 0;
+}
+
+bool integerElements(const Op& op) {
+    return op.dtype == DType::I8 || op.dtype == DType::I16 || op.dtype == DType::I32;
+}
+
 OpDescriptor registersOp(OpKind kind, const char* name, OpClass opClass, const char* summary) {
     OpDescriptor d;
     d.kind = kind;
@@ -86,7 +94,12 @@ std::vector<OpDescriptor> builtInRows() {
         rows.push_back(d);
     }
     rows.push_back(computeOp(OpKind::Mul, "mul", 1.0, "vd ← vs0 · vs1", mul));
-    rows.push_back(computeOp(OpKind::Add, "add", 1.0, "vd ← vs0 + vs1", add));
+    {
+        OpDescriptor d = computeOp(OpKind::Add, "add", 1.0, "vd ← vs0 + vs1", add);
+        d.secondVariantTiming = "add_logic";
+        d.secondVariantWhen = bitwiseOperation;
+        rows.push_back(d);
+    }
     {
         OpDescriptor d = computeOp(OpKind::Broadcast, "broadcast", 0.0, "vd ← splat(ss0, or imm without ss0)",
                                    semantics::broadcast);
@@ -109,6 +122,8 @@ std::vector<OpDescriptor> builtInRows() {
         d.span = RegisterSpan::ReduceSource;
         d.variantTiming = "reduce_ordered";
         d.variantWhen = orderedReduction;
+        d.secondVariantTiming = "reduce_int";
+        d.secondVariantWhen = integerElements;
         rows.push_back(d);
     }
     {
@@ -250,6 +265,8 @@ struct Table {
     void completeVariant(OpDescriptor& d) {
         if (d.variantWhen)
             d.variantClass = timingClass(d.variantTiming);
+        if (d.secondVariantWhen)
+            d.secondVariantClass = timingClass(d.secondVariantTiming);
     }
 
     TimingClass timingClass(const std::string& name) {
@@ -311,7 +328,8 @@ OpKind registerOpKind(OpDescriptor row) {
         throw std::invalid_argument("an op kind needs a name");
     if (findOpKind(row.name))
         throw std::invalid_argument(fmt::format("op kind '{}' already exists", row.name));
-    if (row.variantWhen && row.variantTiming.empty())
+    if ((row.variantWhen && row.variantTiming.empty()) ||
+        (row.secondVariantWhen && row.secondVariantTiming.empty()))
         throw std::invalid_argument(fmt::format("op kind '{}': a timing variant needs a name", row.name));
     if (detail::gOpRows.size() > 0xFFFF)
         throw std::length_error("too many op kinds");
@@ -346,7 +364,7 @@ bool findTimingClass(std::string_view name, TimingClass& out) {
 
 const OpDescriptor* variantOwner(TimingClass c) {
     for (const OpDescriptor* d : detail::gOpRows)
-        if (d->variantWhen && d->variantClass == c)
+        if ((d->variantWhen && d->variantClass == c) || (d->secondVariantWhen && d->secondVariantClass == c))
             return d;
     return nullptr;
 }

@@ -98,12 +98,16 @@ struct OpDescriptor {
     double workPerElement = 0.0;
     OpSemantics semantics = nullptr;
     bool (*variantWhen)(const Op&) = nullptr;  // selects the variant timing class
+    // A second variant, tried first (Add: add_logic for bitwise ops; Reduce: reduce_int).
+    bool (*secondVariantWhen)(const Op&) = nullptr;
+    TimingClass secondVariantClass = 0;
 
     std::string name;     // JSON Lines "op", stats and energy keys (<name>_<dtype>)
     std::string summary;  // one line for the reference (docs/op-reference.md)
     // Timing: the class's name (empty: the op's own name), and the variant class's.
     std::string timing;
     std::string variantTiming;
+    std::string secondVariantTiming;
 
     bool vectorAccess() const { return memory && !scalar; }
     bool namesRegisters() const { return layout == OpLayout::Registers || layout == OpLayout::Branch; }
@@ -156,6 +160,8 @@ inline unsigned lmulRegisters(const Op& op, unsigned registerBytes) {
 
 // The timing class an op of row `d` is costed as (its variant when the op asks for it).
 inline TimingClass timingClassOf(const Op& op, const OpDescriptor& d) {
+    if (d.secondVariantWhen && d.secondVariantWhen(op))
+        return d.secondVariantClass;
     return d.variantWhen && d.variantWhen(op) ? d.variantClass : d.timingClass;
 }
 

@@ -2,8 +2,9 @@
 // (analysis/calibration/x60_instruction_table.py: micro-benchmarks in the board's method, run on
 // the model, compared cell by cell with docs/sources/k1-board/x60-instructions-vlmax.csv). The
 // classes the shipped kernels use reproduce at least 90 % of their cells within 10 % (the issue's
-// bar); unit-stride loads and stores, whose board figures scatter by EEW and SEW beyond what the
-// model's per-EMUL table holds, are held at what they reach (78 % and 82 %, docs/programs.md).
+// bar), and so do the integer adds and bitwise ops; unit-stride loads and stores, whose board
+// figures scatter by EEW and SEW beyond what the model's per-EMUL table holds, and integer
+// reductions (e64 timed as FP) are held at what they reach (78 %, 82 %, 82 %, docs/programs.md).
 #include <string>
 
 #include <gtest/gtest.h>
@@ -24,8 +25,10 @@ TEST(VectorCalibration, BoardInstructionTableReproducesForTheKernelsClasses) {
                                                        {"slide", 0.9},
                                                        {"gather", 0.9},
                                                        {"broadcast", 0.9},
+                                                       {"integer add/logic", 0.9},
                                                        {"unit-stride load", 0.75},
-                                                       {"unit-stride store", 0.8}};
+                                                       {"unit-stride store", 0.8},
+                                                       {"integer reduction", 0.8}};
     for (const auto& [name, share] : required) {
         ASSERT_TRUE(classes.contains(name)) << name;
         EXPECT_GE(classes[name]["share"].get<double>(), share)
