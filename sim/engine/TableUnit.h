@@ -14,6 +14,8 @@
 //     reduce_ordered: {latency: 11, reciprocal: {m1: 11, m2: 23, m4: 48, m8: 192}}
 //
 // `reduce_ordered` times reductions flagged ordered (vfredosum); without it they cost as `reduce`.
+// `reduce_int` times reductions of integer elements, `add_logic` adds flagged bitwise (a program's
+// vand/vor/vxor); without them they cost as `reduce` and `add`.
 // `slide_up` times slides towards higher elements (vslideup: imm < 0); without it they cost as
 // `slide` (which then times vslidedown alone).
 // Segment loads and stores (vlseg/vsseg): the table gives the cost of one field; an op of nf
