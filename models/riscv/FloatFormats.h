@@ -146,7 +146,6 @@ std::uint64_t softRounded(Compute compute, bool signallingOperand, const FloatFo
         flags |= kNV;
     // The probe in the instruction's mode gives NV and DZ, and the sign of an exact zero (x − x is
     // −0 when rounding down, +0 otherwise).
-    static constexpr int kHostMode[5] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD, FE_TONEAREST};
     std::fesetround(kHostMode[rm]);
     std::feclearexcept(FE_ALL_EXCEPT);
     volatile long double probe = compute();

@@ -14,6 +14,9 @@
 namespace tessim::riscv::fp {
 
 constexpr std::uint32_t kNV = 16, kDZ = 8, kOF = 4, kUF = 2, kNX = 1;
+// The host's rounding mode for a RISC-V one (RNE, RTZ, RDN, RUP; RMM computes in RNE and is
+// corrected at ties, roundToOdd/tiesAway below).
+constexpr int kHostMode[5] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD, FE_TONEAREST};
 constexpr std::uint32_t kCanonicalNaN32 = 0x7fc00000u;
 constexpr std::uint64_t kCanonicalNaN64 = 0x7ff8000000000000ull;
 constexpr std::uint64_t kBox = 0xffffffff00000000ull;

@@ -53,7 +53,6 @@ void Hart::executeFloat(const Instruction& i, Retired& r) {
     if (rm > 4)
         illegal(i, "a reserved rounding mode");
     // RMM computes in RNE, then corrects ties (tiesAway).
-    static constexpr int kHostMode[5] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD, FE_TONEAREST};
     std::fesetround(kHostMode[rm]);
     std::feclearexcept(FE_ALL_EXCEPT);
 

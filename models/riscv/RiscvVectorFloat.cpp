@@ -33,8 +33,6 @@ template <> struct Format<double> {
     static std::uint64_t raw(double d) { return bitsOf(d); }
 };
 
-constexpr int kHostMode[5] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD, FE_TONEAREST};
-
 // a op b in the current host mode (and, under RMM, corrected at ties); flags accrued.
 template <typename F, typename Compute, typename Exact>
 std::uint64_t rounded(Compute compute, Exact exact, bool tiesToMax, std::uint32_t& flags) {

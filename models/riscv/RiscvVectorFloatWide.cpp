@@ -128,7 +128,7 @@ void Hart::executeVectorConvert(const Instruction& i, Retired& r) {
     };
     aligned(i.rd, dstLmul8);
     aligned(i.rs2, srcLmul8);
-    const unsigned rm = kind == 6 || kind == 7 ? 1 : kind == 5 ? 1 : frm;
+    const unsigned rm = kind >= 5 ? 1 : frm;  // rod (5) truncates, then sets the last bit; rtz (6, 7)
     if (rm > 4)
         illegal(i, "a vector floating-point instruction while frm holds a reserved rounding mode");
     const bool signedInt = kind == 1 || kind == 3 || kind == 7;
