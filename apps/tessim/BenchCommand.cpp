@@ -25,7 +25,8 @@ void addBenchCommand(CLI::App& app) {
     sub->add_option(
         "--case", o->only,
         "run one case in this process: fma-independent|fma-dependent|spm-load-store|k1-l1-hit-load|"
-        "k1-l1-hit-store|k1-l1-hit-load-m8|k1-l1-hit-store-m8|k1-memcpy-64mib|k1-program-loop");
+        "k1-l1-hit-store|k1-l1-hit-load-m8|k1-l1-hit-store-m8|k1-memcpy-64mib|k1-program-loop|"
+        "k1-program-threads");
     sub->add_option("--ops", o->ops, "ops per case")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
     sub->callback([o] {
@@ -37,8 +38,8 @@ void addBenchCommand(CLI::App& app) {
         }
         std::cout << fmt::format("{:<18} {:>12} {:>10} {:>16} {:>14}\n", "case", "ops", "wall s",
                                  "ops per second", "sim cycles");
-        // The program case's instruction rate beside the engine's FMA op rate of the same run.
-        double fmaRate = 0, programRate = 0;
+        // The program cases' instruction rates beside the engine's FMA op rate of the same run.
+        double fmaRate = 0, programRate = 0, threadsRate = 0;
         for (const auto& name : benchCases()) {
             const sweep::ProcessResult r = sweep::runProcess(
                 {selfExecutable(), "bench", "--case", name, "--ops", std::to_string(o->ops)});
@@ -58,12 +59,19 @@ void addBenchCommand(CLI::App& app) {
                 fmaRate = rate;
             if (name == "k1-program-loop")
                 programRate = rate;
+            if (name == "k1-program-threads")
+                threadsRate = rate;
         }
-        if (fmaRate > 0)
+        if (fmaRate > 0) {
             std::cout << fmt::format(
                 "k1-program-loop: {:.3e} instructions per second = {:.2f} x fma-independent's "
                 "{:.3e} ops per second\n",
                 programRate, programRate / fmaRate, fmaRate);
+            std::cout << fmt::format(
+                "k1-program-threads: {:.3e} instructions per second (4 threads together) = {:.2f} x "
+                "fma-independent's {:.3e} ops per second\n",
+                threadsRate, threadsRate / fmaRate, fmaRate);
+        }
     });
 }
 

@@ -37,6 +37,10 @@ void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
                         "stop a program that has not ended after this many main-clock cycles (exit 2)");
         sub->add_option("--timeout", o.request.timeoutSeconds,
                         "stop a program that has not ended after this many seconds of host time (exit 2)");
+        sub->add_option("--cores", o.request.programCores,
+                        "the cores a program's threads run on, in order (thread n on the first free "
+                        "one); default: every core")
+            ->delimiter(',');
     }
     sub->add_option("--plan", o.request.plan, "plan name or YAML path");
     sub->add_option("--set", o.request.sets,

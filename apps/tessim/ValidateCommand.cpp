@@ -43,6 +43,10 @@ void addValidateCommand(CLI::App& app) {
                     "stop a program that has not ended after this many main-clock cycles (exit 2)");
     sub->add_option("--timeout", o->request.timeoutSeconds,
                     "stop a program that has not ended after this many seconds of host time (exit 2)");
+    sub->add_option("--cores", o->request.programCores,
+                    "the cores a program's threads run on, in order (thread n on the first free "
+                    "one); default: every core")
+        ->delimiter(',');
     o->request.programStdoutToStderr = true;
     sub->add_flag("--functional", o->request.functional,
                   "also execute on real values; a difference from the reference is an error");

@@ -48,6 +48,8 @@ enum : std::uint64_t {
     kExitGroup = 94,
     kSetTidAddress = 96,
     kFutex = 98,
+    kSchedGetaffinity = 123,
+    kSchedYield = 124,
     kSetRobustList = 99,
     kClockGettime = 113,
     kTgkill = 131,
@@ -63,6 +65,7 @@ enum : std::uint64_t {
     kGetegid = 177,
     kGettid = 178,
     kBrk = 214,
+    kClone = 220,
     kMunmap = 215,
     kMmap = 222,
     kMprotect = 226,
@@ -71,9 +74,10 @@ enum : std::uint64_t {
     kPrlimit64 = 261,
     kGetrandom = 278,
     kRseq = 293,
+    kClone3 = 435,
 };
 
-constexpr std::uint64_t kPid = 1000;  // the process and its only thread
+constexpr std::uint64_t kPid = 1000;  // the process and its main thread (thread n: kPid + n)
 
 std::uint8_t permissionsOf(std::int64_t protection) {
     return static_cast<std::uint8_t>((protection & 1 ? GuestMemory::kRead : 0) |
@@ -85,7 +89,10 @@ std::uint8_t permissionsOf(std::int64_t protection) {
 
 LinuxProcess::LinuxProcess(const ElfProgram& program, std::vector<std::string> arguments,
                            std::vector<std::string> environment, std::uint64_t memoryBytes)
-    : program_(program), hart_(memory_, *this) {
+    : program_(program) {
+    threads_.push_back(std::make_unique<GuestThread>());
+    threads_[0]->tid = kPid;
+    threads_[0]->hart = std::make_unique<Hart>(memory_, *this);
     memory_.setCapacity(memoryBytes / kPage);
     auto tooBig = [&] {
         return ProgramError(
@@ -125,8 +132,8 @@ LinuxProcess::LinuxProcess(const ElfProgram& program, std::vector<std::string> a
         throw tooBig();
     std::vector<std::string> argv{program.path};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
-    hart_.setX(2, buildStack(argv, environment));
-    hart_.setPc(program.entry);
+    hart().setX(2, buildStack(argv, environment));
+    hart().setPc(program.entry);
 }
 
 std::uint64_t LinuxProcess::buildStack(const std::vector<std::string>& argv,
@@ -260,7 +267,7 @@ std::int64_t LinuxProcess::mmap(std::uint64_t address, std::uint64_t bytes, std:
     if (bytes == 0)
         return -kEINVAL;
     if (!(flags & kAnonymous) || fd != -1)
-        throw UnsupportedSystemCall{kMmap, hart_.pc()};  // file mappings: not provided
+        throw UnsupportedSystemCall{kMmap, hart().pc()};  // file mappings: not provided
     const std::uint64_t length = pageUp(bytes);
     if (flags & kFixed) {
         if (address % kPage)
@@ -277,15 +284,25 @@ std::int64_t LinuxProcess::mmap(std::uint64_t address, std::uint64_t bytes, std:
     return static_cast<std::int64_t>(address);
 }
 
+GuestThread& LinuxProcess::caller(const Hart& hart) {
+    for (auto& t : threads_)
+        if (t->hart.get() == &hart)
+            return *t;
+    return *threads_[0];
+}
+
 void LinuxProcess::systemCall(Hart& h) {
     ++systemCalls_;
+    GuestThread& self = caller(h);
+    self.woke.clear();
+    self.started.clear();
     const std::uint64_t number = h.x(17);
-    const std::uint64_t a0 = h.x(10), a1 = h.x(11), a2 = h.x(12), a3 = h.x(13), a4 = h.x(14);
+    const std::uint64_t a0 = h.x(10), a1 = h.x(11), a2 = h.x(12), a3 = h.x(13), a4 = h.x(14), a5 = h.x(15);
     const auto s0 = static_cast<std::int64_t>(a0);
     std::int64_t result = 0;
     try {
         switch (number) {
-        case kExit:
+        case kExit: exitThread(self, static_cast<int>(a0 & 0xff)); return;
         case kExitGroup:
             exited_ = true;
             exitStatus_ = static_cast<int>(a0 & 0xff);
@@ -380,9 +397,16 @@ void LinuxProcess::systemCall(Hart& h) {
             break;
         }
         case kIoctl: result = -kENOTTY; break;
-        case kSetTidAddress: result = kPid; break;
+        case kSetTidAddress:
+            self.clearChildTid = a0;
+            result = static_cast<std::int64_t>(self.tid);
+            break;
         case kSetRobustList: result = 0; break;
-        case kFutex: result = 0; break;  // one thread: nothing ever waits
+        case kFutex: result = futex(self, a0, a1, a2, a3, a5); break;
+        case kClone: result = clone(self, a0, a1, a2, a3, a4); break;
+        case kSchedGetaffinity: result = affinity(a1, a2); break;
+        case kSchedYield: result = 0; break;
+        case kClone3:
         case kRseq:
         case kRiscvHwprobe: result = -kENOSYS; break;
         case kRtSigaction:
@@ -402,7 +426,7 @@ void LinuxProcess::systemCall(Hart& h) {
             break;
         }
         case kClockGettime: {
-            const std::uint64_t ns = nanoseconds_ ? nanoseconds_() : 0;
+            const std::uint64_t ns = nanoseconds_ ? nanoseconds_(self.index) : 0;
             const std::uint64_t seconds =
                 ns / 1000000000 + (a0 == 0 ? kEpochSeconds : 0);  // 0: CLOCK_REALTIME
             memory_.store<std::uint64_t>(a1, seconds);
@@ -411,13 +435,13 @@ void LinuxProcess::systemCall(Hart& h) {
         }
         case kGettimeofday:
             if (a0) {
-                const std::uint64_t ns = nanoseconds_ ? nanoseconds_() : 0;
+                const std::uint64_t ns = nanoseconds_ ? nanoseconds_(self.index) : 0;
                 memory_.store<std::uint64_t>(a0, ns / 1000000000 + kEpochSeconds);
                 memory_.store<std::uint64_t>(a0 + 8, ns % 1000000000 / 1000);
             }
             break;
-        case kGetpid:
-        case kGettid: result = kPid; break;
+        case kGetpid: result = kPid; break;
+        case kGettid: result = static_cast<std::int64_t>(self.tid); break;
         case kGetppid: result = 1; break;
         case kGetuid:
         case kGeteuid:

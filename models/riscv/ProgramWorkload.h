@@ -1,6 +1,6 @@
 // A RISC-V program as a workload (`tessim run --target k1 --program FILE -- ARGS`): the program
-// runs functionally on a hart in Linux user mode, and each instruction it retires becomes one
-// op on the target's main core, timed by the engine like any generated kernel's op.
+// runs functionally in Linux user mode, each thread on a hart of its own, and each instruction a
+// thread retires becomes one op on its core, timed by the engine like any generated kernel's op.
 #pragma once
 
 #include <cstdint>
@@ -19,11 +19,14 @@ struct ProgramRequest {
     std::uint64_t maxCycles = 0;         // 0: no limit (main-clock cycles)
     double timeoutSeconds = 0;           // 0: no limit (host wall-clock seconds)
     bool stdoutToStderr = false;         // the program's stdout goes to tessim's stderr
+    // The cores its threads run on, by engine name (thread placement takes the first that holds
+    // none; the main thread the first); empty: the main engine, then every other engine
+    // declared under its key (k1: core0…core7).
+    std::vector<std::string> cores;
 };
 
-// Loads the ELF (riscv::ProgramError when it cannot be run) and places the program on the
-// target's main compute engine. Needs a target whose main engine is a core with scalar
-// registers and a memory (k1).
+// Loads the ELF (riscv::ProgramError when it cannot be run) and places the main thread on the
+// first of its cores. Needs cores with scalar and vector registers and a memory (k1).
 std::unique_ptr<Workload> makeProgramWorkload(const ProgramRequest& request, const TargetInfo& target);
 
 }  // namespace tessim

@@ -73,6 +73,19 @@ std::uint64_t orcB(std::uint64_t v) {
 Hart::Hart(GuestMemory& memory, SystemCallHandler& system)
     : memory_(memory), system_(system), decoded_(std::make_unique<CacheEntry[]>(kDecodeCacheEntries)) {}
 
+void Hart::copyStateFrom(const Hart& parent) {
+    xreg_ = parent.xreg_;
+    freg_ = parent.freg_;
+    vreg_ = parent.vreg_;
+    pc_ = parent.pc_;
+    vl_ = parent.vl_;
+    vtype_ = parent.vtype_;
+    vxrm_ = parent.vxrm_;
+    fflags = parent.fflags;
+    frm = parent.frm;
+    reserved_ = false;
+}
+
 void Hart::illegal(const Instruction& i, const char* reason) const {
     throw IllegalInstruction{pc_, i.bits, i.length, reason};
 }

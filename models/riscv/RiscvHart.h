@@ -75,6 +75,10 @@ public:
     std::uint64_t vtype() const { return vtype_; }
     const std::uint8_t* vectorRegister(unsigned r) const { return &vreg_[r * kVlenBytes]; }
     void setPc(std::uint64_t pc) { pc_ = pc; }
+    // A new thread's hart (clone): the parent's registers, vector and FP state, pc; no reservation.
+    void copyStateFrom(const Hart& parent);
+    // LR/SC: the reservation is lost (another hart may have written the word).
+    void clearReservation() { reserved_ = false; }
     std::uint64_t instructionsRetired() const { return retired_; }
     GuestMemory& memory() { return memory_; }
     // The value the cycle and time CSRs read (the simulated clock; default: instructions retired).

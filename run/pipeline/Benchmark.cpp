@@ -113,12 +113,27 @@ BenchFigure runMemcpy64MiB(const std::string& name) {
 constexpr std::uint32_t kLoopProgram[] = {0x00000317, 0x03833283, 0xff010113, 0x00013583, 0x005585b3,
                                           0x00b13023, 0x0055c633, 0x00361693, 0xfff28293, 0xfe0294e3,
                                           0x00000513, 0x05d00893, 0x00000073, 0x00000000};
+// "k1-program-threads": the same loop on 4 threads. The main thread starts three with clone
+// (CLONE_VM | CLONE_SIGHAND | CLONE_THREAD, each a 1 KiB stack below the last), then all four run
+// the loop and exit (the process ends with the last); the iteration count at _start + 112.
+//   _start: auipc t1, 0; ld t0, 112(t1); li s1, 3; mv s2, sp
+//   spawn:  addi s2, s2, -1024; li a0, 0x10900; mv a1, s2; li a2, 0; li a3, 0; li a4, 0;
+//           li a7, 220; ecall; beqz a0, start; addi s1, s1, -1; bnez s1, spawn
+//   start:  addi sp, sp, -16; loop: (as above); li a0, 0; li a7, 93; ecall; nop
+constexpr std::uint32_t kThreadsProgram[] = {
+    0x00000317, 0x07033283, 0x00300493, 0x00010913, 0xc0090913, 0x00011537, 0x9005051b, 0x00090593,
+    0x00000613, 0x00000693, 0x00000713, 0x0dc00893, 0x00000073, 0x00050663, 0xfff48493, 0xfc049ae3,
+    0xff010113, 0x00013583, 0x005585b3, 0x00b13023, 0x0055c633, 0x00361693, 0xfff28293, 0xfe0294e3,
+    0x00000513, 0x05d00893, 0x00000073, 0x00000013, 0x00000000, 0x00000000};
 constexpr unsigned kLoopInstructionsPerIteration = 7;
+constexpr unsigned kLoopThreads = 4;
 
-// Writes the loop program as a static RV64 ELF executable running `iterations` iterations.
-void writeLoopProgram(const std::string& path, std::uint64_t iterations) {
+// Writes `code` as a static RV64 ELF executable whose loop runs `iterations` iterations (the
+// count at byte `countOffset` of the code).
+void writeLoopProgram(const std::string& path, const std::uint32_t* code, std::size_t codeBytes,
+                      std::size_t countOffset, std::uint64_t iterations) {
     constexpr std::uint64_t base = 0x10000, codeOffset = 128;
-    std::vector<unsigned char> image(codeOffset + sizeof kLoopProgram + 8, 0);
+    std::vector<unsigned char> image(codeOffset + codeBytes + 8, 0);
     Elf64_Ehdr eh{};
     std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
     eh.e_ident[EI_CLASS] = ELFCLASS64;
@@ -140,21 +155,27 @@ void writeLoopProgram(const std::string& path, std::uint64_t iterations) {
     ph.p_align = 0x1000;
     std::memcpy(image.data(), &eh, sizeof eh);
     std::memcpy(image.data() + sizeof eh, &ph, sizeof ph);
-    std::memcpy(image.data() + codeOffset, kLoopProgram, sizeof kLoopProgram);
-    std::memcpy(image.data() + codeOffset + 56, &iterations, 8);
+    std::memcpy(image.data() + codeOffset, code, codeBytes);
+    std::memcpy(image.data() + codeOffset + countOffset, &iterations, 8);
     std::ofstream out(path, std::ios::binary);
     out.write(reinterpret_cast<const char*>(image.data()), static_cast<std::streamsize>(image.size()));
     if (!out)
         throw std::runtime_error("cannot write the benchmark program '" + path + "'");
 }
 
-// A whole `tessim run --target k1 --program` of the scalar loop: instructions retired per second
-// of the run, elaboration and report included.
-BenchFigure runProgramLoop(const std::string& name, std::uint64_t ops) {
+// A whole `tessim run --target k1 --program` of the scalar loop (on one thread, or on four):
+// instructions retired, all threads together, per second of the run, elaboration and report
+// included.
+BenchFigure runProgramLoop(const std::string& name, std::uint64_t ops, bool threads) {
     const std::string path =
         (std::filesystem::temp_directory_path() / ("tessim-bench-loop-" + std::to_string(::getpid())))
             .string();
-    writeLoopProgram(path, std::max<std::uint64_t>(1, ops / kLoopInstructionsPerIteration));
+    const std::uint64_t iterations =
+        std::max<std::uint64_t>(1, ops / kLoopInstructionsPerIteration / (threads ? kLoopThreads : 1));
+    if (threads)
+        writeLoopProgram(path, kThreadsProgram, sizeof kThreadsProgram, 112, iterations);
+    else
+        writeLoopProgram(path, kLoopProgram, sizeof kLoopProgram, 56, iterations);
     RunRequest request;
     request.target = "k1";
     request.program = path;
@@ -181,7 +202,8 @@ BenchFigure runProgramLoop(const std::string& name, std::uint64_t ops) {
 const std::vector<std::string>& benchCases() {
     static const std::vector<std::string> cases{"fma-independent",    "fma-dependent",   "spm-load-store",
                                                 "k1-l1-hit-load",     "k1-l1-hit-store", "k1-l1-hit-load-m8",
-                                                "k1-l1-hit-store-m8", "k1-memcpy-64mib", "k1-program-loop"};
+                                                "k1-l1-hit-store-m8", "k1-memcpy-64mib", "k1-program-loop",
+                                                "k1-program-threads"};
     return cases;
 }
 
@@ -193,8 +215,8 @@ BenchFigure runBenchCase(const std::string& name, std::uint64_t ops) {
         throw std::runtime_error("unknown benchmark case '" + name + "'");
     if (name == "k1-memcpy-64mib")
         return runMemcpy64MiB(name);
-    if (name == "k1-program-loop")
-        return runProgramLoop(name, ops);
+    if (name == "k1-program-loop" || name == "k1-program-threads")
+        return runProgramLoop(name, ops, name == "k1-program-threads");
     const Pattern pattern = name == "fma-independent"              ? Pattern::Independent
                             : name == "fma-dependent"              ? Pattern::Dependent
                             : name == "spm-load-store"             ? Pattern::LoadStore

@@ -21,7 +21,8 @@ struct BenchFigure {
 // in its L1: one line per op) and their "-m8" twins (LMUL 8 as memcpy: four lines per op); "k1-memcpy-64mib"
 // (a whole `tessim run` of memcpy over 64 MiB on k1: its memory ops and the wall time of the run, elaboration
 // and report included; `ops` is ignored); "k1-program-loop" (a whole `tessim run --program` of a
-// scalar loop, about `ops` instructions: instructions retired per second).
+// scalar loop, about `ops` instructions: instructions retired per second) and "k1-program-threads"
+// (the same loop on 4 threads, on core0…core3: about `ops` instructions in all).
 const std::vector<std::string>& benchCases();
 // Runs one case in this process (elaborates SystemC: once per process).
 BenchFigure runBenchCase(const std::string& name, std::uint64_t ops);

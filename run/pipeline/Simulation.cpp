@@ -86,9 +86,10 @@ Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
                 {"<command line>", 0, 0}, "",
                 "--program runs a program in place of a workload: drop --workload, --plan "
                 "and --schedule");
-        e.workload = makeProgramWorkload({request.program, request.programArguments, request.maxCycles,
-                                          request.timeoutSeconds, request.programStdoutToStderr},
-                                         e.target->info());
+        e.workload =
+            makeProgramWorkload({request.program, request.programArguments, request.maxCycles,
+                                 request.timeoutSeconds, request.programStdoutToStderr, request.programCores},
+                                e.target->info());
     } else if (!in.workload.isNull()) {
         e.workload = makeWorkload(in.workload, in.plan, e.target->info());
     } else if (request.scheduleFile.empty()) {

@@ -35,7 +35,8 @@ struct RunRequest {
     std::vector<std::string> programArguments;
     std::uint64_t maxCycles = 0;
     double timeoutSeconds = 0;
-    bool programStdoutToStderr = false;  // validate: stdout carries the command's own JSON
+    bool programStdoutToStderr = false;     // validate: stdout carries the command's own JSON
+    std::vector<std::string> programCores;  // --cores: the cores its threads run on (empty: all)
     // Checks (`tessim validate`): told of the elaborated target; told of every timed access, in
     // place of an access trace; and a wrapper around each engine's stream, which sees every op
     // before the engine does.

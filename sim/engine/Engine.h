@@ -180,6 +180,7 @@ private:
     std::uint64_t cycle_ = 0;  // next cycle not yet accounted
     std::uint64_t localCycle() const override { return cycle_; }
     std::uint64_t cyclesFor(std::size_t reason) const override { return stalls_.cycles[reason]; }
+    void synchronise() override { sync_.catchUp(cycle_); }
     std::uint64_t issueCycle_ = 0;  // cycle of the last issue
     unsigned slotsUsed_ = 0;        // ops issued in issueCycle_
     StallReason lastIssueReason_ = StallReason::Idle;

@@ -40,6 +40,15 @@ void Synchroniser::synchronise(std::uint64_t cycle) {
     }
 }
 
+void Synchroniser::catchUp(std::uint64_t cycle) {
+    const Tick local = config_.clock.at(cycle);
+    const Tick now = nowTicks();
+    if (local <= now || sc_core::sc_time_to_pending_activity().value() >= local - now)
+        return;
+    synchronise(cycle);
+    nextCheck_ = config_.clock.cyclesCeil(nowTicks() + config_.quantum);
+}
+
 std::uint64_t Synchroniser::rendezvous(SyncRule rule, std::uint32_t tag, std::uint32_t count,
                                        std::uint64_t cycle) {
     // Arrive in SystemC time: the last arrival's time is the release time.

@@ -31,6 +31,9 @@ public:
     }
     // Local time `cycle` becomes SystemC time (the thread waits until then).
     void synchronise(std::uint64_t cycle);
+    // The same where another process has something to do before local time `cycle`; else
+    // nothing (no one could act in between).
+    void catchUp(std::uint64_t cycle);
     // A barrier, join or fork signal (`rule` is the op's SyncRule) reached at local `cycle`:
     // blocks the thread until released; returns the cycle the engine's next op may issue.
     std::uint64_t rendezvous(SyncRule rule, std::uint32_t tag, std::uint32_t count, std::uint64_t cycle);

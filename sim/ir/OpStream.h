@@ -25,13 +25,18 @@ public:
         (void)reason;
         return 0;
     }
+    // Brings SystemC time up to the engine's local time, so that every other engine has run up
+    // to it first: for a stream whose next ops depend on what other streams did (a program's
+    // threads sharing memory), which then happens in simulated-time order whatever the quantum.
+    // Free when no other process has anything to do before then.
+    virtual void synchronise() {}
 };
 
 class OpStream {
 public:
     virtual ~OpStream() = default;
     // Told once, before the first op, by the engine that will pull the stream.
-    virtual void setEngineClock(const EngineClock* clock) { (void)clock; }
+    virtual void setEngineClock(EngineClock* clock) { (void)clock; }
     // The next op, or nullptr at the end of the stream. The pointer stays valid until the next
     // call (streams hand out ops in place: no copy on the engine's hot path).
     virtual const Op* next() = 0;

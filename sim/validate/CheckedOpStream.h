@@ -25,7 +25,7 @@ public:
                     ValidationLog& log);
 
     // The wrapped stream may read its engine's clock (a program's rdcycle): it is told it too.
-    void setEngineClock(const EngineClock* clock) override { inner_->setEngineClock(clock); }
+    void setEngineClock(EngineClock* clock) override { inner_->setEngineClock(clock); }
     const Op* next() override;
     std::size_t nextChunk(const Op*& first) override;
     std::uint64_t opsChecked() const { return index_; }
