@@ -1,6 +1,6 @@
 // The commands a README or docs page shows, as a user would paste them: in ```sh (or bash, shell)
-// blocks every line that starts with `tessim ` or `build/tessim ` (or `riscv64-linux-gnu-gcc `,
-// which builds a program for `--program`); in ```console blocks those lines
+// blocks every line that starts with `tessim ` or `build/tessim ` (or `riscv64-linux-gnu-gcc ` or
+// `clang-14 `, which build a program for `--program`); in ```console blocks those lines
 // after a `$ ` prompt. A trailing `\` joins the next line. Other blocks (```text synopses, YAML,
 // output) are never run, nor is a command whose line carries the marker `readme-test: skip`; one
 // carrying `readme-test: slow` runs, in a test whose name says so (`ctest -E _slow` leaves it out).
@@ -60,9 +60,9 @@ inline std::vector<ReadmeCommand> readmeCommands(const std::string& markdown) {
         } else if (language != "sh" && language != "bash" && language != "shell") {
             continue;
         }
-        // The RISC-V cross compiler builds the programs that `tessim run --program` runs next.
+        // The RISC-V compilers build the programs that `tessim run --program` runs next.
         if (!startsWith(text, "tessim ") && !startsWith(text, "build/tessim ") &&
-            !startsWith(text, "riscv64-linux-gnu-gcc "))
+            !startsWith(text, "riscv64-linux-gnu-gcc ") && !startsWith(text, "clang-14 "))
             continue;
         ReadmeCommand c;
         c.line = number;

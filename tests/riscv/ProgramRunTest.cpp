@@ -289,37 +289,6 @@ TEST(ProgramMemory, RvvMemcpyAndMemsetLoopsAgreeWithTheGeneratedKernels) {
         }
 }
 
-// Seed 000's r-loop einsum written with RVV intrinsics and built by clang-14
-// (tests/riscv/programs/einsum_rvv.c) prints what it prints under qemu, and its einsum takes
-// about what the generated tt kernel's first einsum of the same shape takes (`--plan
-// tt/vectorised`: the same loop nest, packing and r-loop vectorisation, one core; both start
-// with their operands in the DDR): m 16, b 16, r 16, k 16.
-TEST(ProgramTiming, IntrinsicsEinsumMatchesQemuAndTheGeneratedTtKernel) {
-    const std::string program = buildClangProgram("einsum_rvv.c");
-    const ProcessResult want = runCommand(std::string(kQemuVector) + " " + program + " 16 16 16 16");
-    const ProcessResult got = runProgram(program, "16 16 16 16");
-    ASSERT_EQ(want.exitCode, 0) << want.err;
-    ASSERT_EQ(got.exitCode, 0) << got.err;
-    EXPECT_EQ(got.out, want.out);
-    const double loop = cyclesByPart(got.err).at("einsum_cycles");
-    const std::string report = scratchDirectory() + "/tt.json";
-    const ProcessResult tt =
-        runCommand(std::string(TESSIM_BINARY) +
-                   " run --target k1 --workload fc --set workload.in=64 --set workload.out=64"
-                   " --set 'workload.tt={in: [4, 16], out: [4, 16], ranks: [16]}'"
-                   " --plan tt/vectorised --report " +
-                   report);
-    ASSERT_EQ(tt.exitCode, 0) << tt.err;
-    const auto layer = nlohmann::json::parse(readWholeFile(report))["layers"][0];
-    ASSERT_EQ(layer["m"], 16);
-    ASSERT_EQ(layer["b"], 16);
-    ASSERT_EQ(layer["r"], 16);
-    ASSERT_EQ(layer["vectorise"], "r");
-    const double kernel = layer["cycles"].get<double>();
-    std::cout << "einsum program " << loop << " cycles, tt kernel einsum0 " << kernel << " cycles\n";
-    EXPECT_NEAR(loop, kernel, 0.15 * kernel);
-}
-
 // The branch predictor (configs/targets/k1.yaml: gshare, an assumption) and the mispredict
 // penalty (LLVM's 9): a branch on a pseudo-random bit is mispredicted about every other time, one
 // on a fixed bit almost never, and each misprediction costs the penalty.

@@ -57,13 +57,13 @@ inline std::string buildProgram(const std::string& source, const std::string& fl
 }
 
 // Compiles tests/riscv/programs/<source> with clang-14 (the RVV intrinsics), statically against
-// the cross toolchain's glibc.
+// the cross toolchain's glibc (with pthreads).
 inline std::string buildClangProgram(const std::string& source) {
     const std::string path = std::string(TESSIM_SOURCE_DIR) + "/tests/riscv/programs/" + source;
     const std::string out =
         scratchDirectory() + "/" + std::filesystem::path(source).stem().string() + "-clang";
-    const auto r =
-        runCommand("clang-14 --target=riscv64-linux-gnu -march=rv64gcv -O2 -static -o " + out + " " + path);
+    const auto r = runCommand("clang-14 --target=riscv64-linux-gnu -march=rv64gcv -O2 -static -pthread -o " +
+                              out + " " + path);
     EXPECT_EQ(r.exitCode, 0)
         << "cannot build " << source
         << " (are clang-14 and the cross glibc installed? bash .ci/setup installs them)\n"
