@@ -1,5 +1,7 @@
 #include "models/riscv/LinuxProcess.h"
 
+#include "models/riscv/LinuxAbi.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -14,6 +16,8 @@
 
 namespace tessim::riscv {
 
+using namespace linux_abi;
+
 namespace {
 
 constexpr std::uint64_t kPage = GuestMemory::kPageSize;
@@ -24,58 +28,10 @@ constexpr std::uint64_t pageUp(std::uint64_t a) {
     return (a + kPage - 1) & ~(kPage - 1);
 }
 
-// Linux errno values (asm-generic), returned negated.
-constexpr std::int64_t kENOENT = 2, kEBADF = 9, kENOMEM = 12, kEACCES = 13, kEFAULT = 14, kEINVAL = 22,
-                       kENOTTY = 25, kENOSYS = 38;
 constexpr std::int64_t kAtFdCwd = -100;
 constexpr std::int64_t kAtEmptyPath = 0x1000;
 // A fixed wall-clock origin, so CLOCK_REALTIME is deterministic: 2026-01-01T00:00:00Z.
 constexpr std::uint64_t kEpochSeconds = 1767225600;
-
-// riscv64 system call numbers (asm-generic unistd.h).
-enum : std::uint64_t {
-    kIoctl = 29,
-    kOpenat = 56,
-    kClose = 57,
-    kLseek = 62,
-    kRead = 63,
-    kWrite = 64,
-    kWritev = 66,
-    kReadlinkat = 78,
-    kNewfstatat = 79,
-    kFstat = 80,
-    kExit = 93,
-    kExitGroup = 94,
-    kSetTidAddress = 96,
-    kFutex = 98,
-    kSchedGetaffinity = 123,
-    kSchedYield = 124,
-    kSetRobustList = 99,
-    kClockGettime = 113,
-    kTgkill = 131,
-    kRtSigaction = 134,
-    kRtSigprocmask = 135,
-    kUname = 160,
-    kGettimeofday = 169,
-    kGetpid = 172,
-    kGetppid = 173,
-    kGetuid = 174,
-    kGeteuid = 175,
-    kGetgid = 176,
-    kGetegid = 177,
-    kGettid = 178,
-    kBrk = 214,
-    kClone = 220,
-    kMunmap = 215,
-    kMmap = 222,
-    kMprotect = 226,
-    kMadvise = 233,
-    kRiscvHwprobe = 258,
-    kPrlimit64 = 261,
-    kGetrandom = 278,
-    kRseq = 293,
-    kClone3 = 435,
-};
 
 constexpr std::uint64_t kPid = 1000;  // the process and its main thread (thread n: kPid + n)
 

@@ -6,14 +6,14 @@
 
 #include <fmt/format.h>
 
+#include "models/riscv/LinuxAbi.h"
 #include "models/riscv/LinuxProcess.h"
 
 namespace tessim::riscv {
 
-namespace {
+using namespace linux_abi;
 
-constexpr std::int64_t kEAGAIN = 11, kEFAULT = 14, kEINVAL = 22;
-constexpr std::uint64_t kClone = 220, kFutex = 98;
+namespace {
 
 // clone flags (linux/sched.h).
 constexpr std::uint64_t kCloneVm = 0x100, kCloneThread = 0x10000, kCloneSetTls = 0x80000,

@@ -2,9 +2,10 @@
 // IEEE 754 arithmetic with the RISC-V rules of FloatRules.h, at SEW 16 (Zvfh) through long double
 // (FloatFormats.h); the dynamic rounding mode (frm), fflags accrued over the active elements,
 // canonical NaNs. Widening forms and conversions: RiscvVectorFloatWide.cpp. Built with
-// -frounding-math. Not yet: vfrsqrt7/vfrec7 (the run stops naming them).
+// -frounding-math. vfrsqrt7/vfrec7: FloatEstimates.h.
 #include <algorithm>
 
+#include "models/riscv/FloatEstimates.h"
 #include "models/riscv/FloatFormats.h"
 #include "models/riscv/FloatRules.h"
 #include "models/riscv/RiscvHart.h"
@@ -277,8 +278,12 @@ void Hart::executeVectorFloat(const Instruction& i, Retired& r) {
             setMaskBit(i.rd, e, m);
             continue;
         }
-        if (f6 == 0x13) {  // vfsqrt.v, vfclass.v
-            if (i.rs1 == 0 && isHalf) {
+        if (f6 == 0x13) {  // vfsqrt.v, vfrsqrt7.v, vfrec7.v, vfclass.v
+            if (i.rs1 == 4) {
+                setElement(i.rd, e, sb, reciprocalSquareRootEstimate(sb, a, flags));
+            } else if (i.rs1 == 5) {
+                setElement(i.rd, e, sb, reciprocalEstimate(sb, a, rm, flags));
+            } else if (i.rs1 == 0 && isHalf) {
                 const volatile long double x = valueOf(a, kHalf);  // volatile: FloatFormats.h
                 setElement(i.rd, e, sb,
                            softRounded([&] { return std::sqrt(static_cast<long double>(x)); },
@@ -301,7 +306,7 @@ void Hart::executeVectorFloat(const Instruction& i, Retired& r) {
                                                isSignalling(static_cast<std::uint32_t>(a))));
             } else {
                 finish();
-                illegal(i, "vfrsqrt7/vfrec7 or a reserved VFUNARY1 encoding, not yet modelled");
+                illegal(i, "a reserved VFUNARY1 encoding");
             }
             continue;
         }

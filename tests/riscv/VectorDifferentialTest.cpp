@@ -192,6 +192,8 @@ std::vector<Variant> variants(std::mt19937_64& rng) {
                 add(t, fmt::format("{}.vs v8, v16, v24{}", op, mask), op);
         for (const char* mask : {"", ", v0.t"}) {
             add(t, fmt::format("vfsqrt.v v8, v16{}", mask), "vfsqrt");
+            add(t, fmt::format("vfrsqrt7.v v8, v16{}", mask), "vfrsqrt7");
+            add(t, fmt::format("vfrec7.v v8, v16{}", mask), "vfrec7");
             add(t, fmt::format("vfclass.v v8, v16{}", mask), "vfclass");
             add(t, fmt::format("vfslide1up.vf v8, v16, fa0{}", mask), "vfslide1up");
             add(t, fmt::format("vfslide1down.vf v8, v16, fa0{}", mask), "vfslide1down");

@@ -1,6 +1,6 @@
 # Programs that fault, chosen by the first argument's first letter: i (illegal instruction),
 # w (wild load), s (unsupported system call), l (a loop that never ends), v (a vector instruction
-# before any vsetvl), r (vfrec7.v, which tessim does not model).
+# before any vsetvl), r (a reserved VFUNARY1 encoding: vs1 = 7).
     .globl _start
 _start:
     ld t0, 16(sp)      # argv[1]
@@ -41,4 +41,4 @@ novtype:
     .globl estimate
 estimate:
     .word 0x0d0072d7   # vsetvli t0, zero, e32, m1, ta, ma
-    .word 0x4f029457   # vfrec7.v v8, v16
+    .word 0x4f039457   # VFUNARY1 with vs1 = 7 (vfrec7.v v8, v16 has vs1 = 5): reserved
