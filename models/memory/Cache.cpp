@@ -150,6 +150,10 @@ void Cache::waitUntil(Tick at) {
     const Tick now = transportNow();
     if (at <= now + config_.missLookahead)
         return;
+    // No other process has anything to do at all (a core alone, the others idle or done): no one
+    // could present a request meanwhile, and the wait would only switch to the kernel and back.
+    if (!sc_core::sc_pending_activity())
+        return;
     // Only a thread may wait (probes and tests call from outside the simulation).
     sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
     if (self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_) {

@@ -1,5 +1,7 @@
 // A private cache with a zero miss look-ahead holds an engine's miss until simulated time reaches it,
 // so the shared level behind sees misses in time order; other accesses are not held.
+#include <memory>
+
 #include <gtest/gtest.h>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -38,7 +40,18 @@ struct AheadInitiator : sc_core::sc_module {
     }
 };
 
-void run(bool ordered, std::vector<Tick>& returnedAt, std::vector<Tick>& completion) {
+// Another core, busy until late: while it has something to do, a miss must wait for its time (a
+// core alone does not: no one could present a request before it).
+struct BusyCore : sc_core::sc_module {
+    SC_HAS_PROCESS(BusyCore);
+    explicit BusyCore(sc_core::sc_module_name n) : sc_core::sc_module(n) { SC_THREAD(run); }
+    void run() {
+        for (int k = 0; k < 10; ++k)
+            sc_core::wait(sc_core::sc_time(1, sc_core::SC_MS));
+    }
+};
+
+void run(bool ordered, std::vector<Tick>& returnedAt, std::vector<Tick>& completion, bool alone = false) {
     test::freshKernel();
     SimpleMemory mem("mem", test::dramBehindCache());
     Cache l1("l1", test::configFrom<CacheConfig>(std::string("size: 32 KiB\nways: 4\nline: 64 B\n"
@@ -48,6 +61,7 @@ void run(bool ordered, std::vector<Tick>& returnedAt, std::vector<Tick>& complet
     l1.setNextLevel(0, mem.capacity());
     AheadInitiator core("core");
     core.at = {1'000'000, 1'500'000, 5'000'000};
+    std::unique_ptr<BusyCore> other = alone ? nullptr : std::make_unique<BusyCore>("other");
     core.socket.bind(l1.socket);
     sc_core::sc_start();
     returnedAt = core.returnedAt;
@@ -66,6 +80,14 @@ TEST(OrderedMisses, AMissWaitsUntilItsTimeAndKeepsItsCompletion) {
     EXPECT_EQ(orderedDone, freeDone);
     // Tag check, then 64 B at 10 GB/s and 50 ns.
     EXPECT_EQ(freeDone[0], 1'000'000u + 2000 + 6400 + 50'000);
+}
+
+TEST(OrderedMisses, ACoreAloneDoesNotWait) {
+    std::vector<Tick> aloneReturn, aloneDone, orderedReturn, orderedDone;
+    run(true, aloneReturn, aloneDone, true);
+    run(true, orderedReturn, orderedDone);
+    EXPECT_EQ(aloneReturn, (std::vector<Tick>{0, 0, 0}));
+    EXPECT_EQ(aloneDone, orderedDone);
 }
 
 }  // namespace
