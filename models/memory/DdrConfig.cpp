@@ -13,17 +13,31 @@
 namespace tessim {
 namespace {
 
-// Reads each key from the memory's own map when written there, else from the parameter set.
+bool fromCommandLine(const config::Reader& r, const std::string& key) {
+    return r.has(key) && r.node(key).location().file == "<command line>";
+}
+
+// Reads each key from the memory's own map when written there, else from the parameter set. A
+// parameter set named on the command line (`--set target.ddr.preset=X`) swaps the memory: its
+// keys then win over the target file's, and only other --set keys win over it.
 struct LayeredReader {
     const config::Reader& own;
     const config::Reader* preset;
+    bool swapped = false;  // the preset was named on the command line
 
+    bool ownWins(const std::string& key) const {
+        if (!own.has(key) || !preset)
+            return own.has(key) || !preset;
+        return !swapped || !preset->has(key) || fromCommandLine(own, key);
+    }
     const config::Reader& pick(const std::string& key) const {
-        if (own.has(key) || !preset) {
+        if (ownWins(key)) {
             if (preset && preset->has(key))
                 preset->ignore(key);
             return own;
         }
+        if (own.has(key))
+            own.ignore(key);
         return *preset;
     }
 };
@@ -144,7 +158,7 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
         presetReader.emplace(*presetNode);
         presetReader->describeAs("impl: ddr (memory)");
     }
-    LayeredReader p{r, presetReader ? &*presetReader : nullptr};
+    LayeredReader p{r, presetReader ? &*presetReader : nullptr, presetReader && fromCommandLine(r, "preset")};
 
     DdrConfig c;
     c.level = p.pick("level").get<std::string>("level", "ddr");
@@ -162,13 +176,19 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
     if (c.burstLength % 2 != 0)
         p.pick("burst_length").fail("burst_length", "the burst length must be even");
     {
-        // `clock` (command clock) or `tCK` (its period); the memory's own map wins over the preset.
-        const Reader& own = r.has("clock") || r.has("tCK") || !presetReader ? r : *presetReader;
+        // `clock` (command clock) or `tCK` (its period); the memory's own map wins over the preset
+        // (but for a preset swapped in on the command line, unless the clock is set there too).
+        const bool ownClock = (r.has("clock") || r.has("tCK")) &&
+                              (!p.swapped || fromCommandLine(r, "clock") || fromCommandLine(r, "tCK"));
+        const Reader& own = ownClock || !presetReader ? r : *presetReader;
         if (own.has("clock") && own.has("tCK"))
             own.fail("tCK", "give the command clock as `clock` or as `tCK`, not both");
         if (presetReader && &own == &r) {
             presetReader->ignore("clock");
             presetReader->ignore("tCK");
+        } else {
+            r.ignore("clock");
+            r.ignore("tCK");
         }
         if (own.has("tCK")) {
             double tck = own.get<Duration>("tCK").seconds;

@@ -1,0 +1,58 @@
+// `--set target.ddr.preset=X` swaps a target's DDR for the parameter set: channels, width, rate
+// and rules come from X even where the target's file sets them (the NPU's inline LPDDR4X-4266),
+// other --set keys still apply on top, and an unknown set is refused naming the known ones.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/common/ProcessRunner.h"
+
+namespace tessim {
+namespace {
+
+using test::runTessim;
+
+nlohmann::json probe(const std::string& target, const std::string& options) {
+    auto r = runTessim("probe ddr --target " + target + " --stream-kib 64 " + options);
+    EXPECT_EQ(r.exitCode, 0) << target << " " << options << "\n" << r.err;
+    return r.exitCode == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
+TEST(DdrPresetSwap, EveryTargetTakesEveryPresetWhole) {
+    struct Preset {
+        const char* name;
+        const char* standard;
+        double peakGBps;
+    };
+    const Preset presets[] = {{"ddr4-2400-x64", "DDR4-2400", 19.2},
+                              {"ddr4-3200-x64", "DDR4-3200", 25.6},
+                              {"lpddr4-3200-x32", "LPDDR4-3200", 12.8},
+                              {"lpddr4x-2666-x32", "LPDDR4X-2666", 10.667}};
+    for (const char* target : {"npu", "k1", "minimal-8core", "ftm2000"})
+        for (const Preset& p : presets) {
+            const auto j = probe(target, std::string("--set target.ddr.preset=") + p.name);
+            ASSERT_FALSE(j.empty());
+            EXPECT_EQ(j["standard"], p.standard) << target << " " << p.name;
+            EXPECT_NEAR(j["peak_GBps"].get<double>(), p.peakGBps, 0.01) << target << " " << p.name;
+            EXPECT_LE(j["seq_read_GBps"].get<double>(), j["peak_GBps"].get<double>())
+                << target << " " << p.name;
+        }
+}
+
+TEST(DdrPresetSwap, OtherCommandLineKeysStillApply) {
+    const auto j = probe("npu", "--set target.ddr.preset=lpddr4-3200-x32 --set target.ddr.channels=4");
+    ASSERT_FALSE(j.empty());
+    EXPECT_EQ(j["standard"], "LPDDR4-3200");
+    EXPECT_NEAR(j["peak_GBps"].get<double>(), 25.6, 0.01);
+}
+
+TEST(DdrPresetSwap, AnUnknownPresetIsRefusedNamingTheKnownOnes) {
+    auto r = runTessim("probe ddr --target npu --set target.ddr.preset=lpddr5-6400");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("no DDR parameter set 'lpddr5-6400'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("lpddr4x-2666-x32"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace tessim
