@@ -43,7 +43,7 @@ public:
     ~MemoryProbe() override;
 
     // Call after elaboration (sc_start(SC_ZERO_TIME)), with `socket` bound to the memory.
-    nlohmann::ordered_json probeDdr(const Ddr& ddr);
+    nlohmann::ordered_json probeDdr(Ddr& ddr);
     // One stream from a fresh memory: bandwidth, latency distribution, row hits, activates,
     // refreshes and data-bus utilisation.
     nlohmann::ordered_json probeDdrStream(Ddr& ddr, const DdrStreamSpec& spec);
