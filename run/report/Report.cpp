@@ -305,6 +305,13 @@ std::string reportToMarkdown(const Json& r) {
         md << fmt::format("| {} traffic | {} read, {} written |\n", it.key(),
                           humanBytes(it.value()["read"].get<double>()),
                           humanBytes(it.value()["write"].get<double>()));
+    // Dirty lines the caches still held at the kernel's end reach the memory below afterwards:
+    // their bytes are in the traffic above, their time is not in the kernel's.
+    if (r.contains("dirty_at_end_bytes") && r["dirty_at_end_bytes"].get<double>() > 0)
+        md << fmt::format("| written back after the kernel | {} in {} more (in the traffic above, not in "
+                          "its time) |\n",
+                          humanBytes(r["dirty_at_end_bytes"].get<double>()),
+                          humanSi(r["writeback_after_end_s"].get<double>(), "s"));
     if (r.contains("useful_bytes"))
         for (auto it = r["useful_bytes"].begin(); it != r["useful_bytes"].end(); ++it)
             md << fmt::format("| {} requested | {} read, {} written |\n", it.key(),

@@ -201,6 +201,20 @@ TEST(RunPipeline, MarkdownAndCsvFormats) {
     EXPECT_NE(csv.out.find("\ncycles,"), std::string::npos);
 }
 
+// A cached target's dirty lines reach the DDR after the kernel: the Markdown report says how many
+// bytes and how long, so its DDR traffic and time add up (a k1 memcpy writes all of its 256 KiB
+// back after the kernel's 86.6 µs).
+TEST(RunPipeline, MarkdownShowsTheWriteBackAfterTheKernel) {
+    const std::string run = "run --target k1 --workload memcpy --set workload.bytes=256KiB";
+    auto md = runTessim(run + " --format md");
+    ASSERT_EQ(md.exitCode, 0) << md.err;
+    const Json json = runJson("--target k1 --workload memcpy --set workload.bytes=256KiB");
+    ASSERT_GT(json["dirty_at_end_bytes"].get<double>(), 0);
+    EXPECT_NE(md.out.find("| written back after the kernel | 256.0 KiB in "), std::string::npos) << md.out;
+    auto none = runTessim("run --target minimal --workload axpy --set workload.n=1000 --format md");
+    EXPECT_EQ(none.out.find("written back after the kernel"), std::string::npos);
+}
+
 TEST(RunPipelineErrors, BadUnitOnTheCommandLineExitsTwoWithTheKey) {
     auto r = runTessim("run --target minimal --workload axpy --set target.spm.size=12ns");
     EXPECT_EQ(r.exitCode, 2);
