@@ -52,6 +52,11 @@ struct CoreRun {
     std::uint64_t spanStart = 0;  // --trace: cycle at which the current stay in a function began
 
     std::uint64_t cycle() const { return engineClock ? engineClock->localCycle() : 0; }
+    // A thread placed here reads this core's clock: the cycle CSR its local cycle, the time CSR
+    // its local time at 10 MHz (ps → 100 ns).
+    void bindClocks(Hart& hart) {
+        hart.setClock([this] { return cycle(); }, [this] { return engine->clock.at(cycle()) / 100000; });
+    }
 };
 
 struct ProgramState {

@@ -180,9 +180,7 @@ private:
             core.placed.push_back(thread);
             s_.coreOf.resize(std::max<std::size_t>(s_.coreOf.size(), thread + 1));
             s_.coreOf[thread] = static_cast<unsigned>(k);
-            process.thread(thread).hart->setClock(
-                [&core] { return core.cycle(); },
-                [&core] { return core.engine->clock.at(core.cycle()) / 100000; });
+            core.bindClocks(*process.thread(thread).hart);
             s_.threadsChanged->notify(sc_core::SC_ZERO_TIME);
             return;
         }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/riscv/ProgramRun.h"
+#include "sim/config/ConfigError.h"
 #include "sim/core/Time.h"
 
 namespace tessim {
@@ -64,9 +65,9 @@ public:
             return a.second.cycles != b.second.cycles ? a.second.cycles > b.second.cycles
                                                       : a.second.name < b.second.name;
         });
+        const std::uint64_t end = s_->cores[0]->engine->clock.cyclesCeil(kernelEnd);  // the run's cycles
         nlohmann::ordered_json out = nlohmann::ordered_json::array();
         for (const auto& [key, r] : rows) {
-            const std::uint64_t end = s_->cores[0]->engine->clock.cyclesCeil(kernelEnd);
             nlohmann::ordered_json f;
             if (threaded) {  // one profile per thread, each on the core that ran it
                 f["thread"] = key.first;
@@ -150,6 +151,8 @@ std::string unfitCore(const EngineInfo& e) {
     return "";
 }
 
+const config::Location kCommandLine{"<command line>", 0, 0};
+
 // The cores the threads run on, in order (thread placement takes the first free one): the ones
 // named, or else the main engine and every other engine declared under its key (k1: core0…core7).
 std::vector<const EngineInfo*> programCores(const ProgramRequest& request, const TargetInfo& target) {
@@ -172,14 +175,17 @@ std::vector<const EngineInfo*> programCores(const ProgramRequest& request, const
             std::vector<std::string> names;
             for (const auto& x : target.engines)
                 names.push_back(x.name);
-            throw riscv::ProgramError(fmt::format("--cores: target '{}' has no engine '{}' (it has {})",
-                                                  target.name, name, fmt::join(names, ", ")));
+            throw config::ConfigError(kCommandLine, "cores",
+                                      fmt::format("target '{}' has no engine '{}' (it has {})", target.name,
+                                                  name, fmt::join(names, ", ")));
         }
         if (!seen.insert(name).second)
-            throw riscv::ProgramError(
-                fmt::format("--cores: {} is named twice (a core runs one thread at a time)", name));
+            throw config::ConfigError(
+                kCommandLine, "cores",
+                fmt::format("{} is named twice (a core runs one thread at a time)", name));
         if (const std::string why = unfitCore(*e); !why.empty())
-            throw riscv::ProgramError(fmt::format("--cores: target '{}': {}", target.name, why));
+            throw config::ConfigError(kCommandLine, "cores",
+                                      fmt::format("target '{}': {}", target.name, why));
         cores.push_back(&*e);
     }
     return cores;
@@ -216,8 +222,7 @@ std::unique_ptr<Workload> makeProgramWorkload(const ProgramRequest& request, con
         const CoreRun& core = state->coreOfThread(thread);
         return core.engine->clock.at(core.cycle()) / 1000;
     });
-    s->process->hart().setClock([&main] { return main.cycle(); },
-                                [&main] { return main.engine->clock.at(main.cycle()) / 100000; });
+    main.bindClocks(s->process->hart());
     return std::make_unique<ProgramWorkload>(std::move(s));
 }
 
