@@ -178,6 +178,17 @@ void Hart::executeVectorMemory(const Instruction& i, Retired& r) {
     r.stride = mop == 2 ? stride : 0;
     r.indexed = indexed;
     const unsigned perElement = whole ? 1 : fields;
+    // Contiguous and unmasked: the elements lie in memory as in the register group (both little-
+    // endian), so one copy moves them. A fault part-way stops the run, as element by element.
+    if (mop == 0 && perElement == 1 && (i.vm || whole) && !firstFault && vstart_ < evl) {
+        const std::uint64_t offset = vstart_ * dataBytes, bytes = (evl - vstart_) * dataBytes;
+        std::uint8_t* reg = &vreg_[std::size_t{i.rd} * kVlenBytes + offset];
+        if (store)
+            memory_.copyOut(base + offset, reg, bytes, GuestMemory::kWrite, "store");
+        else
+            memory_.copyIn(base + offset, reg, bytes, GuestMemory::kRead, "load");
+        return;
+    }
     for (std::uint64_t e = vstart_; e < evl; ++e) {
         if (!i.vm && !maskBit(0, e))
             continue;

@@ -4,10 +4,15 @@
 // and vxrm, and writes after each one the destination registers v8–v15, a3, fa3, fflags, vxsat,
 // vl and, for stores, the memory window; tessim's output must equal qemu's byte for byte.
 // TESSIM_VECTOR_ITERATIONS=N runs N operand sets per variant (at most 512), TESSIM_VECTOR_SEED
-// others (docs/programs.md: the longer run).
+// others (docs/programs.md: the longer run). The shards run the functional hart alone, in this
+// process, on more operand sets: over 10^6 instructions in CI.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,6 +20,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "models/riscv/ElfProgram.h"
+#include "models/riscv/LinuxProcess.h"
 #include "riscv/RiscvPrograms.h"
 
 namespace tessim::test {
@@ -359,46 +366,98 @@ std::string program(const std::vector<Variant>& vs, unsigned iterations, std::mt
     return s;
 }
 
-TEST(VectorDifferential, EveryVectorFormMatchesQemuOnRandomOperands) {
-    unsigned iterations = 64;
-    if (const char* env = std::getenv("TESSIM_VECTOR_ITERATIONS"))
-        iterations = static_cast<unsigned>(std::min(std::strtoul(env, nullptr, 10), 512ul));
-    std::uint64_t seed = 20261204;
-    if (const char* env = std::getenv("TESSIM_VECTOR_SEED"))
-        seed = std::strtoull(env, nullptr, 10);
+// The program a seed gives (`iterations` operand sets per variant, at most kOperandSets), built.
+struct Generated {
+    std::vector<Variant> variants;
+    unsigned iterations;
+    std::string binary;
+};
+
+Generated generate(std::uint64_t seed, unsigned iterations, const std::string& name) {
     std::mt19937_64 rng(seed);
-    const std::vector<Variant> vs = variants(rng);
-    const std::string source = scratchDirectory() + "/vector-differential.S";
-    std::ofstream(source) << program(vs, iterations, rng);
-    const std::string binary = buildProgram(source, "-march=rv64gcv -nostdlib -static");
-    const ProcessResult want = runCommand(std::string(kQemuVector) + " " + binary);
-    const ProcessResult got = runProgram(binary);
-    ASSERT_EQ(want.exitCode, 0) << want.err;
-    ASSERT_EQ(got.exitCode, 0) << got.err;
-    ASSERT_EQ(got.out.size(), want.out.size());
-    std::cout << vs.size() << " variants x " << iterations << " operand sets = " << vs.size() * iterations
+    Generated g{variants(rng), std::min(iterations, kOperandSets), {}};
+    const std::string source = scratchDirectory() + "/" + name + ".S";
+    std::ofstream(source) << program(g.variants, g.iterations, rng);
+    g.binary = buildProgram(source, "-march=rv64gcv -nostdlib -static");
+    return g;
+}
+
+// tessim's records against qemu's, the first ten differences named by instruction and operand set.
+void compareRecords(const Generated& g, const std::string& got, const std::string& want) {
+    ASSERT_EQ(got.size(), want.size());
+    std::cout << g.variants.size() << " variants x " << g.iterations
+              << " operand sets = " << g.variants.size() * g.iterations
               << " vector instructions under test\n";
-    EXPECT_GE(vs.size() * iterations, 50000u);
     std::size_t at = 0;
     unsigned reported = 0;
-    for (const Variant& v : vs)
-        for (unsigned it = 0; it < iterations; ++it) {
+    for (const Variant& v : g.variants)
+        for (unsigned it = 0; it < g.iterations; ++it) {
             const std::size_t n = kRecordBytes + (v.store ? kWindowBytes : 0);
-            if (reported < 10 && got.out.compare(at, n, want.out, at, n) != 0) {
+            if (reported < 10 && got.compare(at, n, want, at, n) != 0) {
                 std::size_t d = 0;
-                while (got.out[at + d] == want.out[at + d])
+                while (got[at + d] == want[at + d])
                     ++d;
                 ADD_FAILURE() << "`" << v.text << "` operand set " << it << ": first difference at byte " << d
                               << " of the record (0 a3, 8 fa3, 16 fflags, 24 vxsat, 32 vl, 48… v8–v15, 304… "
                                  "memory): tessim "
-                              << fmt::format("{:#04x}", static_cast<unsigned char>(got.out[at + d]))
-                              << ", qemu "
-                              << fmt::format("{:#04x}", static_cast<unsigned char>(want.out[at + d]));
+                              << fmt::format("{:#04x}", static_cast<unsigned char>(got[at + d])) << ", qemu "
+                              << fmt::format("{:#04x}", static_cast<unsigned char>(want[at + d]));
                 ++reported;
             }
             at += n;
         }
 }
+
+// Through `tessim run`: the functional hart and the timing model together (the engine times
+// every instruction and must not disturb what the program computes).
+TEST(VectorDifferential, EveryVectorFormMatchesQemuOnRandomOperands) {
+    unsigned iterations = 64;
+    if (const char* env = std::getenv("TESSIM_VECTOR_ITERATIONS"))
+        iterations = static_cast<unsigned>(std::strtoul(env, nullptr, 10));
+    std::uint64_t seed = 20261204;
+    if (const char* env = std::getenv("TESSIM_VECTOR_SEED"))
+        seed = std::strtoull(env, nullptr, 10);
+    const Generated g = generate(seed, iterations, "vector-differential");
+    const ProcessResult want = runCommand(std::string(kQemuVector) + " " + g.binary);
+    const ProcessResult got = runProgram(g.binary);
+    ASSERT_EQ(want.exitCode, 0) << want.err;
+    ASSERT_EQ(got.exitCode, 0) << got.err;
+    EXPECT_GE(g.variants.size() * g.iterations, 50000u);
+    compareRecords(g, got.out, want.out);
+}
+
+// The functional hart alone, in this process (no timing model: what a timed run costs under the
+// sanitizers would not fit CI), on more operand sets: the shards together compare over 10^6
+// instructions with qemu's.
+class VectorDifferentialShard : public ::testing::TestWithParam<unsigned> {};
+
+std::string runFunctionally(const std::string& binary, const std::string& output) {
+    const riscv::ElfProgram elf = riscv::loadElfProgram(binary);
+    riscv::LinuxProcess process(elf, {}, {}, 4ull << 30);
+    const int fd = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    EXPECT_GE(fd, 0) << output;
+    process.setStdoutFd(fd);
+    riscv::Retired r;
+    while (!process.exited())
+        process.hart().step(r);
+    ::close(fd);
+    EXPECT_EQ(process.exitStatus(), 0);
+    std::ifstream in(output, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST_P(VectorDifferentialShard, FunctionalHartMatchesQemu) {
+    const unsigned shard = GetParam();
+    const Generated g = generate(20261206 + shard, 280, fmt::format("vector-shard-{}", shard));
+    const ProcessResult want = runCommand(std::string(kQemuVector) + " " + g.binary);
+    ASSERT_EQ(want.exitCode, 0) << want.err;
+    const std::string got =
+        runFunctionally(g.binary, scratchDirectory() + fmt::format("/shard-{}.out", shard));
+    EXPECT_GE(g.variants.size() * g.iterations, 500000u);  // two shards: over 10^6
+    compareRecords(g, got, want.out);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, VectorDifferentialShard, ::testing::Values(0u, 1u));
 
 // qemu 7.2 aborts on the rtz conversions (an assertion in its translator), so they are checked
 // against their dynamic-rounding forms, which VectorDifferential compares with qemu: under frm =
