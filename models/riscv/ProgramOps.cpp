@@ -227,6 +227,8 @@ void InstructionOps::vectorArithmetic(const Retired& r, Op& op) const {
     const bool scalarForm = i.rm >= OPIVI;  // .vi, .vx, .vf
     const unsigned f6 = i.funct6;
     op.dtype = vectorType(r.sew, fp);
+    if (!fp && op.dtype == DType::F64)
+        op.flags |= Op::kInteger64;  // vmul, vmacc, vredsum at e64: the integer rows, not FP64's
     op.vl = std::max<std::uint32_t>(r.vl, 1);
     op.lmul8 = r.lmul8;  // the X60 prices a vector instruction by its LMUL, not its vl
     op.kind = OpKind::Add;

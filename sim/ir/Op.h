@@ -154,7 +154,7 @@ struct Op {
     std::uint8_t space = 0;  // memory space for loads and stores
     std::uint8_t dst = kNoReg;
     std::uint8_t src[3] = {kNoReg, kNoReg, kNoReg};
-    std::uint8_t flags = 0;  // kBundleStart, kOrdered, kTaken, kIdealOperands, kWord, kMispredicted, kBitwise
+    std::uint8_t flags = 0;  // the k… bits below (kBundleStart … kInteger64)
     // Loads and stores: the scalar register the address comes from (the pointer a loop
     // increments), or none. Timing only: the op waits for it; `addr` stays the absolute address.
     std::uint8_t base = kNoReg;
@@ -190,6 +190,10 @@ struct Op {
     // time apart (add_logic). Timing only: the op's semantics stay the add's (programs execute on
     // their hart), and schedules have no field for it.
     static constexpr std::uint8_t kBitwise = 64;
+    // Mul, Fma, Reduce at 64-bit elements: the elements are integers (dtype f64 stands for the
+    // width: the IR has no 64-bit integer type), which a unit may time apart (mul_int64,
+    // fma_int64, reduce_int: the X60's integer multiplier takes four passes at e64). Timing only.
+    static constexpr std::uint8_t kInteger64 = 128;
 };
 
 // A MAC tile with no output: it computes nothing, waits for the array and takes one cycle.

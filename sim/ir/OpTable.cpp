@@ -31,7 +31,12 @@ bool bitwiseOperation(const Op& op) {
 }
 
 bool integerElements(const Op& op) {
-    return op.dtype == DType::I8 || op.dtype == DType::I16 || op.dtype == DType::I32;
+    return op.dtype == DType::I8 || op.dtype == DType::I16 || op.dtype == DType::I32 ||
+           (op.flags & Op::kInteger64) != 0;
+}
+
+bool integer64Elements(const Op& op) {
+    return (op.flags & Op::kInteger64) != 0;
 }
 
 OpDescriptor registersOp(OpKind kind, const char* name, OpClass opClass, const char* summary) {
@@ -91,9 +96,16 @@ std::vector<OpDescriptor> builtInRows() {
     {
         OpDescriptor d = computeOp(OpKind::Fma, "fma", 2.0, "vd ← vs0 · vs1 + vs2 (one rounding)", fma);
         d.statesPeak = true;
+        d.variantTiming = "fma_int64";
+        d.variantWhen = integer64Elements;
         rows.push_back(d);
     }
-    rows.push_back(computeOp(OpKind::Mul, "mul", 1.0, "vd ← vs0 · vs1", mul));
+    {
+        OpDescriptor d = computeOp(OpKind::Mul, "mul", 1.0, "vd ← vs0 · vs1", mul);
+        d.variantTiming = "mul_int64";
+        d.variantWhen = integer64Elements;
+        rows.push_back(d);
+    }
     {
         OpDescriptor d = computeOp(OpKind::Add, "add", 1.0, "vd ← vs0 + vs1", add);
         d.secondVariantTiming = "add_logic";
