@@ -281,7 +281,7 @@ nlohmann::ordered_json MemoryProbe::probeDdrStream(Ddr& ddr, const DdrStreamSpec
     return out;
 }
 
-nlohmann::ordered_json MemoryProbe::probeCache(const Cache& cache) {
+nlohmann::ordered_json MemoryProbe::probeCache(Cache& cache) {
     const CacheConfig& c = cache.config();
     const std::uint64_t line = c.lineBytes, req = options_.requestBytes;
     nlohmann::ordered_json out;
@@ -309,7 +309,8 @@ nlohmann::ordered_json MemoryProbe::probeCache(const Cache& cache) {
     out["warm_hit_rate"] = round3(static_cast<double>(warmHits) /
                                   static_cast<double>(std::max<std::uint64_t>(1, warmHits + warmMisses)));
 
-    const std::uint64_t big = 4 * c.size / req;
+    // Streams of --stream-kib (at least one request) from a cold cache.
+    const std::uint64_t big = std::max<std::uint64_t>(1, options_.streamBytes / req);
     reset_();
     Tick seq = stream(false, big, [&](std::uint64_t i) { return i * req; });
     out["seq_read_GBps"] = round3(gbps(big * req, seq));
@@ -319,10 +320,16 @@ nlohmann::ordered_json MemoryProbe::probeCache(const Cache& cache) {
     out["mshr_full_stalls"] = cache.mshrStalls();
     reset_();
     Tick wr = stream(true, big, [&](std::uint64_t i) { return i * req; });
+    // The lines the stream left dirty are written, not yet in memory: the window includes
+    // writing them back (and the posted writes below draining), or it would beat the memory.
+    const std::uint64_t writebacksInStream = cache.writebacks();
+    wr = std::max(wr, drain_ ? drain_(wr) : cache.writeBackDirtyLines(wr));
     out["seq_write_GBps"] = round3(gbps(big * req, wr));
-    out["writebacks"] = cache.writebacks();
+    out["writebacks"] = writebacksInStream;
+    out["written_back_at_end"] = cache.writebacks() - writebacksInStream;
     out["request_bytes"] = req;
     out["outstanding"] = options_.outstanding;
+    out["stream_bytes"] = big * req;
     return out;
 }
 

@@ -49,7 +49,11 @@ public:
     nlohmann::ordered_json probeDdrStream(Ddr& ddr, const DdrStreamSpec& spec);
     // Every timing parameter the DDR model uses, in cycles and in ns.
     static nlohmann::ordered_json ddrTimings(const DdrConfig& c);
-    nlohmann::ordered_json probeCache(const Cache& cache);
+    // A cache's latencies and stream bandwidths. A write stream's window closes once its data
+    // reached memory: the lines still dirty written back and the posted writes drained, by the
+    // `drain` callback (the hierarchy below; this cache alone when none is given).
+    nlohmann::ordered_json probeCache(Cache& cache);
+    void setDrain(std::function<Tick(Tick from)> drain) { drain_ = std::move(drain); }
     nlohmann::ordered_json probeScratchpad(Scratchpad& spm);
 
     // One request arriving at `at`; returns its completion tick.
@@ -62,6 +66,7 @@ public:
 
 private:
     std::function<void()> reset_;
+    std::function<Tick(Tick)> drain_;
     ProbeOptions options_;
     tlm::tlm_generic_payload gp_;
     AccessExtension ext_;

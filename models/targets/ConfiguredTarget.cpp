@@ -497,14 +497,18 @@ void ConfiguredTarget::writeBackDirtyLines() {
         return bytes;
     };
     const std::uint64_t before = writtenBelowCaches();
-    const Tick end = kernelEnd();
-    Tick flushed = end;
+    writebackEnd_ = drainWrites(kernelEnd());
+    dirtyAtEndBytes_ = writtenBelowCaches() - before;
+}
+
+Tick ConfiguredTarget::drainWrites(Tick from) {
+    Tick flushed = from;
     for (std::size_t round = 0; round < memories_.size(); ++round) {
-        const Tick from = flushed;
+        const Tick start = flushed;
         bool wroteBack = false;
         for (auto m = memories_.rbegin(); m != memories_.rend(); ++m) {
             bool wrote = false;
-            flushed = std::max(flushed, (*m)->writeBackAtEnd(from, wrote));
+            flushed = std::max(flushed, (*m)->writeBackAtEnd(start, wrote));
             wroteBack = wroteBack || wrote;
         }
         if (!wroteBack)
@@ -512,8 +516,7 @@ void ConfiguredTarget::writeBackDirtyLines() {
     }
     for (auto& m : memories_)
         flushed = std::max(flushed, m->completePendingWrites());
-    dirtyAtEndBytes_ = writtenBelowCaches() - before;
-    writebackEnd_ = flushed;
+    return flushed;
 }
 
 std::vector<LevelTraffic> ConfiguredTarget::traffic() const {

@@ -47,6 +47,9 @@ public:
     // dirty in caches are written back (upper levels first, as their write-backs dirty the levels
     // below), after the kernel's end: their traffic and energy count, the kernel's time does not.
     void completePostedWrites();
+    // Every dirty line of every cache written back from `from`, and every posted write drained:
+    // when the last of them reached its memory (`from` when nothing was pending).
+    Tick drainWrites(Tick from);
     bool hasCaches() const;
     // Bytes the end-of-run write-back wrote below the caches, and when it was done.
     std::uint64_t dirtyAtEndBytes() const { return dirtyAtEndBytes_; }

@@ -109,6 +109,7 @@ nlohmann::ordered_json probeTargetMemory(const MemoryProbeRequest& p) {
     }
     MemoryProbe probe(
         "probe", [&] { target.resetMemoryTiming(); }, p.options);
+    probe.setDrain([&](Tick from) { return target.drainWrites(from); });
     probe.socket.bind(memory->socket);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
 
