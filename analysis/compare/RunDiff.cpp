@@ -97,6 +97,11 @@ std::vector<Quantity> reportQuantities(const Json& r) {
     }
     if (r.contains("power_w"))
         addNumber(q, r["power_w"], "power_w", "W");
+    if (r.contains("kernel_window") && r["kernel_window"].is_object())
+        for (const auto& [key, unit] :
+             {std::pair<const char*, const char*>{"energy_j", "J"}, {"power_w", "W"}})
+            if (r["kernel_window"].contains(key))
+                addNumber(q, r["kernel_window"][key], std::string("kernel_window.") + key, unit);
     if (r.contains("bounds") && r["bounds"].is_object()) {
         const Json& b = r["bounds"];
         if (b.contains("compute_s"))

@@ -479,7 +479,6 @@ std::vector<ConfiguredTarget::WaitingEngine> ConfiguredTarget::unfinishedEngines
 void ConfiguredTarget::completePostedWrites() {
     for (auto& m : memories_)
         postedWritesEnd_ = std::max(postedWritesEnd_, m->completePendingWrites());
-    writeBackDirtyLines();
 }
 
 bool ConfiguredTarget::hasCaches() const {

@@ -43,10 +43,12 @@ public:
     // The last engine, DMA or DDR write completion (after completePostedWrites()).
     Tick kernelEnd() const;
     // Writes a DDR accepted into its posted-write queue complete only when they reach the DRAM:
-    // called once the simulation has stopped, before kernelEnd() is read. Then the lines still
-    // dirty in caches are written back (upper levels first, as their write-backs dirty the levels
-    // below), after the kernel's end: their traffic and energy count, the kernel's time does not.
+    // called once the simulation has stopped, before kernelEnd() is read.
     void completePostedWrites();
+    // Then the lines still dirty in caches are written back (upper levels first, as their
+    // write-backs dirty the levels below), after the kernel's end: their traffic and energy count,
+    // the kernel's time does not. Collect before it for the kernel window's energy alone.
+    void writeBackDirtyLines();
     // Every dirty line of every cache written back from `from`, and every posted write drained:
     // when the last of them reached its memory (`from` when nothing was pending).
     Tick drainWrites(Tick from);
@@ -123,7 +125,6 @@ private:
     Tick postedWritesEnd_ = 0;
     std::uint64_t dirtyAtEndBytes_ = 0;
     Tick writebackEnd_ = 0;
-    void writeBackDirtyLines();
 };
 
 }  // namespace tessim

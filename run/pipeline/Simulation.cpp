@@ -332,6 +332,13 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     if (e.workload)
         for (const UntimedTraffic& u : e.workload->untimedTraffic())
             target.countUntimedTraffic(u.memory, u.readBytes, u.writeBytes);
+    // The kernel window's energy: collected before the caches write back what is still dirty.
+    const double seconds = ticksToSeconds(outcome.kernelEnd);
+    {
+        StatsTree scratch;
+        target.collect(scratch, outcome.kernelEnergy, seconds);
+    }
+    target.writeBackDirtyLines();
     outcome.traffic = target.traffic();
     outcome.hasCaches = target.hasCaches();
     outcome.dirtyAtEndBytes = target.dirtyAtEndBytes();
@@ -343,7 +350,6 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     // `tessim validate` (which wraps the streams) reports a short schedule by what is wrong in it.
     if (!request.scheduleFile.empty() && e.workload && !request.wrapStream)
         checkScheduleMovesCompulsoryBytes(request.scheduleFile, outcome);
-    double seconds = ticksToSeconds(outcome.kernelEnd);
     target.collect(outcome.stats, outcome.energy, seconds);
     if (e.workload)
         e.workload->collectStats(outcome.stats, outcome.info.mainClock.cyclesCeil(outcome.kernelEnd),

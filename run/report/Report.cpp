@@ -126,10 +126,19 @@ Json buildReport(const RunOutcome& o) {
     if (partialBursts)
         j["useful_bytes"] = useful;
 
-    Json energy = o.energy.toJson(seconds);
+    // Energy and power of the whole run: the kernel, then the write-back of the lines it left
+    // dirty (static power over both); on targets with caches also the kernel window's alone.
+    const double wholeSeconds = seconds + ticksToSeconds(o.writebackAfterEnd);
+    Json energy = o.energy.toJson(wholeSeconds);
     double joules = energy["total"].get<double>();
     j["energy_j"] = energy;
-    j["power_w"] = seconds > 0 ? joules / seconds : 0.0;
+    j["power_w"] = wholeSeconds > 0 ? joules / wholeSeconds : 0.0;
+    if (o.hasCaches) {
+        const double kernelJoules = o.kernelEnergy.totalJoules(seconds);
+        j["kernel_window"] = Json{{"seconds", seconds},
+                                  {"energy_j", kernelJoules},
+                                  {"power_w", seconds > 0 ? kernelJoules / seconds : 0.0}};
+    }
     if (o.energy.hasArea())
         j["area_mm2"] = o.energy.areaJson();
 
@@ -299,6 +308,12 @@ std::string reportToMarkdown(const Json& r) {
     md << fmt::format("| stall fraction | {:.4f} |\n", r["stall_fraction"].get<double>());
     md << fmt::format("| energy | {} |\n", humanSi(r["energy_j"]["total"].get<double>(), "J"));
     md << fmt::format("| power | {} |\n", humanSi(r["power_w"].get<double>(), "W"));
+    if (r.contains("kernel_window") && r.value("writeback_after_end_s", 0.0) > 0)
+        md << fmt::format("| kernel window alone | {} in {}, {} (energy and power above: with the "
+                          "write-back after it) |\n",
+                          humanSi(r["kernel_window"]["energy_j"].get<double>(), "J"),
+                          humanSi(r["kernel_window"]["seconds"].get<double>(), "s"),
+                          humanSi(r["kernel_window"]["power_w"].get<double>(), "W"));
     if (r.contains("area_mm2"))
         md << fmt::format("| memory area | {:.6g} mm² |\n", r["area_mm2"]["total"].get<double>());
     for (auto it = r["traffic_bytes"].begin(); it != r["traffic_bytes"].end(); ++it)

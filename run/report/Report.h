@@ -38,7 +38,8 @@ struct RunOutcome {
     Tick writebackAfterEnd = 0;
     std::map<std::string, std::uint64_t> compulsory;
     StatsTree stats;
-    EnergyLedger energy;
+    EnergyLedger energy;        // the whole run: the kernel and the write-back after it
+    EnergyLedger kernelEnergy;  // the kernel window alone (up to kernelEnd)
     FunctionalCheck functional;
     nlohmann::ordered_json layers;        // per-layer results (array), or null: no `layers` key
     nlohmann::ordered_json notSimulated;  // operators left out (array), or null: no `not_simulated` key

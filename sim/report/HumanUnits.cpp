@@ -64,12 +64,12 @@ std::string unitOfReportKey(const std::string& key) {
     auto endsWith = [&](const std::string& s) {
         return key.size() >= s.size() && key.compare(key.size() - s.size(), s.size(), s) == 0;
     };
-    if (key == "seconds" || endsWith("_s") || key.find("bandwidth_s.") != std::string::npos ||
-        key.find("wait_s.") != std::string::npos)
+    if (key == "seconds" || endsWith(".seconds") || endsWith("_s") ||
+        key.find("bandwidth_s.") != std::string::npos || key.find("wait_s.") != std::string::npos)
         return "s";
-    if (key.rfind("energy_j", 0) == 0)
+    if (key.rfind("energy_j", 0) == 0 || key.find(".energy_j") != std::string::npos)
         return "J";
-    if (key == "power_w")
+    if (key == "power_w" || endsWith(".power_w"))
         return "W";
     if (key.find("bytes") != std::string::npos)
         return "B";

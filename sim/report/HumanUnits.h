@@ -14,7 +14,8 @@ std::string humanSi(double value, const std::string& unit);
 std::string humanBytes(double bytes);
 
 // The unit of a report quantity or sweep metric, read from its key as the report builds them:
-// "s" (seconds, *_s, bandwidth_s.*, wait_s.*), "J" (energy_j*), "W" (power_w), "B" (*bytes*),
+// "s" (seconds, *.seconds, *_s, bandwidth_s.*, wait_s.*), "J" (energy_j*, *.energy_j*), "W"
+// (power_w, *.power_w), "B" (*bytes*),
 // "cycles", or "" (fractions, counts).
 std::string unitOfReportKey(const std::string& key);
 

@@ -321,7 +321,8 @@ Json componentConfig(const Json& target, const std::string& component) {
 // array model (`energy.array`) are the only components left out; `checked` counts the others.
 void checkEnergyFromTheConfiguration(const Json& r, int* checked) {
     const Json& target = r["target"]["config"];
-    const double seconds = r["seconds"].get<double>();
+    // Static power over the whole run: the kernel and the write-back after it.
+    const double seconds = r["seconds"].get<double>() + r.value("writeback_after_end_s", 0.0);
     static const std::map<std::string, std::string> alias = {
         {"read_byte", "read_energy_per_byte"}, {"write_byte", "write_energy_per_byte"},
         {"line_fill_or_writeback", "fill"},    {"byte", "per_byte"},
@@ -422,6 +423,18 @@ void checkInvariants(const Json& r, const std::string& run) {
     checkEnergyFromTheConfiguration(r, &checked);
     EXPECT_GT(checked, 0) << "no component's energy could be recomputed";
     EXPECT_GE(r["power_w"].get<double>(), 0.0);
+    // Power is the whole run's energy over its whole time; the kernel window's is apart, and no
+    // more than the whole run's energy.
+    const double wholeSeconds = r["seconds"].get<double>() + r.value("writeback_after_end_s", 0.0);
+    EXPECT_NEAR(r["power_w"].get<double>() * wholeSeconds, r["energy_j"]["total"].get<double>(),
+                1e-9 * r["energy_j"]["total"].get<double>());
+    if (r.contains("kernel_window")) {
+        const Json& k = r["kernel_window"];
+        EXPECT_EQ(k["seconds"].get<double>(), r["seconds"].get<double>());
+        EXPECT_LE(k["energy_j"].get<double>(), r["energy_j"]["total"].get<double>() * (1 + 1e-12));
+        EXPECT_NEAR(k["power_w"].get<double>() * k["seconds"].get<double>(), k["energy_j"].get<double>(),
+                    1e-9 * k["energy_j"].get<double>());
+    }
     checkUtilisation(r["stats"], "stats");
 }
 

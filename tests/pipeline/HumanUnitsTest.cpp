@@ -37,6 +37,9 @@ TEST(HumanUnits, AReportKeyGivesItsUnit) {
     EXPECT_EQ(humanReportValue(0.9487, "stall_fraction"), "0.9487");
     EXPECT_EQ(humanReportValue(3997777, "cycles"), "3997777 cycles");
     EXPECT_EQ(unitOfReportKey("power_w"), "W");
+    EXPECT_EQ(unitOfReportKey("kernel_window.power_w"), "W");
+    EXPECT_EQ(unitOfReportKey("kernel_window.energy_j"), "J");
+    EXPECT_EQ(unitOfReportKey("kernel_window.seconds"), "s");
     EXPECT_EQ(unitOfReportKey("initiators.core.wait_s.ddr"), "s");
 }
 

@@ -213,6 +213,16 @@ TEST(RunPipeline, MarkdownShowsTheWriteBackAfterTheKernel) {
     EXPECT_NE(md.out.find("| written back after the kernel | 256.0 KiB in "), std::string::npos) << md.out;
     auto none = runTessim("run --target minimal --workload axpy --set workload.n=1000 --format md");
     EXPECT_EQ(none.out.find("written back after the kernel"), std::string::npos);
+    EXPECT_EQ(none.out.find("kernel window alone"), std::string::npos);
+    // Energy and power: the whole run's (with the write-back) and the kernel window's apart.
+    EXPECT_NE(md.out.find("| kernel window alone | "), std::string::npos) << md.out;
+    const Json& k = json["kernel_window"];
+    EXPECT_LT(k["energy_j"].get<double>(), json["energy_j"]["total"].get<double>());
+    const double whole = json["seconds"].get<double>() + json["writeback_after_end_s"].get<double>();
+    EXPECT_NEAR(json["power_w"].get<double>(), json["energy_j"]["total"].get<double>() / whole,
+                1e-9 * json["power_w"].get<double>());
+    EXPECT_NEAR(k["power_w"].get<double>(), k["energy_j"].get<double>() / json["seconds"].get<double>(),
+                1e-9 * k["power_w"].get<double>());
 }
 
 TEST(RunPipelineErrors, BadUnitOnTheCommandLineExitsTwoWithTheKey) {
