@@ -147,7 +147,12 @@ struct Factors {
     const char* outputDtype;
     double bound, arrayBound;
 };
-constexpr Factors kFactors[] = {{"i32", 3.25, 2.6}, {"i8", 5.1, 3.1}};
+// Under the JEDEC rules of the npu's LPDDR4X-4266 preset the worst layers moved to 3.31× / 2.72×
+// (i32) and 5.56× / 3.58× (i8), all 1×1 stride-2 downsample layers: double-buffer overlaps the
+// stores of one step with the loads of the next, and the DDR now pays the read/write turnarounds
+// (tWTR, tRTW) between them (layer2.0.downsample, i8: 25.87 µs; 21.62 µs with
+// --set target.ddr.tWTR=0 --set target.ddr.tRTW=0; tFAW/tRRD move it by < 0.1 %).
+constexpr Factors kFactors[] = {{"i32", 3.4, 2.8}, {"i8", 5.7, 3.7}};
 
 TEST(ConvPlanner, ResNet18DoubleBufferBeatsStaticSingleAndNearsTheBounds) {
     for (const Factors& factors : kFactors) {
@@ -168,9 +173,12 @@ TEST(ConvPlanner, ResNet18DoubleBufferBeatsStaticSingleAndNearsTheBounds) {
             const std::string name = d["name"];
             const double ds = d["seconds"], ss = s["seconds"];
             // static-single with the whole layer in one buffer (one step) has nothing to overlap
-            // either; double-buffer, with half the SRAM per buffer, may trail it by 2 %.
+            // either; double-buffer, with half the SRAM per buffer, mixes one step's stores with
+            // the next one's loads and pays the DDR's read/write turnarounds that static-single's
+            // load-all-then-store-all avoids: it may trail by 15 % (measured: layer2.0.downsample
+            // 12.5 % with i32 outputs, 7.0 % with i8; 2 % before the preset's tWTR/tRTW).
             if (s["tiles"]["steps"].get<std::uint64_t>() == 1)
-                EXPECT_LE(ds, ss * 1.02) << name;
+                EXPECT_LE(ds, ss * 1.15) << name;
             else
                 EXPECT_LE(ds, ss) << name;
             const double ddrBound = d["compulsory_bytes"].get<double>() / ddrPeak;
