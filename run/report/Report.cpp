@@ -1,5 +1,7 @@
 #include "run/report/Report.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -64,6 +66,41 @@ Json initiatorsSection(const RunOutcome& o, const Json& stats) {
         }
     }
     return out;
+}
+
+// A roofline per level: the work's intensity over the level's compulsory bytes, the performance
+// the level's bandwidth and the compute peak allow at it, and what the run achieved (never above
+// it: the run's time is at least every bound), beside the intensity over the bytes it moved.
+Json roofline(const RunOutcome& o, double work, double peak, double seconds,
+              const std::map<std::string, double>& levelPeak) {
+    Json r;
+    r["work"] = work;
+    r["peak_work_per_s"] = peak;
+    r["achieved_work_per_s"] = work / seconds;
+    Json levels = Json::object();
+    for (const auto& [level, bytes] : o.compulsory) {
+        const auto bw = levelPeak.find(level);
+        if (bytes == 0 || bw == levelPeak.end() || bw->second <= 0)
+            continue;
+        std::uint64_t moved = 0;
+        for (const auto& t : o.traffic)
+            if (t.level == level)
+                moved += t.read + t.write;
+        const double intensity = work / static_cast<double>(bytes);
+        const double attainable = std::min(peak, bw->second * intensity);
+        Json l;
+        l["compulsory_bytes"] = bytes;
+        l["moved_bytes"] = moved;
+        l["intensity_work_per_byte"] = intensity;
+        l["moved_intensity_work_per_byte"] = moved > 0 ? work / static_cast<double>(moved) : 0.0;
+        l["bandwidth_bytes_per_s"] = bw->second;
+        l["attainable_work_per_s"] = attainable;
+        l["limit"] = bw->second * intensity < peak ? "bandwidth" : "compute";
+        l["fraction_of_attainable"] = work / seconds / attainable;
+        levels[level] = l;
+    }
+    r["levels"] = levels;
+    return r;
 }
 
 }  // namespace
@@ -146,6 +183,7 @@ Json buildReport(const RunOutcome& o) {
     bounds["compute_s"] = peak > 0 ? work / peak : 0.0;
     Json bandwidth = Json::object();
     Json compulsory = Json::object();
+    std::map<std::string, double> levelPeak;  // B/s of the instances each level's bound counts
     const std::set<std::uint8_t> reached = cachesReached(o);
     for (const auto& [level, bytes] : o.compulsory) {
         // A cache level counts the instances the working engines reach (a thread's own L1, its
@@ -159,10 +197,13 @@ Json buildReport(const RunOutcome& o) {
                 bw += s.peakBandwidth;
         bandwidth[level] = bw > 0 ? static_cast<double>(bytes) / bw : 0.0;
         compulsory[level] = bytes;
+        levelPeak[level] = bw;
     }
     bounds["bandwidth_s"] = bandwidth;
     bounds["compulsory_bytes"] = compulsory;
     j["bounds"] = bounds;
+    if (work > 0 && peak > 0 && seconds > 0)
+        j["roofline"] = roofline(o, work, peak, seconds, levelPeak);
 
     if (o.layers.is_array())
         j["layers"] = o.layers;
@@ -381,6 +422,23 @@ std::string reportToMarkdown(const Json& r) {
     md << fmt::format("| compute | {} |\n", humanSi(r["bounds"]["compute_s"].get<double>(), "s"));
     for (auto it = r["bounds"]["bandwidth_s"].begin(); it != r["bounds"]["bandwidth_s"].end(); ++it)
         md << fmt::format("| {} bandwidth | {} |\n", it.key(), humanSi(it.value().get<double>(), "s"));
+    if (r.contains("roofline")) {
+        const auto& rf = r["roofline"];
+        md << fmt::format("\n## Roofline (peak {}, achieved {})\n\n",
+                          humanSi(rf["peak_work_per_s"].get<double>(), "work/s"),
+                          humanSi(rf["achieved_work_per_s"].get<double>(), "work/s"));
+        md << "| level | work/B (compulsory) | work/B (moved) | bandwidth | attainable | limit | "
+              "achieved / attainable |\n|---|---|---|---|---|---|---|\n";
+        for (auto it = rf["levels"].begin(); it != rf["levels"].end(); ++it) {
+            const auto& l = it.value();
+            md << fmt::format("| {} | {:.4g} | {:.4g} | {} | {} | {} | {:.1f} % |\n", it.key(),
+                              l["intensity_work_per_byte"].get<double>(),
+                              l["moved_intensity_work_per_byte"].get<double>(),
+                              humanSi(l["bandwidth_bytes_per_s"].get<double>(), "B/s"),
+                              humanSi(l["attainable_work_per_s"].get<double>(), "work/s"),
+                              l["limit"].get<std::string>(), 100 * l["fraction_of_attainable"].get<double>());
+        }
+    }
     md << "\n## Energy by component\n\n| component | dynamic | static |\n|---|---|---|\n";
     for (auto it = r["energy_j"]["by_component"].begin(); it != r["energy_j"]["by_component"].end(); ++it)
         md << fmt::format("| {} | {} | {} |\n", it.key(), humanSi(it.value()["dynamic"].get<double>(), "J"),

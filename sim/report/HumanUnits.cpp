@@ -64,6 +64,10 @@ std::string unitOfReportKey(const std::string& key) {
     auto endsWith = [&](const std::string& s) {
         return key.size() >= s.size() && key.compare(key.size() - s.size(), s.size(), s) == 0;
     };
+    if (endsWith("bytes_per_s"))
+        return "B/s";
+    if (endsWith("_per_s") || endsWith("_per_byte"))
+        return "";  // roofline rates of work (FLOP or MAC, the engines' unit)
     if (key == "seconds" || endsWith(".seconds") || endsWith("_s") ||
         key.find("bandwidth_s.") != std::string::npos || key.find("wait_s.") != std::string::npos)
         return "s";

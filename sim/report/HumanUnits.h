@@ -15,7 +15,7 @@ std::string humanBytes(double bytes);
 
 // The unit of a report quantity or sweep metric, read from its key as the report builds them:
 // "s" (seconds, *.seconds, *_s, bandwidth_s.*, wait_s.*), "J" (energy_j*, *.energy_j*), "W"
-// (power_w, *.power_w), "B" (*bytes*),
+// (power_w, *.power_w), "B/s" (*bytes_per_s), "" (other *_per_s, *_per_byte), "B" (*bytes*),
 // "cycles", or "" (fractions, counts).
 std::string unitOfReportKey(const std::string& key);
 

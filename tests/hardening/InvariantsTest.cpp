@@ -428,6 +428,20 @@ void checkInvariants(const Json& r, const std::string& run) {
     const double wholeSeconds = r["seconds"].get<double>() + r.value("writeback_after_end_s", 0.0);
     EXPECT_NEAR(r["power_w"].get<double>() * wholeSeconds, r["energy_j"]["total"].get<double>(),
                 1e-9 * r["energy_j"]["total"].get<double>());
+    // The roofline at every level the bounds name: what the run achieved never beats what the
+    // level's bandwidth and the compute peak allow at the work's compulsory intensity.
+    if (r.contains("roofline")) {
+        const Json& rf = r["roofline"];
+        EXPECT_LE(rf["achieved_work_per_s"].get<double>(), rf["peak_work_per_s"].get<double>() * (1 + 1e-9));
+        for (auto& [level, l] : rf["levels"].items()) {
+            EXPECT_TRUE(r["bounds"]["bandwidth_s"].contains(level)) << level;
+            EXPECT_LE(l["attainable_work_per_s"].get<double>(),
+                      rf["peak_work_per_s"].get<double>() * (1 + 1e-12))
+                << level;
+            EXPECT_LE(l["fraction_of_attainable"].get<double>(), 1 + 1e-9) << level;
+            EXPECT_GT(l["fraction_of_attainable"].get<double>(), 0.0) << level;
+        }
+    }
     if (r.contains("kernel_window")) {
         const Json& k = r["kernel_window"];
         EXPECT_EQ(k["seconds"].get<double>(), r["seconds"].get<double>());

@@ -40,6 +40,10 @@ TEST(HumanUnits, AReportKeyGivesItsUnit) {
     EXPECT_EQ(unitOfReportKey("kernel_window.power_w"), "W");
     EXPECT_EQ(unitOfReportKey("kernel_window.energy_j"), "J");
     EXPECT_EQ(unitOfReportKey("kernel_window.seconds"), "s");
+    EXPECT_EQ(unitOfReportKey("roofline.levels.ddr.bandwidth_bytes_per_s"), "B/s");
+    EXPECT_EQ(humanReportValue(10.667e9, "roofline.levels.ddr.bandwidth_bytes_per_s"), "10.67 GB/s");
+    EXPECT_EQ(unitOfReportKey("roofline.levels.ddr.attainable_work_per_s"), "");
+    EXPECT_EQ(unitOfReportKey("roofline.levels.ddr.intensity_work_per_byte"), "");
     EXPECT_EQ(unitOfReportKey("initiators.core.wait_s.ddr"), "s");
 }
 

@@ -225,6 +225,29 @@ TEST(RunPipeline, MarkdownShowsTheWriteBackAfterTheKernel) {
                 1e-9 * k["power_w"].get<double>());
 }
 
+// A roofline per level the bounds name: k1's single-thread fc is DDR-bound at its intensity (1.95
+// FLOP per compulsory DDR byte against 10.67 GB/s: 20.8 of the core's 25.6 GFLOP/s), compute-bound
+// at L1 and L2; memcpy does no work and has none.
+TEST(RunPipeline, RooflinePerLevelNamesTheLimitAndStaysBelowIt) {
+    const Json fc = runJson("--target k1 --workload fc --plan single-thread");
+    const Json& rf = fc["roofline"];
+    for (const char* level : {"l1", "l2", "ddr"})
+        ASSERT_TRUE(rf["levels"].contains(level)) << level;
+    EXPECT_EQ(rf["levels"]["ddr"]["limit"], "bandwidth");
+    EXPECT_EQ(rf["levels"]["l1"]["limit"], "compute");
+    const Json& ddr = rf["levels"]["ddr"];
+    EXPECT_NEAR(ddr["attainable_work_per_s"].get<double>(),
+                ddr["bandwidth_bytes_per_s"].get<double>() * ddr["intensity_work_per_byte"].get<double>(),
+                1.0);
+    EXPECT_NEAR(ddr["intensity_work_per_byte"].get<double>(),
+                rf["work"].get<double>() / fc["bounds"]["compulsory_bytes"]["ddr"].get<double>(), 1e-9);
+    EXPECT_LE(ddr["fraction_of_attainable"].get<double>(), 1.0);
+    auto md = runTessim("run --target k1 --workload fc --plan single-thread --format md");
+    EXPECT_NE(md.out.find("## Roofline (peak 25.60 Gwork/s"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("| ddr | 1.954 | "), std::string::npos) << md.out;
+    EXPECT_FALSE(runJson("--target k1 --workload memcpy --set workload.bytes=64KiB").contains("roofline"));
+}
+
 TEST(RunPipelineErrors, BadUnitOnTheCommandLineExitsTwoWithTheKey) {
     auto r = runTessim("run --target minimal --workload axpy --set target.spm.size=12ns");
     EXPECT_EQ(r.exitCode, 2);
