@@ -195,6 +195,30 @@ TEST(K1MemoryKernels, FunctionalRunsCopyAndFillEveryByte) {
         }
 }
 
+// plan.sew: 8 copies and fills any number of bytes (the board's `vsetvli e8,m8; vle8; vse8`
+// loop), 16 halves; the X60 prices a vector access by its register group, so an e8 pass of a
+// multiple of 4 B takes the e32 pass's cycles.
+TEST(K1MemoryKernels, ByteElementsCopyAndFillAnyLength) {
+    for (const char* kernel : {"memcpy", "memset"})
+        for (const char* threads : {"1", "3"}) {
+            const std::string value = std::string(kernel) == "memset" ? " --set workload.value=200" : "";
+            Json r = run(
+                std::string("--workload ") + kernel + value +
+                " --functional --set workload.bytes=100003B --set plan.sew=8 --set plan.threads=" + threads);
+            EXPECT_EQ(r["functional"]["elements"].get<std::uint64_t>(), 100003u) << kernel;
+            EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u) << kernel << " " << threads;
+            EXPECT_EQ(r["plan"]["config"]["sew"], 8);
+        }
+    Json half = run("--workload memset --functional --set workload.bytes=1002B --set workload.value=200 "
+                    "--set plan.sew=16");
+    EXPECT_EQ(half["functional"]["mismatches"].get<std::uint64_t>(), 0u);
+    const std::string copy = "--workload memcpy --set workload.bytes=64KiB --set plan.sew=";
+    EXPECT_EQ(cycles(run(copy + "8")), cycles(run(copy + "32")));
+    auto wide = runTessim("run --target k1 --workload memcpy --set plan.sew=64");
+    EXPECT_EQ(wide.exitCode, 2);
+    EXPECT_NE(wide.err.find("sew: 64 is out of range"), std::string::npos) << wide.err;
+}
+
 TEST(K1MemoryKernels, MemsetWritesWithoutReading) {
     const std::uint64_t bytes = 8192, lines = bytes / kLine;
     Json r = run("--workload memset --set workload.bytes=8192B --set workload.repeat=2");
@@ -220,7 +244,9 @@ TEST(K1MemoryKernels, NoRunMovesDdrBytesFasterThanTheDdrsPeak) {
 TEST(K1MemoryKernels, BadSizesAndThreadCountsAreConfigErrors) {
     auto odd = runTessim("run --target k1 --workload memcpy --set workload.bytes=1001B");
     EXPECT_EQ(odd.exitCode, 2);
-    EXPECT_NE(odd.err.find("bytes: 1001 B is not a whole number of 32-bit elements"), std::string::npos)
+    EXPECT_NE(odd.err.find("bytes: 1001 B is not a whole number of 32-bit elements (a multiple of 4 B; "
+                           "plan.sew: 8 takes any number of bytes)"),
+              std::string::npos)
         << odd.err;
     auto many = runTessim("run --target k1 --workload memcpy --set plan.threads=9");
     EXPECT_EQ(many.exitCode, 2);

@@ -26,9 +26,9 @@ namespace {
 // reaches the closing barrier.
 constexpr std::uint32_t kForkEvent = 1;
 constexpr std::uint32_t kJoinBarrier = 2;
-// Elements are 32-bit (vle32/vse32); the bytes are copied bit for bit.
-constexpr DType kElement = DType::I32;
-constexpr unsigned kElementBytes = 4;
+// Scalar registers (addresses, counters) are 32-bit integers; vector elements are `plan.sew`
+// bits (8, 16 or 32: vle8/vse8 … vle32/vse32), the bytes copied bit for bit.
+constexpr DType kScalar = DType::I32;
 // Buffers start on page boundaries, as an allocator hands out large buffers.
 constexpr std::uint64_t kPage = 4096;
 
@@ -48,6 +48,8 @@ struct MemoryStreamParams {
     unsigned repeat = 1;
     std::uint8_t value = 0;  // memset's byte
     unsigned lmul = 8;
+    DType element = DType::I32;  // plan.sew
+    unsigned elementBytes = 4;
     std::uint32_t vlmax = 0;  // elements per vector op
     const MemorySpaceInfo* memory = nullptr;
     std::uint64_t src = 0, dst = 0;
@@ -55,10 +57,13 @@ struct MemoryStreamParams {
 
     bool copies() const { return kernel == "memcpy"; }
     bool onlyReads() const { return kernel == "memread"; }
-    // memset's byte replicated over a 32-bit element, as vmv.v.x splats it.
+    // memset's byte replicated over an element, as vmv.v.x splats it (a signed integer).
     double splat() const {
-        const std::uint32_t word = std::uint32_t{value} * 0x01010101u;
-        return static_cast<double>(static_cast<std::int32_t>(word));
+        switch (elementBytes) {
+        case 1: return static_cast<double>(static_cast<std::int8_t>(value));
+        case 2: return static_cast<double>(static_cast<std::int16_t>(std::uint16_t{value} * 0x0101u));
+        default: return static_cast<double>(static_cast<std::int32_t>(std::uint32_t{value} * 0x01010101u));
+        }
     }
 };
 
@@ -66,9 +71,9 @@ class MemoryStream : public ChunkedOpStream {
 public:
     MemoryStream(const MemoryStreamParams& p, unsigned thread)
         : p_(p), thread_(thread), slice_(p.threads[thread]) {
-        const double step = static_cast<double>(std::uint64_t{p_.vlmax} * kElementBytes);
-        load_ = vectorLoad(kElement, kDataReg, p_.memory->id, 0, p_.vlmax);
-        store_ = vectorStore(kElement, kDataReg, p_.memory->id, 0, p_.vlmax);
+        const double step = static_cast<double>(std::uint64_t{p_.vlmax} * p_.elementBytes);
+        load_ = vectorLoad(p_.element, kDataReg, p_.memory->id, 0, p_.vlmax);
+        store_ = vectorStore(p_.element, kDataReg, p_.memory->id, 0, p_.vlmax);
         advanceSrc_ = scalar(OpKind::SAdd, kSrc, kSrc, step);
         advanceDst_ = scalar(OpKind::SAdd, kDst, kDst, step);
         compare_ = scalar(OpKind::SCompare, kFlag, kDst, 0.0);
@@ -117,12 +122,12 @@ private:
     void beginPass(std::vector<Op>& out) {
         next_ = 0;
         chunk_ = 0;
-        const std::uint64_t first = slice_.first * kElementBytes;
+        const std::uint64_t first = slice_.first * p_.elementBytes;
         if (p_.copies())
             out.push_back(scalar(OpKind::SAdd, kSrc, kZero, static_cast<double>(p_.src + first)));
         out.push_back(scalar(OpKind::SAdd, kDst, kZero, static_cast<double>(p_.dst + first)));
         out.push_back(scalar(OpKind::SAdd, kEnd, kZero,
-                             static_cast<double>(p_.dst + first + slice_.count * kElementBytes)));
+                             static_cast<double>(p_.dst + first + slice_.count * p_.elementBytes)));
     }
 
     void iteration(std::vector<Op>& out) {
@@ -133,7 +138,7 @@ private:
         const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, slice_.count - next_));
         if (vl < p_.vlmax)
             out.push_back(vsetvl(vl));  // the short tail
-        const std::uint64_t offset = (slice_.first + next_) * kElementBytes;
+        const std::uint64_t offset = (slice_.first + next_) * p_.elementBytes;
         // The loop body from templates made once: a stream of millions of iterations spends
         // its time copying ops, not building them.
         const std::size_t at = out.size();
@@ -157,7 +162,7 @@ private:
         Op& access = out[p_.copies() ? at + 1 : at];  // memset's store, memread's load
         access.addr = p_.dst + offset;
         if (vl < p_.vlmax) {
-            const double step = static_cast<double>(std::uint64_t{vl} * kElementBytes);
+            const double step = static_cast<double>(std::uint64_t{vl} * p_.elementBytes);
             for (std::size_t i = at; i < out.size(); ++i) {
                 if (out[i].kind == OpKind::SAdd)
                     out[i].imm = step;
@@ -202,12 +207,12 @@ private:
         return op;
     }
 
-    static Op vectorOp(OpKind kind, std::uint32_t vl) { return tessim::vectorOp(kind, kElement, vl); }
-    Op vsetvl(std::uint32_t avl) const { return vsetvlOp(kElement, avl, kVl, p_.lmul); }
+    Op vectorOp(OpKind kind, std::uint32_t vl) const { return tessim::vectorOp(kind, p_.element, vl); }
+    Op vsetvl(std::uint32_t avl) const { return vsetvlOp(p_.element, avl, kVl, p_.lmul); }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
-        return scalarOp(kind, kElement, dst, src, imm);
+        return scalarOp(kind, kScalar, dst, src, imm);
     }
-    static Op branch(bool taken) { return branchOp(kElement, kFlag, taken); }
+    static Op branch(bool taken) { return branchOp(kScalar, kFlag, taken); }
     static Op control(OpKind kind, std::uint32_t tag, std::uint32_t count) {
         return syncOp(kind, tag, count);
     }
@@ -229,8 +234,9 @@ public:
     explicit MemoryStreamKernel(MemoryStreamParams p) : p_(std::move(p)) {}
 
     void derivePlan(nlohmann::ordered_json& j) const override {
-        echoThreadSlices(j, p_.threads, "first_byte", "bytes", kElementBytes);  // slices of elements
+        echoThreadSlices(j, p_.threads, "first_byte", "bytes", p_.elementBytes);  // slices of elements
         j["memory"] = p_.memory->name;
+        j["sew"] = 8 * p_.elementBytes;
         j["vector_length"] = p_.vlmax;
         if (p_.copies())
             j["src"] = p_.src;
@@ -305,10 +311,7 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
     p.kernel = kernel;
     Reader w = workloadReader(workload);
     // At most 512 MiB: both buffers' addresses stay 32-bit integers in the loop's registers.
-    p.bytes = w.get<Bytes>("bytes", Range<Bytes>{Bytes{kElementBytes}, Bytes{std::uint64_t{1} << 29}}).value;
-    if (p.bytes % kElementBytes != 0)
-        w.fail("bytes",
-               fmt::format("{} B is not a whole number of 32-bit elements (a multiple of 4 B)", p.bytes));
+    p.bytes = w.get<Bytes>("bytes", Range<Bytes>{Bytes{1}, Bytes{std::uint64_t{1} << 29}}).value;
     p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
     if (kernel == "memset")
         p.value = static_cast<std::uint8_t>(w.get<unsigned>("value", 0u, Range<unsigned>{0, 255}));
@@ -320,6 +323,16 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
     p.lmul = pl.get<unsigned>("lmul", 8u, Range<unsigned>{1, 8});
     if ((p.lmul & (p.lmul - 1)) != 0)
         pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", p.lmul));
+    // The element width (SEW): 32 by default; 8 copies any number of bytes, as a vle8/vse8 loop.
+    const unsigned sew = pl.get<unsigned>("sew", 32u, Range<unsigned>{8, 32});
+    if (sew != 8 && sew != 16 && sew != 32)
+        pl.fail("sew", fmt::format("SEW is 8, 16 or 32 bits, not {}", sew));
+    p.elementBytes = sew / 8;
+    p.element = sew == 8 ? DType::I8 : sew == 16 ? DType::I16 : DType::I32;
+    if (p.bytes % p.elementBytes != 0)
+        w.fail("bytes", fmt::format("{} B is not a whole number of {}-bit elements (a multiple of {} B; "
+                                    "plan.sew: 8 takes any number of bytes)",
+                                    p.bytes, sew, p.elementBytes));
     p.memory = &planMemory(pl, target, *engines[0]);
     pl.finish();
     for (const EngineInfo* e : engines)
@@ -327,10 +340,10 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
             pl.fail("threads",
                     fmt::format("engines {} and {} have different register sizes ({} B, {} B)",
                                 engines[0]->name, e->name, engines[0]->registerBytes, e->registerBytes));
-    p.vlmax = std::max(1u, engines[0]->registerBytes * p.lmul / kElementBytes);
+    p.vlmax = std::max(1u, engines[0]->registerBytes * p.lmul / p.elementBytes);
     // Contiguous slices of whole vectors, one per thread, at distinct addresses of the one
     // memory every core reaches through its caches.
-    const auto slices = contiguousSlices(p.bytes / kElementBytes, engines.size(), p.vlmax);
+    const auto slices = contiguousSlices(p.bytes / p.elementBytes, engines.size(), p.vlmax);
     for (std::size_t i = 0; i < engines.size(); ++i)
         p.threads.push_back(ThreadSlice{engines[i]->name, slices[i].first, slices[i].count});
     MemoryLayout layout(*p.memory, kPage);
