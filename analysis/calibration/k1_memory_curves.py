@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""The K1 model's single-core memcpy and memset curves against the board's.
+
+The board (docs/sources/k1-board/memcpy.csv, memset.csv; README there) repeats each size until
+enough cycles have passed, buffers reused, single-threaded, and reports bytes per cycle: small
+sizes are L1-resident, ~100 KB ones L2-resident, MB sizes DRAM-bound. Its `rvv_m<L>` columns are
+a plain `vsetvli e8,m<L>; vle8; vse8` loop (memset: `vse8`). The model runs the generated kernel of
+the same shape (`plan.sew=8`, `plan.lmul=L`) on core0 and takes the warm rate the board's
+repetition measures: the bytes of k extra passes over the cycles they add
+(runs with `repeat` 1 and 1 + k, k passes making at least 1 MiB). Prints per size the board's and
+the model's bytes per cycle and the error; per column the sizes within the tolerance (issue 25's
+bar: 15 %).
+
+  analysis/calibration/k1_memory_curves.py --tessim build/tessim [--kernel memcpy|memset]
+      [--columns rvv_m8,rvv_m1] [--min 1000] [--max 67108864] [--points 16] [--json] [--check]
+
+--check exits 1 unless every size of every column is within the tolerance.
+"""
+import argparse
+import concurrent.futures
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BOARD = os.path.join(ROOT, "docs", "sources", "k1-board")
+
+
+def board_curve(kernel, column):
+    """(bytes, bytes per cycle) of one column of the board's table."""
+    rows = list(csv.DictReader(open(os.path.join(BOARD, kernel + ".csv"))))
+    return [(int(r["bytes"]), float(r[column])) for r in rows if r.get(column)]
+
+
+def pick(curve, low, high, points):
+    """About `points` sizes spread evenly in log scale over [low, high], from the board's own."""
+    inside = [c for c in curve if low <= c[0] <= high]
+    if len(inside) <= points:
+        return inside
+    step = (math.log(inside[-1][0]) - math.log(inside[0][0])) / (points - 1)
+    chosen, want = [], math.log(inside[0][0])
+    for c in inside:
+        if math.log(c[0]) >= want - 1e-9:
+            chosen.append(c)
+            want += step
+    return chosen
+
+
+def cycles(tessim, kernel, size, lmul, repeat):
+    args = [tessim, "run", "--target", "k1", "--workload", kernel, "--set", f"workload.bytes={size}B",
+            "--set", f"workload.repeat={repeat}", "--set", "plan.sew=8", "--set", f"plan.lmul={lmul}"]
+    run = subprocess.run(args, capture_output=True, text=True)
+    if run.returncode:
+        sys.exit(f"tessim failed ({' '.join(args)}):\n{run.stderr[:2000]}")
+    return json.loads(run.stdout)["cycles"]
+
+
+def model_rate(tessim, kernel, size, lmul):
+    extra = max(1, min(4096, -(-(1 << 20) // size)))
+    once = cycles(tessim, kernel, size, lmul, 1)
+    more = cycles(tessim, kernel, size, lmul, 1 + extra)
+    return extra * size / max(1, more - once)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tessim", default=os.path.join(ROOT, "build", "tessim"))
+    ap.add_argument("--kernel", choices=["memcpy", "memset"], default="memcpy")
+    ap.add_argument("--columns", default="rvv_m8,rvv_m1", help="board columns rvv_m1 … rvv_m8, comma-separated")
+    ap.add_argument("--min", type=int, default=1000, help="smallest size, bytes (default 1000)")
+    ap.add_argument("--max", type=int, default=64 << 20, help="largest size, bytes (default 64 MiB)")
+    ap.add_argument("--points", type=int, default=16, help="sizes per column (default 16)")
+    ap.add_argument("--tolerance", type=float, default=0.15)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--json", action="store_true", help="the figures as JSON")
+    ap.add_argument("--check", action="store_true", help="exit 1 unless every size is within the tolerance")
+    args = ap.parse_args()
+    columns = [c.strip() for c in args.columns.split(",") if c.strip()]
+    for c in columns:
+        if not c.startswith("rvv_m") or c[5:] not in ("1", "2", "4", "8"):
+            sys.exit(f"--columns: {c} is not one of rvv_m1, rvv_m2, rvv_m4, rvv_m8 (the generated kernels' loops)")
+    work = [(c, size, board) for c in columns
+            for size, board in pick(board_curve(args.kernel, c), args.min, args.max, args.points)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        rates = list(pool.map(lambda w: model_rate(args.tessim, args.kernel, w[1], int(w[0][5:])), work))
+    summary, ok = {}, True
+    for c in columns:
+        rows = [(size, board, rate) for (col, size, board), rate in zip(work, rates) if col == c]
+        errors = [(rate - board) / board for _, board, rate in rows]
+        within = sum(1 for e in errors if abs(e) <= args.tolerance)
+        ok = ok and within == len(rows)
+        summary[c] = {"sizes": len(rows), "within": within, "tolerance": args.tolerance,
+                      "mean_abs_error": sum(abs(e) for e in errors) / len(errors),
+                      "points": [{"bytes": s, "board": b, "model": r, "error": e}
+                                 for (s, b, r), e in zip(rows, errors)]}
+        if not args.json:
+            print(f"{args.kernel} {c}: {within} of {len(rows)} sizes within {100 * args.tolerance:.0f} % "
+                  f"(mean |error| {100 * summary[c]['mean_abs_error']:.1f} %)")
+            print(f"  {'bytes':>10} {'board B/cycle':>14} {'model B/cycle':>14} {'error':>8}")
+            for (s, b, r), e in zip(rows, errors):
+                print(f"  {s:>10} {b:>14.3f} {r:>14.3f} {100 * e:>+7.1f}%")
+    if args.json:
+        print(json.dumps({"kernel": args.kernel, "columns": summary}, indent=1))
+    return 0 if ok or not args.check else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
