@@ -42,6 +42,7 @@ TableUnit::TableUnit(TableUnitConfig config)
         const OpDescriptor& d = opInfo(static_cast<OpKind>(k));
         Kind& kind = kinds_[k];
         kind.variant = d.variantWhen != nullptr || d.secondVariantWhen != nullptr;
+        kind.variantFlags = d.variantFlags;
         kind.scalar = d.scalar;
         kind.scalarAccess = d.scalar && d.memory;
         kind.segment = d.segment;
@@ -68,7 +69,7 @@ IssueCost TableUnit::issue(const Op& op) {
     const auto d = static_cast<std::size_t>(op.dtype);
     ++kind.ops[d];
     kind.elements[d] += op.vl > 0 ? kind.memoryElements(op) : 1;  // scalar ops: see collect()
-    if (kind.variant)  // the row depends on the op (reduce_ordered, slide_up)
+    if (kind.variant && kind.mayVary(op))  // the row depends on the op (reduce_ordered, slide_up)
         return variantCost(op, kind);
     return cost(op, kind, kind.reciprocalTable, kind.singleOccupancy, kind.singleLatency);
 }

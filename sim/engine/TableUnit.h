@@ -109,9 +109,10 @@ private:
     // kind's counts: [dtype] → ops, elements.
     struct Kind {
         bool executes = false;
-        bool variant = false;       // the row depends on the op (timingClassOf)
-        bool scalar = false;        // one element whatever vl says
-        bool scalarAccess = false;  // a load or store of one element
+        bool variant = false;           // the row depends on the op (timingClassOf)
+        std::uint8_t variantFlags = 0;  // nonzero: only ops with one of these flags may vary
+        bool scalar = false;            // one element whatever vl says
+        bool scalarAccess = false;      // a load or store of one element
         bool segment = false;
         bool reciprocalTable = false;  // of its row (a kind without variant), copied
         std::size_t row = 0;
@@ -120,6 +121,7 @@ private:
         double work = 0.0;  // per element
         std::array<std::uint64_t, kDTypes> ops{};
         std::array<std::uint64_t, kDTypes> elements{};
+        bool mayVary(const Op& op) const { return variantFlags == 0 || (op.flags & variantFlags) != 0; }
         std::uint64_t memoryElements(const Op& op) const {
             return scalarAccess ? 1 : segment ? std::uint64_t{op.vl} * op.count : op.vl;
         }
@@ -130,7 +132,7 @@ private:
     double owed_ = 0.0;  // fractional cycles of table-timed ops not yet charged (−1 < owed ≤ 0)
     std::size_t rowOf(const Op& op) const {
         const Kind& k = kinds_[static_cast<std::size_t>(op.kind)];
-        return k.variant ? timingClassOf(op, opInfo(op.kind)) : k.row;
+        return k.variant && k.mayVary(op) ? timingClassOf(op, opInfo(op.kind)) : k.row;
     }
     IssueCost memoryCost(const Op& op);
     IssueCost variantCost(const Op& op, const Kind& kind);

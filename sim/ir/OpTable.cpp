@@ -98,18 +98,21 @@ std::vector<OpDescriptor> builtInRows() {
         d.statesPeak = true;
         d.variantTiming = "fma_int64";
         d.variantWhen = integer64Elements;
+        d.variantFlags = Op::kInteger64;
         rows.push_back(d);
     }
     {
         OpDescriptor d = computeOp(OpKind::Mul, "mul", 1.0, "vd ← vs0 · vs1", mul);
         d.variantTiming = "mul_int64";
         d.variantWhen = integer64Elements;
+        d.variantFlags = Op::kInteger64;
         rows.push_back(d);
     }
     {
         OpDescriptor d = computeOp(OpKind::Add, "add", 1.0, "vd ← vs0 + vs1", add);
         d.secondVariantTiming = "add_logic";
         d.secondVariantWhen = bitwiseOperation;
+        d.variantFlags = Op::kBitwise;
         rows.push_back(d);
     }
     {
@@ -168,6 +171,7 @@ std::vector<OpDescriptor> builtInRows() {
         d.word = true;
         d.variantTiming = "smul_w";
         d.variantWhen = wordOperation;
+        d.variantFlags = Op::kWord;
         rows.push_back(d);
     }
     rows.push_back(scalarOp(OpKind::SCompare, "scmp", "sd ← 1 if ss0 < (ss1 or imm), else 0", scalarCompare));
@@ -225,6 +229,7 @@ std::vector<OpDescriptor> builtInRows() {
         d.word = true;
         d.variantTiming = "sdiv_w";
         d.variantWhen = wordOperation;
+        d.variantFlags = Op::kWord;
         rows.push_back(d);
     }
     // Scalar floating point on the FP pipe (RISC-V F/D instructions); `<op>_d`: at f64.

@@ -101,6 +101,9 @@ struct OpDescriptor {
     // A second variant, tried first (Add: add_logic for bitwise ops; Reduce: reduce_int).
     bool (*secondVariantWhen)(const Op&) = nullptr;
     TimingClass secondVariantClass = 0;
+    // Nonzero: the variants apply only to ops carrying one of these flags, a test a unit makes
+    // before it calls the predicates (most ops then take the primary row at once).
+    std::uint8_t variantFlags = 0;
 
     std::string name;     // JSON Lines "op", stats and energy keys (<name>_<dtype>)
     std::string summary;  // one line for the reference (docs/op-reference.md)
