@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """Plots of tessim sweep results (results.csv), written as PNG and SVG.
 
-  heatmap  a metric over two parameters (mean over any other parameter)
-  pareto   one column against another, the non-dominated points (both minimised) joined
-  lines    metric(s) against a parameter, one line per value of --group
+  heatmap  a metric over two parameters (the mean over any other parameter that varies, named in
+           the title)
+  pareto   one column against another, the non-dominated points (both minimised) joined and
+           labelled with the parameters that tell them apart
+  lines    metric(s) against a parameter, one line per value of --group (at most 20; the mean
+           over any other parameter that varies, named in the title)
   cache-probe  latency and bandwidth against working-set size from `tessim probe cache --curves`
            (its JSON instead of a results.csv), written to --file
 
@@ -84,6 +87,33 @@ def mean(values):
     return sum(values) / len(values) if values else float("nan")
 
 
+# The sweep's parameters: from sweep.json beside results.csv, else the columns a --set key names.
+def parameters(path, rows):
+    meta = os.path.join(os.path.dirname(os.path.abspath(path)), "sweep.json")
+    try:
+        import json
+        with open(meta) as f:
+            names = json.load(f).get("parameters")
+        if isinstance(names, list):
+            return [n for n in names if isinstance(n, str)]
+    except (OSError, ValueError):
+        pass
+    columns = list(rows[0].keys()) if rows else []
+    return [c for c in columns if c.split(".")[0] in ("target", "workload", "plan")]
+
+
+def averaged(rows, params, shown):
+    """'mean over P (n values), …' for the parameters that vary but are not on an axis, or ''."""
+    over = []
+    for p in params:
+        if p in shown or p not in rows[0]:
+            continue
+        n = len(levels(rows, p))
+        if n > 1:
+            over.append(f"{p} ({n} values)")
+    return "mean over " + ", ".join(over) if over else ""
+
+
 def safe(name):
     return re.sub(r"[^A-Za-z0-9._-]", "_", name)
 
@@ -135,37 +165,50 @@ def heatmap(plt, rows, args):
                 if math.isfinite(v):
                     ax.text(i, j, f"{v:.3g}", ha="center", va="center", fontsize=8,
                             color="white" if v < middle else "black")
-    ax.set_title(f"{args.metric} over {args.x} × {args.y[0]}")
+    note = averaged(rows, args.params, {args.x, args.y[0]})
+    ax.set_title(f"{args.metric} over {args.x} × {args.y[0]}" + (f"\n({note})" if note else ""))
     save(fig, args.out, f"heatmap_{args.metric}_over_{args.x}_x_{args.y[0]}")
 
 
 def pareto(plt, rows, args):
     y = args.y[0]
-    points = [(number(r[args.x]), number(r[y]), r.get(args.group, "") if args.group else "")
+    points = [(number(r[args.x]), number(r[y]), r.get(args.group, "") if args.group else "", r)
               for r in rows]
     points = [p for p in points if p[0] is not None and p[1] is not None]
     if not points:
         fail(f"no ok row has numbers in both '{args.x}' and '{y}'")
-    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    fig, ax = plt.subplots(figsize=(7.5, 5))
     groups = levels([{"g": p[2]} for p in points], "g")
-    for g in groups:
-        mine = [p for p in points if p[2] == g]
+    many = len(groups) > 12  # beyond that, colours no longer tell groups apart
+    for g in ([None] if many else groups):
+        mine = [p for p in points if g is None or p[2] == g]
         ax.scatter([p[0] for p in mine], [p[1] for p in mine], s=18, alpha=0.75,
-                   label=g if args.group else None)
+                   label=g if args.group and not many else None)
     front, best = [], math.inf
     for p in sorted(points, key=lambda p: (p[0], p[1])):
         if p[1] < best:
             front.append(p)
             best = p[1]
-    ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="black",
-            linewidth=1, label="Pareto front (min, min)")
+    if len(front) > 1:
+        ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="black",
+                linewidth=1, label=f"Pareto front (min, min): {len(front)} points")
+    else:
+        ax.scatter([front[0][0]], [front[0][1]], s=60, facecolors="none", edgecolors="black",
+                   label="best in both (the whole front)")
+    # Each front point named by the parameters whose values differ along the front.
+    along = front if len(front) > 1 else points  # a lone best point: every parameter that varies
+    differ = [k for k in args.params if k in front[0][3] and len({p[3][k] for p in along}) > 1]
+    for p in front[:15]:
+        text = ", ".join(f"{k.split('.')[-1]}={p[3][k]}" for k in differ)
+        if text:
+            ax.annotate(text, (p[0], p[1]), textcoords="offset points", xytext=(4, 4), fontsize=7)
     numeric_axis(ax, "x", [p[0] for p in points], span=100)
     numeric_axis(ax, "y", [p[1] for p in points], span=100)
     ax.set_xlabel(args.x)
     ax.set_ylabel(y)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, title=args.group or None)
-    ax.set_title(f"{y} vs {args.x}")
+    ax.legend(fontsize=8, title=(args.group if args.group and not many else None))
+    ax.set_title(f"{y} vs {args.x}" + (f"\n({len(groups)} values of {args.group}, not told apart)" if many else ""))
     save(fig, args.out, f"pareto_{y}_vs_{args.x}" + (f"_by_{args.group}" if args.group else ""))
 
 
@@ -176,6 +219,9 @@ def lines(plt, rows, args):
     numeric_x = all(number(v) is not None for v in xs)
     position = {v: (number(v) if numeric_x else i) for i, v in enumerate(xs)}
     groups = levels(rows, args.group) if args.group else [None]
+    if len(groups) > 20:
+        fail(f"--group {args.group} has {len(groups)} values: more lines than a plot can show apart "
+             f"(at most 20); group by a parameter with fewer values, or plot a heatmap")
     fig, axes = plt.subplots(len(args.y), 1, sharex=True, squeeze=False,
                              figsize=(7, 2.6 * len(args.y) + 0.8))
     for ax, metric in zip(axes[:, 0], args.y):
@@ -198,7 +244,9 @@ def lines(plt, rows, args):
     else:
         bottom.set_xticks(range(len(xs)), xs, rotation=45 if len(xs) > 6 else 0)
     bottom.set_xlabel(args.x)
-    fig.suptitle(" and ".join(args.y) + f" vs {args.x}" + (f" per {args.group}" if args.group else ""))
+    note = averaged(rows, args.params, {args.x, args.group})
+    fig.suptitle(" and ".join(args.y) + f" vs {args.x}" + (f" per {args.group}" if args.group else "") +
+                 (f"\n({note})" if note else ""))
     fig.tight_layout()
     save(fig, args.out, f"lines_{'-'.join(args.y)}_vs_{args.x}" +
          (f"_by_{args.group}" if args.group else ""))
@@ -281,6 +329,7 @@ def main():
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        plt.rcParams["svg.fonttype"] = "none"  # titles and labels stay text in the SVG
     except ImportError:
         fail(f"plots need matplotlib for {sys.executable} (Debian: apt-get install python3-matplotlib)")
     if args.kind == "cache-probe":
@@ -289,6 +338,7 @@ def main():
     rows = load(args.results, [args.x, *args.y, args.group, args.metric])
     if not rows:
         fail(f"{args.results} has no ok rows to plot")
+    args.params = parameters(args.results, rows)
     {"heatmap": heatmap, "pareto": pareto, "lines": lines}[args.kind](plt, rows, args)
 
 

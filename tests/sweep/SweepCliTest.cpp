@@ -1,5 +1,6 @@
 // `tessim sweep` and `tessim plot` as users run them: exit codes, malformed files, kill -9 and
 // --resume of the real process, MPI giving the local rows, plots on disk.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -264,6 +265,31 @@ plots:
             EXPECT_TRUE(exists(dir + "/out/plots/" + name + ext)) << name << ext << "\n" << r.out;
         }
     }
+    // Plots that do not mislead: what a plot averages over is in its title (SVG text), a Pareto
+    // front's points carry the parameters that tell them apart.
+    const std::string plots = dir + "/out/plots/";
+    EXPECT_NE(readText(plots + "heatmap_seconds_over_target.sram.size_x_workload.n.svg")
+                  .find("mean over plan.strategy (2 values)"),
+              std::string::npos);
+    EXPECT_NE(
+        readText(plots + "lines_traffic_bytes.ddr.read-seconds_vs_target.sram.size_by_plan.strategy.svg")
+            .find("mean over workload.n (4 values)"),
+        std::string::npos);
+    const std::string pareto = readText(plots + "pareto_energy_j.total_vs_seconds_by_plan.strategy.svg");
+    EXPECT_TRUE(pareto.find("Pareto front (min, min)") != std::string::npos ||
+                pareto.find("best in both") != std::string::npos);
+    EXPECT_NE(pareto.find("n="), std::string::npos);
+    // 25 lines are refused with the reason, not drawn as a tangle.
+    std::string many = "id,workload.n,plan.unroll,cycles,status,message\n";
+    for (int i = 0; i < 25; ++i)
+        for (int n = 1; n <= 2; ++n)
+            many += fmt::format("p{}{},{},{},{},ok,\n", i, n, n, i, 100 + i * n);
+    writeText(dir + "/many.csv", many);
+    r = runShell(kTessim + " plot " + dir +
+                     "/many.csv --kind lines --x workload.n --y cycles --group plan.unroll",
+                 dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--group plan.unroll has 25 values"), std::string::npos) << r.err;
     r = runShell(kTessim + " plot " + dir +
                      "/out/results.csv --kind heatmap --x plan.strategy"
                      " --y target.sram.size --metric cycles --out " +
