@@ -332,15 +332,16 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     if (e.workload)
         for (const UntimedTraffic& u : e.workload->untimedTraffic())
             target.countUntimedTraffic(u.memory, u.readBytes, u.writeBytes);
-    // The kernel window's energy: collected before the caches write back what is still dirty.
+    // The kernel window's energy, collected before the caches write back what is still dirty (the
+    // report gives it on targets with caches only: without them the window is the whole run).
     const double seconds = ticksToSeconds(outcome.kernelEnd);
-    {
+    outcome.hasCaches = target.hasCaches();
+    if (outcome.hasCaches) {
         StatsTree scratch;
         target.collect(scratch, outcome.kernelEnergy, seconds);
     }
     target.writeBackDirtyLines();
     outcome.traffic = target.traffic();
-    outcome.hasCaches = target.hasCaches();
     outcome.dirtyAtEndBytes = target.dirtyAtEndBytes();
     outcome.writebackAfterEnd = target.writebackEnd() - outcome.kernelEnd;
     if (e.workload) {
