@@ -1,6 +1,7 @@
 // The commands a README or docs page shows, as a user would paste them: in ```sh (or bash, shell)
-// blocks every line that starts with `tessim ` or `build/tessim ` (or `riscv64-linux-gnu-gcc ` or
-// `clang-14 `, which build a program for `--program`); in ```console blocks those lines
+// blocks every line that starts with `tessim `, `build/tessim ` or `build/bench/` (a speed
+// benchmark), or `riscv64-linux-gnu-gcc ` or `clang-14 `, which build a program for `--program`;
+// in ```console blocks those lines
 // after a `$ ` prompt. A trailing `\` joins the next line. Other blocks (```text synopses, YAML,
 // output) are never run, nor is a command whose line carries the marker `readme-test: skip`; one
 // carrying `readme-test: slow` runs, in a test whose name says so (`ctest -E _slow` leaves it out).
@@ -62,7 +63,8 @@ inline std::vector<ReadmeCommand> readmeCommands(const std::string& markdown) {
         }
         // The RISC-V compilers build the programs that `tessim run --program` runs next.
         if (!startsWith(text, "tessim ") && !startsWith(text, "build/tessim ") &&
-            !startsWith(text, "riscv64-linux-gnu-gcc ") && !startsWith(text, "clang-14 "))
+            !startsWith(text, "build/bench/") && !startsWith(text, "riscv64-linux-gnu-gcc ") &&
+            !startsWith(text, "clang-14 "))
             continue;
         ReadmeCommand c;
         c.line = number;

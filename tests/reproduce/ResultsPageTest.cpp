@@ -2,6 +2,7 @@
 // run or a reproduction must regenerate the page, so its figures cannot drift from the simulator.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,11 @@ namespace {
 
 TEST(ResultsPage, IsWhatTheScriptGivesWithThisBuild) {
     const std::string source = TESSIM_SOURCE_DIR;
-    const test::ProcessResult r =
-        test::runCommand("bash '" + source + "/docs/results.sh' '" + std::string(TESSIM_BINARY) + "'");
+    // TESSIM_README_BUILD: the build whose `tessim` the docs' commands run (CI: the release one).
+    const char* docsBuild = std::getenv("TESSIM_README_BUILD");
+    const std::string binary =
+        docsBuild && *docsBuild ? std::string(docsBuild) + "/tessim" : std::string(TESSIM_BINARY);
+    const test::ProcessResult r = test::runCommand("bash '" + source + "/docs/results.sh' '" + binary + "'");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string page = test::readWholeFile(source + "/docs/results.md");
     ASSERT_FALSE(page.empty()) << "docs/results.md is missing";
