@@ -16,7 +16,7 @@ using test::TempDir;
 using ::testing::HasSubstr;
 
 /// Joins lines with '\n' so line numbers in the tests can be read off the list.
-std::string lines(std::initializer_list<std::string> text) {
+std::string yamlText(std::initializer_list<std::string> text) {
     std::string joined;
     for (const std::string& line : text) {
         joined += line + "\n";
@@ -36,7 +36,7 @@ const Node& at(const Node& node, const std::string& key) {
 // Parsing and locations
 
 TEST(LoaderTest, BuildsATreeWithLocationsAndPaths) {
-    const Node root = loadYamlString(lines({
+    const Node root = loadYamlString(yamlText({
                                          "name: npu",             // 1
                                          "dram:",                 // 2
                                          "  size: 2 GiB",         // 3
@@ -81,7 +81,7 @@ TEST(LoaderTest, BuildsATreeWithLocationsAndPaths) {
 }
 
 TEST(LoaderTest, NullValuesAreLocatedAtTheirKey) {
-    const Node root = loadYamlString(lines({
+    const Node root = loadYamlString(yamlText({
                                          "a:",       // 1
                                          "b: ~",     // 2
                                          "c: null",  // 3
@@ -109,36 +109,39 @@ TEST(LoaderTest, EmptyDocumentIsNull) {
 }
 
 TEST(LoaderTest, SyntaxErrorHasTheYamlMarkOneBased) {
-    const ConfigError unclosed = expectConfigError([] { loadYamlString(lines({"a: [1, 2"}), "bad.yaml"); });
+    const ConfigError unclosed =
+        expectConfigError([] { loadYamlString(yamlText({"a: [1, 2"}), "bad.yaml"); });
     expectAt(unclosed, "bad.yaml", 2, 1, "");
     EXPECT_EQ(unclosed.detail(), "end of sequence flow not found");
     EXPECT_STREQ(unclosed.what(), "bad.yaml:2:1: error: end of sequence flow not found");
 
     // yaml-cpp stops at the ':' of "b: 3" (0-based 1:1).
     const ConfigError runOn = expectConfigError([] {
-        loadYamlString(lines({"a: [1, 2", "b: 3"}), "bad.yaml");
+        loadYamlString(yamlText({"a: [1, 2", "b: 3"}), "bad.yaml");
     });
     expectAt(runOn, "bad.yaml", 2, 2, "");
 
     const ConfigError indented = expectConfigError([] {
-        loadYamlString(lines({"a: 1", " b: 2"}), "bad.yaml");
+        loadYamlString(yamlText({"a: 1", " b: 2"}), "bad.yaml");
     });
     expectAt(indented, "bad.yaml", 2, 3, "");
     EXPECT_EQ(indented.detail(), "illegal map value");
 
-    const ConfigError tab = expectConfigError([] { loadYamlString(lines({"a: 1", "\tb: 2"}), "bad.yaml"); });
+    const ConfigError tab = expectConfigError([] {
+        loadYamlString(yamlText({"a: 1", "\tb: 2"}), "bad.yaml");
+    });
     expectAt(tab, "bad.yaml", 2, 1, "");
     EXPECT_THAT(tab.detail(), HasSubstr("tab"));
 
     const ConfigError alias = expectConfigError([] {
-        loadYamlString(lines({"x: 1", "a: *nope"}), "bad.yaml");
+        loadYamlString(yamlText({"x: 1", "a: *nope"}), "bad.yaml");
     });
     expectAt(alias, "bad.yaml", 2, 4, "");
 }
 
 TEST(LoaderTest, SyntaxErrorInAFileNamesThatFile) {
     TempDir dir;
-    const std::string file = dir.write("broken.yaml", lines({"ok: 1", "key: value: other"}));
+    const std::string file = dir.write("broken.yaml", yamlText({"ok: 1", "key: value: other"}));
     const ConfigError error = expectConfigError([&] { loadYamlFile(file); });
     expectAt(error, file, 2, 11, "");
     EXPECT_EQ(error.detail(), "illegal map value");
@@ -146,7 +149,7 @@ TEST(LoaderTest, SyntaxErrorInAFileNamesThatFile) {
 
 TEST(LoaderTest, DuplicateKeysAreRejected) {
     const ConfigError error = expectConfigError([] {
-        loadYamlString(lines({"dram:", "  size: 1 GiB", "  size: 2 GiB"}), "dup.yaml");
+        loadYamlString(yamlText({"dram:", "  size: 1 GiB", "  size: 2 GiB"}), "dup.yaml");
     });
     expectAt(error, "dup.yaml", 3, 3, "dram.size");
     EXPECT_EQ(error.detail(), "duplicate key 'size' (first given at line 2)");
@@ -154,13 +157,13 @@ TEST(LoaderTest, DuplicateKeysAreRejected) {
 
 TEST(LoaderTest, NonScalarKeysAndSeveralDocumentsAreRejected) {
     const ConfigError key = expectConfigError([] {
-        loadYamlString(lines({"a:", "  ? [1, 2]", "  : x"}), "k.yaml");
+        loadYamlString(yamlText({"a:", "  ? [1, 2]", "  : x"}), "k.yaml");
     });
     expectAt(key, "k.yaml", 2, 5, "a");
     EXPECT_EQ(key.detail(), "map keys must be plain names");
 
     const ConfigError documents = expectConfigError([] {
-        loadYamlString(lines({"a: 1", "---", "b: 2"}), "d.yaml");
+        loadYamlString(yamlText({"a: 1", "---", "b: 2"}), "d.yaml");
     });
     expectAt(documents, "d.yaml", 3, 1, "");
     EXPECT_EQ(documents.detail(), "a configuration file must hold a single YAML document");
@@ -181,7 +184,7 @@ TEST(LoaderTest, MissingTopLevelFile) {
 
 TEST(LoaderTest, IncludeMergesDeeplyAndTheIncludingFileWins) {
     TempDir dir;
-    dir.write("base.yaml", lines({
+    dir.write("base.yaml", yamlText({
                                "dram:",               // 1
                                "  size: 1 GiB",       // 2
                                "  frequency: 1 GHz",  // 3
@@ -189,7 +192,7 @@ TEST(LoaderTest, IncludeMergesDeeplyAndTheIncludingFileWins) {
                                "cores: 4",            // 5
                                "name: base",          // 6
                            }));
-    const std::string top = dir.write("top.yaml", lines({
+    const std::string top = dir.write("top.yaml", yamlText({
                                                       "include: base.yaml",  // 1
                                                       "dram:",               // 2
                                                       "  frequency: 2 GHz",  // 3
@@ -223,9 +226,9 @@ TEST(LoaderTest, IncludeMergesDeeplyAndTheIncludingFileWins) {
 
 TEST(LoaderTest, IncludeListAppliesInOrderLaterWins) {
     TempDir dir;
-    dir.write("a.yaml", lines({"x: from-a", "y: from-a", "m: {p: 1, q: 1}"}));
-    dir.write("b.yaml", lines({"y: from-b", "m: {q: 2, r: 2}"}));
-    const std::string top = dir.write("top.yaml", lines({"include: [a.yaml, b.yaml]", "m: {r: 3}"}));
+    dir.write("a.yaml", yamlText({"x: from-a", "y: from-a", "m: {p: 1, q: 1}"}));
+    dir.write("b.yaml", yamlText({"y: from-b", "m: {q: 2, r: 2}"}));
+    const std::string top = dir.write("top.yaml", yamlText({"include: [a.yaml, b.yaml]", "m: {r: 3}"}));
     const Node root = loadYamlFile(top);
     EXPECT_EQ(at(root, "x").scalar(), "from-a");
     EXPECT_EQ(at(root, "y").scalar(), "from-b");
@@ -237,9 +240,9 @@ TEST(LoaderTest, IncludeListAppliesInOrderLaterWins) {
 
 TEST(LoaderTest, IncludePathsAreRelativeToTheIncludingFile) {
     TempDir dir;
-    dir.write("shared/memory.yaml", lines({"include: ../common/units.yaml", "size: 2 MiB"}));
-    dir.write("common/units.yaml", lines({"line: 64 B", "size: 1 MiB"}));
-    dir.write("targets/sub/npu.yaml", lines({"include:", "  - ../../shared/memory.yaml", "name: npu"}));
+    dir.write("shared/memory.yaml", yamlText({"include: ../common/units.yaml", "size: 2 MiB"}));
+    dir.write("common/units.yaml", yamlText({"line: 64 B", "size: 1 MiB"}));
+    dir.write("targets/sub/npu.yaml", yamlText({"include:", "  - ../../shared/memory.yaml", "name: npu"}));
     const Node root = loadYamlFile(dir.path("targets/sub/npu.yaml"));
     EXPECT_EQ(at(root, "line").scalar(), "64 B");
     EXPECT_EQ(at(root, "line").location().file, dir.path("common/units.yaml"));
@@ -250,16 +253,17 @@ TEST(LoaderTest, IncludePathsAreRelativeToTheIncludingFile) {
 
 TEST(LoaderTest, IncludeFromAStringIsRelativeToThePseudoFile) {
     TempDir dir;
-    dir.write("conf/base.yaml", lines({"a: 1"}));
-    const Node root = loadYamlString(lines({"include: base.yaml", "b: 2"}), dir.path("conf/x.yaml"));
+    dir.write("conf/base.yaml", yamlText({"a: 1"}));
+    const Node root = loadYamlString(yamlText({"include: base.yaml", "b: 2"}), dir.path("conf/x.yaml"));
     EXPECT_EQ(at(root, "a").scalar(), "1");
     EXPECT_EQ(at(root, "b").scalar(), "2");
 }
 
 TEST(LoaderTest, IncludedValueCanBeReplacedByAnotherKind) {
     TempDir dir;
-    dir.write("base.yaml", lines({"policy: {name: lru, ways: 4}", "list: [1, 2]"}));
-    const std::string top = dir.write("top.yaml", lines({"include: base.yaml", "policy: fifo", "list: ~"}));
+    dir.write("base.yaml", yamlText({"policy: {name: lru, ways: 4}", "list: [1, 2]"}));
+    const std::string top =
+        dir.write("top.yaml", yamlText({"include: base.yaml", "policy: fifo", "list: ~"}));
     const Node root = loadYamlFile(top);
     EXPECT_EQ(at(root, "policy").scalar(), "fifo");
     EXPECT_TRUE(at(root, "list").isNull());
@@ -267,10 +271,10 @@ TEST(LoaderTest, IncludedValueCanBeReplacedByAnotherKind) {
 
 TEST(LoaderTest, DiamondIncludesAreNotCycles) {
     TempDir dir;
-    dir.write("d.yaml", lines({"d: 1"}));
-    dir.write("b.yaml", lines({"include: d.yaml", "b: 1"}));
-    dir.write("c.yaml", lines({"include: d.yaml", "c: 1"}));
-    const Node root = loadYamlFile(dir.write("a.yaml", lines({"include: [b.yaml, c.yaml]"})));
+    dir.write("d.yaml", yamlText({"d: 1"}));
+    dir.write("b.yaml", yamlText({"include: d.yaml", "b: 1"}));
+    dir.write("c.yaml", yamlText({"include: d.yaml", "c: 1"}));
+    const Node root = loadYamlFile(dir.write("a.yaml", yamlText({"include: [b.yaml, c.yaml]"})));
     EXPECT_EQ(at(root, "d").scalar(), "1");
     EXPECT_EQ(at(root, "b").scalar(), "1");
     EXPECT_EQ(at(root, "c").scalar(), "1");
@@ -278,9 +282,9 @@ TEST(LoaderTest, DiamondIncludesAreNotCycles) {
 
 TEST(LoaderTest, IncludeCycleIsReportedAtTheIncludeLine) {
     TempDir dir;
-    const std::string a = dir.write("a.yaml", lines({"x: 1", "include: b.yaml"}));
-    const std::string b = dir.write("b.yaml", lines({"y: 2", "include:", "  - other.yaml", "  - a.yaml"}));
-    dir.write("other.yaml", lines({"z: 3"}));
+    const std::string a = dir.write("a.yaml", yamlText({"x: 1", "include: b.yaml"}));
+    const std::string b = dir.write("b.yaml", yamlText({"y: 2", "include:", "  - other.yaml", "  - a.yaml"}));
+    dir.write("other.yaml", yamlText({"z: 3"}));
     const ConfigError error = expectConfigError([&] { loadYamlFile(a); });
     expectAt(error, b, 4, 5, "include");
     EXPECT_EQ(error.detail(), "include cycle: " + a + " -> " + b + " -> " + a);
@@ -288,7 +292,7 @@ TEST(LoaderTest, IncludeCycleIsReportedAtTheIncludeLine) {
 
 TEST(LoaderTest, SelfIncludeIsACycle) {
     TempDir dir;
-    const std::string self = dir.write("self.yaml", lines({"a: 1", "include: ./self.yaml"}));
+    const std::string self = dir.write("self.yaml", yamlText({"a: 1", "include: ./self.yaml"}));
     const ConfigError error = expectConfigError([&] { loadYamlFile(self); });
     expectAt(error, self, 2, 10, "include");
     EXPECT_THAT(error.detail(), HasSubstr("include cycle"));
@@ -297,7 +301,7 @@ TEST(LoaderTest, SelfIncludeIsACycle) {
 TEST(LoaderTest, MissingIncludeIsReportedAtTheIncludeLine) {
     TempDir dir;
     const std::string top =
-        dir.write("top.yaml", lines({"a: 1", "include:", "  - there.yaml", "  - missing.yaml"}));
+        dir.write("top.yaml", yamlText({"a: 1", "include:", "  - there.yaml", "  - missing.yaml"}));
     dir.write("there.yaml", "b: 2\n");
     const ConfigError error = expectConfigError([&] { loadYamlFile(top); });
     expectAt(error, top, 4, 5, "include");
@@ -307,8 +311,8 @@ TEST(LoaderTest, MissingIncludeIsReportedAtTheIncludeLine) {
 
 TEST(LoaderTest, ErrorsInsideAnIncludedFileNameThatFile) {
     TempDir dir;
-    const std::string inner = dir.write("inner.yaml", lines({"a: 1", "b: [2"}));
-    const std::string top = dir.write("top.yaml", lines({"include: inner.yaml"}));
+    const std::string inner = dir.write("inner.yaml", yamlText({"a: 1", "b: [2"}));
+    const std::string top = dir.write("top.yaml", yamlText({"include: inner.yaml"}));
     const ConfigError error = expectConfigError([&] { loadYamlFile(top); });
     EXPECT_EQ(error.location().file, inner);
     EXPECT_EQ(error.location().line, 3);
@@ -316,17 +320,17 @@ TEST(LoaderTest, ErrorsInsideAnIncludedFileNameThatFile) {
 
 TEST(LoaderTest, IncludeMustNameFilesAndTheyMustHoldMaps) {
     TempDir dir;
-    const std::string bad = dir.write("bad.yaml", lines({"include: {a: 1}"}));
+    const std::string bad = dir.write("bad.yaml", yamlText({"include: {a: 1}"}));
     const ConfigError map = expectConfigError([&] { loadYamlFile(bad); });
     expectAt(map, bad, 1, 10, "include");
     EXPECT_EQ(map.detail(), "expected a file name or a list of file names, got a map");
 
-    const std::string nested = dir.write("nested.yaml", lines({"include: [[a.yaml]]"}));
+    const std::string nested = dir.write("nested.yaml", yamlText({"include: [[a.yaml]]"}));
     const ConfigError item = expectConfigError([&] { loadYamlFile(nested); });
     expectAt(item, nested, 1, 11, "include");
 
-    dir.write("list.yaml", lines({"- 1", "- 2"}));
-    const std::string top = dir.write("top.yaml", lines({"include: list.yaml"}));
+    dir.write("list.yaml", yamlText({"- 1", "- 2"}));
+    const std::string top = dir.write("top.yaml", yamlText({"include: list.yaml"}));
     const ConfigError list = expectConfigError([&] { loadYamlFile(top); });
     expectAt(list, top, 1, 10, "include");
     EXPECT_EQ(list.detail(), "included file 'list.yaml' must hold a map, got a list");
@@ -334,9 +338,9 @@ TEST(LoaderTest, IncludeMustNameFilesAndTheyMustHoldMaps) {
 
 TEST(LoaderTest, IncludedValuesAreReadWithTheirOwnLocations) {
     TempDir dir;
-    const std::string base = dir.write("base.yaml", lines({"dram:", "  size: 512"}));
+    const std::string base = dir.write("base.yaml", yamlText({"dram:", "  size: 512"}));
     const std::string top =
-        dir.write("top.yaml", lines({"include: base.yaml", "dram:", "  frequency: 1 GHz"}));
+        dir.write("top.yaml", yamlText({"include: base.yaml", "dram:", "  frequency: 1 GHz"}));
     const Node root = loadYamlFile(top);
     Reader dram = Reader(root).child("dram");
     const ConfigError error = expectConfigError([&] { dram.get<Bytes>("size"); });
@@ -348,7 +352,7 @@ TEST(LoaderTest, IncludedValuesAreReadWithTheirOwnLocations) {
 // --set overrides
 
 TEST(LoaderTest, OverrideReplacesAnExistingValue) {
-    Node root = loadYamlString(lines({"dram:", "  size: 1 GiB", "  banks: 8"}), "o.yaml");
+    Node root = loadYamlString(yamlText({"dram:", "  size: 1 GiB", "  banks: 8"}), "o.yaml");
     applyOverride(root, "dram.size", "4 GiB", commandLineLocation(3));
     const Node& size = at(at(root, "dram"), "size");
     EXPECT_EQ(size.scalar(), "4 GiB");
@@ -399,7 +403,7 @@ TEST(LoaderTest, OverrideValueIsYaml) {
 
 TEST(LoaderTest, OverrideAMapWithAScalarAndIntoListItems) {
     Node root =
-        loadYamlString(lines({"policy: {name: lru}", "layers:", "  - name: a", "  - name: b"}), "o.yaml");
+        loadYamlString(yamlText({"policy: {name: lru}", "layers:", "  - name: a", "  - name: b"}), "o.yaml");
     applyOverride(root, "policy", "fifo", commandLineLocation(1));
     EXPECT_EQ(at(root, "policy").scalar(), "fifo");
     applyOverride(root, "layers[1].name", "c", commandLineLocation(2));
@@ -410,7 +414,7 @@ TEST(LoaderTest, OverrideAMapWithAScalarAndIntoListItems) {
 }
 
 TEST(LoaderTest, OverrideErrorsAreAtTheCommandLine) {
-    Node root = loadYamlString(lines({"a:", "  b: 1", "list: [1]"}), "o.yaml");
+    Node root = loadYamlString(yamlText({"a:", "  b: 1", "list: [1]"}), "o.yaml");
     const ConfigError through =
         expectConfigError([&] { applyOverride(root, "a.b.c", "2", commandLineLocation(4)); });
     expectAt(through, "<command line>", 1, 4, "a.b.c");
@@ -455,10 +459,11 @@ TEST(LoaderTest, OverrideAssignmentSplitsAtTheFirstEquals) {
 
 TEST(LoaderTest, EndToEndFileIncludeOverrideAndReader) {
     TempDir dir;
-    dir.write("common/dram.yaml", lines({"dram:", "  size: 1 GiB", "  frequency: 1600 MHz",
-                                         "  timing:", "    tRCD: 14 ns", "    tRP: 14 ns"}));
-    const std::string top = dir.write("targets/npu.yaml", lines({"include: ../common/dram.yaml", "name: npu",
-                                                                 "dram:", "  timing:", "    tRP: 15 ns"}));
+    dir.write("common/dram.yaml", yamlText({"dram:", "  size: 1 GiB", "  frequency: 1600 MHz",
+                                            "  timing:", "    tRCD: 14 ns", "    tRP: 14 ns"}));
+    const std::string top = dir.write(
+        "targets/npu.yaml",
+        yamlText({"include: ../common/dram.yaml", "name: npu", "dram:", "  timing:", "    tRP: 15 ns"}));
     Node root = loadYamlFile(top);
     applyOverride(root, "dram.size", "2GiB", commandLineLocation(2));
     applyOverride(root, "sim.seed", "42", commandLineLocation(3));

@@ -158,7 +158,7 @@ TEST(FcHalfPrecision, WideningRunEqualsTheFloatAccumulatingReference) {
 }
 #endif
 
-Json run(const std::string& args) {
+Json runHalfPrecision(const std::string& args) {
     auto r = test::runTessim("run --target k1 --workload fc " + args);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return r.exitCode == 0 ? Json::parse(r.out) : Json();
@@ -167,9 +167,9 @@ Json run(const std::string& args) {
 TEST(FcHalfPrecision, CommandLineFunctionalRunsMatch) {
     for (const char* plan : {"--set plan.threads=1", "--set plan.threads=4 --set plan.lmul=4 --set plan.ro=2",
                              "--set plan.vectorise=out --set plan.rb=2 --set plan.ro=2 --set plan.lmul=1"}) {
-        Json r = run("--set workload.in=37 --set workload.out=13 --set workload.batch=3 "
-                     "--set workload.dtype=f16 --functional " +
-                     std::string(plan));
+        Json r = runHalfPrecision("--set workload.in=37 --set workload.out=13 --set workload.batch=3 "
+                                  "--set workload.dtype=f16 --functional " +
+                                  std::string(plan));
         ASSERT_TRUE(r.contains("functional")) << plan;
         EXPECT_EQ(r["functional"]["elements"].get<std::uint64_t>(), 39u) << plan;
         EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u)
@@ -192,8 +192,8 @@ TEST(FcHalfPrecision, WideningNeedsF16DataAndRoomForTheWideAccumulators) {
 TEST(FcHalfPrecision, HalvesTheBytesAndTheComputeBound) {
     const std::string shape =
         "--set workload.in=256 --set workload.out=64 --set workload.batch=4 --set plan.threads=1 ";
-    Json f32 = run(shape);
-    Json f16 = run(shape + "--set workload.dtype=f16");
+    Json f32 = runHalfPrecision(shape);
+    Json f16 = runHalfPrecision(shape + "--set workload.dtype=f16");
     // x, W read once and y written once, 2 B per element.
     EXPECT_EQ(f16["bounds"]["compulsory_bytes"]["l1"].get<std::uint64_t>(),
               (4u * 256 + 64u * 256 + 4u * 64) * 2);

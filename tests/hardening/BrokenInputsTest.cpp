@@ -108,13 +108,6 @@ bool endsWith(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-std::string readFile(const std::string& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // The command that feeds `path` to tessim; run commands write into `out` if they get that far.
 std::string commandFor(const std::string& path, const std::string& out) {
     const std::string to = " --out " + out;
@@ -129,7 +122,7 @@ std::string commandFor(const std::string& path, const std::string& out) {
     if (endsWith(path, ".csv"))
         return "run --target npu --workload " + path + to;
     if (endsWith(path, ".cli")) {
-        std::string args = readFile(path);
+        std::string args = tessim::test::readFile(path);
         while (!args.empty() && args.back() == '\n')
             args.pop_back();
         return args + to;

@@ -11,6 +11,14 @@
 
 namespace tessim::test {
 
+// The whole file, byte for byte ("" when it cannot be read).
+inline std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 struct CliResult {
     int status = -1;
     std::string out;     // stdout

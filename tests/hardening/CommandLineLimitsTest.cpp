@@ -11,7 +11,7 @@ namespace {
 
 using tessim::test::runTessim;
 
-void expectRefused(const std::string& args, const std::string& message) {
+void expectArgsRefused(const std::string& args, const std::string& message) {
     SCOPED_TRACE(args);
     const auto r = runTessim(args);
     EXPECT_EQ(r.status, 2) << r.output;
@@ -29,11 +29,12 @@ TEST(CommandLineLimits, AReportThatCannotBeWrittenFailsTheRun) {
 }
 
 TEST(CommandLineLimits, ImpossibleFlagValuesAreRefusedAtTheFlag) {
-    expectRefused("run --target minimal --workload axpy --out ''", "--out: a directory, not an empty path");
-    expectRefused("bench --case fma-independent --ops 0", "--ops");
+    expectArgsRefused("run --target minimal --workload axpy --out ''",
+                      "--out: a directory, not an empty path");
+    expectArgsRefused("bench --case fma-independent --ops 0", "--ops");
     for (const char* rate : {"nan", "inf", "1e-9", "1e13", "0", "-5"})
-        expectRefused(std::string("probe ddr --target k1 --pattern seq --rate ") + rate, "--rate");
-    expectRefused("sweep vector-lmul --jobs 0", "--jobs");
+        expectArgsRefused(std::string("probe ddr --target k1 --pattern seq --rate ") + rate, "--rate");
+    expectArgsRefused("sweep vector-lmul --jobs 0", "--jobs");
     // In range: accepted.
     EXPECT_EQ(runTessim("probe ddr --target k1 --pattern seq --rate 1e8 --requests 100").status, 0);
 }

@@ -17,13 +17,6 @@ namespace {
 
 using tessim::test::runTessim;
 
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 struct Scratch {
     Scratch() {
         char pattern[] = "/tmp/tessim-determinism-XXXXXX";
@@ -63,9 +56,9 @@ TEST(Determinism, SweepFilesAreByteIdenticalWithOneAndTwoJobs) {
     ASSERT_EQ(one.status, 0) << one.output;
     ASSERT_EQ(two.status, 0) << two.output;
     for (const char* file : kFiles) {
-        const std::string a = readFile(dir.path + "/one/" + file);
+        const std::string a = tessim::test::readFile(dir.path + "/one/" + file);
         EXPECT_FALSE(a.empty()) << file;
-        EXPECT_EQ(a, readFile(dir.path + "/two/" + file)) << file;
+        EXPECT_EQ(a, tessim::test::readFile(dir.path + "/two/" + file)) << file;
     }
 }
 
@@ -83,9 +76,11 @@ TEST(Determinism, SweepFilesAreByteIdenticalAcrossMpiRanks) {
     const std::string mpi = "mpirun --allow-run-as-root --oversubscribe -np 3 " + std::string(TESSIM_BINARY) +
                             " sweep " + spec + " --mpi --jobs 1 --out " + dir.path + "/mpi >" + dir.path +
                             "/mpi.log 2>&1";
-    ASSERT_EQ(std::system(mpi.c_str()), 0) << readFile(dir.path + "/mpi.log");
+    ASSERT_EQ(std::system(mpi.c_str()), 0) << tessim::test::readFile(dir.path + "/mpi.log");
     for (const char* file : kFiles)
-        EXPECT_EQ(readFile(dir.path + "/one/" + file), readFile(dir.path + "/mpi/" + file)) << file;
+        EXPECT_EQ(tessim::test::readFile(dir.path + "/one/" + file),
+                  tessim::test::readFile(dir.path + "/mpi/" + file))
+            << file;
 #endif
 }
 

@@ -62,7 +62,7 @@ void PrintTo(const GoldenRun& run, std::ostream* os) {
     *os << run.golden;
 }
 
-const char* kSweep = R"(name: golden
+const char* kGoldenSweep = R"(name: golden
 base:
   target: minimal
   workload: axpy
@@ -76,13 +76,6 @@ objectives:
   - minimize: seconds
   - minimize: energy_j.total
 )";
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 void replaceAll(std::string& text, const std::string& from, const std::string& to) {
     for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
@@ -118,14 +111,14 @@ TEST_P(GoldenReports, AreByteIdenticalToTheCheckedInReport) {
     const GoldenRun& run = GetParam();
     char pattern[] = "/tmp/tessim-golden-XXXXXX";
     const std::string out = ::mkdtemp(pattern);
-    std::ofstream(out + "/sweep.yaml") << kSweep;
+    std::ofstream(out + "/sweep.yaml") << kGoldenSweep;
     std::string args = run.args;
     replaceAll(args, "{out}", out);
     replaceAll(args, "{src}", TESSIM_SOURCE_DIR);
     const char* binary = std::getenv("TESSIM_GOLDEN_BINARY");
     const auto r = runTessim(args, binary ? binary : "");
     ASSERT_EQ(r.status, 0) << "tessim " << args << "\n" << r.output;
-    const std::string actual = run.output.empty() ? r.out : readFile(out + "/" + run.output);
+    const std::string actual = run.output.empty() ? r.out : tessim::test::readFile(out + "/" + run.output);
     std::filesystem::remove_all(out);
     ASSERT_FALSE(actual.empty()) << "tessim " << args;
 
@@ -138,7 +131,7 @@ TEST_P(GoldenReports, AreByteIdenticalToTheCheckedInReport) {
     ASSERT_TRUE(std::filesystem::exists(golden))
         << golden
         << " is missing: TESSIM_REGENERATE_GOLDEN=1 ctest --test-dir build -R GoldenReports writes it";
-    const std::string expected = readFile(golden);
+    const std::string expected = tessim::test::readFile(golden);
     if (expected == actual)
         return;
     const std::string now = "/tmp/tessim-golden-" + run.golden;

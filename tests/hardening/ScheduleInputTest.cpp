@@ -52,7 +52,7 @@ CliResult replay(const std::string& target, const std::string& text) {
 }
 
 // Exit 2 and every fragment in the message.
-void expectRefused(const CliResult& r, std::initializer_list<std::string> fragments) {
+void expectScheduleRefused(const CliResult& r, std::initializer_list<std::string> fragments) {
     EXPECT_EQ(r.status, 2) << r.output;
     for (const auto& f : fragments)
         EXPECT_NE(r.output.find(f), std::string::npos) << "missing '" << f << "' in: " << r.output;
@@ -73,71 +73,75 @@ TEST(ScheduleInput, AValidLineRuns) {
 }
 
 TEST(ScheduleInput, IntegersOutOfTheirFieldsRangeAreErrors) {
-    expectRefused(
+    expectScheduleRefused(
         replay("minimal",
                kMinimalHeader +
                    jsonLines({R"({"engine":"core","op":"add","vd":4294967301,"vs0":1,"vs1":2,"vl":4})"})),
         {":2:", "vd", "vector register 4294967301 out of range: engine core has v0..v63"});
-    expectRefused(replay("npu", kNpuHeader + macTile("259")), {":2:", "kh", "out of range 0..255"});
-    expectRefused(
+    expectScheduleRefused(replay("npu", kNpuHeader + macTile("259")), {":2:", "kh", "out of range 0..255"});
+    expectScheduleRefused(
         replay("npu", kNpuHeader +
                           jsonLines({R"({"engine":"npu","op":"dma_start","tag":1,"channel":259,)"
                                      R"("src_mem":"ddr","src":0,"dst_mem":"sram","dst":0,"row_bytes":64})"})),
         {":2:", "channel", "out of range 0..255"});
-    expectRefused(replay("npu", kNpuHeader + jsonLines({R"({"engine":"npu","op":"dma_wait","tag":-1})"})),
-                  {":2:", "tag", "out of range 0..4294967295"});
+    expectScheduleRefused(
+        replay("npu", kNpuHeader + jsonLines({R"({"engine":"npu","op":"dma_wait","tag":-1})"})),
+        {":2:", "tag", "out of range 0..4294967295"});
 }
 
 TEST(ScheduleInput, OpsBeyondTheEnginesResourcesNameTheLine) {
     // The npu has a 4-channel DMA; minimal's core has none and 32 vector registers at most 64.
-    expectRefused(
+    expectScheduleRefused(
         replay("npu", kNpuHeader +
                           jsonLines({R"({"engine":"npu","op":"dma_start","tag":1,"channel":4,)"
                                      R"("src_mem":"ddr","src":0,"dst_mem":"sram","dst":0,"row_bytes":64})"})),
         {":2:", "channel", "DMA channel 4 out of range", "0..3"});
-    expectRefused(
+    expectScheduleRefused(
         replay("minimal", kMinimalHeader + jsonLines({R"({"engine":"core","op":"dma_wait","tag":1})"})),
         {":2:", "no DMA engine"});
 }
 
 TEST(ScheduleInput, FloatsAndBooleansAreNotIntegers) {
-    expectRefused(replay("npu", kNpuHeader + macTile("3.0")), {":2:", "kh", "expects an integer"});
-    expectRefused(replay("npu", kNpuHeader + macTile("true")), {":2:", "kh", "expects an integer"});
-    expectRefused(replay("npu", kNpuHeader + jsonLines({R"({"engine":"npu","op":"dma_wait","tag":"1"})"})),
-                  {":2:", "tag", "expects an integer"});
+    expectScheduleRefused(replay("npu", kNpuHeader + macTile("3.0")), {":2:", "kh", "expects an integer"});
+    expectScheduleRefused(replay("npu", kNpuHeader + macTile("true")), {":2:", "kh", "expects an integer"});
+    expectScheduleRefused(
+        replay("npu", kNpuHeader + jsonLines({R"({"engine":"npu","op":"dma_wait","tag":"1"})"})),
+        {":2:", "tag", "expects an integer"});
     // And a boolean field takes only true or false.
-    expectRefused(replay("minimal", kMinimalHeader +
-                                        jsonLines({R"({"engine":"core","op":"branch","ss0":1,"taken":1})"})),
-                  {":2:", "taken", "true or false"});
+    expectScheduleRefused(
+        replay("minimal",
+               kMinimalHeader + jsonLines({R"({"engine":"core","op":"branch","ss0":1,"taken":1})"})),
+        {":2:", "taken", "true or false"});
 }
 
 TEST(ScheduleInput, HeaderTargetMustBeTheRunsTarget) {
-    expectRefused(replay("minimal", kNpuHeader + jsonLines({R"({"engine":"core","op":"nop"})"})),
-                  {":1:", "target", "written for target 'npu'", "'minimal'"});
+    expectScheduleRefused(replay("minimal", kNpuHeader + jsonLines({R"({"engine":"core","op":"nop"})"})),
+                          {":1:", "target", "written for target 'npu'", "'minimal'"});
 }
 
 TEST(ScheduleInput, DevicesDirectoriesAndBinaryFilesAreRefused) {
-    expectRefused(runTessim("run --target minimal --schedule /dev/zero"), {"/dev/zero", "regular file"});
-    expectRefused(
+    expectScheduleRefused(runTessim("run --target minimal --schedule /dev/zero"),
+                          {"/dev/zero", "regular file"});
+    expectScheduleRefused(
         runTessim("run --target minimal --schedule " + std::filesystem::temp_directory_path().string()),
         {"regular file"});
-    expectRefused(replay("minimal", std::string("\x7f"
-                                                "ELF\x02\x01\x01\0\0\0",
-                                                10)),
-                  {":1:", "binary byte 0x02"});
+    expectScheduleRefused(replay("minimal", std::string("\x7f"
+                                                        "ELF\x02\x01\x01\0\0\0",
+                                                        10)),
+                          {":1:", "binary byte 0x02"});
     // A file without a line break: one over-long line, refused without reading it all.
-    expectRefused(replay("minimal", std::string(3 << 20, 'x')), {":1:", "line longer than"});
+    expectScheduleRefused(replay("minimal", std::string(3 << 20, 'x')), {":1:", "line longer than"});
 }
 
 TEST(ScheduleInput, ABarrierNeverReachedIsADeadlockNamingTheEngine) {
     auto r = replay("minimal",
                     kMinimalHeader + jsonLines({R"({"engine":"core","op":"barrier","id":7,"count":2})"}));
-    expectRefused(r, {"deadlock", "core", "barrier 7", "count 2", "1 arrived"});
+    expectScheduleRefused(r, {"deadlock", "core", "barrier 7", "count 2", "1 arrived"});
     EXPECT_EQ(r.output.find("\"cycles\""), std::string::npos) << "no report for a deadlocked run";
 }
 
 TEST(ScheduleInput, AJoinWithoutForkIsADeadlockNamingTheEngine) {
-    expectRefused(
+    expectScheduleRefused(
         replay("minimal", kMinimalHeader + jsonLines({R"({"engine":"core","op":"join","id":3,"count":1})"})),
         {"deadlock", "core", "join 3", "0 fork signals"});
 }
@@ -150,7 +154,7 @@ TEST(ScheduleInput, ADeadlockNamesEachWaitingOpsLine) {
                                  R"({"engine":"core","op":"barrier","id":7,"count":2})",
                                  R"({"engine":"core","op":"nop"})"}));
     auto r = replay("minimal", file);
-    expectRefused(
+    expectScheduleRefused(
         r, {file.path + ":5: error: deadlock", "barrier 7 (count 2, 1 arrived) at " + file.path + ":5"});
     EXPECT_TRUE(r.out.empty()) << "no report for a deadlocked run";
 }
@@ -164,9 +168,9 @@ TEST(ScheduleInput, ADeadlockOfInterleavedEnginesNamesEachWaitingOpsLine) {
          R"({"engine":"core2","op":"nop"})", R"({"engine":"core1","op":"join","id":2,"count":1})",
          R"({"engine":"core2","op":"nop"})"}));
     auto r = replay("minimal-8core", file);
-    expectRefused(r,
-                  {file.path + ":4: error: deadlock", "barrier 1 (count 3, 1 arrived) at " + file.path + ":4",
-                   "join 2 (count 1, 0 fork signals) at " + file.path + ":6"});
+    expectScheduleRefused(r, {file.path + ":4: error: deadlock",
+                              "barrier 1 (count 3, 1 arrived) at " + file.path + ":4",
+                              "join 2 (count 1, 0 fork signals) at " + file.path + ":6"});
     EXPECT_EQ(r.output.find(":5"), std::string::npos) << r.output;
 }
 
@@ -179,7 +183,7 @@ TEST(ScheduleInput, AnAccessOutOfRangeNamesItsLine) {
          R"({"engine":"core1","op":"vload","dtype":"f32","vd":1,"vl":8,"mem":"l1","addr":4294967296})",
          R"({"engine":"core0","op":"vload","dtype":"f32","vd":2,"vl":8,"mem":"l1","addr":64})"}));
     auto r = replay("minimal-8core", file);
-    expectRefused(r, {file.path + ":5: error:", "core1", "vload"});
+    expectScheduleRefused(r, {file.path + ":5: error:", "core1", "vload"});
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
@@ -193,7 +197,7 @@ TEST(ScheduleInput, ADmaTransferOutOfRangeNamesItsDmaStartLine) {
                    R"("dst_mem":"sram","dst":1048512,"row_bytes":128})",
                    R"({"engine":"npu","op":"nop"})", R"({"engine":"npu","op":"dma_wait","tag":1})"}));
     auto r = replay("npu", file);
-    expectRefused(r, {file.path + ":3: error:", "dma_start", "tag 1"});
+    expectScheduleRefused(r, {file.path + ":3: error:", "dma_start", "tag 1"});
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
 

@@ -32,13 +32,13 @@ constexpr std::uint32_t kF16PerRegister = 16;  // VLEN 256 / SEW 16
 using test::target;
 
 // A fresh k1 target in a new SystemC kernel.
-ConfiguredTarget& freshK1() {
+ConfiguredTarget& freshIsaK1() {
     return test::freshTarget("configs/targets/k1.yaml");
 }
 
-std::uint64_t runOnCore0(std::vector<Op> ops, bool functional = false) {
+std::uint64_t runIsaOnCore0(std::vector<Op> ops, bool functional = false) {
     if (!target() || sc_core::sc_start_of_simulation_invoked())
-        freshK1();
+        freshIsaK1();
     return test::runStream("core0", std::move(ops), functional).finishCycle();
 }
 
@@ -72,7 +72,7 @@ TEST(K1VectorIsa, DependentWideningFmaChainTakesTheLatencyPerOp) {
     for (std::size_t i = 0; i < kWideLmuls.size(); ++i) {
         for (std::uint64_t n : {1u, 10u, 100u}) {
             std::vector<Op> ops(n, widenFma(0, 0, kWideLmuls[i]));
-            EXPECT_EQ(runOnCore0(ops), n * kWideLatency[i]) << "m" << kWideLmuls[i] << " n " << n;
+            EXPECT_EQ(runIsaOnCore0(ops), n * kWideLatency[i]) << "m" << kWideLmuls[i] << " n " << n;
         }
     }
 }
@@ -81,8 +81,8 @@ TEST(K1VectorIsa, IndependentWideningFmasTakeTheReciprocalThroughputPerOp) {
     for (std::size_t i = 0; i < kWideLmuls.size(); ++i) {
         // Every op writes v8… and accumulates v0…: none reads another's result.
         const std::uint64_t n = 100;
-        const std::uint64_t once = runOnCore0(std::vector<Op>(n, widenFma(8, 0, kWideLmuls[i])));
-        const std::uint64_t twice = runOnCore0(std::vector<Op>(2 * n, widenFma(8, 0, kWideLmuls[i])));
+        const std::uint64_t once = runIsaOnCore0(std::vector<Op>(n, widenFma(8, 0, kWideLmuls[i])));
+        const std::uint64_t twice = runIsaOnCore0(std::vector<Op>(2 * n, widenFma(8, 0, kWideLmuls[i])));
         EXPECT_EQ(once, (n - 1) * kWideReciprocal[i] + kWideLatency[i]) << "m" << kWideLmuls[i];
         EXPECT_EQ(twice - once, n * kWideReciprocal[i]) << "m" << kWideLmuls[i];
     }
@@ -104,7 +104,7 @@ TEST(K1VectorIsa, ElementWidthSetsTheElementsOfARegisterGroup) {
                 op.src[0] = 16;
                 op.src[1] = 24;
                 op.src[2] = 0;
-                return runOnCore0(std::vector<Op>(n, op));
+                return runIsaOnCore0(std::vector<Op>(n, op));
             };
             EXPECT_EQ(stream(120, perRegister * m) - stream(100, perRegister * m), 20u * m)
                 << dtypeName(dtype) << " m" << m;
@@ -115,7 +115,7 @@ TEST(K1VectorIsa, ElementWidthSetsTheElementsOfARegisterGroup) {
         }
     }
     // The compute peak follows: 2 FLOP × elements per register per cycle.
-    const Engine& core = *freshK1().findEngine("core0");
+    const Engine& core = *freshIsaK1().findEngine("core0");
     EXPECT_EQ(core.peakWorkPerCycle(DType::F16), 32.0);
     EXPECT_EQ(core.peakWorkPerCycle(DType::F32), 16.0);
     EXPECT_EQ(core.peakWorkPerCycle(DType::F64), 8.0);
@@ -123,7 +123,7 @@ TEST(K1VectorIsa, ElementWidthSetsTheElementsOfARegisterGroup) {
 
 TEST(K1VectorIsa, WideningAtLmul8IsRefused) {
     // The widened destination would span 16 registers.
-    EXPECT_THROW(runOnCore0({widenFma(0, 0, 8)}), std::runtime_error);
+    EXPECT_THROW(runIsaOnCore0({widenFma(0, 0, 8)}), std::runtime_error);
 }
 
 TEST(K1VectorIsa, SegmentLoadsCostTheirFieldsTimesThePerFieldCost) {
@@ -131,19 +131,19 @@ TEST(K1VectorIsa, SegmentLoadsCostTheirFieldsTimesThePerFieldCost) {
     const std::array<double, 3> measured{12.5, 24.5, 48.6};
     for (unsigned m : {1u, 2u, 4u}) {
         auto stream = [&](std::uint64_t n) {
-            freshK1();
+            freshIsaK1();
             std::vector<Op> ops;
             for (std::uint64_t k = 0; k < n; ++k)
                 ops.push_back(segmentOp(OpKind::SegLoad, 8, 0, 8 * m, 2));
-            return runOnCore0(ops);
+            return runIsaOnCore0(ops);
         };
         const std::size_t i = m == 1 ? 0 : m == 2 ? 1 : 2;
         EXPECT_DOUBLE_EQ(static_cast<double>(stream(120) - stream(100)), 20 * measured[i]) << "m" << m;
     }
     // nf fields cost nf × the per-field cost (an assumption beyond nf = 2): 4 fields at m1 = 25.
     auto four = [&](std::uint64_t n) {
-        freshK1();
-        return runOnCore0(std::vector<Op>(n, segmentOp(OpKind::SegLoad, 8, 0, 8, 4)));
+        freshIsaK1();
+        return runIsaOnCore0(std::vector<Op>(n, segmentOp(OpKind::SegLoad, 8, 0, 8, 4)));
     };
     EXPECT_EQ(four(120) - four(100), 20u * 25u);
 }
@@ -158,7 +158,7 @@ TEST(K1VectorIsa, SegmentLoadsTouchTheLinesTheySpan) {
         std::uint64_t first, loads;
     };
     for (const Case c : {Case{8, 3, 0, 40}, Case{8, 2, 0, 64}, Case{16, 3, 20, 30}, Case{5, 7, 4, 50}}) {
-        ConfiguredTarget& t = freshK1();
+        ConfiguredTarget& t = freshIsaK1();
         const std::uint64_t bytes = std::uint64_t{c.vl} * c.fields * 4;
         std::vector<Op> ops;
         std::uint64_t lookups = 0;
@@ -168,7 +168,7 @@ TEST(K1VectorIsa, SegmentLoadsTouchTheLinesTheySpan) {
             lookups += (addr + bytes - 1) / 64 - addr / 64 + 1;
         }
         const std::uint64_t distinct = (c.first + c.loads * bytes - 1) / 64 - c.first / 64 + 1;
-        runOnCore0(ops);
+        runIsaOnCore0(ops);
         const auto* cache = dynamic_cast<const Cache*>(t.findMemory("l1_0"));
         ASSERT_NE(cache, nullptr);
         EXPECT_EQ(cache->misses(), distinct) << c.vl << "×" << c.fields;
@@ -177,13 +177,13 @@ TEST(K1VectorIsa, SegmentLoadsTouchTheLinesTheySpan) {
 }
 
 TEST(K1VectorIsa, SegmentFieldsTimesLmulAboveEightAreRefused) {
-    freshK1();
+    freshIsaK1();
     // 3 fields × m4 = 12 registers; 9 fields; no field.
-    EXPECT_THROW(runOnCore0({segmentOp(OpKind::SegLoad, 0, 0, 32, 3)}), std::runtime_error);
-    freshK1();
-    EXPECT_THROW(runOnCore0({segmentOp(OpKind::SegLoad, 0, 0, 8, 9)}), std::runtime_error);
-    freshK1();
-    EXPECT_THROW(runOnCore0({segmentOp(OpKind::SegStore, 0, 0, 8, 0)}), std::runtime_error);
+    EXPECT_THROW(runIsaOnCore0({segmentOp(OpKind::SegLoad, 0, 0, 32, 3)}), std::runtime_error);
+    freshIsaK1();
+    EXPECT_THROW(runIsaOnCore0({segmentOp(OpKind::SegLoad, 0, 0, 8, 9)}), std::runtime_error);
+    freshIsaK1();
+    EXPECT_THROW(runIsaOnCore0({segmentOp(OpKind::SegStore, 0, 0, 8, 0)}), std::runtime_error);
 }
 
 TEST(K1VectorIsa, SlideUpAndSlideDownCostApart) {
@@ -198,7 +198,7 @@ TEST(K1VectorIsa, SlideUpAndSlideDownCostApart) {
             slide.dst = 8;
             slide.src[0] = 16;
             slide.imm = shift;
-            return runOnCore0(std::vector<Op>(n, slide));
+            return runIsaOnCore0(std::vector<Op>(n, slide));
         };
         EXPECT_EQ(stream(120, -1) - stream(100, -1), 20 * up[i]) << "m" << m;
         EXPECT_EQ(stream(120, 1) - stream(100, 1), 20 * down[i]) << "m" << m;
@@ -208,7 +208,7 @@ TEST(K1VectorIsa, SlideUpAndSlideDownCostApart) {
 TEST(K1VectorIsa, SegmentsAndWideningFmasComputeWhatPlainCxxComputes) {
     // 32 segments of 3 f16 fields (m2: the fields land in v8, v10, v12), y ← f0 · f1 + f2 · f2
     // accumulated in f32 by two vfwmacc, stored as f32; the fields stored back by vsseg3.
-    ConfiguredTarget& t = freshK1();
+    ConfiguredTarget& t = freshIsaK1();
     const std::uint8_t l1 = t.info().space("l1").id;
     constexpr std::uint32_t kVl = 32;
     constexpr unsigned kFields = 3;
@@ -233,9 +233,9 @@ TEST(K1VectorIsa, SegmentsAndWideningFmasComputeWhatPlainCxxComputes) {
     store.src[0] = 16;
     store.space = l1;
     store.addr = kOut;
-    runOnCore0({segmentOp(OpKind::SegLoad, 8, kIn, kVl, kFields, DType::F16), wide1, wide2, store,
-                segmentOp(OpKind::SegStore, 8, kBack, kVl, kFields, DType::F16)},
-               true);
+    runIsaOnCore0({segmentOp(OpKind::SegLoad, 8, kIn, kVl, kFields, DType::F16), wide1, wide2, store,
+                   segmentOp(OpKind::SegStore, 8, kBack, kVl, kFields, DType::F16)},
+                  true);
 
     std::vector<float> out(kVl);
     memory.read(t.info().space("l1_0").id, kOut, out.data(), out.size() * 4);

@@ -7,35 +7,35 @@
 namespace tessim {
 namespace {
 
-constexpr std::uint64_t kSets = 8;
-constexpr unsigned kWays = 4;
+constexpr std::uint64_t kTagSets = 8;
+constexpr unsigned kTagWays = 4;
 
 // The n-th line of set 0.
 std::uint64_t lineOfSet0(std::uint64_t n) {
-    return n * kSets;
+    return n * kTagSets;
 }
 
 TEST(CacheTags, LruFillsInvalidWaysThenEvictsTheLeastRecentlyUsed) {
-    CacheTags tags(kSets, kWays, ReplacementPolicy::Lru, 1);
+    CacheTags tags(kTagSets, kTagWays, ReplacementPolicy::Lru, 1);
     bool hit = true;
     CacheTags::Victim victim;
-    for (std::uint64_t n = 0; n < kWays; ++n) {
+    for (std::uint64_t n = 0; n < kTagWays; ++n) {
         tags.access(lineOfSet0(n), hit, victim);
         EXPECT_FALSE(hit);
         EXPECT_FALSE(victim.valid) << "way " << n << " was free";
     }
     // Touch line 0 again: line 1 is now the least recently used.
     ASSERT_NE(tags.touchIfPresent(lineOfSet0(0)), nullptr);
-    tags.access(lineOfSet0(kWays), hit, victim);
+    tags.access(lineOfSet0(kTagWays), hit, victim);
     EXPECT_FALSE(hit);
     EXPECT_TRUE(victim.valid);
     EXPECT_EQ(victim.lineNumber, lineOfSet0(1));
     EXPECT_FALSE(tags.contains(lineOfSet0(1)));
     EXPECT_TRUE(tags.contains(lineOfSet0(0)));
     // Then line 2, the next least recent.
-    CacheTags::Line& installed = tags.install(lineOfSet0(kWays + 1), victim);
+    CacheTags::Line& installed = tags.install(lineOfSet0(kTagWays + 1), victim);
     EXPECT_EQ(victim.lineNumber, lineOfSet0(2));
-    EXPECT_EQ(installed.lineNumber, lineOfSet0(kWays + 1));
+    EXPECT_EQ(installed.lineNumber, lineOfSet0(kTagWays + 1));
     EXPECT_TRUE(installed.valid);
     // After a reset every way is free again and nothing hits.
     tags.reset();
@@ -48,7 +48,7 @@ TEST(CacheTags, LruFillsInvalidWaysThenEvictsTheLeastRecentlyUsed) {
 TEST(CacheTags, AHitTouchesOnlyWhatIsThereAndDirtyVictimsAreReported) {
     for (ReplacementPolicy policy :
          {ReplacementPolicy::Lru, ReplacementPolicy::Plru, ReplacementPolicy::Random}) {
-        CacheTags tags(kSets, kWays, policy, 7);
+        CacheTags tags(kTagSets, kTagWays, policy, 7);
         EXPECT_EQ(tags.touchIfPresent(3), nullptr);
         EXPECT_FALSE(tags.contains(3));
         bool hit = true;
@@ -57,10 +57,10 @@ TEST(CacheTags, AHitTouchesOnlyWhatIsThereAndDirtyVictimsAreReported) {
         CacheTags::Line* line = tags.touchIfPresent(3);
         ASSERT_NE(line, nullptr);
         EXPECT_TRUE(line->dirty);
-        // Fill set 3 with kWays other lines: line 3 leaves, dirty, at some point.
+        // Fill set 3 with kTagWays other lines: line 3 leaves, dirty, at some point.
         bool sawDirty = false;
-        for (std::uint64_t n = 1; n <= kWays; ++n) {
-            tags.access(3 + n * kSets, hit, victim);
+        for (std::uint64_t n = 1; n <= kTagWays; ++n) {
+            tags.access(3 + n * kTagSets, hit, victim);
             EXPECT_FALSE(hit);
             if (victim.valid && victim.lineNumber == 3)
                 sawDirty = victim.dirty;

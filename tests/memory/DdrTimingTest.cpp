@@ -16,10 +16,10 @@ using test::configFrom;
 // DDR4-2400 with its bank groups; refresh off so no window moves a command.
 const std::string kDdr4 = "preset: ddr4-2400-x64\nrefresh: none\n";
 
-struct DdrBench {
+struct DdrTimingBench {
     Ddr ddr;
     MemoryProbe probe;
-    DdrBench(const DdrConfig& c, ProbeOptions o = {})
+    DdrTimingBench(const DdrConfig& c, ProbeOptions o = {})
         : ddr("ddr", c), probe(
                              "probe", [this] { ddr.resetTiming(); }, o) {
         probe.socket.bind(ddr.socket);
@@ -29,7 +29,7 @@ struct DdrBench {
     }
 };
 
-std::uint64_t cycles(const DdrConfig& c, Tick t) {
+std::uint64_t cyclesOf(const DdrConfig& c, Tick t) {
     EXPECT_EQ(t % c.clock.period, 0u) << "not on a clock edge";
     return t / c.clock.period;
 }
@@ -53,7 +53,7 @@ TEST(DdrTiming, BackToBackReadsAreTccdLApartInOneBankGroupAndTccdSAcross) {
     for (bool sameGroup : {true, false}) {
         test::freshKernel();
         DdrConfig c = configFrom<DdrConfig>(kDdr4);
-        DdrBench b(c);
+        DdrTimingBench b(c);
         test::elaborate();
         const unsigned other = sameGroup ? 4 : 1;  // bank 4 is in group 0 with bank 0; bank 1 is not
         ASSERT_EQ(c.bankGroupOf(other) == c.bankGroupOf(0), sameGroup);
@@ -62,8 +62,8 @@ TEST(DdrTiming, BackToBackReadsAreTccdLApartInOneBankGroupAndTccdSAcross) {
         const Tick t = c.clock.at(1000);
         const Tick first = b.probe.request(false, b.at(0, 3, 64), 64, t);
         const Tick second = b.probe.request(false, b.at(other, 3, 64), 64, t);
-        EXPECT_EQ(cycles(c, first - t), c.t.tCL + c.burstCycles());
-        EXPECT_EQ(cycles(c, second - first), sameGroup ? c.t.tCCD_L : c.t.tCCD_S);
+        EXPECT_EQ(cyclesOf(c, first - t), c.t.tCL + c.burstCycles());
+        EXPECT_EQ(cyclesOf(c, second - first), sameGroup ? c.t.tCCD_L : c.t.tCCD_S);
     }
 }
 
@@ -72,13 +72,13 @@ TEST(DdrTiming, BackToBackReadsAreTccdLApartInOneBankGroupAndTccdSAcross) {
 TEST(DdrTiming, FiveActivatesToDifferentBanksSpanAtLeastTfaw) {
     test::freshKernel();
     DdrConfig c = configFrom<DdrConfig>(kDdr4);
-    DdrBench b(c);
+    DdrTimingBench b(c);
     test::elaborate();
     const std::uint64_t toData = c.t.tRCD + c.t.tCL + c.burstCycles();
     std::vector<std::uint64_t> activates;
     for (unsigned bank : {0u, 1u, 2u, 3u, 5u}) {  // groups 0, 1, 2, 3, 1
         const Tick done = b.probe.request(false, b.at(bank, 7), 64, 0);
-        activates.push_back(cycles(c, done) - toData);
+        activates.push_back(cyclesOf(c, done) - toData);
     }
     EXPECT_EQ(b.ddr.activates(), 5u);
     EXPECT_EQ(activates[1], c.t.tRRD_S);
@@ -93,16 +93,16 @@ TEST(DdrTiming, AReadAfterAWriteWaitsTwtr) {
     for (bool sameGroup : {true, false}) {
         test::freshKernel();
         DdrConfig c = configFrom<DdrConfig>(kDdr4 + "write_queue: 0\n");
-        DdrBench b(c);
+        DdrTimingBench b(c);
         test::elaborate();
         const unsigned other = sameGroup ? 4 : 1;
         b.probe.request(false, b.at(0, 3), 64, 0);
         b.probe.request(false, b.at(other, 3), 64, c.clock.at(100));
         const Tick t = c.clock.at(1000);
         const Tick written = b.probe.request(true, b.at(0, 3, 64), 64, t);
-        EXPECT_EQ(cycles(c, written - t), c.t.tCWL + c.burstCycles());
+        EXPECT_EQ(cyclesOf(c, written - t), c.t.tCWL + c.burstCycles());
         const Tick read = b.probe.request(false, b.at(other, 3, 64), 64, t);
-        EXPECT_EQ(cycles(c, read - written),
+        EXPECT_EQ(cyclesOf(c, read - written),
                   (sameGroup ? c.t.tWTR_L : c.t.tWTR_S) + c.t.tCL + c.burstCycles());
     }
 }
@@ -112,7 +112,7 @@ TEST(DdrTiming, AReadAfterAWriteWaitsTwtr) {
 TEST(DdrTiming, SaturatingRandomReadsAreBoundByTheActivateRate) {
     test::freshKernel();
     DdrConfig c = configFrom<DdrConfig>("preset: ddr4-2400-x64\n");
-    DdrBench b(c, ProbeOptions{128, 64, 0});
+    DdrTimingBench b(c, ProbeOptions{128, 64, 0});
     test::elaborate();
     const std::uint64_t n = 100000;
     std::uint64_t state = 12345;
@@ -136,12 +136,12 @@ TEST(DdrTiming, ABoundedBankQueuePushesBackOnTheRequester) {
     for (unsigned depth : {2u, 0u}) {
         test::freshKernel();
         DdrConfig c = configFrom<DdrConfig>(kDdr4 + "bank_queue: " + std::to_string(depth) + "\n");
-        DdrBench b(c);
+        DdrTimingBench b(c);
         test::elaborate();
         std::vector<std::uint64_t> admitted;
         for (std::uint64_t row = 1; row <= 4; ++row) {
             b.probe.request(false, b.at(0, row), 64, 0);
-            admitted.push_back(cycles(c, b.ddr.lastAcceptance()));
+            admitted.push_back(cyclesOf(c, b.ddr.lastAcceptance()));
         }
         const DdrTiming& t = c.t;
         if (depth == 0) {
@@ -197,11 +197,11 @@ TEST(DdrTiming, Lpddr4RowHitIncludesTdqsckAndTheCommandLength) {
     test::freshKernel();
     DdrConfig c = configFrom<DdrConfig>("preset: lpddr4-3200-x32\nchannels: 1\nranks: 1\nsize: 1 GiB\n");
     EXPECT_EQ(c.t.tDQSCK, 6u);  // 3.5 ns / 0.625 ns, rounded up
-    DdrBench b(c);
+    DdrTimingBench b(c);
     test::elaborate();
     b.probe.request(false, b.at(2, 9), 32, 0);
     const Tick t = c.clock.at(1000);
-    EXPECT_EQ(cycles(c, b.probe.request(false, b.at(2, 9, 32), 32, t) - t),
+    EXPECT_EQ(cyclesOf(c, b.probe.request(false, b.at(2, 9, 32), 32, t) - t),
               (c.columnCycles - 1) + c.t.tCL + c.t.tDQSCK + c.burstCycles());
 }
 
@@ -210,14 +210,14 @@ TEST(DdrTiming, PerBankRefreshBlocksOnlyItsBank) {
     test::freshKernel();
     DdrConfig c = configFrom<DdrConfig>(
         "preset: lpddr4x-2666-x32\nchannels: 1\nranks: 1\nsize: 1 GiB\nrefresh: per-bank\n");
-    DdrBench b(c);
+    DdrTimingBench b(c);
     test::elaborate();
     // Bank 0's first refresh starts after a full round of banks × tREFIpb.
     const Tick refresh = c.clock.at(c.t.tREFIpb * c.banks);
     const Tick t = refresh + c.clock.at(10);
     const std::uint64_t hit = (c.columnCycles - 1) + c.t.tCL + c.t.tDQSCK + 2 * c.burstCycles();
     const Tick bank1 = b.probe.request(false, b.at(1, 4), 64, t);
-    EXPECT_EQ(cycles(c, bank1 - t), c.t.tRCD + hit);
+    EXPECT_EQ(cyclesOf(c, bank1 - t), c.t.tRCD + hit);
     const Tick bank0 = b.probe.request(false, b.at(0, 4), 64, t);
     EXPECT_EQ(bank0, refresh + c.clock.at(c.t.tRP + c.t.tRFCpb + c.t.tRCD + hit));
 }

@@ -17,7 +17,7 @@
 namespace tessim {
 namespace {
 
-const std::string kTarget = std::string(TESSIM_SOURCE_DIR) + "/tests/memory/eight-cores.yaml";
+const std::string kEightCores = std::string(TESSIM_SOURCE_DIR) + "/tests/memory/eight-cores.yaml";
 constexpr unsigned kCores = 8;
 constexpr std::uint64_t kElementsPerCore = 64 * 1024;  // f32: 256 KiB of x and of y per core
 constexpr std::uint64_t kYBase = 1ULL << 28;
@@ -81,7 +81,7 @@ struct RunFigures {
 // `cores` of the eight run their slice; the others stay idle.
 RunFigures runEightCores(const std::string& quantum, unsigned cores = kCores) {
     test::freshKernel();
-    config::Node root = config::loadYamlFile(kTarget);
+    config::Node root = config::loadYamlFile(kEightCores);
     for (unsigned c = 0; c < kCores; ++c)
         config::applyOverride(root, "core" + std::to_string(c) + ".quantum", quantum,
                               config::Location{"<test>", 1, 1});

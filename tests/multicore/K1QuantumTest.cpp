@@ -21,7 +21,7 @@ json runK1(const std::string& args, const std::string& quantum) {
     return r.exitCode == 0 ? json::parse(r.out) : json::object();
 }
 
-double relativeChange(double a, double b) {
+double relativeChangeOf(double a, double b) {
     return std::abs(a - b) / std::max(std::abs(a), 1e-30);
 }
 
@@ -35,7 +35,7 @@ void expectQuantumIndependent(const std::string& args, double tolerance) {
     for (const char* quantum : {"100ns", "10ns"}) {
         const json other = runK1(args, quantum);
         ASSERT_FALSE(other.empty());
-        EXPECT_LE(relativeChange(cycles, other["cycles"].get<double>()), tolerance)
+        EXPECT_LE(relativeChangeOf(cycles, other["cycles"].get<double>()), tolerance)
             << quantum << ": " << cycles << " vs " << other["cycles"];
         EXPECT_EQ(base["traffic_bytes"], other["traffic_bytes"]) << quantum;
         for (auto& [engine, e] : base["engines"].items()) {

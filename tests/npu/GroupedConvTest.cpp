@@ -23,7 +23,7 @@
 namespace tessim {
 namespace {
 
-struct Case {
+struct GroupedCase {
     const char* name;
     const char* plan;
     std::vector<std::string> sets;
@@ -40,10 +40,10 @@ std::vector<std::string> grouped(int h, int w, int c, int f, int k, int s, int p
     return v;
 }
 
-class GroupedConvFunctional : public ::testing::TestWithParam<Case> {};
+class GroupedConvFunctional : public ::testing::TestWithParam<GroupedCase> {};
 
 TEST_P(GroupedConvFunctional, OutputEqualsDirectReference) {
-    const Case& c = GetParam();
+    const GroupedCase& c = GetParam();
     RunRequest r;
     r.target = "npu";
     r.workload = "conv1080p";
@@ -64,7 +64,7 @@ TEST_P(GroupedConvFunctional, OutputEqualsDirectReference) {
     EXPECT_GE(report["seconds"].get<double>(), report["bounds"]["compute_s"].get<double>());
 }
 
-const Case kCases[] = {
+const GroupedCase kGroupedCases[] = {
     {"depthwise_3x3", "double-buffer", grouped(14, 12, 16, 16, 3, 1, 1, 16)},
     {"depthwise_stride2_small_tiles", "double-buffer",
      grouped(15, 13, 8, 8, 3, 2, 1, 8, {"plan.tile_h=2", "plan.tile_w=3"})},
@@ -77,7 +77,7 @@ const Case kCases[] = {
      grouped(11, 9, 8, 8, 3, 1, 1, 2, {"plan.tile_h=4", "plan.tile_f=2", "plan.loop_order=spatial-outer"})},
 };
 
-INSTANTIATE_TEST_SUITE_P(Groups, GroupedConvFunctional, ::testing::ValuesIn(kCases),
+INSTANTIATE_TEST_SUITE_P(Groups, GroupedConvFunctional, ::testing::ValuesIn(kGroupedCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
 // A depthwise layer in whole-image tiles: each of the G groups is one MAC tile of Sr = k² window

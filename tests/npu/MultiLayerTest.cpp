@@ -148,16 +148,16 @@ TEST(MultiLayer, MarkdownAndCsvShowTheLayers) {
     EXPECT_NE(csv.find("layers[2].ddr_read_bytes,"), std::string::npos);
 }
 
-struct Case {
+struct LayerCase {
     const char* name;
     const char* plan;
     std::vector<std::string> sets;
 };
 
-class MultiLayerFunctional : public ::testing::TestWithParam<Case> {};
+class MultiLayerFunctional : public ::testing::TestWithParam<LayerCase> {};
 
 TEST_P(MultiLayerFunctional, EveryLayerMatchesDirectConvolution) {
-    const Case& c = GetParam();
+    const LayerCase& c = GetParam();
     std::string path = smallList();
     Json r = run(path, c.plan, c.sets, true);
     std::filesystem::remove(path);
@@ -173,7 +173,7 @@ TEST_P(MultiLayerFunctional, EveryLayerMatchesDirectConvolution) {
     expectWindowsTileTheRun(r);
 }
 
-const Case kCases[] = {
+const LayerCase kLayerCases[] = {
     {"naive", "naive", {}},
     {"static_single", "static-single", {"plan.tile_h=3"}},
     {"double_buffer", "double-buffer", {"plan.tile_h=2", "plan.tile_w=3"}},
@@ -181,8 +181,10 @@ const Case kCases[] = {
     {"double_auto_small_sram", "double-buffer", {"target.sram.size=2KiB"}},
 };
 
-INSTANTIATE_TEST_SUITE_P(Npu, MultiLayerFunctional, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+INSTANTIATE_TEST_SUITE_P(Npu, MultiLayerFunctional, ::testing::ValuesIn(kLayerCases),
+                         [](const ::testing::TestParamInfo<LayerCase>& i) {
+                             return std::string(i.param.name);
+                         });
 
 }  // namespace
 }  // namespace tessim

@@ -18,7 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-json runCli(const std::string& args) {
+json runSizingCli(const std::string& args) {
     auto r = test::runTessim("run --target npu " + args);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return json::parse(r.out);
@@ -36,8 +36,8 @@ std::uint64_t usefulBytes(const json& report, const char* level) {
 }
 
 TEST(SramBandwidth, OneBankIsSlowerThanSixteenAndNeverBeatsItsSramBound) {
-    const json wide = runCli("--workload conv1080p --plan double-buffer");
-    const json narrow = runCli("--workload conv1080p --plan double-buffer --set target.sram.banks=1");
+    const json wide = runSizingCli("--workload conv1080p --plan double-buffer");
+    const json narrow = runSizingCli("--workload conv1080p --plan double-buffer --set target.sram.banks=1");
     const double fast = wide["seconds"].get<double>(), slow = narrow["seconds"].get<double>();
     const double bound = narrow["bounds"]["bandwidth_s"]["sram"].get<double>();
     EXPECT_GT(slow, fast);
@@ -77,8 +77,8 @@ INSTANTIATE_TEST_SUITE_P(Channels, DmaChannels, ::testing::Values(1, 2, 3, 4, 8)
 // parallel: the single-buffered layer, which waits for every fetch, gets faster.
 TEST(DmaChannels, ExtraChannelsShareTheInput) {
     const std::string plan = "--workload conv1080p --plan static-single --set target.dma.outstanding=2 ";
-    const json four = runCli(plan + "--set target.dma.channels=4");
-    const json eight = runCli(plan + "--set target.dma.channels=8");
+    const json four = runSizingCli(plan + "--set target.dma.channels=4");
+    const json eight = runSizingCli(plan + "--set target.dma.channels=8");
     EXPECT_LT(eight["seconds"].get<double>(), four["seconds"].get<double>());
     EXPECT_GT(eight["stats"]["npu"]["dma"]["channel7.bytes"]["value"].get<std::uint64_t>(), 0u);
 }
@@ -98,7 +98,7 @@ TEST(DmaChannels, MoreThanTheTargetHasIsAConfigError) {
 }
 
 TEST(BusBytes, UnalignedRowsMoveWholeBursts) {
-    const json report = runCli("--workload conv1080p --plan double-buffer");
+    const json report = runSizingCli("--workload conv1080p --plan double-buffer");
     ASSERT_TRUE(report.contains("useful_bytes"));
     EXPECT_GT(busBytes(report, "ddr"), usefulBytes(report, "ddr"));
     // 32 B bursts (LPDDR4X x16, BL16).
@@ -117,10 +117,10 @@ TEST(BusBytes, UnalignedRowsMoveWholeBursts) {
 // alignment span two or three 32-byte bursts, so the bus moves half as much again as requested.
 // The planner, counting bus bytes, estimates that within 3 % and picks tiles that move less.
 TEST(BusBytes, ThePlannerMinimisesBusBytes) {
-    const json narrow =
-        runCli("--workload conv1080p --plan double-buffer --set plan.tile_h=39 --set plan.tile_w=57 --set "
-               "plan.tile_c=32 --set plan.tile_f=64 --set plan.loop_order=filters-outer");
-    const json chosen = runCli("--workload conv1080p --plan double-buffer");
+    const json narrow = runSizingCli(
+        "--workload conv1080p --plan double-buffer --set plan.tile_h=39 --set plan.tile_w=57 --set "
+        "plan.tile_c=32 --set plan.tile_f=64 --set plan.loop_order=filters-outer");
+    const json chosen = runSizingCli("--workload conv1080p --plan double-buffer");
     const double bus = double(busBytes(narrow, "ddr")), useful = double(usefulBytes(narrow, "ddr"));
     EXPECT_GT(bus, 1.45 * useful);
     EXPECT_NEAR(narrow["plan"]["config"]["estimate"]["ddr_bytes"].get<double>(), bus, 0.03 * bus);
@@ -130,10 +130,10 @@ TEST(BusBytes, ThePlannerMinimisesBusBytes) {
 
 TEST(BusBytes, BurstAlignedTransfersMoveExactlyTheirBytes) {
     // Whole 64-byte rows, whole planes, no padding: every DMA transfer starts and ends on a burst.
-    const json report =
-        runCli("--workload conv1080p --plan static-single --set workload.h=32 --set workload.w=64 --set "
-               "workload.channels=32 --set workload.filters=32 --set workload.k=1 --set workload.pad=0 --set "
-               "plan.tile_w=full --set plan.tile_c=full --set plan.tile_f=full");
+    const json report = runSizingCli(
+        "--workload conv1080p --plan static-single --set workload.h=32 --set workload.w=64 --set "
+        "workload.channels=32 --set workload.filters=32 --set workload.k=1 --set workload.pad=0 --set "
+        "plan.tile_w=full --set plan.tile_c=full --set plan.tile_f=full");
     EXPECT_FALSE(report.contains("useful_bytes")) << report["useful_bytes"].dump();
     EXPECT_EQ(busBytes(report, "ddr"), 32u * 64 * 32 + 32u * 32 + 32u * 64 * 32);
 }

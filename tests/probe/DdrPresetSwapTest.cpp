@@ -13,7 +13,7 @@ namespace {
 
 using test::runTessim;
 
-nlohmann::json probe(const std::string& target, const std::string& options) {
+nlohmann::json probeTarget(const std::string& target, const std::string& options) {
     auto r = runTessim("probe ddr --target " + target + " --stream-kib 64 " + options);
     EXPECT_EQ(r.exitCode, 0) << target << " " << options << "\n" << r.err;
     return r.exitCode == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
@@ -31,7 +31,7 @@ TEST(DdrPresetSwap, EveryTargetTakesEveryPresetWhole) {
                               {"lpddr4x-2666-x32", "LPDDR4X-2666", 10.667}};
     for (const char* target : {"npu", "k1", "minimal-8core", "ftm2000"})
         for (const Preset& p : presets) {
-            const auto j = probe(target, std::string("--set target.ddr.preset=") + p.name);
+            const auto j = probeTarget(target, std::string("--set target.ddr.preset=") + p.name);
             ASSERT_FALSE(j.empty());
             EXPECT_EQ(j["standard"], p.standard) << target << " " << p.name;
             EXPECT_NEAR(j["peak_GBps"].get<double>(), p.peakGBps, 0.01) << target << " " << p.name;
@@ -41,7 +41,7 @@ TEST(DdrPresetSwap, EveryTargetTakesEveryPresetWhole) {
 }
 
 TEST(DdrPresetSwap, OtherCommandLineKeysStillApply) {
-    const auto j = probe("npu", "--set target.ddr.preset=lpddr4-3200-x32 --set target.ddr.channels=4");
+    const auto j = probeTarget("npu", "--set target.ddr.preset=lpddr4-3200-x32 --set target.ddr.channels=4");
     ASSERT_FALSE(j.empty());
     EXPECT_EQ(j["standard"], "LPDDR4-3200");
     EXPECT_NEAR(j["peak_GBps"].get<double>(), 25.6, 0.01);

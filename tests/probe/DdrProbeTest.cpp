@@ -16,14 +16,14 @@ using test::runTessim;
 
 constexpr double kTck = 0.833;  // ns, ddr4-2400-x64
 
-nlohmann::json probe(const std::string& options) {
+nlohmann::json probeDdr(const std::string& options) {
     auto r = runTessim("probe ddr --memory ddr4-2400-x64 --stream-kib 64 " + options);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return r.exitCode == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
 }
 
 TEST(DdrProbe, EchoesEveryTimingInCyclesAndNs) {
-    const auto j = probe("--pattern seq --requests 100");
+    const auto j = probeDdr("--pattern seq --requests 100");
     ASSERT_TRUE(j.contains("timings"));
     EXPECT_EQ(j["timings"]["tCCD_L"]["cycles"], 6);
     EXPECT_DOUBLE_EQ(j["timings"]["tCCD_L"]["ns"].get<double>(), 4.998);
@@ -34,7 +34,7 @@ TEST(DdrProbe, EchoesEveryTimingInCyclesAndNs) {
 }
 
 TEST(DdrProbe, SequentialReadsHitTheRowAndStayBelowThePeak) {
-    const auto j = probe("--pattern seq --requests 20000");
+    const auto j = probeDdr("--pattern seq --requests 20000");
     const auto& s = j["streams"][0];
     EXPECT_EQ(s["reads"], 20000);
     EXPECT_LE(s["bandwidth_GBps"].get<double>(), j["peak_GBps"].get<double>());
@@ -48,7 +48,7 @@ TEST(DdrProbe, SequentialReadsHitTheRowAndStayBelowThePeak) {
 // burst = 38 cycles, from the next clock edge), and the slowest waited for a refresh (tRPab +
 // tRFC).
 TEST(DdrProbe, OpenLoopUnloadedLatencyIsAnActivateAndReadAndRefreshShowsInTheMaximum) {
-    const auto j = probe("--pattern random --rate 1e6 --requests 2000 --seed 7");
+    const auto j = probeDdr("--pattern random --rate 1e6 --requests 2000 --seed 7");
     const auto& s = j["streams"][0];
     EXPECT_EQ(s["arrival"], "open-loop");
     EXPECT_DOUBLE_EQ(s["back_pressure_ns"].get<double>(), 0.0);
@@ -61,7 +61,7 @@ TEST(DdrProbe, OpenLoopUnloadedLatencyIsAnActivateAndReadAndRefreshShowsInTheMax
 }
 
 TEST(DdrProbe, AReadWriteMixCountsBoth) {
-    const auto j = probe("--pattern strided --stride 8KiB --read-ratio 0.5 --requests 4000");
+    const auto j = probeDdr("--pattern strided --stride 8KiB --read-ratio 0.5 --requests 4000");
     const auto& s = j["streams"][0];
     EXPECT_EQ(s["pattern"], "strided");
     EXPECT_EQ(s["stride_bytes"], 8192);

@@ -27,10 +27,10 @@
 namespace tessim::test {
 namespace {
 
-constexpr unsigned kOperandSets = 512;
-constexpr unsigned kOperandBytes = 4 * 256 + 64;  // v8–15, v16–23, v24–31, v0 (32 B used); scalars
-constexpr unsigned kRecordBytes = 48 + 256;       // a3, fa3, fflags, vxsat, vl, pad; v8–v15
-constexpr unsigned kWindowBytes = 1024;           // the memory a store variant records too
+constexpr unsigned kVectorOperandSets = 512;
+constexpr unsigned kOperandBytes = 4 * 256 + 64;   // v8–15, v16–23, v24–31, v0 (32 B used); scalars
+constexpr unsigned kVectorRecordBytes = 48 + 256;  // a3, fa3, fflags, vxsat, vl, pad; v8–v15
+constexpr unsigned kWindowBytes = 1024;            // the memory a store variant records too
 
 struct Variant {
     std::string text;  // assembly, its own vsetvli first
@@ -323,7 +323,7 @@ std::uint64_t chunk(std::mt19937_64& rng) {
 std::string program(const std::vector<Variant>& vs, unsigned iterations, std::mt19937_64& rng) {
     std::string s = "    .globl _start\n    .text\n_start:\n    lla s1, records\n    lla s3, window\n";
     for (std::size_t k = 0; k < vs.size(); ++k) {
-        const unsigned first = static_cast<unsigned>((k * 131) % (kOperandSets - iterations + 1));
+        const unsigned first = static_cast<unsigned>((k * 131) % (kVectorOperandSets - iterations + 1));
         s += fmt::format("# {}\n    lla s0, operands + {}\n    li s2, {}\n1:\n", vs[k].name,
                          first * kOperandBytes, iterations);
         s +=
@@ -345,13 +345,13 @@ std::string program(const std::vector<Variant>& vs, unsigned iterations, std::mt
     }
     std::size_t bytes = 0;
     for (const Variant& v : vs)
-        bytes += std::size_t{iterations} * (kRecordBytes + (v.store ? kWindowBytes : 0));
+        bytes += std::size_t{iterations} * (kVectorRecordBytes + (v.store ? kWindowBytes : 0));
     s += fmt::format("    lla a1, records\n    li a2, {}\n3:\n    li a0, 1\n    li a7, 64\n    ecall\n"
                      "    blez a0, 4f\n    add a1, a1, a0\n    sub a2, a2, a0\n    bnez a2, 3b\n"
                      "4:\n    li a0, 0\n    li a7, 93\n    ecall\n",
                      bytes);
     s += "    .data\n    .balign 8\noperands:\n";
-    for (unsigned i = 0; i < kOperandSets; ++i) {
+    for (unsigned i = 0; i < kVectorOperandSets; ++i) {
         for (unsigned q = 0; q < 1024 / 8; ++q)
             s += fmt::format("    .quad {:#x}\n", chunk(rng));
         const std::uint64_t avl = rng() % 4 == 0 ? rng() % 300 : rng() % 40;
@@ -366,7 +366,7 @@ std::string program(const std::vector<Variant>& vs, unsigned iterations, std::mt
     return s;
 }
 
-// The program a seed gives (`iterations` operand sets per variant, at most kOperandSets), built.
+// The program a seed gives (`iterations` operand sets per variant, at most kVectorOperandSets), built.
 struct Generated {
     std::vector<Variant> variants;
     unsigned iterations;
@@ -375,7 +375,7 @@ struct Generated {
 
 Generated generate(std::uint64_t seed, unsigned iterations, const std::string& name) {
     std::mt19937_64 rng(seed);
-    Generated g{variants(rng), std::min(iterations, kOperandSets), {}};
+    Generated g{variants(rng), std::min(iterations, kVectorOperandSets), {}};
     const std::string source = scratchDirectory() + "/" + name + ".S";
     std::ofstream(source) << program(g.variants, g.iterations, rng);
     g.binary = buildProgram(source, "-march=rv64gcv -nostdlib -static");
@@ -392,7 +392,7 @@ void compareRecords(const Generated& g, const std::string& got, const std::strin
     unsigned reported = 0;
     for (const Variant& v : g.variants)
         for (unsigned it = 0; it < g.iterations; ++it) {
-            const std::size_t n = kRecordBytes + (v.store ? kWindowBytes : 0);
+            const std::size_t n = kVectorRecordBytes + (v.store ? kWindowBytes : 0);
             if (reported < 10 && got.compare(at, n, want, at, n) != 0) {
                 std::size_t d = 0;
                 while (got[at + d] == want[at + d])

@@ -18,7 +18,7 @@ namespace {
 
 using namespace tessim::sweep::testing;
 
-const std::string kTessim = TESSIM_BINARY;
+const std::string kTessimBinary = TESSIM_BINARY;
 
 // A sweep over the stand-in run command (the undocumented `_test_point_command` hook).
 std::string fakeSweep(const std::string& dir, const std::string& body) {
@@ -35,17 +35,17 @@ TEST(SweepCli, MalformedSweepFileIsAClearErrorWithExit2) {
                                  "grid:\n"
                                  "  workload.n: [1, 2]\n"
                                  "  sram.size: [1 MiB]\n");
-    CommandResult r = runShell(kTessim + " sweep " + dir + "/bad.yaml --out " + dir + "/out", dir);
+    CommandResult r = runShell(kTessimBinary + " sweep " + dir + "/bad.yaml --out " + dir + "/out", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find(dir + "/bad.yaml:4:3: error:"), std::string::npos) << r.err;
     EXPECT_FALSE(exists(dir + "/out/results.csv"));
 
     writeText(dir + "/syntax.yaml", "base: {target: minimal\ngrid: [\n");
-    r = runShell(kTessim + " sweep " + dir + "/syntax.yaml", dir);
+    r = runShell(kTessimBinary + " sweep " + dir + "/syntax.yaml", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find(dir + "/syntax.yaml:"), std::string::npos) << r.err;
 
-    r = runShell(kTessim + " sweep " + dir + "/missing.yaml", dir);
+    r = runShell(kTessimBinary + " sweep " + dir + "/missing.yaml", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("missing.yaml"), std::string::npos) << r.err;
 }
@@ -70,17 +70,17 @@ TEST(SweepCli, LibrarySweepsRunByNameAndUnknownNamesAreRefused) {
                   "grid: {workload.n: [1, 2, 3]}\n");
     const std::string env = "TESSIM_CONFIG_DIR=" + dir + "/configs ";
 
-    CommandResult listed = runShell(env + kTessim + " list sweeps", dir);
+    CommandResult listed = runShell(env + kTessimBinary + " list sweeps", dir);
     ASSERT_EQ(listed.status, 0) << listed.err;
     EXPECT_NE(listed.out.find("quick"), std::string::npos) << listed.out;
     EXPECT_NE(listed.out.find("three stand-in points"), std::string::npos) << listed.out;
 
-    CommandResult r = runShell(env + kTessim + " sweep quick --out " + dir + "/out", dir);
+    CommandResult r = runShell(env + kTessimBinary + " sweep quick --out " + dir + "/out", dir);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(countLines(dir + "/out/results.csv"), 4u);
     EXPECT_NE(r.out.find("3 ok, 0 error, 0 timeout"), std::string::npos) << r.out;
 
-    r = runShell(env + kTessim + " sweep quik --out " + dir + "/out2", dir);
+    r = runShell(env + kTessimBinary + " sweep quik --out " + dir + "/out2", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_NE(r.err.find("no sweep named 'quik' (known: quick)"), std::string::npos) << r.err;
@@ -90,7 +90,7 @@ TEST(SweepCli, LibrarySweepsRunByNameAndUnknownNamesAreRefused) {
 // `tessim list` alone: every kind under its heading, and every shipped sweep with a description.
 TEST(SweepCli, ListAloneShowsEveryKindAndEverySweepHasADescription) {
     ScratchDir scratch("cli-list");
-    CommandResult all = runShell(kTessim + " list", scratch.path);
+    CommandResult all = runShell(kTessimBinary + " list", scratch.path);
     ASSERT_EQ(all.status, 0) << all.err;
     std::size_t at = 0;
     for (const char* heading :
@@ -102,7 +102,7 @@ TEST(SweepCli, ListAloneShowsEveryKindAndEverySweepHasADescription) {
     EXPECT_NE(all.out.find("\n  npu "), std::string::npos) << all.out;
     EXPECT_NE(all.out.find("\n  conv2d/tiled "), std::string::npos) << all.out;
 
-    CommandResult sweeps = runShell(kTessim + " list sweeps", scratch.path);
+    CommandResult sweeps = runShell(kTessimBinary + " list sweeps", scratch.path);
     ASSERT_EQ(sweeps.status, 0) << sweeps.err;
     std::istringstream lines(sweeps.out);
     int count = 0;
@@ -121,12 +121,12 @@ TEST(SweepCli, ExistingResultsNeedResume) {
     ScratchDir scratch("cli-exist");
     const std::string& dir = scratch.path;
     std::string spec = fakeSweep(dir, "grid: {workload.n: [1, 2, 3]}\n");
-    CommandResult r = runShell(kTessim + " sweep " + spec + " --jobs 2 --out " + dir + "/out", dir);
+    CommandResult r = runShell(kTessimBinary + " sweep " + spec + " --jobs 2 --out " + dir + "/out", dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    r = runShell(kTessim + " sweep " + spec + " --out " + dir + "/out", dir);
+    r = runShell(kTessimBinary + " sweep " + spec + " --out " + dir + "/out", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--resume"), std::string::npos) << r.err;
-    r = runShell(kTessim + " sweep " + spec + " --resume --out " + dir + "/out", dir);
+    r = runShell(kTessimBinary + " sweep " + spec + " --resume --out " + dir + "/out", dir);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("(0 run now, 3 from an earlier run)"), std::string::npos) << r.out;
 }
@@ -135,7 +135,8 @@ TEST(SweepCli, TimeoutOptionAndFailedPointsGiveExit1) {
     ScratchDir scratch("cli-timeout");
     const std::string& dir = scratch.path;
     std::string spec = fakeSweep(dir, "grid: {workload.n: [1, hang, abc]}\n");
-    CommandResult r = runShell(kTessim + " sweep " + spec + " --timeout 0.5 --out " + dir + "/out", dir);
+    CommandResult r =
+        runShell(kTessimBinary + " sweep " + spec + " --timeout 0.5 --out " + dir + "/out", dir);
     EXPECT_EQ(r.status, 1) << r.err;
     std::string csv = readText(dir + "/out/results.csv");
     EXPECT_NE(csv.find(",timeout,no result within 0.5 s"), std::string::npos) << csv;
@@ -154,7 +155,7 @@ TEST(SweepCli, KillNineOfTheProcessThenResume) {
                         "base: {target: minimal, workload: axpy, set: {workload.delay: 0.1}}\n"
                         "grid: {workload.n: {from: 1, to: 30, step: 1}}\n");
     CommandResult reference =
-        runShell(kTessim + " sweep " + spec + " --jobs 2 --out " + dir + "/reference", dir);
+        runShell(kTessimBinary + " sweep " + spec + " --jobs 2 --out " + dir + "/reference", dir);
     ASSERT_EQ(reference.status, 0) << reference.err;
 
     pid_t child = ::fork();
@@ -164,8 +165,8 @@ TEST(SweepCli, KillNineOfTheProcessThenResume) {
         ::dup2(devNull, 1);
         ::dup2(devNull, 2);
         std::string out = dir + "/killed";
-        ::execl(kTessim.c_str(), kTessim.c_str(), "sweep", spec.c_str(), "--jobs", "2", "--out", out.c_str(),
-                static_cast<char*>(nullptr));
+        ::execl(kTessimBinary.c_str(), kTessimBinary.c_str(), "sweep", spec.c_str(), "--jobs", "2", "--out",
+                out.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -180,7 +181,7 @@ TEST(SweepCli, KillNineOfTheProcessThenResume) {
     ASSERT_LT(kept, 30u);
 
     CommandResult resumed =
-        runShell(kTessim + " sweep " + spec + " --jobs 2 --resume --out " + dir + "/killed", dir);
+        runShell(kTessimBinary + " sweep " + spec + " --jobs 2 --resume --out " + dir + "/killed", dir);
     ASSERT_EQ(resumed.status, 0) << resumed.err;
     for (const char* file : {"results.csv", "results.jsonl"}) {
         EXPECT_EQ(sortedLines(dir + "/killed/" + file), sortedLines(dir + "/reference/" + file)) << file;
@@ -193,17 +194,17 @@ TEST(SweepCli, MpiRunGivesTheLocalRows) {
     std::string spec = fakeSweep(dir, "grid: {workload.n: [1, 2, 3, 4, 5, 6, 7, 8, abc]}\n"
                                       "objectives: [{minimize: seconds}, {minimize: energy_j.total}]\n");
 #ifndef TESSIM_HAVE_MPI
-    CommandResult r = runShell(kTessim + " sweep " + spec + " --mpi --out " + dir + "/mpi", dir);
+    CommandResult r = runShell(kTessimBinary + " sweep " + spec + " --mpi --out " + dir + "/mpi", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("without MPI"), std::string::npos) << r.err;
     GTEST_SKIP() << "built without MPI";
 #else
     if (!onPath("mpirun"))
         GTEST_SKIP() << "mpirun is not installed";
-    CommandResult one = runShell(kTessim + " sweep " + spec + " --jobs 1 --out " + dir + "/one", dir);
-    CommandResult two = runShell(kTessim + " sweep " + spec + " --jobs 2 --out " + dir + "/two", dir);
-    CommandResult mpi = runShell("mpirun --allow-run-as-root --oversubscribe -np 3 " + kTessim + " sweep " +
-                                     spec + " --mpi --jobs 2 --out " + dir + "/mpi",
+    CommandResult one = runShell(kTessimBinary + " sweep " + spec + " --jobs 1 --out " + dir + "/one", dir);
+    CommandResult two = runShell(kTessimBinary + " sweep " + spec + " --jobs 2 --out " + dir + "/two", dir);
+    CommandResult mpi = runShell("mpirun --allow-run-as-root --oversubscribe -np 3 " + kTessimBinary +
+                                     " sweep " + spec + " --mpi --jobs 2 --out " + dir + "/mpi",
                                  dir);
     EXPECT_EQ(one.status, 1) << one.err;  // the point n=abc fails on purpose
     EXPECT_EQ(two.status, 1) << two.err;
@@ -222,8 +223,8 @@ TEST(SweepCli, ExampleMinimalSweepWithTheRealSimulator) {
     ScratchDir scratch("cli-minimal");
     const std::string& dir = scratch.path;
     std::string spec = sourceDir() + "/configs/sweeps/minimal-axpy.yaml";
-    CommandResult one = runShell(kTessim + " sweep " + spec + " --jobs 1 --out " + dir + "/one", dir);
-    CommandResult two = runShell(kTessim + " sweep " + spec + " --jobs 2 --out " + dir + "/two", dir);
+    CommandResult one = runShell(kTessimBinary + " sweep " + spec + " --jobs 1 --out " + dir + "/one", dir);
+    CommandResult two = runShell(kTessimBinary + " sweep " + spec + " --jobs 2 --out " + dir + "/two", dir);
     ASSERT_EQ(one.status, 0) << one.out << one.err;
     ASSERT_EQ(two.status, 0) << two.out << two.err;
     EXPECT_EQ(countLines(dir + "/one/results.csv"), 81u);
@@ -256,7 +257,7 @@ plots:
   - {kind: heatmap, x: target.sram.size, y: workload.n, metric: seconds}
   - {kind: pareto, x: seconds, y: energy_j.total, group: plan.strategy}
 )");
-    CommandResult r = runShell(kTessim + " sweep " + spec + " --plot --out " + dir + "/out", dir);
+    CommandResult r = runShell(kTessimBinary + " sweep " + spec + " --plot --out " + dir + "/out", dir);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     for (const char* name : {"lines_traffic_bytes.ddr.read-seconds_vs_target.sram.size_by_plan.strategy",
                              "heatmap_seconds_over_target.sram.size_x_workload.n",
@@ -285,19 +286,19 @@ plots:
         for (int n = 1; n <= 2; ++n)
             many += fmt::format("p{}{},{},{},{},ok,\n", i, n, n, i, 100 + i * n);
     writeText(dir + "/many.csv", many);
-    r = runShell(kTessim + " plot " + dir +
+    r = runShell(kTessimBinary + " plot " + dir +
                      "/many.csv --kind lines --x workload.n --y cycles --group plan.unroll",
                  dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--group plan.unroll has 25 values"), std::string::npos) << r.err;
-    r = runShell(kTessim + " plot " + dir +
+    r = runShell(kTessimBinary + " plot " + dir +
                      "/out/results.csv --kind heatmap --x plan.strategy"
                      " --y target.sram.size --metric cycles --out " +
                      dir + "/more",
                  dir);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(exists(dir + "/more/heatmap_cycles_over_plan.strategy_x_target.sram.size.png")) << r.out;
-    r = runShell(kTessim + " plot " + dir +
+    r = runShell(kTessimBinary + " plot " + dir +
                      "/out/results.csv --kind lines --x workload.n"
                      " --y no.such.column --out " +
                      dir + "/more",

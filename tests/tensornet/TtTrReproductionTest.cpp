@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 using test::runTessim;
 using Json = nlohmann::json;
 
-std::string tempDir(const std::string& name) {
+std::string makeTempDir(const std::string& name) {
     const fs::path d = fs::temp_directory_path() / ("tessim_tn_" + name + "_" + std::to_string(::getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
@@ -27,7 +27,7 @@ std::string tempDir(const std::string& name) {
 }
 
 TEST(TtTrReproduction, ArithmeticIsRecomputedAndClaimsGetVerdicts) {
-    const std::string out = tempDir("repro");
+    const std::string out = makeTempDir("repro");
     auto r = runTessim("reproduce tt-tr --out " + out);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     std::ifstream in(out + "/tt-tr.json");
@@ -79,7 +79,7 @@ TEST(TtTrReproduction, IsListedAmongThePapers) {
 }
 
 TEST(TnHybrid, RulePicksPerLayerAndTotalsAreSums) {
-    const std::string dir = tempDir("hybrid");
+    const std::string dir = makeTempDir("hybrid");
     std::ofstream(dir + "/two.yaml")
         << "name: two\nkernel: conv2d\ndtype: i8\nlayers:\n"
            "  - {name: a, h: 8, w: 8, channels: 8, filters: 16, k: 3, stride: 1, pad: 1}\n"
