@@ -69,6 +69,66 @@ ResolvedInputs resolveInputs(const RunRequest& request) {
 
 namespace {
 
+// The names the report gives the workload and the plan: a file's own `name`, else what was asked for.
+std::string workloadNameOf(const RunRequest& request, const ResolvedInputs& in) {
+    if (!in.workload.isNull()) {
+        const auto* n = in.workload.find("name");
+        return n && n->isScalar() ? n->scalar() : request.workload;
+    }
+    return request.program.empty() ? std::string() : "program:" + request.program;
+}
+
+std::string planNameOf(const RunRequest& request, const ResolvedInputs& in) {
+    if (in.plan.isNull())
+        return "default";
+    const auto* n = in.plan.find("name");
+    return n && n->isScalar() ? n->scalar() : request.plan;
+}
+
+// A schedule that `tessim emit` wrote says what it was made for. A replay that names another
+// workload or shape would report one workload's time against another's bounds, and --functional
+// without a workload would check nothing: both are refused.
+void checkScheduleOrigin(const RunRequest& request, const ResolvedInputs& in, const Workload* workload,
+                         const ScheduleOrigin& origin) {
+    const std::string& schedule = request.scheduleFile;
+    if (!workload) {
+        if (request.functional)
+            throw config::ConfigError(
+                {"<command line>", 0, 0}, "--functional",
+                origin.workload.empty()
+                    ? std::string("checks a workload's results: add --workload with the shape this schedule "
+                                  "was made for")
+                    : fmt::format("checks a workload's results: add --workload {} with the shape in the "
+                                  "schedule's header (made_for.workload_config)",
+                                  origin.workload));
+        return;
+    }
+    if (origin.workload.empty())
+        return;
+    const std::string name = workloadNameOf(request, in);
+    if (name != origin.workload)
+        throw config::ConfigError({schedule, 1, 1}, "made_for.workload",
+                                  fmt::format("the schedule was made for workload '{}', this run's is '{}': "
+                                              "emit one for '{}', or replay it without --workload",
+                                              origin.workload, name, name));
+    const auto made = nlohmann::json::parse(origin.workloadConfig.dump());
+    const auto ours = nlohmann::json::parse(workload->resolvedWorkload().dump());
+    if (made == ours)
+        return;
+    const auto patch = nlohmann::json::diff(made, ours);
+    const nlohmann::json::json_pointer at(patch.at(0).at("path").get<std::string>());
+    std::string key = at.to_string();
+    std::replace(key.begin(), key.end(), '/', '.');
+    auto valueIn = [&](const nlohmann::json& j) {
+        return j.contains(at) ? j.at(at).dump() : std::string("nothing");
+    };
+    throw config::ConfigError(
+        {schedule, 1, 1}, "made_for.workload_config" + key,
+        fmt::format("the schedule was made for workload{} = {}, this run's workload has {}: "
+                    "emit it again for this shape, or replay it without --workload",
+                    key, valueIn(made), valueIn(ours)));
+}
+
 // Everything a run builds, in the order SystemC needs it.
 struct Elaboration {
     std::unique_ptr<ConfiguredTarget> target;
@@ -96,9 +156,11 @@ Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
         throw config::ConfigError({"<command line>", 0, 0}, "",
                                   "a run needs --workload (or --schedule, or --program)");
     }
-    if (!request.scheduleFile.empty())
-        e.streams = readSchedule(request.scheduleFile, e.target->info());
-    else
+    if (!request.scheduleFile.empty()) {
+        ScheduleOrigin origin;
+        e.streams = readSchedule(request.scheduleFile, e.target->info(), &origin);
+        checkScheduleOrigin(request, in, e.workload.get(), origin);
+    } else
         e.streams = e.workload->streams();
     return e;
 }
@@ -254,7 +316,11 @@ void checkRunInputs(const RunRequest& request) {
 std::uint64_t emitSchedule(const RunRequest& request, std::ostream& out) {
     ResolvedInputs in = resolveInputs(request);
     Elaboration e = elaborate(request, in);
-    return writeSchedule(out, e.streams, e.target->info());
+    ScheduleOrigin origin;
+    if (e.workload && request.program.empty() && request.scheduleFile.empty())
+        origin = {workloadNameOf(request, in), e.workload->resolvedWorkload(), planNameOf(request, in),
+                  e.workload->resolvedPlan()};
+    return writeSchedule(out, e.streams, e.target->info(), origin);
 }
 
 nlohmann::ordered_json runSimulation(const RunRequest& request) {
@@ -303,18 +369,8 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     outcome.targetResolved = targetToJson(target.resolvedTree(), target.resolvedEnergyTable());
     outcome.workloadResolved = e.workload ? e.workload->resolvedWorkload() : nlohmann::ordered_json();
     outcome.planResolved = e.workload ? e.workload->resolvedPlan() : nlohmann::ordered_json();
-    if (!in.workload.isNull()) {
-        const auto* n = in.workload.find("name");
-        outcome.workloadName = n && n->isScalar() ? n->scalar() : request.workload;
-    } else if (!request.program.empty()) {
-        outcome.workloadName = "program:" + request.program;
-    }
-    if (!in.plan.isNull()) {
-        const auto* n = in.plan.find("name");
-        outcome.planName = n && n->isScalar() ? n->scalar() : request.plan;
-    } else {
-        outcome.planName = "default";
-    }
+    outcome.workloadName = workloadNameOf(request, in);
+    outcome.planName = planNameOf(request, in);
     if (!request.scheduleFile.empty())
         outcome.planName = "schedule:" + request.scheduleFile;
     outcome.kernelEnd = target.kernelEnd();

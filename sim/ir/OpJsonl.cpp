@@ -519,14 +519,20 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
 
 }  // namespace
 
-std::uint64_t writeSchedule(std::ostream& out, std::vector<EngineStream>& streams, const TargetInfo& target) {
-    Json header;
+std::uint64_t writeSchedule(std::ostream& out, std::vector<EngineStream>& streams, const TargetInfo& target,
+                            const ScheduleOrigin& origin) {
+    nlohmann::ordered_json header;
     header["schema"] = "tessim.schedule/1";
     header["target"] = target.name;
-    Json spaces = Json::object();
+    nlohmann::ordered_json spaces = nlohmann::ordered_json::object();
     for (const auto& s : target.spaces)
         spaces[s.name] = s.id;
     header["spaces"] = spaces;
+    if (!origin.workload.empty())
+        header["made_for"] = {{"workload", origin.workload},
+                              {"workload_config", origin.workloadConfig},
+                              {"plan", origin.plan},
+                              {"plan_config", origin.planConfig}};
     out << header.dump() << '\n';
     std::uint64_t count = 0;
     // Engines are written one after another: each engine's stream keeps its order, which is all
@@ -565,7 +571,8 @@ Op parseScheduleOp(const std::string& file, int line, const std::string& text, c
 // before the run starts and an empty schedule is refused at all; then again by each engine's
 // ScheduleFileStream, a chunk at a time as the engine runs. This pass keeps per engine only a
 // count and a bounded list of byte ranges, never the ops.
-std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo& target) {
+std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo& target,
+                                       ScheduleOrigin* origin) {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (ec || !std::filesystem::exists(status))
@@ -614,6 +621,23 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
                                          "', this run's target is '" + target.name + "'");
                 if (p.has("spaces"))
                     p.get<nlohmann::json>("spaces");
+                if (p.has("made_for")) {
+                    const auto m = p.get<nlohmann::json>("made_for");
+                    auto text = [&](const char* key) {
+                        const bool ok = m.is_object() && m.contains(key) && m.at(key).is_string();
+                        return ok ? m.at(key).get<std::string>() : std::string();
+                    };
+                    auto tree = [&](const char* key) {
+                        return m.contains(key) ? nlohmann::ordered_json::parse(m.at(key).dump())
+                                               : nlohmann::ordered_json();
+                    };
+                    if (text("workload").empty())
+                        p.fail("made_for", "expected an object naming the workload (\"workload\": \"...\"), "
+                                           "as tessim emit writes it");
+                    if (origin)
+                        *origin = {text("workload"), tree("workload_config"), text("plan"),
+                                   tree("plan_config")};
+                }
                 p.finish();
                 continue;
             }

@@ -17,19 +17,36 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/ir/OpStream.h"
 #include "sim/machine/TargetInfo.h"
 
 namespace tessim {
 
-// Writes every stream to `out`, one engine after another; returns ops written.
-std::uint64_t writeSchedule(std::ostream& out, std::vector<EngineStream>& streams, const TargetInfo& target);
+// What a generated schedule was made for, carried in its header as `made_for` (`tessim emit`
+// writes it): the workload's name and resolved configuration, the plan's name and resolved
+// configuration. A replay that names a workload is checked against it; a hand-written schedule
+// has none.
+struct ScheduleOrigin {
+    std::string workload;                   // empty: the header does not say
+    nlohmann::ordered_json workloadConfig;  // the report's workload.config
+    std::string plan;
+    nlohmann::ordered_json planConfig;  // the report's plan.config
+};
+
+// Writes every stream to `out`, one engine after another; returns ops written. The header
+// carries `origin` when it names a workload.
+std::uint64_t writeSchedule(std::ostream& out, std::vector<EngineStream>& streams, const TargetInfo& target,
+                            const ScheduleOrigin& origin = {});
 
 // Reads a schedule file as one stream per engine (in the order engines first appear), each read
 // from the file a chunk at a time as its engine pulls it (ScheduleFileStream), so memory does not
 // grow with the schedule. Every line is checked before this returns: errors (ConfigError) name the
 // file, line and column of the offending field, and a file without an op is refused.
-std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo& target);
+// `origin`, when given, receives the header's `made_for` (left empty without one).
+std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo& target,
+                                       ScheduleOrigin* origin = nullptr);
 
 // Reading a schedule line by line. A line of a schedule is a few hundred bytes; a longer one is
 // not a schedule (and reading stops there rather than holding a whole binary file in one string).

@@ -532,11 +532,20 @@ TEST(Invariants, AnEmptyOrSmallerScheduleIsNotTimedAgainstTheWorkloadsBounds) {
     const std::string dir = "/tmp/tessim-invariants-" + std::to_string(::getpid());
     const std::string empty = dir + "-empty.jsonl", small = dir + "-small.jsonl";
     std::ofstream(empty) << "{\"schema\":\"tessim.schedule/1\",\"target\":\"minimal\"}\n";
-    ASSERT_EQ(runTessim("emit --target minimal --workload axpy --set workload.n=64 > " + small).status, 0);
+    const std::string emitted = dir + "-emitted.jsonl";
+    ASSERT_EQ(runTessim("emit --target minimal --workload axpy --set workload.n=64 > " + emitted).status, 0);
+    // The same ops under a header that does not say what they were made for (hand-written, or
+    // from another tool): only the bytes they move can give them away.
+    ASSERT_EQ(std::system(("sed '1s/.*/{\"schema\":\"tessim.schedule\\/1\",\"target\":\"minimal\"}/' " +
+                           emitted + " > " + small)
+                              .c_str()),
+              0);
     // A header alone is refused by the reader; a schedule of 64 elements for a workload of 4096
-    // moves too few bytes to be timed against the workload's bounds.
+    // says so in its header, or moves too few bytes to be timed against the workload's bounds.
     const std::pair<std::string, std::string> cases[] = {
         {empty, ":1:1: error: the schedule has no op"},
+        {emitted, ":1:1: error: made_for.workload_config.n: the schedule was made for workload.n = 64, "
+                  "this run's workload has 4096"},
         {small, ": error: the schedule moves 768 B at ddr, less than the 49152 B"}};
     for (const auto& [schedule, message] : cases) {
         const auto r =
@@ -546,6 +555,7 @@ TEST(Invariants, AnEmptyOrSmallerScheduleIsNotTimedAgainstTheWorkloadsBounds) {
         EXPECT_NE(r.err.find(schedule + message), std::string::npos) << r.err;
     }
     std::remove(empty.c_str());
+    std::remove(emitted.c_str());
     std::remove(small.c_str());
 }
 

@@ -201,4 +201,44 @@ TEST(ScheduleInput, ADmaTransferOutOfRangeNamesItsDmaStartLine) {
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// `tessim emit` says in the header what the schedule was made for; a replay naming another
+// workload or shape is refused, and --functional without a workload would check nothing.
+TEST(ScheduleInput, AReplayMustNameTheWorkloadAndShapeItWasMadeFor) {
+    const ScheduleFile file("");
+    const auto emitted =
+        runTessim("emit --target minimal --workload axpy --set workload.n=5000 > " + file.path);
+    ASSERT_EQ(emitted.status, 0) << emitted.output;
+    std::string header;
+    std::getline(std::ifstream(file.path) >> std::ws, header);
+    EXPECT_NE(header.find(R"("made_for":{"workload":"axpy","workload_config":{)"), std::string::npos)
+        << header;
+    EXPECT_NE(header.find(R"("n":5000)"), std::string::npos) << header;
+
+    const std::string run = "run --target minimal --schedule " + file.path;
+    EXPECT_EQ(runTessim(run + " --workload axpy --set workload.n=5000").status, 0);
+    EXPECT_EQ(runTessim(run).status, 0) << "the ops alone replay as they are";
+    const std::string at = file.path + ":1:1: error: ";
+    expectScheduleRefused(runTessim(run + " --workload dot --set workload.n=5000"),
+                          {at + "made_for.workload: the schedule was made for workload 'axpy', this run's is "
+                                "'dot'"});
+    expectScheduleRefused(runTessim(run + " --workload axpy --set workload.n=4096"),
+                          {at +
+                           "made_for.workload_config.n: the schedule was made for workload.n = 5000, this "
+                           "run's workload has 4096"});
+    expectScheduleRefused(runTessim(run + " --functional"),
+                          {"error: --functional: checks a workload's results: add --workload axpy"});
+    const auto r = runTessim(run + " --workload axpy --set workload.n=4096 --format json");
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(ScheduleInput, AMadeForThatNamesNoWorkloadIsRefused) {
+    for (const std::string madeFor : {"3", R"({"plan":"default"})", R"({"workload":""})"}) {
+        const auto r = replay(
+            "minimal",
+            jsonLines({R"({"schema":"tessim.schedule/1","target":"minimal","made_for":)" + madeFor + "}",
+                       R"({"engine":"core","op":"nop"})"}));
+        expectScheduleRefused(r, {":1:50: error: made_for: expected an object naming the workload"});
+    }
+}
+
 }  // namespace
