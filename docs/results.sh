@@ -63,7 +63,7 @@ cat <<'MID'
 ## Reproductions
 
 Every published claim beside its simulated value, with a verdict (`tessim reproduce all`; how the
-verdicts are given: [validation](validation.md), the papers: `configs/papers/`).
+verdicts are given: [scalesim](scalesim.md) (`tessim reproduce`), the papers: `configs/papers/`).
 
 MID
 "$tessim" reproduce all

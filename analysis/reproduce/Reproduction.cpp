@@ -19,6 +19,7 @@ namespace {
 
 struct Quantity {
     std::string name, metric, unit, label, bound, note, path;
+    std::string tolSource;  // where the tolerance comes from (tolerance.source)
     double scale = 1.0;
     double relTol = std::numeric_limits<double>::quiet_NaN();
     double absTol = std::numeric_limits<double>::quiet_NaN();
@@ -180,6 +181,7 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
                 q.absTol = t->get<double>("absolute", Range<double>{0.0, 1e18});
             if (std::isnan(q.relTol) && std::isnan(q.absTol))
                 t->fail("relative", "a tolerance needs relative or absolute");
+            q.tolSource = t->get<std::string>("source", std::string());
             t->finish();
         } else {
             x.fail("tolerance", "every quantity needs a tolerance ({relative: 0.1} or {absolute: 5})");
@@ -244,6 +246,8 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
             !std::isnan(q.absTol)
                 ? fmt::format("±{} {}", num(q.absTol), q.unit == "%" ? "percentage points" : q.unit)
                 : fmt::format("±{} %", num(q.relTol * 100));
+        cl.tolerance =
+            tolText + " (" + (q.tolSource.empty() ? "set by the paper's claim file" : q.tolSource) + ")";
         // Physical bounds.
         double bound = std::numeric_limits<double>::quiet_NaN();
         std::string boundText;
@@ -283,11 +287,14 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
                 if (sgn(cl.published - o.published) != sgn(cl.simulated - sim))
                     same = false;
             }
-            cl.verdict = peers > 0 && same ? "trend-match" : "mismatch";
+            const bool near = withinTrendFactor(cl.simulated, cl.published);
+            cl.verdict = peers > 0 && same && near ? "trend-match" : "mismatch";
             cl.note = fmt::format("outside {}; ordering against the other rows {}", tolText,
                                   peers == 0 ? "not checked (single row)"
                                   : same     ? "matches"
                                              : "differs");
+            if (peers > 0 && same && !near)
+                cl.note += beyondTrendFactorNote(cl);
         }
         if (!q.note.empty())
             cl.note += "; " + q.note;
@@ -297,16 +304,34 @@ ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runn
     return res;
 }
 
+bool withinTrendFactor(double simulated, double published) {
+    const double ratio = simulated / published;
+    return std::isfinite(ratio) && ratio > 0 && ratio <= kTrendFactor && ratio >= 1 / kTrendFactor;
+}
+
+double claimRatio(const ReproClaim& c) {
+    const double ratio = c.simulated / c.published;
+    return c.published != 0 && std::isfinite(ratio) ? ratio : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string beyondTrendFactorNote(const ReproClaim& c) {
+    return fmt::format("; {}× the published value, beyond the {}× a trend-match allows", num(claimRatio(c)),
+                       num(kTrendFactor));
+}
+
 std::string reproMarkdown(const ReproResult& r) {
     std::string s = fmt::format("## {}{}\n\n", r.paper, r.description.empty() ? "" : " — " + r.description);
-    s += "| claim | published | simulated | delta | verdict |\n|---|---|---|---|---|\n";
+    s += "| claim | published | simulated | delta | ratio | tolerance | verdict |\n"
+         "|---|---|---|---|---|---|---|\n";
     for (const auto& c : r.claims) {
         double d = c.simulated - c.published;
         std::string delta = fmt::format("{}{} {}", d >= 0 ? "+" : "", num(d), c.unit == "%" ? "pp" : c.unit);
         if (c.published != 0 && c.unit != "%")
             delta += fmt::format(" ({:+.1f} %)", 100.0 * d / c.published);
-        s += fmt::format("| {} ({}, {}) | {} {} | {} {} | {} | {} |\n", c.id, c.quantityLabel, c.run,
-                         num(c.published), c.unit, num(c.simulated), c.unit, delta, c.verdict);
+        const double ratio = claimRatio(c);
+        s += fmt::format("| {} ({}, {}) | {} {} | {} {} | {} | {} | {} | {} |\n", c.id, c.quantityLabel,
+                         c.run, num(c.published), c.unit, num(c.simulated), c.unit, delta,
+                         std::isnan(ratio) ? std::string("–") : num(ratio) + "×", c.tolerance, c.verdict);
     }
     s += "\nNotes:\n";
     for (const auto& c : r.claims)
@@ -327,6 +352,9 @@ nlohmann::ordered_json reproJson(const ReproResult& r) {
                                {"published", c.published},
                                {"simulated", c.simulated},
                                {"unit", c.unit},
+                               {"ratio", std::isnan(claimRatio(c)) ? nlohmann::ordered_json()
+                                                                   : nlohmann::ordered_json(claimRatio(c))},
+                               {"tolerance", c.tolerance},
                                {"verdict", c.verdict},
                                {"note", c.note}});
     return j;

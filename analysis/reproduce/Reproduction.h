@@ -30,7 +30,18 @@ struct ReproClaim {
     std::string relativeTo;  // another run: the simulated value is this run's metric over that run's
     double published = 0.0, simulated = 0.0;
     std::string verdict, note;
+    std::string tolerance;  // the band a match must fall in, and where it comes from
 };
+
+// A trend-match is a claim outside its tolerance whose ordering against the paper's other rows
+// holds and whose simulated value is within this factor of the published one, either way; beyond
+// it the claim is a mismatch, whatever the ordering (16 ms against a published 85 ms is not a trend).
+constexpr double kTrendFactor = 2.0;
+bool withinTrendFactor(double simulated, double published);
+// simulated / published; NaN where that says nothing (a published 0, a value not finite).
+double claimRatio(const ReproClaim& c);
+// "; 5.3× the published value, beyond the 2× a trend-match allows" when a trend fails only there.
+std::string beyondTrendFactorNote(const ReproClaim& c);
 
 struct ReproResult {
     std::string paper, description;

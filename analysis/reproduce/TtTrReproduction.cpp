@@ -305,12 +305,18 @@ ReproResult reproduceTtTrPaper(const std::string& paperPath, const ReproRunner& 
             ok = c.above ? cl.simulated > c.published : cl.simulated < c.published;
         else
             ok = std::fabs(cl.simulated - c.published) <= c.tolerance * std::fabs(c.published) + 1e-12;
+        cl.tolerance = c.bound
+                           ? fmt::format("{} {} (the published bound)", c.above ? ">" : "<", num(c.published))
+                           : fmt::format("±{} % (set by the paper's claim file)", num(c.tolerance * 100));
+        const bool sameSide = timeRatio && !c.bound && (cl.simulated < 1.0) == (c.published < 1.0);
         if (ok)
             cl.verdict = "match";
-        else if (timeRatio && !c.bound && (cl.simulated < 1.0) == (c.published < 1.0))
+        else if (sameSide && withinTrendFactor(cl.simulated, c.published))
             cl.verdict = "trend-match";
         else
             cl.verdict = "mismatch";
+        if (!ok && sameSide && cl.verdict == "mismatch")
+            note += beyondTrendFactorNote(cl);
         if (c.bound)
             note = fmt::format("published: {} {}; ", c.above ? ">" : "<", num(c.published)) + note;
         cl.note = note + (c.source.empty() ? "" : " [" + c.source + "]");
