@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <ostream>
+#include <tuple>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -431,6 +432,8 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
     case OpLayout::Rendezvous:
         op.tag = p.get<std::uint32_t>("id");
         op.count = p.get<std::uint32_t>("count");
+        if (op.count == 0)
+            p.fail("count", "a " + kindName + " waits for at least one engine (count ≥ 1)");
         break;
     case OpLayout::Signal: op.tag = p.get<std::uint32_t>("id"); break;
     case OpLayout::Branch:
@@ -463,6 +466,26 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
         m.accumulate = p.get<bool>("accumulate", false) ? 1 : 0;
         if (p.get<bool>("ideal_operands", false))
             op.flags |= Op::kIdealOperands;
+        // A tile that names its geometry (generated timing-only tiles leave it all 0) must be
+        // one the array can compute: every output's window lies in the padded input.
+        if (m.channels || m.filters || m.inH || m.inW || m.outH || m.outW || m.kh || m.kw) {
+            if (m.kh == 0 || m.kw == 0 || m.stride == 0)
+                p.fail(m.kh == 0   ? "kh"
+                       : m.kw == 0 ? "kw"
+                                   : "stride",
+                       "a kernel and its stride are at least 1");
+            if (m.channels == 0 || m.filters == 0 || m.inH == 0 || m.inW == 0 || m.outH == 0 || m.outW == 0)
+                p.fail("channels",
+                       "a MacTile has at least one channel, filter, input and output row and column");
+            for (const auto& [out, in, k, key] :
+                 {std::tuple{m.outH, m.inH, m.kh, "out_h"}, std::tuple{m.outW, m.inW, m.kw, "out_w"}})
+                if (std::uint64_t{out - 1} * m.stride + k > std::uint64_t{in} + 2u * m.pad)
+                    p.fail(key,
+                           fmt::format("{} outputs of a {}-wide kernel at stride {} need {} inputs with pad "
+                                       "{}, the tile has {}",
+                                       out, k, m.stride, std::uint64_t{out - 1} * m.stride + k - 2u * m.pad,
+                                       m.pad, in));
+        }
         m.requantize = p.get<bool>("requantize", false) ? 1 : 0;
         m.multiplier = p.get<std::int32_t>("multiplier", 1);
         const unsigned shift = p.get<unsigned>("shift", 0u);
@@ -481,6 +504,14 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
         op.src[1] = p.reg("s1", info);
         op.src[2] = p.reg("s2", info);
         op.vl = p.get<std::uint32_t>("vl", 0);
+        // One register (a group of up to 8 where the engine has them) holds the op's elements.
+        if (!desc.scalar && !desc.lmul && info.registerBytes &&
+            std::uint64_t{op.vl} * dtypeBytes(op.dtype) >
+                std::uint64_t{info.registerBytes} * (info.registerGroups ? 8 : 1))
+            p.fail("vl",
+                   fmt::format("vl {} of {} exceeds what engine {} holds: {} B registers{}", op.vl,
+                               p.get<std::string>("dtype", std::string("f32")), engine, info.registerBytes,
+                               info.registerGroups ? " in groups of at most 8" : ", no register groups"));
         if (desc.memory) {
             op.space = p.space("mem");
             op.addr = p.get<std::uint64_t>("addr");
@@ -619,8 +650,23 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
                 if (!written.empty() && written != target.name)
                     p.fail("target", "schedule was written for target '" + written +
                                          "', this run's target is '" + target.name + "'");
-                if (p.has("spaces"))
-                    p.get<nlohmann::json>("spaces");
+                if (p.has("spaces")) {
+                    // The numbering the writer saw: a schedule made for another version of the
+                    // target (memories renamed, added or reordered) is refused, not reinterpreted.
+                    const auto spaces = p.get<nlohmann::json>("spaces");
+                    if (!spaces.is_object())
+                        p.fail("spaces", "expected an object of memory name: id, as tessim emit writes it");
+                    for (const auto& [name, id] : spaces.items()) {
+                        const MemorySpaceInfo* space = target.findSpace(name);
+                        if (!space)
+                            p.fail("spaces",
+                                   fmt::format("target '{}' has no memory '{}'", target.name, name));
+                        if (!id.is_number_unsigned() || id.get<std::uint64_t>() != space->id)
+                            p.fail("spaces", fmt::format("memory '{}' is {} here, not {}: the schedule was "
+                                                         "written for another version of target '{}'",
+                                                         name, space->id, id.dump(), target.name));
+                    }
+                }
                 if (p.has("made_for")) {
                     const auto m = p.get<nlohmann::json>("made_for");
                     auto text = [&](const char* key) {
@@ -641,6 +687,8 @@ std::vector<EngineStream> readSchedule(const std::string& path, const TargetInfo
                 p.finish();
                 continue;
             }
+            p.fail("", "a schedule starts with its header ({\"schema\":\"tessim.schedule/1\",\"target\":"
+                       "\"<name>\"}), not with an op");
         }
         parseOp(p, target, engine);
         auto it = std::find_if(perEngine.begin(), perEngine.end(),

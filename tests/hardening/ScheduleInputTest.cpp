@@ -241,4 +241,47 @@ TEST(ScheduleInput, AMadeForThatNamesNoWorkloadIsRefused) {
     }
 }
 
+// Ops that could not execute on the target as written are refused where they are read.
+TEST(ScheduleInput, OpsTheTargetCannotExecuteAreRefusedAtTheirField) {
+    expectScheduleRefused(replay("minimal", jsonLines({R"({"engine":"core","op":"nop"})"})),
+                          {":1:1: error: a schedule starts with its header"});
+    expectScheduleRefused(
+        replay("minimal",
+               jsonLines({R"({"schema":"tessim.schedule/1","target":"minimal","spaces":{"spm":1,"ddr":0}})",
+                          R"({"engine":"core","op":"nop"})"})),
+        {":1:50: error: spaces: memory 'ddr' is 1 here, not 0"});
+    expectScheduleRefused(
+        replay("minimal",
+               jsonLines({R"({"schema":"tessim.schedule/1","target":"minimal","spaces":{"sram":0}})",
+                          R"({"engine":"core","op":"nop"})"})),
+        {"error: spaces: target 'minimal' has no memory 'sram'"});
+    // minimal's 32 B registers hold 8 f32 and it has no register groups.
+    expectScheduleRefused(
+        replay(
+            "minimal",
+            kMinimalHeader +
+                jsonLines(
+                    {R"({"engine":"core","op":"vload","dtype":"f32","vd":1,"vl":9,"mem":"spm","addr":0})"})),
+        {":2:52: error: vl: vl 9 of f32 exceeds what engine core holds: 32 B registers, no register groups"});
+    EXPECT_EQ(
+        replay("minimal", kMinimalHeader + jsonLines({R"({"engine":"core","op":"vload","dtype":"f32","vd":1,)"
+                                                      R"("vl":8,"mem":"spm","addr":0})"}))
+            .status,
+        0);
+    expectScheduleRefused(
+        replay("minimal",
+               kMinimalHeader + jsonLines({R"({"engine":"core","op":"barrier","id":1,"count":0})"})),
+        {":2:40: error: count: a barrier waits for at least one engine"});
+    expectScheduleRefused(replay("npu", kNpuHeader + macTile("0")),
+                          {":2:", "error: kh: a kernel and its stride"});
+    // Three input rows cannot feed eight output rows of a 3-row kernel.
+    std::string tall = macTile("3");
+    tall.replace(tall.find(R"("in_h":4)"), 8, R"("in_h":3)");
+    tall.replace(tall.find(R"("out_h":4)"), 9, R"("out_h":8)");
+    expectScheduleRefused(
+        replay("npu", kNpuHeader + tall),
+        {"error: out_h: 8 outputs of a 3-wide kernel at stride 1 need 10 inputs with pad 0, the "
+         "tile has 3"});
+}
+
 }  // namespace

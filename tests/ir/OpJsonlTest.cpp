@@ -275,7 +275,10 @@ struct TempFile {
 
 std::vector<Op> readBack(const std::string& text, const TargetInfo& target) {
     TempFile file("tessim-jsonl");
-    std::ofstream(file.path) << text;
+    // Hand-written lines get the header a schedule starts with.
+    std::ofstream(file.path) << (text.rfind(R"({"schema")", 0) == 0 ? ""
+                                                                    : "{\"schema\":\"tessim.schedule/1\"}\n")
+                             << text;
     std::vector<EngineStream> streams = readSchedule(file.path, target);
     std::vector<Op> ops;
     for (auto& es : streams)

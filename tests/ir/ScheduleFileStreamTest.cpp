@@ -38,6 +38,9 @@ struct TempSchedule {
     ~TempSchedule() { std::remove(path.c_str()); }
 };
 
+const std::string kHeader = R"({"schema":"tessim.schedule/1","target":"stream-test"})"
+                            "\n";
+
 std::string nop(const std::string& engine, std::uint32_t mark) {
     return R"({"engine":")" + engine + R"(","op":"nop","mark":)" + std::to_string(mark) + "}\n";
 }
@@ -92,7 +95,8 @@ TEST(ScheduleFileStream, HoldsOneChunkOfOpsWhateverTheScheduleLength) {
 TEST(ScheduleFileStream, EnginesAreToldApartInAnyFieldOrderAndSpelling) {
     TempSchedule file;
     // "engine" last, after a nested value that holds braces; a name spelt with an escape.
-    std::ofstream(file.path) << R"({"op":"nop","mark":1,"engine":"b"})"
+    std::ofstream(file.path) << kHeader
+                             << R"({"op":"nop","mark":1,"engine":"b"})"
                                 "\n"
                              << R"({"engine":"\u0061","op":"nop","mark":2})"
                                 "\n"
@@ -111,7 +115,7 @@ TEST(ScheduleFileStream, ReadsOnAfterTheFileIsRemoved) {
     std::vector<EngineStream> streams;
     {
         TempSchedule file;
-        std::ofstream(file.path) << nop("a", 1) << nop("a", 2);
+        std::ofstream(file.path) << kHeader << nop("a", 1) << nop("a", 2);
         streams = readSchedule(file.path, twoEngines());
     }
     ASSERT_EQ(streams.size(), 1u);
@@ -123,9 +127,9 @@ TEST(ScheduleFileStream, ReadsOnAfterTheFileIsRemoved) {
 
 TEST(ScheduleFileStream, AFileCutShortDuringTheReplayIsAnErrorNamingIt) {
     TempSchedule file;
-    std::ofstream(file.path) << nop("a", 1) << nop("a", 2) << nop("a", 3);
+    std::ofstream(file.path) << kHeader << nop("a", 1) << nop("a", 2) << nop("a", 3);
     std::vector<EngineStream> streams = readSchedule(file.path, twoEngines());
-    std::ofstream(file.path, std::ios::trunc) << nop("a", 1);  // the same file, rewritten shorter
+    std::ofstream(file.path, std::ios::trunc) << kHeader << nop("a", 1);  // the same file, rewritten shorter
     try {
         while (streams[0].stream->next()) {
         }

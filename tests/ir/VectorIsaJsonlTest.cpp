@@ -36,7 +36,7 @@ std::vector<Op> parse(const std::string& text) {
     const std::string path =
         (std::filesystem::temp_directory_path() / ("tessim-isa-" + std::to_string(::getpid()) + ".jsonl"))
             .string();
-    std::ofstream(path) << text;
+    std::ofstream(path) << "{\"schema\":\"tessim.schedule/1\"}\n" << text;  // the header, then the lines
     std::vector<Op> ops;
     try {
         for (auto& es : readSchedule(path, oneCoreTarget()))

@@ -294,6 +294,7 @@ TEST(RunPipelineErrors, MalformedScheduleNamesTheLine) {
 TEST(RunPipelineErrors, OutOfRangeScheduleAccessIsAnErrorNotACrash) {
     std::string path = tempPath("oob.jsonl");
     std::ofstream(path)
+        << "{\"schema\":\"tessim.schedule/1\",\"target\":\"minimal\"}\n"
         << "{\"engine\":\"core\",\"op\":\"vload\",\"vd\":1,\"vl\":8,\"mem\":\"spm\",\"addr\":4294967296}\n";
     auto r = runTessim("run --target minimal --schedule " + path);
     EXPECT_EQ(r.exitCode, 2);
