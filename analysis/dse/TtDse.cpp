@@ -79,6 +79,16 @@ DseResult runTtDse(DseOptions o, std::ostream& progress) {
         o.space.in = w.get<std::uint64_t>("in", config::Range<std::uint64_t>::atLeast(2));
         o.space.out = w.get<std::uint64_t>("out", config::Range<std::uint64_t>::atLeast(2));
         o.space.batch = w.get<std::uint64_t>("batch", 1, config::Range<std::uint64_t>::atLeast(1));
+        // A TT of d cores splits both sides into d factors of at least 2 (a side that splits into d
+        // also splits into d − 1, so both splitting at --min-cores is enough): without it the space
+        // is empty, which is an error rather than a table of zeros.
+        const std::string cores = fmt::format("{}–{} factors of at least 2 (one per TT core; --min-cores, "
+                                              "--max-cores)",
+                                              o.space.minCores, o.space.maxCores);
+        for (const auto& [key, n] : {std::pair{"in", o.space.in}, std::pair{"out", o.space.out}})
+            if (sortedFactorisations(n, o.space.minCores).empty())
+                w.fail(key, fmt::format("{} has no factorisation into {}: no tensor-train shape exists", n,
+                                        cores));
     }
     TtSpace space = exploreTtSpace(o.space);
     const std::size_t simulated = std::min<std::size_t>(o.simulate, space.survivors.size());

@@ -137,6 +137,23 @@ TEST(TtDse, TakesOnlyADenseFcLayer) {
     EXPECT_TRUE(r.out.empty());
 }
 
+// A prime side has no factorisation into cores, and sides that factor only into different core
+// counts have no common shape: an empty space is an error, not a table of zeros.
+TEST(TtDse, ASpaceWithoutATensorTrainShapeIsRefused) {
+    auto r = test::runTessim("dse --target k1 --workload fc --set workload.in=97 --set workload.out=89");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(
+        r.err.find("<command line>:1:1: error: in: 97 has no factorisation into 2–5 factors of at least 2"),
+        std::string::npos)
+        << r.err;
+    // 9 = 3·3 has no three factors of at least 2.
+    r = test::runTessim(
+        "dse --target k1 --workload fc --set workload.in=8 --set workload.out=9 --min-cores 3");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("error: out: 9 has no factorisation into 3–5 factors"), std::string::npos) << r.err;
+}
+
 TEST(TtDse, ALayerTooSmallToFactoriseIsRefusedWithItsKey) {
     auto r = test::runTessim("dse --target k1 --workload fc --set workload.in=1");
     EXPECT_EQ(r.exitCode, 2);
