@@ -105,6 +105,34 @@ Json roofline(const RunOutcome& o, double work, double peak, double seconds,
 
 }  // namespace
 
+const std::vector<std::string>& reportTopLevelKeys() {
+    static const std::vector<std::string> keys{"schema",
+                                               "target",
+                                               "workload",
+                                               "plan",
+                                               "cycles",
+                                               "seconds",
+                                               "engines",
+                                               "stall_fraction",
+                                               "traffic_bytes",
+                                               "useful_bytes",
+                                               "dirty_at_end_bytes",
+                                               "writeback_after_end_s",
+                                               "energy_j",
+                                               "power_w",
+                                               "kernel_window",
+                                               "area_mm2",
+                                               "bounds",
+                                               "roofline",
+                                               "functional",
+                                               "layers",
+                                               "not_simulated",
+                                               "profile",
+                                               "initiators",
+                                               "stats"};
+    return keys;
+}
+
 Json buildReport(const RunOutcome& o) {
     Json j;
     j["schema"] = "tessim.report/1";

@@ -47,6 +47,8 @@ struct RunOutcome {
 };
 
 nlohmann::ordered_json buildReport(const RunOutcome& outcome);
+// Every top-level key a report can have (tessim.report/1); a test holds buildReport to it.
+const std::vector<std::string>& reportTopLevelKeys();
 std::string reportToMarkdown(const nlohmann::ordered_json& report);
 std::string reportToCsv(const nlohmann::ordered_json& report);
 

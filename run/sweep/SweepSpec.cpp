@@ -7,10 +7,13 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "run/report/Report.h"
 #include "run/sweep/PointSet.h"
 #include "run/sweep/ValueText.h"
 #include "sim/config/ConfigError.h"
+#include "sim/config/EditDistance.h"
 #include "sim/config/Loader.h"
 #include "sim/config/Node.h"
 #include "sim/config/Quantity.h"
@@ -257,6 +260,15 @@ void checkMetricPath(const std::string& path, const Node& where) {
         failAt(where, fmt::format("'{}' is not a dotted path into the report (e.g. seconds, "
                                   "energy_j.total, traffic_bytes.ddr.read)",
                                   path));
+    }
+    // A misspelt first key would give an empty column at every point.
+    const std::string top = path.substr(0, path.find('.'));
+    const auto& keys = reportTopLevelKeys();
+    if (std::find(keys.begin(), keys.end(), top) == keys.end()) {
+        const std::string near = config::closestMatch(top, keys);
+        failAt(where, fmt::format("'{}' is not a key of the report{} (its keys: {})", top,
+                                  near.empty() ? "" : fmt::format("; did you mean '{}'?", near),
+                                  fmt::join(keys, ", ")));
     }
 }
 

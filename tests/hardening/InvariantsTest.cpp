@@ -24,6 +24,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "hardening/CliRun.h"
+#include "run/report/Report.h"
 
 namespace {
 
@@ -379,6 +380,11 @@ void checkEnergyFromTheConfiguration(const Json& r, int* checked) {
 
 void checkInvariants(const Json& r, const std::string& run) {
     SCOPED_TRACE(run);
+    // Sweeps check a metric's first key against this list, so no report may have another.
+    const auto& keys = tessim::reportTopLevelKeys();
+    for (auto& [key, value] : r.items())
+        EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end())
+            << "report key missing from the list: " << key;
     const double seconds = r["seconds"].get<double>();
     EXPECT_GT(seconds, 0.0);
     // Each engine's accounted cycles against its own clock: the cycles it attributed to a reason

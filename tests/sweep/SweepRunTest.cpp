@@ -63,7 +63,7 @@ name: failures
 base: {target: minimal, workload: axpy}
 grid:
   workload.n: [1, abc, 2, hang, 3, crash, 4]
-metrics: [seconds, cycles, energy_j.total, traffic_bytes.ddr.read, stats.dma.bursts, missing.key]
+metrics: [seconds, cycles, energy_j.total, traffic_bytes.ddr.read, stats.dma.bursts, stats.no.such.key]
 objectives: [{minimize: seconds}, {minimize: energy_j.total}]
 )");
     auto start = std::chrono::steady_clock::now();

@@ -234,6 +234,13 @@ TEST(SweepSpec, MalformedFilesNameFileLineAndColumn) {
     // Units of different kinds in one range.
     e = errorOf(base + "grid:\n  target.sram.size: {from: 1 MiB, to: 10 ns, count: 2}\n");
     EXPECT_EQ(e.rfind("test.yaml:3:", 0), 0u) << e;
+    // A metric whose first key no report has (it would be an empty column at every point).
+    e = errorOf(base + "grid: {workload.n: [1]}\nmetrics:\n  - seconds\n  - secnods.total\n");
+    EXPECT_EQ(e.rfind("test.yaml:5:5: error: metrics[1]: 'secnods' is not a key of the report; did you mean "
+                      "'seconds'?",
+                      0),
+              0u)
+        << e;
     // An objective that names nothing recorded.
     e = errorOf(base + "grid: {workload.n: [1]}\nobjectives:\n  - minimize: secs\n");
     EXPECT_EQ(e.rfind("test.yaml:4:", 0), 0u) << e;
