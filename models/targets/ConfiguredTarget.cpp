@@ -90,16 +90,31 @@ namespace {
 
 }  // namespace
 
-// Components name an energy-table section; the table is read relative to the file naming it.
+// Components name an energy-table section. The table is a library name (configs/energy/<name>.yaml,
+// so a copied target still finds it) or a path, read relative to the file naming it.
 config::Node ConfiguredTarget::resolveEnergyTable(const config::Node& input) {
     using namespace config;
+    namespace fs = std::filesystem;
     Node root = input;
     if (const Node* t = root.find("energy_table")) {
-        std::filesystem::path p = t->scalar();
-        if (p.is_relative())
-            p = std::filesystem::path(t->location().file).parent_path() / p;
-        if (!std::filesystem::exists(p))
-            throw ConfigError(t->location(), t->path(), "energy table '" + p.string() + "' does not exist");
+        const std::string name = t->scalar();
+        fs::path p = name;
+        if (name.find('/') == std::string::npos && p.extension() != ".yaml")
+            p = fs::path(TESSIM_CONFIG_DIR) / "energy" / (name + ".yaml");
+        else if (p.is_relative())
+            p = fs::path(t->location().file).parent_path() / p;
+        if (!fs::is_regular_file(p)) {
+            std::vector<std::string> known;
+            std::error_code ec;
+            for (const auto& e : fs::directory_iterator(fs::path(TESSIM_CONFIG_DIR) / "energy", ec))
+                if (e.path().extension() == ".yaml")
+                    known.push_back(e.path().stem().string());
+            std::sort(known.begin(), known.end());
+            throw ConfigError(
+                t->location(), t->path(),
+                fmt::format("energy table '{}' does not exist (looked for {}; library tables: {})", name,
+                            p.string(), fmt::join(known, ", ")));
+        }
         energyTable_ = loadYamlFile(p.string());
     }
     resolveEnergyReferences(root, energyTable_ ? &*energyTable_ : nullptr);

@@ -261,8 +261,7 @@ TEST(RunPipelineErrors, UnknownKeyInATargetFileNamesFileLineColumnAndSuggestion)
     std::ifstream src(std::string(TESSIM_SOURCE_DIR) + "/configs/targets/minimal.yaml");
     std::string text((std::istreambuf_iterator<char>(src)), std::istreambuf_iterator<char>());
     text.replace(text.find("  latency: 2 ns"), 14, "  latecny: 2 ns");
-    // Keep the energy table reachable from the temporary copy.
-    text.replace(text.find("../energy/"), 10, std::string(TESSIM_SOURCE_DIR) + "/configs/energy/");
+    // A copy elsewhere still finds its energy table (a library name).
     std::ofstream(path) << text;
     auto r = runTessim("run --target " + path + " --workload axpy");
     EXPECT_EQ(r.exitCode, 2);
@@ -270,6 +269,29 @@ TEST(RunPipelineErrors, UnknownKeyInATargetFileNamesFileLineColumnAndSuggestion)
     EXPECT_NE(r.err.find("latecny"), std::string::npos) << r.err;
     // Either the unknown key or the missing one is reported, with the other named as the fix.
     EXPECT_NE(r.err.find("latency"), std::string::npos) << r.err;
+}
+
+// A shipped target copied anywhere runs as it is: its energy table is a library name.
+TEST(RunPipeline, ACopiedTargetFindsItsEnergyTableByName) {
+    const std::string path = tempPath("npu-copy.yaml");
+    std::ifstream src(std::string(TESSIM_SOURCE_DIR) + "/configs/targets/npu.yaml");
+    std::string text((std::istreambuf_iterator<char>(src)), std::istreambuf_iterator<char>());
+    std::ofstream(path) << text;
+    const auto copy = runTessim("run --target " + path + " --workload resnet18-layer1 --format json");
+    ASSERT_EQ(copy.exitCode, 0) << copy.err;
+    const auto shipped = runTessim("run --target npu --workload resnet18-layer1 --format json");
+    EXPECT_EQ(Json::parse(copy.out)["seconds"], Json::parse(shipped.out)["seconds"]);
+    EXPECT_EQ(Json::parse(copy.out)["energy_j"], Json::parse(shipped.out)["energy_j"]);
+    text.replace(text.find("energy_table: npu-28nm"), 22, "energy_table: npu-28mm");
+    std::ofstream(path) << text;
+    const auto r = runTessim("run --target " + path + " --workload resnet18-layer1");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find(path + ":4:15: error: energy_table: energy table 'npu-28mm' does not exist"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("library tables: ftm2000-45nm, horowitz-45nm, horowitz-45nm-caches"),
+              std::string::npos)
+        << r.err;
 }
 
 TEST(RunPipelineErrors, UnknownNamesAndMissingFilesExitTwo) {
