@@ -89,6 +89,8 @@ const std::vector<Case> kCases = {
     // SCALE-Sim architecture configs and topologies
     {"no-architecture.cfg", "1:1: error:", "no [architecture_presets] section"},
     {"not-utf8.cfg", "2:12: error:", "byte 0xc3 is not UTF-8 text"},
+    {"repeated-key.cfg", "7:1: error: ArrayWidth", "given twice in [architecture_presets] (first at line 6)"},
+    {"repeated-section.cfg", "18:1: error:", "section [general] given twice (first at line 1)"},
     {"unknown-dataflow.cfg", "10:12: error: Dataflow", "expected os, ws or is, got 'rs'"},
     {"zero-array.cfg", "5:17: error: ArrayHeight", "expected an integer in [1, 4096], got '0'"},
     {"filter-larger.csv", "2:14: error: Filter Height", "filter height 11 exceeds the IFMAP height 8"},

@@ -58,6 +58,12 @@ Ini readIni(const std::string& path, std::map<std::string, Location>& sectionAt)
                 throw ConfigError(Location{path, lineNo, int(lead) + 1}, "",
                                   "section header without ']': '" + t + "'");
             section = lowerCase(trim(t.substr(1, t.size() - 2)));
+            // Python's configparser, which SCALE-Sim reads with, refuses a repeated section or key.
+            if (const auto seen = sectionAt.find(section); seen != sectionAt.end())
+                throw ConfigError(
+                    Location{path, lineNo, int(lead) + 1}, "",
+                    fmt::format("section [{}] given twice (first at line {}); SCALE-Sim refuses that",
+                                section, seen->second.line));
             sectionAt[section] = Location{path, lineNo, int(lead) + 1};
             continue;
         }
@@ -80,6 +86,11 @@ Ini readIni(const std::string& path, std::map<std::string, Location>& sectionAt)
         }
         IniValue v{value, Location{path, lineNo, int(sep + 2 + vlead)},
                    Location{path, lineNo, int(lead) + 1}};
+        if (const auto seen = ini[section].find(lowerCase(key)); seen != ini[section].end())
+            throw ConfigError(
+                v.keyWhere, key,
+                fmt::format("given twice in [{}] (first at line {}); SCALE-Sim refuses a repeated key",
+                            section, seen->second.where.line));
         ini[section][lowerCase(key)] = v;
     }
     return ini;
