@@ -12,6 +12,7 @@
 #include "models/riscv/ProgramWorkload.h"
 #include "models/targets/ConfiguredTarget.h"
 #include "run/pipeline/ConfigLibrary.h"
+#include "run/pipeline/HostTimeWatchdog.h"
 #include "run/report/NodeJson.h"
 #include "run/report/Report.h"
 #include "sim/config/CommandLineSets.h"
@@ -356,6 +357,9 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
         e.workload->initialise(target.functionalMemory());
 
     try {
+        // A program checks its own --timeout (and names its pc); any other run is watched here.
+        const HostTimeWatchdog watchdog(request.program.empty() ? request.timeoutSeconds : 0.0,
+                                        "the run of " + target.info().name);
         sc_core::sc_start();
         rethrowNamingScheduleLine(request.scheduleFile, target);
         checkNoEngineWaits(request.scheduleFile, target);

@@ -161,6 +161,31 @@ TEST(Limits, MaxMemoryStopsARunThatWouldOutgrowIt) {
 #endif
 }
 
+// A schedule whose work is finite but far too long to wait for (a DMA of 10^9 rows) stops at
+// --timeout with exit 2 and nothing on stdout; a run that ends in time is unaffected.
+TEST(Limits, TimeoutStopsAnyRunThatOutlivesIt) {
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("tessim-limits-dma-" + std::to_string(::getpid()) + ".jsonl"))
+                                 .string();
+    std::ofstream(path)
+        << R"({"schema":"tessim.schedule/1","target":"npu"})"
+           "\n"
+        << R"({"engine":"npu","op":"dma_start","tag":1,"src_mem":"ddr","src":0,"dst_mem":"sram",)"
+           R"("dst":0,"row_bytes":64,"rows":1000000000,"src_row_stride":0,"dst_row_stride":0})"
+           "\n"
+        << R"({"engine":"npu","op":"dma_wait","tag":1})"
+           "\n";
+    const auto start = std::chrono::steady_clock::now();
+    const CliResult r = runTessim("run --target npu --schedule " + path + " --timeout 1");
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    expectRefused(r, {"error: --timeout: the run of npu ran longer than 1 s of host time"});
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_LT(wall, 60.0);
+    EXPECT_EQ(runTessim("run --target minimal --workload axpy --set workload.n=1024 --timeout 600").status,
+              0);
+    std::filesystem::remove(path);
+}
+
 TEST(Limits, MaxMemoryNeedsASizeWithAUnit) {
     expectRefused(runTessim("run --target minimal --workload axpy --max-memory 4096"),
                   {"<command line>:1:1: error: --max-memory:", "a size with a unit"});
