@@ -1,5 +1,7 @@
 #include "run/sweep/PointRun.h"
 
+#include <cctype>
+
 #include <cstring>
 
 #include <fmt/format.h>
@@ -81,6 +83,43 @@ std::string stderrSummary(const std::string& err) {
     return summary;
 }
 
+// A point's run reports a bad --set value at `<command line>:1:N` (its N-th --set); the value came
+// from the sweep file, so the message names the file's line instead: the axis, or base.set.
+std::string placeInSweepFile(const SweepSpec& spec, const Point& point, const std::string& err) {
+    const std::string prefix = "<command line>:1:";
+    if (err.rfind(prefix, 0) != 0)
+        return err;
+    std::size_t end = prefix.size();
+    while (end < err.size() && std::isdigit(static_cast<unsigned char>(err[end])))
+        ++end;
+    if (end == prefix.size() || end >= err.size() || err[end] != ':')
+        return err;
+    const std::size_t n = std::stoul(err.substr(prefix.size(), end - prefix.size()));
+    // The --set order of pointCommand: base.set, then the point's parameters other than plan.
+    std::vector<std::pair<std::string, std::string>> sets(spec.fixed.begin(), spec.fixed.end());
+    for (const auto& kv : point.params)
+        if (kv.first != kPlanAxis)
+            sets.push_back(kv);
+    if (n == 0 || n > sets.size())
+        return err;
+    const auto& [key, value] = sets[n - 1];
+    config::Location where{spec.file, 0, 0};
+    std::string from = "base.set." + key;
+    for (const auto* axes : {&spec.grid, &spec.zip})
+        for (const Axis& a : *axes)
+            if (a.key == key) {
+                where = a.where;
+                from = key;
+            }
+    if (spec.sample)
+        for (const Axis& a : spec.sample->axes)
+            if (a.key == key) {
+                where = a.where;
+                from = key;
+            }
+    return fmt::format("{}{} (the point's {} = {})", toString(where), err.substr(end), from, value);
+}
+
 ResultRow pointResult(const SweepSpec& spec, const Point& point, const ProcessResult& process,
                       double timeoutSeconds) {
     ResultRow row;
@@ -89,7 +128,7 @@ ResultRow pointResult(const SweepSpec& spec, const Point& point, const ProcessRe
     for (const auto& m : spec.metrics)
         row.metrics.emplace_back(m, nullptr);
     row.status = PointStatus::Error;
-    std::string err = stderrSummary(process.err);
+    std::string err = placeInSweepFile(spec, point, stderrSummary(process.err));
     if (process.timedOut) {
         row.status = PointStatus::Timeout;
         row.message = fmt::format("no result within {} s", formatNumber(timeoutSeconds));

@@ -50,6 +50,25 @@ TEST(SweepCli, MalformedSweepFileIsAClearErrorWithExit2) {
     EXPECT_NE(r.err.find("missing.yaml"), std::string::npos) << r.err;
 }
 
+// A value the point's run refuses came from the sweep file: the point's message names the file's
+// line (the axis, or base.set), not the --set on the child's command line.
+TEST(SweepCli, APointsBadValueIsBlamedOnItsLineInTheSweepFile) {
+    ScratchDir scratch("cli-value");
+    const std::string& dir = scratch.path;
+    writeText(dir + "/values.yaml", "name: values\n"
+                                    "base: {target: minimal, workload: axpy}\n"
+                                    "grid:\n"
+                                    "  workload.n: [16, -5]\n");
+    CommandResult r = runShell(kTessimBinary + " sweep " + dir + "/values.yaml --out " + dir + "/out", dir);
+    EXPECT_EQ(r.status, 1) << r.err;
+    const std::string csv = readText(dir + "/out/results.csv");
+    EXPECT_NE(csv.find(dir + "/values.yaml:4:3: error: n: expected a non-negative integer, got '-5' (the "
+                             "point's workload.n = -5)"),
+              std::string::npos)
+        << csv;
+    EXPECT_EQ(csv.find("<command line>"), std::string::npos) << csv;
+}
+
 // The library's sweeps run by the names `tessim list sweeps` prints; a name the library lacks is
 // refused, naming those it has, before anything runs.
 TEST(SweepCli, LibrarySweepsRunByNameAndUnknownNamesAreRefused) {
