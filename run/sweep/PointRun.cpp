@@ -105,14 +105,9 @@ std::string placeInSweepFile(const SweepSpec& spec, const Point& point, const st
     const auto& [key, value] = sets[n - 1];
     config::Location where{spec.file, 0, 0};
     std::string from = "base.set." + key;
-    for (const auto* axes : {&spec.grid, &spec.zip})
+    const std::vector<Axis> none;
+    for (const auto* axes : {&spec.grid, &spec.zip, spec.sample ? &spec.sample->axes : &none})
         for (const Axis& a : *axes)
-            if (a.key == key) {
-                where = a.where;
-                from = key;
-            }
-    if (spec.sample)
-        for (const Axis& a : spec.sample->axes)
             if (a.key == key) {
                 where = a.where;
                 from = key;

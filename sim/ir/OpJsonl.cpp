@@ -510,7 +510,7 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
                 std::uint64_t{info.registerBytes} * (info.registerGroups ? 8 : 1))
             p.fail("vl",
                    fmt::format("vl {} of {} exceeds what engine {} holds: {} B registers{}", op.vl,
-                               p.get<std::string>("dtype", std::string("f32")), engine, info.registerBytes,
+                               dtypeName(op.dtype), engine, info.registerBytes,
                                info.registerGroups ? " in groups of at most 8" : ", no register groups"));
         if (desc.memory) {
             op.space = p.space("mem");
