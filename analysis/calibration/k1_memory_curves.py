@@ -13,6 +13,10 @@ bar: 15 %).
 
   analysis/calibration/k1_memory_curves.py --tessim build/tessim [--kernel memcpy|memset]
       [--columns rvv_m8,rvv_m1] [--min 1000] [--max 67108864] [--points 16] [--json] [--check]
+      [--target k1|VARIANT.yaml] [--set target.KEY=VALUE ...]
+
+--target and --set try a variant of the K1 model against the same curves (a what-if before a
+parameter changes in configs/targets/k1.yaml).
 
 --check exits 1 unless every size of every column is within the tolerance.
 """
@@ -40,6 +44,8 @@ def pick(curve, low, high, points):
     inside = [c for c in curve if low <= c[0] <= high]
     if len(inside) <= points:
         return inside
+    if points == 1:
+        return inside[:1]
     step = (math.log(inside[-1][0]) - math.log(inside[0][0])) / (points - 1)
     chosen, want = [], math.log(inside[0][0])
     for c in inside:
@@ -49,19 +55,21 @@ def pick(curve, low, high, points):
     return chosen
 
 
-def cycles(tessim, kernel, size, lmul, repeat):
-    args = [tessim, "run", "--target", "k1", "--workload", kernel, "--set", f"workload.bytes={size}B",
+def cycles(tessim, target, kernel, size, lmul, repeat, sets=()):
+    args = [tessim, "run", "--target", target, "--workload", kernel, "--set", f"workload.bytes={size}B",
             "--set", f"workload.repeat={repeat}", "--set", "plan.sew=8", "--set", f"plan.lmul={lmul}"]
+    for s in sets:
+        args += ["--set", s]
     run = subprocess.run(args, capture_output=True, text=True)
     if run.returncode:
         sys.exit(f"tessim failed ({' '.join(args)}):\n{run.stderr[:2000]}")
     return json.loads(run.stdout)["cycles"]
 
 
-def model_rate(tessim, kernel, size, lmul):
+def model_rate(tessim, target, kernel, size, lmul, sets):
     extra = max(1, min(4096, -(-(1 << 20) // size)))
-    once = cycles(tessim, kernel, size, lmul, 1)
-    more = cycles(tessim, kernel, size, lmul, 1 + extra)
+    once = cycles(tessim, target, kernel, size, lmul, 1, sets)
+    more = cycles(tessim, target, kernel, size, lmul, 1 + extra, sets)
     return extra * size / max(1, more - once)
 
 
@@ -75,9 +83,14 @@ def main():
     ap.add_argument("--points", type=int, default=16, help="sizes per column (default 16)")
     ap.add_argument("--tolerance", type=float, default=0.15)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--target", default="k1", help="the K1 target, or a YAML variant of it (default k1)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="passed to every run as --set (a what-if: target.cluster.l1.prefetcher.kind=stride)")
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
     ap.add_argument("--check", action="store_true", help="exit 1 unless every size is within the tolerance")
     args = ap.parse_args()
+    if args.points < 1:
+        sys.exit("--points: at least 1")
     columns = [c.strip() for c in args.columns.split(",") if c.strip()]
     for c in columns:
         if not c.startswith("rvv_m") or c[5:] not in ("1", "2", "4", "8"):
@@ -85,7 +98,7 @@ def main():
     work = [(c, size, board) for c in columns
             for size, board in pick(board_curve(args.kernel, c), args.min, args.max, args.points)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        rates = list(pool.map(lambda w: model_rate(args.tessim, args.kernel, w[1], int(w[0][5:])), work))
+        rates = list(pool.map(lambda w: model_rate(args.tessim, args.target, args.kernel, w[1], int(w[0][5:]), args.set), work))
     summary, ok = {}, True
     for c in columns:
         rows = [(size, board, rate) for (col, size, board), rate in zip(work, rates) if col == c]

@@ -45,6 +45,12 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
         c.prefetchDegree = p->get<unsigned>("degree", 1u, Range<unsigned>{1, 16});
     }
     c.ports = r.get<unsigned>("ports", 1u, Range<unsigned>{1, 64});
+    const auto granule =
+        r.get<Bytes>("write_granule", Bytes{c.lineBytes}, Range<Bytes>{Bytes{1}, Bytes{c.lineBytes}}).value;
+    if ((granule & (granule - 1)) != 0)
+        r.fail("write_granule", "the write granule must be a power of two");
+    c.writeGranule = static_cast<unsigned>(granule);
+    c.writeStreaming = r.get<unsigned>("write_streaming", 0u, Range<unsigned>{0, 1u << 20});
     if (r.has("miss_lookahead"))
         c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
     c.next = r.get<std::string>("next");
@@ -124,6 +130,8 @@ void Cache::resetTiming() {
     reads_ = writes_ = hits_ = readMisses_ = writeMisses_ = 0;
     lineAccesses_ = fills_ = evictions_ = writebacks_ = writebacksAtEnd_ = mshrStalls_ = 0;
     mshrStallTicks_ = 0;
+    storeMissRun_ = 0;
+    streamedAllocations_ = 0;
 }
 
 Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator) {
@@ -264,7 +272,13 @@ Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16
         ++writeMisses_;
     else
         ++readMisses_;
-    if (write && wholeLine) {
+    // In write streaming, a run of store misses with no read between them: the stores are taken
+    // to overwrite the line, which is allocated without a fetch.
+    const bool streaming = write && config_.writeStreaming != 0 && requestSource_ == AccessSource::Engine &&
+                           ++storeMissRun_ > config_.writeStreaming;
+    if (streaming && !wholeLine)
+        ++streamedAllocations_;
+    if (write && (wholeLine || streaming)) {
         // A write of the whole line (a write-back from the level above) replaces every byte:
         // the line is allocated without reading it from the next level.
         Tick issue = t + hitTicks_;
@@ -378,11 +392,14 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
     } else if (bytes > 0) {
         // Bounds in locals: the look-ups store through pointers the compiler cannot tell from members.
         const std::uint64_t lineBytes = config_.lineBytes, end = addr + bytes;
+        // An engine's store reaches the array `write_granule` bytes at a time: below a line, its
+        // first write to a missing line cannot tell that the rest of the line follows.
+        const bool wholeWrites = config_.writeGranule >= lineBytes || requestSource_ != AccessSource::Engine;
         const unsigned shift = lineShift_;
         const std::uint64_t lastLine = (end - 1) >> shift;
         for (std::uint64_t l = addr >> shift; l <= lastLine; ++l) {
             const std::uint64_t lineStart = l << shift;
-            const bool whole = write && addr <= lineStart && end >= lineStart + lineBytes;
+            const bool whole = write && addr <= lineStart && end >= lineStart + lineBytes && wholeWrites;
             done = std::max(done, accessLine(l, write, t, initiator, whole));
         }
     }
@@ -390,6 +407,7 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
         ++writes_;
         bytesWritten_ += bytes;
     } else {
+        storeMissRun_ = 0;  // a read ends write streaming
         ++reads_;
         bytesRead_ += bytes;
     }
@@ -450,6 +468,9 @@ void Cache::collect(StatsTree& stats, EnergyLedger& energy, double seconds) cons
         node.add("prefetches_dropped", prefetchesDropped_, "lines",
                  "prefetches dropped for want of a free MSHR");
     }
+    if (config_.writeStreaming != 0)
+        node.add("streamed_allocations", streamedAllocations_, "lines",
+                 "store misses allocated without a fetch in write streaming");
     node.add("misses", misses, "lines");
     node.add("read_misses", readMisses_, "lines");
     node.add("write_misses", writeMisses_, "lines");

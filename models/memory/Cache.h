@@ -64,6 +64,14 @@ struct CacheConfig {
     // sees it, so a next level shared by several engines sees their misses in time order (up to
     // this) whatever their temporal-decoupling quantum. kTickMax: misses never wait.
     Tick missLookahead = kTickMax;
+    // The bytes an engine's store writes into the array at a time (its store datapath). A store
+    // miss needs the line's other bytes from the next level unless one write covers the whole
+    // line (by default the line: a store of a whole line allocates it without fetching).
+    unsigned writeGranule = 64;
+    // Write streaming: after this many store misses in a row with no read between them, store
+    // misses allocate their line without fetching it (the stores will overwrite it), until the
+    // next read. 0 = off.
+    unsigned writeStreaming = 0;
     std::string next;
     double readJoules = 0.0;
     double writeJoules = 0.0;
@@ -165,6 +173,8 @@ private:
     std::uint64_t lineAccesses_ = 0, fills_ = 0, evictions_ = 0, writebacks_ = 0;
     std::uint64_t writebacksAtEnd_ = 0;  // of writebacks_, the dirty lines written back at the run's end
     std::uint64_t mshrStalls_ = 0;
+    unsigned storeMissRun_ = 0;              // store misses since the last read (write streaming)
+    std::uint64_t streamedAllocations_ = 0;  // store misses allocated without a fetch while streaming
     Tick mshrStallTicks_ = 0;
 };
 

@@ -220,6 +220,58 @@ TEST(Cache, WriteBackTrafficIsConserved) {
     EXPECT_EQ(b.cache.bytesWritten(), 2 * kSize);
 }
 
+// Whole-line stores of `lines` consecutive lines from `base`, 100 ns apart.
+void storeLines(CacheBench& b, std::uint64_t base, std::uint64_t lines, Tick& t) {
+    for (std::uint64_t l = 0; l < lines; ++l)
+        b.probe.request(true, base + l * kLine, kLine, t += kSpaced);
+}
+
+TEST(CacheWrites, AStoreOfAWholeLineFetchesItOnlyWhenTheStoreIsNarrowerThanTheLine) {
+    for (const char* granule : {"", "write_granule: 64 B\n", "write_granule: 16 B\n"}) {
+        test::freshKernel();
+        CacheBench b(granule);
+        test::elaborate();
+        Tick t = 0;
+        storeLines(b, 0, 10, t);
+        // A store path of 16 B cannot tell its first write to a missing line that the rest follows.
+        const bool narrow = std::string(granule).find("16 B") != std::string::npos;
+        EXPECT_EQ(b.cache.misses(), 10u) << granule;
+        EXPECT_EQ(b.cache.bytesFromNext(), narrow ? 10 * kLine : 0u) << granule;
+        EXPECT_EQ(b.mem.bytesRead(), b.cache.bytesFromNext()) << granule;
+    }
+}
+
+TEST(CacheWrites, WriteStreamingSkipsTheFetchAfterARunOfStoreMissesUntilARead) {
+    test::freshKernel();
+    CacheBench b("write_granule: 16 B\nwrite_streaming: 4\n");
+    test::elaborate();
+    Tick t = 0;
+    storeLines(b, 0, 20, t);
+    // The first four store misses fetch their lines; the next sixteen are allocated without.
+    EXPECT_EQ(b.cache.bytesFromNext(), 4 * kLine);
+    // A read (a hit) ends the run: the next four store misses fetch again.
+    b.probe.request(false, 0, 8, t += kSpaced);
+    storeLines(b, 100 * kLine, 10, t);
+    EXPECT_EQ(b.cache.bytesFromNext(), 8 * kLine);
+    // Half-line stores: two per line, one miss each line; the run counts misses, not stores.
+    b.probe.request(false, 0, 8, t += kSpaced);
+    for (std::uint64_t a = 200 * kLine; a < 210 * kLine; a += kLine / 2)
+        b.probe.request(true, a, kLine / 2, t += kSpaced);
+    EXPECT_EQ(b.cache.bytesFromNext(), 12 * kLine);
+    // A store miss that follows reads and stores alternately never streams (a copy's stores).
+    for (std::uint64_t l = 0; l < 10; ++l) {
+        b.probe.request(false, 300 * kLine + l * kLine, 8, t += kSpaced);
+        b.probe.request(true, 400 * kLine + l * kLine, kLine, t += kSpaced);
+    }
+    EXPECT_EQ(b.cache.bytesFromNext(), (12 + 20) * kLine);
+}
+
+TEST(CacheWrites, WriteGranuleMustBeAPowerOfTwoWithinTheLine) {
+    test::freshKernel();
+    EXPECT_THROW(CacheBench("write_granule: 24 B\n"), config::ConfigError);
+    EXPECT_THROW(CacheBench("write_granule: 128 B\n"), config::ConfigError);
+}
+
 TEST(Cache, HitAndMissLatencies) {
     test::freshKernel();
     CacheBench b;
