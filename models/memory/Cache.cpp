@@ -45,6 +45,9 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
         c.prefetchDegree = p->get<unsigned>("degree", 1u, Range<unsigned>{1, 16});
     }
     c.ports = r.get<unsigned>("ports", 1u, Range<unsigned>{1, 64});
+    c.portCycles = readCycles(r, "port_occupancy", c.clock, 1);
+    if (c.portCycles == 0)
+        r.fail("port_occupancy", "a line look-up holds its port for one cycle at least");
     const auto granule =
         r.get<Bytes>("write_granule", Bytes{c.lineBytes}, Range<Bytes>{Bytes{1}, Bytes{c.lineBytes}}).value;
     if ((granule & (granule - 1)) != 0)
@@ -97,7 +100,8 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
     : Memory(name, config.level, ~std::uint64_t{0}), next("next"), config_(config),
       tags_(config.sets(), config.ways, config.policy, config.seed), mshrs_(config.mshrs),
       writebackBuffer_(config.writebackBuffer), ports_(config.ports),
-      hitTicks_(config.clock.at(config.hitCycles)), edges_(config.clock.period) {
+      hitTicks_(config.clock.at(config.hitCycles)), portTicks_(config.clock.at(config.portCycles)),
+      edges_(config.clock.period) {
     while ((1u << lineShift_) < config_.lineBytes)
         ++lineShift_;
     nextGp_.set_extension(&nextExt_);
@@ -213,9 +217,9 @@ Tick Cache::writeBackDirtyLines(Tick at) {
     return done;
 }
 
-// Each port looks up one line per cycle; an access takes the port free first.
+// Each port looks up one line per `port_occupancy` cycles; an access takes the port free first.
 Tick Cache::reservePort(Tick arrival) {
-    const Tick period = config_.clock.period;
+    const Tick period = portTicks_;
     ReservationTimeline* port = &ports_[0];
     for (std::size_t p = 1; p < ports_.size(); ++p)
         if (ports_[p].earliestStart(arrival, period) < port->earliestStart(arrival, period))
@@ -226,8 +230,7 @@ Tick Cache::reservePort(Tick arrival) {
 inline Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
                               bool wholeLine) {
     ++lineAccesses_;
-    const Tick t =
-        ports_.size() == 1 ? ports_[0].reserve(arrival, config_.clock.period) : reservePort(arrival);
+    const Tick t = ports_.size() == 1 ? ports_[0].reserve(arrival, portTicks_) : reservePort(arrival);
     noteWait(t - arrival);
     CacheTags::Line* present = tags_.touchIfPresent(lineNumber);
     // A plain hit: present, not brought by the prefetcher, its data there by the end of the look-up.

@@ -53,7 +53,8 @@ struct CacheConfig {
     std::uint64_t hitCycles = 1;
     unsigned mshrs = 8;
     unsigned writebackBuffer = 8;  // dirty lines on their way to the next level
-    unsigned ports = 1;            // line look-ups per cycle
+    unsigned ports = 1;            // line look-ups at a time
+    std::uint64_t portCycles = 1;  // cycles a line look-up holds its port (its data crossing it)
     // Hardware prefetcher, trained on demand read misses and on reads that use a prefetched line:
     // next-line fetches the `degree` lines after the one read; stride fetches `degree` lines ahead along a
     // stride seen twice in a row within a 4 KiB region. A prefetch takes an MSHR free at its time or is
@@ -91,7 +92,8 @@ public:
     ~Cache() override;
 
     double peakBandwidth() const override {
-        return static_cast<double>(config_.lineBytes) * config_.ports * config_.clock.hz();
+        return static_cast<double>(config_.lineBytes) * config_.ports * config_.clock.hz() /
+               static_cast<double>(config_.portCycles);
     }
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
     void resetTiming() override;
@@ -165,6 +167,7 @@ private:
         AccessSource::Engine;  // how long the last miss held its MSHR: the next one's expectation
     std::vector<ReservationTimeline> ports_;
     Tick hitTicks_;
+    Tick portTicks_;  // how long a line look-up holds its port
     ClockEdges edges_;
     unsigned lineShift_ = 0;
     tlm::tlm_generic_payload nextGp_;

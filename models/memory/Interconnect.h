@@ -7,7 +7,9 @@
 // Reads are cut-through: the transfer overlaps the memory delivering the data.
 //
 // YAML (a component with impl: bus | crossbar): width (bytes per cycle), clock, latency
-// (cycles or duration, each way), arbitration (fcfs), energy: {per_byte}, static_power.
+// (cycles or duration, each way), arbitration (fcfs), channels (shared: reads and writes take
+// the one data path; split: each its own, as AXI's read and write data channels), energy:
+// {per_byte}, static_power.
 // A memory with `via: <name>` is reached through it.
 #pragma once
 
@@ -34,14 +36,17 @@ class Memory;
 
 struct InterconnectConfig {
     bool crossbar = false;
-    std::uint64_t width = 16;  // bytes per cycle per data path
+    bool splitChannels = false;  // a read and a write data path per path
+    std::uint64_t width = 16;    // bytes per cycle per data path
     ClockDomain clock;
     std::uint64_t latencyCycles = 0;
     double joulesPerByte = 0.0;
     double staticWatts = 0.0;
 
     static InterconnectConfig fromYaml(config::Reader& r, const std::string& impl);
-    double peakBandwidth() const { return static_cast<double>(width) * clock.hz(); }
+    double peakBandwidth() const {
+        return static_cast<double>(width) * clock.hz() * (splitChannels ? 2.0 : 1.0);
+    }
 };
 
 class Interconnect : public sc_core::sc_module {
@@ -72,8 +77,9 @@ private:
 
     InterconnectConfig config_;
     std::array<int, 256> route_;
-    std::vector<std::uint8_t> spaces_;        // downstream index → space
-    std::vector<ReservationTimeline> paths_;  // one (bus) or one per downstream (crossbar)
+    std::vector<std::uint8_t> spaces_;  // downstream index → space
+    // One (bus) or one per downstream (crossbar); with split channels, a read then a write path each.
+    std::vector<ReservationTimeline> paths_;
     std::uint64_t transfers_ = 0, bytesRead_ = 0, bytesWritten_ = 0, busyCycles_ = 0;
 };
 

@@ -286,6 +286,22 @@ TEST(Cache, HitAndMissLatencies) {
     EXPECT_EQ(b.probe.request(false, 8192 + 8, 8, 201000), pending);
 }
 
+TEST(Cache, APortHeldSeveralCyclesPerLineSpacesHitsAndBoundsThePeak) {
+    for (const std::uint64_t cycles : {1u, 4u}) {
+        test::freshKernel();
+        CacheBench b(cycles == 1 ? "" : "port_occupancy: 4\n");
+        test::elaborate();
+        for (std::uint64_t l = 0; l < 8; ++l)  // warm: eight lines present
+            b.probe.request(false, l * kLine, 8, l * kSpaced);
+        // Eight hits presented at once: the port takes one every `cycles` cycles (1 GHz).
+        Tick last = 0;
+        for (std::uint64_t l = 0; l < 8; ++l)
+            last = std::max(last, b.probe.request(false, l * kLine, 8, 10 * kSpaced));
+        EXPECT_EQ(last - 10 * kSpaced, 7 * cycles * 1000 + 2000) << cycles;
+        EXPECT_DOUBLE_EQ(b.cache.peakBandwidth(), 64e9 / static_cast<double>(cycles)) << cycles;
+    }
+}
+
 TEST(Cache, MshrsLimitOutstandingMisses) {
     test::freshKernel();
     CacheBench b("ports: 16\n");
