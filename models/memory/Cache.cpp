@@ -308,10 +308,12 @@ Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16
     // leaves through a write buffer and does not delay the fill.
     Tick issue = start + hitTicks_;
     waitUntil(issue);
-    const Tick evicted = evict(victim, issue, initiator);
     ++fills_;
-    // The fill goes out at once; its data lands in the way once the victim has left it.
-    Tick filled = std::max(sendNext(false, lineNumber << lineShift_, issue, initiator), evicted);
+    // The fill goes out at once; its data lands in the way once the victim has left it. The fill
+    // is presented first: the victim's write-back may wait for room in the write-back buffer, and
+    // the next level must see this fill at its time, before what others present meanwhile.
+    const Tick fetched = sendNext(false, lineNumber << lineShift_, issue, initiator);
+    Tick filled = std::max(fetched, evict(victim, issue, initiator));
     mshrs_.hold(start, filled);
     lastHold_ = filled - start;
     line.readyAt = filled;
@@ -345,6 +347,7 @@ void Cache::prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initia
         step = stride;
     }
     const std::uint64_t lines = capacity() >> lineShift_;
+    bool waited = false;
     for (unsigned k = 1; k <= config_.prefetchDegree; ++k) {
         const std::int64_t target =
             static_cast<std::int64_t>(lineNumber) + step * static_cast<std::int64_t>(k);
@@ -358,12 +361,20 @@ void Cache::prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initia
             ++prefetchesDropped_;
             break;
         }
+        if (!waited) {
+            // A prefetch reaches the next level in time order, as a miss does (a hit on a
+            // prefetched line, which trains it, does not wait by itself).
+            waitUntil(at);
+            waited = true;
+            if (tags_.contains(candidate))
+                continue;
+        }
         CacheTags::Victim victim;
         CacheTags::Line& line = tags_.install(candidate, victim);
-        const Tick evicted = evict(victim, at, initiator);
         ++prefetches_;
         ++fills_;
-        const Tick filled = std::max(sendNext(false, candidate << lineShift_, at, initiator), evicted);
+        const Tick fetched = sendNext(false, candidate << lineShift_, at, initiator);  // first, as a miss's
+        const Tick filled = std::max(fetched, evict(victim, at, initiator));
         mshrs_.hold(at, filled);
         line.readyAt = filled;
         line.missAt = at;

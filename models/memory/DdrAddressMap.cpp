@@ -38,11 +38,18 @@ DdrAddressMap::DdrAddressMap(const DdrConfig& c) : granule_(c.interleave) {
         bank_ = runsOf(c.bits.bank);
         row_ = runsOf(c.bits.row);
         column_ = runsOf(c.bits.column);
-        bankXor_ = runsOf(c.bits.bankXor);
-        const Runs* byField[kBitFields] = {&channel_, &rank_, &bank_, &row_, &column_, &bankXor_};
-        for (unsigned f = 0; f < kBitFields; ++f)
+        const std::size_t bankBits = c.bits.bank.size();
+        for (std::size_t i = 0; bankBits != 0 && i < c.bits.bankXor.size(); i += bankBits)
+            bankXor_.push_back(runsOf(
+                std::vector<unsigned>(c.bits.bankXor.begin() + static_cast<std::ptrdiff_t>(i),
+                                      c.bits.bankXor.begin() + static_cast<std::ptrdiff_t>(i + bankBits))));
+        const Runs* byField[kBankXor] = {&channel_, &rank_, &bank_, &row_, &column_};
+        for (unsigned f = 0; f < kBankXor; ++f)
             for (const BitRun& r : *byField[f])
                 fieldRuns_.push_back(FieldRun{r.from, r.to, f, (std::uint64_t{1} << r.width) - 1});
+        for (const Runs& group : bankXor_)
+            for (const BitRun& r : group)
+                fieldRuns_.push_back(FieldRun{r.from, r.to, kBankXor, (std::uint64_t{1} << r.width) - 1});
         return;
     }
     pow2_ = isPow2(granule_);
@@ -66,8 +73,8 @@ DdrAddressMap::DdrAddressMap(const DdrConfig& c) : granule_(c.interleave) {
 
 DdrLocation DdrAddressMap::decodeBits(std::uint64_t addr) const {
     std::uint64_t v[kBitFields] = {};
-    for (const FieldRun& r : fieldRuns_)
-        v[r.field] |= ((addr >> r.from) & r.mask) << r.to;
+    for (const FieldRun& r : fieldRuns_)  // the XOR groups fold into one value; fields are disjoint
+        v[r.field] ^= ((addr >> r.from) & r.mask) << r.to;
     DdrLocation loc;
     loc.channel = static_cast<unsigned>(v[kChannel]);
     loc.rank = static_cast<unsigned>(v[kRank]);
@@ -81,7 +88,10 @@ std::uint64_t DdrAddressMap::encodeBits(const DdrLocation& loc) const {
     std::uint64_t a = scatter(loc.channel, channel_) | scatter(loc.rank, rank_) | scatter(loc.row, row_) |
                       scatter(loc.rowOffset >> granuleShift_, column_) | (loc.rowOffset & (granule_ - 1));
     // The XOR sources are bits of the other fields, already in place.
-    return a | scatter(loc.bank ^ gather(a, bankXor_), bank_);
+    std::uint64_t hash = 0;
+    for (const Runs& group : bankXor_)
+        hash ^= gather(a, group);
+    return a | scatter(loc.bank ^ hash, bank_);
 }
 
 DdrLocation DdrAddressMap::decode(std::uint64_t addr) const {

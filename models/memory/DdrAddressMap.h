@@ -55,7 +55,8 @@ private:
     bool pow2_ = true;
     std::array<Field, 5> fields_{};  // least significant first
     bool bitMapped_ = false;
-    Runs channel_, rank_, bank_, row_, column_, bankXor_;
+    Runs channel_, rank_, bank_, row_, column_;
+    std::vector<Runs> bankXor_;  // groups of as many bits as the bank has, each XORed into it
     // The same runs in one list, each naming its field (decode reads them in one loop).
     enum BitField : unsigned { kChannel, kRank, kBank, kRow, kColumn, kBankXor, kBitFields };
     struct FieldRun {

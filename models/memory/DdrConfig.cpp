@@ -136,14 +136,23 @@ void readBitMap(const config::Reader& m, DdrConfig& c) {
         }
     }
     if (!b.bankXor.empty()) {
-        if (b.bankXor.size() != b.bank.size())
-            m.fail("bank_xor",
-                   fmt::format("bank_xor needs one address bit per bank bit ({})", b.bank.size()));
-        for (unsigned bit : b.bankXor)
+        // One address bit per bank bit, or several such groups XORed together (a hash that folds
+        // many row bits into the bank).
+        if (b.bank.empty() || b.bankXor.size() % b.bank.size() != 0)
+            m.fail("bank_xor", fmt::format("bank_xor needs one address bit per bank bit ({}), or a multiple "
+                                           "of that (groups XORed together); got {}",
+                                           b.bank.size(), b.bankXor.size()));
+        std::vector<bool> seen(64, false);
+        for (unsigned bit : b.bankXor) {
             if (bit >= high || owner[bit] < 0 || owner[bit] == 2)
                 m.fail("bank_xor", fmt::format("bank_xor bit {} must be a mapped bit of another field "
                                                "(row, column, rank or channel)",
                                                bit));
+            if (seen[bit])
+                m.fail("bank_xor",
+                       fmt::format("bank_xor names address bit {} twice (it would cancel itself)", bit));
+            seen[bit] = true;
+        }
     }
 }
 

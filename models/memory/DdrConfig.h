@@ -45,7 +45,9 @@ struct DdrTiming {            // memory-clock cycles
 // bit first; bits below the burst size are the byte offset in a burst.
 struct DdrBitMap {
     std::vector<unsigned> channel, rank, bank, row, column;
-    std::vector<unsigned> bankXor;  // address bit XORed into each bank bit (empty: none)
+    // Address bits XORed into the bank bits, one per bank bit, or several groups of that many
+    // XORed together (empty: none).
+    std::vector<unsigned> bankXor;
 };
 
 struct DdrConfig {

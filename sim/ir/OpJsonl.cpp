@@ -148,6 +148,8 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
             j["imm"] = op.imm;
         if (info.lmul)
             j["lmul"] = op.imm > 0 ? op.imm : 1.0;  // the engine reads 0 as 1
+        else if (!info.scalar && op.lmul8 != 0)
+            j["lmul"] = op.lmul8 / 8.0;  // the register group the op is priced by, whatever its vl
         if (info.ordered && (op.flags & Op::kOrdered))
             j["ordered"] = true;
         if (info.word && (op.flags & Op::kWord))
@@ -537,6 +539,17 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
             op.imm = p.get<double>("lmul", 1.0);
             if (op.imm != 1 && op.imm != 2 && op.imm != 4 && op.imm != 8)
                 p.fail("lmul", "lmul must be 1, 2, 4 or 8");
+        } else if (!desc.scalar && p.has("lmul")) {
+            // A vector op's register group (LMUL, or a segment's fields × LMUL): its price.
+            const double lmul = p.get<double>("lmul");
+            const double eighths = lmul * 8;
+            if (!(eighths >= 1 && eighths <= 64 &&
+                  eighths == static_cast<double>(static_cast<int>(eighths)) &&
+                  (static_cast<int>(eighths) & (static_cast<int>(eighths) - 1)) == 0))
+                p.fail("lmul", fmt::format("a vector op's lmul is 1/8, 1/4, 1/2, 1, 2, 4, 8 (up to 64 for "
+                                           "a segment's fields × LMUL), not {}",
+                                           lmul));
+            op.lmul8 = static_cast<std::uint8_t>(eighths);
         }
         if (desc.ordered && p.get<bool>("ordered", false))
             op.flags |= Op::kOrdered;

@@ -332,6 +332,27 @@ TEST(OpJsonl, NewOpsReadFromHandWrittenLines) {
     EXPECT_EQ(ops[4].imm, -4.0);
 }
 
+// A vector op's register group travels with it: an emitted schedule replays a short tail at the
+// group's price, as the run that emitted it did.
+TEST(OpJsonl, AVectorOpsRegisterGroupSurvivesEmitAndParse) {
+    const TargetInfo target = testTarget();
+    Op load = sampleOp(OpKind::VLoad);
+    load.vl = 3;
+    load.lmul8 = 64;  // LMUL 8, three elements
+    Op add = sampleOp(OpKind::Add);
+    add.lmul8 = 4;  // LMUL 1/2
+    std::vector<EngineStream> streams;
+    streams.push_back(EngineStream{"core", std::make_unique<VectorOpStream>(std::vector<Op>{load, add})});
+    std::ostringstream text;
+    writeSchedule(text, streams, target);
+    EXPECT_NE(text.str().find("\"lmul\":8.0"), std::string::npos) << text.str();
+    EXPECT_NE(text.str().find("\"lmul\":0.5"), std::string::npos) << text.str();
+    const std::vector<Op> back = readBack(text.str(), target);
+    ASSERT_EQ(back.size(), 2u);
+    EXPECT_EQ(back[0].lmul8, 64u);
+    EXPECT_EQ(back[1].lmul8, 4u);
+}
+
 void expectParseError(const std::string& line, const std::string& fragment) {
     try {
         readBack(line + "\n", testTarget());
@@ -346,6 +367,9 @@ TEST(OpJsonl, BadNewFieldsAreErrors) {
     expectParseError(R"({"engine":"core","op":"branch","vs0":3,"taken":true})", "scalar register");
     expectParseError(R"({"engine":"core","op":"vsetvl","sd":1,"lmul":3})", "lmul must be 1, 2, 4 or 8");
     expectParseError(R"({"engine":"core","op":"add","vd":1,"vs0":2,"vs1":3,"ordered":true})", "ordered");
+    expectParseError(R"({"engine":"core","op":"add","vd":1,"vs0":2,"vs1":3,"lmul":3})", "a vector op's lmul");
+    expectParseError(R"({"engine":"core","op":"add","vd":1,"vs0":2,"vs1":3,"lmul":0.1})",
+                     "a vector op's lmul");
 }
 
 }  // namespace

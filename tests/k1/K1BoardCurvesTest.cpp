@@ -1,8 +1,12 @@
-// The K1 model's single-core memcpy curve against the board's (analysis/calibration/
-// k1_memory_curves.py: the generated e8/m8 loop, warm passes, against docs/sources/k1-board/
-// memcpy.csv, `rvv_m8`). Issue 25 asks for 15 % at every size; the model meets it where the copy
-// is DDR-resident and not yet in the L1 and L2 plateaus (there it copies 34 % and 37–69 % faster
-// than the board, docs/targets/k1.md). The test prints the whole curve and holds the DDR sizes.
+// The K1 model's single-core memcpy and memset curves against the board's
+// (analysis/calibration/k1_memory_curves.py: the generated e8 loops at LMUL 1, 2, 4 and 8, warm
+// passes, against docs/sources/k1-board/memcpy.csv and memset.csv, the `rvv_m<L>` columns).
+// Issue 25 asks for 15 % at every size; the model meets it on the L1 plateau (2–13 KB) and from
+// the DDR (5 MB and up) for every column but an L1-resident rvv_m4 memset (its stores run at the
+// instruction table's rate, 16–20 % above the board's streaming one). Between the plateaus — the
+// L1→L2 step at 20–42 KB and the L2→DDR step at 0.4–1.7 MB, where the board's curve falls
+// gradually — it is not yet within 15 % (docs/targets/k1.md). The test prints every point and
+// holds the plateaus.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -15,26 +19,39 @@
 namespace tessim::test {
 namespace {
 
-TEST(K1BoardCurves, MemcpyFromTheDdrIsWithinFifteenPercentOfTheBoard) {
+nlohmann::json curves(const std::string& kernel) {
     const ProcessResult r = runCommand("python3 " + std::string(TESSIM_SOURCE_DIR) +
                                        "/analysis/calibration/k1_memory_curves.py --json --jobs 2 --points 8 "
-                                       "--columns rvv_m8 --tessim " +
-                                       std::string(TESSIM_BINARY));
-    ASSERT_EQ(r.exitCode, 0) << r.err;
-    const auto curve = nlohmann::json::parse(r.out)["columns"]["rvv_m8"];
-    ASSERT_EQ(curve["sizes"].get<int>(), 8);
-    unsigned ddr = 0;
-    for (const auto& p : curve["points"]) {
-        const auto bytes = p["bytes"].get<std::uint64_t>();
-        std::printf("memcpy rvv_m8 %10llu B: board %.3f, model %.3f B/cycle (%+.1f %%)\n",
-                    static_cast<unsigned long long>(bytes), p["board"].get<double>(),
-                    p["model"].get<double>(), 100 * p["error"].get<double>());
-        if (bytes >= (2u << 20)) {  // four times the cluster's L2 and more
-            ++ddr;
-            EXPECT_LE(std::fabs(p["error"].get<double>()), 0.15) << bytes << " B";
+                                       "--columns rvv_m1,rvv_m2,rvv_m4,rvv_m8 --kernel " +
+                                       kernel + " --tessim " + std::string(TESSIM_BINARY));
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return r.exitCode == 0 ? nlohmann::json::parse(r.out)["columns"] : nlohmann::json::object();
+}
+
+TEST(K1BoardCurves, MemcpyAndMemsetPlateausAreWithinFifteenPercentOfTheBoard) {
+    for (const char* kernel : {"memcpy", "memset"}) {
+        const nlohmann::json columns = curves(kernel);
+        ASSERT_EQ(columns.size(), 4u) << kernel;
+        for (auto& [column, curve] : columns.items()) {
+            unsigned held = 0;
+            for (const auto& p : curve["points"]) {
+                const auto bytes = p["bytes"].get<std::uint64_t>();
+                const double error = p["error"].get<double>();
+                std::printf("%s %s %10llu B: board %.3f, model %.3f B/cycle (%+.1f %%)\n", kernel,
+                            column.c_str(), static_cast<unsigned long long>(bytes), p["board"].get<double>(),
+                            p["model"].get<double>(), 100 * error);
+                const bool l1 = bytes >= 2000 && bytes <= 13000;
+                const bool ddr = bytes >= 5'000'000;
+                if (ddr || (l1 && !(std::string(kernel) == "memset" && column == "rvv_m4"))) {
+                    ++held;
+                    EXPECT_LE(std::fabs(error), 0.15) << kernel << " " << column << " " << bytes << " B";
+                }
+            }
+            std::printf("%s %s: %d of %zu sizes within 15 %%\n", kernel, column.c_str(),
+                        curve["within"].get<int>(), curve["points"].size());
+            EXPECT_GE(held, 2u) << kernel << " " << column;
         }
     }
-    EXPECT_GE(ddr, 3u);
 }
 
 }  // namespace

@@ -140,7 +140,9 @@ TEST(K1Core, StridedWalkTouchesALinePerElementAndHitsWhenItFits) {
     };
     for (const Case c :
          {Case{64, 256, true}, Case{128, 256, true}, Case{128, 512, false}, Case{64, 1024, false}}) {
-        ConfiguredTarget& t = freshK1();
+        // Demand misses in closed form: the L1's prefetcher off (it would bring lines ahead).
+        ConfiguredTarget& t =
+            test::freshTarget("configs/targets/k1.yaml", {"cluster.l1.prefetcher.kind=none"});
         const std::uint8_t l1 = t.info().space("l1").id;
         std::vector<Op> ops;
         for (int pass = 0; pass < 2; ++pass) {

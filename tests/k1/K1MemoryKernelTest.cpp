@@ -20,11 +20,19 @@ constexpr std::uint64_t kL1Lines = 32768 / 64;  // 32 KiB L1D (facts)
 constexpr std::uint64_t kChunk = 256;           // B per vle32/vse32 at LMUL 8 (VLEN 256)
 // Cycles of one LMUL-8 load and store (facts: vle32 16.5, vse32 19.7): the load/store unit's bound.
 constexpr double kChunkBoundCycles = 16.5 + 19.7;
+// Cycles a store waits for its LMUL-8 load's data beyond the load's own (k1.yaml vload latency at
+// m8, calibrated against the board's memcpy curve at L1-resident sizes).
+constexpr double kLoadToStoreM8 = 13;
+// Cycles the L2's port is held per line (k1.yaml port_occupancy, calibrated at L2 sizes).
+constexpr double kL2PortCycles = 6;
 constexpr double kClockHz = 1.6e9;    // (facts)
 constexpr double kDdrPeak = 10.66e9;  // B/s (facts)
 // Whether a store that misses reads its line from the next level first even when it writes the
-// whole line (write-allocate with a fill). An LMUL-8 vse32 writes four whole lines.
-constexpr bool kWholeLineStoreMissFills = false;
+// whole line (write-allocate with a fill). An LMUL-8 vse32 writes four whole lines, but k1's L1
+// takes them 16 B at a time (write_granule) and a copy's loads keep it out of write streaming.
+constexpr bool kWholeLineStoreMissFills = true;
+// The closed forms count demand misses: the L1's prefetcher off.
+const std::string kNoPrefetch = " --set target.cluster.l1.prefetcher.kind=none";
 
 Json run(const std::string& args) {
     auto r = runTessim("run --target k1 " + args);
@@ -54,7 +62,7 @@ std::uint64_t storeFills(std::uint64_t lines) {
 TEST(K1Memcpy, L1ResidentCopyMissesOnceAndThenHits) {
     const std::uint64_t bytes = 8192, lines = bytes / kLine;
     const unsigned repeat = 3;
-    Json r = memcpy(bytes, repeat);
+    Json r = memcpy(bytes, repeat, 1, kNoPrefetch);
     EXPECT_EQ(stat(r, "l1_0", "read_misses"), lines);
     EXPECT_EQ(stat(r, "l1_0", "write_misses"), lines);
     EXPECT_EQ(stat(r, "l1_0", "hits"), (repeat - 1) * 2 * lines);
@@ -62,7 +70,8 @@ TEST(K1Memcpy, L1ResidentCopyMissesOnceAndThenHits) {
     EXPECT_EQ(stat(r, "l1_0", "writebacks"), lines);
     EXPECT_EQ(stat(r, "l1_0", "dirty_at_end_bytes"), bytes);
     EXPECT_EQ(stat(r, "l2_0", "read_misses"), lines + storeFills(lines));
-    EXPECT_EQ(stat(r, "l2_0", "hits"), 0u);
+    // The destination's write-backs at the end find the lines its store misses filled.
+    EXPECT_EQ(stat(r, "l2_0", "hits"), storeFills(lines));
     EXPECT_EQ(r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(), (lines + storeFills(lines)) * kLine);
 }
 
@@ -71,7 +80,7 @@ TEST(K1Memcpy, L2ResidentCopyMissesTheL1EveryPassAndTheL2OnlyOnTheFirst) {
     // before it is used again.
     const std::uint64_t bytes = 65536, lines = bytes / kLine;
     const unsigned repeat = 2;
-    Json r = memcpy(bytes, repeat);
+    Json r = memcpy(bytes, repeat, 1, kNoPrefetch);
     EXPECT_EQ(stat(r, "l1_0", "hits"), 0u);
     EXPECT_EQ(stat(r, "l1_0", "read_misses"), repeat * lines);
     EXPECT_EQ(stat(r, "l1_0", "write_misses"), repeat * lines);
@@ -91,7 +100,7 @@ TEST(K1Memcpy, L2ResidentCopyMissesTheL1EveryPassAndTheL2OnlyOnTheFirst) {
 
 TEST(K1Memcpy, DdrCopyMissesEveryLineOnceInTheL2) {
     const std::uint64_t bytes = 4 << 20, lines = bytes / kLine;
-    Json r = memcpy(bytes, 1);
+    Json r = memcpy(bytes, 1, 1, kNoPrefetch);
     EXPECT_EQ(stat(r, "l2_0", "read_misses"), lines + storeFills(lines));
     EXPECT_EQ(stat(r, "l2_0", "write_misses"), kWholeLineStoreMissFills ? 0 : stat(r, "l1_0", "writebacks"));
     EXPECT_EQ(r["traffic_bytes"]["ddr"]["read"].get<std::uint64_t>(), (lines + storeFills(lines)) * kLine);
@@ -109,24 +118,24 @@ TEST(K1Memcpy, L1ResidentPassIsWithinTenPercentOfTheLoadStoreBound) {
     const double bound = static_cast<double>(bytes / kChunk) * kChunkBoundCycles;
     const double pass = warmPassCycles(bytes, 2, 12);
     EXPECT_GE(pass, bound);
-    // Only the load/store unit limits: 16.5 + 19.7 cycles plus the store's one-cycle wait for its
-    // load's data, 37.2 per 256 B (3 % over the bound).
-    EXPECT_LE(pass, 1.10 * bound) << pass << " vs " << bound;
-    EXPECT_NEAR(pass, static_cast<double>(bytes / kChunk) * (kChunkBoundCycles + 1.0), 0.2);
+    // The load/store unit and the store's wait for its load's data limit: 16.5 + 19.7 + 13 cycles
+    // per 256 B (the vsetvl every iteration, one per 6 cycles, hides beside them).
+    EXPECT_LE(pass, 1.40 * bound) << pass << " vs " << bound;
+    EXPECT_NEAR(pass, static_cast<double>(bytes / kChunk) * (kChunkBoundCycles + kLoadToStoreM8), 0.2);
 }
 
 TEST(K1Memcpy, L2ResidentPassIsAtLeastItsBound) {
     const std::uint64_t bytes = 65536, lines = bytes / kLine;
-    // Load/store unit, or the L2's one line look-up per cycle for 2 fills and 1 write-back per
+    // Load/store unit, or the L2's port (6 cycles a line) for 2 fills and 1 write-back per
     // destination line, whichever is slower.
     const double lsu = static_cast<double>(bytes / kChunk) * kChunkBoundCycles;
-    const double l2Port = static_cast<double>(3 * lines);
+    const double l2Port = static_cast<double>(3 * lines) * kL2PortCycles;
     const double bound = std::max(lsu, l2Port);
     const double pass = warmPassCycles(bytes, 2, 4);
     EXPECT_GE(pass, bound);
-    // Measured 1.29 × the bound: each load waits for the L2's hit latency, and the in-order core
-    // holds one load (4 lines) in flight (no prefetcher in the model).
-    EXPECT_LE(pass, 1.35 * bound) << pass << " vs " << bound;
+    // Measured 1.003 × the bound: the L2's port sets the pace (the prefetcher keeps the L1's
+    // misses ahead of the loads).
+    EXPECT_LE(pass, 1.05 * bound) << pass << " vs " << bound;
 }
 
 TEST(K1Memcpy, DdrCopyIsAtLeastItsBandwidthBound) {
@@ -140,17 +149,15 @@ TEST(K1Memcpy, DdrCopyIsAtLeastItsBandwidthBound) {
     EXPECT_GE(seconds, moved / kDdrPeak);
     EXPECT_GE(moved, 2.0 * static_cast<double>(bytes) * 0.98);  // the L2 may keep its last dirty lines
     EXPECT_GE(seconds, compulsoryBound);
-    // Measured 4.1 × the compulsory bound when store misses fill (3 × bytes cross the DDR bus),
-    // 1.90 × when whole-line stores do not: one LMUL-8 load (4 lines) in flight per core and no
-    // prefetcher, so DDR latency, not bandwidth, sets the pace (1.63 × before LPDDR4X reads
-    // counted tDQSCK, the 4-cycle commands, tRRD and tFAW).
-    EXPECT_LE(seconds, (kWholeLineStoreMissFills ? 4.3 : 2.0) * compulsoryBound) << seconds / compulsoryBound;
+    // Measured 3.17 × the compulsory bound: store misses fill (3 × bytes cross the DDR bus) and
+    // the prefetcher keeps the DDR busy (without it, one LMUL-8 load in flight made the pace 4.1 ×).
+    EXPECT_LE(seconds, (kWholeLineStoreMissFills ? 3.4 : 2.0) * compulsoryBound) << seconds / compulsoryBound;
 }
 
 TEST(K1Memcpy, FourThreadsOnOneClusterSpeedADdrCopyUpByLessThanFour) {
     const std::uint64_t bytes = 16 << 20;
-    Json one = memcpy(bytes, 1, 1);
-    Json four = memcpy(bytes, 1, 4);
+    Json one = memcpy(bytes, 1, 1, kNoPrefetch);
+    Json four = memcpy(bytes, 1, 4, kNoPrefetch);
     const double speedup = static_cast<double>(cycles(one)) / static_cast<double>(cycles(four));
     EXPECT_GT(speedup, 1.0);
     EXPECT_LT(speedup, 4.0);

@@ -179,9 +179,20 @@ TEST(DdrTiming, BitListMapPlacesKnownAddresses) {
     EXPECT_EQ(mx.decode(3u << 17).bank, 3u);
     EXPECT_EQ(mx.decode((1u << 17) | 64).bank, 0u);
     EXPECT_EQ(mx.decode((1u << 20) | (1u << 15)).bank, 4u ^ 8u);
+    // Two groups XORed together: bank ^= row bits 17-20 ^ row bits 21-24, so two addresses 2^21
+    // apart (rows 0 and 16) fall in different banks too, and rows 1 and 16|1 cancel nothing.
+    DdrConfig f = configFrom<DdrConfig>("preset: ddr4-2400-x64\n"
+                                        "mapping: {bank: [6, 7, 15, 16], column: [8-14], row: [17-32], "
+                                        "bank_xor: [17, 18, 19, 20, 21, 22, 23, 24]}\n");
+    DdrAddressMap mf(f);
+    EXPECT_EQ(mf.decode(1u << 21).bank, 1u);
+    EXPECT_EQ(mf.decode(1u << 24).bank, 8u);
+    EXPECT_EQ(mf.decode((1u << 17) | (1u << 21)).bank, 0u);
+    EXPECT_EQ(mx.decode(1u << 21).bank, 0u);  // one group leaves bit 21 out
     for (std::uint64_t a : {0ULL, 64ULL, 4097ULL, 123456789ULL, (8ULL << 30) - 1}) {
         EXPECT_EQ(m.encode(m.decode(a)), a);
         EXPECT_EQ(mx.encode(mx.decode(a)), a);
+        EXPECT_EQ(mf.encode(mf.decode(a)), a);
     }
 }
 
@@ -242,6 +253,12 @@ TEST(DdrTiming, BadKeysNameTheirFileLineAndKey) {
     expectError(p + "mapping: {bank: [6, 7, 15, 16], column: [8-14], row: [16-31]}\n", "already mapped");
     expectError(p + "mapping: {bank: [6, 7, 15, 16], column: [8-14], row: [17-32], bank_xor: [6]}\n",
                 "bank_xor");
+    expectError(p + "mapping: {bank: [6, 7, 15, 16], column: [8-14], row: [17-32], "
+                    "bank_xor: [17, 18, 19, 20, 21]}\n",
+                "or a multiple of that");
+    expectError(p + "mapping: {bank: [6, 7, 15, 16], column: [8-14], row: [17-32], "
+                    "bank_xor: [17, 18, 19, 20, 17, 22, 23, 24]}\n",
+                "twice");
     expectError(p + "mapping: {bank: [6, 7, 15, 16], column: [8-x], row: [17-32]}\n", "column");
     expectError(p + "mapping: {bank: [6, 7, 15, 16], column: [8-14], row: [17-32]}\ninterleave: 128 B\n",
                 "interleave");

@@ -50,8 +50,10 @@ TEST(CacheCurveProbe, LatencyPlateausAreL1HitThenL2HitThenDdr) {
                  ddr = latencyCycles(out, 2 << 20);
     // Each dependent load waits for the previous one's data: L1 hit + the load unit's latency.
     EXPECT_DOUBLE_EQ(l1, l1Hit + sload);
-    // An L1 miss that hits L2 adds the L2's hit latency.
-    EXPECT_DOUBLE_EQ(l2, l1Hit + l2Hit + sload);
+    // An L1 miss that hits L2 adds the L2's hit latency (within 0.05 cycles: now and then the
+    // random chain shows the L1's stride prefetcher two equal steps in one 4 KiB region, and its
+    // prefetch holds the L2's port when the next miss arrives: 23.011 cycles).
+    EXPECT_NEAR(l2, l1Hit + l2Hit + sload, 0.05);
     EXPECT_LT(l1, l2);
     EXPECT_LT(l2, ddr);
     // 1.6 GHz: 0.625 ns per cycle.
@@ -70,8 +72,10 @@ TEST(CacheCurveProbe, L1ResidentStreamsRunAtTheVectorLoadStoreUnitsRate) {
         EXPECT_NEAR(row.at("read").at("bytes_per_cycle").get<double>(), threads * read, 0.1 * threads * read);
         EXPECT_NEAR(row.at("write").at("bytes_per_cycle").get<double>(), threads * write,
                     0.1 * threads * write);
-        // A copy loads and stores each vector: both on the one unit.
-        const double copy = 256.0 / (256.0 / read + 256.0 / write);
+        // A copy loads and stores each vector: both on the one unit, the store waiting for its
+        // load's data (the load's m8 latency, calibrated against the board's memcpy curve).
+        const double copy =
+            256.0 / (256.0 / read + 256.0 / write + ops["vload"]["latency"]["m8"].as<double>());
         EXPECT_NEAR(row.at("copy").at("bytes_per_cycle").get<double>(), threads * copy, 0.1 * threads * copy);
         EXPECT_NEAR(row.at("read").at("GBps").get<double>(),
                     row.at("read").at("bytes_per_cycle").get<double>() * 1.6, 0.01);
@@ -123,8 +127,10 @@ std::uint64_t statValue(const nlohmann::json& report, const std::string& cache, 
 // is larger than the cache: the hit and miss counts of two passes in closed form.
 TEST(PointerChase, EachPassTouchesEveryLineOnce) {
     auto run = [](const std::string& bytes) {
+        // Demand misses in closed form: the L1's stride prefetcher off (it finds the chain's
+        // regular steps within a 4 KiB region).
         auto r = runTessim("run --target k1 --workload pointer_chase --format json --set workload.repeat=2 "
-                           "--set workload.bytes=" +
+                           "--set target.cluster.l1.prefetcher.kind=none --set workload.bytes=" +
                            bytes);
         EXPECT_EQ(r.exitCode, 0) << r.err;
         return nlohmann::json::parse(r.out);

@@ -99,7 +99,9 @@ TEST(Seed000Program, FcVectorAndThreadedMatchQemuAndTheFcKernels) {
     // paths of 1 to 56 characters; 364 036–460 993 when each core presented a quantum's misses
     // at once).
     EXPECT_NEAR(threads, cluster, 0.15 * cluster);
-    EXPECT_LT(threads, 0.5 * vector);  // four cores
+    // Four cores, about twice as fast (1.96×): the 1 MiB of weights streams from the DDR, whose
+    // path carries 7.2 GB/s (k1.yaml, calibrated against the board's memset curve).
+    EXPECT_LT(threads, 0.6 * vector);
     // The scalar loop nest has no generated twin: against the vector kernel of its shape, it
     // takes many times longer (one multiply-add per element, each waiting for the last).
     const double scalar = runBoth(program, "256 64 4 scalar", "fc_cycles");
