@@ -54,6 +54,8 @@ DdrAddressMap::DdrAddressMap(const DdrConfig& c) : granule_(c.interleave) {
     }
     pow2_ = isPow2(granule_);
     granuleShift_ = log2Of(granule_);
+    if (c.bankHashRow)
+        bankHashBits_ = log2Of(c.banks);
     unsigned shift = 0;
     for (std::size_t i = 0; i < 5; ++i) {
         DdrField f = c.mapping[c.mapping.size() - 1 - i];
@@ -124,7 +126,18 @@ DdrLocation DdrAddressMap::decode(std::uint64_t addr) const {
         }
     }
     loc.rowOffset = column * granule_ + offset;
+    if (bankHashBits_ != 0)
+        loc.bank ^= static_cast<unsigned>(foldRow(loc.row));
     return loc;
+}
+
+// The row's bits XORed together `bankHashBits_` at a time.
+std::uint64_t DdrAddressMap::foldRow(std::uint64_t row) const {
+    const std::uint64_t mask = (std::uint64_t{1} << bankHashBits_) - 1;
+    std::uint64_t fold = 0;
+    for (; row != 0; row >>= bankHashBits_)
+        fold ^= row & mask;
+    return fold;
 }
 
 std::uint64_t DdrAddressMap::encode(const DdrLocation& loc) const {
@@ -137,7 +150,7 @@ std::uint64_t DdrAddressMap::encode(const DdrLocation& loc) const {
         switch (f.field) {
         case DdrField::Channel: v = loc.channel; break;
         case DdrField::Rank: v = loc.rank; break;
-        case DdrField::Bank: v = loc.bank; break;
+        case DdrField::Bank: v = bankHashBits_ != 0 ? loc.bank ^ foldRow(loc.row) : loc.bank; break;
         case DdrField::Row: v = loc.row; break;
         case DdrField::Column: v = loc.rowOffset / granule_; break;
         }

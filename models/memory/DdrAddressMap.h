@@ -64,6 +64,8 @@ private:
         std::uint64_t mask;
     };
     std::vector<FieldRun> fieldRuns_;
+    unsigned bankHashBits_ = 0;  // field-order map with `bank_hash: xor-row`: the bank's width
+    std::uint64_t foldRow(std::uint64_t row) const;
 };
 
 }  // namespace tessim

@@ -318,6 +318,22 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
                 .value;
     if (c.rowBytes % c.interleave != 0)
         p.pick("interleave").fail("interleave", "the row size must be a multiple of the interleave granule");
+    const Reader& hashLayer = p.pick("bank_hash");
+    c.bankHashRow = hashLayer.oneOf("bank_hash", {"none", "xor-row"}, std::string("none")) == "xor-row";
+    if (c.bankHashRow && c.bitMapped) {
+        // A preset named on the command line brings its own bit-list map (and its hashing): the
+        // target's hash of the map it replaced goes with it.
+        if (p.swapped && &hashLayer != &mappingLayer && !fromCommandLine(hashLayer, "bank_hash"))
+            c.bankHashRow = false;
+        else
+            hashLayer.fail("bank_hash", "a bit-list mapping hashes its banks with bank_xor");
+    }
+    if (c.bankHashRow && !isPow2(c.banks))
+        p.pick("bank_hash")
+            .fail("bank_hash",
+                  fmt::format("xor-row folds the row into the bank bits: it needs a power-of-two "
+                              "bank count (got {})",
+                              c.banks));
     c.openPage =
         p.pick("page_policy").oneOf("page_policy", {"open", "closed"}, std::string("open")) == "open";
     c.writeQueue = p.pick("write_queue").get<unsigned>("write_queue", 32u, Range<unsigned>{0, 4096});

@@ -70,6 +70,9 @@ struct DdrConfig {
     unsigned bankQueue = 0;         // requests waiting per bank before the requester stalls; 0: no bound
     std::vector<DdrField> mapping;  // most significant field first
     bool bitMapped = false;         // `mapping` given as bit lists (bits), not as a field order
+    // Field-order mapping: each bank bit XORed with the row's bits folded by the bank's width
+    // (`bank_hash: xor-row`), so rows that share a bank under the plain map spread over the banks.
+    bool bankHashRow = false;
     DdrBitMap bits;
     std::uint64_t interleave = 64;  // bytes mapped contiguously before the lowest field advances
     bool openPage = true;

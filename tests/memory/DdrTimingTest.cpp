@@ -196,6 +196,30 @@ TEST(DdrTiming, BitListMapPlacesKnownAddresses) {
     }
 }
 
+// The field-order map with the row folded into the bank bits: the rows that share a bank under
+// the plain map spread over the banks, and encode inverts decode.
+TEST(DdrTiming, XorRowBankHashSpreadsRowsOverTheBanks) {
+    DdrConfig plain = configFrom<DdrConfig>("preset: lpddr4x-2666-x32\n");
+    DdrConfig hashed = configFrom<DdrConfig>("preset: lpddr4x-2666-x32\nbank_hash: xor-row\n");
+    DdrAddressMap mp(plain), mh(hashed);
+    // 64 KiB apart (one row further at the same bank, rank, column and channel), and 16 MiB.
+    for (std::uint64_t apart : {std::uint64_t{64} << 10, std::uint64_t{16} << 20}) {
+        EXPECT_EQ(mp.decode(0).bank, mp.decode(apart).bank) << apart;
+        EXPECT_NE(mh.decode(0).bank, mh.decode(apart).bank) << apart;
+        EXPECT_EQ(mh.decode(apart).row, mp.decode(apart).row) << apart;
+    }
+    // Row 1 + 8 folds to 0: its bank is the plain map's.
+    const std::uint64_t row9 = std::uint64_t{9} << 16;
+    EXPECT_EQ(mh.decode(row9).bank, mp.decode(row9).bank);
+    for (std::uint64_t a : {0ULL, 64ULL, 4097ULL, 123456789ULL, (4ULL << 30) - 1})
+        EXPECT_EQ(mh.encode(mh.decode(a)), a) << a;
+    for (const std::string yaml :
+         {"preset: lpddr4x-2666-x32\nbank_hash: xor-row\n"
+          "mapping: {channel: [6], column: [5, 7-11], bank: [12-14], rank: [15], row: [16-31]}\n",
+          "preset: lpddr4x-2666-x32\nbank_hash: modulo\n"})
+        EXPECT_THROW(configFrom<DdrConfig>(yaml), config::ConfigError) << yaml;
+}
+
 TEST(DdrTiming, TckIsAnAlternativeToClock) {
     DdrConfig c = configFrom<DdrConfig>("preset: lpddr4x-2666-x32\ntCK: 0.625 ns\n");
     EXPECT_EQ(c.clock.period, 625u);
