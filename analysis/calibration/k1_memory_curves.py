@@ -13,7 +13,7 @@ bar: 15 %).
 
   analysis/calibration/k1_memory_curves.py --tessim build/tessim [--kernel memcpy|memset]
       [--columns rvv_m8,rvv_m1] [--min 1000] [--max 67108864] [--points 16] [--json] [--check]
-      [--target k1|VARIANT.yaml] [--set target.KEY=VALUE ...]
+      [--target k1|VARIANT.yaml] [--set target.KEY=VALUE ...] [--program memory_rvv]
 
 --target and --set try a variant of the K1 model against the same curves (a what-if before a
 parameter changes in configs/targets/k1.yaml).
@@ -66,6 +66,22 @@ def cycles(tessim, target, kernel, size, lmul, repeat, sets=()):
     return json.loads(run.stdout)["cycles"]
 
 
+def program_rate(tessim, target, program, kernel, size, sets):
+    """The program's own warm rate: memory_rvv.c's `vsetvli e8,m8` loop, passes timed by rdcycle."""
+    extra = max(1, min(4096, -(-(1 << 20) // size)))
+    args = [tessim, "run", "--target", target, "--program", program]
+    for s in sets:
+        args += ["--set", s]
+    args += ["--", kernel, str(size), str(1 + extra)]
+    run = subprocess.run(args, capture_output=True, text=True)
+    if run.returncode:
+        sys.exit(f"tessim failed ({' '.join(args)}):\n{run.stderr[:2000]}")
+    for line in run.stdout.splitlines():
+        if line.startswith("warm_bytes_per_cycle "):
+            return float(line.split()[1])
+    sys.exit(f"{program} printed no warm_bytes_per_cycle:\n{run.stdout[:2000]}")
+
+
 def model_rate(tessim, target, kernel, size, lmul, sets):
     extra = max(1, min(4096, -(-(1 << 20) // size)))
     once = cycles(tessim, target, kernel, size, lmul, 1, sets)
@@ -84,6 +100,10 @@ def main():
     ap.add_argument("--tolerance", type=float, default=0.15)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--target", default="k1", help="the K1 target, or a YAML variant of it (default k1)")
+    ap.add_argument("--program", metavar="ELF",
+                    help="time the loops of tests/riscv/programs/memory_rvv.c (built with -march=rv64gcv "
+                         "-static) instead of the generated kernels: rvv_m8 only, sizes up to 8 MiB, "
+                         "rounded down to a multiple of 8 B")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="passed to every run as --set (a what-if: target.cluster.l1.prefetcher.kind=stride)")
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
@@ -95,10 +115,21 @@ def main():
     for c in columns:
         if not c.startswith("rvv_m") or c[5:] not in ("1", "2", "4", "8"):
             sys.exit(f"--columns: {c} is not one of rvv_m1, rvv_m2, rvv_m4, rvv_m8 (the generated kernels' loops)")
+    if args.program:
+        if columns != ["rvv_m8"]:
+            sys.exit("--program: memory_rvv.c's loop is `vsetvli e8,m8`: use --columns rvv_m8")
+        args.max = min(args.max, 8 << 20)
     work = [(c, size, board) for c in columns
             for size, board in pick(board_curve(args.kernel, c), args.min, args.max, args.points)]
+    if args.program:  # the program's buffers take multiples of 8 B
+        work = [(c, size - size % 8, board) for c, size, board in work]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        rates = list(pool.map(lambda w: model_rate(args.tessim, args.target, args.kernel, w[1], int(w[0][5:]), args.set), work))
+        if args.program:
+            rates = list(pool.map(lambda w: program_rate(args.tessim, args.target, args.program, args.kernel,
+                                                         w[1], args.set), work))
+        else:
+            rates = list(pool.map(lambda w: model_rate(args.tessim, args.target, args.kernel, w[1],
+                                                       int(w[0][5:]), args.set), work))
     summary, ok = {}, True
     for c in columns:
         rows = [(size, board, rate) for (col, size, board), rate in zip(work, rates) if col == c]

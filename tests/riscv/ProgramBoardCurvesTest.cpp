@@ -1,0 +1,45 @@
+// The RVV memcpy and memset loops a program writes (tests/riscv/programs/memory_rvv.c,
+// `vsetvli e8,m8; vle8.v; vse8.v`), run on the K1 model and timed by their own rdcycle, against
+// the board's `rvv_m8` curves (analysis/calibration/k1_memory_curves.py --program): the same
+// loop the board ran, so the calibration of configs/targets/k1.yaml is checked on a program as
+// well as on the generated kernels (tests/k1/K1BoardCurvesTest.cpp). Held: the L1 plateau and
+// the DDR sizes within 15 %.
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "riscv/RiscvPrograms.h"
+
+namespace tessim::test {
+namespace {
+
+TEST(ProgramBoardCurves, TheProgramsMemcpyAndMemsetPlateausAreWithinFifteenPercentOfTheBoard) {
+    const std::string program = buildProgram("memory_rvv.c", "-march=rv64gcv -O2 -static");
+    for (const char* kernel : {"memcpy", "memset"}) {
+        const ProcessResult r =
+            runCommand("python3 " + std::string(TESSIM_SOURCE_DIR) +
+                       "/analysis/calibration/k1_memory_curves.py --json --jobs 2 --points 8 "
+                       "--columns rvv_m8 --program " +
+                       program + " --kernel " + kernel + " --tessim " + std::string(TESSIM_BINARY));
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const auto curve = nlohmann::json::parse(r.out)["columns"]["rvv_m8"];
+        unsigned held = 0;
+        for (const auto& p : curve["points"]) {
+            const auto bytes = p["bytes"].get<std::uint64_t>();
+            std::printf("%s program %9llu B: board %.3f, model %.3f B/cycle (%+.1f %%)\n", kernel,
+                        static_cast<unsigned long long>(bytes), p["board"].get<double>(),
+                        p["model"].get<double>(), 100 * p["error"].get<double>());
+            if ((bytes >= 2000 && bytes <= 15000) || bytes >= 2'000'000) {
+                ++held;
+                EXPECT_LE(std::fabs(p["error"].get<double>()), 0.15) << kernel << " " << bytes << " B";
+            }
+        }
+        EXPECT_GE(held, 3u) << kernel;
+    }
+}
+
+}  // namespace
+}  // namespace tessim::test
