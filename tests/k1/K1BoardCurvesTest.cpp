@@ -6,7 +6,7 @@
 // instruction table's rate, 16–20 % above the board's streaming one). Between the plateaus — the
 // L1→L2 step at 20–42 KB and the L2→DDR step at 0.4–1.7 MB, where the board's curve falls
 // gradually — it is not yet within 15 % (docs/targets/k1.md). The test prints every point and
-// holds the plateaus.
+// holds the plateaus. In CI it runs the release build's tessim (common/DocsBuild.h).
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "common/DocsBuild.h"
 #include "common/ProcessRunner.h"
 
 namespace tessim::test {
@@ -23,7 +24,7 @@ nlohmann::json curves(const std::string& kernel) {
     const ProcessResult r = runCommand("python3 " + std::string(TESSIM_SOURCE_DIR) +
                                        "/analysis/calibration/k1_memory_curves.py --json --jobs 2 --points 8 "
                                        "--columns rvv_m1,rvv_m2,rvv_m4,rvv_m8 --kernel " +
-                                       kernel + " --tessim " + std::string(TESSIM_BINARY));
+                                       kernel + " --tessim " + docsTessim());
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return r.exitCode == 0 ? nlohmann::json::parse(r.out)["columns"] : nlohmann::json::object();
 }

@@ -3,7 +3,7 @@
 // the board's `rvv_m8` curves (analysis/calibration/k1_memory_curves.py --program): the same
 // loop the board ran, so the calibration of configs/targets/k1.yaml is checked on a program as
 // well as on the generated kernels (tests/k1/K1BoardCurvesTest.cpp). Held: the L1 plateau and
-// the DDR sizes within 15 %.
+// the DDR sizes within 15 %. In CI it runs the release build's tessim (common/DocsBuild.h).
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "common/DocsBuild.h"
 #include "riscv/RiscvPrograms.h"
 
 namespace tessim::test {
@@ -23,7 +24,7 @@ TEST(ProgramBoardCurves, TheProgramsMemcpyAndMemsetPlateausAreWithinFifteenPerce
             runCommand("python3 " + std::string(TESSIM_SOURCE_DIR) +
                        "/analysis/calibration/k1_memory_curves.py --json --jobs 2 --points 8 "
                        "--columns rvv_m8 --program " +
-                       program + " --kernel " + kernel + " --tessim " + std::string(TESSIM_BINARY));
+                       program + " --kernel " + kernel + " --tessim " + docsTessim());
         ASSERT_EQ(r.exitCode, 0) << r.err;
         const auto curve = nlohmann::json::parse(r.out)["columns"]["rvv_m8"];
         unsigned held = 0;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/DocsBuild.h"
 #include "tests/sweep/SweepTestSupport.h"
 
 namespace tessim::sweep {
@@ -19,13 +20,9 @@ namespace {
 using namespace tessim::sweep::testing;
 using Json = nlohmann::json;
 
-// The docs' figures come from the build the docs' commands run (TESSIM_README_BUILD: CI's release
-// build), else this test's own: 21 sweep points and six conv1080p runs, a minute sanitized.
-std::string docsTessim() {
-    const char* build = std::getenv("TESSIM_README_BUILD");
-    return build && *build ? std::string(build) + "/tessim" : std::string(TESSIM_BINARY);
-}
-const std::string kTessim = docsTessim();
+// The docs' figures come from the build the docs' commands run (common/DocsBuild.h): 21 sweep
+// points and six conv1080p runs, a minute sanitized.
+const std::string kTessim = test::docsTessim();
 const char* const kPlans[] = {"naive", "static-single", "double-buffer"};
 
 // results.jsonl rows by "<size>/<plan>".
