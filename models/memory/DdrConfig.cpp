@@ -329,11 +329,10 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
             hashLayer.fail("bank_hash", "a bit-list mapping hashes its banks with bank_xor");
     }
     if (c.bankHashRow && !isPow2(c.banks))
-        p.pick("bank_hash")
-            .fail("bank_hash",
-                  fmt::format("xor-row folds the row into the bank bits: it needs a power-of-two "
-                              "bank count (got {})",
-                              c.banks));
+        hashLayer.fail("bank_hash",
+                       fmt::format("xor-row folds the row into the bank bits: it needs a power-of-two "
+                                   "bank count (got {})",
+                                   c.banks));
     c.openPage =
         p.pick("page_policy").oneOf("page_policy", {"open", "closed"}, std::string("open")) == "open";
     c.writeQueue = p.pick("write_queue").get<unsigned>("write_queue", 32u, Range<unsigned>{0, 4096});

@@ -37,7 +37,7 @@ std::unique_ptr<Interconnect> makeInterconnect(const std::string& impl, config::
 
 Interconnect::Interconnect(sc_core::sc_module_name name, const InterconnectConfig& config)
     : sc_core::sc_module(name), socket("socket"), downstream("downstream"), config_(config),
-      paths_(config.splitChannels ? 2 : 1) {
+      paths_(config.channelsPerPath()) {
     route_.fill(-1);
     socket.register_b_transport(this, &Interconnect::bTransport);
     socket.register_transport_dbg(this, &Interconnect::transportDbg);
@@ -48,7 +48,7 @@ void Interconnect::attach(Memory& memory, std::uint8_t space) {
     route_[space] = static_cast<int>(spaces_.size());
     spaces_.push_back(space);
     if (config_.crossbar)
-        paths_.resize(spaces_.size() * (config_.splitChannels ? 2 : 1));
+        paths_.resize(spaces_.size() * config_.channelsPerPath());
 }
 
 void Interconnect::resetTiming() {
@@ -76,9 +76,9 @@ void Interconnect::bTransport(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
         ext && ext->strided() ? std::uint64_t{ext->elements} * ext->elementBytes : gp.get_data_length();
     std::uint64_t cycles = std::max<std::uint64_t>(1, (bytes + config_.width - 1) / config_.width);
     const Tick dur = cycles * period, lat = config_.latencyCycles * period;
-    const std::size_t perPath = config_.splitChannels ? 2 : 1;
-    ReservationTimeline& path = paths_[(config_.crossbar ? static_cast<std::size_t>(target) : 0) * perPath +
-                                       (config_.splitChannels && gp.is_write() ? 1 : 0)];
+    ReservationTimeline& path =
+        paths_[(config_.crossbar ? static_cast<std::size_t>(target) : 0) * config_.channelsPerPath() +
+               (config_.splitChannels && gp.is_write() ? 1 : 0)];
     Tick t = alignUp(absoluteAfter(delay), period);
     Tick done;
     if (gp.is_write()) {

@@ -44,8 +44,10 @@ struct InterconnectConfig {
     double staticWatts = 0.0;
 
     static InterconnectConfig fromYaml(config::Reader& r, const std::string& impl);
+    // Data paths per path the topology has: a read and a write one with split channels.
+    std::size_t channelsPerPath() const { return splitChannels ? 2 : 1; }
     double peakBandwidth() const {
-        return static_cast<double>(width) * clock.hz() * (splitChannels ? 2.0 : 1.0);
+        return static_cast<double>(width) * clock.hz() * static_cast<double>(channelsPerPath());
     }
 };
 

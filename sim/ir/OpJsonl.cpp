@@ -543,9 +543,8 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
             // A vector op's register group (LMUL, or a segment's fields × LMUL): its price.
             const double lmul = p.get<double>("lmul");
             const double eighths = lmul * 8;
-            if (!(eighths >= 1 && eighths <= 64 &&
-                  eighths == static_cast<double>(static_cast<int>(eighths)) &&
-                  (static_cast<int>(eighths) & (static_cast<int>(eighths) - 1)) == 0))
+            static constexpr double kGroups[] = {1, 2, 4, 8, 16, 32, 64};  // eighths of a register
+            if (std::find(std::begin(kGroups), std::end(kGroups), eighths) == std::end(kGroups))
                 p.fail("lmul", fmt::format("a vector op's lmul is 1/8, 1/4, 1/2, 1, 2, 4, 8 (up to 64 for "
                                            "a segment's fields × LMUL), not {}",
                                            lmul));
