@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "sim/config/Reader.h"
+#include "sim/ir/OpTable.h"
 
 #include "workloads/conv/ConvKernel.h"
 #include "workloads/fc/FullyConnectedKernel.h"
@@ -28,14 +32,16 @@ std::vector<KernelEntry>& rows() {
          makeStreamingVectorKernel,
          "vector",
          {},
-         {}},
+         {},
+         {{"vload", "vstore", "fma", "broadcast"}}},
         {"dot",
          "",
          "Σ x·y in unrolled accumulators; plan.cores splits it, partial sums meet after a barrier",
          makeStreamingVectorKernel,
          "vector",
          {},
-         {}},
+         {},
+         {{"vload", "vstore", "fma", "broadcast", "add", "reduce"}}},
         {"conv2d",
          "tiled",
          "tiled INT8 convolution on a MAC array, DMA between DDR and SRAM: naive, static-single or "
@@ -43,15 +49,8 @@ std::vector<KernelEntry>& rows() {
          makeConvKernel,
          "conv2d",
          {},
-         {"double-buffer", "naive", "static-single"}},
-        {"conv2d",
-         "im2col",
-         "im2col on a vector DSP: the DMA expands the map into AM, then a GEMM with broadcast kernel "
-         "elements",
-         makeIm2colConvKernel,
-         "conv2d",
-         {},
-         {"im2col"}},
+         {"double-buffer", "naive", "static-single"},
+         {{}, true, true, {"sram", "ddr"}, true}},
         {"conv2d",
          "shuffle",
          "lane shuffles on a vector DSP, software-pipelined by a modulo scheduler; plan.cores splits "
@@ -59,42 +58,57 @@ std::vector<KernelEntry>& rows() {
          makeShuffleConvKernel,
          "conv2d",
          {},
-         {"shuffle"}},
+         {"shuffle"},
+         {{"fma", "mul", "vload", "vstore", "slide", "sload", "sadd", "smul", "scmp", "branch"}, true}},
+        {"conv2d",
+         "im2col",
+         "im2col on a vector DSP: the DMA expands the map into AM, then a GEMM with broadcast kernel "
+         "elements",
+         makeIm2colConvKernel,
+         "conv2d",
+         {},
+         {"im2col"},
+         {{"fma", "mul", "vload", "vstore", "sload", "sadd", "smul", "scmp", "branch"}, true}},
         {"memcpy",
          "",
          "RVV copy loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores, fork/join",
          makeMemoryStreamKernel,
          "memory",
          {},
-         {}},
+         {},
+         {{"vsetvl", "vload", "vstore", "sadd", "branch"}}},
         {"memset",
          "",
          "RVV fill loop at LMUL 8 (bytes, repeat, value); plan.threads splits it over cores",
          makeMemoryStreamKernel,
          "memory",
          {},
-         {}},
+         {},
+         {{"vsetvl", "broadcast", "vstore", "sadd", "branch"}}},
         {"memread",
          "",
          "RVV read loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores",
          makeMemoryStreamKernel,
          "memory",
          {},
-         {}},
+         {},
+         {{"vsetvl", "vload", "add", "sadd", "branch"}}},
         {"pointer_chase",
          "",
          "dependent scalar loads over a random cycle of lines (bytes, stride, repeat), as lat_mem_rd",
          makePointerChaseKernel,
          "memory",
          {},
-         {}},
+         {},
+         {{"sload"}}},
         {"fc",
          "dense",
          "dense y = x·Wᵀ vectorised over `in`, rb × ro register blocks; plan.threads splits `out`",
          makeFullyConnectedKernel,
          "fc",
          {},
-         {}},
+         {},
+         {{"vsetvl", "vload", "fma", "mul", "reduce", "sadd", "scmp", "sstore", "branch"}}},
         {"fc",
          "tt",
          "the layer as a tensor train (or ring): the einsum chain over its cores with packing, "
@@ -102,14 +116,17 @@ std::vector<KernelEntry>& rows() {
          makeTensorTrainKernel,
          "tt",
          {"tt", "tr"},
-         {}},
+         {},
+         {{"vsetvl", "vload", "vstore", "fma", "mul", "reduce", "broadcast", "sadd", "scmp", "sload",
+           "sstore", "branch"}}},
         {"scalesim",
          "",
          "SCALE-Sim topology layers, fold by fold as SCALE-Sim schedules them",
          makeScaleSimKernel,
          "",
          {},
-         {}},
+         {},
+         {{}, false, true, {}, true}},
         {"onnx",
          "",
          "an ONNX model's Conv, Gemm and MatMul nodes as conv2d layers; other operators listed as not "
@@ -117,7 +134,8 @@ std::vector<KernelEntry>& rows() {
          makeOnnxKernel,
          "conv2d",
          {},
-         {}},
+         {},
+         {{}, false, false, {}, true}},
     };
     return kernels;
 }
@@ -166,21 +184,87 @@ std::vector<const KernelEntry*> kernelRowsFor(const config::Node& workload) {
     return plain;
 }
 
-const KernelEntry* selectKernel(const config::Node& workload, const config::Node& plan) {
+std::string unmetNeeds(const KernelNeeds& needs, const TargetInfo& target) {
+    for (const auto& level : needs.levels) {
+        const bool has = std::any_of(target.spaces.begin(), target.spaces.end(),
+                                     [&](const MemorySpaceInfo& s) { return s.level == level; });
+        if (!has)
+            return fmt::format("target '{}' has no memory of level '{}'", target.name, level);
+    }
+    // What each main engine lacks; the engine that lacks least is the one the reason names.
+    std::string closest;
+    std::size_t fewest = ~std::size_t{0};
+    for (const EngineInfo& e : target.engines) {
+        if (!e.mainCompute)
+            continue;
+        std::vector<std::string> lacks;
+        if (needs.macArray && !e.macArray)
+            lacks.push_back("MAC array");
+        if (needs.dma && e.dmaChannels == 0)
+            lacks.push_back("DMA engine");
+        std::vector<std::string> ops;
+        for (const auto& op : needs.ops) {
+            const OpDescriptor* d = findOpKind(op);
+            const std::string timing = d ? std::string(timingClassName(d->timingClass)) : op;
+            if (std::none_of(e.units.begin(), e.units.end(),
+                             [&](const UnitInfo& u) { return u.findOp(timing); }))
+                ops.push_back("'" + op + "'");
+        }
+        if (!ops.empty())
+            lacks.push_back(fmt::format("unit for op{} {}", ops.size() > 1 ? "s" : "", fmt::join(ops, ", ")));
+        if (lacks.empty())
+            return "";
+        const std::size_t count = lacks.size() + ops.size();
+        if (count < fewest) {
+            fewest = count;
+            closest = fmt::format("engine '{}' of target '{}' has no {}", e.name, target.name,
+                                  fmt::join(lacks, ", no "));
+        }
+    }
+    return closest.empty() ? fmt::format("target '{}' has no main compute engine", target.name) : closest;
+}
+
+std::string whyNot(const KernelEntry& row, const config::Node& workload, const TargetInfo& target) {
+    if (!row.needs.layerLists && workload.isMap() && workload.find("layers"))
+        return "it takes one layer, not a list of `layers`";
+    return unmetNeeds(row.needs, target);
+}
+
+const KernelEntry* selectKernel(const config::Node& workload, const config::Node& plan,
+                                const TargetInfo* target) {
     const std::vector<const KernelEntry*> rows = kernelRowsFor(workload);
-    if (rows.size() <= 1)
-        return rows.empty() ? nullptr : rows.front();
+    if (rows.empty())
+        return nullptr;
     std::vector<std::string> strategies;
     for (const KernelEntry* k : rows)
         strategies.insert(strategies.end(), k->strategies.begin(), k->strategies.end());
-    if (strategies.empty())
-        return rows.front();
-    config::Reader p(plan);
-    const std::string strategy = p.oneOf("strategy", strategies, strategies.front());
-    for (const KernelEntry* k : rows)
-        if (std::find(k->strategies.begin(), k->strategies.end(), strategy) != k->strategies.end())
+    const config::Node* named = plan.isMap() ? plan.find("strategy") : nullptr;
+    if (rows.size() > 1 && !strategies.empty() && named) {
+        config::Reader p(plan);
+        const std::string strategy = p.oneOf("strategy", strategies);
+        for (const KernelEntry* k : rows) {
+            if (std::find(k->strategies.begin(), k->strategies.end(), strategy) == k->strategies.end())
+                continue;
+            if (target)
+                if (const std::string why = whyNot(*k, workload, *target); !why.empty())
+                    p.fail("strategy",
+                           fmt::format("{} cannot run on target '{}': {}", k->rowName(), target->name, why));
             return k;
-    return rows.front();
+        }
+    }
+    if (!target)
+        return rows.front();
+    // The first row the target can run; none: the refusal names what each row needs.
+    std::vector<std::string> reasons;
+    for (const KernelEntry* k : rows) {
+        const std::string why = whyNot(*k, workload, *target);
+        if (why.empty())
+            return k;
+        reasons.push_back(rows.size() > 1 ? k->rowName() + ": " + why : why);
+    }
+    config::Reader w(workload);
+    w.fail("kernel", fmt::format("{} cannot run on target '{}': {}", rows.front()->name, target->name,
+                                 fmt::join(reasons, "; ")));
 }
 
 }  // namespace tessim

@@ -20,6 +20,24 @@ namespace tessim {
 using KernelFactory = std::unique_ptr<Workload> (*)(const std::string& kernel, const config::Node& workload,
                                                     const config::Node& plan, const TargetInfo& target);
 
+// What a row needs of the target, checked before a run so that a kernel a chip cannot run is
+// refused with the reason (not failed inside the simulation): one main engine with all of it.
+struct KernelNeeds {
+    KernelNeeds(std::vector<std::string> ops_ = {}, bool dma_ = false, bool macArray_ = false,
+                std::vector<std::string> levels_ = {}, bool layerLists_ = false)
+        : ops(std::move(ops_)), dma(dma_), macArray(macArray_), levels(std::move(levels_)),
+          layerLists(layerLists_) {}
+    std::vector<std::string> ops;     // ops (by name) that some unit of the engine executes
+    bool dma = false;                 // the engine starts DMA transfers (its `dma:` key)
+    bool macArray = false;            // the engine has a MAC array
+    std::vector<std::string> levels;  // memory levels the target has ("sram", "ddr")
+    bool layerLists = false;          // it also takes a workload of several `layers` (a network)
+};
+
+// "" when `target` has what `needs` names; else why not ("no engine of target 'k1' has a MAC
+// array" …), naming what the closest engine lacks.
+std::string unmetNeeds(const KernelNeeds& needs, const TargetInfo& target);
+
 struct KernelEntry {
     std::string name;         // the workload YAML's `kernel`
     std::string variant;      // tells the rows of one kernel apart; "" for a kernel of one row
@@ -27,13 +45,19 @@ struct KernelEntry {
     KernelFactory make;
     std::string planDirectory;  // configs/plans/<planDirectory>/ holds its plans; empty: takes none
     // Which row of a kernel serves a run (selectKernel): a row with `workloadKeys` when the
-    // workload has one of them; else the row whose `strategies` hold the plan's `strategy`, the
-    // first of them when the plan names none.
+    // workload has one of them; else the row whose `strategies` hold the plan's `strategy`; when
+    // the plan names none, the first row whose `needs` the target meets (so a vector DSP's
+    // convolution defaults to the shuffle kernel, an NPU's to the tiled one).
     std::vector<std::string> workloadKeys;
     std::vector<std::string> strategies;
+    KernelNeeds needs;
     // "conv2d/shuffle", or the name for a kernel of one row.
     std::string rowName() const { return variant.empty() ? name : name + "/" + variant; }
 };
+
+// "" when `row` can run `workload` on `target`; else why not (unmetNeeds, or a `layers` list given
+// to a row that takes one layer).
+std::string whyNot(const KernelEntry& row, const config::Node& workload, const TargetInfo& target);
 
 const std::vector<KernelEntry>& kernelRegistry();
 // Adds a row before the run (a kernel kept outside workloads/, or a test's): after the rows of its
@@ -46,6 +70,9 @@ const KernelEntry* findKernel(const std::string& name);
 std::vector<const KernelEntry*> kernelRowsFor(const config::Node& workload);
 // The row that serves `workload` under `plan` (a Null plan: defaults). nullptr for an unknown
 // kernel; a plan `strategy` that none of the kernel's rows takes is a ConfigError at that key.
-const KernelEntry* selectKernel(const config::Node& workload, const config::Node& plan);
+// Given the target, a plan without a strategy takes the first row the target can run, and a row
+// it cannot run is a ConfigError at the plan's `strategy` (or the workload's `kernel`) saying why.
+const KernelEntry* selectKernel(const config::Node& workload, const config::Node& plan,
+                                const TargetInfo* target = nullptr);
 
 }  // namespace tessim

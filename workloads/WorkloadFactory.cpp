@@ -19,7 +19,7 @@ std::unique_ptr<Workload> makeWorkload(const config::Node& workload, const confi
                                        const TargetInfo& target) {
     config::Reader w(workload);
     const std::string kernel = w.oneOf("kernel", kernelNames());
-    return selectKernel(workload, plan)->make(kernel, workload, plan, target);
+    return selectKernel(workload, plan, &target)->make(kernel, workload, plan, target);
 }
 
 }  // namespace tessim

@@ -7,10 +7,12 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "apps/tessim/Commands.h"
 #include "run/pipeline/ConfigLibrary.h"
 #include "run/pipeline/ConfigReference.h"
+#include "run/pipeline/WorkloadTargets.h"
 #include "sim/ir/OpReference.h"
 
 namespace tessim::cli {
@@ -49,6 +51,18 @@ void listKind(const std::string& what, const std::string& indent) {
                        : what == "plans"     ? LibraryKind::Plan
                        : what == "papers"    ? LibraryKind::Paper
                                              : LibraryKind::Sweep;
+    if (kind == LibraryKind::Workload) {
+        // Where each runs as it stands: the targets that build its schedule (default plan).
+        const auto runs = libraryWorkloadTargets();
+        for (const auto& e : listLibrary(kind)) {
+            const auto it = runs.find(e.name);
+            const std::string on = it == runs.end() || it->second.empty()
+                                       ? "runs on no library target as given"
+                                       : "runs on " + fmt::format("{}", fmt::join(it->second, ", "));
+            std::cout << fmt::format("{}{:<24} {} [{}]\n", indent, e.name, e.description, on);
+        }
+        return;
+    }
     for (const auto& e : listLibrary(kind))
         std::cout << fmt::format("{}{:<24} {}\n", indent, e.name, e.description);
 }

@@ -24,6 +24,7 @@
 #include "sim/ir/OpJsonl.h"
 #include "sim/ir/ScheduleFileStream.h"
 #include "sim/report/TraceSink.h"
+#include "sim/workload/BundlePacker.h"
 #include "workloads/WorkloadFactory.h"
 #include "workloads/onnx/OnnxLayers.h"
 #include "workloads/scalesim/ScaleSimConfig.h"
@@ -161,8 +162,13 @@ Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
         ScheduleOrigin origin;
         e.streams = readSchedule(request.scheduleFile, e.target->info(), &origin);
         checkScheduleOrigin(request, in, e.workload.get(), origin);
-    } else
+    } else {
         e.streams = e.workload->streams();
+        if (!e.workload->formsBundles())
+            for (EngineStream& s : e.streams)
+                if (const EngineInfo* engine = e.target->info().findEngine(s.engine))
+                    s.stream = packForEngine(std::move(s.stream), *engine);
+    }
     return e;
 }
 

@@ -64,6 +64,9 @@ public:
     virtual nlohmann::ordered_json resolvedPlan() const = 0;
     // One stream per engine that takes part; engines not named stay idle.
     virtual std::vector<EngineStream> streams() = 0;
+    // The streams mark their own VLIW bundles (Op::kBundleStart). Others are written for a
+    // single-issue core, and the run packs them for a VLIW engine (BundlePacker).
+    virtual bool formsBundles() const { return false; }
     // Bytes that any schedule must move at each level (inputs read once, outputs written once).
     virtual std::map<std::string, std::uint64_t> compulsoryBytes() const = 0;
     // Bytes it must read that start in main memory, with every cache cold: each passes every level

@@ -110,7 +110,7 @@ std::string writeWorkload(const std::string& yaml) {
 
 TEST(KernelExtension, ARegisteredKernelRunsThroughThePipeline) {
     registerKernel(
-        {"fill", "", "a value stored over n f32 elements (a test's kernel)", makeFill, "", {}, {}});
+        {"fill", "", "a value stored over n f32 elements (a test's kernel)", makeFill, "", {}, {}, {}});
     RunRequest request;
     request.target = "minimal";
     request.workload = writeWorkload("kernel: fill\nn: 1000\nvalue: 2.5\n");
@@ -130,9 +130,9 @@ TEST(KernelExtension, ARegisteredKernelRunsThroughThePipeline) {
 
 TEST(KernelExtension, ItsOwnKeysAreCheckedAndARowNameIsTakenOnce) {
     registerKernel(
-        {"fill", "", "a value stored over n f32 elements (a test's kernel)", makeFill, "", {}, {}});
-    EXPECT_THROW(registerKernel({"fill", "", "again", makeFill, "", {}, {}}), std::invalid_argument);
-    EXPECT_THROW(registerKernel({"fill2", "", "no factory", nullptr, "", {}, {}}), std::invalid_argument);
+        {"fill", "", "a value stored over n f32 elements (a test's kernel)", makeFill, "", {}, {}, {}});
+    EXPECT_THROW(registerKernel({"fill", "", "again", makeFill, "", {}, {}, {}}), std::invalid_argument);
+    EXPECT_THROW(registerKernel({"fill2", "", "no factory", nullptr, "", {}, {}, {}}), std::invalid_argument);
     RunRequest request;
     request.target = "minimal";
     request.workload = writeWorkload("kernel: fill\nn: 100000000\n");

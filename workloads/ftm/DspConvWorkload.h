@@ -20,6 +20,7 @@ public:
     std::map<std::string, std::uint64_t> compulsoryBytes() const override;
     void initialise(FunctionalMemory& memory) override;
     FunctionalCheck check(FunctionalMemory& memory) override;
+    bool formsBundles() const override { return true; }  // modulo-scheduled VLIW bundles
 
 protected:
     void deriveWorkload(nlohmann::ordered_json& workload) const override;

@@ -24,6 +24,7 @@ public:
     }
     nlohmann::ordered_json resolvedPlan() const override { return layers_->resolvedPlan(); }
     std::vector<EngineStream> streams() override { return layers_->streams(); }
+    bool formsBundles() const override { return layers_->formsBundles(); }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         return layers_->compulsoryBytes();
     }
