@@ -10,6 +10,7 @@
 #include "sim/ir/OpTable.h"
 
 #include "workloads/conv/ConvKernel.h"
+#include "workloads/conv/RvvConvKernel.h"
 #include "workloads/fc/FullyConnectedKernel.h"
 #include "workloads/ftm/Im2colConvKernel.h"
 #include "workloads/ftm/ShuffleConvKernel.h"
@@ -69,6 +70,20 @@ std::vector<KernelEntry>& rows() {
          {},
          {"im2col"},
          {{"fma", "mul", "vload", "vstore", "sload", "sadd", "smul", "scmp", "branch"}, true}},
+        {"conv2d",
+         "rvv",
+         "im2col (vector copies through the caches) + the RVV GEMM on RISC-V vector cores; plan.threads "
+         "splits the output pixels, a barrier after each layer",
+         makeRvvConvKernel,
+         "conv2d",
+         {},
+         {"rvv-im2col"},
+         {{"vsetvl", "vload", "vstore", "fma", "mul", "reduce", "broadcast", "sadd", "scmp", "sstore",
+           "branch"},
+          false,
+          false,
+          {},
+          true}},
         {"memcpy",
          "",
          "RVV copy loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores, fork/join",

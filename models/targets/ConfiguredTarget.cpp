@@ -226,6 +226,8 @@ void ConfiguredTarget::buildMemories(const config::Reader& r, const ExpandedTopo
         s.size = mem->capacity();
         s.peakBandwidth = mem->peakBandwidth();
         s.burstBytes = mem->burstBytes();
+        if (mem->isCache())
+            s.cacheBytes = static_cast<const Cache&>(*mem).config().size;
         const Placement at = placementOf(topology, name);
         s.key = at.key;
         s.cluster = at.cluster;

@@ -7,7 +7,7 @@
 namespace tessim {
 
 std::vector<const EngineInfo*> planEngines(const config::Reader& pl, const TargetInfo& target,
-                                           const std::string& countKey) {
+                                           const std::string& countKey, unsigned defaultCount) {
     if (pl.has("engines")) {
         if (pl.has("engine"))
             pl.fail("engine", "give either 'engine' or 'engines', not both");
@@ -28,7 +28,14 @@ std::vector<const EngineInfo*> planEngines(const config::Reader& pl, const Targe
         }
         return engines;
     }
-    const unsigned cores = pl.get<unsigned>(countKey, 1u, config::Range<unsigned>{1, 4096});
+    if (defaultCount == 0 || pl.has("engine"))
+        defaultCount =
+            pl.has("engine")
+                ? 1u
+                : static_cast<unsigned>(std::count_if(target.engines.begin(), target.engines.end(),
+                                                      [](const EngineInfo& e) { return e.mainCompute; }));
+    const unsigned cores =
+        pl.get<unsigned>(countKey, std::max(1u, defaultCount), config::Range<unsigned>{1, 4096});
     if (cores == 1)
         return {&planEngine(pl, target)};
     if (pl.has("engine"))

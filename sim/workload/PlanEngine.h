@@ -23,8 +23,9 @@ inline const EngineInfo& planEngine(const config::Reader& plan, const TargetInfo
 // Reads `engine`, `engines` and `cores` (default: one core, as planEngine). ConfigError when both
 // `engine` and `engines` are given, when `cores` and `engines` disagree, when an engine is
 // unknown or named twice, or when the target has fewer main compute engines than `cores`.
-// `countKey` names the count key for kernels that speak of threads pinned to cores ("threads").
+// `countKey` names the count key for kernels that speak of threads pinned to cores ("threads");
+// `defaultCount` is its value when the plan names neither it nor an engine (0: every main engine).
 std::vector<const EngineInfo*> planEngines(const config::Reader& plan, const TargetInfo& target,
-                                           const std::string& countKey = "cores");
+                                           const std::string& countKey = "cores", unsigned defaultCount = 1);
 
 }  // namespace tessim

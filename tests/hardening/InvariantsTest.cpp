@@ -119,6 +119,7 @@ const std::vector<Fixed>& fixedCases() {
     static const std::string data = std::string(TESSIM_SOURCE_DIR) + "/tests/scalesim/data/";
     static const std::vector<Fixed> all = {
         {"conv2d/tiled", "npu", "resnet18-layer1"},
+        {"conv2d/rvv", "k1", "resnet18-layer1"},
         {"conv2d/tiled", "npu", "resnet18-layer2"},
         {"conv2d/tiled", "npu", "resnet18-layer2-down"},
         {"conv2d/tiled", "npu", "resnet18-layer3"},

@@ -136,6 +136,9 @@ const std::vector<std::string>& cleanCases() {
         "--target k1 --workload tt-lenet300 --plan tt/blocked --functional",
         "--target k1 --workload tt-lenet300 --plan tt/tiled --functional",
         "--target k1 --workload tt-lenet300 --plan tt/threaded --functional",
+        "--target k1 --workload resnet18-layer1 --plan rvv-im2col --set workload.h=9 --set workload.w=7 "
+        "--set "
+        "workload.channels=6 --set workload.filters=6 --set workload.groups=3 --functional",
         // ftm2000: resident and double-buffered shuffle, padding, four cores, im2col; functional
         kFtm + " --plan shuffle --functional",
         kFtm + " --plan shuffle --set plan.buffering=double --functional",

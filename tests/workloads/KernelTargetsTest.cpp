@@ -48,12 +48,26 @@ TEST(KernelTargets, APlanWithoutAStrategyTakesTheRowTheMachineRuns) {
 
 TEST(KernelTargets, ARowTheTargetCannotRunIsRefusedWithWhatItLacks) {
     const TargetInfo k1 = libraryTarget("k1");
+    const TargetInfo minimal = libraryTarget("minimal");
     const TargetInfo npu = libraryTarget("npu");
     const config::Node conv = config::loadYamlString("kernel: conv2d\n", "workload.yaml");
-    std::string e = selectionError(conv, config::Node(), k1);
-    EXPECT_NE(e.find("workload.yaml:1:1: error: kernel: conv2d cannot run on target 'k1'"), std::string::npos)
+    // The K1 runs conv2d/rvv; the minimal vector core has no vsetvl and no DMA: no row.
+    EXPECT_EQ(selectKernel(conv, config::Node(), &k1)->rowName(), "conv2d/rvv");
+    std::string e = selectionError(conv, config::Node(), minimal);
+    EXPECT_NE(e.find("workload.yaml:1:1: error: kernel: conv2d cannot run on target 'minimal'"),
+              std::string::npos)
         << e;
-    EXPECT_NE(e.find("conv2d/shuffle: engine 'core0' of target 'k1' has no DMA engine"), std::string::npos)
+    EXPECT_NE(e.find("conv2d/shuffle: engine 'core' of target 'minimal' has no DMA engine"),
+              std::string::npos)
+        << e;
+    EXPECT_NE(e.find("conv2d/rvv: engine 'core' of target 'minimal' has no unit for ops 'vsetvl'"),
+              std::string::npos)
+        << e;
+    e = selectionError(conv, config::loadYamlString("strategy: shuffle\n", "plan.yaml"), k1);
+    EXPECT_NE(
+        e.find("plan.yaml:1:1: error: strategy: conv2d/shuffle cannot run on target 'k1': engine 'core0' of "
+               "target 'k1' has no DMA engine"),
+        std::string::npos)
         << e;
     // Named by the plan: refused at its strategy.
     e = selectionError(conv, config::loadYamlString("strategy: shuffle\n", "plan.yaml"), npu);
@@ -91,8 +105,9 @@ TEST(KernelTargets, CrossTargetRunsAreRefusedBeforeSimulationOrRun) {
         std::string error;  // "" when the run must succeed
     };
     const Case cases[] = {
-        {"--target k1 --workload resnet18-layer1",
-         "resnet18-layer1.yaml:3:1: error: kernel: conv2d cannot run on target 'k1': "},
+        {"--target minimal --workload resnet18-layer1",
+         "resnet18-layer1.yaml:3:1: error: kernel: conv2d cannot run on target 'minimal': "},
+        {"--target k1 --workload resnet18-layer1 --set workload.h=14 --set workload.w=14", ""},
         {"--target npu --workload fc", "fc.yaml:3:1: error: kernel: fc cannot run on target 'npu': "},
         {"--target ftm2000 --workload tt-lenet300",
          "tt-lenet300.yaml:3:1: error: kernel: fc cannot run on target 'ftm2000': engine 'core0' of target "
@@ -127,7 +142,7 @@ TEST(KernelTargets, ListWorkloadsSaysWhereEachRuns) {
             EXPECT_NE(line.find("[runs on ftm2000, ftm2000-l1d-cache]"), std::string::npos) << line;
         }
         if (name == "resnet18") {
-            EXPECT_NE(line.find("[runs on npu]"), std::string::npos) << line;
+            EXPECT_NE(line.find("[runs on k1, npu]"), std::string::npos) << line;
         }
         if (name == "memcpy") {
             EXPECT_NE(line.find("[runs on k1]"), std::string::npos) << line;

@@ -291,7 +291,7 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
         else if (n.op == "Gemm" || n.op == "MatMul")
             m = mapMatrixProduct(graph, n);
         else
-            m.reason = "tessim maps only Conv, Gemm and MatMul to the MAC array";
+            m.reason = "tessim lowers only Conv, Gemm and MatMul (as conv2d layers)";
         if (m.layer) {
             const ConvLayer& l = *m.layer;
             Node row = Node::makeMap(at);

@@ -1,0 +1,113 @@
+// conv2d on the K1 (conv2d/rvv): im2col through the caches, then the RVV GEMM, over the eight
+// cores. Each layer's outputs equal the reference computed in the GEMM's order; a layer list
+// reports per layer, never faster than its compute bound; the column tiles keep the GEMM's reads
+// in the L1; more cores take less time.
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "common/ProcessRunner.h"
+
+namespace tessim {
+namespace {
+
+using test::runTessim;
+
+nlohmann::json run(const std::string& args) {
+    const auto r = runTessim("run --target k1 " + args + " --format json");
+    EXPECT_EQ(r.exitCode, 0) << args << ": " << r.err;
+    return r.exitCode == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
+}
+
+struct Shape {
+    const char* name;
+    const char* sets;
+    std::uint64_t outputs;
+};
+
+class RvvConvShapes : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(RvvConvShapes, OutputsEqualTheReference) {
+    const Shape& s = GetParam();
+    const auto j = run(std::string("--workload resnet18-layer1 --functional ") + s.sets);
+    ASSERT_FALSE(j.is_null());
+    EXPECT_EQ(j["plan"]["config"]["strategy"], "rvv-im2col");
+    EXPECT_TRUE(j["functional"]["checked"].get<bool>());
+    EXPECT_EQ(j["functional"]["elements"], s.outputs);
+    EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+    EXPECT_GE(j["seconds"].get<double>(), j["bounds"]["compute_s"].get<double>());
+}
+
+#define SHAPE(h, w, c, f, extra)                                                                             \
+    "--set workload.h=" #h " --set workload.w=" #w " --set workload.channels=" #c                            \
+    " --set workload.filters=" #f " " extra
+INSTANTIATE_TEST_SUITE_P(
+    K1, RvvConvShapes,
+    ::testing::Values(
+        Shape{"padded3x3", SHAPE(9, 7, 5, 6, ""), 9 * 7 * 6},
+        Shape{"stride2k7",
+              SHAPE(20, 17, 3, 8, "--set workload.k=7 --set workload.stride=2 --set workload.pad=3"),
+              10 * 9 * 8},
+        Shape{"pointwise",
+              SHAPE(11, 9, 6, 4, "--set workload.k=1 --set workload.pad=0 --set workload.stride=2"),
+              6 * 5 * 4},
+        Shape{"grouped", SHAPE(9, 7, 6, 6, "--set workload.groups=3"), 9 * 7 * 6},
+        Shape{"depthwise", SHAPE(9, 7, 6, 6, "--set workload.groups=6"), 9 * 7 * 6},
+        Shape{"f16", SHAPE(9, 7, 6, 6, "--set plan.dtype=f16"), 9 * 7 * 6},
+        Shape{"tilesOf3OnThreeCores", SHAPE(9, 7, 5, 6, "--set plan.tile_pixels=3 --set plan.threads=3"),
+              9 * 7 * 6}),
+    [](const ::testing::TestParamInfo<Shape>& info) { return std::string(info.param.name); });
+
+TEST(RvvConv, ALayerListReportsEveryLayerAtOrAboveItsComputeBound) {
+    const std::string path = "/tmp/tessim-rvv-net-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path)
+        << "kernel: conv2d\ndtype: i8\nlayers:\n"
+           "  - {name: stem, h: 16, w: 16, channels: 3, filters: 8, k: 3, stride: 2, pad: 1}\n"
+           "  - {name: dw, h: 8, w: 8, channels: 8, filters: 8, k: 3, pad: 1, groups: 8}\n"
+           "  - {name: pw, h: 8, w: 8, channels: 8, filters: 16, k: 1}\n";
+    const auto j = run("--workload " + path + " --functional");
+    std::remove(path.c_str());
+    ASSERT_FALSE(j.is_null());
+    EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+    EXPECT_EQ(j["functional"]["elements"], 8 * 8 * 8 + 8 * 8 * 8 + 8 * 8 * 16);
+    ASSERT_EQ(j["layers"].size(), 3u);
+    double sum = 0.0;
+    for (const auto& l : j["layers"]) {
+        EXPECT_EQ(l["dtype"], "f32") << l["name"];  // an INT8 model runs in f32 on the K1
+        EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
+        sum += l["seconds"].get<double>();
+    }
+    EXPECT_NEAR(sum, j["seconds"].get<double>(), 1e-9);
+}
+
+TEST(RvvConv, ColumnTilesThatFitTheL1KeepTheGemmOffTheDdr) {
+    // layer1 at 28×28: each core's 98 column rows take 221 KiB, past its 32 KiB L1 and its share of
+    // the L2. Tiles of half the L1 keep them there while the weights (147 KiB, in the L2) pass; one
+    // tile of all 98 re-reads them from the DDR for every block of filters.
+    const std::string layer = "--workload resnet18-layer1 --set workload.h=28 --set workload.w=28 ";
+    const auto tiled = run(layer);
+    const auto whole = run(layer + "--set plan.tile_pixels=100000");
+    ASSERT_FALSE(tiled.is_null());
+    ASSERT_FALSE(whole.is_null());
+    EXPECT_EQ(tiled["plan"]["config"]["tile_pixels"], 6);  // 16 KiB / 2304 B per row, whole blocks of rb 2
+    const double tiledDdr = tiled["traffic_bytes"]["ddr"]["read"].get<double>();
+    const double wholeDdr = whole["traffic_bytes"]["ddr"]["read"].get<double>();
+    EXPECT_LT(tiledDdr, 0.1 * wholeDdr) << tiledDdr << " vs " << wholeDdr;
+    EXPECT_LT(tiled["seconds"].get<double>(), 0.5 * whole["seconds"].get<double>());
+}
+
+TEST(RvvConv, EightCoresTakeLessThanAThirdOfOnesTime) {
+    const std::string layer = "--workload resnet18-layer1 --set workload.h=28 --set workload.w=28 ";
+    const auto eight = run(layer);
+    const auto one = run(layer + "--set plan.threads=1");
+    ASSERT_FALSE(eight.is_null());
+    ASSERT_FALSE(one.is_null());
+    EXPECT_EQ(eight["plan"]["config"]["threads"], 8);
+    EXPECT_LT(eight["seconds"].get<double>(), one["seconds"].get<double>() / 3);
+}
+
+}  // namespace
+}  // namespace tessim

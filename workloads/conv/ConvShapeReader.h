@@ -1,0 +1,13 @@
+// One convolution layer's shape from a workload map (its top level, or an entry of its `layers`
+// list): h, w, channels, filters, k (or kh and kw), stride, pad (or pad_h and pad_w), groups. Shared
+// by every conv2d row, so a layer reads the same on every chip.
+#pragma once
+
+#include "sim/config/Reader.h"
+#include "workloads/conv/ConvGeometry.h"
+
+namespace tessim {
+
+ConvShape readConvShape(config::Reader& r);
+
+}  // namespace tessim

@@ -1,0 +1,516 @@
+#include "workloads/conv/RvvConvKernel.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/config/Reader.h"
+#include "sim/ir/ElementArithmetic.h"
+#include "sim/stats/StatsTree.h"
+#include "sim/workload/PlanEngine.h"
+#include "workloads/common/ConfiguredWorkload.h"
+#include "workloads/common/FlopStats.h"
+#include "workloads/common/KernelReaders.h"
+#include "workloads/common/LoopOps.h"
+#include "workloads/common/MemoryLayout.h"
+#include "workloads/common/PlanMemory.h"
+#include "workloads/common/Slices.h"
+#include "workloads/common/TestData.h"
+#include "workloads/common/VectorOps.h"
+#include "workloads/conv/ConvShapeReader.h"
+#include "workloads/fc/FcGemmStream.h"
+
+namespace tessim {
+namespace {
+
+// The im2col loop's scalar registers, above the GEMM's (fc_gemm::kFirstPointer and its blocks):
+// the source and destination pointers, the row counter, its compare flag, vsetvl's result.
+constexpr std::uint8_t kSrc = scalarReg(24);
+constexpr std::uint8_t kDst = scalarReg(25);
+constexpr std::uint8_t kRow = scalarReg(26);
+constexpr std::uint8_t kRowFlag = scalarReg(27);
+constexpr std::uint8_t kCopyVl = scalarReg(28);
+// Copies move whole LMUL-8 groups: data through v24–v31, zeros (padding) from v16–v23, registers
+// the GEMM between them may use too.
+constexpr unsigned kCopyLmul = 8;
+constexpr std::uint8_t kCopyReg = 24;
+constexpr std::uint8_t kZeroReg = 16;
+// The threads meet at this barrier after each layer (a barrier is reusable: one generation per
+// layer); thread 0 forks the others at the start.
+constexpr std::uint32_t kLayerBarrier = fc_gemm::kJoinBarrier;
+
+struct RvvLayer {
+    std::string name;
+    std::uint32_t index = 0;
+    ConvShape s;
+    std::uint64_t inAddr = 0, wAddr = 0, outAddr = 0;
+    std::vector<Slice> rows;  // per thread: its output pixels
+    std::uint64_t tile = 1;   // pixels per im2col + GEMM step (their column rows stay in the L1)
+
+    std::uint64_t pixels() const { return std::uint64_t{s.outH()} * s.outW(); }
+    std::uint64_t k() const { return std::uint64_t{s.groupChannels()} * s.taps(); }  // GEMM depth per group
+    std::uint64_t inputs() const { return std::uint64_t{s.h} * s.w * s.channels; }
+    std::uint64_t weights() const { return std::uint64_t{s.filters} * k(); }
+    std::uint64_t outputs() const { return pixels() * s.filters; }
+    std::uint64_t saltIn() const { return 2 * std::uint64_t{index} + 1; }
+    std::uint64_t saltW() const { return 2 * std::uint64_t{index} + 2; }
+};
+
+struct RvvConvParams {
+    std::vector<RvvLayer> layers;
+    bool listed = false;
+    DType dtype = DType::F32;
+    std::string modelDtype;  // the workload's dtype (the model's); this core runs `dtype`
+    const MemorySpaceInfo* memory = nullptr;
+    std::vector<std::string> engines;  // one thread per engine
+    FcParams gemm;                     // the GEMM's blocking, registers and vector length
+    std::uint32_t copyVlmax = 0;       // elements per copy at LMUL 8
+    std::uint64_t colAddr = 0;         // the column buffers (one per thread) every layer reuses
+    std::uint64_t colStride = 0;       // bytes from one thread's column buffer to the next
+    double peakFlopPerSecond = 0.0;    // of all threads' engines
+
+    unsigned elem() const { return dtypeBytes(dtype); }
+    std::uint64_t column(unsigned t) const { return colAddr + t * colStride; }
+    // The GEMM of group g of `layer` over `count` pixels of thread t from `first` (in its slice):
+    // x their rows of the thread's column buffer, W the group's filters, y the pixels' outputs of
+    // those filters (rows F apart).
+    FcParams gemmFor(const RvvLayer& layer, unsigned t, unsigned g, std::uint64_t first,
+                     std::uint64_t count) const {
+        FcParams f = gemm;
+        const std::uint64_t pixel = layer.rows[t].first + first;
+        const std::uint64_t gf = layer.s.groupFilters();
+        f.in = layer.k();
+        f.out = gf;
+        f.batch = count;
+        f.xAddr = column(t);
+        f.wAddr = layer.wAddr + g * gf * layer.k() * elem();
+        f.yAddr = layer.outAddr + (pixel * layer.s.filters + g * gf) * elem();
+        f.yRow = layer.s.filters;
+        f.threads = {ThreadSlice{engines[t], 0, gf}};
+        f.forkJoin = false;
+        return f;
+    }
+};
+
+// Thread t's ops: per layer and group, im2col of its pixels then their GEMM; a barrier (and, on
+// thread 0 of a layer list, the layer's mark) after each layer.
+class RvvConvStream : public ChunkedOpStream {
+public:
+    RvvConvStream(const RvvConvParams& p, unsigned thread) : p_(p), t_(thread) {}
+
+protected:
+    bool refill(std::vector<Op>& out) override {
+        if (!started_) {
+            started_ = true;
+            if (p_.engines.size() > 1)
+                out.push_back(t_ == 0 ? syncOp(OpKind::Fork, fc_gemm::kForkEvent, 0)
+                                      : syncOp(OpKind::Join, fc_gemm::kForkEvent, 1));
+        }
+        while (layer_ < p_.layers.size()) {
+            const RvvLayer& l = p_.layers[layer_];
+            const Slice& rows = l.rows[t_];
+            if (gemm_) {
+                const Op* ops = nullptr;
+                const std::size_t n = gemm_->nextChunk(ops);
+                if (n > 0) {
+                    out.insert(out.end(), ops, ops + n);
+                    return true;
+                }
+                gemm_.reset();
+                vl_ = 0;  // the GEMM set its own
+                pixel_ = 0;
+                tile_ += l.tile;
+                if (tile_ >= rows.count) {
+                    tile_ = 0;
+                    ++group_;
+                }
+            }
+            if (group_ < l.s.groups && rows.count > 0) {
+                const std::uint64_t count = std::min(l.tile, rows.count - tile_);
+                if (pixel_ == 0) {
+                    setVl(out, p_.copyVlmax);
+                    Op zero = vectorOp(OpKind::Broadcast, p_.dtype, p_.copyVlmax);
+                    zero.dst = kZeroReg;
+                    out.push_back(zero);
+                    out.push_back(scalarOp(OpKind::SAdd, DType::I32, kRow, fc_gemm::kZero, 0.0));
+                }
+                // A few pixels per chunk: chunks stay small whatever the layer.
+                for (unsigned n = 0; n < 4 && pixel_ < count; ++n, ++pixel_)
+                    im2colPixel(out, l, rows.first + tile_ + pixel_, group_, count);
+                if (pixel_ == count) {
+                    // The GEMM counts its blocks from zero.
+                    out.push_back(scalarOp(OpKind::SAdd, DType::I32, fc_gemm::kBlock, fc_gemm::kZero, 0.0));
+                    gemm_ = makeFcStream(p_.gemmFor(l, t_, group_, tile_, count), 0);
+                }
+                return true;
+            }
+            // The layer's end: every thread's outputs are written before the next layer reuses the
+            // column buffer.
+            if (p_.engines.size() > 1)
+                out.push_back(
+                    syncOp(OpKind::Barrier, kLayerBarrier, static_cast<std::uint32_t>(p_.engines.size())));
+            if (p_.listed && t_ == 0) {
+                Op mark;
+                mark.kind = OpKind::Nop;
+                mark.tag = l.index + 1;
+                out.push_back(mark);
+            }
+            ++layer_;
+            group_ = 0;
+            tile_ = 0;
+            pixel_ = 0;
+            if (!out.empty())
+                return true;
+        }
+        return !out.empty();
+    }
+
+private:
+    void setVl(std::vector<Op>& out, std::uint32_t vl) {
+        if (vl == vl_)
+            return;
+        vl_ = vl;
+        out.push_back(vsetvlOp(p_.dtype, vl, kCopyVl, kCopyLmul));
+    }
+    // n elements from `src` (elements `stride` bytes apart; 0: contiguous) to `dst`, or zeros when
+    // there is no source (padding), in LMUL-8 strips.
+    void copy(std::vector<Op>& out, std::optional<std::uint64_t> src, std::uint64_t srcStride,
+              std::uint64_t dst, std::uint64_t n) {
+        const unsigned elem = p_.elem();
+        if (src)
+            out.push_back(
+                scalarOp(OpKind::SAdd, DType::I32, kSrc, fc_gemm::kZero, static_cast<double>(*src)));
+        out.push_back(scalarOp(OpKind::SAdd, DType::I32, kDst, fc_gemm::kZero, static_cast<double>(dst)));
+        for (std::uint64_t i = 0; i < n; i += p_.copyVlmax) {
+            const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.copyVlmax, n - i));
+            setVl(out, vl);
+            if (src) {
+                Op load = vectorLoad(p_.dtype, kCopyReg, p_.memory->id,
+                                     *src + i * (srcStride ? srcStride : elem), vl);
+                load.stride = static_cast<std::int64_t>(srcStride);
+                load.base = kSrc;
+                out.push_back(load);
+            }
+            Op store = vectorStore(p_.dtype, src ? kCopyReg : kZeroReg, p_.memory->id, dst + i * elem, vl);
+            store.base = kDst;
+            out.push_back(store);
+        }
+    }
+    // Column row `m` of group g: for each kernel row, the input run under it (kw·C contiguous
+    // elements without groups; per column a run of the group's channels, or one strided load
+    // across the columns for a depthwise layer), zeros where the window lies over the padding.
+    // Into row pixel_ of the thread's column buffer. `pixels`: the tile's count, which the row
+    // counter is compared with (the back-edge's condition: another pixel follows).
+    void im2colPixel(std::vector<Op>& out, const RvvLayer& l, std::uint64_t m, unsigned g,
+                     std::uint64_t pixels) {
+        const ConvShape& s = l.s;
+        const unsigned elem = p_.elem();
+        const std::uint64_t gc = s.groupChannels();
+        const auto oy = static_cast<std::int64_t>(m / s.outW()), ox = static_cast<std::int64_t>(m % s.outW());
+        const std::uint64_t row = p_.column(t_) + pixel_ * l.k() * elem;
+        for (std::uint32_t ky = 0; ky < s.kh; ++ky) {
+            const std::int64_t iy = oy * s.stride - s.padH + ky;
+            const std::uint64_t dst = row + std::uint64_t{ky} * s.kw * gc * elem;
+            if (iy < 0 || iy >= s.h) {
+                copy(out, std::nullopt, 0, dst, s.kw * gc);
+                continue;
+            }
+            const std::int64_t ix0 = ox * s.stride - s.padW;
+            const auto kx0 = static_cast<std::uint32_t>(std::clamp<std::int64_t>(-ix0, 0, s.kw));
+            const auto kx1 = static_cast<std::uint32_t>(std::clamp<std::int64_t>(s.w - ix0, kx0, s.kw));
+            auto at = [&](std::uint32_t kx) {
+                return l.inAddr + ((iy * s.w + ix0 + kx) * s.channels + g * gc) * elem;
+            };
+            if (kx0 > 0)
+                copy(out, std::nullopt, 0, dst, kx0 * gc);
+            if (kx1 > kx0) {
+                if (s.groups == 1)
+                    copy(out, at(kx0), 0, dst + kx0 * gc * elem, (kx1 - kx0) * gc);
+                else if (gc == 1)
+                    copy(out, at(kx0), s.channels * elem, dst + kx0 * elem, kx1 - kx0);
+                else
+                    for (std::uint32_t kx = kx0; kx < kx1; ++kx)
+                        copy(out, at(kx), 0, dst + kx * gc * elem, gc);
+            }
+            if (kx1 < s.kw)
+                copy(out, std::nullopt, 0, dst + kx1 * gc * elem, (s.kw - kx1) * gc);
+        }
+        out.push_back(scalarOp(OpKind::SAdd, DType::I32, kRow, kRow, 1.0));
+        out.push_back(scalarOp(OpKind::SCompare, DType::I32, kRowFlag, kRow, static_cast<double>(pixels)));
+        out.push_back(branchOp(DType::I32, kRowFlag, pixel_ + 1 < pixels));
+    }
+
+    const RvvConvParams& p_;
+    unsigned t_;
+    bool started_ = false;
+    std::size_t layer_ = 0;
+    unsigned group_ = 0;
+    std::uint64_t tile_ = 0;   // the tile's first pixel in the thread's slice
+    std::uint64_t pixel_ = 0;  // the next pixel of the tile
+    std::uint32_t vl_ = 0;
+    std::unique_ptr<OpStream> gemm_;
+};
+
+class RvvConvKernel : public ConfiguredWorkload {
+public:
+    explicit RvvConvKernel(RvvConvParams p) : p_(std::move(p)) {}
+
+    void derivePlan(nlohmann::ordered_json& j) const override {
+        j["dtype"] = dtypeName(p_.dtype);
+        j["threads"] = p_.engines.size();
+        j["engines"] = p_.engines;
+        j["vector_length"] = p_.gemm.vlmax;
+        j["copy_vector_length"] = p_.copyVlmax;
+        j["memory"] = p_.memory->name;
+        j["column_buffers"] = p_.colAddr;
+        j["column_buffer_bytes"] = p_.colStride;
+        nlohmann::ordered_json tiles = nlohmann::ordered_json::array();
+        for (const auto& l : p_.layers)
+            tiles.push_back(l.tile);
+        j["tile_pixels"] = p_.listed ? tiles : tiles.front();
+    }
+    std::vector<EngineStream> streams() override {
+        std::vector<EngineStream> s;
+        for (unsigned t = 0; t < p_.engines.size(); ++t)
+            s.push_back(EngineStream{p_.engines[t], std::make_unique<RvvConvStream>(p_, t)});
+        return s;
+    }
+    // Inputs and weights read once, outputs written once (the column buffer is the lowering's own).
+    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
+        std::uint64_t bytes = 0;
+        for (const auto& l : p_.layers)
+            bytes += (l.inputs() + l.weights() + l.outputs()) * p_.elem();
+        return {{p_.memory->level, bytes}};
+    }
+    std::uint64_t coldReadBytes() const override {
+        std::uint64_t bytes = 0;
+        for (const auto& l : p_.layers)
+            bytes += (l.inputs() + l.weights()) * p_.elem();
+        return bytes;
+    }
+    bool multiLayer() const override { return p_.listed; }
+    nlohmann::ordered_json layers() const override {
+        nlohmann::ordered_json out = nlohmann::ordered_json::array();
+        if (!p_.listed)
+            return out;
+        for (const auto& l : p_.layers) {
+            nlohmann::ordered_json j;
+            j["index"] = l.index;
+            j["name"] = l.name;
+            j["mark"] = l.index + 1;
+            j["engine"] = p_.engines.front();
+            j["h"] = l.s.h;
+            j["w"] = l.s.w;
+            j["channels"] = l.s.channels;
+            j["filters"] = l.s.filters;
+            j["kh"] = l.s.kh;
+            j["kw"] = l.s.kw;
+            j["stride"] = l.s.stride;
+            j["groups"] = l.s.groups;
+            j["out_h"] = l.s.outH();
+            j["out_w"] = l.s.outW();
+            j["dtype"] = dtypeName(p_.dtype);
+            j["macs"] = l.s.macs();
+            j["compulsory_bytes"] = (l.inputs() + l.weights() + l.outputs()) * p_.elem();
+            j["compute_bound_s"] = 2.0 * static_cast<double>(l.s.macs()) / p_.peakFlopPerSecond;
+            out.push_back(j);
+        }
+        return out;
+    }
+    void initialise(FunctionalMemory& memory) override {
+        for (const auto& l : p_.layers) {
+            write(memory, l.inAddr, l.inputs(), l.saltIn());
+            write(memory, l.wAddr, l.weights(), l.saltW());
+        }
+    }
+    FunctionalCheck check(FunctionalMemory& memory) override {
+        FunctionalCheck c;
+        c.checked = true;
+        const unsigned elem = p_.elem();
+        for (const auto& l : p_.layers) {
+            std::vector<std::uint8_t> buf(l.outputs() * elem);
+            memory.read(p_.memory->id, l.outAddr, buf.data(), buf.size());
+            const std::uint64_t gf = l.s.groupFilters();
+            for (std::uint64_t m = 0; m < l.pixels(); ++m) {
+                for (std::uint64_t f = 0; f < l.s.filters; ++f) {
+                    const double got = decodeElement(p_.dtype, buf.data() + (m * l.s.filters + f) * elem);
+                    const double want = reference(l, m, f / gf, f);
+                    if (c.countOutput(got, want, got != want)) {
+                        c.firstMismatch =
+                            fmt::format("{} output pixel {} filter {}: simulated {} reference {}", l.name, m,
+                                        f, got, want);
+                        c.locateFirstMismatch(p_.memory->id, l.outAddr + (m * l.s.filters + f) * elem);
+                    }
+                }
+            }
+        }
+        return c;
+    }
+    void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
+        std::uint64_t macs = 0;
+        for (const auto& l : p_.layers)
+            macs += l.s.macs();
+        addFlopStats(stats, 2 * macs, "2 · MACs of every layer", cycles, seconds);
+    }
+
+private:
+    void write(FunctionalMemory& memory, std::uint64_t addr, std::uint64_t count, std::uint64_t salt) const {
+        const unsigned elem = p_.elem();
+        std::vector<std::uint8_t> buf(count * elem);
+        for (std::uint64_t k = 0; k < count; ++k)
+            encodeElement(p_.dtype, testValue(p_.dtype, k, salt), buf.data() + k * elem);
+        memory.write(p_.memory->id, addr, buf.data(), buf.size());
+    }
+    // Output (pixel m, filter f of group g) as the GEMM computes it over the column row.
+    double reference(const RvvLayer& l, std::uint64_t m, std::uint64_t g, std::uint64_t f) const {
+        const ConvShape& s = l.s;
+        const std::uint64_t gc = s.groupChannels();
+        const auto oy = static_cast<std::int64_t>(m / s.outW()), ox = static_cast<std::int64_t>(m % s.outW());
+        FcParams fp = p_.gemm;
+        fp.in = l.k();
+        auto x = [&](std::uint64_t i) {
+            const std::uint64_t c = i % gc, kx = i / gc % s.kw, ky = i / gc / s.kw;
+            const std::int64_t iy = oy * s.stride - s.padH + static_cast<std::int64_t>(ky);
+            const std::int64_t ix = ox * s.stride - s.padW + static_cast<std::int64_t>(kx);
+            if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w)
+                return 0.0;
+            return testValue(p_.dtype,
+                             (static_cast<std::uint64_t>(iy) * s.w + static_cast<std::uint64_t>(ix)) *
+                                     s.channels +
+                                 g * gc + c,
+                             l.saltIn());
+        };
+        auto w = [&](std::uint64_t i) { return testValue(p_.dtype, f * l.k() + i, l.saltW()); };
+        return fcReference(fp, x, w);
+    }
+
+    RvvConvParams p_;
+};
+
+// requant_multiplier and requant_shift belong to an INT8 pipeline; a float run reads past them.
+void skipRequant(config::Reader& r) {
+    for (const char* key : {"requant_multiplier", "requant_shift"})
+        if (r.has(key))
+            r.get<std::string>(key);
+}
+
+}  // namespace
+
+std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const config::Node& workload,
+                                            const config::Node& plan, const TargetInfo& target) {
+    using namespace config;
+    (void)kernel;
+    RvvConvParams p;
+    Reader w(workload);
+    w.get<std::string>("kernel");
+    const std::string name = w.get<std::string>("name", std::string());
+    w.get<std::string>("description", std::string());
+    w.get<std::string>("source", std::string());
+    w.get<std::uint64_t>("batch", 1, Range<std::uint64_t>{1, 1});
+    // The model's types (an INT8 network for the NPU, say): this core runs the plan's dtype.
+    p.modelDtype = w.oneOf("dtype", {"i8", "f16", "f32"}, std::string("f32"));
+    w.oneOf("output_dtype", {"i8", "i32", "f16", "f32"},
+            p.modelDtype == "i8" ? std::string("i8") : p.modelDtype);
+    skipRequant(w);
+    p.listed = w.has("layers");
+    if (p.listed) {
+        std::vector<Reader> rows = w.children("layers");
+        if (rows.empty())
+            w.fail("layers", "the layer list is empty");
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            RvvLayer l;
+            l.index = static_cast<std::uint32_t>(i);
+            l.name = rows[i].get<std::string>("name", fmt::format("layer{}", i));
+            l.s = readConvShape(rows[i]);
+            skipRequant(rows[i]);
+            rows[i].finish();
+            p.layers.push_back(std::move(l));
+        }
+    } else {
+        RvvLayer l;
+        l.name = name;
+        l.s = readConvShape(w);
+        p.layers.push_back(std::move(l));
+    }
+    w.finish();
+
+    PlanReader planReader(plan);
+    Reader& pl = planReader.reader;
+    pl.oneOf("strategy", {"rvv-im2col"}, std::string("rvv-im2col"));
+    // Default: f32 whatever the model's type (the X60's integer dot products are not modelled).
+    parseDType(pl.oneOf("dtype", {"f32", "f16"}, std::string("f32")), p.dtype);
+    const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads", 0);
+    FcParams& g = p.gemm;
+    g.dtype = p.dtype;
+    g.rb = pl.get<unsigned>("rb", 2u, Range<unsigned>{1, 16});
+    g.ro = pl.get<unsigned>("ro", 4u, Range<unsigned>{1, 16});
+    g.lmul = pl.get<unsigned>("lmul", 2u, Range<unsigned>{1, 8});
+    // Pixels per im2col + GEMM step; 0: as many as fill half the memory the plan uses (the L1), so
+    // that the GEMM reads the column rows from it while the weights stream through.
+    const std::uint64_t tilePixels =
+        pl.get<std::uint64_t>("tile_pixels", 0, Range<std::uint64_t>{0, 1u << 20});
+    if ((g.lmul & (g.lmul - 1)) != 0)
+        pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", g.lmul));
+    p.memory = &planMemory(pl, target, *engines[0]);
+    pl.finish();
+    const EngineInfo& core = *engines[0];
+    for (const EngineInfo* e : engines) {
+        if (e->registerBytes != core.registerBytes || e->vectorRegisters != core.vectorRegisters ||
+            e->registerGroups != core.registerGroups)
+            pl.fail("threads", fmt::format("engines {} and {} have different registers", core.name, e->name));
+        p.engines.push_back(e->name);
+        p.peakFlopPerSecond += e->peakWorkPerCycle * e->clock.hz();
+    }
+    if (!core.registerGroups)
+        pl.fail("threads",
+                fmt::format("engine '{}' has no RVV register groups: the im2col copies run at LMUL 8",
+                            core.name));
+    if (core.vectorRegisters < 32 || core.scalarRegisters < 29)
+        pl.fail("threads",
+                fmt::format("engine '{}' has {} vector and {} scalar registers; the lowering uses 32 and 29",
+                            core.name, core.vectorRegisters, core.scalarRegisters));
+    g.group = g.lmul;
+    g.vlmax = std::max(1u, core.registerBytes * g.lmul / dtypeBytes(p.dtype));
+    // The GEMM's blocks take registers from v0 up; the copies reuse v16–v31 between GEMMs (the
+    // phases follow each other, so sharing costs only the order it already has).
+    if ((g.rb * g.ro + g.rb + g.ro) * g.group > core.vectorRegisters)
+        pl.fail("rb",
+                fmt::format(
+                    "a block of rb {} × ro {} at lmul {} needs {} vector registers; engine '{}' has {}", g.rb,
+                    g.ro, g.lmul, (g.rb * g.ro + g.rb + g.ro) * g.group, core.name, core.vectorRegisters),
+                config::Shortfall::Registers);
+    p.copyVlmax = std::max(1u, core.registerBytes * kCopyLmul / dtypeBytes(p.dtype));
+    g.memory = p.memory;
+    if (p.peakFlopPerSecond <= 0)
+        p.peakFlopPerSecond = 1.0;
+
+    MemoryLayout layout(*p.memory, fc_gemm::kPage);
+    for (auto& l : p.layers) {
+        const std::string tag = p.listed ? l.name + " " : std::string();
+        l.inAddr = layout.allocate(tag + "input", l.inputs() * p.elem());
+        l.wAddr = layout.allocate(tag + "weights", l.weights() * p.elem());
+        l.outAddr = layout.allocate(tag + "output", l.outputs() * p.elem());
+        l.rows = contiguousSlices(l.pixels(), engines.size(), g.rb);
+        std::uint64_t widest = 1;
+        for (const auto& r : l.rows)
+            widest = std::max(widest, r.count);
+        const std::uint64_t holds = p.memory->cacheBytes ? p.memory->cacheBytes : p.memory->size;
+        const std::uint64_t fit = holds / 2 / (l.k() * p.elem()) / g.rb * g.rb;
+        l.tile = std::min(widest, tilePixels ? tilePixels : std::max<std::uint64_t>(g.rb, fit));
+        p.colStride = std::max(p.colStride, (l.tile * l.k() * p.elem() + 63) / 64 * 64);
+    }
+    p.colAddr = layout.allocate("column buffers", p.colStride * engines.size());
+    if (layout.end() > (std::uint64_t{1} << 31))
+        w.fail(p.listed ? "layers" : "h",
+               fmt::format("the layers' arrays take {} B; the loops' 32-bit pointers reach 2 GiB",
+                           layout.end()));
+    layout.requireFits(w, p.listed ? "layers" : "h", "conv2d as im2col + GEMM");
+    auto k = std::make_unique<RvvConvKernel>(std::move(p));
+    k->echoFrom(w, pl);
+    return k;
+}
+
+}  // namespace tessim

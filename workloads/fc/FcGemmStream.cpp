@@ -1,0 +1,302 @@
+#include "workloads/fc/FcGemmStream.h"
+
+#include <vector>
+
+#include "sim/ir/ElementArithmetic.h"
+#include "workloads/common/VectorOps.h"
+
+// Why over `in`: W is stored row-major [out][in] (as a framework hands it over), so along `in`
+// both a W row and an x row are unit-stride (vle32 at 16 B/cycle). Along `out` every W load would
+// be strided (about one element per cycle) unless W were first transposed. The price of `in` is
+// one vfredusum per output at the end of its row.
+
+namespace tessim {
+
+using namespace fc_gemm;
+
+namespace {
+
+class FcStream : public ChunkedOpStream {
+public:
+    FcStream(const FcParams& p, unsigned thread) : p_(p), thread_(thread), slice_(p.threads[thread]) {}
+
+protected:
+    bool refill(std::vector<Op>& out) override {
+        if (!started_) {
+            started_ = true;
+            if (p_.forkJoin && p_.threads.size() > 1)
+                out.push_back(thread_ == 0 ? control(OpKind::Fork, kForkEvent, 0)
+                                           : control(OpKind::Join, kForkEvent, 1));
+            setVl(out, p_.vlmax);
+            return true;
+        }
+        if (pass_ == p_.repeat || slice_.count == 0) {
+            if (done_)
+                return false;
+            done_ = true;
+            if (p_.forkJoin && p_.threads.size() > 1)
+                out.push_back(
+                    control(OpKind::Barrier, kJoinBarrier, static_cast<std::uint32_t>(p_.threads.size())));
+            return !out.empty();
+        }
+        const std::uint64_t width = blockWidth();
+        if (p_.overOut)
+            blockOverOut(out, width);
+        else
+            blockOverIn(out, width);
+        // Next block: batch rows inside, outputs outside (a block of W rows stays within the
+        // L1's reach while every batch row passes it).
+        b_ += p_.rb;
+        if (b_ >= p_.batch) {
+            b_ = 0;
+            o_ += width;
+            if (o_ >= slice_.count) {
+                o_ = 0;
+                ++pass_;
+            }
+        }
+        return true;
+    }
+
+private:
+    // Vector register groups: the accumulators, then the x rows, then the W rows.
+    std::uint8_t acc(unsigned b, unsigned o) const {
+        return static_cast<std::uint8_t>((b * p_.ro + o) * p_.accGroup());
+    }
+    std::uint8_t xReg(unsigned b) const { return operand(b); }
+    std::uint8_t wReg(unsigned o) const { return operand(p_.rb + o); }
+    std::uint8_t operand(unsigned g) const {
+        return static_cast<std::uint8_t>(p_.rb * p_.ro * p_.accGroup() + g * p_.group);
+    }
+    // Over `out`: the accumulators, then the W columns; x values in scalar registers.
+    std::uint8_t wColumn(unsigned o) const { return reg(p_.rb * p_.ro + o); }
+    std::uint8_t xValue(unsigned b) const { return scalarReg(kFirstPointer + 2 * p_.rb + p_.ro + b); }
+    std::uint8_t reg(unsigned g) const { return static_cast<std::uint8_t>(g * p_.group); }
+    std::uint8_t yPtr(unsigned b) const { return scalarReg(kFirstPointer + b); }
+    std::uint8_t xPtr(unsigned b) const { return scalarReg(kFirstPointer + p_.rb + b); }
+    std::uint8_t wPtr(unsigned o) const { return scalarReg(kFirstPointer + 2 * p_.rb + o); }
+
+    // Outputs of the next block. Over `out`, ro whole vectors, or alone the short last vector of
+    // `out` (a block's vectors share one vector length).
+    std::uint64_t blockWidth() const {
+        const std::uint64_t left = slice_.count - o_;
+        if (!p_.overOut)
+            return std::min<std::uint64_t>(p_.ro, left);
+        if (left < p_.vlmax)
+            return left;
+        return std::min<std::uint64_t>(p_.ro, left / p_.vlmax) * p_.vlmax;
+    }
+
+    // Over `out`: rb·ro vectors of outputs y[b][o … o + vl), each Σ_i x[b][i] · W[o …][i]: per i a
+    // scalar load of x[b][i] per batch row (flw), a strided load of a W column per output vector
+    // (vlse32, stride `in`), rb·ro vfmacc.vf; the vectors stored unit-stride at the end.
+    void blockOverOut(std::vector<Op>& out, std::uint64_t width) {
+        const std::uint64_t o0 = slice_.first + o_;
+        const unsigned rb = static_cast<unsigned>(std::min<std::uint64_t>(p_.rb, p_.batch - b_));
+        const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, width));
+        const auto ro = static_cast<unsigned>(width / vl);
+        const unsigned elem = p_.elem();
+        for (unsigned b = 0; b < rb; ++b)
+            out.push_back(scalar(OpKind::SAdd, xPtr(b), kZero, p_.xAddr + (b_ + b) * p_.in * elem));
+        for (unsigned o = 0; o < ro; ++o)
+            out.push_back(scalar(OpKind::SAdd, wPtr(o), kZero, p_.wAddr + (o0 + o * vl) * p_.in * elem));
+        out.push_back(scalar(OpKind::SAdd, kEnd, kZero, p_.wAddr + (o0 * p_.in + p_.in) * elem));
+        setVl(out, vl);
+        for (std::uint64_t i = 0; i < p_.in; ++i) {
+            for (unsigned b = 0; b < rb; ++b) {
+                Op op;
+                op.kind = OpKind::ScalarLoad;
+                op.dtype = p_.dtype;
+                op.dst = xValue(b);
+                op.space = p_.memory->id;
+                op.addr = p_.xAddr + ((b_ + b) * p_.in + i) * elem;
+                op.base = xPtr(b);
+                out.push_back(op);
+            }
+            for (unsigned o = 0; o < ro; ++o) {
+                Op op = load(wColumn(o), wPtr(o), p_.wAddr + ((o0 + o * vl) * p_.in + i) * elem, vl);
+                op.stride = static_cast<std::int64_t>(p_.in * elem);
+                out.push_back(op);
+            }
+            for (unsigned o = 0; o < ro; ++o) {
+                for (unsigned b = 0; b < rb; ++b)
+                    out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xValue(b), wColumn(o)));
+            }
+            loopTail(out, rb, ro, elem, i + 1 < p_.in);
+        }
+        for (unsigned b = 0; b < rb; ++b) {
+            out.push_back(
+                scalar(OpKind::SAdd, yPtr(b), kZero, p_.yAddr + ((b_ + b) * p_.yStride() + o0) * elem));
+            for (unsigned o = 0; o < ro; ++o) {
+                Op store = vectorStore(p_.dtype, acc(b, o), p_.memory->id,
+                                       p_.yAddr + ((b_ + b) * p_.yStride() + o0 + o * vl) * elem, vl);
+                store.base = yPtr(b);
+                out.push_back(store);
+            }
+        }
+        blockLoop(out, width);
+    }
+
+    // Pointer increments, the compare of W row 0's pointer with its end, the back-edge.
+    void loopTail(std::vector<Op>& out, unsigned rb, unsigned ro, std::uint64_t stepBytes, bool more) const {
+        const auto step = static_cast<double>(stepBytes);
+        for (unsigned b = 0; b < rb; ++b)
+            out.push_back(scalar(OpKind::SAdd, xPtr(b), xPtr(b), step));
+        for (unsigned o = 0; o < ro; ++o)
+            out.push_back(scalar(OpKind::SAdd, wPtr(o), wPtr(o), step));
+        Op compare = scalar(OpKind::SCompare, kFlag, wPtr(0), 0.0);
+        compare.src[1] = kEnd;
+        out.push_back(compare);
+        out.push_back(branch(more));
+    }
+
+    // The block loop: a counter, a compare and its back-edge.
+    void blockLoop(std::vector<Op>& out, std::uint64_t width) {
+        const bool lastBlock = b_ + p_.rb >= p_.batch && o_ + width >= slice_.count;
+        const bool more = !lastBlock || pass_ + 1 < p_.repeat;
+        out.push_back(scalar(OpKind::SAdd, kBlock, kBlock, 1.0));
+        out.push_back(scalar(OpKind::SCompare, kFlag, kBlock, static_cast<double>(++blocks_ + more)));
+        out.push_back(branch(more));
+    }
+
+    // Over `in`: rb·ro dot products of length `in`.
+    void blockOverIn(std::vector<Op>& out, std::uint64_t width) {
+        const std::uint64_t o0 = slice_.first + o_;
+        const unsigned rb = static_cast<unsigned>(std::min<std::uint64_t>(p_.rb, p_.batch - b_));
+        const auto ro = static_cast<unsigned>(width);
+        const unsigned elem = p_.elem();
+        // Row pointers and the end the loop compares W row 0's pointer against.
+        for (unsigned b = 0; b < rb; ++b)
+            out.push_back(scalar(OpKind::SAdd, xPtr(b), kZero, p_.xAddr + (b_ + b) * p_.in * elem));
+        for (unsigned o = 0; o < ro; ++o)
+            out.push_back(scalar(OpKind::SAdd, wPtr(o), kZero, p_.wAddr + (o0 + o) * p_.in * elem));
+        out.push_back(scalar(OpKind::SAdd, kEnd, kZero, p_.wAddr + (o0 + 1) * p_.in * elem));
+        // Widening: the f32 accumulators start at zero (vmv.v.i), every step is a vfwmacc.
+        if (p_.widen) {
+            for (unsigned b = 0; b < rb; ++b) {
+                for (unsigned o = 0; o < ro; ++o) {
+                    Op zero = tessim::vectorOp(OpKind::Broadcast, DType::F32, p_.vlmax);
+                    zero.dst = acc(b, o);
+                    out.push_back(zero);
+                }
+            }
+        }
+        for (std::uint64_t i = 0; i < p_.in; i += p_.vlmax) {
+            const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, p_.in - i));
+            setVl(out, vl);
+            for (unsigned b = 0; b < rb; ++b)
+                out.push_back(load(xReg(b), xPtr(b), p_.xAddr + ((b_ + b) * p_.in + i) * elem, vl));
+            for (unsigned o = 0; o < ro; ++o)
+                out.push_back(load(wReg(o), wPtr(o), p_.wAddr + ((o0 + o) * p_.in + i) * elem, vl));
+            for (unsigned o = 0; o < ro; ++o) {
+                for (unsigned b = 0; b < rb; ++b)
+                    out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xReg(b), wReg(o)));
+            }
+            loopTail(out, rb, ro, std::uint64_t{vl} * elem, i + vl < p_.in);
+        }
+        // Each accumulator summed over its lanes (vfredusum, then vfmv.f.s) and stored (fsw at an
+        // immediate offset of its y row's pointer).
+        setVl(out, p_.reduceVl());
+        for (unsigned b = 0; b < rb; ++b)
+            out.push_back(
+                scalar(OpKind::SAdd, yPtr(b), kZero, p_.yAddr + ((b_ + b) * p_.yStride() + o0) * elem));
+        unsigned sum = 0;
+        for (unsigned b = 0; b < rb; ++b) {
+            for (unsigned o = 0; o < ro; ++o, ++sum) {
+                const std::uint8_t s = scalarReg(kFirstSum + sum % kSumRegs);
+                Op reduce = tessim::vectorOp(OpKind::Reduce, p_.accType(), p_.reduceVl());
+                reduce.dst = s;
+                reduce.src[0] = acc(b, o);
+                out.push_back(reduce);
+                Op store;
+                store.kind = OpKind::ScalarStore;
+                store.dtype = p_.dtype;
+                store.src[0] = s;
+                store.space = p_.memory->id;
+                store.addr = p_.yAddr + ((b_ + b) * p_.yStride() + o0 + o) * elem;
+                store.base = yPtr(b);
+                out.push_back(store);
+            }
+        }
+        blockLoop(out, width);
+    }
+
+    void setVl(std::vector<Op>& out, std::uint32_t vl) {
+        if (vl == vl_)
+            return;
+        vl_ = vl;
+        out.push_back(vsetvlOp(p_.dtype, vl, kVl, p_.lmul));
+    }
+    Op vectorOp(OpKind kind, std::uint32_t vl) const { return tessim::vectorOp(kind, p_.dtype, vl); }
+    // The first step multiplies (vfmul: no accumulator needs zeroing first), the later ones
+    // accumulate (vfmacc): acc ← a · b + acc. Widening, every step is a vfwmacc.
+    Op multiplyAccumulate(bool first, std::uint32_t vl, std::uint8_t accumulator, std::uint8_t a,
+                          std::uint8_t b) const {
+        if (p_.widen)
+            first = false;
+        Op op = vectorOp(first ? OpKind::Mul : p_.widen ? OpKind::WidenFma : OpKind::Fma, vl);
+        op.dst = accumulator;
+        op.src[0] = a;
+        op.src[1] = b;
+        if (!first)
+            op.src[2] = accumulator;
+        return op;
+    }
+    // A load from the address in `pointer` (the op waits for the pointer's last increment).
+    Op load(std::uint8_t reg, std::uint8_t pointer, std::uint64_t addr, std::uint32_t vl) const {
+        Op op = vectorLoad(p_.dtype, reg, p_.memory->id, addr, vl);
+        op.base = pointer;
+        return op;
+    }
+    static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
+        return scalarOp(kind, kIndex, dst, src, imm);
+    }
+    static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, std::uint64_t imm) {
+        return scalar(kind, dst, src, static_cast<double>(imm));
+    }
+    static Op branch(bool taken) { return branchOp(kIndex, kFlag, taken); }
+    static Op control(OpKind kind, std::uint32_t tag, std::uint32_t count) {
+        return syncOp(kind, tag, count);
+    }
+
+    const FcParams p_;
+    unsigned thread_;
+    ThreadSlice slice_;
+    bool started_ = false;
+    bool done_ = false;
+    unsigned pass_ = 0;
+    std::uint64_t b_ = 0, o_ = 0;  // the next block: its first batch row, its first output in the slice
+    std::uint64_t blocks_ = 0;
+    std::uint32_t vl_ = 0;  // the vector length last set
+};
+
+}  // namespace
+
+std::unique_ptr<OpStream> makeFcStream(const FcParams& p, unsigned thread) {
+    return std::make_unique<FcStream>(p, thread);
+}
+
+double fcReference(const FcParams& p, const std::function<double(std::uint64_t)>& x,
+                   const std::function<double(std::uint64_t)>& w) {
+    if (p.overOut) {
+        // Over `out`: one lane per output, x[b][i] · W[o][i] in the order of i.
+        double sum = mulIn(p.dtype, x(0), w(0));
+        for (std::uint64_t i = 1; i < p.in; ++i)
+            sum = fmaIn(p.dtype, x(i), w(i), sum);
+        return sum;
+    }
+    // Widening: f32 lanes from zero, every step a fused f16 × f16 + f32; the sum rounded to f16
+    // by the store.
+    const DType acc = p.accType();
+    std::vector<double> lanes(p.vlmax, 0.0);
+    for (std::uint64_t i = 0; i < p.in; ++i) {
+        double& lane = lanes[i % p.vlmax];
+        lane = i < p.vlmax && !p.widen ? mulIn(acc, x(i), w(i)) : fmaIn(acc, x(i), w(i), lane);
+    }
+    double sum = 0.0;
+    for (std::uint32_t l = 0; l < p.reduceVl(); ++l)
+        sum = addIn(acc, sum, lanes[l]);
+    return roundTo(p.dtype, sum);
+}
+
+}  // namespace tessim
