@@ -190,6 +190,24 @@ TEST(OnnxWorkload, SmallModelRunsFunctionallyBitExact) {
     EXPECT_GT(r["functional"]["elements"].get<std::uint64_t>(), 0u);
 }
 
+// On the K1 the same model's layers run as im2col + RVV GEMM (conv2d/rvv) in f32: the same layers,
+// each output equal to the GEMM-order reference, the same operators left out.
+TEST(OnnxWorkload, SmallModelRunsOnTheK1WithTheSameLayers) {
+    REQUIRE_ONNX_MODELS();
+    const Json k1 = runJson("run --target k1 --workload " + model("small.onnx") + " --functional");
+    const Json npu = runJson("run --target npu --workload " + model("small.onnx"));
+    EXPECT_EQ(k1["functional"]["mismatches"].get<std::uint64_t>(), 0u) << k1["functional"].dump();
+    EXPECT_GT(k1["functional"]["elements"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(k1["plan"]["config"]["strategy"], "rvv-im2col");
+    ASSERT_EQ(k1["layers"].size(), npu["layers"].size());
+    for (std::size_t i = 0; i < k1["layers"].size(); ++i) {
+        EXPECT_EQ(k1["layers"][i]["op"], npu["layers"][i]["op"]);
+        EXPECT_EQ(k1["layers"][i]["macs"], npu["layers"][i]["macs"]);
+        EXPECT_EQ(k1["layers"][i]["dtype"], "f32");
+    }
+    EXPECT_EQ(k1["not_simulated"], npu["not_simulated"]);
+}
+
 // Weights in a file beside the model (ONNX external data) are found next to the model, whatever
 // the working directory; the layers are the same as with the weights inside.
 TEST(OnnxWorkload, ExternalDataModelRunsLikeTheModelWithItsWeightsInside) {
