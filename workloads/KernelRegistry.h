@@ -31,7 +31,7 @@ struct KernelNeeds {
     bool dma = false;                 // the engine starts DMA transfers (its `dma:` key)
     bool macArray = false;            // the engine has a MAC array
     std::vector<std::string> levels;  // memory levels the target has ("sram", "ddr")
-    bool layerLists = false;          // it also takes a workload of several `layers` (a network)
+    bool layerLists = false;  // it takes a `layers` list itself (else: LayerSequence runs one at a time)
 };
 
 // "" when `target` has what `needs` names; else why not ("no engine of target 'k1' has a MAC
@@ -55,8 +55,7 @@ struct KernelEntry {
     std::string rowName() const { return variant.empty() ? name : name + "/" + variant; }
 };
 
-// "" when `row` can run `workload` on `target`; else why not (unmetNeeds, or a `layers` list given
-// to a row that takes one layer).
+// "" when `row` can run `workload` on `target`; else why not (unmetNeeds).
 std::string whyNot(const KernelEntry& row, const config::Node& workload, const TargetInfo& target);
 
 const std::vector<KernelEntry>& kernelRegistry();

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "sim/config/ConfigError.h"
 #include "sim/config/Reader.h"
 #include "workloads/KernelRegistry.h"
+#include "workloads/LayerSequence.h"
 
 namespace tessim {
 
@@ -19,7 +21,19 @@ std::unique_ptr<Workload> makeWorkload(const config::Node& workload, const confi
                                        const TargetInfo& target) {
     config::Reader w(workload);
     const std::string kernel = w.oneOf("kernel", kernelNames());
-    return selectKernel(workload, plan, &target)->make(kernel, workload, plan, target);
+    const KernelEntry* row = selectKernel(workload, plan, &target);
+    // A network on a row that runs one layer at a time: its layers in sequence.
+    if (workload.find("layers") && !row->needs.layerLists)
+        return makeLayerSequence(*row, workload, plan, target);
+    try {
+        return row->make(kernel, workload, plan, target);
+    } catch (const config::ConfigError& e) {
+        // A convolution whose filters do not fit the cores' memories: in blocks of filters, on
+        // every core (LayerSequence), if the plan leaves that open.
+        if (e.shortfall() != config::Shortfall::Capacity || kernel != "conv2d" || row->needs.layerLists)
+            throw;
+    }
+    return makeLayerSequence(*row, workload, plan, target);
 }
 
 }  // namespace tessim

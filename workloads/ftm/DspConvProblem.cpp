@@ -19,8 +19,24 @@ DspConvProblem readDspConvProblem(config::Reader& w) {
     p.channels = w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 4096});
     p.filters = w.get<std::uint32_t>("filters", 1u, Range<std::uint32_t>{1, 4096});
     p.pad = w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 32});
-    const std::string dtype = w.oneOf("dtype", {"f64", "f32"}, std::string("f64"));
-    parseDType(dtype, p.dtype);
+    // Grouped layers (an ONNX model's) are refused; ungrouped ones need not say so.
+    if (w.has("groups")) {
+        const auto groups = w.get<std::uint32_t>("groups", Range<std::uint32_t>{1, 65535});
+        if (groups != 1)
+            w.fail("groups", fmt::format("the vector DSP's convolutions run ungrouped layers (groups 1), not "
+                                         "groups {}",
+                                         groups));
+    }
+    // An INT8 network (the npu's) runs in f32 on the DSP's FMACs; its requantisation keys belong to
+    // the integer pipeline and are read past.
+    p.modelDtype = w.oneOf("dtype", {"f64", "f32", "i8"}, std::string("f64"));
+    parseDType(p.modelDtype == "i8" ? "f32" : p.modelDtype, p.dtype);
+    if (p.modelDtype == "i8") {
+        w.oneOf("output_dtype", {"i8", "i32"}, std::string("i8"));
+        for (const char* key : {"requant_multiplier", "requant_shift"})
+            if (w.has(key))
+                w.get<std::string>(key);
+    }
     if (p.k > p.hp() || p.k > p.wp())
         w.fail("k", fmt::format("kernel {}×{} is larger than the {}×{} input with padding {}", p.k, p.k, p.h,
                                 p.w, p.pad));
@@ -31,10 +47,22 @@ DspConvProblem readDspConvProblem(config::Reader& w) {
     return p;
 }
 
-void placeInDdr(DspConvProblem& p) {
-    p.ddrIn = 0;
-    p.ddrW = alignUp(p.inputElements() * p.elem, 4096);
+void placeInDdr(DspConvProblem& p, std::uint64_t base) {
+    p.ddrIn = alignUp(base, 4096);
+    p.ddrW = alignUp(p.ddrIn + p.inputElements() * p.elem, 4096);
     p.ddrOut = alignUp(p.ddrW + std::uint64_t{p.filters} * p.coefficientsPerFilter() * p.elem, 4096);
+}
+
+std::uint64_t ddrFootprint(const DspConvProblem& p) {
+    DspConvProblem at = p;
+    placeInDdr(at);
+    return at.ddrOut + std::uint64_t{p.ho} * p.wo * p.filters * p.elem;
+}
+
+std::uint64_t readDdrOffset(config::Reader& plan) {
+    if (!plan.has("ddr_offset"))
+        return 0;  // not echoed: a single layer's plan stays as written
+    return plan.get<std::uint64_t>("ddr_offset", config::Range<std::uint64_t>{0, std::uint64_t{1} << 36});
 }
 
 nlohmann::ordered_json resolvedConvWorkload(const DspConvProblem& p) {
@@ -47,6 +75,8 @@ nlohmann::ordered_json resolvedConvWorkload(const DspConvProblem& p) {
     j["channels"] = p.channels;
     j["filters"] = p.filters;
     j["dtype"] = std::string(dtypeName(p.dtype));
+    if (!p.modelDtype.empty() && p.modelDtype != dtypeName(p.dtype))
+        j["model_dtype"] = p.modelDtype;  // the network's type; the layer ran in `dtype`
     if (p.pad > 0)
         j["pad"] = p.pad;
     return j;

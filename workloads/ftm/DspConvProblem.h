@@ -15,6 +15,7 @@ namespace tessim {
 
 struct DspConvProblem {
     DType dtype = DType::F64;
+    std::string modelDtype;  // the workload's dtype: i8 (a quantised network) runs in f32
     unsigned elem = 8;
     std::uint32_t h = 0, w = 0, k = 0, s = 1, channels = 1, filters = 1, ho = 0, wo = 0;
     std::uint32_t pad = 0;             // zero rows and columns around the map
@@ -36,8 +37,13 @@ struct DspConvProblem {
 // Reads the conv2d workload keys (h, w, k, stride, channels, filters, pad, dtype) and finishes `w`.
 DspConvProblem readDspConvProblem(config::Reader& w);
 
-// In DDR (space p.ddr): the input at 0, then the filters and the outputs, each 4 KiB aligned.
-void placeInDdr(DspConvProblem& p);
+// In DDR (space p.ddr): the input at `base` (4 KiB aligned), then the filters and the outputs, each
+// 4 KiB aligned. A layer of a network sits after the layers before it (plan.ddr_offset).
+void placeInDdr(DspConvProblem& p, std::uint64_t base = 0);
+// The bytes from the input's start to the end of the outputs (what placeInDdr lays out).
+std::uint64_t ddrFootprint(const DspConvProblem& p);
+// plan.ddr_offset: where the layer's tensors start in DDR (bytes, default 0).
+std::uint64_t readDdrOffset(config::Reader& plan);
 
 nlohmann::ordered_json resolvedConvWorkload(const DspConvProblem& p);
 

@@ -563,7 +563,7 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
                                         static_cast<unsigned>(std::min<std::uint64_t>(maxChunks, kMaxUnroll)),
                                         pl));
     }
-    placeInDdr(p);
+    placeInDdr(p, readDdrOffset(pl));
     pl.finish();
     auto made = std::make_unique<Im2colConvKernel>(std::move(p));
     made->echoFrom(w, pl);

@@ -704,7 +704,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         p.blocks.push_back(b);
     }
     p.amBytes = layout.end();
-    placeInDdr(p);
+    placeInDdr(p, readDdrOffset(pl));
     pl.finish();
     auto made = std::make_unique<ShuffleConvKernel>(std::move(p));
     made->echoFrom(w, pl);

@@ -1,0 +1,348 @@
+#include "workloads/LayerSequence.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/config/ConfigError.h"
+#include "sim/config/Reader.h"
+#include "workloads/common/FlopStats.h"
+#include "workloads/common/LoopOps.h"
+
+namespace tessim {
+namespace {
+
+// The barrier after each block: an id the kernels' own barriers (small numbers) do not take.
+constexpr std::uint32_t kSequenceBarrier = 0x7fff0001;
+
+struct Block {
+    std::unique_ptr<Workload> work;
+    std::uint64_t macs = 0;
+};
+
+struct Layer {
+    std::string name;
+    std::uint32_t index = 0;
+    std::vector<Block> blocks;
+    std::uint32_t filters = 0;
+    std::uint64_t macs() const {
+        std::uint64_t m = 0;
+        for (const auto& b : blocks)
+            m += b.macs;
+        return m;
+    }
+};
+
+// One engine's ops: each block's stream for it (none where the block leaves it idle), the
+// barrier after each block, and on the first engine the layer's mark after its last block.
+class SequenceStream : public OpStream {
+public:
+    SequenceStream(std::vector<std::vector<std::unique_ptr<OpStream>>> perLayer, std::uint32_t engines,
+                   bool marks)
+        : layers_(std::move(perLayer)), engines_(engines), marks_(marks) {}
+
+    void setEngineClock(EngineClock* clock) override {
+        for (auto& l : layers_)
+            for (auto& s : l)
+                if (s)
+                    s->setEngineClock(clock);
+    }
+    const Op* next() override {
+        const Op* first = nullptr;
+        if (pos_ == held_.size()) {
+            held_.clear();
+            pos_ = 0;
+            if (nextChunk(first) == 0)
+                return nullptr;
+            held_.assign(first, first + last_);
+        }
+        return &held_[pos_++];
+    }
+    std::size_t nextChunk(const Op*& first) override {
+        while (layer_ < layers_.size()) {
+            auto& blocks = layers_[layer_];
+            if (block_ < blocks.size()) {
+                if (blocks[block_]) {
+                    const std::size_t n = blocks[block_]->nextChunk(first);
+                    if (n > 0)
+                        return last_ = n;
+                }
+                ++block_;
+                own_.clear();
+                if (engines_ > 1)
+                    own_.push_back(syncOp(OpKind::Barrier, kSequenceBarrier, engines_));
+                if (block_ == blocks.size() && marks_) {
+                    Op mark;
+                    mark.kind = OpKind::Nop;
+                    mark.tag = static_cast<std::uint32_t>(layer_) + 1;
+                    own_.push_back(mark);
+                }
+                if (!own_.empty()) {
+                    first = own_.data();
+                    return last_ = own_.size();
+                }
+                continue;
+            }
+            ++layer_;
+            block_ = 0;
+        }
+        return 0;
+    }
+
+private:
+    std::vector<std::vector<std::unique_ptr<OpStream>>> layers_;
+    std::uint32_t engines_;
+    bool marks_;
+    std::size_t layer_ = 0, block_ = 0;
+    std::vector<Op> own_, held_;
+    std::size_t pos_ = 0, last_ = 0;
+};
+
+class LayerSequenceWorkload : public Workload {
+public:
+    LayerSequenceWorkload(std::vector<Layer> layers, double peakWork)
+        : layers_(std::move(layers)), peakWork_(peakWork) {}
+
+    nlohmann::ordered_json resolvedWorkload() const override {
+        nlohmann::ordered_json j;
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto& l : layers_) {
+            nlohmann::ordered_json one = l.blocks.front().work->resolvedWorkload();
+            j["kernel"] = one["kernel"];
+            one.erase("kernel");
+            nlohmann::ordered_json named;
+            named["name"] = l.name;
+            for (auto it = one.begin(); it != one.end(); ++it)
+                named[it.key()] = it.value();
+            named["filters"] = l.filters;
+            list.push_back(named);
+        }
+        j["layers"] = list;
+        return j;
+    }
+    nlohmann::ordered_json resolvedPlan() const override {
+        nlohmann::ordered_json j = layers_.front().blocks.front().work->resolvedPlan();
+        j.erase("ddr_offset");
+        nlohmann::ordered_json blocks = nlohmann::ordered_json::array();
+        for (const auto& l : layers_)
+            blocks.push_back(l.blocks.size());
+        j["filter_blocks"] = blocks;
+        return j;
+    }
+    std::vector<EngineStream> streams() override {
+        // Every block's streams, by engine, in the order the engines first appear.
+        std::vector<std::string> engines;
+        std::vector<std::vector<std::vector<EngineStream>>> all;
+        for (auto& l : layers_) {
+            all.emplace_back();
+            for (auto& b : l.blocks) {
+                all.back().push_back(b.work->streams());
+                for (const auto& s : all.back().back())
+                    if (std::find(engines.begin(), engines.end(), s.engine) == engines.end())
+                        engines.push_back(s.engine);
+            }
+        }
+        engine_ = engines.front();
+        std::vector<EngineStream> out;
+        for (const auto& e : engines) {
+            std::vector<std::vector<std::unique_ptr<OpStream>>> perLayer;
+            for (auto& layer : all) {
+                perLayer.emplace_back();
+                for (auto& block : layer) {
+                    std::unique_ptr<OpStream> mine;
+                    for (auto& s : block)
+                        if (s.engine == e)
+                            mine = std::move(s.stream);
+                    perLayer.back().push_back(std::move(mine));
+                }
+            }
+            out.push_back(EngineStream{e, std::make_unique<SequenceStream>(
+                                              std::move(perLayer), static_cast<std::uint32_t>(engines.size()),
+                                              e == engines.front())});
+        }
+        return out;
+    }
+    // Each block's own: a layer split into blocks reads its input once per block.
+    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
+        std::map<std::string, std::uint64_t> sum;
+        for (const auto& l : layers_)
+            for (const auto& b : l.blocks)
+                for (const auto& [level, bytes] : b.work->compulsoryBytes())
+                    sum[level] += bytes;
+        return sum;
+    }
+    std::uint64_t coldReadBytes() const override {
+        std::uint64_t sum = 0;
+        for (const auto& l : layers_)
+            for (const auto& b : l.blocks)
+                sum += b.work->coldReadBytes();
+        return sum;
+    }
+    void initialise(FunctionalMemory& memory) override {
+        for (auto& l : layers_)
+            for (auto& b : l.blocks)
+                b.work->initialise(memory);
+    }
+    FunctionalCheck check(FunctionalMemory& memory) override {
+        FunctionalCheck all;
+        for (auto& l : layers_) {
+            for (auto& b : l.blocks) {
+                const FunctionalCheck c = b.work->check(memory);
+                all.checked = all.checked || c.checked;
+                all.elements += c.elements;
+                all.maxAbsError = std::max(all.maxAbsError, c.maxAbsError);
+                if (c.mismatches > 0 && all.mismatches == 0) {
+                    all.firstMismatch = l.name + ": " + c.firstMismatch;
+                    all.firstMismatchLocated = c.firstMismatchLocated;
+                    all.firstMismatchSpace = c.firstMismatchSpace;
+                    all.firstMismatchAddress = c.firstMismatchAddress;
+                }
+                all.mismatches += c.mismatches;
+            }
+        }
+        return all;
+    }
+    bool formsBundles() const override { return layers_.front().blocks.front().work->formsBundles(); }
+    bool multiLayer() const override { return true; }
+    nlohmann::ordered_json layers() const override {
+        nlohmann::ordered_json out = nlohmann::ordered_json::array();
+        for (const auto& l : layers_) {
+            nlohmann::ordered_json j;
+            j["index"] = l.index;
+            j["name"] = l.name;
+            j["mark"] = l.index + 1;
+            j["engine"] = engine_;
+            const nlohmann::ordered_json shape = l.blocks.front().work->resolvedWorkload();
+            for (const char* key : {"h", "w", "channels", "k", "stride", "pad", "dtype", "model_dtype"})
+                if (shape.contains(key))
+                    j[key] = shape[key];
+            j["filters"] = l.filters;
+            j["filter_blocks"] = l.blocks.size();
+            j["macs"] = l.macs();
+            std::uint64_t bytes = 0;
+            for (const auto& b : l.blocks)
+                for (const auto& [level, n] : b.work->compulsoryBytes())
+                    bytes += n;
+            j["compulsory_bytes"] = bytes;
+            j["compute_bound_s"] = 2.0 * static_cast<double>(l.macs()) / peakWork_;
+            out.push_back(j);
+        }
+        return out;
+    }
+    void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
+        std::uint64_t macs = 0;
+        for (const auto& l : layers_)
+            macs += l.macs();
+        addFlopStats(stats, 2 * macs, "2 · MACs of every layer", cycles, seconds);
+    }
+
+private:
+    std::vector<Layer> layers_;
+    double peakWork_;
+    std::string engine_;
+};
+
+// A scalar node with `text` where `at` was (so that an error names the layer's line).
+config::Node scalarAt(const std::string& text, const config::Location& at) {
+    return config::Node::makeScalar(text, at);
+}
+
+std::uint64_t macsOf(const Workload& w) {
+    const nlohmann::ordered_json j = w.resolvedWorkload();
+    const auto get = [&](const char* key, std::uint64_t fallback) {
+        return j.contains(key) ? j[key].get<std::uint64_t>() : fallback;
+    };
+    const std::uint64_t k = get("k", 1), s = get("stride", 1), pad = get("pad", 0);
+    const std::uint64_t ho = (get("h", 1) + 2 * pad - k) / s + 1, wo = (get("w", 1) + 2 * pad - k) / s + 1;
+    return ho * wo * get("filters", 1) * get("channels", 1) * k * k;
+}
+
+}  // namespace
+
+std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config::Node& workload,
+                                            const config::Node& plan, const TargetInfo& target) {
+    // A layer list, or the workload itself as a network of one layer.
+    const config::Node* given = workload.find("layers");
+    if (given && (!given->isSequence() || given->items().empty()))
+        config::Reader(workload).fail("layers", "expected a non-empty list of layers");
+    config::Node single = config::Node::makeSequence(workload.location());
+    if (!given) {
+        config::Node item = config::Node::makeMap(workload.location());
+        if (const config::Node* name = workload.find("name"))
+            item.set("name", *name);
+        single.append(item);
+    }
+    const config::Node* list = given ? given : &single;
+    const std::string kernel = workload.find("kernel")->scalar();
+    // The plan every layer takes: the run's, on every main core unless it names its own.
+    config::Node base = plan.isNull() ? config::Node::makeMap(workload.location()) : plan;
+    unsigned mainEngines = 0;
+    double peakWork = 0.0;
+    for (const auto& e : target.engines)
+        mainEngines += e.mainCompute ? 1u : 0u;
+    if (!base.find("cores") && !base.find("engine") && !base.find("engines"))
+        base.set("cores", scalarAt(std::to_string(std::max(1u, mainEngines)), base.location()));
+    std::vector<Layer> layers;
+    std::uint64_t offset = 0;
+    for (std::size_t i = 0; i < list->items().size(); ++i) {
+        const config::Node& item = list->items()[i];
+        if (!item.isMap())
+            config::Reader(workload).fail("layers",
+                                          fmt::format("layer {} is {}, not a map", i, item.kindName()));
+        Layer layer;
+        layer.index = static_cast<std::uint32_t>(i);
+        const config::Node* name = item.find("name");
+        layer.name = name && name->isScalar() ? name->scalar() : fmt::format("layer{}", i);
+        // The layer's node: the workload's top-level keys, then its own.
+        config::Node one = config::Node::makeMap(item.location());
+        for (const auto& [key, value] : workload.entries())
+            if (key != "layers" && key != "name" && key != "description")
+                one.set(key, value);
+        for (const auto& [key, value] : item.entries())
+            if (key != "name")
+                one.set(key, value);
+        const config::Node* filters = one.find("filters");
+        layer.filters =
+            filters && filters->isScalar() ? config::Reader(one).get<std::uint32_t>("filters") : 1;
+        // Blocks of filters that fit: all of them, else halves, quarters … of them.
+        for (std::uint32_t per = layer.filters;;) {
+            std::vector<Block> blocks;
+            std::uint64_t at = offset;
+            try {
+                for (std::uint32_t f0 = 0; f0 < layer.filters; f0 += per) {
+                    config::Node part = one;
+                    if (per < layer.filters)
+                        part.set("filters", scalarAt(std::to_string(std::min(per, layer.filters - f0)),
+                                                     filters->location()));
+                    config::Node partPlan = base;
+                    partPlan.set("ddr_offset", scalarAt(std::to_string(at), base.location()));
+                    Block b;
+                    b.work = row.make(kernel, part, partPlan, target);
+                    b.macs = macsOf(*b.work);
+                    std::uint64_t bytes = 0;
+                    for (const auto& [level, n] : b.work->compulsoryBytes())
+                        bytes += n;
+                    at = (at + bytes + 4 * 4096 + 4095) / 4096 * 4096;  // its tensors, each page-aligned
+                    blocks.push_back(std::move(b));
+                }
+            } catch (const config::ConfigError& e) {
+                if (e.shortfall() != config::Shortfall::Capacity || per <= 1 || !filters)
+                    throw;
+                per = (per + 1) / 2;
+                continue;
+            }
+            layer.blocks = std::move(blocks);
+            offset = at;
+            break;
+        }
+        layers.push_back(std::move(layer));
+    }
+    for (const auto& e : target.engines)
+        if (e.mainCompute)
+            peakWork += e.peakWorkPerCycle * e.clock.hz();
+    return std::make_unique<LayerSequenceWorkload>(std::move(layers), peakWork > 0 ? peakWork : 1.0);
+}
+
+}  // namespace tessim
