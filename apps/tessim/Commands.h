@@ -28,5 +28,6 @@ void addDseCommand(CLI::App& app);        // tensor-train design-space explorati
 void addTnCommand(CLI::App& app);         // tensor-train / tensor-ring layers and models
 void addDiffCommand(CLI::App& app);       // deltas between two reports or sweeps
 void addExplainCommand(CLI::App& app);    // a target as built, its peaks and sources
+void addCompareCommand(CLI::App& app);    // one model on several chips side by side
 
 }  // namespace tessim::cli

@@ -45,6 +45,7 @@ int sc_main(int argc, char* argv[]) {
     tessim::cli::addTnCommand(app);
     tessim::cli::addDiffCommand(app);
     tessim::cli::addExplainCommand(app);
+    tessim::cli::addCompareCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
