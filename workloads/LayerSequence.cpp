@@ -17,15 +17,15 @@ namespace {
 // The barrier after each block: an id the kernels' own barriers (small numbers) do not take.
 constexpr std::uint32_t kSequenceBarrier = 0x7fff0001;
 
-struct Block {
+struct SequenceBlock {
     std::unique_ptr<Workload> work;
     std::uint64_t macs = 0;
 };
 
-struct Layer {
+struct SequenceLayer {
     std::string name;
     std::uint32_t index = 0;
-    std::vector<Block> blocks;
+    std::vector<SequenceBlock> blocks;
     std::uint32_t filters = 0;
     std::uint64_t macs() const {
         std::uint64_t m = 0;
@@ -102,7 +102,7 @@ private:
 
 class LayerSequenceWorkload : public Workload {
 public:
-    LayerSequenceWorkload(std::vector<Layer> layers, double peakWork)
+    LayerSequenceWorkload(std::vector<SequenceLayer> layers, double peakWork)
         : layers_(std::move(layers)), peakWork_(peakWork) {}
 
     nlohmann::ordered_json resolvedWorkload() const override {
@@ -239,7 +239,7 @@ public:
     }
 
 private:
-    std::vector<Layer> layers_;
+    std::vector<SequenceLayer> layers_;
     double peakWork_;
     std::string engine_;
 };
@@ -284,14 +284,14 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
         mainEngines += e.mainCompute ? 1u : 0u;
     if (!base.find("cores") && !base.find("engine") && !base.find("engines"))
         base.set("cores", scalarAt(std::to_string(std::max(1u, mainEngines)), base.location()));
-    std::vector<Layer> layers;
+    std::vector<SequenceLayer> layers;
     std::uint64_t offset = 0;
     for (std::size_t i = 0; i < list->items().size(); ++i) {
         const config::Node& item = list->items()[i];
         if (!item.isMap())
             config::Reader(workload).fail("layers",
                                           fmt::format("layer {} is {}, not a map", i, item.kindName()));
-        Layer layer;
+        SequenceLayer layer;
         layer.index = static_cast<std::uint32_t>(i);
         const config::Node* name = item.find("name");
         layer.name = name && name->isScalar() ? name->scalar() : fmt::format("layer{}", i);
@@ -308,7 +308,7 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
             filters && filters->isScalar() ? config::Reader(one).get<std::uint32_t>("filters") : 1;
         // Blocks of filters that fit: all of them, else halves, quarters … of them.
         for (std::uint32_t per = layer.filters;;) {
-            std::vector<Block> blocks;
+            std::vector<SequenceBlock> blocks;
             std::uint64_t at = offset;
             try {
                 for (std::uint32_t f0 = 0; f0 < layer.filters; f0 += per) {
@@ -318,7 +318,7 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
                                                      filters->location()));
                     config::Node partPlan = base;
                     partPlan.set("ddr_offset", scalarAt(std::to_string(at), base.location()));
-                    Block b;
+                    SequenceBlock b;
                     b.work = row.make(kernel, part, partPlan, target);
                     b.macs = macsOf(*b.work);
                     std::uint64_t bytes = 0;

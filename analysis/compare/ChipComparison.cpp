@@ -16,7 +16,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double number(const Json& j, const char* key, double fallback = 0.0) {
+double compareNumber(const Json& j, const char* key, double fallback = 0.0) {
     return j.contains(key) && j[key].is_number() ? j[key].get<double>() : fallback;
 }
 
@@ -50,15 +50,16 @@ Json chipSummary(const Json& report) {
                         : Json(nullptr);
     double ddr = 0.0;
     if (report.contains("traffic_bytes") && report["traffic_bytes"].contains("ddr"))
-        ddr =
-            number(report["traffic_bytes"]["ddr"], "read") + number(report["traffic_bytes"]["ddr"], "write");
+        ddr = compareNumber(report["traffic_bytes"]["ddr"], "read") +
+              compareNumber(report["traffic_bytes"]["ddr"], "write");
     c["ddr_bytes"] = ddr;
     const Json bounds = report.contains("bounds") ? report["bounds"] : Json::object();
-    const double compute = number(bounds, "compute_s");
-    const double ddrBound = bounds.contains("bandwidth_s") ? number(bounds["bandwidth_s"], "ddr") : 0.0;
+    const double compute = compareNumber(bounds, "compute_s");
+    const double ddrBound =
+        bounds.contains("bandwidth_s") ? compareNumber(bounds["bandwidth_s"], "ddr") : 0.0;
     c["compute_bound_s"] = compute;
     c["ddr_bound_s"] = ddrBound;
-    const double seconds = number(report, "seconds");
+    const double seconds = compareNumber(report, "seconds");
     c["compute_utilisation"] = seconds > 0 ? compute / seconds : 0.0;
     c["limit"] = limitOf(compute, ddrBound);
     const Json plan = report.contains("plan") && report["plan"].contains("config") ? report["plan"]["config"]
@@ -69,11 +70,11 @@ Json chipSummary(const Json& report) {
 
 Json layerSummary(const Json& layer, double ddrBandwidth) {
     Json l;
-    const double seconds = number(layer, "seconds");
-    const double compute = number(layer, "compute_bound_s");
-    const double ddrBound = ddrBandwidth > 0 ? number(layer, "compulsory_bytes") / ddrBandwidth : 0.0;
+    const double seconds = compareNumber(layer, "seconds");
+    const double compute = compareNumber(layer, "compute_bound_s");
+    const double ddrBound = ddrBandwidth > 0 ? compareNumber(layer, "compulsory_bytes") / ddrBandwidth : 0.0;
     l["seconds"] = seconds;
-    l["ddr_bytes"] = number(layer, "ddr_read_bytes") + number(layer, "ddr_write_bytes");
+    l["ddr_bytes"] = compareNumber(layer, "ddr_read_bytes") + compareNumber(layer, "ddr_write_bytes");
     l["compute_bound_s"] = compute;
     l["ddr_bound_s"] = ddrBound;
     l["compute_utilisation"] = seconds > 0 ? compute / seconds : 0.0;
@@ -83,7 +84,7 @@ Json layerSummary(const Json& layer, double ddrBandwidth) {
 }
 
 // The chip with the least `seconds` among `chips` (an object by chip name).
-std::string fastest(const Json& chips) {
+std::string fastestChip(const Json& chips) {
     std::string best;
     double least = std::numeric_limits<double>::infinity();
     for (auto it = chips.begin(); it != chips.end(); ++it) {
@@ -158,7 +159,7 @@ Json compareChips(const CompareRequest& request) {
         throw std::invalid_argument("no chip runs the workload:\n" + all);
     }
     out["chips"] = chips;
-    out["best"] = fastest(chips);
+    out["best"] = fastestChip(chips);
     // Layers by name, in the order of the first chip that reports them; none unless every chip
     // that ran reports its layers (a single layer is the totals).
     Json layers = Json::array();
@@ -178,14 +179,14 @@ Json compareChips(const CompareRequest& request) {
         for (const auto& [t, report] : reports) {
             double bandwidth = 0.0;
             if (report.contains("roofline") && report["roofline"]["levels"].contains("ddr"))
-                bandwidth = number(report["roofline"]["levels"]["ddr"], "bandwidth_bytes_per_s");
+                bandwidth = compareNumber(report["roofline"]["levels"]["ddr"], "bandwidth_bytes_per_s");
             if (report.contains("layers") && report["layers"].is_array())
                 for (const auto& l : report["layers"])
                     if (l["name"] == name)
                         per[t] = layerSummary(l, bandwidth);
         }
         row["chips"] = per;
-        row["best"] = fastest(per);
+        row["best"] = fastestChip(per);
         layers.push_back(row);
     }
     out["layers"] = layers;

@@ -16,7 +16,7 @@ namespace {
 
 using test::runTessim;
 
-nlohmann::json run(const std::string& args) {
+nlohmann::json runK1(const std::string& args) {
     const auto r = runTessim("run --target k1 " + args + " --format json");
     EXPECT_EQ(r.exitCode, 0) << args << ": " << r.err;
     return r.exitCode == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
@@ -32,7 +32,7 @@ class RvvConvShapes : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(RvvConvShapes, OutputsEqualTheReference) {
     const Shape& s = GetParam();
-    const auto j = run(std::string("--workload resnet18-layer1 --functional ") + s.sets);
+    const auto j = runK1(std::string("--workload resnet18-layer1 --functional ") + s.sets);
     ASSERT_FALSE(j.is_null());
     EXPECT_EQ(j["plan"]["config"]["strategy"], "rvv-im2col");
     EXPECT_TRUE(j["functional"]["checked"].get<bool>());
@@ -68,7 +68,7 @@ TEST(RvvConv, ALayerListReportsEveryLayerAtOrAboveItsComputeBound) {
            "  - {name: stem, h: 16, w: 16, channels: 3, filters: 8, k: 3, stride: 2, pad: 1}\n"
            "  - {name: dw, h: 8, w: 8, channels: 8, filters: 8, k: 3, pad: 1, groups: 8}\n"
            "  - {name: pw, h: 8, w: 8, channels: 8, filters: 16, k: 1}\n";
-    const auto j = run("--workload " + path + " --functional");
+    const auto j = runK1("--workload " + path + " --functional");
     std::remove(path.c_str());
     ASSERT_FALSE(j.is_null());
     EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
@@ -88,8 +88,8 @@ TEST(RvvConv, ColumnTilesThatFitTheL1KeepTheGemmOffTheDdr) {
     // the L2. Tiles of half the L1 keep them there while the weights (147 KiB, in the L2) pass; one
     // tile of all 98 re-reads them from the DDR for every block of filters.
     const std::string layer = "--workload resnet18-layer1 --set workload.h=28 --set workload.w=28 ";
-    const auto tiled = run(layer);
-    const auto whole = run(layer + "--set plan.tile_pixels=100000");
+    const auto tiled = runK1(layer);
+    const auto whole = runK1(layer + "--set plan.tile_pixels=100000");
     ASSERT_FALSE(tiled.is_null());
     ASSERT_FALSE(whole.is_null());
     EXPECT_EQ(tiled["plan"]["config"]["tile_pixels"], 6);  // 16 KiB / 2304 B per row, whole blocks of rb 2
@@ -101,8 +101,8 @@ TEST(RvvConv, ColumnTilesThatFitTheL1KeepTheGemmOffTheDdr) {
 
 TEST(RvvConv, EightCoresTakeLessThanAThirdOfOnesTime) {
     const std::string layer = "--workload resnet18-layer1 --set workload.h=28 --set workload.w=28 ";
-    const auto eight = run(layer);
-    const auto one = run(layer + "--set plan.threads=1");
+    const auto eight = runK1(layer);
+    const auto one = runK1(layer + "--set plan.threads=1");
     ASSERT_FALSE(eight.is_null());
     ASSERT_FALSE(one.is_null());
     EXPECT_EQ(eight["plan"]["config"]["threads"], 8);

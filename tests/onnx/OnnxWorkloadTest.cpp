@@ -237,7 +237,7 @@ TEST(OnnxWorkload, TruncatedOrForeignFilesAreRefusedWithExitTwo) {
 }
 
 // Conv attributes beyond the conv2d kernel's shapes are listed with the reason, not dropped;
-// auto_pad SAME is the symmetric padding it gives.
+// auto_pad SAME is the symmetric padding it gives; an auto_pad ONNX does not define is not VALID.
 TEST(OnnxLayers, ConvAttributesOutsideTheKernelAreListedWithTheReason) {
     test::InMemoryOnnxGraph m("m.onnx");
     m.tensor("x", {1, 4, 9, 9});
@@ -249,15 +249,18 @@ TEST(OnnxLayers, ConvAttributesOutsideTheKernelAreListedWithTheReason) {
     conv("asymmetric", {{"pads", {0, 0, 1, 1}}});
     conv("strides", {{"strides", {1, 2}}, {"pads", {1, 1, 1, 1}}});
     conv("plain", {{"pads", {1, 1, 1, 1}}});
+    conv("sideways", {}, "SIDEWAYS");
     const config::Node tree = onnxWorkloadTree(m.g);
     const auto& layers = tree.find("layers")->items();
     ASSERT_EQ(layers.size(), 2u);
     EXPECT_EQ(layers[0].find("name")->scalar(), "same");
     EXPECT_EQ(layers[0].find("pad")->scalar(), "1");
     const auto& left = tree.find("not_simulated")->items();
-    ASSERT_EQ(left.size(), 2u);
+    ASSERT_EQ(left.size(), 3u);
     EXPECT_NE(left[0].find("reason")->scalar().find("padding"), std::string::npos);
     EXPECT_NE(left[1].find("reason")->scalar().find("strides"), std::string::npos);
+    EXPECT_EQ(left[2].find("reason")->scalar(),
+              "auto_pad 'SIDEWAYS', which ONNX does not define (NOTSET, SAME_UPPER, SAME_LOWER, VALID)");
     EXPECT_EQ(left[0].find("flops")->scalar(), std::to_string(2 * 8 * 81 * 4 * 9));
 }
 

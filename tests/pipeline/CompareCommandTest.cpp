@@ -15,33 +15,33 @@ namespace {
 
 using Json = nlohmann::json;
 
-struct Network {
-    Network() : path("/tmp/tessim-compare-net-" + std::to_string(::getpid()) + ".yaml") {
+struct CompareNetwork {
+    CompareNetwork() : path("/tmp/tessim-compare-net-" + std::to_string(::getpid()) + ".yaml") {
         std::ofstream(path)
             << "kernel: conv2d\ndtype: i8\nlayers:\n"
                "  - {name: stem, h: 16, w: 16, channels: 3, filters: 8, k: 3, stride: 2, pad: 1}\n"
                "  - {name: head, h: 8, w: 8, channels: 8, filters: 16, k: 1}\n";
     }
-    ~Network() { std::remove(path.c_str()); }
+    ~CompareNetwork() { std::remove(path.c_str()); }
     std::string path;
 };
 
-Json runJson(const std::string& args) {
+Json runCompareJson(const std::string& args) {
     const auto r = test::runTessim(args);
     EXPECT_EQ(r.exitCode, 0) << args << ": " << r.err;
     return r.exitCode == 0 ? Json::parse(r.out) : Json();
 }
 
 TEST(CompareCommand, EachChipsTotalsAreItsOwnRunsAndTheBestIsTheFastest) {
-    const Network net;
+    const CompareNetwork net;
     const Json c =
-        runJson("compare --workload " + net.path + " --targets k1,ftm2000,npu --jobs 2 --format json");
+        runCompareJson("compare --workload " + net.path + " --targets k1,ftm2000,npu --jobs 2 --format json");
     ASSERT_FALSE(c.is_null());
     EXPECT_EQ(c["schema"], "tessim.compare/1");
     std::string best;
     double least = 1e9;
     for (const std::string t : {"k1", "ftm2000", "npu"}) {
-        const Json r = runJson("run --target " + t + " --workload " + net.path + " --format json");
+        const Json r = runCompareJson("run --target " + t + " --workload " + net.path + " --format json");
         ASSERT_FALSE(r.is_null());
         const Json& chip = c["chips"][t];
         EXPECT_EQ(chip["seconds"], r["seconds"]) << t;
@@ -81,12 +81,12 @@ TEST(CompareCommand, EachChipsTotalsAreItsOwnRunsAndTheBestIsTheFastest) {
 }
 
 TEST(CompareCommand, APrefixedSetReachesThatChipOnly) {
-    const Network net;
-    const Json c =
-        runJson("compare --workload " + net.path + " --targets k1,npu --set k1:plan.threads=1 --format json");
+    const CompareNetwork net;
+    const Json c = runCompareJson("compare --workload " + net.path +
+                                  " --targets k1,npu --set k1:plan.threads=1 --format json");
     const Json one =
-        runJson("run --target k1 --workload " + net.path + " --set plan.threads=1 --format json");
-    const Json npu = runJson("run --target npu --workload " + net.path + " --format json");
+        runCompareJson("run --target k1 --workload " + net.path + " --set plan.threads=1 --format json");
+    const Json npu = runCompareJson("run --target npu --workload " + net.path + " --format json");
     ASSERT_FALSE(c.is_null());
     EXPECT_EQ(c["chips"]["k1"]["seconds"], one["seconds"]);
     EXPECT_EQ(c["chips"]["npu"]["seconds"], npu["seconds"]);
@@ -104,8 +104,8 @@ TEST(CompareCommand, AChipThatCannotRunItSaysWhyAndNoneRunningItIsExitTwo) {
     // One layer: a report of layers on one chip (ftm2000 runs it as a network of one) and none on
     // another is no per-layer table, only the totals.
     const Json single =
-        runJson("compare --workload resnet18-layer1 --targets k1,ftm2000 --set workload.h=14 --set "
-                "workload.w=14 --format json");
+        runCompareJson("compare --workload resnet18-layer1 --targets k1,ftm2000 --set workload.h=14 --set "
+                       "workload.w=14 --format json");
     ASSERT_FALSE(single.is_null());
     EXPECT_TRUE(single["layers"].empty()) << single["layers"];
     EXPECT_TRUE(single["chips"]["k1"].contains("seconds"));

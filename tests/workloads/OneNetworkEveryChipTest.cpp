@@ -24,7 +24,7 @@ std::string writeNetwork() {
     return path;
 }
 
-nlohmann::json run(const std::string& args) {
+nlohmann::json runNetwork(const std::string& args) {
     const auto r = test::runTessim("run " + args + " --format json");
     EXPECT_EQ(r.exitCode, 0) << args << ": " << r.err;
     return r.exitCode == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
@@ -33,7 +33,7 @@ nlohmann::json run(const std::string& args) {
 TEST(OneNetworkEveryChip, EveryLayerRunsCheckedAndAtOrAboveItsBoundOnEachChip) {
     const std::string net = writeNetwork();
     for (const std::string target : {"npu", "k1", "ftm2000"}) {
-        const auto j = run("--target " + target + " --workload " + net + " --functional");
+        const auto j = runNetwork("--target " + target + " --workload " + net + " --functional");
         ASSERT_FALSE(j.is_null()) << target;
         EXPECT_EQ(j["functional"]["mismatches"], 0) << target << " " << j["functional"];
         EXPECT_EQ(j["functional"]["elements"], 8 * 8 * 8 + 8 * 8 * 8 + 8 * 8 * 16) << target;
@@ -59,8 +59,9 @@ TEST(OneNetworkEveryChip, EveryLayerRunsCheckedAndAtOrAboveItsBoundOnEachChip) {
 
 TEST(OneNetworkEveryChip, FiltersThatDoNotFitTheDspsMemoryRunInBlocks) {
     // 64 filters of 256×3×3 f32: 16 per core take 147 KiB of a 96 KiB SM, so two blocks of 32.
-    const auto j = run("--target ftm2000 --workload resnet18-layer1 --set workload.h=8 --set workload.w=8 "
-                       "--set workload.channels=256 --functional");
+    const auto j =
+        runNetwork("--target ftm2000 --workload resnet18-layer1 --set workload.h=8 --set workload.w=8 "
+                   "--set workload.channels=256 --functional");
     ASSERT_FALSE(j.is_null());
     EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
     EXPECT_EQ(j["functional"]["elements"], 8 * 8 * 64);
@@ -68,8 +69,8 @@ TEST(OneNetworkEveryChip, FiltersThatDoNotFitTheDspsMemoryRunInBlocks) {
     EXPECT_EQ(j["layers"][0]["filter_blocks"], 2);
     // The same layer on one core, where it fits whole, is told so by the plan: one block.
     const auto small =
-        run("--target ftm2000 --workload resnet18-layer1 --set workload.h=8 --set workload.w=8 "
-            "--set workload.channels=16 --set workload.filters=8 --set plan.cores=1");
+        runNetwork("--target ftm2000 --workload resnet18-layer1 --set workload.h=8 --set workload.w=8 "
+                   "--set workload.channels=16 --set workload.filters=8 --set plan.cores=1");
     ASSERT_FALSE(small.is_null());
     EXPECT_FALSE(small.contains("layers") && small["layers"].is_array() && !small["layers"].empty());
 }

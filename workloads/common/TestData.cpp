@@ -1,5 +1,7 @@
 #include "workloads/common/TestData.h"
 
+#include <vector>
+
 #include "sim/ir/ElementArithmetic.h"
 
 namespace tessim {
@@ -20,6 +22,15 @@ double testValue(DType type, std::uint64_t index, std::uint64_t salt) {
 
 std::int8_t testInt8(std::uint64_t index, std::uint64_t salt) {
     return static_cast<std::int8_t>(testDataBits(index, salt) & 0xFF);
+}
+
+void writeTestValues(FunctionalMemory& memory, std::uint8_t space, std::uint64_t addr, std::uint64_t count,
+                     DType type, std::uint64_t salt) {
+    const unsigned elem = dtypeBytes(type);
+    std::vector<std::uint8_t> buf(count * elem);
+    for (std::uint64_t k = 0; k < count; ++k)
+        encodeElement(type, testValue(type, k, salt), buf.data() + k * elem);
+    memory.write(space, addr, buf.data(), buf.size());
 }
 
 }  // namespace tessim

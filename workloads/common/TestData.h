@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "sim/core/FunctionalMemory.h"
 #include "sim/ir/Op.h"
 
 namespace tessim {
@@ -15,5 +16,9 @@ std::uint64_t testDataBits(std::uint64_t index, std::uint64_t salt);
 double testValue(DType type, std::uint64_t index, std::uint64_t salt);
 // The whole INT8 range −128..127.
 std::int8_t testInt8(std::uint64_t index, std::uint64_t salt);
+// `count` elements testValue(type, 0 … count − 1, salt), encoded as `type`, written at `addr` of
+// memory space `space` (a functional run's inputs).
+void writeTestValues(FunctionalMemory& memory, std::uint8_t space, std::uint64_t addr, std::uint64_t count,
+                     DType type, std::uint64_t salt);
 
 }  // namespace tessim

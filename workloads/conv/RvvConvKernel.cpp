@@ -28,19 +28,19 @@ namespace {
 
 // The im2col loop's scalar registers, above the GEMM's (fc_gemm::kFirstPointer and its blocks):
 // the source and destination pointers, the row counter, its compare flag, vsetvl's result.
-constexpr std::uint8_t kSrc = scalarReg(24);
-constexpr std::uint8_t kDst = scalarReg(25);
-constexpr std::uint8_t kRow = scalarReg(26);
-constexpr std::uint8_t kRowFlag = scalarReg(27);
-constexpr std::uint8_t kCopyVl = scalarReg(28);
+constexpr std::uint8_t kIm2colSrc = scalarReg(24);
+constexpr std::uint8_t kIm2colDst = scalarReg(25);
+constexpr std::uint8_t kIm2colRow = scalarReg(26);
+constexpr std::uint8_t kIm2colFlag = scalarReg(27);
+constexpr std::uint8_t kIm2colVl = scalarReg(28);
 // Copies move whole LMUL-8 groups: data through v24–v31, zeros (padding) from v16–v23, registers
 // the GEMM between them may use too.
-constexpr unsigned kCopyLmul = 8;
-constexpr std::uint8_t kCopyReg = 24;
-constexpr std::uint8_t kZeroReg = 16;
+constexpr unsigned kIm2colLmul = 8;
+constexpr std::uint8_t kIm2colData = 24;
+constexpr std::uint8_t kIm2colZero = 16;
 // The threads meet at this barrier after each layer (a barrier is reusable: one generation per
 // layer); thread 0 forks the others at the start.
-constexpr std::uint32_t kLayerBarrier = fc_gemm::kJoinBarrier;
+constexpr std::uint32_t kRvvLayerBarrier = fc_gemm::kJoinBarrier;
 
 struct RvvLayer {
     std::string name;
@@ -133,9 +133,9 @@ protected:
                 if (pixel_ == 0) {
                     setVl(out, p_.copyVlmax);
                     Op zero = vectorOp(OpKind::Broadcast, p_.dtype, p_.copyVlmax);
-                    zero.dst = kZeroReg;
+                    zero.dst = kIm2colZero;
                     out.push_back(zero);
-                    out.push_back(scalarOp(OpKind::SAdd, DType::I32, kRow, fc_gemm::kZero, 0.0));
+                    out.push_back(scalarOp(OpKind::SAdd, DType::I32, kIm2colRow, fc_gemm::kZero, 0.0));
                 }
                 // A few pixels per chunk: chunks stay small whatever the layer.
                 for (unsigned n = 0; n < 4 && pixel_ < count; ++n, ++pixel_)
@@ -151,7 +151,7 @@ protected:
             // column buffer.
             if (p_.engines.size() > 1)
                 out.push_back(
-                    syncOp(OpKind::Barrier, kLayerBarrier, static_cast<std::uint32_t>(p_.engines.size())));
+                    syncOp(OpKind::Barrier, kRvvLayerBarrier, static_cast<std::uint32_t>(p_.engines.size())));
             if (p_.listed && t_ == 0) {
                 Op mark;
                 mark.kind = OpKind::Nop;
@@ -173,7 +173,7 @@ private:
         if (vl == vl_)
             return;
         vl_ = vl;
-        out.push_back(vsetvlOp(p_.dtype, vl, kCopyVl, kCopyLmul));
+        out.push_back(vsetvlOp(p_.dtype, vl, kIm2colVl, kIm2colLmul));
     }
     // n elements from `src` (elements `stride` bytes apart; 0: contiguous) to `dst`, or zeros when
     // there is no source (padding), in LMUL-8 strips.
@@ -182,20 +182,22 @@ private:
         const unsigned elem = p_.elem();
         if (src)
             out.push_back(
-                scalarOp(OpKind::SAdd, DType::I32, kSrc, fc_gemm::kZero, static_cast<double>(*src)));
-        out.push_back(scalarOp(OpKind::SAdd, DType::I32, kDst, fc_gemm::kZero, static_cast<double>(dst)));
+                scalarOp(OpKind::SAdd, DType::I32, kIm2colSrc, fc_gemm::kZero, static_cast<double>(*src)));
+        out.push_back(
+            scalarOp(OpKind::SAdd, DType::I32, kIm2colDst, fc_gemm::kZero, static_cast<double>(dst)));
         for (std::uint64_t i = 0; i < n; i += p_.copyVlmax) {
             const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.copyVlmax, n - i));
             setVl(out, vl);
             if (src) {
-                Op load = vectorLoad(p_.dtype, kCopyReg, p_.memory->id,
+                Op load = vectorLoad(p_.dtype, kIm2colData, p_.memory->id,
                                      *src + i * (srcStride ? srcStride : elem), vl);
                 load.stride = static_cast<std::int64_t>(srcStride);
-                load.base = kSrc;
+                load.base = kIm2colSrc;
                 out.push_back(load);
             }
-            Op store = vectorStore(p_.dtype, src ? kCopyReg : kZeroReg, p_.memory->id, dst + i * elem, vl);
-            store.base = kDst;
+            Op store =
+                vectorStore(p_.dtype, src ? kIm2colData : kIm2colZero, p_.memory->id, dst + i * elem, vl);
+            store.base = kIm2colDst;
             out.push_back(store);
         }
     }
@@ -238,9 +240,10 @@ private:
             if (kx1 < s.kw)
                 copy(out, std::nullopt, 0, dst + kx1 * gc * elem, (s.kw - kx1) * gc);
         }
-        out.push_back(scalarOp(OpKind::SAdd, DType::I32, kRow, kRow, 1.0));
-        out.push_back(scalarOp(OpKind::SCompare, DType::I32, kRowFlag, kRow, static_cast<double>(pixels)));
-        out.push_back(branchOp(DType::I32, kRowFlag, pixel_ + 1 < pixels));
+        out.push_back(scalarOp(OpKind::SAdd, DType::I32, kIm2colRow, kIm2colRow, 1.0));
+        out.push_back(
+            scalarOp(OpKind::SCompare, DType::I32, kIm2colFlag, kIm2colRow, static_cast<double>(pixels)));
+        out.push_back(branchOp(DType::I32, kIm2colFlag, pixel_ + 1 < pixels));
     }
 
     const RvvConvParams& p_;
@@ -358,11 +361,7 @@ public:
 
 private:
     void write(FunctionalMemory& memory, std::uint64_t addr, std::uint64_t count, std::uint64_t salt) const {
-        const unsigned elem = p_.elem();
-        std::vector<std::uint8_t> buf(count * elem);
-        for (std::uint64_t k = 0; k < count; ++k)
-            encodeElement(p_.dtype, testValue(p_.dtype, k, salt), buf.data() + k * elem);
-        memory.write(p_.memory->id, addr, buf.data(), buf.size());
+        writeTestValues(memory, p_.memory->id, addr, count, p_.dtype, salt);
     }
     // Output (pixel m, filter f of group g) as the GEMM computes it over the column row.
     double reference(const RvvLayer& l, std::uint64_t m, std::uint64_t g, std::uint64_t f) const {
@@ -482,7 +481,7 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
                     "a block of rb {} × ro {} at lmul {} needs {} vector registers; engine '{}' has {}", g.rb,
                     g.ro, g.lmul, (g.rb * g.ro + g.rb + g.ro) * g.group, core.name, core.vectorRegisters),
                 config::Shortfall::Registers);
-    p.copyVlmax = std::max(1u, core.registerBytes * kCopyLmul / dtypeBytes(p.dtype));
+    p.copyVlmax = std::max(1u, core.registerBytes * kIm2colLmul / dtypeBytes(p.dtype));
     g.memory = p.memory;
     if (p.peakFlopPerSecond <= 0)
         p.peakFlopPerSecond = 1.0;

@@ -11,9 +11,7 @@
 // one vfredusum per output at the end of its row.
 
 namespace tessim {
-
-using namespace fc_gemm;
-
+namespace fc_gemm {
 namespace {
 
 class FcStream : public ChunkedOpStream {
@@ -271,9 +269,10 @@ private:
 };
 
 }  // namespace
+}  // namespace fc_gemm
 
 std::unique_ptr<OpStream> makeFcStream(const FcParams& p, unsigned thread) {
-    return std::make_unique<FcStream>(p, thread);
+    return std::make_unique<fc_gemm::FcStream>(p, thread);
 }
 
 double fcReference(const FcParams& p, const std::function<double(std::uint64_t)>& x,

@@ -26,8 +26,6 @@
 namespace tessim {
 namespace {
 
-using namespace fc_gemm;
-
 class FullyConnectedKernel : public ConfiguredWorkload {
 public:
     explicit FullyConnectedKernel(FcParams p) : p_(std::move(p)) {}
@@ -86,11 +84,7 @@ private:
     double w(std::uint64_t o, std::uint64_t i) const { return testValue(p_.dtype, o * p_.in + i, 1); }
 
     void write(FunctionalMemory& memory, std::uint64_t addr, std::uint64_t count, std::uint64_t salt) const {
-        const unsigned elem = p_.elem();
-        std::vector<std::uint8_t> buf(count * elem);
-        for (std::uint64_t k = 0; k < count; ++k)
-            encodeElement(p_.dtype, testValue(p_.dtype, k, salt), buf.data() + k * elem);
-        memory.write(p_.memory->id, addr, buf.data(), buf.size());
+        writeTestValues(memory, p_.memory->id, addr, count, p_.dtype, salt);
     }
 
     double reference(std::uint64_t b, std::uint64_t o) const {
@@ -173,18 +167,18 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
                         operands, groups, groups * p.group, core.name, core.vectorRegisters),
             config::Shortfall::Registers);
     }
-    const unsigned scalars = kFirstPointer + 2 * p.rb + p.ro + (p.overOut ? p.rb : 0);
+    const unsigned scalars = fc_gemm::kFirstPointer + 2 * p.rb + p.ro + (p.overOut ? p.rb : 0);
     if (scalars > core.scalarRegisters)
         pl.fail("rb",
                 fmt::format("a block of rb {} × ro {} needs {} scalar registers ({} + pointers and "
                             "values per batch row and output); engine '{}' has {}",
-                            p.rb, p.ro, scalars, kFirstPointer, core.name, core.scalarRegisters),
+                            p.rb, p.ro, scalars, fc_gemm::kFirstPointer, core.name, core.scalarRegisters),
                 config::Shortfall::Registers);
     // Threads take contiguous slices of the outputs in whole blocks (over `out`: whole vectors).
     const auto slices = contiguousSlices(p.out, engines.size(), p.overOut ? p.vlmax : p.ro);
     for (std::size_t t = 0; t < engines.size(); ++t)
         p.threads.push_back(ThreadSlice{engines[t]->name, slices[t].first, slices[t].count});
-    MemoryLayout layout(*p.memory, kPage);
+    MemoryLayout layout(*p.memory, fc_gemm::kPage);
     p.xAddr = layout.allocate("x", p.batch * p.in * p.elem());
     p.wAddr = layout.allocate("W", p.out * p.in * p.elem());
     p.yAddr = layout.allocate("y", p.batch * p.out * p.elem());

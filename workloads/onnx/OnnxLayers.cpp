@@ -117,6 +117,11 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
                                kh, kw, x->dims[2], x->dims[3]);
         return m;
     }
+    if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER") {
+        m.reason = fmt::format(
+            "auto_pad '{}', which ONNX does not define (NOTSET, SAME_UPPER, SAME_LOWER, VALID)", autoPad);
+        return m;
+    }
     if (autoPad == "VALID") {
         pads = {0, 0, 0, 0};
     } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
