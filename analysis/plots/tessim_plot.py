@@ -9,6 +9,8 @@
            over any other parameter that varies, named in the title)
   cache-probe  latency and bandwidth against working-set size from `tessim probe cache --curves`
            (its JSON instead of a results.csv), written to --file
+  compare  the CSV of `tessim compare`: time per layer per chip (grouped bars, log axis) and each
+           chip's total time and energy, written to --file
 
 Called by `tessim plot` and `tessim sweep --plot`; runs with Debian's python3-matplotlib.
 Values with units ("256 KiB", "1.6 GHz", "12 ns") are placed by their numeric value and
@@ -304,22 +306,81 @@ def draw_cache_probe(plt, probe, out_file):
     print(out_file, file=sys.stderr)  # stdout carries the probe's JSON
 
 
+def compare(plt, path, out_file):
+    """Grouped bars of each layer's time on each chip (log axis: chips differ by decades), the
+    fastest chip's bar outlined; beside it each chip's total time and energy."""
+    try:
+        with open(path, newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r.get("seconds")]
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+    if not rows or "chip" not in rows[0]:
+        fail(f"{path} is not the CSV of `tessim compare`")
+    chips = list(dict.fromkeys(r["chip"] for r in rows))
+    totals = {r["chip"]: r for r in rows if r["layer"] == "total"}
+    layers = list(dict.fromkeys(r["layer"] for r in rows if r["layer"] != "total"))
+    if len(layers) > 80:
+        fail(f"{len(layers)} layers are too many to draw as bars (at most 80)")
+    width = 0.8 / max(1, len(chips))
+    if layers:
+        fig, (per, tot) = plt.subplots(1, 2, figsize=(min(4 + 0.35 * len(layers) * len(chips), 18), 5),
+                                       gridspec_kw={"width_ratios": [4, 1]})
+        for i, chip in enumerate(chips):
+            xs, ys, best = [], [], []
+            for j, layer in enumerate(layers):
+                for r in rows:
+                    if r["layer"] == layer and r["chip"] == chip:
+                        xs.append(j + (i - (len(chips) - 1) / 2) * width)
+                        ys.append(float(r["seconds"]) * 1e3)
+                        best.append(r["best"] == "1")
+            bars = per.bar(xs, ys, width, label=chip)
+            for bar, b in zip(bars, best):
+                if b:
+                    bar.set_edgecolor("black")
+                    bar.set_linewidth(1.2)
+        per.set_yscale("log")
+        per.set_ylabel("time per layer (ms, log)")
+        per.set_xticks(range(len(layers)), layers, rotation=60, ha="right", fontsize=7)
+        per.legend(fontsize=8)
+        per.grid(True, axis="y", alpha=0.3, which="both")
+        per.set_title("per layer (outlined: the fastest chip)")
+    else:
+        fig, tot = plt.subplots(1, 1, figsize=(4, 4))
+    names = [c for c in chips if c in totals]
+    seconds = [float(totals[c]["seconds"]) * 1e3 for c in names]
+    tot.bar(names, seconds, color=[f"C{chips.index(c)}" for c in names])
+    tot.set_yscale("log")
+    tot.set_ylabel("total time (ms, log)")
+    energy = tot.twinx()
+    energy.plot(names, [float(totals[c]["energy_j"] or "nan") * 1e3 for c in names], "kD", label="energy")
+    energy.set_yscale("log")
+    energy.set_ylabel("energy (mJ, log; diamonds)")
+    tot.set_title("total")
+    tot.tick_params(axis="x", labelrotation=45)
+    fig.tight_layout()
+    try:
+        fig.savefig(out_file, dpi=110, bbox_inches="tight")
+    except OSError as e:
+        fail(f"cannot write {out_file}: {e.strerror}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", help="results.csv of a tessim sweep (cache-probe: its JSON)")
-    parser.add_argument("--kind", required=True, choices=["heatmap", "pareto", "lines", "cache-probe"])
+    parser.add_argument("--kind", required=True,
+                        choices=["heatmap", "pareto", "lines", "cache-probe", "compare"])
     parser.add_argument("--x", default="")
     parser.add_argument("--y", default=[], action="append",
                         help="y column (lines: repeat for one panel each)")
-    parser.add_argument("--file", default="", help="cache-probe: the PNG to write")
+    parser.add_argument("--file", default="", help="cache-probe, compare: the PNG to write")
     parser.add_argument("--group", default="")
     parser.add_argument("--metric", default="")
     parser.add_argument("--out", default=".")
     args = parser.parse_args()
     args.y = [c for y in args.y for c in y.split(",") if c]
-    if args.kind == "cache-probe" and not args.file:
-        fail("--kind cache-probe needs --file")
-    if args.kind != "cache-probe" and (not args.x or not args.y):
+    if args.kind in ("cache-probe", "compare") and not args.file:
+        fail(f"--kind {args.kind} needs --file")
+    if args.kind not in ("cache-probe", "compare") and (not args.x or not args.y):
         fail(f"--kind {args.kind} needs --x and --y")
     if args.kind == "heatmap" and not args.metric:
         fail("--kind heatmap needs --metric")
@@ -334,6 +395,9 @@ def main():
         fail(f"plots need matplotlib for {sys.executable} (Debian: apt-get install python3-matplotlib)")
     if args.kind == "cache-probe":
         cache_probe(plt, args.results, args.file)
+        return
+    if args.kind == "compare":
+        compare(plt, args.results, args.file)
         return
     rows = load(args.results, [args.x, *args.y, args.group, args.metric])
     if not rows:

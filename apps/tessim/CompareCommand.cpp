@@ -1,12 +1,18 @@
 // `tessim compare --workload MODEL [--targets k1,ftm2000,npu] [--set [TARGET:]key=value]...
-// [--jobs N] [--format md|json|csv]`: one model on several chips side by side
+// [--jobs N] [--format md|json|csv] [--plot FILE.png]`: one model on several chips side by side
 // (analysis/compare/ChipComparison.h). Exit 0 when at least one chip runs it, 2 otherwise.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "analysis/compare/ChipComparison.h"
 #include "apps/tessim/Commands.h"
+#include "run/sweep/PlotScript.h"
 #include "run/sweep/ProcessPool.h"
 
 namespace tessim::cli {
@@ -17,6 +23,7 @@ struct CompareOptions {
     std::string targets = "k1,ftm2000,npu";
     unsigned jobs = 0;
     std::string format = "md";
+    std::string plot;
 };
 
 std::vector<std::string> commaList(const std::string& text) {
@@ -45,6 +52,8 @@ void addCompareCommand(CLI::App& app) {
     sub->add_option("--timeout", o->request.timeoutSeconds,
                     "seconds each chip's run may take (default: no limit)")
         ->check(CLI::PositiveNumber);
+    sub->add_option("--plot", o->plot,
+                    "also draw time per layer per chip and each chip's total time and energy into this PNG");
     sub->add_option("--format", o->format, "md (default), json or csv")
         ->check(CLI::IsMember({"md", "json", "csv"}));
     sub->callback([o] {
@@ -52,6 +61,20 @@ void addCompareCommand(CLI::App& app) {
             o->request.targets = commaList(o->targets);
             o->request.jobs = o->jobs ? o->jobs : static_cast<unsigned>(sweep::availableCores());
             const auto c = compareChips(o->request);
+            // The plot first: a plot that cannot be drawn is exit 2 with nothing on stdout.
+            if (!o->plot.empty()) {
+                // The script reads the CSV form, from a file of this process's own.
+                const std::string csv = (std::filesystem::temp_directory_path() /
+                                         ("tessim-compare-" + std::to_string(::getpid()) + ".csv"))
+                                            .string();
+                std::ofstream(csv) << comparisonCsv(c);
+                const int rc = sweep::runPlotScript({csv, "--kind", "compare", "--file", o->plot}, std::cerr);
+                std::remove(csv.c_str());
+                if (rc != 0) {
+                    commandExitCode() = 2;
+                    return;
+                }
+            }
             if (o->format == "json")
                 std::cout << c.dump(2) << '\n';
             else if (o->format == "csv")

@@ -1,6 +1,7 @@
 // `tessim compare`: one model on several chips. Each chip's totals are those of its own `tessim
 // run`; layers line up by name with the fastest chip named; a TARGET: set reaches that chip
 // only; a chip that cannot run the model says why, and none running it is exit 2.
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <unistd.h>
@@ -78,6 +79,26 @@ TEST(CompareCommand, EachChipsTotalsAreItsOwnRunsAndTheBestIsTheFastest) {
     EXPECT_EQ(csv.exitCode, 0) << csv.err;
     EXPECT_EQ(csv.out.rfind("layer,chip,seconds,", 0), 0u) << csv.out;
     EXPECT_NE(csv.out.find("\nstem,npu,"), std::string::npos) << csv.out;
+}
+
+TEST(CompareCommand, PlotIsAPngOrExitTwoWithNothingOnStdout) {
+    if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "no matplotlib for /usr/bin/python3";
+    const CompareNetwork net;
+    const std::string png = "/tmp/tessim-compare-" + std::to_string(::getpid()) + ".png";
+    const auto drawn = test::runTessim("compare --workload " + net.path + " --targets k1,npu --plot " + png);
+    EXPECT_EQ(drawn.exitCode, 0) << drawn.err;
+    EXPECT_FALSE(drawn.out.empty());
+    std::ifstream in(png, std::ios::binary);
+    char magic[4] = {};
+    in.read(magic, 4);
+    EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+    std::remove(png.c_str());
+    const auto refused =
+        test::runTessim("compare --workload " + net.path + " --targets k1,npu --plot /nonexistent-dir/x.png");
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_TRUE(refused.out.empty()) << refused.out;
+    EXPECT_NE(refused.err.find("cannot write /nonexistent-dir/x.png"), std::string::npos) << refused.err;
 }
 
 TEST(CompareCommand, APrefixedSetReachesThatChipOnly) {
