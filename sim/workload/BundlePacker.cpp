@@ -84,9 +84,17 @@ void BundlePacker::place(Op& op) {
         at = &candidates.front();
     }
     ++size_;
-    ++unitsTaken_[at->unit];
-    if (at->slotClass >= 0)
-        ++slotsTaken_[static_cast<std::size_t>(at->slotClass)];
+    // An op that several units execute may take any of them (the engine picks the freest): it
+    // counts against each, and against each of their slot classes, so that the ops after it fit
+    // whichever it takes.
+    std::vector<int> classes;
+    for (const Candidate& c : candidates.size() > 1 ? candidates : std::vector<Candidate>{*at}) {
+        ++unitsTaken_[c.unit];
+        if (c.slotClass >= 0 && std::find(classes.begin(), classes.end(), c.slotClass) == classes.end())
+            classes.push_back(c.slotClass);
+    }
+    for (int c : classes)
+        ++slotsTaken_[static_cast<std::size_t>(c)];
     for (std::uint8_t r : reads)
         if (r < kRegIds)
             read_[r] = true;

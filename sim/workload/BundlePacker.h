@@ -3,8 +3,9 @@
 // would. An op joins the open bundle while a unit instance that executes it and a slot of that
 // unit's class are free, it reads no register the bundle writes (operands are read before any op
 // of a bundle writes), it writes no register the bundle reads or writes, and it is not a memory
-// access after a store of the bundle. Ops no unit executes (sync, marks, DMA starts) close the
-// bundle; the engine issues them alone. Kernels that form their own bundles are not packed.
+// access after a store of the bundle. An op that several units execute counts against all of
+// them, so the bundle is legal whichever the engine gives it. Ops no unit executes (sync, marks, DMA starts)
+// close the bundle; the engine issues them alone. Kernels that form their own bundles are not packed.
 #pragma once
 
 #include <array>

@@ -84,6 +84,26 @@ TEST(BundlePacker, PackedLoadsRunAtTheUnitsRateAndComputeTheSameValues) {
     EXPECT_LE(run.cycles, 64u + 8);
 }
 
+// An FMA that units a and b both execute may take b, which the multiply after it needs: the
+// multiply opens a new bundle, whichever unit the engine gives the FMA.
+TEST(BundlePacker, AnOpOfSeveralUnitsCountsAgainstEach) {
+    EngineInfo e;
+    e.vliw = true;
+    e.slots = {{"vector", 4}};
+    UnitInfo a, b;
+    a.name = "a";
+    a.slotClass = "vector";
+    a.ops["fma"] = {};
+    b.name = "b";
+    b.slotClass = "vector";
+    b.ops["fma"] = {};
+    b.ops["mul"] = {};
+    e.units = {a, b};
+    const auto bundles = packed({vector(OpKind::Fma, 8, 0, 1, 2), vector(OpKind::Mul, 9, 0, 1)}, e);
+    ASSERT_EQ(bundles.size(), 2u);
+    EXPECT_EQ(bundles[1].front().kind, OpKind::Mul);
+}
+
 TEST(BundlePacker, LeavesASingleIssueEngineItsStream) {
     const EngineInfo& rvv = *makeTarget().info().findEngine("rvv");
     auto inner = std::make_unique<VectorOpStream>(loads(4, 8));
