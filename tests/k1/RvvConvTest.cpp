@@ -56,6 +56,10 @@ INSTANTIATE_TEST_SUITE_P(
               6 * 5 * 4},
         Shape{"grouped", SHAPE(9, 7, 6, 6, "--set workload.groups=3"), 9 * 7 * 6},
         Shape{"depthwise", SHAPE(9, 7, 6, 6, "--set workload.groups=6"), 9 * 7 * 6},
+        Shape{"depthwiseTwoStripsStride2",
+              SHAPE(9, 7, 70, 70, "--set workload.groups=70 --set workload.stride=2"), 5 * 4 * 70},
+        Shape{"depthwiseAsGemms", SHAPE(9, 7, 6, 6, "--set workload.groups=6 --set plan.depthwise=im2col"),
+              9 * 7 * 6},
         Shape{"f16", SHAPE(9, 7, 6, 6, "--set plan.dtype=f16"), 9 * 7 * 6},
         Shape{"tilesOf3OnThreeCores", SHAPE(9, 7, 5, 6, "--set plan.tile_pixels=3 --set plan.threads=3"),
               9 * 7 * 6}),
@@ -74,6 +78,8 @@ TEST(RvvConv, ALayerListReportsEveryLayerAtOrAboveItsComputeBound) {
     EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
     EXPECT_EQ(j["functional"]["elements"], 8 * 8 * 8 + 8 * 8 * 8 + 8 * 8 * 16);
     ASSERT_EQ(j["layers"].size(), 3u);
+    EXPECT_EQ(j["layers"][1]["lowering"], "direct depthwise");
+    EXPECT_EQ(j["layers"][2]["lowering"], "im2col + GEMM");
     double sum = 0.0;
     for (const auto& l : j["layers"]) {
         EXPECT_EQ(l["dtype"], "f32") << l["name"];  // an INT8 model runs in f32 on the K1
@@ -97,6 +103,19 @@ TEST(RvvConv, ColumnTilesThatFitTheL1KeepTheGemmOffTheDdr) {
     const double wholeDdr = whole["traffic_bytes"]["ddr"]["read"].get<double>();
     EXPECT_LT(tiledDdr, 0.1 * wholeDdr) << tiledDdr << " vs " << wholeDdr;
     EXPECT_LT(tiled["seconds"].get<double>(), 0.5 * whole["seconds"].get<double>());
+}
+
+TEST(RvvConv, ADirectDepthwiseLayerBeatsOneGemmPerChannel) {
+    // 32 channels of 28×28, 3×3: the direct loop multiplies 32 channels per tap in one FMA; as
+    // im2col + GEMM each channel is a GEMM of depth 9 with one output, reduced per pixel.
+    const std::string layer = "--workload resnet18-layer1 --set workload.h=28 --set workload.w=28 --set "
+                              "workload.channels=32 --set workload.filters=32 --set workload.groups=32 ";
+    const auto direct = runK1(layer);
+    const auto gemms = runK1(layer + "--set plan.depthwise=im2col");
+    ASSERT_FALSE(direct.is_null());
+    ASSERT_FALSE(gemms.is_null());
+    EXPECT_LT(3 * direct["seconds"].get<double>(), gemms["seconds"].get<double>());
+    EXPECT_GE(direct["seconds"].get<double>(), direct["bounds"]["compute_s"].get<double>());
 }
 
 TEST(RvvConv, EightCoresTakeLessThanAThirdOfOnesTime) {

@@ -38,6 +38,10 @@ constexpr std::uint8_t kIm2colVl = scalarReg(28);
 constexpr unsigned kIm2colLmul = 8;
 constexpr std::uint8_t kIm2colData = 24;
 constexpr std::uint8_t kIm2colZero = 16;
+// The direct depthwise loop's LMUL-8 groups: accumulator, inputs, weights.
+constexpr std::uint8_t kDepthwiseAcc = 0;
+constexpr std::uint8_t kDepthwiseIn = 8;
+constexpr std::uint8_t kDepthwiseW = 24;
 // The threads meet at this barrier after each layer (a barrier is reusable: one generation per
 // layer); thread 0 forks the others at the start.
 constexpr std::uint32_t kRvvLayerBarrier = fc_gemm::kJoinBarrier;
@@ -49,6 +53,10 @@ struct RvvLayer {
     std::uint64_t inAddr = 0, wAddr = 0, outAddr = 0;
     std::vector<Slice> rows;  // per thread: its output pixels
     std::uint64_t tile = 1;   // pixels per im2col + GEMM step (their column rows stay in the L1)
+    // A depthwise layer (one channel per group, one filter each) run directly: per output pixel,
+    // the channels vectorised, one multiply-add per kernel tap; its weights packed tap-major
+    // ([tap][channel], as a framework packs them for this loop) instead of [filter][tap].
+    bool direct = false;
 
     std::uint64_t pixels() const { return std::uint64_t{s.outH()} * s.outW(); }
     std::uint64_t k() const { return std::uint64_t{s.groupChannels()} * s.taps(); }  // GEMM depth per group
@@ -128,7 +136,14 @@ protected:
                     ++group_;
                 }
             }
-            if (group_ < l.s.groups && rows.count > 0) {
+            if (l.direct && pixel_ < rows.count) {
+                if (pixel_ == 0)
+                    out.push_back(scalarOp(OpKind::SAdd, DType::I32, kIm2colRow, fc_gemm::kZero, 0.0));
+                for (unsigned n = 0; n < 4 && pixel_ < rows.count; ++n, ++pixel_)
+                    depthwisePixel(out, l, rows.first + pixel_, rows.count);
+                return true;
+            }
+            if (!l.direct && group_ < l.s.groups && rows.count > 0) {
                 const std::uint64_t count = std::min(l.tile, rows.count - tile_);
                 if (pixel_ == 0) {
                     setVl(out, p_.copyVlmax);
@@ -204,6 +219,49 @@ private:
     // Column row `m` of group g: for each kernel row, the input run under it (kw·C contiguous
     // elements without groups; per column a run of the group's channels, or one strided load
     // across the columns for a depthwise layer), zeros where the window lies over the padding.
+    // Output pixel m of a depthwise layer: per strip of channels, the accumulator zeroed, then for
+    // each kernel tap over the input (padding taps add nothing) the channels' inputs and the tap's
+    // packed weights loaded (unit stride, NHWC) and multiplied into it; the strip stored.
+    void depthwisePixel(std::vector<Op>& out, const RvvLayer& l, std::uint64_t m, std::uint64_t pixels) {
+        const ConvShape& s = l.s;
+        const unsigned elem = p_.elem();
+        const auto oy = static_cast<std::int64_t>(m / s.outW()), ox = static_cast<std::int64_t>(m % s.outW());
+        for (std::uint64_t c0 = 0; c0 < s.channels; c0 += p_.copyVlmax) {
+            const auto vl =
+                static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.copyVlmax, s.channels - c0));
+            setVl(out, vl);
+            Op zero = vectorOp(OpKind::Broadcast, p_.dtype, vl);
+            zero.dst = kDepthwiseAcc;
+            out.push_back(zero);
+            for (std::uint32_t ky = 0; ky < s.kh; ++ky) {
+                const std::int64_t iy = oy * s.stride - s.padH + ky;
+                if (iy < 0 || iy >= s.h)
+                    continue;
+                for (std::uint32_t kx = 0; kx < s.kw; ++kx) {
+                    const std::int64_t ix = ox * s.stride - s.padW + kx;
+                    if (ix < 0 || ix >= s.w)
+                        continue;
+                    const std::uint64_t tap = std::uint64_t{ky} * s.kw + kx;
+                    out.push_back(vectorLoad(p_.dtype, kDepthwiseIn, p_.memory->id,
+                                             l.inAddr + ((iy * s.w + ix) * s.channels + c0) * elem, vl));
+                    out.push_back(vectorLoad(p_.dtype, kDepthwiseW, p_.memory->id,
+                                             l.wAddr + (tap * s.channels + c0) * elem, vl));
+                    Op fma = vectorOp(OpKind::Fma, p_.dtype, vl);
+                    fma.dst = kDepthwiseAcc;
+                    fma.src[0] = kDepthwiseIn;
+                    fma.src[1] = kDepthwiseW;
+                    fma.src[2] = kDepthwiseAcc;
+                    out.push_back(fma);
+                }
+            }
+            out.push_back(vectorStore(p_.dtype, kDepthwiseAcc, p_.memory->id,
+                                      l.outAddr + (m * s.filters + c0) * elem, vl));
+        }
+        out.push_back(scalarOp(OpKind::SAdd, DType::I32, kIm2colRow, kIm2colRow, 1.0));
+        out.push_back(
+            scalarOp(OpKind::SCompare, DType::I32, kIm2colFlag, kIm2colRow, static_cast<double>(pixels)));
+        out.push_back(branchOp(DType::I32, kIm2colFlag, pixel_ + 1 < pixels));
+    }
     // Into row pixel_ of the thread's column buffer. `pixels`: the tile's count, which the row
     // counter is compared with (the back-edge's condition: another pixel follows).
     void im2colPixel(std::vector<Op>& out, const RvvLayer& l, std::uint64_t m, unsigned g,
@@ -313,6 +371,7 @@ public:
             j["kw"] = l.s.kw;
             j["stride"] = l.s.stride;
             j["groups"] = l.s.groups;
+            j["lowering"] = l.direct ? "direct depthwise" : "im2col + GEMM";
             j["out_h"] = l.s.outH();
             j["out_w"] = l.s.outW();
             j["dtype"] = dtypeName(p_.dtype);
@@ -326,7 +385,17 @@ public:
     void initialise(FunctionalMemory& memory) override {
         for (const auto& l : p_.layers) {
             write(memory, l.inAddr, l.inputs(), l.saltIn());
-            write(memory, l.wAddr, l.weights(), l.saltW());
+            if (!l.direct) {
+                write(memory, l.wAddr, l.weights(), l.saltW());
+                continue;
+            }
+            // Tap-major: weight (channel c, tap t) of the [filter][tap] order at t·C + c.
+            std::vector<std::uint8_t> buf(l.weights() * p_.elem());
+            for (std::uint64_t c = 0; c < l.s.channels; ++c)
+                for (std::uint64_t t = 0; t < l.s.taps(); ++t)
+                    encodeElement(p_.dtype, testValue(p_.dtype, c * l.s.taps() + t, l.saltW()),
+                                  buf.data() + (t * l.s.channels + c) * p_.elem());
+            memory.write(p_.memory->id, l.wAddr, buf.data(), buf.size());
         }
     }
     FunctionalCheck check(FunctionalMemory& memory) override {
@@ -363,9 +432,30 @@ private:
     void write(FunctionalMemory& memory, std::uint64_t addr, std::uint64_t count, std::uint64_t salt) const {
         writeTestValues(memory, p_.memory->id, addr, count, p_.dtype, salt);
     }
-    // Output (pixel m, filter f of group g) as the GEMM computes it over the column row.
+    // Output (pixel m, filter f of group g) as the GEMM computes it over the column row, or, for a
+    // direct depthwise layer, as its taps accumulate in order from zero.
     double reference(const RvvLayer& l, std::uint64_t m, std::uint64_t g, std::uint64_t f) const {
         const ConvShape& s = l.s;
+        if (l.direct) {
+            const auto oy = static_cast<std::int64_t>(m / s.outW()),
+                       ox = static_cast<std::int64_t>(m % s.outW());
+            double acc = 0.0;
+            for (std::uint32_t ky = 0; ky < s.kh; ++ky)
+                for (std::uint32_t kx = 0; kx < s.kw; ++kx) {
+                    const std::int64_t iy = oy * s.stride - s.padH + ky, ix = ox * s.stride - s.padW + kx;
+                    if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w)
+                        continue;
+                    const double x = testValue(
+                        p_.dtype,
+                        (static_cast<std::uint64_t>(iy) * s.w + static_cast<std::uint64_t>(ix)) * s.channels +
+                            f,
+                        l.saltIn());
+                    acc = fmaIn(p_.dtype, x,
+                                testValue(p_.dtype, f * s.taps() + std::uint64_t{ky} * s.kw + kx, l.saltW()),
+                                acc);
+                }
+            return acc;
+        }
         const std::uint64_t gc = s.groupChannels();
         const auto oy = static_cast<std::int64_t>(m / s.outW()), ox = static_cast<std::int64_t>(m % s.outW());
         FcParams fp = p_.gemm;
@@ -451,6 +541,9 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     // that the GEMM reads the column rows from it while the weights stream through.
     const std::uint64_t tilePixels =
         pl.get<std::uint64_t>("tile_pixels", 0, Range<std::uint64_t>{0, 1u << 20});
+    // Depthwise layers: the direct loop (default) or im2col + a GEMM per channel.
+    const bool directDepthwise =
+        pl.oneOf("depthwise", {"direct", "im2col"}, std::string("direct")) == "direct";
     if ((g.lmul & (g.lmul - 1)) != 0)
         pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", g.lmul));
     p.memory = &planMemory(pl, target, *engines[0]);
@@ -492,6 +585,7 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
         l.inAddr = layout.allocate(tag + "input", l.inputs() * p.elem());
         l.wAddr = layout.allocate(tag + "weights", l.weights() * p.elem());
         l.outAddr = layout.allocate(tag + "output", l.outputs() * p.elem());
+        l.direct = directDepthwise && l.s.groups > 1 && l.s.groupChannels() == 1 && l.s.groupFilters() == 1;
         l.rows = contiguousSlices(l.pixels(), engines.size(), g.rb);
         std::uint64_t widest = 1;
         for (const auto& r : l.rows)
