@@ -239,11 +239,6 @@ std::string unmetNeeds(const KernelNeeds& needs, const TargetInfo& target) {
     return closest.empty() ? fmt::format("target '{}' has no main compute engine", target.name) : closest;
 }
 
-std::string whyNot(const KernelEntry& row, const config::Node& workload, const TargetInfo& target) {
-    (void)workload;  // a layer list on a row of one layer runs as a sequence (LayerSequence.h)
-    return unmetNeeds(row.needs, target);
-}
-
 const KernelEntry* selectKernel(const config::Node& workload, const config::Node& plan,
                                 const TargetInfo* target) {
     const std::vector<const KernelEntry*> rows = kernelRowsFor(workload);
@@ -260,7 +255,7 @@ const KernelEntry* selectKernel(const config::Node& workload, const config::Node
             if (std::find(k->strategies.begin(), k->strategies.end(), strategy) == k->strategies.end())
                 continue;
             if (target)
-                if (const std::string why = whyNot(*k, workload, *target); !why.empty())
+                if (const std::string why = unmetNeeds(k->needs, *target); !why.empty())
                     p.fail("strategy",
                            fmt::format("{} cannot run on target '{}': {}", k->rowName(), target->name, why));
             return k;
@@ -271,7 +266,7 @@ const KernelEntry* selectKernel(const config::Node& workload, const config::Node
     // The first row the target can run; none: the refusal names what each row needs.
     std::vector<std::string> reasons;
     for (const KernelEntry* k : rows) {
-        const std::string why = whyNot(*k, workload, *target);
+        const std::string why = unmetNeeds(k->needs, *target);
         if (why.empty())
             return k;
         reasons.push_back(rows.size() > 1 ? k->rowName() + ": " + why : why);

@@ -55,9 +55,6 @@ struct KernelEntry {
     std::string rowName() const { return variant.empty() ? name : name + "/" + variant; }
 };
 
-// "" when `row` can run `workload` on `target`; else why not (unmetNeeds).
-std::string whyNot(const KernelEntry& row, const config::Node& workload, const TargetInfo& target);
-
 const std::vector<KernelEntry>& kernelRegistry();
 // Adds a row before the run (a kernel kept outside workloads/, or a test's): after the rows of its
 // kernel, if any. std::invalid_argument for a row without a factory or a row name already taken.

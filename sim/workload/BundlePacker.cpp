@@ -56,45 +56,41 @@ void BundlePacker::place(Op& op) {
         return;
     }
     const std::uint8_t reads[] = {op.src[0], op.src[1], op.src[2], op.base};
-    auto fits = [&]() -> const Candidate* {
-        if (!open_)
-            return nullptr;
-        if (slotCounts_.empty() && size_ >= issueWidth_)
-            return nullptr;
+    auto fits = [&] {
+        if (!open_ || (slotCounts_.empty() && size_ >= issueWidth_))
+            return false;
         for (std::uint8_t r : reads)
             if (r < kRegIds && written_[r])
-                return nullptr;
+                return false;
         if (op.dst < kRegIds && (written_[op.dst] || read_[op.dst]))
-            return nullptr;
+            return false;
         if (info.memory && stored_)
-            return nullptr;
+            return false;
         for (const Candidate& c : candidates)
             if (unitsTaken_[c.unit] < instances_[c.unit] &&
                 (c.slotClass < 0 || slotsTaken_[static_cast<std::size_t>(c.slotClass)] <
                                         slotCounts_[static_cast<std::size_t>(c.slotClass)]))
-                return &c;
-        return nullptr;
+                return true;
+        return false;
     };
-    const Candidate* at = fits();
-    if (!at) {
+    if (!fits()) {
         closeBundle();
         open_ = true;
         op.flags |= Op::kBundleStart;
-        // An op alone in a bundle: the first candidate with a slot (the engine picks its own).
-        at = &candidates.front();
     }
     ++size_;
     // An op that several units execute may take any of them (the engine picks the freest): it
     // counts against each, and against each of their slot classes, so that the ops after it fit
-    // whichever it takes.
-    std::vector<int> classes;
-    for (const Candidate& c : candidates.size() > 1 ? candidates : std::vector<Candidate>{*at}) {
+    // whichever it takes. (No allocation: this runs for every op the engine issues.)
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const Candidate& c = candidates[i];
         ++unitsTaken_[c.unit];
-        if (c.slotClass >= 0 && std::find(classes.begin(), classes.end(), c.slotClass) == classes.end())
-            classes.push_back(c.slotClass);
+        bool counted = c.slotClass < 0;
+        for (std::size_t j = 0; j < i && !counted; ++j)
+            counted = candidates[j].slotClass == c.slotClass;
+        if (!counted)
+            ++slotsTaken_[static_cast<std::size_t>(c.slotClass)];
     }
-    for (int c : classes)
-        ++slotsTaken_[static_cast<std::size_t>(c)];
     for (std::uint8_t r : reads)
         if (r < kRegIds)
             read_[r] = true;
