@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/config/ConfigError.h"
+#include "sim/config/DerivedKeys.h"
 #include "sim/config/Reader.h"
 #include "workloads/KernelRegistry.h"
 #include "workloads/LayerSequence.h"
@@ -17,8 +18,10 @@ std::vector<std::string> kernelNames() {
     return names;
 }
 
-std::unique_ptr<Workload> makeWorkload(const config::Node& workload, const config::Node& plan,
-                                       const TargetInfo& target) {
+namespace {
+
+std::unique_ptr<Workload> buildWorkload(const config::Node& workload, const config::Node& plan,
+                                        const TargetInfo& target) {
     config::Reader w(workload);
     const std::string kernel = w.oneOf("kernel", kernelNames());
     const KernelEntry* row = selectKernel(workload, plan, &target);
@@ -34,6 +37,24 @@ std::unique_ptr<Workload> makeWorkload(const config::Node& workload, const confi
             throw;
     }
     return makeLayerSequence(*row, workload, plan, target);
+}
+
+}  // namespace
+
+std::unique_ptr<Workload> makeWorkload(const config::Node& workload, const config::Node& plan,
+                                       const TargetInfo& target) {
+    // A report's resolved workload and plan run again as they are: the keys the kernel derived
+    // are accepted where the run derives the same values (sim/config/DerivedKeys.h).
+    config::DerivedKeys derived;
+    std::unique_ptr<Workload> built;
+    try {
+        built = buildWorkload(workload, plan, target);
+    } catch (...) {
+        derived.throwFirstNoted();
+        throw;
+    }
+    derived.settle({built->resolvedWorkload(), built->resolvedPlan()});
+    return built;
 }
 
 }  // namespace tessim

@@ -96,7 +96,15 @@ config::Node ConfiguredTarget::resolveEnergyTable(const config::Node& input) {
     using namespace config;
     namespace fs = std::filesystem;
     Node root = input;
-    if (const Node* t = root.find("energy_table")) {
+    // A report's target carries the table it ran with: fed back, the run uses that table (and
+    // reproduces even where the library's has changed since); the echo writes it back.
+    if (const Node* table = root.find("energy_table_resolved")) {
+        if (!table->isMap())
+            throw ConfigError(table->location(), table->path(),
+                              fmt::format("expected the energy table as a map, got {}", table->kindName()));
+        energyTable_ = *table;
+        root.erase("energy_table_resolved");
+    } else if (const Node* t = root.find("energy_table")) {
         const std::string name = t->scalar();
         fs::path p = name;
         if (name.find('/') == std::string::npos && p.extension() != ".yaml")

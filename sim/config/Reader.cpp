@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/config/ConfigError.h"
+#include "sim/config/DerivedKeys.h"
 #include "sim/config/EditDistance.h"
 #include "sim/config/KeyCatalogue.h"
 
@@ -12,6 +13,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -119,14 +121,28 @@ template <class I> void decodeInteger(const Node& node, I& out) {
     typeError(node, "an integer");
 }
 
+// A bare number in a JSON file is a quantity in its SI base unit, as a report's resolved workload
+// and plan write it (so they read back); YAML files name the unit.
+bool bareNumberInJson(const Node& node) {
+    const std::string& file = node.location().file;
+    const std::string& text = node.scalar();
+    if (file.size() < 5 || file.compare(file.size() - 5, 5, ".json") != 0 || text.empty())
+        return false;
+    char* end = nullptr;
+    std::strtod(text.c_str(), &end);
+    return end != nullptr && *end == '\0';
+}
+
 template <class Q>
 void decodeQuantity(const Node& node, Q& out, std::optional<Q> (*parse)(std::string_view, std::string*),
-                    std::string_view expected) {
+                    std::string_view expected, std::string_view baseUnit) {
     if (!node.isScalar()) {
         typeError(node, expected);
     }
     std::string why;
-    const std::optional<Q> value = parse(node.scalar(), &why);
+    const std::optional<Q> value = bareNumberInJson(node)
+                                       ? parse(node.scalar() + " " + std::string(baseUnit), &why)
+                                       : parse(node.scalar(), &why);
     if (!value) {
         throw ConfigError(node.location(), node.path(), why);
     }
@@ -239,27 +255,27 @@ void Reader::decode(const Node& node, std::string& out) {
 }
 
 void Reader::decode(const Node& node, Bytes& out) {
-    decodeQuantity(node, out, &parseBytes, "a size with a unit, like 512 KiB");
+    decodeQuantity(node, out, &parseBytes, "a size with a unit, like 512 KiB", "B");
 }
 
 void Reader::decode(const Node& node, Frequency& out) {
-    decodeQuantity(node, out, &parseFrequency, "a frequency with a unit, like 1 GHz");
+    decodeQuantity(node, out, &parseFrequency, "a frequency with a unit, like 1 GHz", "Hz");
 }
 
 void Reader::decode(const Node& node, Bandwidth& out) {
-    decodeQuantity(node, out, &parseBandwidth, "a bandwidth with a unit, like 25.6 GB/s");
+    decodeQuantity(node, out, &parseBandwidth, "a bandwidth with a unit, like 25.6 GB/s", "B/s");
 }
 
 void Reader::decode(const Node& node, Duration& out) {
-    decodeQuantity(node, out, &parseDuration, "a duration with a unit, like 10 ns");
+    decodeQuantity(node, out, &parseDuration, "a duration with a unit, like 10 ns", "s");
 }
 
 void Reader::decode(const Node& node, Energy& out) {
-    decodeQuantity(node, out, &parseEnergy, "an energy with a unit, like 1.5 pJ");
+    decodeQuantity(node, out, &parseEnergy, "an energy with a unit, like 1.5 pJ", "J");
 }
 
 void Reader::decode(const Node& node, Power& out) {
-    decodeQuantity(node, out, &parsePower, "a power with a unit, like 250 mW");
+    decodeQuantity(node, out, &parsePower, "a power with a unit, like 250 mW", "W");
 }
 
 void Reader::decode(const Node& node, std::vector<int64_t>& out) {
@@ -403,7 +419,11 @@ void Reader::finish() const {
                     if (!suggestion.empty()) {
                         message += fmt::format("; did you mean '{}'?", suggestion);
                     }
-                    throw ConfigError(value.keyLocation(), value.path(), message);
+                    const ConfigError unknown(value.keyLocation(), value.path(), message);
+                    // A report's resolved configuration fed back: its derived keys (DerivedKeys.h).
+                    if (DerivedKeys::note(value, unknown))
+                        continue;
+                    throw unknown;
                 }
                 for (const auto& [childKey, child] : state.children) {
                     if (childKey == key) {

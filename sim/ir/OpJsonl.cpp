@@ -1,11 +1,13 @@
 #include "sim/ir/OpJsonl.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <optional>
 #include <ostream>
+#include <regex>
 #include <tuple>
 #include <type_traits>
 
@@ -243,9 +245,24 @@ public:
         } catch (const nlohmann::json::parse_error& e) {
             throw config::ConfigError({file_, line_, static_cast<int>(e.byte)}, "",
                                       std::string("invalid JSON: ") + e.what());
+        } catch (const nlohmann::json::out_of_range&) {
+            numberOutOfRange();
         }
         if (!j_->isObject())
             fail("", "expected a JSON object");
+    }
+    // A number beyond a double (1e400): the parser names no place, so find the first such
+    // number and the key before it.
+    [[noreturn]] void numberOutOfRange() const {
+        static const std::regex number(R"re(("([^"\\]*)"\s*:\s*)(-?[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?))re");
+        for (auto it = std::sregex_iterator(text_.begin(), text_.end(), number); it != std::sregex_iterator();
+             ++it) {
+            const std::string value = (*it)[3];
+            if (std::isinf(std::strtod(value.c_str(), nullptr)))
+                throw config::ConfigError({file_, line_, static_cast<int>(it->position(3)) + 1}, (*it)[2],
+                                          fmt::format("the number {} is beyond a double's range", value));
+        }
+        throw config::ConfigError({file_, line_, 1}, "", "a number is beyond a double's range");
     }
     [[noreturn]] void fail(const std::string& key, const std::string& message) const {
         int column = 1;

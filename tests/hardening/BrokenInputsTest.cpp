@@ -63,6 +63,7 @@ const std::vector<Case> kCases = {
     {"not-utf8.workload.yaml", "1:8: error:", "byte 0xff is not UTF-8 text"},
     {"unknown-kernel.workload.yaml", "2:9: error: kernel", "did you mean 'axpy'?"},
     // Plans
+    {"odd-lmul.plan.yaml", "2:1: error: lmul", "LMUL is 1, 2, 4 or 8, not 3"},
     {"unknown-key.plan.yaml", "3:1: error: split", "unknown key 'split'"},
     {"zero-cores.plan.yaml", "2:8: error: cores", "must be between 1 and 4096"},
     // Schedules (JSON Lines)
@@ -78,6 +79,7 @@ const std::vector<Case> kCases = {
     {"other-target.schedule.jsonl", "1:31: error: target", "written for target 'npu'"},
     {"renumbered-spaces.schedule.jsonl", "1:50: error: spaces", "memory 'ddr' is 1 here, not 0"},
     {"truncated.schedule.jsonl", "2:35: error:", "invalid JSON"},
+    {"number-overflow.schedule.jsonl", "2:54: error: vd", "the number 1e400 is beyond a double's range"},
     {"unknown-field.schedule.jsonl", "2:29: error: colour", "unknown field 'colour'"},
     {"unknown-memory.schedule.jsonl", "2:59: error: mem", "has no memory 'hbm'"},
     {"vl-over-register.schedule.jsonl", "2:52: error: vl", "exceeds what engine core holds: 32 B registers"},

@@ -127,6 +127,9 @@ TEST(ConvPlanner, ArrayComesFromTheTargetsMacArray) {
     EXPECT_EQ(arrayOf("--set target.npu.units.mac.rows=16 --set target.npu.units.mac.dataflow=os"),
               "target: 16×64 os array of engine npu");
     EXPECT_EQ(arrayOf("--set plan.array_rows=8"), "plan");
+    // A plan naming the array the target has anyway (a report's plan fed back) plans on the target's.
+    EXPECT_EQ(arrayOf("--set plan.array_rows=32 --set plan.array_cols=64"),
+              "target: 32×64 ws array of engine npu");
 }
 
 // Measured with INT32 outputs (output_dtype i32; tessim at the planner change): worst

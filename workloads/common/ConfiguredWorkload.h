@@ -24,13 +24,15 @@ public:
         planEcho_ = plan.echo();
     }
 
+    // What the kernel derives follows what it read, whether or not the input named it too, so
+    // that a report's configuration fed back (which names every key) echoes in the same order.
     nlohmann::ordered_json resolvedWorkload() const final {
-        nlohmann::ordered_json j = workloadEcho_;
+        nlohmann::ordered_json j = withoutDerived(workloadEcho_, [this](auto& d) { deriveWorkload(d); });
         deriveWorkload(j);
         return j;
     }
     nlohmann::ordered_json resolvedPlan() const final {
-        nlohmann::ordered_json j = planEcho_;
+        nlohmann::ordered_json j = withoutDerived(planEcho_, [this](auto& d) { derivePlan(d); });
         derivePlan(j);
         return j;
     }
@@ -41,6 +43,15 @@ protected:
     virtual void derivePlan(nlohmann::ordered_json& plan) const { (void)plan; }
 
 private:
+    template <class Derive>
+    static nlohmann::ordered_json withoutDerived(nlohmann::ordered_json echo, Derive derive) {
+        nlohmann::ordered_json derived = nlohmann::ordered_json::object();
+        derive(derived);
+        for (const auto& item : derived.items())
+            echo.erase(item.key());
+        return echo;
+    }
+
     nlohmann::ordered_json workloadEcho_ = nlohmann::ordered_json::object();
     nlohmann::ordered_json planEcho_ = nlohmann::ordered_json::object();
 };

@@ -368,12 +368,13 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
             arraySourceDefault =
                 fmt::format("assumed {}×{} ws from {} MAC/cycle", array.rows, array.cols, macsPerCycle);
         }
-        bool fromPlan = pl.has("array_rows") || pl.has("array_cols") || pl.has("array_dataflow");
-        arraySource = fromPlan ? std::string("plan") : arraySourceDefault;
         m.rows = pl.get<unsigned>("array_rows", array.rows, Range<unsigned>{1, 4096});
         m.cols = pl.get<unsigned>("array_cols", array.cols, Range<unsigned>{1, 4096});
         const std::string df = pl.oneOf("array_dataflow", {"os", "ws", "is"}, array.dataflow);
         m.dataflow = dataflowFromName(df);
+        // A plan that names the array it would get anyway (a report's plan fed back) plans on it.
+        const bool fromPlan = m.rows != array.rows || m.cols != array.cols || df != array.dataflow;
+        arraySource = fromPlan ? std::string("plan") : arraySourceDefault;
     }
     auto ceilDiv = [](std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; };
     // Each layer is planned on its own; DDR holds every layer's input, weights and output in

@@ -356,6 +356,8 @@ std::unique_ptr<Workload> makeStreamingVectorKernel(const std::string& kernel, c
                                         : memories[0];
     p.unroll = pl.get<unsigned>("unroll", 8u, Range<unsigned>{1, 16});
     p.lmul = pl.get<unsigned>("lmul", 1u, Range<unsigned>{1, 8});
+    if (p.lmul & (p.lmul - 1))
+        pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", p.lmul));
     pl.finish();
     const unsigned elem = dtypeBytes(p.dtype);
     for (const EngineInfo* e : engines)
