@@ -1,5 +1,7 @@
 #include "analysis/reproduce/Reproduction.h"
 
+#include "analysis/reproduce/PaperArithmetic.h"
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -136,6 +138,7 @@ ReproResult readPaperHeader(config::Reader& r) {
     res.description = r.get<std::string>("description", std::string());
     r.get<std::string>("source", std::string());
     r.get<std::string>("provenance", std::string());
+    res.consistency = readConsistencyChecks(r);
     return res;
 }
 
@@ -336,6 +339,20 @@ std::string reproMarkdown(const ReproResult& r) {
     s += "\nNotes:\n";
     for (const auto& c : r.claims)
         s += fmt::format("- {}: {}\n", c.id, c.note);
+    if (!r.consistency.empty()) {
+        s += "\nThe paper's own numbers against each other:\n\n"
+             "| check | stated | allowed | verdict |\n|---|---|---|---|\n";
+        for (const auto& c : r.consistency) {
+            const bool spread = !c.values.empty();
+            s += fmt::format("| {} | {} | {} | {} |\n", c.id,
+                             spread ? fmt::format("spread {:.1f} %", 100 * c.stated)
+                                    : num(c.stated) + (c.unit.empty() ? "" : " " + c.unit),
+                             c.relation, c.verdict);
+        }
+        s += "\n";
+        for (const auto& c : r.consistency)
+            s += fmt::format("- {}: {}\n", c.id, c.note);
+    }
     s += "\nRuns:\n";
     for (const auto& [name, cmd] : r.commands)
         s += fmt::format("- {}: `{}`\n", name, cmd);
@@ -357,6 +374,17 @@ nlohmann::ordered_json reproJson(const ReproResult& r) {
                                {"tolerance", c.tolerance},
                                {"verdict", c.verdict},
                                {"note", c.note}});
+    if (!r.consistency.empty()) {
+        j["consistency"] = nlohmann::ordered_json::array();
+        for (const auto& c : r.consistency)
+            j["consistency"].push_back({{"id", c.id},
+                                        {"what", c.what},
+                                        {"stated", c.stated},
+                                        {"relation", c.relation},
+                                        {"bound", c.bound},
+                                        {"verdict", c.verdict},
+                                        {"note", c.note}});
+    }
     return j;
 }
 

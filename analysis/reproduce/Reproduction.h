@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -43,9 +44,21 @@ double claimRatio(const ReproClaim& c);
 // "; 5.3× the published value, beyond the 2× a trend-match allows" when a trend fails only there.
 std::string beyondTrendFactorNote(const ReproClaim& c);
 
+// One arithmetic check of the paper's own figures against each other (PaperArithmetic.h).
+struct ConsistencyCheck {
+    std::string id, what, source, unit;
+    std::vector<std::pair<std::string, double>> values;  // an agreement's values
+    double stated = 0.0;   // the stated value, or an agreement's spread (max / min - 1)
+    double bound = 0.0;    // what the paper's own figures allow, or the spread allowed
+    std::string relation;  // "≤ 1.818", "spread ≤ 10 %"
+    bool consistent = true;
+    std::string verdict, note;
+};
+
 struct ReproResult {
     std::string paper, description;
     std::vector<ReproClaim> claims;
+    std::vector<ConsistencyCheck> consistency;    // the paper's own numbers checked against each other
     std::map<std::string, std::string> commands;  // run name → command line
 };
 
@@ -56,8 +69,8 @@ namespace config {
 class Reader;
 }
 
-// A paper file's common keys: name and description into the result; source and provenance are read
-// (and so known) but not reported.
+// A paper file's common keys: name and description into the result, the `consistency` checks
+// evaluated; source and provenance are read (and so known) but not reported.
 ReproResult readPaperHeader(config::Reader& r);
 
 // Reads the paper file (ConfigError on bad input), runs every needed simulation (in parallel) and
@@ -73,7 +86,8 @@ std::vector<std::string> reproArguments(const std::string& exe, const ReproRun& 
 nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run);
 
 std::string reproMarkdown(const ReproResult& r);
-// {"paper": id, "claims": [{"id","quantity","published","simulated","unit","verdict","note"}]}
+// {"paper": id, "claims": [{"id","quantity","published","simulated","unit","verdict","note"}],
+//  "consistency": [{"id","what","stated","relation","bound","verdict","note"}] (when the paper has checks)}
 nlohmann::ordered_json reproJson(const ReproResult& r);
 
 }  // namespace tessim
