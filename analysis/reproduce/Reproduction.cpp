@@ -139,6 +139,17 @@ ReproResult readPaperHeader(config::Reader& r) {
     r.get<std::string>("source", std::string());
     r.get<std::string>("provenance", std::string());
     res.consistency = readConsistencyChecks(r);
+    for (const config::Reader& c : r.children("not_reproduced")) {
+        NotReproduced n;
+        n.id = c.get<std::string>("id");
+        n.what = c.get<std::string>("what");
+        n.published = c.get<double>("published");
+        n.unit = c.get<std::string>("unit");
+        n.source = c.get<std::string>("source");
+        n.reason = c.get<std::string>("reason");
+        c.finish();
+        res.notReproduced.push_back(std::move(n));
+    }
     return res;
 }
 
@@ -339,6 +350,16 @@ std::string reproMarkdown(const ReproResult& r) {
     s += "\nNotes:\n";
     for (const auto& c : r.claims)
         s += fmt::format("- {}: {}\n", c.id, c.note);
+    if (!r.notReproduced.empty()) {
+        s += "\nPublished claims with nothing simulated behind them:\n\n"
+             "| claim | published | verdict | why |\n|---|---|---|---|\n";
+        for (const auto& n : r.notReproduced)
+            s += fmt::format("| {} ({}) | {} {} | not-reproduced | {} |\n", n.id, n.what, num(n.published),
+                             n.unit, n.reason);
+        s += "\n";
+        for (const auto& n : r.notReproduced)
+            s += fmt::format("- {}: {}\n", n.id, n.source);
+    }
     if (!r.consistency.empty()) {
         s += "\nThe paper's own numbers against each other:\n\n"
              "| check | stated | allowed | verdict |\n|---|---|---|---|\n";
@@ -374,6 +395,17 @@ nlohmann::ordered_json reproJson(const ReproResult& r) {
                                {"tolerance", c.tolerance},
                                {"verdict", c.verdict},
                                {"note", c.note}});
+    if (!r.notReproduced.empty()) {
+        j["not_reproduced"] = nlohmann::ordered_json::array();
+        for (const auto& n : r.notReproduced)
+            j["not_reproduced"].push_back({{"id", n.id},
+                                           {"what", n.what},
+                                           {"published", n.published},
+                                           {"unit", n.unit},
+                                           {"verdict", "not-reproduced"},
+                                           {"reason", n.reason},
+                                           {"source", n.source}});
+    }
     if (!r.consistency.empty()) {
         j["consistency"] = nlohmann::ordered_json::array();
         for (const auto& c : r.consistency)

@@ -55,9 +55,17 @@ struct ConsistencyCheck {
     std::string verdict, note;
 };
 
+// A published claim with nothing simulated behind it (a paper file's `not_reproduced:` list): it
+// is listed with the verdict `not-reproduced` and why, never left out.
+struct NotReproduced {
+    std::string id, what, unit, source, reason;
+    double published = 0.0;
+};
+
 struct ReproResult {
     std::string paper, description;
     std::vector<ReproClaim> claims;
+    std::vector<NotReproduced> notReproduced;
     std::vector<ConsistencyCheck> consistency;    // the paper's own numbers checked against each other
     std::map<std::string, std::string> commands;  // run name → command line
 };
@@ -70,7 +78,7 @@ class Reader;
 }
 
 // A paper file's common keys: name and description into the result, the `consistency` checks
-// evaluated; source and provenance are read (and so known) but not reported.
+// evaluated, the claims `not_reproduced`; source and provenance are read but not reported.
 ReproResult readPaperHeader(config::Reader& r);
 
 // Reads the paper file (ConfigError on bad input), runs every needed simulation (in parallel) and
@@ -87,7 +95,8 @@ nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run);
 
 std::string reproMarkdown(const ReproResult& r);
 // {"paper": id, "claims": [{"id","quantity","published","simulated","unit","verdict","note"}],
-//  "consistency": [{"id","what","stated","relation","bound","verdict","note"}] (when the paper has checks)}
+//  "not_reproduced": [{"id","what","published","unit","verdict","reason","source"}] and
+//  "consistency": [{"id","what","stated","relation","bound","verdict","note"}] (when the paper has them)}
 nlohmann::ordered_json reproJson(const ReproResult& r);
 
 }  // namespace tessim

@@ -81,6 +81,32 @@ TEST(PaperArithmetic, EachPaperCheckHasTheVerdictItsArithmeticGives) {
         << all["busy-time"].note;
 }
 
+// Published claims with no simulated baseline are rows with the verdict not-reproduced and why.
+TEST(PaperArithmetic, ClaimsWithNothingSimulatedAreListedAsNotReproducedWithTheirReason) {
+    const std::string papers = std::string(TESSIM_SOURCE_DIR) + "/configs/papers/";
+    std::map<std::string, tessim::NotReproduced> all;
+    for (const char* paper : {"k1-ttd", "ftm2000-conv"}) {
+        const tessim::config::Node root = tessim::config::loadYamlFile(papers + paper + ".yaml");
+        tessim::config::Reader r(root);
+        const tessim::ReproResult res = tessim::readPaperHeader(r);
+        ASSERT_FALSE(res.notReproduced.empty()) << paper;
+        const std::string md = tessim::reproMarkdown(res);
+        const auto json = tessim::reproJson(res);
+        ASSERT_EQ(json["not_reproduced"].size(), res.notReproduced.size());
+        for (const auto& n : res.notReproduced) {
+            all[n.id] = n;
+            EXPECT_FALSE(n.reason.empty()) << n.id;
+            EXPECT_NE(md.find("| " + n.id + " ("), std::string::npos) << md;
+        }
+        for (const auto& row : json["not_reproduced"])
+            EXPECT_EQ(row["verdict"], "not-reproduced");
+    }
+    EXPECT_EQ(all["speedup-over-gpu"].published, 663805.0);
+    EXPECT_EQ(all["speedup-over-cpu"].published, 238.0);
+    EXPECT_EQ(all["tt-over-iree"].published, 3.0);
+    EXPECT_EQ(all["tt-over-pluto"].published, 8.0);
+}
+
 TEST(PaperArithmetic, ABadCheckIsAnErrorAtItsKey) {
     const std::string path = "/tmp/tessim-paper-check-" + std::to_string(::getpid()) + ".yaml";
     auto errorFor = [&](const std::string& check) {
