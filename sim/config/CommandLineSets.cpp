@@ -28,7 +28,12 @@ void applyCommandLineSets(const std::vector<std::string>& sets, const CommandLin
                               "--set keys start with target., workload. or plan. (got '" + root + ".')");
         if (node->isNull() && root == "workload")
             throw ConfigError(where, assignment.substr(0, eq), "--set workload.… needs --workload");
+        // A plan (or target) made by --set alone is the command line's: its errors say so rather
+        // than <unknown> (a key the plan leaves to its default is blamed on the plan).
+        const bool made = node->isNull();
         applyOverride(*node, rest, where);
+        if (made)
+            node->setLocation(Location{"<command line>", 0, 0});
     }
 }
 

@@ -104,6 +104,8 @@ const std::vector<Case> kCases = {
     {"device-as-workload.cli", "<command line>: error: workload file '/dev/zero'", "is not a regular file"},
     {"directory-as-target.cli", "<command line>: error: target file '/tmp'", "is a directory"},
     {"max-memory-without-unit.cli", "<command line>:1:1: error: --max-memory", "a size with a unit (8GiB)"},
+    {"set-infeasible-plan.cli", "<command line>: error: rb",
+     "a block of rb 2 × ro 4 at lmul 4 needs 8 accumulators"},
     {"set-misspelt-component.cli", "<command line>:1:1: error: srm", "did you mean 'spm'?"},
     {"set-negative-cycles.cli", "<command line>:1:1: error: l1.hit_latency",
      "a cycle count is not negative, got '-3'"},

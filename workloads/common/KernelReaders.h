@@ -22,7 +22,11 @@ inline config::Reader workloadReader(const config::Node& workload) {
 // owns the node its reader refers to, so it is neither copied nor moved.
 struct PlanReader {
     explicit PlanReader(const config::Node& plan)
-        : node(plan.isNull() ? config::Node::makeMap(plan.location()) : plan), reader(node) {
+        : node(plan.isNull() ? config::Node::makeMap(plan.location().file.empty()
+                                                         ? config::Location{"<default plan>", 0, 0}
+                                                         : plan.location())
+                             : plan),
+          reader(node) {
         reader.get<std::string>("name", std::string());
         reader.get<std::string>("description", std::string());
     }
