@@ -65,6 +65,7 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
             r.fail("dtypes", "unknown datatype '" + name + "' (expected i8, i16, i32, f16, f32, f64)");
         dtypes.push_back(t);
     }
+    c.dtypes = dtypes;
     Reader ops = r.child("ops");
     ops.describeKeysAs("<op>");
     for (const auto& [opName, node] : ops.self().entries()) {

@@ -128,6 +128,13 @@ EngineInfo Engine::describe() const {
             e.macArray = unit->macArray();
         e.units.push_back(unit->describe());
     }
+    e.dtypesByKind.assign(opKindCount(), 0);
+    for (std::size_t k = 0; k < e.dtypesByKind.size(); ++k)
+        for (const auto& unit : units_)
+            if (unit->executes(static_cast<OpKind>(k)))
+                for (unsigned d = 0; d < kDTypeCount; ++d)
+                    if (unit->executesType(static_cast<DType>(d)))
+                        e.dtypesByKind[k] |= static_cast<std::uint8_t>(1u << d);
     return e;
 }
 

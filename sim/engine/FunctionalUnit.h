@@ -43,6 +43,8 @@ public:
     virtual ~FunctionalUnit() = default;
 
     virtual bool executes(OpKind kind) const = 0;
+    // Whether it executes its ops in this datatype (a unit that lists none executes every one).
+    virtual bool executesType(DType t) const { return true; }
     // Cycles the unit instance stays busy with this op (≥ 1).
     virtual std::uint64_t occupancy(const Op& op) const = 0;
     // Cycles from issue until the result can be used (memory ops: extra pipeline cycles after

@@ -28,6 +28,7 @@
 // (±1). Costs without a table round each op up on its own, as before.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -54,6 +55,8 @@ struct TableUnitConfig {
     // Energy per element operation (or per byte for memory units), J, keyed by timing class and dtype.
     std::map<std::pair<TimingClass, DType>, double> energyPerElement;
     double staticWatts = 0.0;
+    // The datatypes it executes (`dtypes`); empty: every one.
+    std::vector<DType> dtypes;
 };
 
 class TableUnit : public FunctionalUnit {
@@ -63,6 +66,10 @@ public:
     bool executes(OpKind kind) const override {
         const auto k = static_cast<std::size_t>(kind);
         return k < kinds_.size() && kinds_[k].executes;
+    }
+    bool executesType(DType t) const override {
+        return config_.dtypes.empty() ||
+               std::find(config_.dtypes.begin(), config_.dtypes.end(), t) != config_.dtypes.end();
     }
     std::uint64_t occupancy(const Op& op) const override;
     std::uint64_t latency(const Op& op) const override;

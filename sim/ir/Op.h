@@ -60,6 +60,7 @@ enum class OpKind : std::uint16_t {
 constexpr std::size_t kBuiltInOpKinds = static_cast<std::size_t>(OpKind::BuiltInCount);
 
 enum class DType : std::uint8_t { I8, I16, I32, F16, F32, F64 };
+constexpr unsigned kDTypeCount = 6;  // the DType values
 
 constexpr std::uint8_t kNoReg = 0xFF;
 // Register ids: vector registers first, then scalar ones. An engine may have fewer of each

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/config/ConfigError.h"
@@ -518,6 +519,17 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
     }
     case OpLayout::Registers:
         dtype();
+        // A unit executes only the datatypes it lists (its energy is priced for those alone).
+        if (const auto k = static_cast<std::size_t>(op.kind);
+            k < info.dtypesByKind.size() && info.dtypesByKind[k] != 0 &&
+            !(info.dtypesByKind[k] >> static_cast<unsigned>(op.dtype) & 1u)) {
+            std::vector<std::string> types;
+            for (unsigned d = 0; d < kDTypeCount; ++d)
+                if (info.dtypesByKind[k] >> d & 1u)
+                    types.emplace_back(dtypeName(static_cast<DType>(d)));
+            p.fail("dtype", fmt::format("no unit of engine {} executes {} in {} (its units for it: {})",
+                                        engine, desc.name, dtypeName(op.dtype), fmt::join(types, ", ")));
+        }
         op.dst = p.reg("d", info);
         op.src[0] = p.reg("s0", info);
         op.src[1] = p.reg("s1", info);

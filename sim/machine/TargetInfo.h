@@ -130,6 +130,8 @@ struct EngineInfo {
     bool vliw = false;
     std::vector<SlotClassInfo> slots;  // VLIW slot classes (empty: bundles limited by issueWidth)
     std::vector<UnitInfo> units;
+    // By op kind: bit d set when a unit executing the kind executes DType d (0: no unit executes it).
+    std::vector<std::uint8_t> dtypesByKind;
 
     const UnitInfo* findUnit(const std::string& unitName) const {
         for (const auto& u : units)

@@ -79,6 +79,8 @@ const std::vector<Case> kCases = {
     {"other-target.schedule.jsonl", "1:31: error: target", "written for target 'npu'"},
     {"renumbered-spaces.schedule.jsonl", "1:50: error: spaces", "memory 'ddr' is 1 here, not 0"},
     {"truncated.schedule.jsonl", "2:35: error:", "invalid JSON"},
+    {"f16-on-f32-unit.schedule.jsonl", "2:35: error: dtype",
+     "no unit of engine core executes broadcast in f16 (its units for it: i8, i32, f32, f64)"},
     {"number-overflow.schedule.jsonl", "2:54: error: vd", "the number 1e400 is beyond a double's range"},
     {"unknown-field.schedule.jsonl", "2:29: error: colour", "unknown field 'colour'"},
     {"unknown-memory.schedule.jsonl", "2:59: error: mem", "has no memory 'hbm'"},
