@@ -143,8 +143,15 @@ std::string resolveLibraryPath(LibraryKind kind, const std::string& nameOrPath) 
     std::vector<std::string> known;
     for (const auto& e : listLibrary(kind))
         known.push_back(e.name);
-    commandLineError(std::string("no ") + kindName(kind) + " named '" + nameOrPath +
-                     "' (known: " + joined(known) + ")");
+    // A name that is also a folder (or a device) in the working directory: say what it is rather
+    // than only that no library entry has the name (a regular file was taken as a path above).
+    std::error_code ec;
+    const auto status = fs::status(nameOrPath, ec);
+    const std::string here = fs::is_directory(status) ? "a directory, not a configuration file"
+                             : fs::exists(status)     ? "not a regular file (a device, pipe or socket)"
+                                                      : "";
+    commandLineError(std::string("no ") + kindName(kind) + " named '" + nameOrPath + "' (known: " +
+                     joined(known) + ")" + (here.empty() ? "" : "; '" + nameOrPath + "' here is " + here));
 }
 
 std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& workload) {

@@ -53,15 +53,54 @@ int runPlotScript(const std::vector<std::string>& args, std::ostream& err) {
     cargs.push_back(nullptr);
     std::cout.flush();
     std::cerr.flush();
+    // The script's stderr comes through a pipe: its own `error:` lines pass on as they are, but a
+    // Python traceback (a broken or foreign TESSIM_PLOT_SCRIPT) becomes one line naming the script.
+    int pipeFds[2];
+    if (::pipe(pipeFds) != 0) {
+        err << "error: cannot start " << interpreter << ": " << std::strerror(errno) << '\n';
+        return 2;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], STDERR_FILENO);
+    posix_spawn_file_actions_addclose(&actions, pipeFds[0]);
+    posix_spawn_file_actions_addclose(&actions, pipeFds[1]);
     pid_t pid = 0;
-    int rc = ::posix_spawn(&pid, interpreter.c_str(), nullptr, nullptr, cargs.data(), environ);
+    int rc = ::posix_spawn(&pid, interpreter.c_str(), &actions, nullptr, cargs.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(pipeFds[1]);
     if (rc != 0) {
+        ::close(pipeFds[0]);
         err << "error: cannot start " << interpreter << ": " << std::strerror(rc) << '\n';
         return 2;
     }
+    std::string stderrText;
+    char buffer[4096];
+    for (;;) {
+        const ssize_t n = ::read(pipeFds[0], buffer, sizeof buffer);
+        if (n > 0)
+            stderrText.append(buffer, static_cast<std::size_t>(n));
+        else if (n == 0 || errno != EINTR)
+            break;
+    }
+    ::close(pipeFds[0]);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (!ok && stderrText.find("Traceback (most recent call last)") != std::string::npos) {
+        // Its last line says what was raised ("ValueError: ...").
+        std::string last;
+        std::size_t end = stderrText.find_last_not_of(" \n");
+        if (end != std::string::npos) {
+            const std::size_t start = stderrText.rfind('\n', end);
+            last = stderrText.substr(start == std::string::npos ? 0 : start + 1,
+                                     end - (start == std::string::npos ? 0 : start + 1) + 1);
+        }
+        err << "error: plot script '" << script << "' failed: " << last << '\n';
+        return 2;
+    }
+    err << stderrText;
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     err << "error: the plot script was killed by signal " << WTERMSIG(status) << '\n';

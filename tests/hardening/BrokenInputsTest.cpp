@@ -104,6 +104,8 @@ const std::vector<Case> kCases = {
     {"zero-channels.csv", "2:26: error: Channels", "got '0'"},
     // Command lines
     {"device-as-workload.cli", "<command line>: error: workload file '/dev/zero'", "is not a regular file"},
+    {"dot-directory-as-target.cli", "<command line>: error: no target named '.'",
+     "'.' here is a directory, not a configuration file"},
     {"directory-as-target.cli", "<command line>: error: target file '/tmp'", "is a directory"},
     {"max-memory-without-unit.cli", "<command line>:1:1: error: --max-memory", "a size with a unit (8GiB)"},
     {"set-infeasible-plan.cli", "<command line>: error: rb",

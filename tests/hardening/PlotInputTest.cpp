@@ -48,4 +48,22 @@ TEST(PlotInput, BadResultsAndOutputsAreClearErrors) {
     std::filesystem::remove_all(dir);
 }
 
+// A TESSIM_PLOT_SCRIPT that raises (a broken or foreign script) gives one error line naming the
+// script and what it raised, not Python's traceback.
+TEST(PlotInput, ABrokenPlotScriptIsOneErrorLineNamingIt) {
+    const std::string dir = "/tmp/tessim-plot-script-" + std::to_string(::getpid());
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/good.csv") << "id,workload.n,seconds,status,message\na,1,1e-3,ok,\nb,2,2e-3,ok,\n";
+    std::ofstream(dir + "/broken.py")
+        << "def plot():\n    raise ValueError('no such kind of plot')\nplot()\n";
+    const std::string cmd = "TESSIM_PLOT_SCRIPT=" + dir + "/broken.py " + std::string(TESSIM_BINARY) +
+                            " plot " + dir + "/good.csv --kind lines --x workload.n --y seconds --out " +
+                            dir + "/out3 2>" + dir + "/err.txt";
+    const int status = std::system(cmd.c_str());
+    const std::string err = tessim::test::readFile(dir + "/err.txt");
+    EXPECT_EQ(WEXITSTATUS(status), 2) << err;
+    EXPECT_EQ(err, "error: plot script '" + dir + "/broken.py' failed: ValueError: no such kind of plot\n");
+    std::filesystem::remove_all(dir);
+}
+
 }  // namespace
