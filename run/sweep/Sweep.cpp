@@ -23,6 +23,7 @@
 #include "run/sweep/ResultsStore.h"
 #include "run/sweep/SweepSpec.h"
 #include "run/sweep/ValueText.h"
+#include "sim/config/ConfigError.h"
 #include "sim/report/HumanUnits.h"
 
 namespace tessim::sweep {
@@ -141,10 +142,25 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
     settings.jobs = options.jobs > 0 ? options.jobs : availableCores();
     settings.timeoutSeconds = options.timeoutSeconds.value_or(spec.timeoutSeconds.value_or(0.0));
     std::string outDir = options.outDir.empty() ? "out/sweeps/" + spec.name : options.outDir;
+    // A base target, workload or plan that no library holds is an error at its line in the sweep
+    // file (the points' command line only carries it).
+    auto atBaseKey = [&spec](const auto& check) {
+        try {
+            check();
+        } catch (const config::ConfigError& e) {
+            if (e.location().file != "<command line>" || e.location().line != 0)
+                throw;
+            for (const auto& [key, where] : spec.baseWhere)
+                if (e.detail().rfind("no " + key + " named", 0) == 0 ||
+                    e.detail().rfind(key + " file", 0) == 0)
+                    throw config::ConfigError(where, "base." + key, e.detail());
+            throw;
+        }
+    };
     // A misspelt key fails every point: refused here, before any point runs.
     if (options.checkFirstPoint && options.command.empty() && spec.testPointCommand.empty() &&
         !points.empty())
-        options.checkFirstPoint(pointCommand(spec, points.front(), {}));
+        atBaseKey([&] { options.checkFirstPoint(pointCommand(spec, points.front(), {})); });
     InterruptGuard interrupts;
 
     std::unique_ptr<MpiSession> mpi;
@@ -165,7 +181,7 @@ int runSweep(const SweepOptions& options, std::ostream& out, std::ostream& err) 
         ResultColumns columns{spec.parameterKeys(), spec.metrics};
         nlohmann::ordered_json identity = identityOf(spec);
         if (options.inputsDigest && options.command.empty() && spec.testPointCommand.empty())
-            identity["inputs"] = options.inputsDigest(pointCommand(spec, Point{}, {}));
+            atBaseKey([&] { identity["inputs"] = options.inputsDigest(pointCommand(spec, Point{}, {})); });
         store = std::make_unique<ResultsStore>(outDir, columns, identity, options.resume);
     } catch (...) {
         if (distributed)

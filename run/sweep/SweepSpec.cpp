@@ -347,6 +347,9 @@ SweepSpec parseSweepSpec(const Node& root, const std::string& file) {
         spec.target = base.get<std::string>("target");
         spec.workload = base.get<std::string>("workload");
         spec.plan = base.get<std::string>("plan", std::string());
+        for (const char* key : {"target", "workload", "plan"})
+            if (base.has(key))
+                spec.baseWhere[key] = base.node(key).location();
         if (!spec.plan.empty())
             seen.insert(kPlanAxis);
         if (base.has("set")) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -77,7 +78,10 @@ struct SweepSpec {
     std::string description;  // one line, for `tessim list sweeps`
     std::string target;
     std::string workload;
-    std::string plan;                                        // empty: the run's default
+    std::string plan;  // empty: the run's default
+    // Where base.target, base.workload and base.plan are written (a name no library holds is an
+    // error there, not on the command line the points are run with).
+    std::map<std::string, config::Location> baseWhere;
     std::vector<std::pair<std::string, std::string>> fixed;  // base.set, in file order
     std::vector<Axis> grid;                                  // cartesian product, first key outermost
     std::vector<Axis> zip;                                   // equal-length lists walked together

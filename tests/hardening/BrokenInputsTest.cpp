@@ -99,11 +99,24 @@ const std::vector<Case> kCases = {
     {"unknown-field.schedule.jsonl", "2:29: error: colour", "unknown field 'colour'"},
     {"unknown-memory.schedule.jsonl", "2:59: error: mem", "has no memory 'hbm'"},
     {"vl-over-register.schedule.jsonl", "2:52: error: vl", "exceeds what engine core holds: 32 B registers"},
+    {"array-line.schedule.jsonl", "2:1: error:", "expected a JSON object"},
+    {"future-schema.schedule.jsonl", "1:2: error: schema", "unsupported schema (expected tessim.schedule/1)"},
+    {"load-without-addr.schedule.jsonl", "2:1: error: addr", "missing required field 'addr'"},
+    {"register-out-of-range.schedule.jsonl", "2:49: error: vd",
+     "vector register 99 out of range: engine core has v0..v63"},
+    {"unknown-dtype.schedule.jsonl", "2:35: error: dtype", "unknown dtype 'f8'"},
+    {"unknown-engine.schedule.jsonl", "2:2: error: engine", "target 'minimal' has no engine 'gpu'"},
+    {"unknown-op.schedule.jsonl", "2:18: error: op", "unknown op 'warp'"},
     // Sweeps
     {"huge-grid.sweep.yaml", "1:1: error:", "1000000000000 points; at most 10000000"},
     {"misspelt-key.sweep.yaml", "4:3: error: grid.workload.nn", "did you mean 'n'? (in every point"},
     {"truncated.sweep.yaml", "5:1: error:", "end of map flow not found"},
     {"zero-step.sweep.yaml", "4:39: error: grid.workload.n.step", "must be positive"},
+    {"empty-axis.sweep.yaml", "4:15: error: grid.workload.n", "needs at least one value"},
+    {"misspelt-metric.sweep.yaml", "5:11: error: metrics[0]",
+     "'secnods' is not a key of the report; did you mean 'seconds'?"},
+    {"no-grid.sweep.yaml", "1:1: error:", "a sweep needs at least one of 'grid', 'zip' or 'sample'"},
+    {"unknown-base-target.sweep.yaml", "2:16: error: base.target", "no target named 'nosuch'"},
     // SCALE-Sim architecture configs and topologies
     {"no-architecture.cfg", "1:1: error:", "no [architecture_presets] section"},
     {"not-utf8.cfg", "2:12: error:", "byte 0xc3 is not UTF-8 text"},
@@ -116,6 +129,8 @@ const std::vector<Case> kCases = {
     {"no-rows.csv", "1:1: error:", "the topology has no layer rows"},
     {"short-row.csv", "2:1: error:", "a conv row has 8 fields"},
     {"zero-channels.csv", "2:26: error: Channels", "got '0'"},
+    {"word-height.csv", "2:5: error: IFMAP Height", "expected a positive integer IFMAP Height, got 'eight'"},
+    {"zero-stride.csv", "2:23: error: Strides", "expected a positive integer Strides, got '0'"},
     // Command lines
     {"device-as-workload.cli", "<command line>: error: workload file '/dev/zero'", "is not a regular file"},
     {"dot-directory-as-target.cli", "<command line>: error: no target named '.'",
@@ -131,6 +146,12 @@ const std::vector<Case> kCases = {
     {"set-unclosed-flow.cli", "<command line>:1:1: error: n", "end of sequence flow not found"},
     {"set-unknown-root.cli", "<command line>:1:1: error: chip.spm.size", "--set keys start with target."},
     {"set-without-value.cli", "<command line>:1:1: error:", "--set expects key=value"},
+    {"bench-zero-ops.cli", "--ops: Value 0 not in range", "1 to 1099511627776"},
+    {"probe-nan-rate.cli", "--rate: requests per second between 1e-06 and 1e+12", "got 'nan'"},
+    {"run-without-target.cli", "--target is required", "Run with --help"},
+    {"set-missing-equals.cli", "<command line>:1:1: error:", "--set expects key=value"},
+    {"sweep-zero-jobs.cli", "--jobs: Value 0 not in range", "1 to 4096"},
+    {"unknown-format.cli", "--format: xml not in", "{json,md,csv,scalesim}"},
 };
 
 bool endsWith(const std::string& s, const std::string& tail) {
@@ -167,7 +188,9 @@ TEST(BrokenInputs, EachCaseExitsTwoNamingFileLineColumnAndKeyAndWritesNothing) {
         const std::string path = dir + c.file;
         const auto r = tessim::test::runTessim(commandFor(path, out));
         EXPECT_EQ(r.status, 2) << r.output;
-        const std::string where = c.where[0] == '<' ? std::string(c.where) : path + ":" + c.where;
+        // "<command line>…" and a flag's own error ("--jobs: …") are named as they are.
+        const bool asIs = c.where[0] == '<' || c.where[0] == '-';
+        const std::string where = asIs ? std::string(c.where) : path + ":" + c.where;
         EXPECT_NE(r.err.find(where), std::string::npos) << r.err;
         EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
         EXPECT_TRUE(r.out.empty()) << r.out;
