@@ -1,6 +1,7 @@
 #include "models/targets/ConfiguredTarget.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
@@ -130,7 +131,34 @@ config::Node ConfiguredTarget::resolveEnergyTable(const config::Node& input) {
     return root;
 }
 
+namespace {
+
+// The memory instances a component declares (a cluster's, times its count); throws at the first
+// component past the 255 a target may hold, before anything is expanded or built, so that a file
+// of 100,000 memories stops at once rather than after building them.
+std::uint64_t countMemories(const config::Node& map, const std::vector<std::string>& impls,
+                            std::uint64_t total) {
+    for (const auto& [key, node] : map.entries()) {
+        const config::Node* impl = node.isMap() ? node.find("impl") : nullptr;
+        if (!impl || !impl->isScalar())
+            continue;
+        std::uint64_t count = 1;
+        if (const config::Node* c = node.find("count"); c && c->isScalar())
+            count = std::max<std::uint64_t>(1, std::strtoull(c->scalar().c_str(), nullptr, 10));
+        if (impl->scalar() == "cluster")
+            total += count * countMemories(node, impls, 0);
+        else if (std::find(impls.begin(), impls.end(), impl->scalar()) != impls.end())
+            total += count;
+        if (total > 255)
+            throw config::ConfigError(impl->location(), impl->path(), "too many memories (at most 255)");
+    }
+    return total;
+}
+
+}  // namespace
+
 ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
+    countMemories(input, memoryImpls(), 0);
     const config::Node root = resolveEnergyTable(input);
     // Replicated components and clusters become concrete instances; from here on the target is
     // wired as if every instance had been written out.

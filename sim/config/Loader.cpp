@@ -12,6 +12,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -71,6 +72,8 @@ Node convert(const YAML::Node& yaml, const std::string& file, const std::string&
     }
     case YAML::NodeType::Map: {
         node = Node::makeMap(where);
+        // Repeated keys found by hash, so a map with many keys loads in linear time.
+        std::unordered_map<std::string, int> lineOfKey;
         for (const auto& pair : yaml) {
             const Location keyWhere = fixed ? *fixed : toLocation(file, pair.first.Mark());
             if (!pair.first.IsScalar()) {
@@ -78,10 +81,10 @@ Node convert(const YAML::Node& yaml, const std::string& file, const std::string&
             }
             const std::string key = pair.first.Scalar();
             const std::string childPath = joinPath(path, key);
-            if (const Node* previous = node.find(key)) {
-                throw ConfigError(keyWhere, childPath,
-                                  fmt::format("duplicate key '{}' (first given at line {})", key,
-                                              previous->keyLocation().line));
+            if (const auto previous = lineOfKey.find(key); previous != lineOfKey.end()) {
+                throw ConfigError(
+                    keyWhere, childPath,
+                    fmt::format("duplicate key '{}' (first given at line {})", key, previous->second));
             }
             Node value = convert(pair.second, file, childPath, fixed, budget);
             // yaml-cpp marks an empty value ("key:" then a newline) at the next token.
@@ -90,7 +93,8 @@ Node convert(const YAML::Node& yaml, const std::string& file, const std::string&
                 value.setLocation(keyWhere);
             }
             value.setKeyLocation(keyWhere);
-            node.set(key, std::move(value));
+            lineOfKey.emplace(key, value.keyLocation().line);
+            node.appendNew(key, std::move(value));
         }
         break;
     }

@@ -87,12 +87,27 @@ const std::vector<Node>& Node::items() const {
 }
 
 const Node* Node::find(std::string_view key) const {
+    if (entries_.size() >= kIndexFrom) {
+        if (index_.size() != entries_.size()) {
+            index_.clear();
+            for (std::size_t i = 0; i < entries_.size(); ++i)
+                index_.emplace(entries_[i].first, i);
+        }
+        const auto it = index_.find(std::string(key));
+        return it == index_.end() ? nullptr : &entries_[it->second].second;
+    }
     for (const Entry& entry : entries_) {
         if (entry.first == key) {
             return &entry.second;
         }
     }
     return nullptr;
+}
+
+void Node::indexAppended() const {
+    // The index was complete before this append: add the new key; else find() rebuilds it.
+    if (index_.size() + 1 == entries_.size())
+        index_.emplace(entries_.back().first, entries_.size() - 1);
 }
 
 Node* Node::findMutable(std::string_view key) {
@@ -117,12 +132,24 @@ void Node::set(std::string key, Node value) {
         return;
     }
     entries_.emplace_back(std::move(key), std::move(value));
+    indexAppended();
+}
+
+void Node::appendNew(std::string key, Node value) {
+    if (kind_ == Kind::Null)
+        kind_ = Kind::Map;
+    if (kind_ != Kind::Map)
+        throw ConfigError(location_, path_,
+                          fmt::format("cannot set key '{}': expected a map, got {}", key, kindName()));
+    entries_.emplace_back(std::move(key), std::move(value));
+    indexAppended();
 }
 
 bool Node::erase(std::string_view key) {
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {
         if (it->first == key) {
             entries_.erase(it);
+            index_.clear();
             return true;
         }
     }

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -54,6 +55,9 @@ public:
     /// Inserts or replaces `key` (a replaced key keeps its position). The value's paths are
     /// rewritten to hang under this node. A Null node becomes a Map; others: ConfigError.
     void set(std::string key, Node value);
+    /// Appends `key`, which the caller knows is not there yet (the loader, which checks repeated
+    /// keys itself): no search, so a map of n keys is built in O(n). Map or Null nodes only.
+    void appendNew(std::string key, Node value);
     /// Removes `key` if present; returns whether it was.
     bool erase(std::string_view key);
     /// Appends to a sequence (a Null node becomes a Sequence; others: ConfigError).
@@ -72,6 +76,11 @@ private:
     std::string scalar_;
     std::vector<Entry> entries_;
     std::vector<Node> items_;
+    // A map of many keys (a target with thousands of components) is also indexed by key, so that
+    // find() and set() stay O(1); built on the first find() and kept up to date by appends.
+    static constexpr std::size_t kIndexFrom = 32;
+    mutable std::unordered_map<std::string, std::size_t> index_;
+    void indexAppended() const;
 };
 
 /// Child paths: joinPath("dram", "size") == "dram.size", joinPath("", "dram") == "dram";

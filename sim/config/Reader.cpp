@@ -17,6 +17,8 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace tessim::config {
 
@@ -26,6 +28,7 @@ struct Reader::State {
     std::vector<std::string> known;  // asked for or expected: "did you mean" candidates
     std::set<std::string> consumed;
     std::vector<std::pair<std::string, std::shared_ptr<State>>> children;
+    std::unordered_map<std::string, std::vector<std::size_t>> childrenByKey;  // key -> indices in children
     // echo(): the keys in the order first read, each a value or the maps read under it.
     struct Echoed {
         std::string key;
@@ -54,18 +57,26 @@ struct Reader::State {
         return keyPlaceholder;
     }
 
+    // Indexed by key, so that a map of thousands of keys (components) reads in linear time.
+    std::unordered_map<std::string, std::size_t> echoIndex;  // complete when its size is echoed's
+    std::unordered_set<std::string> knownSet;
+
     Echoed& echoEntry(const std::string& key) {
-        for (Echoed& e : echoed)
-            if (e.key == key)
-                return e;
+        if (echoIndex.size() != echoed.size()) {
+            echoIndex.clear();
+            for (std::size_t i = 0; i < echoed.size(); ++i)
+                echoIndex.emplace(echoed[i].key, i);
+        }
+        if (const auto it = echoIndex.find(key); it != echoIndex.end())
+            return echoed[it->second];
         echoed.push_back(Echoed{key, nullptr, {}, false});
+        echoIndex.emplace(key, echoed.size() - 1);
         return echoed.back();
     }
 
     void remember(const std::string& key) {
-        if (std::find(known.begin(), known.end(), key) == known.end()) {
+        if (knownSet.insert(key).second)
             known.push_back(key);
-        }
     }
 };
 
@@ -346,13 +357,13 @@ bool Reader::has(const std::string& key) const {
 
 Reader Reader::makeChild(const std::string& key, const Node& node, bool listed) const {
     // Asking for the same child twice must not give two ledgers that each miss half the keys.
-    for (const auto& [childKey, state] : state_->children) {
-        if (childKey == key && state->map == &node) {
-            return Reader(state);
-        }
-    }
+    if (const auto it = state_->childrenByKey.find(key); it != state_->childrenByKey.end())
+        for (std::size_t i : it->second)
+            if (state_->children[i].second->map == &node)
+                return Reader(state_->children[i].second);
     Reader child(node);
     state_->children.emplace_back(key, child.state_);
+    state_->childrenByKey[key].push_back(state_->children.size() - 1);
     State::Echoed& e = state_->echoEntry(key);
     e.maps.push_back(child.state_);
     e.listed = listed;
@@ -425,11 +436,9 @@ void Reader::finish() const {
                         continue;
                     throw unknown;
                 }
-                for (const auto& [childKey, child] : state.children) {
-                    if (childKey == key) {
-                        check(*child);
-                    }
-                }
+                if (const auto it = state.childrenByKey.find(key); it != state.childrenByKey.end())
+                    for (std::size_t i : it->second)
+                        check(*state.children[i].second);
             }
         }
     };
@@ -449,6 +458,7 @@ void Reader::unecho(const std::string& key) const {
     auto& e = state_->echoed;
     e.erase(std::remove_if(e.begin(), e.end(), [&](const State::Echoed& x) { return x.key == key; }),
             e.end());
+    state_->echoIndex.clear();
 }
 
 nlohmann::ordered_json Reader::echoOf(const State& state) {

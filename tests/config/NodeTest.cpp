@@ -119,5 +119,31 @@ TEST(NodeTest, JoinAndIndexPaths) {
     EXPECT_EQ(joinPath(indexPath("layers", 2), "name"), "layers[2].name");
 }
 
+// A map of many keys is indexed: lookups after appends, replacements and erasures still find
+// exactly what the entries hold, in file order.
+TEST(NodeTest, ALargeMapFindsEveryKeyAfterAppendsReplacementsAndErasures) {
+    Node map = Node::makeMap(at(1, 1));
+    for (int i = 0; i < 100; ++i)
+        map.set("k" + std::to_string(i), Node::makeScalar(std::to_string(i), at(i + 1, 1)));
+    map.appendNew("extra", Node::makeScalar("x", at(200, 1)));
+    ASSERT_EQ(map.entries().size(), 101u);
+    for (int i = 0; i < 100; ++i)
+        ASSERT_EQ(map.find("k" + std::to_string(i))->scalar(), std::to_string(i));
+    EXPECT_EQ(map.find("extra")->scalar(), "x");
+    EXPECT_EQ(map.find("k100"), nullptr);
+    map.set("k50", Node::makeScalar("fifty", at(300, 1)));  // replaced in place
+    EXPECT_EQ(map.entries()[50].first, "k50");
+    EXPECT_EQ(map.find("k50")->scalar(), "fifty");
+    EXPECT_TRUE(map.erase("k10"));
+    EXPECT_EQ(map.find("k10"), nullptr);
+    EXPECT_EQ(map.find("k11")->scalar(), "11");  // after the erased one, positions moved
+    map.set("k10", Node::makeScalar("again", at(400, 1)));
+    EXPECT_EQ(map.find("k10")->scalar(), "again");
+    EXPECT_EQ(map.entries().back().first, "k10");
+    const Node copy = map;
+    EXPECT_EQ(copy.find("k99")->scalar(), "99");
+    EXPECT_EQ(copy.find("extra")->scalar(), "x");
+}
+
 }  // namespace
 }  // namespace tessim::config

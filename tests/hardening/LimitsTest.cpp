@@ -80,6 +80,26 @@ TEST(Limits, SweepTimeoutMustBeAFinitePositiveNumber) {
 
 // `tessim list` alone lists every kind (SweepCli.ListAloneShowsEveryKindAndEverySweepHasADescription);
 // a kind it does not know is refused, naming those it knows.
+// A target declaring more memories than a target may hold stops at the first one past the limit,
+// before anything is expanded or built (a 200,000-memory file took over a minute and 1.5 GB).
+TEST(Limits, TooManyMemoriesStopAtTheFirstOnePastTheLimit) {
+    const std::string path = "/tmp/tessim-many-memories-" + std::to_string(::getpid()) + ".yaml";
+    {
+        std::ofstream out(path);
+        out << "name: many\nclock: 1 GHz\n";
+        for (int i = 0; i < 20000; ++i)
+            out << "m" << i
+                << ": {impl: simple, level: sram, size: 1 KiB, latency: 1 ns, bandwidth: 1 GB/s}\n";
+    }
+    const CliResult r = runTessim("run --target " + path + " --workload axpy");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_NE(r.err.find(path + ":258:14: error: m255.impl: too many memories (at most 255)"),
+              std::string::npos)
+        << r.err;
+    std::filesystem::remove(path);
+}
+
 TEST(Limits, ListOfAnUnknownKindNamesTheKinds) {
     expectRefused(runTessim("list sweep"),
                   {"sweep not in {targets,workloads,kernels,plans,papers,sweeps,ops,config}"});
