@@ -54,6 +54,8 @@ enum class OpKind : std::uint16_t {
     FDiv,         // scalar FP: sd ← ss0 / ss1 (square root as well: one unit times both)
     FCvt,  // scalar FP: sd ← ss0 converted to dtype (int → FP, FP → FP, moves into an FP register)
     FCmp,  // scalar FP: sd ← 1 if ss0 < ss1, else 0 (compares, class, FP → int, moves to an int register)
+    Max,   // vd ← max(vs0, vs1) (vfmax, vmax): pooling, ReLU
+    Min,   // vd ← min(vs0, vs1) (vfmin, vmin): clipping
     BuiltInCount  // number of built-in kinds, not an op
 };
 

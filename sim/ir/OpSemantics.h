@@ -50,6 +50,8 @@ void fma(const Op&, OpExecution&);
 void widenFma(const Op&, OpExecution&);
 void mul(const Op&, OpExecution&);
 void add(const Op&, OpExecution&);
+void max(const Op&, OpExecution&);
+void min(const Op&, OpExecution&);
 void broadcast(const Op&, OpExecution&);
 void slide(const Op&, OpExecution&);
 void gather(const Op&, OpExecution&);

@@ -2,6 +2,7 @@
 // scalar stores, vsetvl, vector-scalar FMA, register gather and reductions over LMUL groups.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "engine/EngineTestUtil.h"
@@ -81,6 +82,33 @@ TEST(FunctionalOps, NewOpsComputeOnRealBytes) {
     std::int32_t stored = 0;
     t.read(0, kScalarOut, &stored, 4);
     EXPECT_EQ(stored, 36);
+}
+
+// Pooling and activations: max and min element by element (a negative, zero and positive mix
+// against a splat), at vfadd's cost (issued as add by a unit that times no max or min).
+TEST(FunctionalOps, MaxAndMinComputeElementwiseAndCostAsAdd) {
+    FunctionalMemory& t = makeTarget().functionalMemory();
+    std::vector<float> x{-3.5f, -0.0f, 0.25f, 1.0f, 6.0f, 7.5f, -100.0f, 42.0f};
+    t.write(0, kX, x.data(), x.size() * 4);
+    Op zero = vector(OpKind::Broadcast, 16, kNoReg);
+    zero.imm = 0.0;
+    Op six = vector(OpKind::Broadcast, 24, kNoReg);
+    six.imm = 6.0;
+    auto clip = [&](OpKind lower, OpKind upper) {
+        return std::vector<Op>{memoryOp(OpKind::VLoad, DType::F32, 8, kX, 8),
+                               zero,
+                               six,
+                               vector(lower, 0, 8, 16),
+                               vector(upper, 0, 0, 24),
+                               memoryOp(OpKind::VStore, DType::F32, 0, kOut, 8)};
+    };
+    const EngineRun clipped = runOn("rvv", clip(OpKind::Max, OpKind::Min), /*functional=*/true);
+    std::vector<float> out(8);
+    t.read(0, kOut, out.data(), out.size() * 4);
+    for (std::size_t i = 0; i < x.size(); ++i)
+        EXPECT_EQ(out[i], std::min(std::max(x[i], 0.0f), 6.0f)) << i;
+    makeTarget();
+    EXPECT_EQ(clipped.cycles, runOn("rvv", clip(OpKind::Add, OpKind::Add)).cycles);
 }
 
 TEST(FunctionalOps, ScalarCompareAndAddFollowTheirDatatype) {
