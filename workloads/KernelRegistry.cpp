@@ -72,8 +72,9 @@ std::vector<KernelEntry>& rows() {
          {{"fma", "mul", "vload", "vstore", "sload", "sadd", "smul", "scmp", "branch"}, true}},
         {"conv2d",
          "rvv",
-         "im2col (vector copies through the caches) + the RVV GEMM on RISC-V vector cores; plan.threads "
-         "splits the output pixels, a barrier after each layer",
+         "im2col (vector copies through the caches) + the RVV GEMM on RISC-V vector cores, element-wise "
+         "and pooling layers as RVV streams; plan.threads splits the output pixels, a barrier after each "
+         "layer",
          makeRvvConvKernel,
          "conv2d",
          {},
@@ -83,7 +84,8 @@ std::vector<KernelEntry>& rows() {
           false,
           false,
           {},
-          true}},
+          true},
+         true},
         {"memcpy",
          "",
          "RVV copy loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores, fork/join",
@@ -144,8 +146,8 @@ std::vector<KernelEntry>& rows() {
          {{}, false, true, {}, true}},
         {"onnx",
          "",
-         "an ONNX model's Conv, Gemm and MatMul nodes as conv2d layers; other operators listed as not "
-         "simulated",
+         "an ONNX model's Conv, Gemm and MatMul nodes as conv2d layers, its element-wise and pooling "
+         "nodes as vector layers where the row runs them; other operators listed as not simulated",
          makeOnnxKernel,
          "conv2d",
          {},

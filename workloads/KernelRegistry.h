@@ -51,6 +51,9 @@ struct KernelEntry {
     std::vector<std::string> workloadKeys;
     std::vector<std::string> strategies;
     KernelNeeds needs;
+    // Its layer lists may hold element-wise and pooling layers (`op: Relu`, `op: MaxPool` …) beside
+    // convolutions; for another row an ONNX model's such nodes are listed as not simulated.
+    bool vectorLayers = false;
     // "conv2d/shuffle", or the name for a kernel of one row.
     std::string rowName() const { return variant.empty() ? name : name + "/" + variant; }
 };

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "run/sweep/PointRun.h"
 #include "run/sweep/ProcessPool.h"
@@ -185,8 +187,15 @@ Json compareChips(const CompareRequest& request) {
                     if (l["name"] == name)
                         per[t] = layerSummary(l, bandwidth);
         }
+        // A chip that ran the model without this layer lists it as not simulated: no best then,
+        // the times are not like for like.
+        Json missing = Json::array();
+        for (const auto& [t, report] : reports)
+            if (!per.contains(t))
+                missing.push_back(t);
         row["chips"] = per;
-        row["best"] = fastestChip(per);
+        row["best"] = missing.empty() ? fastestChip(per) : std::string();
+        row["not_simulated_on"] = missing;
         layers.push_back(row);
     }
     out["layers"] = layers;
@@ -212,6 +221,20 @@ std::string comparisonMarkdown(const Json& c) {
             humanBytes(s["ddr_bytes"].get<double>()), humanSi(s["compute_bound_s"].get<double>(), "s"),
             100 * s["compute_utilisation"].get<double>(), s["limit"].get<std::string>());
     }
+    std::map<std::string, std::size_t> leftOut;
+    for (const auto& l : c["layers"])
+        if (l.contains("not_simulated_on"))
+            for (const auto& t : l["not_simulated_on"])
+                ++leftOut[t.get<std::string>()];
+    if (!leftOut.empty()) {
+        std::vector<std::string> parts;
+        for (const auto& [t, n] : leftOut)
+            parts.push_back(fmt::format("{} {} layer{}", t, n, n == 1 ? "" : "s"));
+        md << fmt::format(
+            "\nNot like for like: a chip's total leaves out the layers it lists as not simulated "
+            "(— below): {}.\n",
+            fmt::join(parts, "; "));
+    }
     if (!c["layers"].empty()) {
         md << "\n## Per layer (time; share of peak compute; what limits it)\n\n| layer |";
         for (const auto& t : targets)
@@ -232,7 +255,11 @@ std::string comparisonMarkdown(const Json& c) {
                                   100 * x["compute_utilisation"].get<double>(),
                                   x["limit"].get<std::string>());
             }
-            md << " " << l["best"].get<std::string>() << " |\n";
+            const std::string best = l["best"].get<std::string>();
+            md << " "
+               << (best.empty() && l.contains("not_simulated_on") ? std::string("— (not on every chip)")
+                                                                  : best)
+               << " |\n";
         }
     }
     return md.str();

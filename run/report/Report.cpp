@@ -345,16 +345,19 @@ void layersToMarkdown(const Json& layers, std::ostringstream& md) {
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const Json& l = layers[i];
         md << fmt::format("| {} | {} |", i, l.contains("name") ? cell(l["name"]) : std::string());
+        // A key a layer lacks (a kernel that reports no padding): "–" (operator[] on a const object
+        // must not be asked for a missing key).
+        auto key = [&](const char* k) { return l.contains(k) ? cell(l[k]) : std::string("–"); };
         // A square kernel and equal padding: one number each; else rows×columns.
         auto pair = [&](const char* both, const char* rows, const char* cols) {
-            return l.contains(both) ? cell(l[both]) : cell(l[rows]) + "×" + cell(l[cols]);
+            return l.contains(both) ? cell(l[both]) : key(rows) + "×" + key(cols);
         };
         if (shape)
-            md << fmt::format(" {}×{}×{} → {}, {}/{}/{}{} |", cell(l["channels"]), cell(l["h"]), cell(l["w"]),
-                              cell(l["filters"]), pair("k", "kh", "kw"), cell(l["stride"]),
+            md << fmt::format(" {}×{}×{} → {}, {}/{}/{}{} |", key("channels"), key("h"), key("w"),
+                              key("filters"), pair("k", "kh", "kw"), key("stride"),
                               pair("pad", "pad_h", "pad_w"),
                               l.contains("groups") ? ", groups " + cell(l["groups"]) : std::string());
-        if (tiles) {
+        if (tiles && l.contains("tiles")) {
             const Json& t = l["tiles"];
             md << fmt::format(" {}×{}×{}×{} |", cell(t["tile_h"]), cell(t["tile_w"]), cell(t["tile_c"]),
                               cell(t["tile_f"]));

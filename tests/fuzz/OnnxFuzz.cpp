@@ -16,6 +16,7 @@
 #include "sim/config/ConfigError.h"
 #include "sim/config/Node.h"
 #include "tests/fuzz/OnnxFuzzWeights.h"
+#include "workloads/conv/RvvVectorLayers.h"
 #include "workloads/onnx/OnnxLayers.h"
 
 namespace {
@@ -44,8 +45,27 @@ std::uint64_t number(const tessim::config::Node& layer, const char* key, std::ui
     return v ? std::stoull(v->scalar()) : fallback;
 }
 
+// A vector layer's ranges (workloads/conv/RvvVectorLayers: readVectorLayer): an image of 1..65536
+// rows and columns, 1..65535 channels; a pool's window 1..255 within the padded input, its padding
+// below the window.
+bool runnableVector(const tessim::config::Node& layer, const std::string& op) {
+    const std::uint64_t h = number(layer, "h", 0), w = number(layer, "w", 0),
+                        c = number(layer, "channels", 0);
+    if (h < 1 || h > 65536 || w < 1 || w > 65536 || c < 1 || c > 65535)
+        return false;
+    if (op != "MaxPool" && op != "AveragePool")
+        return true;
+    const std::uint64_t k = number(layer, "k", 0), kh = number(layer, "kh", k), kw = number(layer, "kw", k),
+                        s = number(layer, "stride", 1), p = number(layer, "pad", 0),
+                        ph = number(layer, "pad_h", p), pw = number(layer, "pad_w", p);
+    return kh >= 1 && kh <= 255 && kw >= 1 && kw <= 255 && s >= 1 && s <= 255 && ph < kh && pw < kw &&
+           h + 2 * ph >= kh && w + 2 * pw >= kw;
+}
+
 // The conv2d kernel's ranges (workloads/conv: readShape), checked independently of the reader.
 bool runnable(const tessim::config::Node& layer) {
+    if (const tessim::config::Node* op = layer.find("op"); op && tessim::isVectorLayerOp(op->scalar()))
+        return runnableVector(layer, op->scalar());
     const std::uint64_t h = number(layer, "h", 0), w = number(layer, "w", 0),
                         c = number(layer, "channels", 0), f = number(layer, "filters", 0),
                         k = number(layer, "k", 0), s = number(layer, "stride", 1),

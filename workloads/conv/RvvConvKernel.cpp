@@ -21,6 +21,7 @@
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
 #include "workloads/conv/ConvShapeReader.h"
+#include "workloads/conv/RvvVectorLayers.h"
 #include "workloads/fc/FcGemmStream.h"
 
 namespace tessim {
@@ -57,12 +58,20 @@ struct RvvLayer {
     // the channels vectorised, one multiply-add per kernel tap; its weights packed tap-major
     // ([tap][channel], as a framework packs them for this loop) instead of [filter][tap].
     bool direct = false;
+    // An element-wise or pooling layer (RvvVectorLayers): its second operand at inBAddr, `rows`
+    // its work items per thread; s its input's geometry.
+    std::optional<RvvVectorLayer> vec;
+    std::uint64_t inBAddr = 0;
 
     std::uint64_t pixels() const { return std::uint64_t{s.outH()} * s.outW(); }
     std::uint64_t k() const { return std::uint64_t{s.groupChannels()} * s.taps(); }  // GEMM depth per group
-    std::uint64_t inputs() const { return std::uint64_t{s.h} * s.w * s.channels; }
-    std::uint64_t weights() const { return std::uint64_t{s.filters} * k(); }
-    std::uint64_t outputs() const { return pixels() * s.filters; }
+    std::uint64_t inputs() const {
+        return std::uint64_t{s.h} * s.w * s.channels * (vec ? vec->operands() : 1);
+    }
+    std::uint64_t weights() const { return vec ? 0 : std::uint64_t{s.filters} * k(); }
+    std::uint64_t outputs() const { return vec ? vec->outputs() : pixels() * s.filters; }
+    std::uint64_t macs() const { return vec ? 0 : s.macs(); }
+    std::uint64_t flops() const { return vec ? vec->flops() : 2 * s.macs(); }
     std::uint64_t saltIn() const { return 2 * std::uint64_t{index} + 1; }
     std::uint64_t saltW() const { return 2 * std::uint64_t{index} + 2; }
 };
@@ -120,6 +129,16 @@ protected:
         while (layer_ < p_.layers.size()) {
             const RvvLayer& l = p_.layers[layer_];
             const Slice& rows = l.rows[t_];
+            if (l.vec) {
+                if (!vec_)
+                    vec_ = std::make_unique<RvvVectorLayerEmitter>(
+                        *l.vec, p_.dtype, p_.memory->id, p_.copyVlmax, l.inAddr, l.inBAddr, l.outAddr, rows,
+                        VectorLayerRegs{kIm2colSrc, kIm2colFlag, kIm2colDst, kIm2colRow, kIm2colVl});
+                if (vec_->emit(out))
+                    return true;
+                vec_.reset();
+                vl_ = 0;  // the layer set its own
+            }
             if (gemm_) {
                 const Op* ops = nullptr;
                 const std::size_t n = gemm_->nextChunk(ops);
@@ -136,14 +155,14 @@ protected:
                     ++group_;
                 }
             }
-            if (l.direct && pixel_ < rows.count) {
+            if (!l.vec && l.direct && pixel_ < rows.count) {
                 if (pixel_ == 0)
                     out.push_back(scalarOp(OpKind::SAdd, DType::I32, kIm2colRow, fc_gemm::kZero, 0.0));
                 for (unsigned n = 0; n < 4 && pixel_ < rows.count; ++n, ++pixel_)
                     depthwisePixel(out, l, rows.first + pixel_, rows.count);
                 return true;
             }
-            if (!l.direct && group_ < l.s.groups && rows.count > 0) {
+            if (!l.vec && !l.direct && group_ < l.s.groups && rows.count > 0) {
                 const std::uint64_t count = std::min(l.tile, rows.count - tile_);
                 if (pixel_ == 0) {
                     setVl(out, p_.copyVlmax);
@@ -313,6 +332,7 @@ private:
     std::uint64_t pixel_ = 0;  // the next pixel of the tile
     std::uint32_t vl_ = 0;
     std::unique_ptr<OpStream> gemm_;
+    std::unique_ptr<RvvVectorLayerEmitter> vec_;
 };
 
 class RvvConvKernel : public ConfiguredWorkload {
@@ -370,20 +390,34 @@ public:
             j["kh"] = l.s.kh;
             j["kw"] = l.s.kw;
             j["stride"] = l.s.stride;
+            j["pad_h"] = l.s.padH;
+            j["pad_w"] = l.s.padW;
             j["groups"] = l.s.groups;
-            j["lowering"] = l.direct ? "direct depthwise" : "im2col + GEMM";
+            if (l.vec)
+                j["op"] = l.vec->opName;
+            j["lowering"] = l.vec      ? (l.vec->pooling() ? "RVV pooling" : "RVV element-wise stream")
+                            : l.direct ? "direct depthwise"
+                                       : "im2col + GEMM";
             j["out_h"] = l.s.outH();
             j["out_w"] = l.s.outW();
             j["dtype"] = dtypeName(p_.dtype);
-            j["macs"] = l.s.macs();
+            j["macs"] = l.macs();
+            j["flops"] = l.flops();
             j["compulsory_bytes"] = (l.inputs() + l.weights() + l.outputs()) * p_.elem();
-            j["compute_bound_s"] = 2.0 * static_cast<double>(l.s.macs()) / p_.peakFlopPerSecond;
+            j["compute_bound_s"] = static_cast<double>(l.flops()) / p_.peakFlopPerSecond;
             out.push_back(j);
         }
         return out;
     }
     void initialise(FunctionalMemory& memory) override {
         for (const auto& l : p_.layers) {
+            if (l.vec) {
+                const std::uint64_t each = l.inputs() / l.vec->operands();
+                write(memory, l.inAddr, each, l.saltIn());
+                if (l.vec->operands() == 2)
+                    write(memory, l.inBAddr, each, l.saltW());
+                continue;
+            }
             write(memory, l.inAddr, l.inputs(), l.saltIn());
             if (!l.direct) {
                 write(memory, l.wAddr, l.weights(), l.saltW());
@@ -405,6 +439,18 @@ public:
         for (const auto& l : p_.layers) {
             std::vector<std::uint8_t> buf(l.outputs() * elem);
             memory.read(p_.memory->id, l.outAddr, buf.data(), buf.size());
+            if (l.vec) {
+                for (std::uint64_t i = 0; i < l.outputs(); ++i) {
+                    const double got = decodeElement(p_.dtype, buf.data() + i * elem);
+                    const double want = vectorLayerReference(*l.vec, p_.dtype, i, l.saltIn(), l.saltW());
+                    if (c.countOutput(got, want, got != want)) {
+                        c.firstMismatch = fmt::format("{} ({}) output element {}: simulated {} reference {}",
+                                                      l.name, l.vec->opName, i, got, want);
+                        c.locateFirstMismatch(p_.memory->id, l.outAddr + i * elem);
+                    }
+                }
+                continue;
+            }
             const std::uint64_t gf = l.s.groupFilters();
             for (std::uint64_t m = 0; m < l.pixels(); ++m) {
                 for (std::uint64_t f = 0; f < l.s.filters; ++f) {
@@ -422,10 +468,17 @@ public:
         return c;
     }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
-        std::uint64_t macs = 0;
-        for (const auto& l : p_.layers)
-            macs += l.s.macs();
-        addFlopStats(stats, 2 * macs, "2 · MACs of every layer", cycles, seconds);
+        std::uint64_t flops = 0;
+        bool vector = false;
+        for (const auto& l : p_.layers) {
+            flops += l.flops();
+            vector = vector || l.vec.has_value();
+        }
+        addFlopStats(
+            stats, flops,
+            vector ? "2 · MACs of every convolution; element-wise and pooling ops one per element and tap"
+                   : "2 · MACs of every layer",
+            cycles, seconds);
     }
 
 private:
@@ -513,7 +566,15 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
             RvvLayer l;
             l.index = static_cast<std::uint32_t>(i);
             l.name = rows[i].get<std::string>("name", fmt::format("layer{}", i));
-            l.s = readConvShape(rows[i]);
+            std::vector<std::string> ops{"Conv"};
+            ops.insert(ops.end(), vectorLayerOps().begin(), vectorLayerOps().end());
+            const std::string op = rows[i].oneOf("op", ops, std::string("Conv"));
+            if (op == "Conv") {
+                l.s = readConvShape(rows[i]);
+            } else {
+                l.vec = readVectorLayer(rows[i], op);
+                l.s = l.vec->s;
+            }
             skipRequant(rows[i]);
             rows[i].finish();
             p.layers.push_back(std::move(l));
@@ -582,9 +643,16 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     MemoryLayout layout(*p.memory, fc_gemm::kPage);
     for (auto& l : p.layers) {
         const std::string tag = p.listed ? l.name + " " : std::string();
-        l.inAddr = layout.allocate(tag + "input", l.inputs() * p.elem());
-        l.wAddr = layout.allocate(tag + "weights", l.weights() * p.elem());
+        l.inAddr = layout.allocate(tag + "input", l.inputs() / (l.vec ? l.vec->operands() : 1) * p.elem());
+        if (!l.vec)
+            l.wAddr = layout.allocate(tag + "weights", l.weights() * p.elem());
         l.outAddr = layout.allocate(tag + "output", l.outputs() * p.elem());
+        if (l.vec) {
+            if (l.vec->operands() == 2)
+                l.inBAddr = layout.allocate(tag + "second input", l.inputs() / 2 * p.elem());
+            l.rows = contiguousSlices(RvvVectorLayerEmitter::items(*l.vec, p.copyVlmax), engines.size(), 1);
+            continue;
+        }
         l.direct = directDepthwise && l.s.groups > 1 && l.s.groupChannels() == 1 && l.s.groupFilters() == 1;
         l.rows = contiguousSlices(l.pixels(), engines.size(), g.rb);
         std::uint64_t widest = 1;

@@ -44,6 +44,7 @@ struct OnnxNode {
     std::vector<std::string> inputs, outputs;               // "" for an optional input left out
     std::map<std::string, std::vector<std::int64_t>> ints;  // INT and INTS attributes
     std::map<std::string, std::string> strings;             // STRING attributes
+    std::map<std::string, double> floats;                   // FLOAT attributes
     std::int64_t intAttribute(const std::string& key, std::int64_t fallback) const {
         auto it = ints.find(key);
         return it == ints.end() || it->second.empty() ? fallback : it->second.front();
@@ -54,9 +55,14 @@ struct OnnxGraph {
     std::string path, name;
     std::vector<OnnxNode> nodes;
     std::map<std::string, OnnxTensor> tensors;  // graph inputs, outputs, initializers, value_info
+    std::map<std::string, double> scalars;      // the value of each one-element numeric initializer
     const OnnxTensor* tensor(const std::string& name) const {
         auto it = tensors.find(name);
         return it == tensors.end() ? nullptr : &it->second;
+    }
+    const double* scalar(const std::string& name) const {
+        auto it = scalars.find(name);
+        return it == scalars.end() ? nullptr : &it->second;
     }
 };
 

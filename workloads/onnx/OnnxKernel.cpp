@@ -1,7 +1,11 @@
 #include "workloads/onnx/OnnxKernel.h"
 
+#include <fmt/format.h>
+
 #include "sim/config/Reader.h"
+#include "workloads/KernelRegistry.h"
 #include "workloads/WorkloadFactory.h"
+#include "workloads/conv/RvvVectorLayers.h"
 
 namespace tessim {
 namespace {
@@ -67,17 +71,50 @@ std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config
         n.finish();
         left.push_back(e);
     }
-    // The rest is a conv2d layer list once each layer's `op` is taken out.
+    // The rest is a conv2d layer list once each convolution's `op` is taken out. Element-wise and
+    // pooling layers keep theirs where the row serving conv2d runs them (their `flops` and `bytes`
+    // are the model's accounting, for a row that does not: then they are listed as not simulated).
     config::Node conv = workload;
     conv.erase("not_simulated");
     conv.set("kernel", config::Node::makeScalar("conv2d", workload.location()));
     std::vector<std::string> ops;
-    if (config::Node* layers = conv.findMutable("layers"))
-        for (std::size_t i = 0; config::Node* l = layers->itemMutable(i); ++i) {
-            const config::Node* op = l->find("op");
-            ops.push_back(op && op->isScalar() ? op->scalar() : std::string());
-            l->erase("op");
+    if (config::Node* layers = conv.findMutable("layers")) {
+        const KernelEntry* row = nullptr;
+        config::Node kept = config::Node::makeSequence(layers->location());
+        for (const config::Node& l : layers->items()) {
+            const config::Node* op = l.find("op");
+            const std::string name = op && op->isScalar() ? op->scalar() : std::string();
+            config::Node layer = l;
+            if (!isVectorLayerOp(name)) {
+                layer.erase("op");
+                ops.push_back(name);
+                kept.append(std::move(layer));
+                continue;
+            }
+            if (!row) {
+                config::Node macOnly = conv;
+                macOnly.erase("layers");
+                row = selectKernel(macOnly, plan, &target);
+            }
+            if (row && row->vectorLayers) {
+                layer.erase("flops");
+                layer.erase("bytes");
+                ops.push_back(name);
+                kept.append(std::move(layer));
+                continue;
+            }
+            config::Reader v(l);
+            nlohmann::ordered_json e;
+            e["op"] = name;
+            e["node"] = v.get<std::string>("name");
+            e["flops"] = v.get<std::uint64_t>("flops");
+            e["bytes"] = v.get<std::uint64_t>("bytes");
+            e["reason"] = fmt::format("{} runs no element-wise or pooling layer (conv2d/rvv does)",
+                                      row ? row->rowName() : std::string("conv2d"));
+            left.push_back(e);
         }
+        conv.set("layers", std::move(kept));
+    }
     const std::string source = r.get<std::string>("source", std::string());
     return std::make_unique<OnnxWorkload>(makeWorkload(conv, plan, target), source, std::move(ops),
                                           std::move(left));

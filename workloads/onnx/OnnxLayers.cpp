@@ -268,6 +268,148 @@ Node scalar(const std::string& text, const Location& at) {
     return Node::makeScalar(text, at);
 }
 
+// An element-wise or pooling node as a vector layer row (op, h, w, channels, a pool's window,
+// Clip's bounds), or the reason it cannot be one. Element-wise tensors are flat: channels the
+// last dimension (NCHW: C, with N·H rows of W), h·w the rest.
+struct VectorMapped {
+    std::optional<Node> row;
+    std::string reason;
+};
+
+VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location& at) {
+    VectorMapped m;
+    const OnnxTensor* y = knownOutput(g, n);
+    const OnnxTensor* x = known(g, n, 0);
+    if (!x || !y) {
+        m.reason = "operand shapes unknown after shape inference";
+        return m;
+    }
+    Node row = Node::makeMap(at);
+    row.set("op", scalar(n.op, at));
+    auto set = [&](const char* key, std::uint64_t v) { row.set(key, scalar(std::to_string(v), at)); };
+    const bool pool = n.op.find("Pool") != std::string::npos;
+    if (!pool) {
+        for (std::size_t i = 0; i < n.inputs.size() && i < (n.op == "Clip" ? 1u : n.inputs.size()); ++i) {
+            const OnnxTensor* in = known(g, n, i);
+            if (!in || in->elements() != y->elements()) {
+                m.reason =
+                    fmt::format("input {} broadcast over the {} output elements (only equal shapes run)", i,
+                                y->elements());
+                return m;
+            }
+        }
+        std::uint64_t h = 1, w = 1, c = 1;
+        const auto& d = y->dims;
+        if (d.size() == 4) {
+            h = static_cast<std::uint64_t>(d[0] * d[2]);
+            w = static_cast<std::uint64_t>(d[3]);
+            c = static_cast<std::uint64_t>(d[1]);
+        } else if (!d.empty()) {
+            c = static_cast<std::uint64_t>(d.back());
+            h = c ? y->elements() / c : 0;
+        }
+        if (h == 0 || h > 65536 || w > 65536 || c == 0 || c > 65535) {
+            m.reason = fmt::format(
+                "a {}×{}×{} tensor outside the vector layers' 65536 rows and 65535 channels", c, h, w);
+            return m;
+        }
+        set("h", h);
+        set("w", w);
+        set("channels", c);
+        if (n.op == "Clip") {
+            // Bounds: inputs 1 and 2 (opset 11+) or the min/max attributes; absent: unbounded.
+            double bound[2] = {-std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+            for (std::size_t i = 0; i < 2; ++i) {
+                const char* key = i == 0 ? "min" : "max";
+                if (n.inputs.size() > i + 1 && !n.inputs[i + 1].empty()) {
+                    const double* v = g.scalar(n.inputs[i + 1]);
+                    if (!v) {
+                        m.reason = fmt::format("Clip's {} is not a constant initializer", key);
+                        return m;
+                    }
+                    bound[i] = *v;
+                } else if (n.floats.count(key)) {
+                    bound[i] = n.floats.at(key);
+                }
+            }
+            row.set("min", scalar(fmt::format("{}", bound[0]), at));
+            row.set("max", scalar(fmt::format("{}", bound[1]), at));
+        }
+        m.row = std::move(row);
+        return m;
+    }
+    if (x->dims.size() != 4 || x->dims[0] != 1) {
+        m.reason = "a pool over one N×C×H×W image (batch 1) is needed";
+        return m;
+    }
+    if (x->dims[2] > 65536 || x->dims[3] > 65536 || x->dims[1] > 65535) {
+        m.reason = "an image above 65536 rows or columns, or 65535 channels";
+        return m;
+    }
+    set("h", static_cast<std::uint64_t>(x->dims[2]));
+    set("w", static_cast<std::uint64_t>(x->dims[3]));
+    set("channels", static_cast<std::uint64_t>(x->dims[1]));
+    if (n.op == "MaxPool" || n.op == "AveragePool") {
+        const std::vector<std::int64_t> kernel =
+            n.ints.count("kernel_shape") ? n.ints.at("kernel_shape") : std::vector<std::int64_t>{};
+        const std::vector<std::int64_t> strides =
+            n.ints.count("strides") ? n.ints.at("strides") : std::vector<std::int64_t>{1, 1};
+        std::vector<std::int64_t> pads =
+            n.ints.count("pads") ? n.ints.at("pads") : std::vector<std::int64_t>{0, 0, 0, 0};
+        const std::string autoPad = n.strings.count("auto_pad") ? n.strings.at("auto_pad") : "NOTSET";
+        if (autoPad == "VALID")
+            pads = {0, 0, 0, 0};
+        if (kernel.size() != 2 || kernel[0] < 1 || kernel[0] > 255 || kernel[1] < 1 || kernel[1] > 255) {
+            m.reason = "a 2-D kernel_shape within 1..255 is needed";
+        } else if (strides.size() != 2 || strides[0] != strides[1] || strides[0] < 1 || strides[0] > 255) {
+            m.reason = "different strides in H and W, or a stride outside 1..255";
+        } else if (autoPad != "NOTSET" && autoPad != "VALID") {
+            m.reason = fmt::format("auto_pad {} (explicit pads run)", autoPad);
+        } else if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3] || pads[0] < 0 ||
+                   pads[1] < 0 || pads[0] >= kernel[0] || pads[1] >= kernel[1]) {
+            m.reason = "padding that differs between the sides of a dimension or is not below the window";
+        } else if (n.ints.count("dilations") && !allEqual(n.ints.at("dilations"), 1)) {
+            m.reason = "dilation other than 1";
+        } else if (n.intAttribute("ceil_mode", 0) != 0) {
+            m.reason = "ceil_mode 1";
+        } else if (n.op == "AveragePool" && n.intAttribute("count_include_pad", 0) != 0) {
+            m.reason = "count_include_pad 1";
+        } else if (n.outputs.size() > 1 && !n.outputs[1].empty()) {
+            m.reason = "MaxPool's Indices output";
+        } else if (x->dims[2] + 2 * pads[0] < kernel[0] || x->dims[3] + 2 * pads[1] < kernel[1]) {
+            m.reason = "the window does not fit the padded input";
+        }
+        if (!m.reason.empty())
+            return m;
+        if (kernel[0] == kernel[1]) {
+            set("k", static_cast<std::uint64_t>(kernel[0]));
+        } else {
+            set("kh", static_cast<std::uint64_t>(kernel[0]));
+            set("kw", static_cast<std::uint64_t>(kernel[1]));
+        }
+        set("stride", static_cast<std::uint64_t>(strides[0]));
+        if (pads[0] == pads[1]) {
+            set("pad", static_cast<std::uint64_t>(pads[0]));
+        } else {
+            set("pad_h", static_cast<std::uint64_t>(pads[0]));
+            set("pad_w", static_cast<std::uint64_t>(pads[1]));
+        }
+    }
+    m.row = std::move(row);
+    return m;
+}
+
+const std::set<std::string>& vectorNodeOps() {
+    static const std::set<std::string> ops{
+        "Relu", "Clip", "Add", "Mul", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
+    return ops;
+}
+
+// Ops that give a view of their input: an NCHW tensor flattened or reshaped moves no byte.
+bool viewOnly(const std::string& op) {
+    return op == "Flatten" || op == "Reshape" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity";
+}
+
 }  // namespace
 
 bool isOnnxModelPath(const std::string& path) {
@@ -286,6 +428,7 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
     root.set("name", scalar(std::filesystem::path(graph.path).stem().string(), at));
     root.set("source", scalar(graph.path, at));
     Node layers = Node::makeSequence(at), left = Node::makeSequence(at);
+    bool anyMacLayer = false;
     std::string firstRefusal;  // why the first Conv, Gemm or MatMul left out is, for the error below
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
         const OnnxNode& n = graph.nodes[i];
@@ -295,8 +438,27 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
             m = mapConv(graph, n);
         else if (n.op == "Gemm" || n.op == "MatMul")
             m = mapMatrixProduct(graph, n);
-        else
-            m.reason = "tessim lowers only Conv, Gemm and MatMul (as conv2d layers)";
+        else if (viewOnly(n.op))
+            m.reason = "a view of its input: moves no data";
+        else if (!vectorNodeOps().count(n.op))
+            m.reason = "tessim lowers Conv, Gemm and MatMul as conv2d layers and Relu, Clip, Add, Mul, "
+                       "MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool as vector layers";
+        bool unknown = false;
+        const std::uint64_t bytes = viewOnly(n.op) ? 0
+                                                   : saturatingSum(tensorBytes(graph, n.inputs, unknown),
+                                                                   tensorBytes(graph, n.outputs, unknown));
+        if (vectorNodeOps().count(n.op)) {
+            VectorMapped v = mapVectorNode(graph, n, at);
+            if (v.row) {
+                // The node's cost at the model's types, for a chip that lists it as not simulated.
+                v.row->set("name", scalar(name, at));
+                v.row->set("flops", scalar(std::to_string(flopsOf(graph, n, 0)), at));
+                v.row->set("bytes", scalar(std::to_string(bytes), at));
+                layers.append(std::move(*v.row));
+                continue;
+            }
+            m.reason = v.reason;
+        }
         if (m.layer) {
             const ConvLayer& l = *m.layer;
             Node row = Node::makeMap(at);
@@ -321,13 +483,11 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
             if (l.groups > 1)
                 row.set("groups", scalar(std::to_string(l.groups), at));
             layers.append(std::move(row));
+            anyMacLayer = true;
             continue;
         }
         if (firstRefusal.empty() && (n.op == "Conv" || n.op == "Gemm" || n.op == "MatMul"))
             firstRefusal = fmt::format("; {} '{}': {}", n.op, name, m.reason);
-        bool unknown = false;
-        const std::uint64_t bytes =
-            saturatingSum(tensorBytes(graph, n.inputs, unknown), tensorBytes(graph, n.outputs, unknown));
         Node row = Node::makeMap(at);
         row.set("op", scalar(n.op, at));
         row.set("node", scalar(name, at));
@@ -337,7 +497,7 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
                 scalar(unknown ? m.reason + "; tensors of unknown shape counted as 0 bytes" : m.reason, at));
         left.append(std::move(row));
     }
-    if (layers.items().empty())
+    if (!anyMacLayer)
         throw ConfigError(
             at, "",
             fmt::format("the model has no Conv, Gemm or MatMul node that tessim can map to the MAC "

@@ -1,5 +1,6 @@
 // readOnnxGraph with Debian's libonnx (built when CMake finds ONNX and protobuf).
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -39,6 +40,29 @@ unsigned elementBytes(int type) {
     case onnx::TensorProto::UINT8:
     case onnx::TensorProto::BOOL: return 1;
     default: return 0;
+    }
+}
+
+// A one-element initializer's value (Clip's bounds, a scale): from its typed field or its raw
+// bytes (little-endian, as ONNX stores them); none for other types or external data.
+std::optional<double> scalarValue(const onnx::TensorProto& t) {
+    auto raw = [&](auto zero) -> std::optional<double> {
+        if (t.raw_data().size() != sizeof(zero))
+            return std::nullopt;
+        std::memcpy(&zero, t.raw_data().data(), sizeof(zero));
+        return static_cast<double>(zero);
+    };
+    switch (t.data_type()) {
+    case onnx::TensorProto::FLOAT:
+        return t.float_data_size() == 1 ? std::optional<double>(t.float_data(0)) : raw(float{});
+    case onnx::TensorProto::DOUBLE:
+        return t.double_data_size() == 1 ? std::optional<double>(t.double_data(0)) : raw(double{});
+    case onnx::TensorProto::INT32:
+        return t.int32_data_size() == 1 ? std::optional<double>(t.int32_data(0)) : raw(std::int32_t{});
+    case onnx::TensorProto::INT64:
+        return t.int64_data_size() == 1 ? std::optional<double>(static_cast<double>(t.int64_data(0)))
+                                        : raw(std::int64_t{});
+    default: return std::nullopt;
     }
 }
 
@@ -337,6 +361,9 @@ OnnxGraph readOnnxGraph(const std::string& path) {
         t.elementBytes = elementBytes(init.data_type());
         t.dims.assign(init.dims().begin(), init.dims().end());
         g.tensors[init.name()] = t;
+        if (t.elements() == 1)
+            if (auto v = scalarValue(init))
+                g.scalars[init.name()] = *v;
     }
     for (const auto* list : {&graph.input(), &graph.value_info(), &graph.output()})
         for (const auto& v : *list)
@@ -354,6 +381,8 @@ OnnxGraph readOnnxGraph(const std::string& path) {
                 node.ints[a.name()] = {a.i()};
             else if (a.type() == onnx::AttributeProto::INTS)
                 node.ints[a.name()].assign(a.ints().begin(), a.ints().end());
+            else if (a.type() == onnx::AttributeProto::FLOAT)
+                node.floats[a.name()] = a.f();
             else if (a.type() == onnx::AttributeProto::STRING)
                 node.strings[a.name()] = a.s();
         }

@@ -1,0 +1,106 @@
+// Element-wise and pooling layers on the K1 (conv2d/rvv's RVV streams): in a layer list beside
+// convolutions, every output of every operator equals the reference computed in the loop's order
+// (--functional), on eight threads and three, in f32 and f16, with channel counts that leave a
+// short strip and windows that overhang the padding; each layer is at or above its bounds; a
+// pool whose padding reaches its window is refused at its key.
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "common/ProcessRunner.h"
+
+namespace tessim {
+namespace {
+
+using test::runTessim;
+
+std::string writeWorkload(const std::string& tag, const std::string& layers) {
+    const std::string path = "/tmp/tessim-rvv-vec-" + tag + "-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path) << "kernel: conv2d\nlayers:\n" << layers;
+    return path;
+}
+
+// 70 channels: a 64-element strip (f32, LMUL 8 of 256-bit registers) and a short one of 6.
+const char* kEveryOp =
+    "  - {name: conv, h: 9, w: 7, channels: 5, filters: 70, k: 3, pad: 1}\n"
+    "  - {name: relu, op: Relu, h: 9, w: 7, channels: 70}\n"
+    "  - {name: clip, op: Clip, h: 9, w: 7, channels: 70, min: -0.5, max: 0.75}\n"
+    "  - {name: add, op: Add, h: 9, w: 7, channels: 70}\n"
+    "  - {name: mul, op: Mul, h: 3, w: 1, channels: 1000}\n"
+    "  - {name: maxpool, op: MaxPool, h: 9, w: 7, channels: 70, k: 3, stride: 2, pad: 1}\n"
+    "  - {name: avgpool, op: AveragePool, h: 9, w: 7, channels: 70, kh: 2, kw: 3, pad_w: 1}\n"
+    "  - {name: gap, op: GlobalAveragePool, h: 5, w: 3, channels: 130}\n"
+    "  - {name: gmp, op: GlobalMaxPool, h: 4, w: 4, channels: 9}\n";
+
+nlohmann::json run(const std::string& path, const std::string& sets) {
+    const auto r = runTessim("run --target k1 --workload " + path + " --functional --format json " + sets);
+    EXPECT_EQ(r.exitCode, 0) << sets << ": " << r.err;
+    return r.exitCode == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
+}
+
+void expectEveryOutputEqualsTheReference(const std::string& sets, const std::string& dtype) {
+    const std::string path = writeWorkload("all", kEveryOp);
+    const auto j = run(path, sets);
+    std::remove(path.c_str());
+    ASSERT_FALSE(j.is_null());
+    EXPECT_TRUE(j["functional"]["checked"].get<bool>());
+    EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+    // Outputs: conv 9·7·70; relu, clip, add 9·7·70 each; mul 3000; maxpool 5·4·70; avgpool (9−2+1)·
+    // (7+2−3+1)·70; the global pools one pixel of their channels.
+    EXPECT_EQ(j["functional"]["elements"], 4 * 9 * 7 * 70 + 3000 + 5 * 4 * 70 + 8 * 7 * 70 + 130 + 9);
+    ASSERT_EQ(j["layers"].size(), 9u);
+    for (const auto& l : j["layers"]) {
+        EXPECT_EQ(l["dtype"], dtype) << l["name"];
+        EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
+        EXPECT_GT(l["cycles"].get<std::uint64_t>(), 0u) << l["name"];
+    }
+    EXPECT_EQ(j["layers"][1]["op"], "Relu");
+    EXPECT_EQ(j["layers"][1]["lowering"], "RVV element-wise stream");
+    EXPECT_EQ(j["layers"][5]["lowering"], "RVV pooling");
+    EXPECT_EQ(j["layers"][5]["out_h"], 5);
+    EXPECT_EQ(j["layers"][6]["out_w"], 7);
+    EXPECT_EQ(j["layers"][7]["flops"], 5 * 3 * 130);
+}
+
+TEST(RvvVectorLayers, EveryOperatorMatchesTheReferenceOnEightThreads) {
+    expectEveryOutputEqualsTheReference("", "f32");
+}
+
+TEST(RvvVectorLayers, EveryOperatorMatchesTheReferenceOnThreeThreadsInF16) {
+    expectEveryOutputEqualsTheReference("--set plan.threads=3 --set plan.dtype=f16", "f16");
+}
+
+// A stream moves its bytes through the caches: reading two operands and writing one takes longer
+// than reading one (Add against Relu of the same tensor), and the threads share the work.
+TEST(RvvVectorLayers, AnAddTakesLongerThanAReluAndEightThreadsBeatOne) {
+    const std::string path = writeWorkload("time", "  - {name: relu, op: Relu, h: 64, w: 64, channels: 64}\n"
+                                                   "  - {name: add, op: Add, h: 64, w: 64, channels: 64}\n");
+    const auto eight = run(path, "");
+    const auto one = run(path, "--set plan.threads=1");
+    std::remove(path.c_str());
+    ASSERT_FALSE(eight.is_null());
+    ASSERT_FALSE(one.is_null());
+    EXPECT_GT(eight["layers"][1]["cycles"].get<double>(), eight["layers"][0]["cycles"].get<double>());
+    EXPECT_LT(eight["seconds"].get<double>(), one["seconds"].get<double>());
+}
+
+TEST(RvvVectorLayers, APoolWhosePaddingReachesItsWindowIsRefusedAtItsKey) {
+    const std::string path =
+        writeWorkload("bad", "  - {name: conv, h: 8, w: 8, channels: 4, filters: 4, k: 1}\n"
+                             "  - {name: pool, op: MaxPool, h: 8, w: 8, channels: 4, k: 2, pad: 2}\n");
+    const auto r = runTessim("run --target k1 --workload " + path);
+    std::remove(path.c_str());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_NE(r.err.find(":4:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("layers[1].pad: a pool's padding 2×2 must be smaller than its 2×2 window"),
+              std::string::npos)
+        << r.err;
+}
+
+}  // namespace
+}  // namespace tessim

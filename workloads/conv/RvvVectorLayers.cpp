@@ -1,0 +1,285 @@
+#include "workloads/conv/RvvVectorLayers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "sim/ir/ElementArithmetic.h"
+#include "workloads/common/LoopOps.h"
+#include "workloads/common/TestData.h"
+#include "workloads/common/VectorOps.h"
+
+namespace tessim {
+namespace {
+
+constexpr unsigned kLmul = 8;
+constexpr std::uint8_t kResult = 0, kOperandA = 8, kOperandB = 16, kUpper = 24;
+
+struct OpName {
+    const char* name;
+    VectorLayerOp op;
+};
+constexpr OpName kOps[] = {{"Relu", VectorLayerOp::Relu},
+                           {"Clip", VectorLayerOp::Clip},
+                           {"Add", VectorLayerOp::Add},
+                           {"Mul", VectorLayerOp::Mul},
+                           {"MaxPool", VectorLayerOp::MaxPool},
+                           {"AveragePool", VectorLayerOp::AveragePool},
+                           {"GlobalAveragePool", VectorLayerOp::GlobalAveragePool},
+                           {"GlobalMaxPool", VectorLayerOp::GlobalMaxPool}};
+
+std::uint64_t strips(std::uint64_t n, std::uint32_t vlmax) {
+    return (n + vlmax - 1) / vlmax;
+}
+
+// The window's taps over the input (padding taps left out), in the loop's order: row by row.
+template <class F> void forEachTap(const ConvShape& s, std::uint64_t pixel, F f) {
+    const auto oy = static_cast<std::int64_t>(pixel / s.outW()),
+               ox = static_cast<std::int64_t>(pixel % s.outW());
+    for (std::uint32_t ky = 0; ky < s.kh; ++ky) {
+        const std::int64_t iy = oy * s.stride - s.padH + ky;
+        if (iy < 0 || iy >= s.h)
+            continue;
+        for (std::uint32_t kx = 0; kx < s.kw; ++kx) {
+            const std::int64_t ix = ox * s.stride - s.padW + kx;
+            if (ix >= 0 && ix < s.w)
+                f(static_cast<std::uint64_t>(iy) * s.w + static_cast<std::uint64_t>(ix));
+        }
+    }
+}
+
+}  // namespace
+
+const std::vector<std::string>& vectorLayerOps() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (const auto& o : kOps)
+            v.emplace_back(o.name);
+        return v;
+    }();
+    return names;
+}
+
+bool isVectorLayerOp(const std::string& op) {
+    const auto& v = vectorLayerOps();
+    return std::find(v.begin(), v.end(), op) != v.end();
+}
+
+RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
+    using config::Range;
+    RvvVectorLayer l;
+    l.opName = op;
+    for (const auto& o : kOps)
+        if (op == o.name)
+            l.op = o.op;
+    ConvShape& s = l.s;
+    s.h = r.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1 << 16});
+    s.w = r.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1 << 16});
+    s.channels = r.get<std::uint32_t>("channels", Range<std::uint32_t>{1, 65535});
+    s.filters = s.groups = s.channels;
+    s.kh = s.kw = s.stride = 1;
+    if (l.op == VectorLayerOp::MaxPool || l.op == VectorLayerOp::AveragePool) {
+        const Range<std::uint32_t> kernel{1, 255}, padding{0, 255};
+        const std::uint32_t k =
+            r.has("kh") && r.has("kw") && !r.has("k") ? 0 : r.get<std::uint32_t>("k", kernel);
+        s.kh = r.has("kh") ? r.get<std::uint32_t>("kh", kernel) : k;
+        s.kw = r.has("kw") ? r.get<std::uint32_t>("kw", kernel) : k;
+        s.stride = r.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 255});
+        const std::uint32_t pad = r.get<std::uint32_t>("pad", 0u, padding);
+        s.padH = r.get<std::uint32_t>("pad_h", pad, padding);
+        s.padW = r.get<std::uint32_t>("pad_w", pad, padding);
+        // ONNX requires a pad smaller than the window: every output then covers an input element.
+        if (s.padH >= s.kh || s.padW >= s.kw)
+            r.fail(s.padH >= s.kh ? (r.has("pad_h") ? "pad_h" : "pad") : (r.has("pad_w") ? "pad_w" : "pad"),
+                   fmt::format("a pool's padding {}×{} must be smaller than its {}×{} window", s.padH, s.padW,
+                               s.kh, s.kw));
+        if (s.h + 2 * s.padH < s.kh || s.w + 2 * s.padW < s.kw)
+            r.fail(r.has("k") ? "k" : "kh", fmt::format("a {}×{} window does not fit the padded {}×{} input",
+                                                        s.kh, s.kw, s.h + 2 * s.padH, s.w + 2 * s.padW));
+    } else if (l.pooling()) {
+        s.kh = s.h;
+        s.kw = s.w;
+    }
+    if (l.op == VectorLayerOp::Clip) {
+        l.lo = r.get<double>("min", 0.0);
+        l.hi = r.get<double>("max", 6.0);
+        if (!(l.lo <= l.hi))
+            r.fail("max", fmt::format("Clip's max {} is below its min {}", l.hi, l.lo));
+    }
+    return l;
+}
+
+std::uint64_t RvvVectorLayerEmitter::items(const RvvVectorLayer& l, std::uint32_t vlmax) {
+    if (l.pooling())
+        return std::uint64_t{l.s.outH()} * l.s.outW() * strips(l.s.channels, vlmax);
+    return strips(l.outputs(), vlmax);
+}
+
+// Clip's bounds, or Relu's zero, splat once per layer (the loop keeps them in registers).
+void RvvVectorLayerEmitter::constants(std::vector<Op>& out) {
+    auto splat = [&](std::uint8_t reg, double value) {
+        Op b = vectorOp(OpKind::Broadcast, dtype_, vlmax_);
+        b.dst = reg;
+        b.imm = value;
+        out.push_back(b);
+    };
+    out.push_back(vsetvlOp(dtype_, vlmax_, regs_.vl, kLmul));
+    if (l_.op == VectorLayerOp::Relu)
+        splat(kOperandB, 0.0);
+    if (l_.op == VectorLayerOp::Clip) {
+        splat(kOperandB, l_.lo);
+        splat(kUpper, l_.hi);
+    }
+}
+
+bool RvvVectorLayerEmitter::emit(std::vector<Op>& out) {
+    if (next_ >= items_.count)
+        return false;
+    if (!started_) {
+        started_ = true;
+        constants(out);
+        // The loop's count: the thread's elements (a stream) or items (a pool), counted down.
+        const std::uint64_t first = items_.first * vlmax_;
+        const double count =
+            l_.pooling()
+                ? static_cast<double>(items_.count)
+                : static_cast<double>(std::min(l_.outputs(), (items_.first + items_.count) * vlmax_) - first);
+        out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.count, scalarReg(0), count));
+        if (!l_.pooling()) {
+            const unsigned elem = dtypeBytes(dtype_);
+            out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, scalarReg(0),
+                                   static_cast<double>(inA_ + first * elem)));
+            if (l_.operands() == 2)
+                out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcB, scalarReg(0),
+                                       static_cast<double>(inB_ + first * elem)));
+            out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.dst, scalarReg(0),
+                                   static_cast<double>(out_ + first * elem)));
+        }
+    }
+    // A few items per chunk: chunks stay small whatever the layer.
+    for (unsigned n = 0; n < 8 && next_ < items_.count; ++n, ++next_) {
+        if (l_.pooling())
+            poolItem(out, items_.first + next_);
+        else
+            elementwiseStrip(out, items_.first + next_);
+    }
+    return true;
+}
+
+// vsetvli; vle (one or two operands); the operation; vse; the pointers and the count advanced by
+// vl; bnez.
+void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t item) {
+    const unsigned elem = dtypeBytes(dtype_);
+    const std::uint64_t e0 = item * vlmax_;
+    const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax_, l_.outputs() - e0));
+    const std::uint64_t left = std::min(l_.outputs(), (items_.first + items_.count) * vlmax_) - e0;
+    Op setvl = vsetvlOp(dtype_, static_cast<std::uint32_t>(std::min<std::uint64_t>(left, 1u << 30)), regs_.vl,
+                        kLmul);
+    setvl.src[0] = regs_.count;
+    out.push_back(setvl);
+    Op a = vectorLoad(dtype_, kOperandA, space_, inA_ + e0 * elem, vl);
+    a.base = regs_.srcA;
+    out.push_back(a);
+    if (l_.operands() == 2) {
+        Op b = vectorLoad(dtype_, kOperandB, space_, inB_ + e0 * elem, vl);
+        b.base = regs_.srcB;
+        out.push_back(b);
+    }
+    auto binary = [&](OpKind kind, std::uint8_t x, std::uint8_t y) {
+        Op op = vectorOp(kind, dtype_, vl);
+        op.dst = kResult;
+        op.src[0] = x;
+        op.src[1] = y;
+        out.push_back(op);
+    };
+    switch (l_.op) {
+    case VectorLayerOp::Relu: binary(OpKind::Max, kOperandA, kOperandB); break;
+    case VectorLayerOp::Clip:
+        binary(OpKind::Max, kOperandA, kOperandB);
+        binary(OpKind::Min, kResult, kUpper);
+        break;
+    case VectorLayerOp::Add: binary(OpKind::Add, kOperandA, kOperandB); break;
+    default: binary(OpKind::Mul, kOperandA, kOperandB); break;
+    }
+    Op store = vectorStore(dtype_, kResult, space_, out_ + e0 * elem, vl);
+    store.base = regs_.dst;
+    out.push_back(store);
+    const double step = static_cast<double>(vl) * elem;
+    out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, regs_.srcA, step));
+    if (l_.operands() == 2)
+        out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcB, regs_.srcB, step));
+    out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.dst, regs_.dst, step));
+    out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.count, regs_.count, -static_cast<double>(vl)));
+    out.push_back(branchOp(DType::I32, regs_.count, left > vl));
+}
+
+// One output pixel's strip of channels: the first tap loaded into the accumulator, each further
+// tap loaded and maxed or added into it, an average scaled by 1/taps; stored; the count down.
+void RvvVectorLayerEmitter::poolItem(std::vector<Op>& out, std::uint64_t item) {
+    const ConvShape& s = l_.s;
+    const unsigned elem = dtypeBytes(dtype_);
+    const std::uint64_t perPixel = strips(s.channels, vlmax_);
+    const std::uint64_t pixel = item / perPixel, c0 = item % perPixel * vlmax_;
+    const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax_, s.channels - c0));
+    out.push_back(vsetvlOp(dtype_, vl, regs_.vl, kLmul));
+    const std::uint64_t origin = inA_ + c0 * elem;
+    out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, scalarReg(0), static_cast<double>(origin)));
+    std::uint64_t taps = 0;
+    forEachTap(s, pixel, [&](std::uint64_t at) {
+        Op load =
+            vectorLoad(dtype_, taps == 0 ? kResult : kOperandA, space_, origin + at * s.channels * elem, vl);
+        load.base = regs_.srcA;
+        out.push_back(load);
+        if (taps++ > 0) {
+            Op op = vectorOp(l_.maximum() ? OpKind::Max : OpKind::Add, dtype_, vl);
+            op.dst = kResult;
+            op.src[0] = kResult;
+            op.src[1] = kOperandA;
+            out.push_back(op);
+        }
+    });
+    if (!l_.maximum()) {
+        if (taps != reciprocalOf_) {
+            reciprocalOf_ = taps;
+            Op b = vectorOp(OpKind::Broadcast, dtype_, vlmax_);
+            b.dst = kOperandB;
+            b.imm = 1.0 / static_cast<double>(taps);
+            out.push_back(b);
+        }
+        Op scale = vectorOp(OpKind::Mul, dtype_, vl);
+        scale.dst = kResult;
+        scale.src[0] = kResult;
+        scale.src[1] = kOperandB;
+        out.push_back(scale);
+    }
+    out.push_back(vectorStore(dtype_, kResult, space_, out_ + (pixel * s.channels + c0) * elem, vl));
+    out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.count, regs_.count, -1.0));
+    out.push_back(branchOp(DType::I32, regs_.count, item + 1 < items_.first + items_.count));
+}
+
+double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
+                            std::uint64_t saltB) {
+    if (!l.pooling()) {
+        const double a = testValue(dtype, i, saltA);
+        switch (l.op) {
+        case VectorLayerOp::Relu: return roundTo(dtype, std::max(a, 0.0));
+        case VectorLayerOp::Clip:
+            return roundTo(dtype, std::min(std::max(a, roundTo(dtype, l.lo)), roundTo(dtype, l.hi)));
+        case VectorLayerOp::Add: return addIn(dtype, a, testValue(dtype, i, saltB));
+        default: return mulIn(dtype, a, testValue(dtype, i, saltB));
+        }
+    }
+    const ConvShape& s = l.s;
+    const std::uint64_t pixel = i / s.channels, c = i % s.channels;
+    double acc = 0.0;
+    std::uint64_t taps = 0;
+    forEachTap(s, pixel, [&](std::uint64_t at) {
+        const double x = testValue(dtype, at * s.channels + c, saltA);
+        acc = taps++ == 0 ? x : l.maximum() ? roundTo(dtype, std::max(acc, x)) : addIn(dtype, acc, x);
+    });
+    return l.maximum() ? acc : mulIn(dtype, acc, roundTo(dtype, 1.0 / static_cast<double>(taps)));
+}
+
+}  // namespace tessim

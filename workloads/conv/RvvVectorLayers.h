@@ -1,0 +1,94 @@
+// Element-wise and pooling layers of a network on RISC-V vector cores (the K1), as the RVV loops a
+// framework runs for them: strip-mined LMUL-8 streams (vsetvli, vle, the operation, vse, pointer
+// and count updates, bnez) for Relu, Clip, Add and Mul; per output pixel and strip of channels
+// (NHWC) a max or sum over the window's taps for MaxPool, AveragePool and the global pools. A
+// layer list holds them beside convolutions (`op: MaxPool` …); the threads split the elements, or
+// the pooling's (pixel, channel strip) items, in contiguous slices.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/config/Reader.h"
+#include "sim/ir/Op.h"
+#include "workloads/common/Slices.h"
+#include "workloads/conv/ConvGeometry.h"
+
+namespace tessim {
+
+enum class VectorLayerOp { Relu, Clip, Add, Mul, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool };
+
+// The operators a layer row's `op` may name besides a convolution (ONNX spelling).
+bool isVectorLayerOp(const std::string& op);
+const std::vector<std::string>& vectorLayerOps();
+
+struct RvvVectorLayer {
+    VectorLayerOp op = VectorLayerOp::Relu;
+    std::string opName;
+    // The input's geometry (NHWC) and, for a pool, its window: filters = groups = channels.
+    ConvShape s;
+    double lo = 0.0, hi = 0.0;  // Clip's bounds
+
+    bool pooling() const { return op >= VectorLayerOp::MaxPool; }
+    bool maximum() const { return op == VectorLayerOp::MaxPool || op == VectorLayerOp::GlobalMaxPool; }
+    unsigned operands() const { return op == VectorLayerOp::Add || op == VectorLayerOp::Mul ? 2 : 1; }
+    std::uint64_t inputs() const { return std::uint64_t{s.h} * s.w * s.channels; }  // per operand
+    std::uint64_t outputs() const {
+        return pooling() ? std::uint64_t{s.outH()} * s.outW() * s.channels : inputs();
+    }
+    // Arithmetic as the ONNX accounting counts it (OnnxLayers.h): one op per element, a window's
+    // taps per pooled output element.
+    std::uint64_t flops() const { return pooling() ? outputs() * s.taps() : outputs(); }
+};
+
+// A row of a layer list whose `op` is one of vectorLayerOps(): h, w, channels; a pool's k (or kh,
+// kw), stride, pad (or pad_h, pad_w) — a global pool's window is the whole image; Clip's min and
+// max (default: ReLU6's 0 and 6).
+RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
+
+// What one thread of a vector layer emits, chunk by chunk. Registers: v0 the result or
+// accumulator, v8 and v16 the operands (v16 a bound or a pool's reciprocal, v24 the upper bound)
+// at LMUL 8; scalar registers `regs` for the pointers, the count and vl.
+struct VectorLayerRegs {
+    std::uint8_t srcA, srcB, dst, count, vl;
+};
+
+class RvvVectorLayerEmitter {
+public:
+    RvvVectorLayerEmitter(const RvvVectorLayer& layer, DType dtype, std::uint8_t space, std::uint32_t vlmax,
+                          std::uint64_t inA, std::uint64_t inB, std::uint64_t out, Slice items,
+                          VectorLayerRegs regs)
+        : l_(layer), dtype_(dtype), space_(space), vlmax_(vlmax), inA_(inA), inB_(inB), out_(out),
+          items_(items), regs_(regs) {}
+    // Appends the next few items' ops; false when the thread's slice is done.
+    bool emit(std::vector<Op>& out);
+
+    // Work items of a layer, which the threads split: strips of vlmax elements, or a pool's
+    // output pixels × channel strips.
+    static std::uint64_t items(const RvvVectorLayer& layer, std::uint32_t vlmax);
+
+private:
+    void elementwiseStrip(std::vector<Op>& out, std::uint64_t item);
+    void poolItem(std::vector<Op>& out, std::uint64_t item);
+    void constants(std::vector<Op>& out);
+
+    const RvvVectorLayer& l_;
+    DType dtype_;
+    std::uint8_t space_;
+    std::uint32_t vlmax_;
+    std::uint64_t inA_, inB_, out_;
+    Slice items_;
+    VectorLayerRegs regs_;
+    std::uint64_t next_ = 0;  // items of the slice emitted
+    bool started_ = false;
+    std::uint64_t reciprocalOf_ = 0;  // the tap count v16 holds 1/count of (average pools)
+};
+
+// The layer's output element `i` (NHWC) from its test inputs as the emitted loop computes it.
+double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
+                            std::uint64_t saltB);
+
+}  // namespace tessim
