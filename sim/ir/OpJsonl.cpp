@@ -534,6 +534,14 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
         op.src[0] = p.reg("s0", info);
         op.src[1] = p.reg("s1", info);
         op.src[2] = p.reg("s2", info);
+        if (desc.needsDest && op.dst == kNoReg)
+            p.fail(desc.scalar ? "sd" : "vd",
+                   fmt::format("{} writes a register: vd (or sd) is required ({})", desc.name, desc.summary));
+        for (unsigned i = 0; i < desc.sources; ++i)
+            if (op.src[i] == kNoReg)
+                p.fail(fmt::format("{}s{}", desc.scalar ? 's' : 'v', i),
+                       fmt::format("{} reads {} source register{}: vs{} (or ss{}) is missing ({})", desc.name,
+                                   desc.sources, desc.sources == 1 ? "" : "s", i, i, desc.summary));
         op.vl = p.get<std::uint32_t>("vl", 0);
         // One register (a group of up to 8 where the engine has them) holds the op's elements.
         if (!desc.scalar && !desc.lmul && info.registerBytes &&

@@ -9,14 +9,20 @@ namespace {
 
 const OpField kDType{"dtype", "i8 i16 i32 f16 f32 f64", "default f32", "element type", "\"f32\""};
 
-void registers(std::vector<OpField>& out) {
+// The registers a kind must name are required: its destination and first sources, in their
+// vector form for a vector op and scalar form for a scalar one (the other form may replace it).
+void registers(std::vector<OpField>& out, const OpDescriptor& d) {
+    auto presence = [&](bool needed, bool vectorForm) {
+        return needed && vectorForm == !d.scalar ? "required" : "optional";
+    };
     out.push_back(kDType);
-    out.push_back({"vd", "register", "optional", "destination vector register", "1"});
-    out.push_back({"sd", "register", "optional", "destination scalar register (in place of vd)", "1"});
+    out.push_back({"vd", "register", presence(d.needsDest, true), "destination vector register", "1"});
+    out.push_back({"sd", "register", presence(d.needsDest, false),
+                   "destination scalar register (in place of vd)", "1"});
     for (int i = 0; i < 3; ++i) {
-        out.push_back({fmt::format("vs{}", i), "register", "optional",
+        out.push_back({fmt::format("vs{}", i), "register", presence(i < d.sources, true),
                        fmt::format("source {}, a vector register", i), "2"});
-        out.push_back({fmt::format("ss{}", i), "register", "optional",
+        out.push_back({fmt::format("ss{}", i), "register", presence(i < d.sources, false),
                        fmt::format("source {}, a scalar register (splat over vl for a vector op)", i), "2"});
     }
     out.push_back({"vl", "integer", "default 0", "elements", "4"});
@@ -116,7 +122,7 @@ std::vector<OpField> opFields(const OpDescriptor& d) {
     std::vector<OpField> out;
     switch (d.layout) {
     case OpLayout::Registers:
-        registers(out);
+        registers(out, d);
         if (d.memory)
             memory(out, d.segment);
         if (d.immediate != Immediate::None)
@@ -181,10 +187,10 @@ std::string opReferenceMarkdown() {
             const bool alternative =  // printed with its vector form
                 i > 0 && f.type == "register" && f.name[0] == 's' &&
                 listed[i - 1].name == "v" + f.name.substr(1);
+            const bool required = f.presence == "required" || (pair && listed[i + 1].presence == "required");
             if (!alternative)
-                fields += (fields.empty() ? "" : ", ") + std::string(f.presence == "required" ? "**" : "") +
-                          f.name + (pair ? "/" + listed[i + 1].name : "") +
-                          (f.presence == "required" ? "**" : "");
+                fields += (fields.empty() ? "" : ", ") + std::string(required ? "**" : "") + f.name +
+                          (pair ? "/" + listed[i + 1].name : "") + (required ? "**" : "");
             const bool seen = std::any_of(all.begin(), all.end(), [&](const OpField& g) {
                 return g.name == f.name && g.type == f.type && g.presence == f.presence &&
                        g.meaning == f.meaning;

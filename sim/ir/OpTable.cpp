@@ -272,6 +272,27 @@ std::vector<OpDescriptor> builtInRows() {
         d.timing = "add";
         rows.push_back(d);
     }
+    // The operands each kind cannot do without. Scalar FP rows stand for several instructions (a
+    // square root reads one register, a divide two): one source for those.
+    const struct {
+        OpKind kind;
+        bool dest;
+        std::uint8_t sources;
+    } operands[] = {
+        {OpKind::VLoad, true, 0},     {OpKind::VStore, false, 1},      {OpKind::ScalarLoad, true, 0},
+        {OpKind::Fma, true, 3},       {OpKind::Mul, true, 2},          {OpKind::Add, true, 2},
+        {OpKind::Broadcast, true, 0}, {OpKind::Slide, true, 1},        {OpKind::Reduce, true, 1},
+        {OpKind::SAdd, true, 1},      {OpKind::SMul, true, 1},         {OpKind::SCompare, true, 1},
+        {OpKind::SShift, true, 1},    {OpKind::ScalarStore, false, 1}, {OpKind::VSetVl, true, 0},
+        {OpKind::Gather, true, 2},    {OpKind::WidenFma, true, 2},     {OpKind::SegLoad, true, 0},
+        {OpKind::SegStore, false, 1}, {OpKind::SDiv, true, 1},         {OpKind::FAdd, true, 1},
+        {OpKind::FMul, true, 2},      {OpKind::FMadd, true, 3},        {OpKind::FDiv, true, 1},
+        {OpKind::FCvt, true, 1},      {OpKind::FCmp, true, 1},         {OpKind::Max, true, 2},
+        {OpKind::Min, true, 2}};
+    for (const auto& o : operands) {
+        rows[static_cast<std::size_t>(o.kind)].needsDest = o.dest;
+        rows[static_cast<std::size_t>(o.kind)].sources = o.sources;
+    }
     return rows;
 }
 

@@ -89,6 +89,11 @@ struct OpDescriptor {
     bool branch = false;           // a taken one redirects the front end (Op::kTaken)
     bool streamsOperands = false;  // a tile whose operands stream through memory (MacTile)
     bool unitSemantics = false;    // the unit computes the result (FunctionalUnit::executeFunctional)
+    // Registers layout: the operands every op of the kind names — a destination, and the first
+    // `sources` of vs0/ss0, vs1, vs2 (later ones may be left out: an immediate, an optional
+    // accumulator). A schedule line without them is refused.
+    bool needsDest = false;
+    std::uint8_t sources = 0;
     // Filled by the table.
     bool multiGroupSpan = false;
     OpKind kind = OpKind::Nop;

@@ -97,6 +97,8 @@ Op sampleOp(OpKind kind) {
         break;
     case OpKind::Mul:
     case OpKind::Add:
+    case OpKind::Max:
+    case OpKind::Min:
     case OpKind::Gather:
         op.dst = 16;
         op.src[0] = 8;

@@ -51,8 +51,13 @@ std::string sampleValue(const OpField& f) {
 // An op line of `d` with its required fields and, when given, one more.
 std::string line(const OpDescriptor& d, const OpField* extra) {
     std::string text = R"({"engine":"core","op":")" + d.name + "\"";
+    // A required register is left out when the extra field is its other form (ss0 for vs0).
+    auto replaced = [&](const OpField& f) {
+        return extra && f.type == "register" && extra->type == "register" && f.name != extra->name &&
+               f.name.substr(1) == extra->name.substr(1);
+    };
     for (const OpField& f : opFields(d))
-        if (f.presence == "required" || (extra && f.name == extra->name))
+        if ((f.presence == "required" && !replaced(f)) || (extra && f.name == extra->name))
             text += ",\"" + f.name + "\":" + sampleValue(f);
     // A requantising tile needs out8 beside it.
     if (extra && extra->name == "requantize")

@@ -305,7 +305,8 @@ TEST(RunPipelineErrors, UnknownNamesAndMissingFilesExitTwo) {
 TEST(RunPipelineErrors, MalformedScheduleNamesTheLine) {
     std::string path = tempPath("bad.jsonl");
     std::ofstream(path)
-        << "{\"schema\":\"tessim.schedule/1\"}\n{\"engine\":\"core\",\"op\":\"fma\",\"vd\":1,\"vl\":8}\n"
+        << "{\"schema\":\"tessim.schedule/1\"}\n"
+           "{\"engine\":\"core\",\"op\":\"fma\",\"vd\":1,\"vs0\":2,\"vs1\":3,\"vs2\":1,\"vl\":8}\n"
         << "{\"engine\":\"core\",\"op\":\"vload\",\"vd\":1,\"vl\":8,\"mem\":\"nowhere\",\"addr\":0}\n";
     auto r = runTessim("run --target minimal --schedule " + path);
     EXPECT_EQ(r.exitCode, 2);
