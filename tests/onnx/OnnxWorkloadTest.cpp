@@ -365,6 +365,42 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     EXPECT_EQ(left["view"], "a view of its input: moves no data / 0");
 }
 
+// A batch of images is one layer per image; a BatchNormalization right after a Conv whose output
+// nothing else reads is folded into it, another one is listed with its FLOPs.
+TEST(OnnxLayers, BatchesUnrollAndBatchNormalizationFoldsIntoItsConv) {
+    test::InMemoryOnnxGraph m("m.onnx");
+    m.tensor("x", {3, 4, 9, 9});
+    m.tensor("w", {8, 4, 3, 3});
+    m.tensor("y", {3, 8, 7, 7});
+    m.tensor("bn", {3, 8, 7, 7});
+    m.tensor("pooled", {3, 8, 3, 3});
+    m.tensor("big", {65, 4, 9, 9});
+    m.tensor("y2", {65, 8, 7, 7});
+    m.node("Conv", "conv");
+    m.g.nodes.push_back(
+        OnnxNode{"BatchNormalization", "bn1", {"y", "s", "b", "mean", "var"}, {"bn"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{
+        "MaxPool", "pool", {"bn"}, {"pooled"}, {{"kernel_shape", {3, 3}}, {"strides", {2, 2}}}, {}, {}});
+    m.g.nodes.push_back(
+        OnnxNode{"BatchNormalization", "bn2", {"bn", "s", "b", "mean", "var"}, {"y"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"Conv", "huge", {"big", "w"}, {"y2"}, {}, {}, {}});
+    const config::Node tree = onnxWorkloadTree(m.g);
+    std::vector<std::string> names;
+    for (const auto& l : tree.find("layers")->items())
+        names.push_back(l.find("name")->scalar());
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"conv.b0", "conv.b1", "conv.b2", "pool.b0", "pool.b1", "pool.b2"}));
+    std::map<std::string, std::string> left;
+    for (const auto& n : tree.find("not_simulated")->items())
+        left[n.find("node")->scalar()] = n.find("reason")->scalar() + " / " + n.find("flops")->scalar();
+    ASSERT_EQ(left.size(), 3u);
+    EXPECT_EQ(left["bn1"], "folded into 'conv' (its scale and shift become the layer's weights and bias): "
+                           "nothing left to run / 0");
+    EXPECT_EQ(left["bn2"].substr(left["bn2"].find(" / ")), " / " + std::to_string(2 * 3 * 8 * 49));
+    EXPECT_NE(left["huge"].find("batch 65: a batch of 1 to 64 images runs"), std::string::npos)
+        << left["huge"];
+}
+
 TEST(OnnxLayers, AModelWithNothingToSimulateIsAConfigError) {
     OnnxGraph g;
     g.path = "relu.onnx";

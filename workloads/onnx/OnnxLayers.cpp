@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -23,8 +24,12 @@ struct ConvLayer {
     std::uint64_t h = 0, w = 0, channels = 0, filters = 0, kh = 1, kw = 1, stride = 1, padH = 0, padW = 0,
                   groups = 1;
 };
+// Images a batched node runs one after the other (a layer row per image).
+constexpr std::int64_t kMaxBatch = 64;
+
 struct Mapped {
     std::optional<ConvLayer> layer;
+    std::uint64_t batch = 1;
     std::string reason;
     std::uint64_t macs = 0;  // known even when refused, where the shapes are
 };
@@ -86,10 +91,12 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
         m.macs = saturatingProduct(
             saturatingProduct(y->elements(), static_cast<std::uint64_t>(x->dims[1] / group)),
             saturatingProduct(static_cast<std::uint64_t>(kh), static_cast<std::uint64_t>(kw)));
-    if (x->dims[0] != 1) {
-        m.reason = fmt::format("batch {}: the conv2d kernel runs batch 1", x->dims[0]);
+    if (x->dims[0] < 1 || x->dims[0] > kMaxBatch) {
+        m.reason = fmt::format("batch {}: a batch of 1 to {} images runs, one layer per image", x->dims[0],
+                               kMaxBatch);
         return m;
     }
+    m.batch = static_cast<std::uint64_t>(x->dims[0]);
     if (group < 1 || x->dims[1] % group != 0 || x->dims[1] / group != w->dims[1]) {
         m.reason = fmt::format("{} input channels do not match group {} × {} weight channels", x->dims[1],
                                group, w->dims[1]);
@@ -274,6 +281,7 @@ Node scalar(const std::string& text, const Location& at) {
 struct VectorMapped {
     std::optional<Node> row;
     std::string reason;
+    std::uint64_t batch = 1;  // a pool's images (element-wise rows take the batch in their rows)
 };
 
 VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location& at) {
@@ -338,10 +346,11 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
         m.row = std::move(row);
         return m;
     }
-    if (x->dims.size() != 4 || x->dims[0] != 1) {
-        m.reason = "a pool over one N×C×H×W image (batch 1) is needed";
+    if (x->dims.size() != 4 || x->dims[0] < 1 || x->dims[0] > kMaxBatch) {
+        m.reason = fmt::format("a pool over N×C×H×W images, N from 1 to {}, is needed", kMaxBatch);
         return m;
     }
+    m.batch = static_cast<std::uint64_t>(x->dims[0]);
     if (x->dims[2] > 65536 || x->dims[3] > 65536 || x->dims[1] > 65535) {
         m.reason = "an image above 65536 rows or columns, or 65535 channels";
         return m;
@@ -405,6 +414,11 @@ const std::set<std::string>& vectorNodeOps() {
     return ops;
 }
 
+// Layer i of a batch of n images: the node's name, with `.b<i>` when n > 1.
+std::string imageName(const std::string& name, std::uint64_t i, std::uint64_t n) {
+    return n > 1 ? fmt::format("{}.b{}", name, i) : name;
+}
+
 // Ops that give a view of their input: an NCHW tensor flattened or reshaped moves no byte.
 bool viewOnly(const std::string& op) {
     return op == "Flatten" || op == "Reshape" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity";
@@ -429,6 +443,11 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
     root.set("source", scalar(graph.path, at));
     Node layers = Node::makeSequence(at), left = Node::makeSequence(at);
     bool anyMacLayer = false;
+    std::map<std::string, std::string> macOutputs;  // a Conv/Gemm layer's output tensor → its name
+    std::map<std::string, std::size_t> consumers;   // nodes reading each tensor
+    for (const OnnxNode& n : graph.nodes)
+        for (const auto& in : n.inputs)
+            ++consumers[in];
     std::string firstRefusal;  // why the first Conv, Gemm or MatMul left out is, for the error below
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
         const OnnxNode& n = graph.nodes[i];
@@ -450,39 +469,66 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
         if (vectorNodeOps().count(n.op)) {
             VectorMapped v = mapVectorNode(graph, n, at);
             if (v.row) {
-                // The node's cost at the model's types, for a chip that lists it as not simulated.
-                v.row->set("name", scalar(name, at));
-                v.row->set("flops", scalar(std::to_string(flopsOf(graph, n, 0)), at));
-                v.row->set("bytes", scalar(std::to_string(bytes), at));
-                layers.append(std::move(*v.row));
+                // The node's cost at the model's types (per image), for a chip that lists it as not
+                // simulated.
+                v.row->set("flops", scalar(std::to_string(flopsOf(graph, n, 0) / v.batch), at));
+                v.row->set("bytes", scalar(std::to_string(bytes / v.batch), at));
+                for (std::uint64_t b = 0; b < v.batch; ++b) {
+                    Node row = *v.row;
+                    row.set("name", scalar(imageName(name, b, v.batch), at));
+                    layers.append(std::move(row));
+                }
                 continue;
             }
             m.reason = v.reason;
         }
+        if (n.op == "BatchNormalization") {
+            // Folded into the Conv or Gemm it follows when nothing else reads that layer's output:
+            // its scale and shift become the layer's weights and bias, leaving nothing to run.
+            const std::string in = n.inputs.empty() ? std::string() : n.inputs[0];
+            if (auto it = macOutputs.find(in); it != macOutputs.end() && consumers[in] == 1) {
+                Node row = Node::makeMap(at);
+                row.set("op", scalar(n.op, at));
+                row.set("node", scalar(name, at));
+                row.set("flops", scalar("0", at));
+                row.set("bytes", scalar("0", at));
+                row.set("reason",
+                        scalar(fmt::format("folded into '{}' (its scale and shift become the layer's "
+                                           "weights and bias): nothing left to run",
+                                           it->second),
+                               at));
+                left.append(std::move(row));
+                continue;
+            }
+        }
         if (m.layer) {
             const ConvLayer& l = *m.layer;
-            Node row = Node::makeMap(at);
-            row.set("name", scalar(name, at));
-            row.set("op", scalar(n.op, at));
-            std::vector<std::pair<const char*, std::uint64_t>> keys = {{"h", l.h},
-                                                                       {"w", l.w},
-                                                                       {"channels", l.channels},
-                                                                       {"filters", l.filters},
-                                                                       {"stride", l.stride}};
-            // One key each for a square kernel and equal padding, as the conv2d kernel reads them.
-            if (l.kh == l.kw)
-                keys.emplace_back("k", l.kh);
-            else
-                keys.insert(keys.end(), {{"kh", l.kh}, {"kw", l.kw}});
-            if (l.padH == l.padW)
-                keys.emplace_back("pad", l.padH);
-            else
-                keys.insert(keys.end(), {{"pad_h", l.padH}, {"pad_w", l.padW}});
-            for (auto [key, value] : keys)
-                row.set(key, scalar(std::to_string(value), at));
-            if (l.groups > 1)
-                row.set("groups", scalar(std::to_string(l.groups), at));
-            layers.append(std::move(row));
+            if (!n.outputs.empty())
+                macOutputs[n.outputs[0]] = name;
+            for (std::uint64_t b = 0; b < m.batch; ++b) {
+                Node row = Node::makeMap(at);
+                row.set("name", scalar(imageName(name, b, m.batch), at));
+                row.set("op", scalar(n.op, at));
+                std::vector<std::pair<const char*, std::uint64_t>> keys = {{"h", l.h},
+                                                                           {"w", l.w},
+                                                                           {"channels", l.channels},
+                                                                           {"filters", l.filters},
+                                                                           {"stride", l.stride}};
+                // One key each for a square kernel and equal padding, as the conv2d kernel reads them.
+                if (l.kh == l.kw)
+                    keys.emplace_back("k", l.kh);
+                else
+                    keys.insert(keys.end(), {{"kh", l.kh}, {"kw", l.kw}});
+                if (l.padH == l.padW)
+                    keys.emplace_back("pad", l.padH);
+                else
+                    keys.insert(keys.end(), {{"pad_h", l.padH}, {"pad_w", l.padW}});
+                for (auto [key, value] : keys)
+                    row.set(key, scalar(std::to_string(value), at));
+                if (l.groups > 1)
+                    row.set("groups", scalar(std::to_string(l.groups), at));
+                layers.append(std::move(row));
+            }
             anyMacLayer = true;
             continue;
         }

@@ -8,7 +8,9 @@
 // 0 bytes.
 //
 // Layers: Conv → {h, w, channels, filters, k (or kh, kw), stride, pad (or pad_h, pad_w), groups}
-// (batch 1, equal strides, each dimension padded alike on both sides, no dilation); Gemm (A: M×K, B: K×N,
+// (equal strides, each dimension padded alike on both sides, no dilation; a batch of N ≤ 64
+// images is N rows, `<name>.b<i>`, as are a batched pool's); a BatchNormalization that alone
+// reads a Conv/Gemm layer's output is folded into it (listed with 0 FLOPs and bytes); Gemm (A: M×K, B: K×N,
 // transA/transB honoured) and MatMul (A: …×M×K flattened to M rows, B: K×N) → a 1×1 convolution of an M×1
 // image with K channels and N filters: the same M·K·N MACs and operand sizes. A Conv, Gemm or MatMul outside
 // that is listed as not simulated, with the reason. Bias inputs are not counted.
