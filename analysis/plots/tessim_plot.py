@@ -60,7 +60,16 @@ def load(path, needed):
         with open(path, newline="") as f:
             reader = csv.DictReader(f)
             columns = reader.fieldnames or []
-            rows = [r for r in reader if r.get("status", "ok") == "ok"]
+            rows = []
+            for r in reader:
+                # A row short of the header's fields (None values) or beyond it (the None key):
+                # a damaged or hand-edited file, refused instead of plotted with shifted columns.
+                if None in r or None in r.values():
+                    fields = len(columns) + len(r.get(None, [])) - sum(v is None for v in r.values())
+                    fail(f"{path}:{reader.line_num}: a row of {fields} fields where the header has "
+                         f"{len(columns)}: a results.csv row has one field per column")
+                if r.get("status", "ok") == "ok":
+                    rows.append(r)
     except OSError as e:
         fail(f"cannot read {path}: {e.strerror}")
     except UnicodeDecodeError as e:

@@ -24,6 +24,8 @@ TEST(PlotInput, BadResultsAndOutputsAreClearErrors) {
     std::ofstream(dir + "/binary.csv", std::ios::binary) << std::string("\xff\xfe\x00\x01garbage", 11);
     std::ofstream(dir + "/good.csv") << "id,workload.n,seconds,status,message\na,1,1e-3,ok,\nb,2,2e-3,ok,\n";
     std::ofstream(dir + "/file") << "not a directory\n";
+    std::ofstream(dir + "/short.csv") << "id,workload.n,seconds,status,message\na,1,1e-3,ok,\nb,2,2e-3\n";
+    std::ofstream(dir + "/long.csv") << "id,workload.n,seconds,status,message\na,1,1e-3,ok,,extra,more\n";
     const struct {
         std::string args, message;
     } cases[] = {
@@ -33,6 +35,10 @@ TEST(PlotInput, BadResultsAndOutputsAreClearErrors) {
         {dir + "/binary.csv --kind lines --x workload.n --y seconds",
          "is not a results.csv: byte 0 is not UTF-8"},
         {dir + "/good.csv --kind lines --x workload.n --y energy", "column 'energy' is not in"},
+        {dir + "/short.csv --kind pareto --x workload.n --y seconds",
+         "short.csv:3: a row of 3 fields where the header has 5"},
+        {dir + "/long.csv --kind pareto --x workload.n --y seconds",
+         "long.csv:2: a row of 7 fields where the header has 5"},
         {dir + "/good.csv --kind pareto --x workload.n --y seconds --out " + dir + "/file/plots",
          "cannot write plots into " + dir + "/file/plots"},
     };
