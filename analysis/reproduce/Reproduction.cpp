@@ -2,6 +2,7 @@
 
 #include "analysis/reproduce/PaperArithmetic.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "run/sweep/ProcessPool.h"
 #include "sim/config/Loader.h"
@@ -150,7 +152,45 @@ ReproResult readPaperHeader(config::Reader& r) {
         c.finish();
         res.notReproduced.push_back(std::move(n));
     }
+    for (const config::Reader& c : r.children("assumptions")) {
+        ReproAssumption a;
+        a.id = c.get<std::string>("id");
+        a.what = c.get<std::string>("what");
+        a.where = c.get<std::string>("where");
+        a.claims = c.get<std::vector<std::string>>("claims");
+        a.at = c.node("claims").location();
+        a.key = c.self().path() + ".claims";
+        if (a.claims.empty())
+            c.fail("claims", "an assumption names the claims whose verdicts rest on it");
+        c.finish();
+        res.assumptions.push_back(std::move(a));
+    }
     return res;
+}
+
+void applyAssumptions(ReproResult& r) {
+    auto matches = [](const std::string& pattern, const std::string& id) {
+        if (!pattern.empty() && pattern.back() == '*')
+            return id.compare(0, pattern.size() - 1, pattern, 0, pattern.size() - 1) == 0;
+        return id == pattern;
+    };
+    for (const ReproAssumption& a : r.assumptions)
+        for (const std::string& pattern : a.claims) {
+            bool any = false;
+            for (ReproClaim& c : r.claims) {
+                if (!matches(pattern, c.id))
+                    continue;
+                any = true;
+                if (std::find(c.assumes.begin(), c.assumes.end(), a.id) != c.assumes.end())
+                    continue;
+                c.assumes.push_back(a.id);
+                if (c.verdict == "impossible")
+                    c.note += fmt::format("; rests on the assumption {}: {} ({})", a.id, a.what, a.where);
+            }
+            if (!any)
+                throw config::ConfigError(a.at, a.key,
+                                          fmt::format("'{}' names no claim of paper '{}'", pattern, r.paper));
+        }
 }
 
 ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runner) {
@@ -349,7 +389,15 @@ std::string reproMarkdown(const ReproResult& r) {
     }
     s += "\nNotes:\n";
     for (const auto& c : r.claims)
-        s += fmt::format("- {}: {}\n", c.id, c.note);
+        s += fmt::format("- {}: {}{}\n", c.id, c.note,
+                         c.assumes.empty() ? std::string()
+                                           : fmt::format(" [assumes: {}]", fmt::join(c.assumes, ", ")));
+    if (!r.assumptions.empty()) {
+        s += "\nAssumptions the verdicts rest on (where the paper is silent):\n\n"
+             "| assumption | what | where | claims |\n|---|---|---|---|\n";
+        for (const auto& a : r.assumptions)
+            s += fmt::format("| {} | {} | {} | {} |\n", a.id, a.what, a.where, fmt::join(a.claims, ", "));
+    }
     if (!r.notReproduced.empty()) {
         s += "\nPublished claims with nothing simulated behind them:\n\n"
              "| claim | published | verdict | why |\n|---|---|---|---|\n";
@@ -394,7 +442,14 @@ nlohmann::ordered_json reproJson(const ReproResult& r) {
                                                                    : nlohmann::ordered_json(claimRatio(c))},
                                {"tolerance", c.tolerance},
                                {"verdict", c.verdict},
-                               {"note", c.note}});
+                               {"note", c.note},
+                               {"assumes", c.assumes}});
+    if (!r.assumptions.empty()) {
+        j["assumptions"] = nlohmann::ordered_json::array();
+        for (const auto& a : r.assumptions)
+            j["assumptions"].push_back(
+                {{"id", a.id}, {"what", a.what}, {"where", a.where}, {"claims", a.claims}});
+    }
     if (!r.notReproduced.empty()) {
         j["not_reproduced"] = nlohmann::ordered_json::array();
         for (const auto& n : r.notReproduced)

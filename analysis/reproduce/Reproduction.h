@@ -8,6 +8,7 @@
 //   mismatch    neither
 #pragma once
 
+#include "sim/config/Location.h"
 #include "sim/core/SelfExecutable.h"
 
 #include <cstdint>
@@ -31,7 +32,18 @@ struct ReproClaim {
     std::string relativeTo;  // another run: the simulated value is this run's metric over that run's
     double published = 0.0, simulated = 0.0;
     std::string verdict, note;
-    std::string tolerance;  // the band a match must fall in, and where it comes from
+    std::string tolerance;             // the band a match must fall in, and where it comes from
+    std::vector<std::string> assumes;  // ids of the assumptions its verdict rests on
+};
+
+// A choice tessim made where the paper is silent (a workload's shape, a DDR type, a latency):
+// what it is, where it is set, and the claims whose verdicts rest on it (a paper file's
+// `assumptions:` list).
+struct ReproAssumption {
+    std::string id, what, where;
+    std::vector<std::string> claims;  // claim ids; a trailing * matches every id it begins
+    config::Location at;              // of `claims`, for an error
+    std::string key;
 };
 
 // A trend-match is a claim outside its tolerance whose ordering against the paper's other rows
@@ -66,6 +78,7 @@ struct ReproResult {
     std::string paper, description;
     std::vector<ReproClaim> claims;
     std::vector<NotReproduced> notReproduced;
+    std::vector<ReproAssumption> assumptions;
     std::vector<ConsistencyCheck> consistency;    // the paper's own numbers checked against each other
     std::map<std::string, std::string> commands;  // run name → command line
 };
@@ -81,6 +94,11 @@ class Reader;
 // evaluated, the claims `not_reproduced`; source and provenance are read but not reported.
 ReproResult readPaperHeader(config::Reader& r);
 
+// Names on each claim the assumptions whose `claims` match its id, and adds to an `impossible`
+// verdict's note what it rests on. ConfigError (at the assumption's `claims`) for a pattern that
+// matches no claim.
+void applyAssumptions(ReproResult& r);
+
 // Reads the paper file (ConfigError on bad input), runs every needed simulation (in parallel) and
 // computes the verdicts.
 ReproResult reproducePaper(const std::string& paperPath, const ReproRunner& runner);
@@ -94,7 +112,8 @@ std::vector<std::string> reproArguments(const std::string& exe, const ReproRun& 
 nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run);
 
 std::string reproMarkdown(const ReproResult& r);
-// {"paper": id, "claims": [{"id","quantity","published","simulated","unit","verdict","note"}],
+// {"paper": id, "claims": [{"id","quantity","published","simulated","unit","verdict","note","assumes"}],
+//  "assumptions": [{"id","what","where","claims"}] (when the paper names some),
 //  "not_reproduced": [{"id","what","published","unit","verdict","reason","source"}] and
 //  "consistency": [{"id","what","stated","relation","bound","verdict","note"}] (when the paper has them)}
 nlohmann::ordered_json reproJson(const ReproResult& r);

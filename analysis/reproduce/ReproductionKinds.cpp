@@ -27,9 +27,14 @@ ReproResult reproduce(const std::string& paperPath, const ReproRunner& runner) {
     config::Reader r(root);
     const std::string kind = r.oneOf("reproduction", names, names.front());
     for (const auto& k : reproductionKinds())
-        if (k.name == kind)
-            return k.reproduce(paperPath, runner);
-    return reproducePaper(paperPath, runner);
+        if (k.name == kind) {
+            ReproResult res = k.reproduce(paperPath, runner);
+            applyAssumptions(res);
+            return res;
+        }
+    ReproResult res = reproducePaper(paperPath, runner);
+    applyAssumptions(res);
+    return res;
 }
 
 }  // namespace tessim

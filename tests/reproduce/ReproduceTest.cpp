@@ -172,6 +172,64 @@ claims:
 
 // A child run is started without a shell (arguments with quotes and spaces reach it as given);
 // its stdout is the report and its stderr, apart, the reason of a failure.
+// Assumptions name the claims whose verdicts rest on them (ids, or a prefix with *): each such
+// claim lists them, an impossible verdict says which it rests on, the Markdown tables them; a
+// pattern that names no claim is an error at the assumption's `claims`.
+TEST(ReproduceRules, AssumptionsAreNamedOnTheClaimsThatRestOnThem) {
+    std::string dir = tempDir("assume");
+    std::string path = dir + "/toy.yaml";
+    const std::string head = R"(name: toy
+runs:
+  a: {target: t, workload: w, plan: p1}
+quantities:
+  layer_time: {metric: seconds, unit: ms, scale: 1000, tolerance: {relative: 0.1}, bound: compute}
+  power: {metric: power_w, unit: W, tolerance: {absolute: 0.5}}
+claims:
+  - {id: a-time, run: a, quantity: layer_time, published: 5.0, unit: ms}
+  - {id: a-power, run: a, quantity: power, published: 1.0, unit: W}
+assumptions:
+  - {id: filters, what: "64 filters", where: "w.yaml: filters", claims: ["a-*"]}
+)";
+    std::ofstream(path) << head << R"(  - {id: clock, what: "1 GHz", where: "t.yaml: clock", claims: [a-time]}
+)";
+    auto runner = [](const tessim::ReproRun&) {
+        nlohmann::json rep;
+        rep["seconds"] = 0.010;
+        rep["power_w"] = 1.0;
+        rep["bounds"]["compute_s"] = 0.009;  // the published 5 ms is below it: impossible
+        return rep;
+    };
+    const auto res = tessim::reproduce(path, runner);
+    ASSERT_EQ(res.claims.size(), 2u);
+    EXPECT_EQ(res.claims[0].assumes, (std::vector<std::string>{"filters", "clock"}));
+    EXPECT_EQ(res.claims[1].assumes, (std::vector<std::string>{"filters"}));
+    EXPECT_NE(
+        res.claims[0].note.find("; rests on the assumption filters: 64 filters (w.yaml: filters); rests "
+                                "on the assumption clock: 1 GHz (t.yaml: clock)"),
+        std::string::npos)
+        << res.claims[0].note;
+    EXPECT_EQ(res.claims[1].note.find("rests on"), std::string::npos) << res.claims[1].note;
+    const std::string md = tessim::reproMarkdown(res);
+    EXPECT_NE(md.find("| filters | 64 filters | w.yaml: filters | a-* |"), std::string::npos) << md;
+    EXPECT_NE(md.find("[assumes: filters]"), std::string::npos) << md;
+    const auto json = tessim::reproJson(res);
+    EXPECT_EQ(json["claims"][0]["assumes"].dump(), R"(["filters","clock"])");
+    EXPECT_EQ(json["assumptions"][1]["where"], "t.yaml: clock");
+
+    std::ofstream(path) << head << R"(  - {id: clock, what: "1 GHz", where: "t.yaml: clock", claims: [b-time]}
+)";
+    try {
+        tessim::reproduce(path, runner);
+        FAIL() << "expected a ConfigError";
+    } catch (const tessim::config::ConfigError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("toy.yaml:12:"), std::string::npos) << m;
+        EXPECT_NE(m.find("assumptions[1].claims: 'b-time' names no claim of paper 'toy'"), std::string::npos)
+            << m;
+    }
+    fs::remove_all(dir);
+}
+
 TEST(Reproduce, AChildRunTakesItsArgumentsAsGivenAndSaysWhyItFailed) {
     const tessim::ReproRun ok{
         "ok", "minimal", "axpy", "", {"workload.n=4096", "workload.name=it's a \"test\""}};
