@@ -8,6 +8,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -138,6 +139,70 @@ private:
     bool rootPending_ = false;
 };
 
+/// Where a quoted scalar starting at `open` (its quote) closes in `text`, or npos: `"` honours
+/// backslash escapes, `'` doubled quotes.
+std::size_t closingQuote(const std::string& text, std::size_t open) {
+    const char q = text[open];
+    for (std::size_t i = open + 1; i < text.size(); ++i) {
+        if (q == '"' && text[i] == '\\') {
+            ++i;
+        } else if (text[i] == q) {
+            if (q == '\'' && i + 1 < text.size() && text[i + 1] == '\'')
+                ++i;
+            else
+                return i;
+        }
+    }
+    return std::string::npos;
+}
+
+/// A quoted value that runs on over a line that reads like a key (`name:` at a line's start) has
+/// lost its closing quote: YAML folds the following keys into it and the error would surface
+/// later, elsewhere, as a missing key. Said at the quote instead. `tree` is bounded (converted).
+void checkQuotedScalars(const YAML::Node& yaml, const std::string& text, const std::string& file) {
+    if (yaml.IsMap() || yaml.IsSequence()) {
+        for (const auto& item : yaml) {
+            if (yaml.IsMap()) {
+                checkQuotedScalars(item.second, text, file);
+            } else {
+                checkQuotedScalars(item, text, file);
+            }
+        }
+        return;
+    }
+    const YAML::Mark m = yaml.Mark();
+    if (!yaml.IsScalar() || yaml.Tag() != "!" || m.is_null() || m.pos < 0 ||
+        static_cast<std::size_t>(m.pos) >= text.size())
+        return;
+    const auto open = static_cast<std::size_t>(m.pos);
+    if (text[open] != '"' && text[open] != '\'')
+        return;
+    const std::size_t close = closingQuote(text, open);
+    const std::size_t firstBreak = text.find('\n', open);
+    if (firstBreak == std::string::npos || (close != std::string::npos && close < firstBreak))
+        return;
+    int line = m.line + 1;
+    for (std::size_t at = firstBreak; at != std::string::npos && (close == std::string::npos || at < close);
+         at = text.find('\n', at + 1)) {
+        ++line;
+        std::size_t i = at + 1;
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+            ++i;
+        std::size_t j = i;
+        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_' ||
+                                   text[j] == '-' || text[j] == '.'))
+            ++j;
+        if (j > i && std::isalpha(static_cast<unsigned char>(text[i])) && j < text.size() && text[j] == ':' &&
+            (j + 1 == text.size() || text[j + 1] == ' ' || text[j + 1] == '\n') &&
+            (close == std::string::npos || j < close))
+            throw ConfigError(
+                toLocation(file, m), "",
+                fmt::format("the quoted value opened here does not close on its line and runs on "
+                            "over '{}:' at line {}: is its closing {} missing?",
+                            text.substr(i, j - i), line, text[open] == '"' ? "\"" : "'"));
+    }
+}
+
 Node parseDocument(const std::string& text, const std::string& file) {
     // Configuration text is UTF-8: other bytes would reach names and the JSON report.
     checkUtf8Text(text, file, "a configuration file is YAML text");
@@ -157,7 +222,10 @@ Node parseDocument(const std::string& text, const std::string& file) {
                               "a configuration file must hold a single YAML document");
         }
         Budget budget;
-        return convert(YAML::Load(text), file, "", std::nullopt, budget);
+        const YAML::Node yaml = YAML::Load(text);
+        Node tree = convert(yaml, file, "", std::nullopt, budget);
+        checkQuotedScalars(yaml, text, file);
+        return tree;
     } catch (const YAML::DeepRecursion& e) {
         // yaml-cpp's own limit (its message is "bad file"), met before ours in flow collections.
         throw ConfigError(toLocation(file, e.mark), "", "nested more than 256 levels deep");

@@ -28,6 +28,8 @@ struct Case {
 const std::vector<Case> kCases = {
     // Targets
     {"absurd-latency.target.yaml", "3:12: error: spm.latency", "between 0 s and 1 ms"},
+    {"unclosed-double-quote.target.yaml",
+     "3:8: error:", "runs on over 'energy_table:' at line 4: is its closing \" missing?"},
     {"alias-cycle.target.yaml", "3:16: error: spm.latency[1]", "alias inside its own anchor"},
     {"beyond-time.target.yaml", "3:12: error: spm.latency", "64-bit picoseconds"},
     {"binary-garbage.target.yaml", "1:5: error:", "byte 0x02 is not UTF-8 text"},
@@ -61,6 +63,9 @@ const std::vector<Case> kCases = {
     {"zero-trefi.target.yaml", "3:3: error: ddr.tREFI", "would turn refresh off"},
     // Workloads
     {"absurd-count.workload.yaml", "3:4: error: n", "expected an integer, got '1e30'"},
+    {"unclosed-single-quote.workload.yaml", "3:4: error:",
+     "the quoted value opened here does not close on its line and runs on over 'alpha:' at line 4: is its "
+     "closing ' missing?"},
     {"empty.workload.yaml", "1:1: error:", "the workload file is empty"},
     {"fractional-count.workload.yaml", "3:4: error: n", "expected an integer, got '1.5'"},
     {"list-for-count.workload.yaml", "3:4: error: n", "expected an integer, got a list"},
