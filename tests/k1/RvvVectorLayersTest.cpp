@@ -34,7 +34,9 @@ const char* kEveryOp =
     "  - {name: maxpool, op: MaxPool, h: 9, w: 7, channels: 70, k: 3, stride: 2, pad: 1}\n"
     "  - {name: avgpool, op: AveragePool, h: 9, w: 7, channels: 70, kh: 2, kw: 3, pad_w: 1}\n"
     "  - {name: gap, op: GlobalAveragePool, h: 5, w: 3, channels: 130}\n"
-    "  - {name: gmp, op: GlobalMaxPool, h: 4, w: 4, channels: 9}\n";
+    "  - {name: gmp, op: GlobalMaxPool, h: 4, w: 4, channels: 9}\n"
+    "  - {name: scale, op: Mul, h: 5, w: 3, channels: 70, broadcast: channel}\n"
+    "  - {name: bias, op: Add, h: 5, w: 3, channels: 70, broadcast: constant, value: 0.25}\n";
 
 nlohmann::json run(const std::string& path, const std::string& sets) {
     const auto r = runTessim("run --target k1 --workload " + path + " --functional --format json " + sets);
@@ -51,8 +53,10 @@ void expectEveryOutputEqualsTheReference(const std::string& sets, const std::str
     EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
     // Outputs: conv 9·7·70; relu, clip, add 9·7·70 each; mul 3000; maxpool 5·4·70; avgpool (9−2+1)·
     // (7+2−3+1)·70; the global pools one pixel of their channels.
-    EXPECT_EQ(j["functional"]["elements"], 4 * 9 * 7 * 70 + 3000 + 5 * 4 * 70 + 8 * 7 * 70 + 130 + 9);
-    ASSERT_EQ(j["layers"].size(), 9u);
+    // scale and bias: 5·3·70 each.
+    EXPECT_EQ(j["functional"]["elements"],
+              4 * 9 * 7 * 70 + 3000 + 5 * 4 * 70 + 8 * 7 * 70 + 130 + 9 + 2 * 5 * 3 * 70);
+    ASSERT_EQ(j["layers"].size(), 11u);
     for (const auto& l : j["layers"]) {
         EXPECT_EQ(l["dtype"], dtype) << l["name"];
         EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];

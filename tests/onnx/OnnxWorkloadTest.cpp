@@ -328,7 +328,12 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     m.tensor("sum", {1, 4, 9, 9});
     m.g.nodes.push_back(OnnxNode{"Add", "add", {"x", "w"}, {"sum"}, {}, {}, {}});
     m.tensor("row", {1, 4, 1, 1});
-    m.g.nodes.push_back(OnnxNode{"Add", "broadcast", {"x", "row"}, {"sum"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"Add", "broadcast", {"row", "x"}, {"sum"}, {}, {}, {}});
+    m.tensor("plane", {1, 1, 9, 9});
+    m.g.nodes.push_back(OnnxNode{"Mul", "perpixel", {"x", "plane"}, {"sum"}, {}, {}, {}});
+    m.tensor("half", {});
+    m.g.scalars["half"] = 0.5;
+    m.g.nodes.push_back(OnnxNode{"Mul", "scale", {"x", "half"}, {"sum"}, {}, {}, {}});
     m.g.scalars["lo"] = -1.5;
     m.g.nodes.push_back(OnnxNode{"Clip", "clip", {"x", "lo", ""}, {"sum"}, {}, {}, {}});
     m.g.nodes.push_back(OnnxNode{"Clip", "clipattr", {"x"}, {"sum"}, {}, {}, {{"min", 0.0}, {"max", 6.0}}});
@@ -341,7 +346,11 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
         const config::Node* v = layers.count(layer) ? layers[layer]->find(k) : nullptr;
         return v ? v->scalar() : std::string("(none)");
     };
-    ASSERT_EQ(layers.size(), 6u);
+    ASSERT_EQ(layers.size(), 8u);
+    EXPECT_EQ(key("broadcast", "broadcast"), "channel");  // the operands swapped: the full one first
+    EXPECT_EQ(key("scale", "broadcast"), "constant");
+    EXPECT_EQ(key("scale", "value"), "0.5");
+    EXPECT_EQ(key("add", "broadcast"), "(none)");
     EXPECT_EQ(key("pool", "op"), "MaxPool");
     EXPECT_EQ(key("pool", "k"), "3");
     EXPECT_EQ(key("pool", "stride"), "2");
@@ -361,7 +370,8 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     ASSERT_EQ(left.size(), 4u);
     EXPECT_NE(left["ceil"].find("ceil_mode"), std::string::npos) << left["ceil"];
     EXPECT_NE(left["withpad"].find("count_include_pad"), std::string::npos) << left["withpad"];
-    EXPECT_NE(left["broadcast"].find("broadcast"), std::string::npos) << left["broadcast"];
+    EXPECT_NE(left["perpixel"].find("other than per channel or as a constant"), std::string::npos)
+        << left["perpixel"];
     EXPECT_EQ(left["view"], "a view of its input: moves no data / 0");
 }
 

@@ -41,6 +41,24 @@ struct ConvShape {
     }
 };
 
+// The taps of output pixel `pixel`'s window (row-major over outH × outW) that lie over the input,
+// padding left out, row by row: f(input pixel iy·w + ix, tap ky·kw + kx).
+template <class F> void forEachInputTap(const ConvShape& s, std::uint64_t pixel, F f) {
+    const auto oy = static_cast<std::int64_t>(pixel / s.outW()),
+               ox = static_cast<std::int64_t>(pixel % s.outW());
+    for (std::uint32_t ky = 0; ky < s.kh; ++ky) {
+        const std::int64_t iy = oy * s.stride - s.padH + ky;
+        if (iy < 0 || iy >= s.h)
+            continue;
+        for (std::uint32_t kx = 0; kx < s.kw; ++kx) {
+            const std::int64_t ix = ox * s.stride - s.padW + kx;
+            if (ix >= 0 && ix < s.w)
+                f(static_cast<std::uint64_t>(iy) * s.w + static_cast<std::uint64_t>(ix),
+                  std::uint64_t{ky} * s.kw + kx);
+        }
+    }
+}
+
 enum class ConvStrategy { Naive, StaticSingle, DoubleBuffer };
 
 // Loop nest over the steps (input-channel chunks are always innermost, so that partial sums

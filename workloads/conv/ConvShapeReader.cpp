@@ -4,16 +4,10 @@
 
 namespace tessim {
 
-ConvShape readConvShape(config::Reader& r) {
+void readWindow(config::Reader& r, ConvShape& s) {
     using config::Range;
-    ConvShape s;
-    s.h = r.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1 << 16});
-    s.w = r.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1 << 16});
-    s.channels = r.get<std::uint32_t>("channels", Range<std::uint32_t>{1, 65535});
-    s.filters = r.get<std::uint32_t>("filters", Range<std::uint32_t>{1, 65535});
-    // The kernel: k rows by k columns, unless kh (rows) or kw (columns) is written (k may then be
-    // left out when both are); the padding likewise: pad on every side, pad_h above and below,
-    // pad_w left and right.
+    // k rows by k columns, unless kh (rows) or kw (columns) is written (k may then be left out when
+    // both are); the padding likewise: pad on every side, pad_h above and below, pad_w left and right.
     const Range<std::uint32_t> kernel{1, 255}, padding{0, 255};
     const std::uint32_t k = r.has("kh") && r.has("kw") && !r.has("k") ? 0 : r.get<std::uint32_t>("k", kernel);
     s.kh = r.has("kh") ? r.get<std::uint32_t>("kh", kernel) : k;
@@ -22,6 +16,16 @@ ConvShape readConvShape(config::Reader& r) {
     const std::uint32_t pad = r.get<std::uint32_t>("pad", 0u, padding);
     s.padH = r.get<std::uint32_t>("pad_h", pad, padding);
     s.padW = r.get<std::uint32_t>("pad_w", pad, padding);
+}
+
+ConvShape readConvShape(config::Reader& r) {
+    using config::Range;
+    ConvShape s;
+    s.h = r.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1 << 16});
+    s.w = r.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1 << 16});
+    s.channels = r.get<std::uint32_t>("channels", Range<std::uint32_t>{1, 65535});
+    s.filters = r.get<std::uint32_t>("filters", Range<std::uint32_t>{1, 65535});
+    readWindow(r, s);
     // Grouped convolution: `groups` independent convolutions of channels/groups by filters/groups.
     s.groups = r.get<std::uint32_t>("groups", 1u, Range<std::uint32_t>{1, 65535});
     if (s.channels % s.groups != 0 || s.filters % s.groups != 0)

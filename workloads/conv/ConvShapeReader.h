@@ -9,5 +9,7 @@
 namespace tessim {
 
 ConvShape readConvShape(config::Reader& r);
+// A window's keys (a convolution's or a pool's): k (or kh and kw), stride, pad (or pad_h, pad_w).
+void readWindow(config::Reader& r, ConvShape& s);
 
 }  // namespace tessim

@@ -66,7 +66,7 @@ struct RvvLayer {
     std::uint64_t pixels() const { return std::uint64_t{s.outH()} * s.outW(); }
     std::uint64_t k() const { return std::uint64_t{s.groupChannels()} * s.taps(); }  // GEMM depth per group
     std::uint64_t inputs() const {
-        return std::uint64_t{s.h} * s.w * s.channels * (vec ? vec->operands() : 1);
+        return vec ? vec->inputs() + vec->secondElements() : std::uint64_t{s.h} * s.w * s.channels;
     }
     std::uint64_t weights() const { return vec ? 0 : std::uint64_t{s.filters} * k(); }
     std::uint64_t outputs() const { return vec ? vec->outputs() : pixels() * s.filters; }
@@ -244,7 +244,6 @@ private:
     void depthwisePixel(std::vector<Op>& out, const RvvLayer& l, std::uint64_t m, std::uint64_t pixels) {
         const ConvShape& s = l.s;
         const unsigned elem = p_.elem();
-        const auto oy = static_cast<std::int64_t>(m / s.outW()), ox = static_cast<std::int64_t>(m % s.outW());
         for (std::uint64_t c0 = 0; c0 < s.channels; c0 += p_.copyVlmax) {
             const auto vl =
                 static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.copyVlmax, s.channels - c0));
@@ -252,27 +251,18 @@ private:
             Op zero = vectorOp(OpKind::Broadcast, p_.dtype, vl);
             zero.dst = kDepthwiseAcc;
             out.push_back(zero);
-            for (std::uint32_t ky = 0; ky < s.kh; ++ky) {
-                const std::int64_t iy = oy * s.stride - s.padH + ky;
-                if (iy < 0 || iy >= s.h)
-                    continue;
-                for (std::uint32_t kx = 0; kx < s.kw; ++kx) {
-                    const std::int64_t ix = ox * s.stride - s.padW + kx;
-                    if (ix < 0 || ix >= s.w)
-                        continue;
-                    const std::uint64_t tap = std::uint64_t{ky} * s.kw + kx;
-                    out.push_back(vectorLoad(p_.dtype, kDepthwiseIn, p_.memory->id,
-                                             l.inAddr + ((iy * s.w + ix) * s.channels + c0) * elem, vl));
-                    out.push_back(vectorLoad(p_.dtype, kDepthwiseW, p_.memory->id,
-                                             l.wAddr + (tap * s.channels + c0) * elem, vl));
-                    Op fma = vectorOp(OpKind::Fma, p_.dtype, vl);
-                    fma.dst = kDepthwiseAcc;
-                    fma.src[0] = kDepthwiseIn;
-                    fma.src[1] = kDepthwiseW;
-                    fma.src[2] = kDepthwiseAcc;
-                    out.push_back(fma);
-                }
-            }
+            forEachInputTap(s, m, [&](std::uint64_t at, std::uint64_t tap) {
+                out.push_back(vectorLoad(p_.dtype, kDepthwiseIn, p_.memory->id,
+                                         l.inAddr + (at * s.channels + c0) * elem, vl));
+                out.push_back(vectorLoad(p_.dtype, kDepthwiseW, p_.memory->id,
+                                         l.wAddr + (tap * s.channels + c0) * elem, vl));
+                Op fma = vectorOp(OpKind::Fma, p_.dtype, vl);
+                fma.dst = kDepthwiseAcc;
+                fma.src[0] = kDepthwiseIn;
+                fma.src[1] = kDepthwiseW;
+                fma.src[2] = kDepthwiseAcc;
+                out.push_back(fma);
+            });
             out.push_back(vectorStore(p_.dtype, kDepthwiseAcc, p_.memory->id,
                                       l.outAddr + (m * s.filters + c0) * elem, vl));
         }
@@ -412,10 +402,9 @@ public:
     void initialise(FunctionalMemory& memory) override {
         for (const auto& l : p_.layers) {
             if (l.vec) {
-                const std::uint64_t each = l.inputs() / l.vec->operands();
-                write(memory, l.inAddr, each, l.saltIn());
-                if (l.vec->operands() == 2)
-                    write(memory, l.inBAddr, each, l.saltW());
+                write(memory, l.inAddr, l.vec->inputs(), l.saltIn());
+                if (l.vec->secondElements() > 0)
+                    write(memory, l.inBAddr, l.vec->secondElements(), l.saltW());
                 continue;
             }
             write(memory, l.inAddr, l.inputs(), l.saltIn());
@@ -490,23 +479,11 @@ private:
     double reference(const RvvLayer& l, std::uint64_t m, std::uint64_t g, std::uint64_t f) const {
         const ConvShape& s = l.s;
         if (l.direct) {
-            const auto oy = static_cast<std::int64_t>(m / s.outW()),
-                       ox = static_cast<std::int64_t>(m % s.outW());
             double acc = 0.0;
-            for (std::uint32_t ky = 0; ky < s.kh; ++ky)
-                for (std::uint32_t kx = 0; kx < s.kw; ++kx) {
-                    const std::int64_t iy = oy * s.stride - s.padH + ky, ix = ox * s.stride - s.padW + kx;
-                    if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w)
-                        continue;
-                    const double x = testValue(
-                        p_.dtype,
-                        (static_cast<std::uint64_t>(iy) * s.w + static_cast<std::uint64_t>(ix)) * s.channels +
-                            f,
-                        l.saltIn());
-                    acc = fmaIn(p_.dtype, x,
-                                testValue(p_.dtype, f * s.taps() + std::uint64_t{ky} * s.kw + kx, l.saltW()),
-                                acc);
-                }
+            forEachInputTap(s, m, [&](std::uint64_t at, std::uint64_t tap) {
+                acc = fmaIn(p_.dtype, testValue(p_.dtype, at * s.channels + f, l.saltIn()),
+                            testValue(p_.dtype, f * s.taps() + tap, l.saltW()), acc);
+            });
             return acc;
         }
         const std::uint64_t gc = s.groupChannels();
@@ -643,13 +620,13 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     MemoryLayout layout(*p.memory, fc_gemm::kPage);
     for (auto& l : p.layers) {
         const std::string tag = p.listed ? l.name + " " : std::string();
-        l.inAddr = layout.allocate(tag + "input", l.inputs() / (l.vec ? l.vec->operands() : 1) * p.elem());
+        l.inAddr = layout.allocate(tag + "input", (l.vec ? l.vec->inputs() : l.inputs()) * p.elem());
         if (!l.vec)
             l.wAddr = layout.allocate(tag + "weights", l.weights() * p.elem());
         l.outAddr = layout.allocate(tag + "output", l.outputs() * p.elem());
         if (l.vec) {
-            if (l.vec->operands() == 2)
-                l.inBAddr = layout.allocate(tag + "second input", l.inputs() / 2 * p.elem());
+            if (l.vec->secondElements() > 0)
+                l.inBAddr = layout.allocate(tag + "second input", l.vec->secondElements() * p.elem());
             l.rows = contiguousSlices(RvvVectorLayerEmitter::items(*l.vec, p.copyVlmax), engines.size(), 1);
             continue;
         }

@@ -10,6 +10,7 @@
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
+#include "workloads/conv/ConvShapeReader.h"
 
 namespace tessim {
 namespace {
@@ -32,22 +33,6 @@ constexpr OpName kOps[] = {{"Relu", VectorLayerOp::Relu},
 
 std::uint64_t strips(std::uint64_t n, std::uint32_t vlmax) {
     return (n + vlmax - 1) / vlmax;
-}
-
-// The window's taps over the input (padding taps left out), in the loop's order: row by row.
-template <class F> void forEachTap(const ConvShape& s, std::uint64_t pixel, F f) {
-    const auto oy = static_cast<std::int64_t>(pixel / s.outW()),
-               ox = static_cast<std::int64_t>(pixel % s.outW());
-    for (std::uint32_t ky = 0; ky < s.kh; ++ky) {
-        const std::int64_t iy = oy * s.stride - s.padH + ky;
-        if (iy < 0 || iy >= s.h)
-            continue;
-        for (std::uint32_t kx = 0; kx < s.kw; ++kx) {
-            const std::int64_t ix = ox * s.stride - s.padW + kx;
-            if (ix >= 0 && ix < s.w)
-                f(static_cast<std::uint64_t>(iy) * s.w + static_cast<std::uint64_t>(ix));
-        }
-    }
 }
 
 }  // namespace
@@ -81,15 +66,7 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
     s.filters = s.groups = s.channels;
     s.kh = s.kw = s.stride = 1;
     if (l.op == VectorLayerOp::MaxPool || l.op == VectorLayerOp::AveragePool) {
-        const Range<std::uint32_t> kernel{1, 255}, padding{0, 255};
-        const std::uint32_t k =
-            r.has("kh") && r.has("kw") && !r.has("k") ? 0 : r.get<std::uint32_t>("k", kernel);
-        s.kh = r.has("kh") ? r.get<std::uint32_t>("kh", kernel) : k;
-        s.kw = r.has("kw") ? r.get<std::uint32_t>("kw", kernel) : k;
-        s.stride = r.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 255});
-        const std::uint32_t pad = r.get<std::uint32_t>("pad", 0u, padding);
-        s.padH = r.get<std::uint32_t>("pad_h", pad, padding);
-        s.padW = r.get<std::uint32_t>("pad_w", pad, padding);
+        readWindow(r, s);
         // ONNX requires a pad smaller than the window: every output then covers an input element.
         if (s.padH >= s.kh || s.padW >= s.kw)
             r.fail(s.padH >= s.kh ? (r.has("pad_h") ? "pad_h" : "pad") : (r.has("pad_w") ? "pad_w" : "pad"),
@@ -102,6 +79,14 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
         s.kh = s.h;
         s.kw = s.w;
     }
+    if (l.binary()) {
+        const std::string b = r.oneOf("broadcast", {"none", "channel", "constant"}, std::string("none"));
+        l.second = b == "channel"    ? SecondOperand::Channel
+                   : b == "constant" ? SecondOperand::Constant
+                                     : SecondOperand::Tensor;
+        if (l.second == SecondOperand::Constant)
+            l.constant = r.get<double>("value");
+    }
     if (l.op == VectorLayerOp::Clip) {
         l.lo = r.get<double>("min", 0.0);
         l.hi = r.get<double>("max", 6.0);
@@ -112,7 +97,7 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
 }
 
 std::uint64_t RvvVectorLayerEmitter::items(const RvvVectorLayer& l, std::uint32_t vlmax) {
-    if (l.pooling())
+    if (l.perPixel())
         return std::uint64_t{l.s.outH()} * l.s.outW() * strips(l.s.channels, vlmax);
     return strips(l.outputs(), vlmax);
 }
@@ -128,6 +113,8 @@ void RvvVectorLayerEmitter::constants(std::vector<Op>& out) {
     out.push_back(vsetvlOp(dtype_, vlmax_, regs_.vl, kLmul));
     if (l_.op == VectorLayerOp::Relu)
         splat(kOperandB, 0.0);
+    if (l_.binary() && l_.second == SecondOperand::Constant)
+        splat(kOperandB, l_.constant);
     if (l_.op == VectorLayerOp::Clip) {
         splat(kOperandB, l_.lo);
         splat(kUpper, l_.hi);
@@ -140,18 +127,21 @@ bool RvvVectorLayerEmitter::emit(std::vector<Op>& out) {
     if (!started_) {
         started_ = true;
         constants(out);
-        // The loop's count: the thread's elements (a stream) or items (a pool), counted down.
+        // The loop's count: the thread's elements (a stream) or items (per pixel), counted down.
         const std::uint64_t first = items_.first * vlmax_;
         const double count =
-            l_.pooling()
+            l_.perPixel()
                 ? static_cast<double>(items_.count)
                 : static_cast<double>(std::min(l_.outputs(), (items_.first + items_.count) * vlmax_) - first);
         out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.count, scalarReg(0), count));
-        if (!l_.pooling()) {
-            const unsigned elem = dtypeBytes(dtype_);
+        const unsigned elem = dtypeBytes(dtype_);
+        if (l_.binary() && l_.second == SecondOperand::Channel)  // the channel values' base
+            out.push_back(
+                scalarOp(OpKind::SAdd, DType::I32, regs_.srcB, scalarReg(0), static_cast<double>(inB_)));
+        if (!l_.perPixel()) {
             out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, scalarReg(0),
                                    static_cast<double>(inA_ + first * elem)));
-            if (l_.operands() == 2)
+            if (l_.secondElements() > 0)
                 out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcB, scalarReg(0),
                                        static_cast<double>(inB_ + first * elem)));
             out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.dst, scalarReg(0),
@@ -162,6 +152,8 @@ bool RvvVectorLayerEmitter::emit(std::vector<Op>& out) {
     for (unsigned n = 0; n < 8 && next_ < items_.count; ++n, ++next_) {
         if (l_.pooling())
             poolItem(out, items_.first + next_);
+        else if (l_.perPixel())
+            channelItem(out, items_.first + next_);
         else
             elementwiseStrip(out, items_.first + next_);
     }
@@ -182,7 +174,7 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
     Op a = vectorLoad(dtype_, kOperandA, space_, inA_ + e0 * elem, vl);
     a.base = regs_.srcA;
     out.push_back(a);
-    if (l_.operands() == 2) {
+    if (l_.secondElements() > 0) {
         Op b = vectorLoad(dtype_, kOperandB, space_, inB_ + e0 * elem, vl);
         b.base = regs_.srcB;
         out.push_back(b);
@@ -208,7 +200,7 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
     out.push_back(store);
     const double step = static_cast<double>(vl) * elem;
     out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, regs_.srcA, step));
-    if (l_.operands() == 2)
+    if (l_.secondElements() > 0)
         out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcB, regs_.srcB, step));
     out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.dst, regs_.dst, step));
     out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.count, regs_.count, -static_cast<double>(vl)));
@@ -227,7 +219,7 @@ void RvvVectorLayerEmitter::poolItem(std::vector<Op>& out, std::uint64_t item) {
     const std::uint64_t origin = inA_ + c0 * elem;
     out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, scalarReg(0), static_cast<double>(origin)));
     std::uint64_t taps = 0;
-    forEachTap(s, pixel, [&](std::uint64_t at) {
+    forEachInputTap(s, pixel, [&](std::uint64_t at, std::uint64_t) {
         Op load =
             vectorLoad(dtype_, taps == 0 ? kResult : kOperandA, space_, origin + at * s.channels * elem, vl);
         load.base = regs_.srcA;
@@ -259,6 +251,35 @@ void RvvVectorLayerEmitter::poolItem(std::vector<Op>& out, std::uint64_t item) {
     out.push_back(branchOp(DType::I32, regs_.count, item + 1 < items_.first + items_.count));
 }
 
+// One output pixel's strip of channels of an Add or Mul whose second operand is one value per
+// channel: the pixel's strip and the channels' values loaded (an L1 hit after the first pixel),
+// combined, stored; the count down.
+void RvvVectorLayerEmitter::channelItem(std::vector<Op>& out, std::uint64_t item) {
+    const ConvShape& s = l_.s;
+    const unsigned elem = dtypeBytes(dtype_);
+    const std::uint64_t perPixel = strips(s.channels, vlmax_);
+    const std::uint64_t pixel = item / perPixel, c0 = item % perPixel * vlmax_;
+    const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax_, s.channels - c0));
+    out.push_back(vsetvlOp(dtype_, vl, regs_.vl, kLmul));
+    const std::uint64_t at = (pixel * s.channels + c0) * elem;
+    out.push_back(
+        scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, scalarReg(0), static_cast<double>(inA_ + at)));
+    Op a = vectorLoad(dtype_, kOperandA, space_, inA_ + at, vl);
+    a.base = regs_.srcA;
+    out.push_back(a);
+    Op b = vectorLoad(dtype_, kOperandB, space_, inB_ + c0 * elem, vl);
+    b.base = regs_.srcB;
+    out.push_back(b);
+    Op op = vectorOp(l_.op == VectorLayerOp::Add ? OpKind::Add : OpKind::Mul, dtype_, vl);
+    op.dst = kResult;
+    op.src[0] = kOperandA;
+    op.src[1] = kOperandB;
+    out.push_back(op);
+    out.push_back(vectorStore(dtype_, kResult, space_, out_ + at, vl));
+    out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.count, regs_.count, -1.0));
+    out.push_back(branchOp(DType::I32, regs_.count, item + 1 < items_.first + items_.count));
+}
+
 double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
                             std::uint64_t saltB) {
     if (!l.pooling()) {
@@ -267,15 +288,19 @@ double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t 
         case VectorLayerOp::Relu: return roundTo(dtype, std::max(a, 0.0));
         case VectorLayerOp::Clip:
             return roundTo(dtype, std::min(std::max(a, roundTo(dtype, l.lo)), roundTo(dtype, l.hi)));
-        case VectorLayerOp::Add: return addIn(dtype, a, testValue(dtype, i, saltB));
-        default: return mulIn(dtype, a, testValue(dtype, i, saltB));
+        default: {
+            const double b = l.second == SecondOperand::Constant  ? roundTo(dtype, l.constant)
+                             : l.second == SecondOperand::Channel ? testValue(dtype, i % l.s.channels, saltB)
+                                                                  : testValue(dtype, i, saltB);
+            return l.op == VectorLayerOp::Add ? addIn(dtype, a, b) : mulIn(dtype, a, b);
+        }
         }
     }
     const ConvShape& s = l.s;
     const std::uint64_t pixel = i / s.channels, c = i % s.channels;
     double acc = 0.0;
     std::uint64_t taps = 0;
-    forEachTap(s, pixel, [&](std::uint64_t at) {
+    forEachInputTap(s, pixel, [&](std::uint64_t at, std::uint64_t) {
         const double x = testValue(dtype, at * s.channels + c, saltA);
         acc = taps++ == 0 ? x : l.maximum() ? roundTo(dtype, std::max(acc, x)) : addIn(dtype, acc, x);
     });

@@ -25,17 +25,31 @@ enum class VectorLayerOp { Relu, Clip, Add, Mul, MaxPool, AveragePool, GlobalAve
 bool isVectorLayerOp(const std::string& op);
 const std::vector<std::string>& vectorLayerOps();
 
+// Add's and Mul's second operand: a tensor of the output's shape, one value per channel broadcast
+// over the pixels (an SE block's scale, a bias), or a constant.
+enum class SecondOperand { Tensor, Channel, Constant };
+
 struct RvvVectorLayer {
     VectorLayerOp op = VectorLayerOp::Relu;
     std::string opName;
     // The input's geometry (NHWC) and, for a pool, its window: filters = groups = channels.
     ConvShape s;
     double lo = 0.0, hi = 0.0;  // Clip's bounds
+    SecondOperand second = SecondOperand::Tensor;
+    double constant = 0.0;  // a Constant second operand
 
     bool pooling() const { return op >= VectorLayerOp::MaxPool; }
     bool maximum() const { return op == VectorLayerOp::MaxPool || op == VectorLayerOp::GlobalMaxPool; }
-    unsigned operands() const { return op == VectorLayerOp::Add || op == VectorLayerOp::Mul ? 2 : 1; }
-    std::uint64_t inputs() const { return std::uint64_t{s.h} * s.w * s.channels; }  // per operand
+    bool binary() const { return op == VectorLayerOp::Add || op == VectorLayerOp::Mul; }
+    // Work goes by (output pixel, channel strip) rather than by strips of the flat tensor.
+    bool perPixel() const { return pooling() || (binary() && second == SecondOperand::Channel); }
+    std::uint64_t inputs() const { return std::uint64_t{s.h} * s.w * s.channels; }  // the first operand
+    // Elements of the second operand in memory (none for a constant or a unary op).
+    std::uint64_t secondElements() const {
+        if (!binary() || second == SecondOperand::Constant)
+            return 0;
+        return second == SecondOperand::Channel ? s.channels : inputs();
+    }
     std::uint64_t outputs() const {
         return pooling() ? std::uint64_t{s.outH()} * s.outW() * s.channels : inputs();
     }
@@ -46,7 +60,8 @@ struct RvvVectorLayer {
 
 // A row of a layer list whose `op` is one of vectorLayerOps(): h, w, channels; a pool's k (or kh,
 // kw), stride, pad (or pad_h, pad_w) — a global pool's window is the whole image; Clip's min and
-// max (default: ReLU6's 0 and 6).
+// max (default: ReLU6's 0 and 6); Add's and Mul's `broadcast` (none, channel: C values over every
+// pixel, constant: `value`).
 RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
 
 // What one thread of a vector layer emits, chunk by chunk. Registers: v0 the result or
@@ -73,6 +88,7 @@ public:
 private:
     void elementwiseStrip(std::vector<Op>& out, std::uint64_t item);
     void poolItem(std::vector<Op>& out, std::uint64_t item);
+    void channelItem(std::vector<Op>& out, std::uint64_t item);
     void constants(std::vector<Op>& out);
 
     const RvvVectorLayer& l_;

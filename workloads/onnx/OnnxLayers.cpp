@@ -297,14 +297,17 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
     auto set = [&](const char* key, std::uint64_t v) { row.set(key, scalar(std::to_string(v), at)); };
     const bool pool = n.op.find("Pool") != std::string::npos;
     if (!pool) {
-        for (std::size_t i = 0; i < n.inputs.size() && i < (n.op == "Clip" ? 1u : n.inputs.size()); ++i) {
-            const OnnxTensor* in = known(g, n, i);
-            if (!in || in->elements() != y->elements()) {
-                m.reason =
-                    fmt::format("input {} broadcast over the {} output elements (only equal shapes run)", i,
-                                y->elements());
+        // Add and Mul commute: the operand of the output's shape first, the other second.
+        const bool binary = n.op == "Add" || n.op == "Mul";
+        std::size_t full = 0;
+        if (const OnnxTensor* in0 = known(g, n, 0); !in0 || in0->elements() != y->elements()) {
+            const OnnxTensor* in1 = binary ? known(g, n, 1) : nullptr;
+            if (!in1 || in1->elements() != y->elements()) {
+                m.reason = fmt::format("no operand of the output's {} elements (a broadcast first operand)",
+                                       y->elements());
                 return m;
             }
+            full = 1;
         }
         std::uint64_t h = 1, w = 1, c = 1;
         const auto& d = y->dims;
@@ -324,6 +327,33 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
         set("h", h);
         set("w", w);
         set("channels", c);
+        if (binary) {
+            const std::size_t other = 1 - full;
+            const OnnxTensor* b = known(g, n, other);
+            std::vector<std::int64_t> dims = b ? b->dims : std::vector<std::int64_t>{};
+            while (dims.size() > 1 && dims.front() == 1)
+                dims.erase(dims.begin());
+            // One value per channel: C×1×1 against N×C×H×W, or the last dimension's values.
+            const std::vector<std::int64_t> perChannel =
+                d.size() == 4 ? std::vector<std::int64_t>{static_cast<std::int64_t>(c), 1, 1}
+                              : std::vector<std::int64_t>{static_cast<std::int64_t>(c)};
+            if (!b) {
+                m.reason = "operand shapes unknown after shape inference";
+                return m;
+            } else if (b->elements() == y->elements()) {
+            } else if (b->elements() == 1 && g.scalar(n.inputs[other])) {
+                row.set("broadcast", scalar("constant", at));
+                row.set("value", scalar(fmt::format("{}", *g.scalar(n.inputs[other])), at));
+            } else if (dims == perChannel) {
+                row.set("broadcast", scalar("channel", at));
+            } else {
+                m.reason =
+                    fmt::format("input {} of {} elements broadcast over the output's {} other than per "
+                                "channel or as a constant",
+                                other, b->elements(), y->elements());
+                return m;
+            }
+        }
         if (n.op == "Clip") {
             // Bounds: inputs 1 and 2 (opset 11+) or the min/max attributes; absent: unbounded.
             double bound[2] = {-std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
