@@ -338,6 +338,8 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     m.g.nodes.push_back(OnnxNode{"Clip", "clip", {"x", "lo", ""}, {"sum"}, {}, {}, {}});
     m.g.nodes.push_back(OnnxNode{"Clip", "clipattr", {"x"}, {"sum"}, {}, {}, {{"min", 0.0}, {"max", 6.0}}});
     m.g.nodes.push_back(OnnxNode{"Reshape", "view", {"x"}, {"sum"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"HardSigmoid", "hsig", {"x"}, {"sum"}, {}, {}, {{"alpha", 0.3}}});
+    m.g.nodes.push_back(OnnxNode{"HardSwish", "hswish", {"x"}, {"sum"}, {}, {}, {}});
     const config::Node tree = onnxWorkloadTree(m.g);
     std::map<std::string, const config::Node*> layers;
     for (const auto& l : tree.find("layers")->items())
@@ -346,7 +348,10 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
         const config::Node* v = layers.count(layer) ? layers[layer]->find(k) : nullptr;
         return v ? v->scalar() : std::string("(none)");
     };
-    ASSERT_EQ(layers.size(), 8u);
+    ASSERT_EQ(layers.size(), 10u);
+    EXPECT_EQ(key("hsig", "alpha"), "0.3");
+    EXPECT_EQ(key("hsig", "beta"), "0.5");  // ONNX's default
+    EXPECT_EQ(key("hswish", "op"), "HardSwish");
     EXPECT_EQ(key("broadcast", "broadcast"), "channel");  // the operands swapped: the full one first
     EXPECT_EQ(key("scale", "broadcast"), "constant");
     EXPECT_EQ(key("scale", "value"), "0.5");

@@ -39,6 +39,9 @@ constexpr std::uint8_t kIm2colVl = scalarReg(28);
 constexpr unsigned kIm2colLmul = 8;
 constexpr std::uint8_t kIm2colData = 24;
 constexpr std::uint8_t kIm2colZero = 16;
+// A hard activation's constants (alpha, beta, 0, 1), loaded with flw: below the im2col's registers,
+// free while a vector layer runs (the GEMM sets its own again).
+constexpr std::uint8_t kVectorConstants = scalarReg(20);
 // The direct depthwise loop's LMUL-8 groups: accumulator, inputs, weights.
 constexpr std::uint8_t kDepthwiseAcc = 0;
 constexpr std::uint8_t kDepthwiseIn = 8;
@@ -62,6 +65,7 @@ struct RvvLayer {
     // its work items per thread; s its input's geometry.
     std::optional<RvvVectorLayer> vec;
     std::uint64_t inBAddr = 0;
+    std::uint64_t constAddr = 0;  // a hard activation's constant pool
 
     std::uint64_t pixels() const { return std::uint64_t{s.outH()} * s.outW(); }
     std::uint64_t k() const { return std::uint64_t{s.groupChannels()} * s.taps(); }  // GEMM depth per group
@@ -133,7 +137,9 @@ protected:
                 if (!vec_)
                     vec_ = std::make_unique<RvvVectorLayerEmitter>(
                         *l.vec, p_.dtype, p_.memory->id, p_.copyVlmax, l.inAddr, l.inBAddr, l.outAddr, rows,
-                        VectorLayerRegs{kIm2colSrc, kIm2colFlag, kIm2colDst, kIm2colRow, kIm2colVl});
+                        VectorLayerRegs{kIm2colSrc, kIm2colFlag, kIm2colDst, kIm2colRow, kIm2colVl,
+                                        kVectorConstants},
+                        l.constAddr);
                 if (vec_->emit(out))
                     return true;
                 vec_.reset();
@@ -403,6 +409,13 @@ public:
         for (const auto& l : p_.layers) {
             if (l.vec) {
                 write(memory, l.inAddr, l.vec->inputs(), l.saltIn());
+                if (l.vec->hard()) {
+                    const std::vector<double> k = vectorLayerConstants(*l.vec);
+                    std::vector<std::uint8_t> buf(k.size() * p_.elem());
+                    for (std::size_t i = 0; i < k.size(); ++i)
+                        encodeElement(p_.dtype, k[i], buf.data() + i * p_.elem());
+                    memory.write(p_.memory->id, l.constAddr, buf.data(), buf.size());
+                }
                 if (l.vec->secondElements() > 0)
                     write(memory, l.inBAddr, l.vec->secondElements(), l.saltW());
                 continue;
@@ -627,6 +640,8 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
         if (l.vec) {
             if (l.vec->secondElements() > 0)
                 l.inBAddr = layout.allocate(tag + "second input", l.vec->secondElements() * p.elem());
+            if (l.vec->hard())
+                l.constAddr = layout.allocate(tag + "constants", RvvVectorLayer::kConstants * p.elem());
             l.rows = contiguousSlices(RvvVectorLayerEmitter::items(*l.vec, p.copyVlmax), engines.size(), 1);
             continue;
         }

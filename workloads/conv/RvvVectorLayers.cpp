@@ -24,6 +24,8 @@ struct OpName {
 };
 constexpr OpName kOps[] = {{"Relu", VectorLayerOp::Relu},
                            {"Clip", VectorLayerOp::Clip},
+                           {"HardSigmoid", VectorLayerOp::HardSigmoid},
+                           {"HardSwish", VectorLayerOp::HardSwish},
                            {"Add", VectorLayerOp::Add},
                            {"Mul", VectorLayerOp::Mul},
                            {"MaxPool", VectorLayerOp::MaxPool},
@@ -87,6 +89,14 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
         if (l.second == SecondOperand::Constant)
             l.constant = r.get<double>("value");
     }
+    if (l.op == VectorLayerOp::HardSigmoid) {
+        l.alpha = r.get<double>("alpha", 0.2);
+        l.beta = r.get<double>("beta", 0.5);
+    }
+    if (l.op == VectorLayerOp::HardSwish) {
+        l.alpha = 1.0 / 6.0;
+        l.beta = 0.5;
+    }
     if (l.op == VectorLayerOp::Clip) {
         l.lo = r.get<double>("min", 0.0);
         l.hi = r.get<double>("max", 6.0);
@@ -115,6 +125,15 @@ void RvvVectorLayerEmitter::constants(std::vector<Op>& out) {
         splat(kOperandB, 0.0);
     if (l_.binary() && l_.second == SecondOperand::Constant)
         splat(kOperandB, l_.constant);
+    for (unsigned i = 0; l_.hard() && i < RvvVectorLayer::kConstants; ++i) {
+        Op load;
+        load.kind = OpKind::ScalarLoad;
+        load.dtype = dtype_;
+        load.dst = static_cast<std::uint8_t>(regs_.firstConstant + i);
+        load.space = space_;
+        load.addr = constants_ + i * dtypeBytes(dtype_);
+        out.push_back(load);
+    }
     if (l_.op == VectorLayerOp::Clip) {
         splat(kOperandB, l_.lo);
         splat(kUpper, l_.hi);
@@ -192,6 +211,22 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
         binary(OpKind::Max, kOperandA, kOperandB);
         binary(OpKind::Min, kResult, kUpper);
         break;
+    case VectorLayerOp::HardSigmoid:
+    case VectorLayerOp::HardSwish: {
+        // vfmv.v.v + vfmadd.vf (alpha·x + beta), vfmax.vf 0, vfmin.vf 1; HardSwish then · x.
+        const auto k = [&](unsigned i) { return static_cast<std::uint8_t>(regs_.firstConstant + i); };
+        Op fma = vectorOp(OpKind::Fma, dtype_, vl);
+        fma.dst = kResult;
+        fma.src[0] = kOperandA;
+        fma.src[1] = k(0);
+        fma.src[2] = k(1);
+        out.push_back(fma);
+        binary(OpKind::Max, kResult, k(2));
+        binary(OpKind::Min, kResult, k(3));
+        if (l_.op == VectorLayerOp::HardSwish)
+            binary(OpKind::Mul, kResult, kOperandA);
+        break;
+    }
     case VectorLayerOp::Add: binary(OpKind::Add, kOperandA, kOperandB); break;
     default: binary(OpKind::Mul, kOperandA, kOperandB); break;
     }
@@ -280,6 +315,10 @@ void RvvVectorLayerEmitter::channelItem(std::vector<Op>& out, std::uint64_t item
     out.push_back(branchOp(DType::I32, regs_.count, item + 1 < items_.first + items_.count));
 }
 
+std::vector<double> vectorLayerConstants(const RvvVectorLayer& l) {
+    return {l.alpha, l.beta, 0.0, 1.0};
+}
+
 double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
                             std::uint64_t saltB) {
     if (!l.pooling()) {
@@ -288,6 +327,12 @@ double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t 
         case VectorLayerOp::Relu: return roundTo(dtype, std::max(a, 0.0));
         case VectorLayerOp::Clip:
             return roundTo(dtype, std::min(std::max(a, roundTo(dtype, l.lo)), roundTo(dtype, l.hi)));
+        case VectorLayerOp::HardSigmoid:
+        case VectorLayerOp::HardSwish: {
+            const double hs = std::min(
+                std::max(fmaIn(dtype, a, roundTo(dtype, l.alpha), roundTo(dtype, l.beta)), 0.0), 1.0);
+            return l.op == VectorLayerOp::HardSwish ? mulIn(dtype, hs, a) : hs;
+        }
         default: {
             const double b = l.second == SecondOperand::Constant  ? roundTo(dtype, l.constant)
                              : l.second == SecondOperand::Channel ? testValue(dtype, i % l.s.channels, saltB)

@@ -19,7 +19,19 @@
 
 namespace tessim {
 
-enum class VectorLayerOp { Relu, Clip, Add, Mul, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool };
+// Pools last: pooling() is op ≥ MaxPool.
+enum class VectorLayerOp {
+    Relu,
+    Clip,
+    HardSigmoid,
+    HardSwish,
+    Add,
+    Mul,
+    MaxPool,
+    AveragePool,
+    GlobalAveragePool,
+    GlobalMaxPool
+};
 
 // The operators a layer row's `op` may name besides a convolution (ONNX spelling).
 bool isVectorLayerOp(const std::string& op);
@@ -34,13 +46,18 @@ struct RvvVectorLayer {
     std::string opName;
     // The input's geometry (NHWC) and, for a pool, its window: filters = groups = channels.
     ConvShape s;
-    double lo = 0.0, hi = 0.0;  // Clip's bounds
+    double lo = 0.0, hi = 0.0;       // Clip's bounds
+    double alpha = 0.2, beta = 0.5;  // HardSigmoid's max(0, min(1, alpha·x + beta)); HardSwish: 1/6, 0.5
     SecondOperand second = SecondOperand::Tensor;
     double constant = 0.0;  // a Constant second operand
 
     bool pooling() const { return op >= VectorLayerOp::MaxPool; }
     bool maximum() const { return op == VectorLayerOp::MaxPool || op == VectorLayerOp::GlobalMaxPool; }
     bool binary() const { return op == VectorLayerOp::Add || op == VectorLayerOp::Mul; }
+    // The hard activations read alpha, beta, 0 and 1 from a constant pool in memory into scalar
+    // registers (flw), as compiled code does, and use them as vector-scalar operands (.vf forms).
+    bool hard() const { return op == VectorLayerOp::HardSigmoid || op == VectorLayerOp::HardSwish; }
+    static constexpr unsigned kConstants = 4;
     // Work goes by (output pixel, channel strip) rather than by strips of the flat tensor.
     bool perPixel() const { return pooling() || (binary() && second == SecondOperand::Channel); }
     std::uint64_t inputs() const { return std::uint64_t{s.h} * s.w * s.channels; }  // the first operand
@@ -60,8 +77,8 @@ struct RvvVectorLayer {
 
 // A row of a layer list whose `op` is one of vectorLayerOps(): h, w, channels; a pool's k (or kh,
 // kw), stride, pad (or pad_h, pad_w) — a global pool's window is the whole image; Clip's min and
-// max (default: ReLU6's 0 and 6); Add's and Mul's `broadcast` (none, channel: C values over every
-// pixel, constant: `value`).
+// max (default: ReLU6's 0 and 6); HardSigmoid's alpha and beta (ONNX's 0.2, 0.5); Add's and Mul's `broadcast`
+// (none, channel: C values over every pixel, constant: `value`).
 RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
 
 // What one thread of a vector layer emits, chunk by chunk. Registers: v0 the result or
@@ -69,15 +86,16 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
 // at LMUL 8; scalar registers `regs` for the pointers, the count and vl.
 struct VectorLayerRegs {
     std::uint8_t srcA, srcB, dst, count, vl;
+    std::uint8_t firstConstant;  // RvvVectorLayer::kConstants scalar registers from here (hard ops)
 };
 
 class RvvVectorLayerEmitter {
 public:
     RvvVectorLayerEmitter(const RvvVectorLayer& layer, DType dtype, std::uint8_t space, std::uint32_t vlmax,
                           std::uint64_t inA, std::uint64_t inB, std::uint64_t out, Slice items,
-                          VectorLayerRegs regs)
+                          VectorLayerRegs regs, std::uint64_t constants = 0)
         : l_(layer), dtype_(dtype), space_(space), vlmax_(vlmax), inA_(inA), inB_(inB), out_(out),
-          items_(items), regs_(regs) {}
+          constants_(constants), items_(items), regs_(regs) {}
     // Appends the next few items' ops; false when the thread's slice is done.
     bool emit(std::vector<Op>& out);
 
@@ -95,7 +113,7 @@ private:
     DType dtype_;
     std::uint8_t space_;
     std::uint32_t vlmax_;
-    std::uint64_t inA_, inB_, out_;
+    std::uint64_t inA_, inB_, out_, constants_;
     Slice items_;
     VectorLayerRegs regs_;
     std::uint64_t next_ = 0;  // items of the slice emitted
@@ -104,6 +122,9 @@ private:
 };
 
 // The layer's output element `i` (NHWC) from its test inputs as the emitted loop computes it.
+// The constant pool of a hard activation (alpha, beta, 0, 1), in the order the loop loads it.
+std::vector<double> vectorLayerConstants(const RvvVectorLayer& l);
+
 double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
                             std::uint64_t saltB);
 

@@ -354,6 +354,12 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
                 return m;
             }
         }
+        if (n.op == "HardSigmoid") {
+            const double alpha = n.floats.count("alpha") ? n.floats.at("alpha") : 0.2;
+            const double beta = n.floats.count("beta") ? n.floats.at("beta") : 0.5;
+            row.set("alpha", scalar(fmt::format("{}", alpha), at));
+            row.set("beta", scalar(fmt::format("{}", beta), at));
+        }
         if (n.op == "Clip") {
             // Bounds: inputs 1 and 2 (opset 11+) or the min/max attributes; absent: unbounded.
             double bound[2] = {-std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
@@ -440,7 +446,8 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
 
 const std::set<std::string>& vectorNodeOps() {
     static const std::set<std::string> ops{
-        "Relu", "Clip", "Add", "Mul", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
+        "Relu", "Clip",    "HardSigmoid", "HardSwish",         "Add",
+        "Mul",  "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
     return ops;
 }
 
@@ -490,8 +497,10 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
         else if (viewOnly(n.op))
             m.reason = "a view of its input: moves no data";
         else if (!vectorNodeOps().count(n.op))
-            m.reason = "tessim lowers Conv, Gemm and MatMul as conv2d layers and Relu, Clip, Add, Mul, "
-                       "MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool as vector layers";
+            m.reason =
+                "tessim lowers Conv, Gemm and MatMul as conv2d layers and Relu, Clip, HardSigmoid, "
+                "HardSwish, Add, Mul, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool as vector "
+                "layers";
         bool unknown = false;
         const std::uint64_t bytes = viewOnly(n.op) ? 0
                                                    : saturatingSum(tensorBytes(graph, n.inputs, unknown),
