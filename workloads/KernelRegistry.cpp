@@ -152,7 +152,8 @@ std::vector<KernelEntry>& rows() {
          "conv2d",
          {},
          {},
-         {{}, false, false, {}, true}},
+         {{}, false, false, {}, true},
+         true},  // its vector layers go to the conv2d row that runs them, or to not_simulated
     };
     return kernels;
 }

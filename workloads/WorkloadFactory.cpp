@@ -2,11 +2,14 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "sim/config/ConfigError.h"
 #include "sim/config/DerivedKeys.h"
 #include "sim/config/Reader.h"
 #include "workloads/KernelRegistry.h"
 #include "workloads/LayerSequence.h"
+#include "workloads/conv/RvvVectorLayers.h"
 
 namespace tessim {
 
@@ -25,6 +28,18 @@ std::unique_ptr<Workload> buildWorkload(const config::Node& workload, const conf
     config::Reader w(workload);
     const std::string kernel = w.oneOf("kernel", kernelNames());
     const KernelEntry* row = selectKernel(workload, plan, &target);
+    // An element-wise or pooling layer on a row that runs convolutions only: said at its `op`.
+    if (const config::Node* layers = workload.find("layers");
+        layers && layers->isSequence() && !row->vectorLayers)
+        for (const config::Node& l : layers->items())
+            if (const config::Node* op = l.find("op"); op && op->isScalar() && isVectorLayerOp(op->scalar()))
+                throw config::ConfigError(
+                    op->location(), op->path(),
+                    fmt::format(
+                        "{} runs convolutions only, not a {} layer, on target '{}' (conv2d/rvv, on the "
+                        "K1, runs element-wise and pooling layers; an ONNX model lists them as not "
+                        "simulated elsewhere)",
+                        row->rowName(), op->scalar(), target.name));
     // A network on a row that runs one layer at a time: its layers in sequence.
     if (workload.find("layers") && !row->needs.layerLists)
         return makeLayerSequence(*row, workload, plan, target);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -108,6 +109,26 @@ TEST(RvvVectorLayers, APoolWhosePaddingReachesItsWindowIsRefusedAtItsKey) {
     EXPECT_NE(r.err.find("layers[1].pad: a pool's padding 2×2 must be smaller than its 2×2 window"),
               std::string::npos)
         << r.err;
+}
+
+// The npu's and the ftm2000's convolution rows run no element-wise or pooling layer: a layer list
+// holding one is refused at its op, naming the row and the one that runs it.
+TEST(RvvVectorLayers, OtherChipsRefuseAVectorLayerAtItsOp) {
+    const std::string path =
+        writeWorkload("other", "  - {name: conv, h: 8, w: 8, channels: 4, filters: 4, k: 3, pad: 1}\n"
+                               "  - {name: relu, op: Relu, h: 8, w: 8, channels: 4}\n");
+    for (const auto& [target, row] :
+         {std::pair{"npu", "conv2d/tiled"}, std::pair{"ftm2000", "conv2d/shuffle"}}) {
+        const auto r = runTessim(std::string("run --target ") + target + " --workload " + path);
+        EXPECT_EQ(r.exitCode, 2) << target;
+        EXPECT_TRUE(r.out.empty()) << target;
+        EXPECT_NE(r.err.find(":4:"), std::string::npos) << r.err;
+        EXPECT_NE(
+            r.err.find(std::string("layers[1].op: ") + row + " runs convolutions only, not a Relu layer"),
+            std::string::npos)
+            << r.err;
+    }
+    std::remove(path.c_str());
 }
 
 }  // namespace
