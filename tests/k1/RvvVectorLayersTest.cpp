@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <utility>
 #include <unistd.h>
+#include <utility>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
