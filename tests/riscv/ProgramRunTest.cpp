@@ -13,6 +13,7 @@
 
 #include <elf.h>
 
+#include "common/DocsBuild.h"
 #include "riscv/RiscvPrograms.h"
 
 namespace tessim::test {
@@ -262,19 +263,20 @@ TEST(ProgramTiming, VectorInstructionsTakeTheirReciprocalAndLatency) {
 // once the buffers are warm (the kernels' passes after the first: cycles at repeat 3 less those
 // at repeat 1, halved): from the L1, the L2 and the DDR (a memset from the DDR only because the
 // core's store buffer holds stores the memory has not accepted). The scalar loops are slower.
+// Long timing runs: in CI they use the release build (common/DocsBuild.h), whose figures are the
+// sanitized build's; the program path runs sanitized in the other Program* tests.
 TEST(ProgramMemory, RvvMemcpyAndMemsetLoopsAgreeWithTheGeneratedKernels) {
     const std::string program = buildProgram("memory_rvv.c", "-march=rv64gcv -O2 -static");
     auto kernelCycles = [](const std::string& kind, const std::string& bytes, int repeat) {
         const std::string report = scratchDirectory() + "/kernel.json";
-        const ProcessResult r =
-            runCommand(std::string(TESSIM_BINARY) + " run --target k1 --workload " + kind +
-                       " --set workload.bytes=" + bytes + " --set workload.repeat=" + std::to_string(repeat) +
-                       " --report " + report);
+        const ProcessResult r = runCommand(
+            docsTessim() + " run --target k1 --workload " + kind + " --set workload.bytes=" + bytes +
+            " --set workload.repeat=" + std::to_string(repeat) + " --report " + report);
         EXPECT_EQ(r.exitCode, 0) << r.err;
         return nlohmann::json::parse(readWholeFile(report))["cycles"].get<double>();
     };
     auto programCycles = [&](const std::string& kind, const std::string& bytes) {
-        const ProcessResult got = runProgram(program, kind + " " + bytes + " 3");
+        const ProcessResult got = runProgram(program, kind + " " + bytes + " 3", "", "", docsTessim());
         EXPECT_EQ(got.exitCode, 0) << got.err;
         return cyclesByPart(got.out).at("warm_pass");
     };
@@ -332,16 +334,16 @@ TEST(ProgramTiming, MispredictedBranchesPayThePenalty) {
 // loads takes the load-to-use latency that `tessim probe cache --curves` measures for a buffer of
 // that size (L1-resident, and DDR-sized: 4 MiB, 8 × the L2), independent loads from an L1-resident buffer
 // issue at the L1's rate of one per cycle (64 per iteration: the loop's own instructions add ~5 %),
-// and from a DDR-sized one at the rate the L1's MSHRs and the DDR allow.
+// and from a DDR-sized one at the rate the L1's MSHRs and the DDR allow. In CI: the release build.
 TEST(ProgramMemory, LoadsSeeTheLatencyAndRateOfTheLevelTheyHit) {
     const std::string program = buildProgram("memory.c");
     auto perLoad = [&](const std::string& args) {
-        const ProcessResult got = runProgram(program, args);
+        const ProcessResult got = runProgram(program, args, "", "", docsTessim());
         EXPECT_EQ(got.exitCode, 0) << got.err;
         return cyclesByPart(got.out).at("cycles_per_load");
     };
     const ProcessResult probe =
-        runCommand(std::string(TESSIM_BINARY) + " probe cache --target k1 --curves --min 16KiB --max 4MiB");
+        runCommand(docsTessim() + " probe cache --target k1 --curves --min 16KiB --max 4MiB");
     ASSERT_EQ(probe.exitCode, 0) << probe.err;
     std::map<double, double> latency;
     const nlohmann::json curves = nlohmann::json::parse(probe.out);
@@ -356,7 +358,7 @@ TEST(ProgramMemory, LoadsSeeTheLatencyAndRateOfTheLevelTheyHit) {
     // A DDR-sized stream is held by the L1's 8 MSHRs: below the DDR's peak (10.66 GB/s at 1.6 GHz)
     // and near the read bandwidth the probe measures for that size.
     const ProcessResult rate =
-        runCommand(std::string(TESSIM_BINARY) + " probe cache --target k1 --curves --min 4MiB --max 4MiB");
+        runCommand(docsTessim() + " probe cache --target k1 --curves --min 4MiB --max 4MiB");
     ASSERT_EQ(rate.exitCode, 0) << rate.err;
     const double probeRead =
         nlohmann::json::parse(rate.out)["bandwidth"][0]["read"]["bytes_per_cycle"].get<double>();

@@ -76,11 +76,14 @@ inline ProcessResult runQemu(const std::string& program, const std::string& args
 }
 
 // `tessim run --target k1 --program`, the report written to `report` when given.
+// `tessim`: the binary to run (the test's own by default; common/DocsBuild.h's docsTessim() for a
+// long timing comparison whose figures the release build gives as well).
 inline ProcessResult runProgram(const std::string& program, const std::string& args = "",
-                                const std::string& report = "", const std::string& options = "") {
+                                const std::string& report = "", const std::string& options = "",
+                                const std::string& tessim = TESSIM_BINARY) {
     const std::string reportPath = report.empty() ? scratchDirectory() + "/report.json" : report;
-    return runCommand(std::string(TESSIM_BINARY) + " run --target k1 --program " + program + " --report " +
-                      reportPath + " " + options + (args.empty() ? "" : " -- " + args));
+    return runCommand(tessim + " run --target k1 --program " + program + " --report " + reportPath + " " +
+                      options + (args.empty() ? "" : " -- " + args));
 }
 
 }  // namespace tessim::test
