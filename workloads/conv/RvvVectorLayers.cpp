@@ -242,15 +242,23 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
     out.push_back(branchOp(DType::I32, regs_.count, left > vl));
 }
 
+// Item `item` of a per-pixel layer as (output pixel, first channel of its strip, strip length),
+// with the vsetvli that sets the strip's vl.
+RvvVectorLayerEmitter::PixelStrip RvvVectorLayerEmitter::pixelStrip(std::vector<Op>& out,
+                                                                    std::uint64_t item) {
+    const std::uint64_t perPixel = strips(l_.s.channels, vlmax_);
+    PixelStrip p{item / perPixel, item % perPixel * vlmax_, 0};
+    p.vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax_, l_.s.channels - p.c0));
+    out.push_back(vsetvlOp(dtype_, p.vl, regs_.vl, kLmul));
+    return p;
+}
+
 // One output pixel's strip of channels: the first tap loaded into the accumulator, each further
 // tap loaded and maxed or added into it, an average scaled by 1/taps; stored; the count down.
 void RvvVectorLayerEmitter::poolItem(std::vector<Op>& out, std::uint64_t item) {
     const ConvShape& s = l_.s;
     const unsigned elem = dtypeBytes(dtype_);
-    const std::uint64_t perPixel = strips(s.channels, vlmax_);
-    const std::uint64_t pixel = item / perPixel, c0 = item % perPixel * vlmax_;
-    const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax_, s.channels - c0));
-    out.push_back(vsetvlOp(dtype_, vl, regs_.vl, kLmul));
+    const auto [pixel, c0, vl] = pixelStrip(out, item);
     const std::uint64_t origin = inA_ + c0 * elem;
     out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, scalarReg(0), static_cast<double>(origin)));
     std::uint64_t taps = 0;
@@ -292,10 +300,7 @@ void RvvVectorLayerEmitter::poolItem(std::vector<Op>& out, std::uint64_t item) {
 void RvvVectorLayerEmitter::channelItem(std::vector<Op>& out, std::uint64_t item) {
     const ConvShape& s = l_.s;
     const unsigned elem = dtypeBytes(dtype_);
-    const std::uint64_t perPixel = strips(s.channels, vlmax_);
-    const std::uint64_t pixel = item / perPixel, c0 = item % perPixel * vlmax_;
-    const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax_, s.channels - c0));
-    out.push_back(vsetvlOp(dtype_, vl, regs_.vl, kLmul));
+    const auto [pixel, c0, vl] = pixelStrip(out, item);
     const std::uint64_t at = (pixel * s.channels + c0) * elem;
     out.push_back(
         scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, scalarReg(0), static_cast<double>(inA_ + at)));

@@ -105,6 +105,11 @@ public:
 
 private:
     void elementwiseStrip(std::vector<Op>& out, std::uint64_t item);
+    struct PixelStrip {
+        std::uint64_t pixel, c0;
+        std::uint32_t vl;
+    };
+    PixelStrip pixelStrip(std::vector<Op>& out, std::uint64_t item);
     void poolItem(std::vector<Op>& out, std::uint64_t item);
     void channelItem(std::vector<Op>& out, std::uint64_t item);
     void constants(std::vector<Op>& out);
