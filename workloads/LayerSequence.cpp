@@ -1,6 +1,7 @@
 #include "workloads/LayerSequence.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -286,6 +287,7 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
         base.set("cores", scalarAt(std::to_string(std::max(1u, mainEngines)), base.location()));
     std::vector<SequenceLayer> layers;
     std::uint64_t offset = 0;
+    std::map<std::string, std::size_t> names;  // reports key layers by name: each once
     for (std::size_t i = 0; i < list->items().size(); ++i) {
         const config::Node& item = list->items()[i];
         if (!item.isMap())
@@ -295,6 +297,12 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
         layer.index = static_cast<std::uint32_t>(i);
         const config::Node* name = item.find("name");
         layer.name = name && name->isScalar() ? name->scalar() : fmt::format("layer{}", i);
+        if (const auto [at, fresh] = names.emplace(layer.name, i); !fresh)
+            throw config::ConfigError(
+                name ? name->location() : item.location(), name ? name->path() : item.path() + ".name",
+                fmt::format(
+                    "layer name '{}' is given twice (first at layers[{}]): reports key layers by name",
+                    layer.name, at->second));
         // The layer's node: the workload's top-level keys, then its own.
         config::Node one = config::Node::makeMap(item.location());
         for (const auto& [key, value] : workload.entries())

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/ConfigError.h"
+#include "sim/config/JsonSyntax.h"
 #include "sim/report/HumanUnits.h"
 
 namespace tessim {
@@ -50,7 +51,7 @@ Json parseJson(const std::string& path, const std::string& text, int firstLine) 
     try {
         return Json::parse(text);
     } catch (const Json::parse_error& e) {
-        failParse(path, text, e.byte, firstLine, e.what());
+        failParse(path, text, e.byte, firstLine, config::jsonSyntaxMessage(e));
     }
 }
 

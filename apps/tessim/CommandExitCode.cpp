@@ -1,3 +1,4 @@
+#include <cmath>
 #include <iostream>
 #include <new>
 
@@ -10,6 +11,17 @@ namespace tessim::cli {
 int& commandExitCode() {
     static int code = 0;
     return code;
+}
+
+CLI::Validator positiveSeconds() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            double v = 0.0;
+            if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v <= 0.0)
+                return "expected a positive, finite number of seconds, not '" + text + "'";
+            return {};
+        },
+        "SECONDS");
 }
 
 void runGuarded(const std::function<void()>& body) {

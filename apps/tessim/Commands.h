@@ -16,6 +16,9 @@ int& commandExitCode();
 // leaves output that looks finished.
 void runGuarded(const std::function<void()>& body);
 
+// --timeout's check: a positive, finite number of seconds (NaN and infinity would mean no limit).
+CLI::Validator positiveSeconds();
+
 void addRunCommands(CLI::App& app);       // run, emit
 void addValidateCommand(CLI::App& app);   // schedule checks
 void addListCommand(CLI::App& app);       // list targets|workloads|plans|papers

@@ -12,6 +12,7 @@
 
 #include "analysis/compare/ChipComparison.h"
 #include "apps/tessim/Commands.h"
+#include "run/pipeline/ConfigLibrary.h"
 #include "run/sweep/PlotScript.h"
 #include "run/sweep/ProcessPool.h"
 
@@ -51,7 +52,7 @@ void addCompareCommand(CLI::App& app) {
     sub->add_option("--jobs", o->jobs, "chips simulated at once (default: as many as there are cores)");
     sub->add_option("--timeout", o->request.timeoutSeconds,
                     "seconds each chip's run may take (default: no limit)")
-        ->check(CLI::PositiveNumber);
+        ->check(positiveSeconds());
     sub->add_option("--plot", o->plot,
                     "also draw time per layer per chip and each chip's total time and energy into this PNG");
     sub->add_option("--format", o->format, "md (default), json or csv")
@@ -59,6 +60,9 @@ void addCompareCommand(CLI::App& app) {
     sub->callback([o] {
         runGuarded([&] {
             o->request.targets = commaList(o->targets);
+            // A chip that cannot run the model is a row of the table; a name that is no chip is a typo.
+            for (const auto& target : o->request.targets)
+                resolveLibraryPath(LibraryKind::Target, target);
             o->request.jobs = o->jobs ? o->jobs : static_cast<unsigned>(sweep::availableCores());
             const auto c = compareChips(o->request);
             // The plot first: a plot that cannot be drawn is exit 2 with nothing on stdout.

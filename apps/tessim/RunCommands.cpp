@@ -37,7 +37,8 @@ void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
                         "stop a program that has not ended after this many main-clock cycles (exit 2)");
         sub->add_option("--timeout", o.request.timeoutSeconds,
                         "stop a run (a program: one that has not ended) after this many seconds of host "
-                        "time (exit 2, no report)");
+                        "time (exit 2, no report)")
+            ->check(positiveSeconds());
         sub->add_option("--cores", o.request.programCores,
                         "the cores a program's threads run on, in order (thread n on the first free "
                         "one); default: every core")
@@ -153,12 +154,28 @@ void addRunCommands(CLI::App& app) {
                 emitSchedule(emit->request, std::cout);
                 std::cout.flush();
             } else {
-                std::filesystem::create_directories(emit->outDir);
-                std::string path = (std::filesystem::path(emit->outDir) / "schedule.jsonl").string();
-                std::ofstream out(path);
-                emitSchedule(emit->request, out);
-                if (!out)
-                    throw std::runtime_error("cannot write '" + path + "'");
+                // Written under a temporary name and renamed once complete; a failure leaves
+                // neither a partial schedule nor a directory this command made.
+                namespace fs = std::filesystem;
+                const bool made = !fs::exists(emit->outDir);
+                fs::create_directories(emit->outDir);
+                const std::string path = (fs::path(emit->outDir) / "schedule.jsonl").string();
+                const std::string partial = path + ".partial";
+                try {
+                    std::ofstream out(partial);
+                    emitSchedule(emit->request, out);
+                    out.flush();
+                    if (!out)
+                        throw std::runtime_error("cannot write '" + path + "'");
+                    out.close();
+                    fs::rename(partial, path);
+                } catch (...) {
+                    std::error_code ec;
+                    fs::remove(partial, ec);
+                    if (made)
+                        fs::remove(emit->outDir, ec);
+                    throw;
+                }
             }
         });
     });

@@ -80,15 +80,7 @@ void addSweepCommand(CLI::App& app) {
     sub->add_option("--timeout", *timeout,
                     "seconds a point may run before it is killed and recorded as timeout "
                     "(default: the file's timeout, else none)")
-        ->check(CLI::Validator(
-            [](std::string& text) -> std::string {
-                double v = 0.0;
-                // NaN and infinity would pass a plain "positive" check and mean no limit at all.
-                if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || v <= 0.0)
-                    return "expected a positive, finite number of seconds, not '" + text + "'";
-                return {};
-            },
-            "SECONDS"));
+        ->check(positiveSeconds());
     sub->add_flag("--mpi", options->mpi,
                   "distribute points over MPI ranks (mpirun / srun): rank 0 coordinates and "
                   "writes the files, the other ranks run points");

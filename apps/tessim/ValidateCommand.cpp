@@ -42,7 +42,8 @@ void addValidateCommand(CLI::App& app) {
     sub->add_option("--max-cycles", o->request.maxCycles,
                     "stop a program that has not ended after this many main-clock cycles (exit 2)");
     sub->add_option("--timeout", o->request.timeoutSeconds,
-                    "stop a program that has not ended after this many seconds of host time (exit 2)");
+                    "stop a program that has not ended after this many seconds of host time (exit 2)")
+        ->check(positiveSeconds());
     sub->add_option("--cores", o->request.programCores,
                     "the cores a program's threads run on, in order (thread n on the first free "
                     "one); default: every core")

@@ -227,6 +227,13 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.t.tRCD = atLeastOne("tRCD", cycles("tRCD"));
     c.t.tRP = atLeastOne("tRP", cycles("tRP"));
     c.t.tRAS = atLeastOne("tRAS", cycles("tRAS"));
+    // A row stays open at least until its first column command may issue (JESD79-4, JESD209-4:
+    // tRAS > tRCD in every speed bin).
+    if (c.t.tRAS < c.t.tRCD)
+        p.pick("tRAS").fail("tRAS",
+                            fmt::format("tRAS ({} clocks) must not be shorter than tRCD ({} clocks): a row "
+                                        "stays open at least until its first read or write",
+                                        c.t.tRAS, c.t.tRCD));
     c.t.tRTP = cycles("tRTP", c.burstCycles());
     c.t.tWR = cycles("tWR", 0);
     // `refresh: none` switches refresh off in so many words (a preset's refresh timings are then
@@ -261,6 +268,13 @@ DdrConfig DdrConfig::fromYaml(config::Reader& r, const std::string& name) {
     pair("tRRD", 0, c.t.tRRD_S, c.t.tRRD_L);
     pair("tWTR", 0, c.t.tWTR_S, c.t.tWTR_L);
     c.t.tFAW = cycles("tFAW", 0);
+    // Four activates span at least three tRRD_S, so a window shorter than one gap is a slip
+    // (a unit, or tRRD for tFAW), never a rule that binds.
+    if (c.t.tFAW != 0 && c.t.tFAW < c.t.tRRD_S)
+        p.pick("tFAW").fail(
+            "tFAW", fmt::format("tFAW ({} clocks) is shorter than tRRD_S ({} clocks): a window of four "
+                                "activates is at least the gap between two",
+                                c.t.tFAW, c.t.tRRD_S));
     c.t.tRTW = cycles("tRTW", 0);
     c.t.tDQSCK = cycles("tDQSCK", 0);
     c.t.tRPab = cycles("tRPab", 0);

@@ -191,6 +191,9 @@ ConfiguredTarget::ConfiguredTarget(const config::Node& input) {
 Tick ConfiguredTarget::readSettings(config::Reader& r) {
     using namespace config;
     info_.name = r.get<std::string>("name");
+    // Reports, sweeps and `compare` tell targets apart by name.
+    if (info_.name.find_first_not_of(" \t") == std::string::npos)
+        r.fail("name", "a target's name is not empty: reports and comparisons tell targets apart by it");
     r.get<std::string>("description", std::string());
     r.ignore("energy_table");
     info_.mainClock =
@@ -280,7 +283,11 @@ std::vector<std::uint8_t> ConfiguredTarget::connect(config::Reader& owner, const
                                                     Initiator& initiator) {
     std::vector<std::pair<Interconnect*, unsigned>> viaSockets;
     std::vector<std::uint8_t> reached;
-    for (const auto& memName : owner.get<std::vector<std::string>>(key)) {
+    const auto names = owner.get<std::vector<std::string>>(key);
+    if (names.empty())
+        owner.fail(key,
+                   "the list is empty: an engine or DMA moves data only to and from the memories it reaches");
+    for (const auto& memName : names) {
         const MemorySpaceInfo* s = info_.findSpace(memName);
         if (!s)
             owner.fail(key, "no memory named '" + memName + "'");

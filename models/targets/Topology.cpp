@@ -31,6 +31,11 @@ struct ClusterDeclaration {
     unsigned count = 1;
 };
 
+std::string implOf(const Declaration& d) {
+    const Node* impl = d.node->find("impl");
+    return impl && impl->isScalar() ? impl->scalar() : std::string();
+}
+
 std::string instanceName(const std::string& key, unsigned index, unsigned total) {
     if (total == 1)
         return key;
@@ -220,6 +225,15 @@ private:
                 for (unsigned j = 0; j < toTotal; ++j)
                     out.push_back(at(j));
         }
+        // A core reaching several instances of one replicated cache would share "private" caches
+        // in no defined way (which one holds a line?): its own (same count) or one shared cache.
+        if (list && out.size() > 1 && implOf(from) == "engine" && implOf(*to) == "cache")
+            throw ConfigError(
+                where.location(), where.path(),
+                fmt::format("'{}' has {} instances and '{}' has {}: an engine reaches one instance of a "
+                            "cache, its own (give '{}' count {}) or a shared one (count 1), or name one "
+                            "({} … {})",
+                            name, toTotal, from.key, total(from), name, total(from), at(0), at(toTotal - 1)));
         if (out.empty())
             throw ConfigError(
                 where.location(), where.path(),

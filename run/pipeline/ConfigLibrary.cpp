@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "sim/config/ConfigError.h"
+#include "sim/config/EditDistance.h"
 #include "sim/config/Loader.h"
 #include "workloads/KernelRegistry.h"
 
@@ -28,6 +29,12 @@ const char* kindName(LibraryKind kind) {
 
 [[noreturn]] void commandLineError(const std::string& message) {
     throw config::ConfigError({"<command line>", 0, 0}, "", message);
+}
+
+// "; did you mean 'axpy'?" when one known name is close to `name`, else "".
+std::string didYouMean(const std::string& name, const std::vector<std::string>& known) {
+    const std::string close = config::closestMatch(name, known);
+    return close.empty() ? "" : "; did you mean '" + close + "'?";
 }
 
 // `nameOrPath` when it names an existing file or looks like a path (has '/' or an extension);
@@ -150,8 +157,9 @@ std::string resolveLibraryPath(LibraryKind kind, const std::string& nameOrPath) 
     const std::string here = fs::is_directory(status) ? "a directory, not a configuration file"
                              : fs::exists(status)     ? "not a regular file (a device, pipe or socket)"
                                                       : "";
-    commandLineError(std::string("no ") + kindName(kind) + " named '" + nameOrPath + "' (known: " +
-                     joined(known) + ")" + (here.empty() ? "" : "; '" + nameOrPath + "' here is " + here));
+    commandLineError(std::string("no ") + kindName(kind) + " named '" + nameOrPath + "'" +
+                     didYouMean(nameOrPath, known) + " (known: " + joined(known) + ")" +
+                     (here.empty() ? "" : "; '" + nameOrPath + "' here is " + here));
 }
 
 std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& workload) {
@@ -164,7 +172,9 @@ std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& w
             return (plans / (nameOrPath + ".yaml")).string();
         if (fs::is_directory(plans / dir))
             commandLineError("no plan named '" + nameOrPath.substr(slash + 1) + "' in " +
-                             (plans / dir).string() + "/ (its plans: " + joined(plansIn(dir)) + ")");
+                             (plans / dir).string() + "/" +
+                             didYouMean(nameOrPath.substr(slash + 1), plansIn(dir)) +
+                             " (its plans: " + joined(plansIn(dir)) + ")");
     }
     if (auto path = asPath(LibraryKind::Plan, nameOrPath))
         return *path;
@@ -204,7 +214,8 @@ std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& w
     std::vector<std::string> known;
     for (const auto& e : listLibrary(LibraryKind::Plan))
         known.push_back(e.name);
-    commandLineError("no plan named '" + nameOrPath + "' (known: " + joined(known) + ")");
+    commandLineError("no plan named '" + nameOrPath + "'" + didYouMean(nameOrPath, known) +
+                     " (known: " + joined(known) + ")");
 }
 
 std::string libraryPlanForStrategy(const std::string& strategy, const config::Node& workload) {

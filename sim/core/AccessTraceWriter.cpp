@@ -1,5 +1,7 @@
 #include "sim/core/AccessTraceWriter.h"
 
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -20,7 +22,8 @@ const char* accessSourceName(AccessSource s, bool write) {
 AccessTraceWriter::AccessTraceWriter(const std::string& path, const InitiatorRegistry& initiators)
     : file_(std::fopen(path.c_str(), "w")), initiators_(initiators) {
     if (!file_)
-        throw std::runtime_error("cannot write the access trace '" + path + "'");
+        throw std::runtime_error("--access-trace: cannot write the access trace '" + path +
+                                 "': " + std::strerror(errno));
     std::fputs("{\"schema\":\"tessim.access-trace/1\",\"time_unit\":\"ps\"}\n", file_);
 }
 

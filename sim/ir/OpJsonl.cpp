@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/config/ConfigError.h"
+#include "sim/config/JsonSyntax.h"
 #include "sim/ir/OpTable.h"
 #include "sim/ir/ScheduleFileStream.h"
 
@@ -166,8 +167,9 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
 
 // A line's top-level fields, parsed without building a tree: a schedule line is a flat object, and
 // this is most of the cost of reading one. Fields in file order; a repeated key keeps its last
-// value, as nlohmann's parser does. A line that is not a flat object (nested values, not an
-// object, bad JSON) is handed to nlohmann's parser, whose values and errors it then gives.
+// value, as nlohmann's parser does, and repeated() names it (the reader refuses it). A line that is not a
+// flat object (nested values, not an object, bad JSON) is handed to nlohmann's parser, whose values and
+// errors it then gives.
 class FlatObject : public nlohmann::json_sax<nlohmann::json> {
 public:
     using Field = std::pair<std::string, nlohmann::json>;
@@ -185,6 +187,8 @@ public:
                 fields_.emplace_back(key, std::move(value));
     }
     bool isObject() const { return isObject_; }
+    // The first key given twice ("" when none).
+    const std::string& repeated() const { return repeated_; }
     const std::vector<Field>& fields() const { return fields_; }
     const nlohmann::json* find(const std::string& key) const {
         for (const Field& f : fields_)
@@ -223,6 +227,8 @@ private:
             return false;
         for (Field& f : fields_)
             if (f.first == key_) {
+                if (repeated_.empty())
+                    repeated_ = key_;
                 f.second = nlohmann::json(std::forward<V>(v));
                 return true;
             }
@@ -232,6 +238,7 @@ private:
 
     std::vector<Field> fields_;
     std::string key_;
+    std::string repeated_;
     bool started_ = false;
     bool isObject_ = true;
 };
@@ -245,12 +252,19 @@ public:
             j_.emplace(text);
         } catch (const nlohmann::json::parse_error& e) {
             throw config::ConfigError({file_, line_, static_cast<int>(e.byte)}, "",
-                                      std::string("invalid JSON: ") + e.what());
+                                      "invalid JSON: " + config::jsonSyntaxMessage(e));
         } catch (const nlohmann::json::out_of_range&) {
             numberOutOfRange();
         }
         if (!j_->isObject())
             fail("", "expected a JSON object");
+        if (const std::string& twice = j_->repeated(); !twice.empty()) {
+            const std::string quoted = "\"" + twice + "\"";
+            const auto second = text_.find(quoted, text_.find(quoted) + 1);
+            throw config::ConfigError(
+                {file_, line_, second == std::string::npos ? 1 : static_cast<int>(second) + 1}, twice,
+                "field '" + twice + "' is given twice on this line: which value was meant?");
+        }
     }
     // A number beyond a double (1e400): the parser names no place, so find the first such
     // number and the key before it.
@@ -570,8 +584,15 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
                 op.base = static_cast<std::uint8_t>(kScalarRegBase + r);
             }
         }
-        if (takesImmediate(desc, op))
+        if (takesImmediate(desc, op)) {
             op.imm = p.get<double>("imm", 0.0);
+            // A slide moves by whole elements, at most a register group's worth (the executor
+            // turns it into an index).
+            if (op.kind == OpKind::Slide && (op.imm != std::floor(op.imm) || std::fabs(op.imm) > 16777216.0))
+                p.fail("imm", fmt::format(
+                                  "a slide moves by a whole number of elements up to 2^24 either way, not {}",
+                                  op.imm));
+        }
         if (desc.lmul) {
             op.imm = p.get<double>("lmul", 1.0);
             if (op.imm != 1 && op.imm != 2 && op.imm != 4 && op.imm != 8)

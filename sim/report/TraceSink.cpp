@@ -1,6 +1,8 @@
 #include "sim/report/TraceSink.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <stdexcept>
@@ -43,13 +45,14 @@ void TraceSink::write(const std::string& path) const {
     }
     std::ofstream out(path);
     if (!out)
-        throw std::runtime_error("cannot write trace file '" + path + "'");
+        throw std::runtime_error("--trace: cannot write trace file '" + path + "': " + std::strerror(errno));
     nlohmann::ordered_json doc;
     doc["traceEvents"] = events;
     doc["displayTimeUnit"] = "ns";
     out << doc.dump() << '\n';
+    out.flush();
     if (!out)
-        throw std::runtime_error("cannot write trace file '" + path + "'");
+        throw std::runtime_error("--trace: cannot write trace file '" + path + "': " + std::strerror(errno));
 }
 
 }  // namespace tessim

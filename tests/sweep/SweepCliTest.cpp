@@ -102,7 +102,8 @@ TEST(SweepCli, LibrarySweepsRunByNameAndUnknownNamesAreRefused) {
     r = runShell(env + kTessimBinary + " sweep quik --out " + dir + "/out2", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_NE(r.err.find("no sweep named 'quik' (known: quick)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("no sweep named 'quik'; did you mean 'quick'? (known: quick)"), std::string::npos)
+        << r.err;
     EXPECT_FALSE(exists(dir + "/out2"));
 }
 

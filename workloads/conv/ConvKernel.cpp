@@ -271,10 +271,11 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
         std::vector<Reader> rows = w.children("layers");
         if (rows.empty())
             w.fail("layers", "the layer list is empty");
+        std::map<std::string, std::size_t> names;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             ConvParams p;
             p.index = static_cast<std::uint32_t>(i);
-            p.name = rows[i].get<std::string>("name", fmt::format("layer{}", i));
+            p.name = readLayerName(rows[i], i, names);
             p.s = readConvShape(rows[i]);
             requant(p, &rows[i]);
             rows[i].finish();

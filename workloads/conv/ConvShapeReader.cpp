@@ -18,6 +18,17 @@ void readWindow(config::Reader& r, ConvShape& s) {
     s.padW = r.get<std::uint32_t>("pad_w", pad, padding);
 }
 
+std::string readLayerName(config::Reader& row, std::size_t index, std::map<std::string, std::size_t>& seen) {
+    std::string name = row.get<std::string>("name", fmt::format("layer{}", index));
+    const auto [at, fresh] = seen.emplace(name, index);
+    if (!fresh)
+        row.fail(
+            "name",
+            fmt::format("layer name '{}' is given twice (first at layers[{}]): reports key layers by name",
+                        name, at->second));
+    return name;
+}
+
 ConvShape readConvShape(config::Reader& r) {
     using config::Range;
     ConvShape s;

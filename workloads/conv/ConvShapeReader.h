@@ -3,6 +3,9 @@
 // by every conv2d row, so a layer reads the same on every chip.
 #pragma once
 
+#include <map>
+#include <string>
+
 #include "sim/config/Reader.h"
 #include "workloads/conv/ConvGeometry.h"
 
@@ -11,5 +14,9 @@ namespace tessim {
 ConvShape readConvShape(config::Reader& r);
 // A window's keys (a convolution's or a pool's): k (or kh and kw), stride, pad (or pad_h, pad_w).
 void readWindow(config::Reader& r, ConvShape& s);
+// Entry `index` of a `layers` list: its `name` (layer<index> when left out). Reports, traces and
+// comparisons key layers by name, so a name given twice is refused at the second; `seen` maps the
+// names read so far to their entry.
+std::string readLayerName(config::Reader& row, std::size_t index, std::map<std::string, std::size_t>& seen);
 
 }  // namespace tessim

@@ -552,10 +552,11 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
         std::vector<Reader> rows = w.children("layers");
         if (rows.empty())
             w.fail("layers", "the layer list is empty");
+        std::map<std::string, std::size_t> names;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             RvvLayer l;
             l.index = static_cast<std::uint32_t>(i);
-            l.name = rows[i].get<std::string>("name", fmt::format("layer{}", i));
+            l.name = readLayerName(rows[i], i, names);
             std::vector<std::string> ops{"Conv"};
             ops.insert(ops.end(), vectorLayerOps().begin(), vectorLayerOps().end());
             const std::string op = rows[i].oneOf("op", ops, std::string("Conv"));
