@@ -5,7 +5,9 @@
 # cli (--set assignments and --max-memory), onnx (the ONNX model reader; needs libonnx-dev and
 # libprotobuf-dev, skipped without them). The test suite replays the seed corpora (ctest -L fuzz).
 # New inputs go to build-fuzz/corpus/ (the repository's seeds are not modified); crashes to
-# build-fuzz/crashes/. Usage: tests/fuzz/run.sh [SECONDS] [HARNESS...]
+# build-fuzz/crashes/. Usage: tests/fuzz/run.sh [SECONDS] [HARNESS...]; with TESSIM_FUZZ_RUNS=N
+# each harness stops after N executions instead (SECONDS still bounds it): the long run is
+# TESSIM_FUZZ_RUNS=1000000 tests/fuzz/run.sh 86400 (docs/testing.md).
 set -euo pipefail
 seconds=${1:-60}
 shift || true
@@ -58,11 +60,15 @@ for name in "${harnesses[@]}"; do
         -o "$out/fuzz_$name"
     mkdir -p "$out/corpus/$name"
     cp -n "$root/tests/fuzz/corpus/$name"/* "$out/corpus/$name/" 2>/dev/null || true
-    echo "== $name: ${seconds} s"
-    if ! "$out/fuzz_$name" "$out/corpus/$name" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
+    runs=()
+    [ -n "${TESSIM_FUZZ_RUNS:-}" ] && runs=(-runs="$TESSIM_FUZZ_RUNS")
+    echo "== $name: ${seconds} s${TESSIM_FUZZ_RUNS:+ or $TESSIM_FUZZ_RUNS executions}"
+    start=$SECONDS
+    if ! "$out/fuzz_$name" "$out/corpus/$name" "${runs[@]}" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
         -rss_limit_mb=2048 -artifact_prefix="$out/crashes/$name-" -print_final_stats=1 2>"$out/$name.log"; then
         status=1
     fi
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY" "$out/$name.log" || true
+    echo "   $((SECONDS - start)) s"
 done
 exit $status
