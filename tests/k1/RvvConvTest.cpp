@@ -61,9 +61,27 @@ INSTANTIATE_TEST_SUITE_P(
         Shape{"depthwiseAsGemms", SHAPE(9, 7, 6, 6, "--set workload.groups=6 --set plan.depthwise=im2col"),
               9 * 7 * 6},
         Shape{"f16", SHAPE(9, 7, 6, 6, "--set plan.dtype=f16"), 9 * 7 * 6},
+        Shape{"f64", SHAPE(9, 7, 6, 6, "--set plan.dtype=f64"), 9 * 7 * 6},
         Shape{"tilesOf3OnThreeCores", SHAPE(9, 7, 5, 6, "--set plan.tile_pixels=3 --set plan.threads=3"),
               9 * 7 * 6}),
     [](const ::testing::TestParamInfo<Shape>& info) { return std::string(info.param.name); });
+
+// An f64 model runs in f64 by default (SEW 64: half the lanes of f32, so about twice the time of
+// a compute-bound layer), as seed 003's map does as the ftm2000-conv reproduction's CPU stand-in.
+TEST(RvvConv, AnF64ModelRunsAtSew64WithHalfTheLanesOfF32) {
+    const std::string layer =
+        "--workload conv-ftm --set workload.h=48 --set workload.w=48 --set workload.filters=8";
+    const auto f64 = runK1(layer + " --functional");
+    const auto f32 = runK1(layer + " --set plan.dtype=f32");
+    ASSERT_FALSE(f64.is_null());
+    ASSERT_FALSE(f32.is_null());
+    EXPECT_EQ(f64["plan"]["config"]["dtype"], "f64");
+    EXPECT_EQ(f64["functional"]["mismatches"], 0) << f64["functional"];
+    // Half the lanes per register: at least twice the compute bound (more where the reduction
+    // tails of shorter strips add ops).
+    EXPECT_GE(f64["bounds"]["compute_s"].get<double>(), 1.9 * f32["bounds"]["compute_s"].get<double>());
+    EXPECT_GT(f64["seconds"].get<double>(), 1.3 * f32["seconds"].get<double>());
+}
 
 TEST(RvvConv, ALayerListReportsEveryLayerAtOrAboveItsComputeBound) {
     const std::string path = "/tmp/tessim-rvv-net-" + std::to_string(::getpid()) + ".yaml";

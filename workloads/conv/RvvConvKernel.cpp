@@ -543,8 +543,8 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     w.get<std::string>("source", std::string());
     w.get<std::uint64_t>("batch", 1, Range<std::uint64_t>{1, 1});
     // The model's types (an INT8 network for the NPU, say): this core runs the plan's dtype.
-    p.modelDtype = w.oneOf("dtype", {"i8", "f16", "f32"}, std::string("f32"));
-    w.oneOf("output_dtype", {"i8", "i32", "f16", "f32"},
+    p.modelDtype = w.oneOf("dtype", {"i8", "f16", "f32", "f64"}, std::string("f32"));
+    w.oneOf("output_dtype", {"i8", "i32", "f16", "f32", "f64"},
             p.modelDtype == "i8" ? std::string("i8") : p.modelDtype);
     skipRequant(w);
     p.listed = w.has("layers");
@@ -581,8 +581,11 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     PlanReader planReader(plan);
     Reader& pl = planReader.reader;
     pl.oneOf("strategy", {"rvv-im2col"}, std::string("rvv-im2col"));
-    // Default: f32 whatever the model's type (the X60's integer dot products are not modelled).
-    parseDType(pl.oneOf("dtype", {"f32", "f16"}, std::string("f32")), p.dtype);
+    // Default: the model's floating-point type; f32 for an integer model (the X60's integer dot
+    // products are not modelled). f64: RVV e64 (vfmacc.vv at SEW 64), half the lanes of f32.
+    parseDType(
+        pl.oneOf("dtype", {"f32", "f16", "f64"}, p.modelDtype == "i8" ? std::string("f32") : p.modelDtype),
+        p.dtype);
     const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads", 0);
     FcParams& g = p.gemm;
     g.dtype = p.dtype;
