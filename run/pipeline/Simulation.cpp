@@ -365,7 +365,8 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     try {
         // A program checks its own --timeout (and names its pc); any other run is watched here.
         const HostTimeWatchdog watchdog(request.program.empty() ? request.timeoutSeconds : 0.0,
-                                        "the run of " + target.info().name);
+                                        "the run of " + target.info().name,
+                                        HostTimeWatchdog::progressInterval());
         sc_core::sc_start();
         rethrowNamingScheduleLine(request.scheduleFile, target);
         checkNoEngineWaits(request.scheduleFile, target);

@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "hardening/CliRun.h"
+#include "run/pipeline/HostTimeWatchdog.h"
 #include "run/sweep/PointSet.h"
 #include "run/sweep/SweepSpec.h"
 #include "sim/config/ConfigError.h"
@@ -41,6 +43,26 @@ struct TempYaml {
         return n;
     }
 };
+
+// A long run at a terminal says every 30 s (here every 0.1 s) that it is still going and how to
+// bound it; the lines stop when the run ends.
+TEST(Limits, ALongRunSaysItIsStillGoingUntilItEnds) {
+    ::testing::internal::CaptureStderr();
+    {
+        const tessim::HostTimeWatchdog watchdog(0.0, "the run of npu", 0.1);
+        std::this_thread::sleep_for(std::chrono::milliseconds(350));
+    }
+    const std::string during = ::testing::internal::GetCapturedStderr();
+    const std::string line = "tessim: the run of npu is still running after ";
+    std::size_t lines = 0;
+    for (std::size_t at = during.find(line); at != std::string::npos; at = during.find(line, at + 1))
+        ++lines;
+    EXPECT_GE(lines, 2u) << during;
+    EXPECT_NE(during.find("s of host time (--timeout SECONDS stops a run)"), std::string::npos) << during;
+    ::testing::internal::CaptureStderr();
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
 
 TEST(Limits, DurationsBeyondSimulatedTimeAreRefused) {
     std::string why;
