@@ -268,6 +268,7 @@ void HazardDetector::report(ValidationLog& log, std::uint32_t m, const Window& o
 }
 
 void HazardDetector::analyse(ValidationLog& log) {
+    checkWaitsHaveTransfers(log);
     for (std::uint32_t m = 0; m < windows_.size(); ++m) {
         std::vector<Window>& ws = windows_[m];
         std::stable_sort(ws.begin(), ws.end(),
@@ -348,6 +349,31 @@ void HazardDetector::checkEnginePairs(ValidationLog& log, std::uint32_t m) {
         }
         auto& mine = byParty[w.party];
         (w.write ? mine.first : mine.second).set(std::make_pair(range, i + 1));
+    }
+}
+
+// A dma_wait on a tag that no transfer of the run carries waits for nothing: the engine goes on as
+// if its data had arrived (a wrong tag, or a start that was left out). A wait before the step
+// that first fills a buffer is harmless and not reported.
+void HazardDetector::checkWaitsHaveTransfers(ValidationLog& log) {
+    for (const auto& [initiator, s] : syncs_) {
+        for (const SyncPoint& wait : s.dmaWaits) {
+            bool carried = false;
+            for (const Party& p : parties_)
+                carried = carried || (p.dma && p.tag == wait.object);
+            if (carried)
+                continue;
+            ValidationError e;
+            e.kind = "dma-wait";
+            e.engine = initiatorName(initiator);
+            e.timeNs = ns(wait.time);
+            e.message =
+                fmt::format("{} waits for DMA tag {} at {}, but no transfer of the run carries that tag: "
+                            "the wait orders nothing (a wrong tag, or a missing dma_start?)",
+                            e.engine, wait.object, formatNs(ns(wait.time)));
+            const std::string key = fmt::format("dma-wait|{}|{}", e.engine, wait.object);
+            log.add(std::move(e), key);
+        }
     }
 }
 

@@ -74,6 +74,7 @@ private:
     };
 
     void report(ValidationLog& log, std::uint32_t memory, const Window& early, const Window& late);
+    void checkWaitsHaveTransfers(ValidationLog& log);
     std::string describe(const Window& w) const;
     bool ordered(const Window& first, const Window& second) const;
     void sweepDmaOverlaps(ValidationLog& log, std::uint32_t memory);

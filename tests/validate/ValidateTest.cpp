@@ -259,6 +259,21 @@ TEST(ValidateSeeded, EditedScheduleWithALaterWaitRemovedIsReadAfterWrite) {
     EXPECT_EQ(v.kinds(), std::set<std::string>{"raw-hazard"});
 }
 
+// A wait on a tag no transfer carries (a mistyped tag) orders nothing: reported, not valid.
+TEST(ValidateSeeded, AWaitOnATagNoTransferCarriesIsDmaWait) {
+    Verdict v = seeded("wrongtag", [](std::vector<Json>& l) {
+        l[find(l, [](const Json& o) { return isOp(o, "dma_wait") && o["tag"] == 1; })]["tag"] = 77;
+    });
+    EXPECT_EQ(v.exitCode, 1) << v.err;
+    ASSERT_TRUE(v.kinds().count("dma-wait")) << v.out.dump();
+    for (const auto& e : v.out["errors"]) {
+        if (e["kind"] == "dma-wait") {
+            EXPECT_NE(e["message"].get<std::string>().find("npu waits for DMA tag 77"), std::string::npos)
+                << e["message"];
+        }
+    }
+}
+
 TEST(ValidateSeeded, PingPongBuffersSwappedIsWriteAfterRead) {
     // The prefetch of the second tile lands in the buffer the first tile is computing from.
     Verdict v = seeded("swap", [](std::vector<Json>& l) {

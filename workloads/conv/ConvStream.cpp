@@ -48,8 +48,10 @@ protected:
             ++i_;
             if (p_.strategy == ConvStrategy::DoubleBuffer && pendingOut_ >= 0) {
                 store(static_cast<std::uint64_t>(pendingOut_), out);
-                out.push_back(dmaWait(p_.tagOut(0)));
-                out.push_back(dmaWait(p_.tagOut(1)));
+                // Each output buffer that carried a write-back (one tile uses only the first).
+                for (unsigned slot = 0; slot < 2; ++slot)
+                    if (storedFrom_[slot])
+                        out.push_back(dmaWait(p_.tagOut(slot)));
             }
             return !out.empty() || false;
         }
@@ -228,6 +230,7 @@ private:
         const std::uint32_t ob = p_.s.outBytes;  // INT8 outputs, or INT32 accumulators
         const std::uint64_t f0 = std::uint64_t{st.g} * fg + std::uint64_t{st.f} * p_.t.tf;
         std::uint64_t dst = p_.ddrOut + ((f0 * ho + h.o0) * wo + w.o0) * ob;
+        storedFrom_[oslot] = true;
         out.push_back(dmaCopy(
             p_.tagOut(oslot), channel(DmaStream::Output), {w.n * ob, h.n, tf},
             {p_.sram->id, p_.layout.slotOut[oslot], std::int64_t{w.n} * ob, std::int64_t{w.n} * h.n * ob},
@@ -238,6 +241,7 @@ private:
     bool started_ = false;
     std::uint64_t i_ = 0;
     std::int64_t pendingOut_ = -1;
+    bool storedFrom_[2] = {false, false};  // output buffers a write-back has left from
     Resident in_, w_;
 };
 

@@ -40,9 +40,10 @@ protected:
             return true;
         case Stage::BlockHead:
             if (block_ == blocks_) {
-                if (filters_ > 0) {
+                if (filters_ > 0) {  // each output buffer a write-back used (one block: the first)
                     out.push_back(bundleStart(dmaWait(kOutputTag)));
-                    out.push_back(bundleStart(dmaWait(kOutputTag + 1)));
+                    if (blocks_ > 1)
+                        out.push_back(bundleStart(dmaWait(kOutputTag + 1)));
                 }
                 stage_ = Stage::Done;
                 return true;
