@@ -20,7 +20,7 @@ flags=(-std=c++17 -O1 -g "${sanitizers[@]}" -I"$root" -DTESSIM_SOURCE_DIR="\"$ro
     -DONNX_NAMESPACE=onnx -DONNX_ML=1)
 declare -A sources=(
     [yaml]="tests/fuzz/YamlLoaderFuzz.cpp"
-    [schedule]="tests/fuzz/ScheduleFuzz.cpp sim/ir/OpJsonl.cpp sim/ir/ScheduleFileStream.cpp sim/ir/Op.cpp"
+    [schedule]="tests/fuzz/ScheduleFuzz.cpp sim/ir/OpJsonl.cpp sim/ir/ScheduleFileStream.cpp sim/ir/Op.cpp sim/ir/OpTable.cpp sim/ir/OpSemantics.cpp sim/ir/Int8Dot.cpp sim/ir/Footprint.cpp"
     [scalesim-cfg]="tests/fuzz/ScaleSimConfigFuzz.cpp workloads/scalesim/ScaleSimConfig.cpp"
     [scalesim-topology]="tests/fuzz/ScaleSimTopologyFuzz.cpp workloads/scalesim/ScaleSimTopology.cpp"
     [cli]="tests/fuzz/CommandLineFuzz.cpp sim/core/MemoryLimit.cpp"
