@@ -37,4 +37,17 @@ struct PlanReader {
     config::Reader reader;
 };
 
+// The plan's `reduction` of RVV GEMM and TT loops that sum an accumulator's lanes: `unordered`
+// (vfredusum, the default) or `ordered` (vfredosum: strictly in element order, as a compiler must
+// keep C's sum order without -ffast-math; slower on the X60). `reduces`: the plan's loop sums
+// lanes at all (an fc vectorised over its outputs does not; then `ordered` is refused).
+inline bool readReduction(config::Reader& plan, bool reduces) {
+    const bool ordered =
+        plan.oneOf("reduction", {"unordered", "ordered"}, std::string("unordered")) == "ordered";
+    if (ordered && !reduces)
+        plan.fail("reduction",
+                  "this plan's loop sums no lanes (vectorised over the outputs): only 'unordered' applies");
+    return ordered;
+}
+
 }  // namespace tessim

@@ -592,6 +592,7 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     g.rb = pl.get<unsigned>("rb", 2u, Range<unsigned>{1, 16});
     g.ro = pl.get<unsigned>("ro", 4u, Range<unsigned>{1, 16});
     g.lmul = pl.get<unsigned>("lmul", 2u, Range<unsigned>{1, 8});
+    g.orderedReduce = readReduction(pl, true);
     // Pixels per im2col + GEMM step; 0: as many as fill half the memory the plan uses (the L1), so
     // that the GEMM reads the column rows from it while the weights stream through.
     const std::uint64_t tilePixels =

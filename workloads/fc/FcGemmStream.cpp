@@ -203,6 +203,8 @@ private:
             for (unsigned o = 0; o < ro; ++o, ++sum) {
                 const std::uint8_t s = scalarReg(kFirstSum + sum % kSumRegs);
                 Op reduce = tessim::vectorOp(OpKind::Reduce, p_.accType(), p_.reduceVl());
+                if (p_.orderedReduce)
+                    reduce.flags |= Op::kOrdered;
                 reduce.dst = s;
                 reduce.src[0] = acc(b, o);
                 out.push_back(reduce);

@@ -49,6 +49,8 @@ struct FcParams {
     unsigned group = 1;  // registers per operand (lmul on engines with register groups)
     // f16 data accumulated in f32 (vfwmacc): accumulator groups of twice the operands' registers.
     bool widen = false;
+    // Each output's lanes summed strictly in element order (vfredosum), else in any order (vfredusum).
+    bool orderedReduce = false;
     std::uint32_t vlmax = 0;  // elements per vector op
     const MemorySpaceInfo* memory = nullptr;
     std::uint64_t xAddr = 0, wAddr = 0, yAddr = 0;

@@ -121,6 +121,7 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     p.rb = pl.get<unsigned>("rb", 2u, Range<unsigned>{1, 64});
     p.ro = pl.get<unsigned>("ro", 4u, Range<unsigned>{1, 64});
     p.lmul = pl.get<unsigned>("lmul", 2u, Range<unsigned>{1, 8});
+    p.orderedReduce = readReduction(pl, !p.overOut);
     if ((p.lmul & (p.lmul - 1)) != 0)
         pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", p.lmul));
     // f16 accumulates in f16 (vfmacc at e16) or in f32 (vfwmacc, then vfredusum at e32).

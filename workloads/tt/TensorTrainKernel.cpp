@@ -374,6 +374,7 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
     const EngineInfo& core = *engines[0];
     p.packing = pl.get<bool>("packing", true);
     p.vectorise = pl.oneOf("vectorise", {"auto", "r", "k", "m", "b"}, std::string("auto"));
+    p.orderedReduce = readReduction(pl, true);
     const Range<unsigned> factor{1, 16};
     p.rm = pl.get<unsigned>("rm", 4u, factor);
     p.rb = pl.get<unsigned>("rb", 3u, factor);

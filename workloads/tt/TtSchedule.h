@@ -123,6 +123,7 @@ struct TtParams {
     unsigned vectorLength = 8;
     bool bOuter = false;
     bool packing = true;
+    bool orderedReduce = false;  // sums along k in element order (vfredosum), else vfredusum
     std::string vectorise = "auto";
     std::string tiling = "none";
     unsigned l2Assoc = 16;

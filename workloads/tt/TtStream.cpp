@@ -323,6 +323,8 @@ private:
                         const std::uint8_t s = scalarReg(kFirstSum + sum_++ % kSumRegs);
                         setVl(out, reduceVl);
                         Op reduce = vectorOp(OpKind::Reduce, kData, reduceVl);
+                        if (p_.orderedReduce)
+                            reduce.flags |= Op::kOrdered;
                         reduce.dst = s;
                         reduce.src[0] = acc(m, b, r);
                         out.push_back(reduce);
