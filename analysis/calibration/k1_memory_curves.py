@@ -102,8 +102,8 @@ def main():
     ap.add_argument("--target", default="k1", help="the K1 target, or a YAML variant of it (default k1)")
     ap.add_argument("--program", metavar="ELF",
                     help="time the loops of tests/riscv/programs/memory_rvv.c (built with -march=rv64gcv "
-                         "-static) instead of the generated kernels: rvv_m8 only, sizes up to 8 MiB, "
-                         "rounded down to a multiple of 8 B")
+                         "-static) instead of the generated kernels: rvv_m8 (vsetvli e8,m8) and scalar "
+                         "(the byte loop), sizes up to 8 MiB, rounded down to a multiple of 8 B")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="passed to every run as --set (a what-if: target.cluster.l1.prefetcher.kind=stride)")
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
@@ -113,11 +113,14 @@ def main():
         sys.exit("--points: at least 1")
     columns = [c.strip() for c in args.columns.split(",") if c.strip()]
     for c in columns:
+        if args.program and c == "scalar":
+            continue
         if not c.startswith("rvv_m") or c[5:] not in ("1", "2", "4", "8"):
-            sys.exit(f"--columns: {c} is not one of rvv_m1, rvv_m2, rvv_m4, rvv_m8 (the generated kernels' loops)")
+            sys.exit(f"--columns: {c} is not one of rvv_m1, rvv_m2, rvv_m4, rvv_m8 (the generated kernels' loops)"
+                     + ("; with --program also scalar" if args.program else ""))
     if args.program:
-        if columns != ["rvv_m8"]:
-            sys.exit("--program: memory_rvv.c's loop is `vsetvli e8,m8`: use --columns rvv_m8")
+        if any(c not in ("rvv_m8", "scalar") for c in columns):
+            sys.exit("--program: memory_rvv.c's loops are `vsetvli e8,m8` (rvv_m8) and the byte loop (scalar)")
         args.max = min(args.max, 8 << 20)
     work = [(c, size, board) for c in columns
             for size, board in pick(board_curve(args.kernel, c), args.min, args.max, args.points)]
@@ -125,7 +128,9 @@ def main():
         work = [(c, size - size % 8, board) for c, size, board in work]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         if args.program:
-            rates = list(pool.map(lambda w: program_rate(args.tessim, args.target, args.program, args.kernel,
+            # The scalar column is the byte loop (lbu/sb), memory_rvv.c's memcpy_bytes/memset_bytes.
+            rates = list(pool.map(lambda w: program_rate(args.tessim, args.target, args.program,
+                                                         args.kernel + ("_bytes" if w[0] == "scalar" else ""),
                                                          w[1], args.set), work))
         else:
             rates = list(pool.map(lambda w: model_rate(args.tessim, args.target, args.kernel, w[1],

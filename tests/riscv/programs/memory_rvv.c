@@ -1,6 +1,6 @@
 // memcpy and memset as the loops a program would write (build with -march=rv64gcv): the RVV
 // strip-mined loop `vsetvli e8,m8; vle8.v; vse8.v` and the scalar one (8-byte ld/sd). Arguments:
-// memcpy|memset|memcpy_scalar|memset_scalar BYTES PASSES. Prints the cycles of the first pass
+// memcpy|memset|memcpy_scalar|memset_scalar|memcpy_bytes|memset_bytes BYTES PASSES. Prints the cycles of the first pass
 // and the mean of the later ones (the buffers warm), from rdcycle.
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +42,20 @@ static void set_scalar(unsigned char* d, int value, unsigned long n) {
                      : "memory");
 }
 
+// The byte loops a plain C `while (n--) *d++ = *s++;` compiles to at -O2 without vectorisation
+// (the board's `scalar` column): lbu/sb and two pointer increments per byte, the end compared.
+static void copy_bytes(unsigned char* d, const unsigned char* s, unsigned long n) {
+    unsigned char* end = d + n;
+    __asm__ volatile("1:\n lbu t0, 0(%1)\n sb t0, 0(%0)\n addi %1, %1, 1\n addi %0, %0, 1\n bne %0, %2, 1b"
+                     : "+r"(d), "+r"(s)
+                     : "r"(end)
+                     : "t0", "memory");
+}
+static void set_bytes(unsigned char* d, int value, unsigned long n) {
+    unsigned char* end = d + n;
+    __asm__ volatile("1:\n sb %2, 0(%0)\n addi %0, %0, 1\n bne %0, %1, 1b" : "+r"(d) : "r"(end), "r"(value) : "memory");
+}
+
 int main(int argc, char** argv) {
     if (argc != 4)
         return 2;
@@ -55,9 +69,12 @@ int main(int argc, char** argv) {
     void (*copy)(unsigned char*, const unsigned char*, unsigned long) = !strcmp(kind, "memcpy") ? copy_rvv
                                                                         : !strcmp(kind, "memcpy_scalar")
                                                                             ? copy_scalar
+                                                                        : !strcmp(kind, "memcpy_bytes")
+                                                                            ? copy_bytes
                                                                             : 0;
     void (*set)(unsigned char*, int, unsigned long) = !strcmp(kind, "memset")          ? set_rvv
                                                       : !strcmp(kind, "memset_scalar") ? set_scalar
+                                                      : !strcmp(kind, "memset_bytes")  ? set_bytes
                                                                                        : 0;
     if (!copy && !set)
         return 2;
