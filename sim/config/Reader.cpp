@@ -281,12 +281,26 @@ void Reader::decode(const Node& node, Duration& out) {
     decodeQuantity(node, out, &parseDuration, "a duration with a unit, like 10 ns", "s");
 }
 
+// A configuration's energies are per event (an access, a MAC, a burst, a refresh); the costliest,
+// a whole DRAM device's refresh, is about 100 nJ, so a millijoule is a unit slipped by orders of
+// magnitude. Its powers are a part's static or background power: beyond a kilowatt likewise.
 void Reader::decode(const Node& node, Energy& out) {
     decodeQuantity(node, out, &parseEnergy, "an energy with a unit, like 1.5 pJ", "J");
+    if (out.joules > 1e-3)
+        throw ConfigError(
+            node.location(), node.path(),
+            fmt::format("'{}' is above 1 mJ, more than any single event of a chip or its DRAM "
+                        "costs (a refresh of a whole device is about 100 nJ): is the unit right?",
+                        node.scalar()));
 }
 
 void Reader::decode(const Node& node, Power& out) {
     decodeQuantity(node, out, &parsePower, "a power with a unit, like 250 mW", "W");
+    if (out.watts > 1e3)
+        throw ConfigError(node.location(), node.path(),
+                          fmt::format("'{}' is above 1 kW, beyond the static or background power of any part "
+                                      "of an edge chip: is the unit right?",
+                                      node.scalar()));
 }
 
 void Reader::decode(const Node& node, std::vector<int64_t>& out) {

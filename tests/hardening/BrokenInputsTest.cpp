@@ -299,6 +299,9 @@ const std::vector<Case> kCases = {
     {"k1-lmul-latency-negative.target.yaml", "9:48: error: cluster.core.units.vlsu.ops.vload.latency.m8",
      "-13 is out of range: it must be between 0 and 1000000"},
     {"ftm-vliw-word.target.yaml", "4:9: error: core.vliw", "expected true or false, got 'sometimes'"},
+    {"absurd-energy.target.yaml", "4:27: error: spm.energy.read_energy_per_byte",
+     "'1e30 pJ' is above 1 mJ, more than any single event of a chip or its DRAM costs"},
+    {"absurd-static-power.target.yaml", "3:17: error: l2.static_power", "'5000 W' is above 1 kW"},
     // Workloads
     {"absurd-count.workload.yaml", "3:4: error: n", "expected an integer, got '1e30'"},
     {"unclosed-single-quote.workload.yaml", "3:4: error:",
