@@ -56,6 +56,7 @@ enum class OpKind : std::uint16_t {
     FCmp,  // scalar FP: sd ← 1 if ss0 < ss1, else 0 (compares, class, FP → int, moves to an int register)
     Max,   // vd ← max(vs0, vs1) (vfmax, vmax): pooling, ReLU
     Min,   // vd ← min(vs0, vs1) (vfmin, vmin): clipping
+    Sub,   // vd ← vs0 − vs1 (vfsub, vsub; ss0 first: vfrsub)
     BuiltInCount  // number of built-in kinds, not an op
 };
 

@@ -126,6 +126,11 @@ void min(const Op& op, OpExecution& exec) {
     elementwise(op, exec, 2, [&](double a, double b, double) { return roundTo(op.dtype, std::min(a, b)); });
 }
 
+// a − b rounded once, as a + (−b): negation is exact.
+void sub(const Op& op, OpExecution& exec) {
+    elementwise(op, exec, 2, [&](double a, double b, double) { return addIn(op.dtype, a, -b); });
+}
+
 void broadcast(const Op& op, OpExecution& exec) {
     const double value = roundTo(op.dtype, op.src[0] == kNoReg ? op.imm : exec.scalar(op.src[0]));
     auto& d = exec.vector(op.dst);

@@ -52,6 +52,7 @@ void mul(const Op&, OpExecution&);
 void add(const Op&, OpExecution&);
 void max(const Op&, OpExecution&);
 void min(const Op&, OpExecution&);
+void sub(const Op&, OpExecution&);
 void broadcast(const Op&, OpExecution&);
 void slide(const Op&, OpExecution&);
 void gather(const Op&, OpExecution&);

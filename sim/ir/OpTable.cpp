@@ -262,12 +262,14 @@ std::vector<OpDescriptor> builtInRows() {
         }
         rows.push_back(d);
     }
-    // vfmax/vfmin time as vfadd on the X60 (../shared/data/k1-board/x60-instructions-vl1.csv:
-    // vfmin.vv 1, 2, 4, 8 cycles at LMUL 1..8, as vfadd.vv): costed as `add` wherever a unit times
-    // no `max`/`min` of its own.
+    // vfmax/vfmin/vfsub time as vfadd on the X60 (../shared/data/k1-board/x60-instructions-vl1.csv:
+    // vfmin.vv and vfsub.vv 1, 2, 4, 8 cycles at LMUL 1..8, as vfadd.vv): costed as `add` wherever a
+    // unit times no `max`/`min`/`sub` of its own.
     for (const auto& [kind, name, summary, semantics] :
          {std::tuple{OpKind::Max, "max", "vd ← max(vs0, vs1) (vfmax, vmax); timed as add", &max},
-          std::tuple{OpKind::Min, "min", "vd ← min(vs0, vs1) (vfmin, vmin); timed as add", &min}}) {
+          std::tuple{OpKind::Min, "min", "vd ← min(vs0, vs1) (vfmin, vmin); timed as add", &min},
+          std::tuple{OpKind::Sub, "sub", "vd ← vs0 − vs1 (vfsub, vsub; a scalar ss0: vfrsub); timed as add",
+                     &sub}}) {
         OpDescriptor d = computeOp(kind, name, 1.0, summary, semantics);
         d.timing = "add";
         rows.push_back(d);
@@ -288,7 +290,7 @@ std::vector<OpDescriptor> builtInRows() {
         {OpKind::SegStore, false, 1}, {OpKind::SDiv, true, 1},         {OpKind::FAdd, true, 1},
         {OpKind::FMul, true, 2},      {OpKind::FMadd, true, 3},        {OpKind::FDiv, true, 1},
         {OpKind::FCvt, true, 1},      {OpKind::FCmp, true, 1},         {OpKind::Max, true, 2},
-        {OpKind::Min, true, 2}};
+        {OpKind::Min, true, 2},       {OpKind::Sub, true, 2}};
     for (const auto& o : operands) {
         rows[static_cast<std::size_t>(o.kind)].needsDest = o.dest;
         rows[static_cast<std::size_t>(o.kind)].sources = o.sources;

@@ -99,6 +99,7 @@ Op sampleOp(OpKind kind) {
     case OpKind::Add:
     case OpKind::Max:
     case OpKind::Min:
+    case OpKind::Sub:
     case OpKind::Gather:
         op.dst = 16;
         op.src[0] = 8;

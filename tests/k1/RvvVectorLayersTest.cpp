@@ -40,6 +40,8 @@ const char* kEveryOp =
     "  - {name: bias, op: Add, h: 5, w: 3, channels: 70, broadcast: constant, value: 0.25}\n"
     "  - {name: hsig, op: HardSigmoid, h: 9, w: 7, channels: 70, alpha: 0.25, beta: 0.375}\n"
     "  - {name: hswish, op: HardSwish, h: 9, w: 7, channels: 70}\n"
+    "  - {name: sub, op: Sub, h: 9, w: 7, channels: 70}\n"
+    "  - {name: centre, op: Sub, h: 5, w: 3, channels: 70, broadcast: channel}\n"
     "  - {name: after, h: 4, w: 4, channels: 8, filters: 8, k: 3, pad: 1}\n";  // GEMM registers intact
 
 nlohmann::json run(const std::string& path, const std::string& sets) {
@@ -58,10 +60,10 @@ void expectEveryOutputEqualsTheReference(const std::string& sets, const std::str
     // Outputs: conv 9·7·70; relu, clip, add 9·7·70 each; mul 3000; maxpool 5·4·70; avgpool (9−2+1)·
     // (7+2−3+1)·70; the global pools one pixel of their channels.
     // scale and bias: 5·3·70 each.
-    // hsig, hswish 9·7·70 each; the last convolution 4·4·8.
+    // hsig, hswish, sub 9·7·70 each; centre 5·3·70; the last convolution 4·4·8.
     EXPECT_EQ(j["functional"]["elements"],
-              6 * 9 * 7 * 70 + 3000 + 5 * 4 * 70 + 8 * 7 * 70 + 130 + 9 + 2 * 5 * 3 * 70 + 4 * 4 * 8);
-    ASSERT_EQ(j["layers"].size(), 14u);
+              7 * 9 * 7 * 70 + 3000 + 5 * 4 * 70 + 8 * 7 * 70 + 130 + 9 + 3 * 5 * 3 * 70 + 4 * 4 * 8);
+    ASSERT_EQ(j["layers"].size(), 16u);
     for (const auto& l : j["layers"]) {
         EXPECT_EQ(l["dtype"], dtype) << l["name"];
         EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];

@@ -340,6 +340,9 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     m.g.nodes.push_back(OnnxNode{"Reshape", "view", {"x"}, {"sum"}, {}, {}, {}});
     m.g.nodes.push_back(OnnxNode{"HardSigmoid", "hsig", {"x"}, {"sum"}, {}, {}, {{"alpha", 0.3}}});
     m.g.nodes.push_back(OnnxNode{"HardSwish", "hswish", {"x"}, {"sum"}, {}, {}, {}});
+    // Sub does not commute: x − bias runs, bias − x is listed.
+    m.g.nodes.push_back(OnnxNode{"Sub", "centre", {"x", "row"}, {"sum"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"Sub", "reversed", {"row", "x"}, {"sum"}, {}, {}, {}});
     const config::Node tree = onnxWorkloadTree(m.g);
     std::map<std::string, const config::Node*> layers;
     for (const auto& l : tree.find("layers")->items())
@@ -348,7 +351,9 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
         const config::Node* v = layers.count(layer) ? layers[layer]->find(k) : nullptr;
         return v ? v->scalar() : std::string("(none)");
     };
-    ASSERT_EQ(layers.size(), 10u);
+    ASSERT_EQ(layers.size(), 11u);
+    EXPECT_EQ(key("centre", "op"), "Sub");
+    EXPECT_EQ(key("centre", "broadcast"), "channel");
     EXPECT_EQ(key("hsig", "alpha"), "0.3");
     EXPECT_EQ(key("hsig", "beta"), "0.5");  // ONNX's default
     EXPECT_EQ(key("hswish", "op"), "HardSwish");
@@ -372,7 +377,9 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     std::map<std::string, std::string> left;
     for (const auto& n : tree.find("not_simulated")->items())
         left[n.find("node")->scalar()] = n.find("reason")->scalar() + " / " + n.find("bytes")->scalar();
-    ASSERT_EQ(left.size(), 4u);
+    ASSERT_EQ(left.size(), 5u);
+    EXPECT_NE(left["reversed"].find("Sub with its broadcast operand first"), std::string::npos)
+        << left["reversed"];
     EXPECT_NE(left["ceil"].find("ceil_mode"), std::string::npos) << left["ceil"];
     EXPECT_NE(left["withpad"].find("count_include_pad"), std::string::npos) << left["withpad"];
     EXPECT_NE(left["perpixel"].find("other than per channel or as a constant"), std::string::npos)

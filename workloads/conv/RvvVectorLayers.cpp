@@ -28,6 +28,7 @@ constexpr OpName kOps[] = {{"Relu", VectorLayerOp::Relu},
                            {"HardSwish", VectorLayerOp::HardSwish},
                            {"Add", VectorLayerOp::Add},
                            {"Mul", VectorLayerOp::Mul},
+                           {"Sub", VectorLayerOp::Sub},
                            {"MaxPool", VectorLayerOp::MaxPool},
                            {"AveragePool", VectorLayerOp::AveragePool},
                            {"GlobalAveragePool", VectorLayerOp::GlobalAveragePool},
@@ -228,6 +229,7 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
         break;
     }
     case VectorLayerOp::Add: binary(OpKind::Add, kOperandA, kOperandB); break;
+    case VectorLayerOp::Sub: binary(OpKind::Sub, kOperandA, kOperandB); break;
     default: binary(OpKind::Mul, kOperandA, kOperandB); break;
     }
     Op store = vectorStore(dtype_, kResult, space_, out_ + e0 * elem, vl);
@@ -310,7 +312,10 @@ void RvvVectorLayerEmitter::channelItem(std::vector<Op>& out, std::uint64_t item
     Op b = vectorLoad(dtype_, kOperandB, space_, inB_ + c0 * elem, vl);
     b.base = regs_.srcB;
     out.push_back(b);
-    Op op = vectorOp(l_.op == VectorLayerOp::Add ? OpKind::Add : OpKind::Mul, dtype_, vl);
+    const OpKind kind = l_.op == VectorLayerOp::Add   ? OpKind::Add
+                        : l_.op == VectorLayerOp::Sub ? OpKind::Sub
+                                                      : OpKind::Mul;
+    Op op = vectorOp(kind, dtype_, vl);
     op.dst = kResult;
     op.src[0] = kOperandA;
     op.src[1] = kOperandB;
@@ -342,7 +347,9 @@ double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t 
             const double b = l.second == SecondOperand::Constant  ? roundTo(dtype, l.constant)
                              : l.second == SecondOperand::Channel ? testValue(dtype, i % l.s.channels, saltB)
                                                                   : testValue(dtype, i, saltB);
-            return l.op == VectorLayerOp::Add ? addIn(dtype, a, b) : mulIn(dtype, a, b);
+            return l.op == VectorLayerOp::Add   ? addIn(dtype, a, b)
+                   : l.op == VectorLayerOp::Sub ? addIn(dtype, a, -b)
+                                                : mulIn(dtype, a, b);
         }
         }
     }

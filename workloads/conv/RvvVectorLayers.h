@@ -27,6 +27,7 @@ enum class VectorLayerOp {
     HardSwish,
     Add,
     Mul,
+    Sub,
     MaxPool,
     AveragePool,
     GlobalAveragePool,
@@ -53,7 +54,9 @@ struct RvvVectorLayer {
 
     bool pooling() const { return op >= VectorLayerOp::MaxPool; }
     bool maximum() const { return op == VectorLayerOp::MaxPool || op == VectorLayerOp::GlobalMaxPool; }
-    bool binary() const { return op == VectorLayerOp::Add || op == VectorLayerOp::Mul; }
+    bool binary() const {
+        return op == VectorLayerOp::Add || op == VectorLayerOp::Mul || op == VectorLayerOp::Sub;
+    }
     // The hard activations read alpha, beta, 0 and 1 from a constant pool in memory into scalar
     // registers (flw), as compiled code does, and use them as vector-scalar operands (.vf forms).
     bool hard() const { return op == VectorLayerOp::HardSigmoid || op == VectorLayerOp::HardSwish; }

@@ -297,8 +297,9 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
     auto set = [&](const char* key, std::uint64_t v) { row.set(key, scalar(std::to_string(v), at)); };
     const bool pool = n.op.find("Pool") != std::string::npos;
     if (!pool) {
-        // Add and Mul commute: the operand of the output's shape first, the other second.
-        const bool binary = n.op == "Add" || n.op == "Mul";
+        // Add and Mul commute: the operand of the output's shape first, the other second. Sub
+        // does not: its second operand is the one broadcast (x − bias), never the first.
+        const bool binary = n.op == "Add" || n.op == "Mul" || n.op == "Sub";
         std::size_t full = 0;
         if (const OnnxTensor* in0 = known(g, n, 0); !in0 || in0->elements() != y->elements()) {
             const OnnxTensor* in1 = binary ? known(g, n, 1) : nullptr;
@@ -308,6 +309,10 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
                 return m;
             }
             full = 1;
+            if (n.op == "Sub") {
+                m.reason = "Sub with its broadcast operand first (c − x) is not lowered";
+                return m;
+            }
         }
         std::uint64_t h = 1, w = 1, c = 1;
         const auto& d = y->dims;
@@ -446,8 +451,8 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
 
 const std::set<std::string>& vectorNodeOps() {
     static const std::set<std::string> ops{
-        "Relu", "Clip",    "HardSigmoid", "HardSwish",         "Add",
-        "Mul",  "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
+        "Relu", "Clip",    "HardSigmoid", "HardSwish",         "Add",          "Mul",
+        "Sub",  "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
     return ops;
 }
 
