@@ -18,6 +18,7 @@
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
 #include "sim/config/Reader.h"
+#include "sim/report/HumanUnits.h"
 #include "workloads/tt/TensorTrainKernel.h"
 #include "workloads/tt/TensorTrainShape.h"
 
@@ -27,12 +28,20 @@ namespace {
 
 using Json = nlohmann::json;
 
+// Whole numbers (FLOPs, solutions, bounds) as integers, ratios to three decimals; times go
+// through humanSi.
 std::string num(double v) {
     if (std::isnan(v))
         return "n/a";
-    if (v != 0 && (std::fabs(v) >= 1e5 || std::fabs(v) < 1e-3))
+    if (std::fabs(v) >= 1e5 || (v == std::floor(v) && std::fabs(v) < 1e15))
+        return fmt::format("{:.0f}", v);
+    if (v != 0 && std::fabs(v) < 1e-3)
         return fmt::format("{:.3g}", v);
     return fmt::format("{:.3f}", v);
+}
+
+std::string secondsText(double s) {
+    return humanSi(s, "s");
 }
 
 std::vector<std::uint64_t> counts(const config::Reader& r, const std::string& key) {
@@ -357,10 +366,10 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
             run = "vec-*";
             const double blockedScalar = rep.at("vec-blocked-scalar").at("seconds").get<double>();
             const double blockedVector = rep.at("vec-blocked").at("seconds").get<double>();
-            note = fmt::format("packed, as scalar code (flw, fmadd) {} s vs RVV {} s, both unblocked; with "
-                               "{{4,3,1,1}} blocks {} s vs {} s = {}x",
-                               num(scalar), num(vector), num(blockedScalar), num(blockedVector),
-                               num(blockedScalar / blockedVector));
+            note = fmt::format("packed, as scalar code (flw, fmadd) {} vs RVV {}, both unblocked; with "
+                               "{{4,3,1,1}} blocks {} vs {} = {}x",
+                               secondsText(scalar), secondsText(vector), secondsText(blockedScalar),
+                               secondsText(blockedVector), num(blockedScalar / blockedVector));
         } else if (c.quantity == "thread_threshold") {
             cl.simulated = threshold(c.threads);
             run = "threads-*";
@@ -379,8 +388,8 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
             run = "tt-" + c.layer;
             const Layer& l = layers.at(c.layer);
             note = fmt::format(
-                "{} ({} → {}), TT {}: dense {} s on {} threads vs TT {} s; TT FLOPs {} vs dense {}", l.name,
-                l.in, l.out, l.shape.describe(), num(dense), denseThreads, num(tt),
+                "{} ({} → {}), TT {}: dense {} on {} threads vs TT {}; TT FLOPs {} vs dense {}", l.name, l.in,
+                l.out, l.shape.describe(), secondsText(dense), denseThreads, secondsText(tt),
                 num(static_cast<double>(l.shape.flops(1))), num(2.0 * l.in * l.out));
         } else if (c.quantity == "tt_memory") {
             const Layer& l = layers.at(c.layer);

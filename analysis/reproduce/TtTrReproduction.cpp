@@ -16,6 +16,7 @@
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
 #include "sim/config/Reader.h"
+#include "sim/report/HumanUnits.h"
 
 namespace tessim {
 
@@ -292,13 +293,14 @@ ReproResult reproduceTtTrPaper(const std::string& paperPath, const ReproRunner& 
             const auto& ttForm = forms.at(prefix + "-tt");
             const auto& trForm = forms.at(prefix + "-tr");
             note =
-                fmt::format("{}: TT {} ({} params, {} FLOPs, {}) {} s; TR {} ({} params, {} FLOPs, {}) {} s",
+                fmt::format("{}: TT {} ({} params, {} FLOPs, {}) {}; TR {} ({} params, {} FLOPs, {}) {}",
                             c.target, listText(ttForm.first->ranks), ttForm.first->parameters(),
-                            ttForm.second.flops, ttForm.second.name(Format::TT), num(ttRun.seconds),
+                            ttForm.second.flops, ttForm.second.name(Format::TT), humanSi(ttRun.seconds, "s"),
                             listText(trForm.first->ranks), trForm.first->parameters(), trForm.second.flops,
-                            trForm.second.name(Format::TR), num(trRun.seconds));
+                            trForm.second.name(Format::TR), humanSi(trRun.seconds, "s"));
             if (c.layer == "seed")
-                note += fmt::format("; dense {} s", num(measured.at(c.target + "-seed-dense").seconds));
+                note +=
+                    fmt::format("; dense {}", humanSi(measured.at(c.target + "-seed-dense").seconds, "s"));
         }
         bool ok;
         if (c.bound)

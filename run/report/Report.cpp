@@ -311,10 +311,10 @@ void layersToMarkdown(const Json& layers, std::ostringstream& md) {
         {"cycles", "cycles"},
         {"total cycles", "total_cycles"},
         {"stall cycles", "stall_cycles"},
-        {"time (s)", "seconds"},
+        {"time", "seconds"},
         {"stall fraction", "stall_fraction"},
-        {"DDR read (B)", "ddr_read_bytes"},
-        {"DDR write (B)", "ddr_write_bytes"},
+        {"DDR read", "ddr_read_bytes"},
+        {"DDR write", "ddr_write_bytes"},
         {"MACs", "macs"}};
     std::vector<std::pair<const char*, const char*>> used;
     for (const auto& c : columns)
@@ -335,11 +335,13 @@ void layersToMarkdown(const Json& layers, std::ostringstream& md) {
     for (std::size_t i = 0; i < used.size(); ++i)
         md << "---|";
     md << '\n';
-    auto cell = [](const Json& v) {
+    // Times, bytes and fractions as a person reads them (µs, KiB, four digits); counts as they are.
+    auto cell = [](const Json& v, const std::string& key = std::string()) {
         if (v.is_string())
             return v.get<std::string>();
-        if (v.is_number_float())
-            return fmt::format("{:.6g}", v.get<double>());
+        const bool quantity = key == "seconds" || key.find("bytes") != std::string::npos;
+        if (v.is_number() && (quantity || v.is_number_float()))
+            return humanReportValue(v.get<double>(), key);
         return v.dump();
     };
     for (std::size_t i = 0; i < layers.size(); ++i) {
@@ -363,7 +365,7 @@ void layersToMarkdown(const Json& layers, std::ostringstream& md) {
                               cell(t["tile_f"]));
         }
         for (const auto& c : used)
-            md << ' ' << (l.contains(c.second) ? cell(l[c.second]) : std::string()) << " |";
+            md << ' ' << (l.contains(c.second) ? cell(l[c.second], c.second) : std::string()) << " |";
         md << '\n';
     }
 }
@@ -387,7 +389,8 @@ std::string reportToMarkdown(const Json& r) {
                           humanSi(r["kernel_window"]["seconds"].get<double>(), "s"),
                           humanSi(r["kernel_window"]["power_w"].get<double>(), "W"));
     if (r.contains("area_mm2"))
-        md << fmt::format("| memory area | {:.6g} mm² |\n", r["area_mm2"]["total"].get<double>());
+        md << fmt::format("| memory area | {} mm² |\n",
+                          humanReportValue(r["area_mm2"]["total"].get<double>(), ""));
     for (auto it = r["traffic_bytes"].begin(); it != r["traffic_bytes"].end(); ++it)
         md << fmt::format("| {} traffic | {} read, {} written |\n", it.key(),
                           humanBytes(it.value()["read"].get<double>()),

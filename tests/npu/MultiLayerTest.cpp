@@ -142,6 +142,12 @@ TEST(MultiLayer, MarkdownAndCsvShowTheLayers) {
     std::string md = reportToMarkdown(r);
     EXPECT_NE(md.find("## Layers"), std::string::npos) << md;
     EXPECT_NE(md.find("| 4 | conv5 | 384×13×13 → 256, 3/1/1 |"), std::string::npos) << md;
+    // Times and bytes in units a person reads (issue 29): µs and KiB, never 6.39812e-06 or raw bytes.
+    const std::string table = md.substr(md.find("## Layers"));
+    EXPECT_NE(table.find("| time | stall fraction | DDR read | DDR write |"), std::string::npos) << table;
+    EXPECT_NE(table.find(" µs |"), std::string::npos) << table;
+    EXPECT_NE(table.find(" KiB |"), std::string::npos) << table;
+    EXPECT_EQ(table.find("e-0"), std::string::npos) << table;
     std::string csv = reportToCsv(r);
     EXPECT_NE(csv.find("layers[4].name,conv5"), std::string::npos);
     EXPECT_NE(csv.find("layers[0].tiles.tile_h,"), std::string::npos);
