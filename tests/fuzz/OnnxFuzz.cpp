@@ -16,7 +16,6 @@
 #include "sim/config/ConfigError.h"
 #include "sim/config/Node.h"
 #include "tests/fuzz/OnnxFuzzWeights.h"
-#include "workloads/conv/RvvVectorLayers.h"
 #include "workloads/onnx/OnnxLayers.h"
 
 namespace {
@@ -64,7 +63,7 @@ bool runnableVector(const tessim::config::Node& layer, const std::string& op) {
 
 // The conv2d kernel's ranges (workloads/conv: readShape), checked independently of the reader.
 bool runnable(const tessim::config::Node& layer) {
-    if (const tessim::config::Node* op = layer.find("op"); op && tessim::isVectorLayerOp(op->scalar()))
+    if (const tessim::config::Node* op = layer.find("op"); op && tessim::vectorNodeOps().count(op->scalar()))
         return runnableVector(layer, op->scalar());
     const std::uint64_t h = number(layer, "h", 0), w = number(layer, "w", 0),
                         c = number(layer, "channels", 0), f = number(layer, "filters", 0),

@@ -17,6 +17,7 @@
 #include "common/ProcessRunner.h"
 #include "onnx/InMemoryOnnxGraph.h"
 #include "sim/config/ConfigError.h"
+#include "workloads/conv/RvvVectorLayers.h"
 #include "workloads/onnx/OnnxGraph.h"
 #include "workloads/onnx/OnnxLayers.h"
 
@@ -385,6 +386,15 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     EXPECT_NE(left["perpixel"].find("other than per channel or as a constant"), std::string::npos)
         << left["perpixel"];
     EXPECT_EQ(left["view"], "a view of its input: moves no data / 0");
+}
+
+// The ONNX nodes lowered to vector layers are exactly the layer ops conv2d/rvv runs (the fuzz
+// harness checks rows by the first list, the kernel reads them by the second).
+TEST(OnnxLayers, VectorNodeOpsAreTheVectorLayerOps) {
+    for (const auto& op : vectorNodeOps())
+        EXPECT_TRUE(isVectorLayerOp(op)) << op;
+    for (const auto& op : vectorLayerOps())
+        EXPECT_EQ(vectorNodeOps().count(op), 1u) << op;
 }
 
 // A batch of images is one layer per image; a BatchNormalization right after a Conv whose output

@@ -260,7 +260,11 @@ RvvVectorLayerEmitter::PixelStrip RvvVectorLayerEmitter::pixelStrip(std::vector<
 void RvvVectorLayerEmitter::poolItem(std::vector<Op>& out, std::uint64_t item) {
     const ConvShape& s = l_.s;
     const unsigned elem = dtypeBytes(dtype_);
-    const auto [pixel, c0, vl] = pixelStrip(out, item);
+    // Plain locals, not a structured binding: the tap lambda captures them (C++17 lambdas cannot
+    // capture structured bindings; clang refuses it).
+    const PixelStrip strip = pixelStrip(out, item);
+    const std::uint64_t pixel = strip.pixel, c0 = strip.c0;
+    const std::uint32_t vl = strip.vl;
     const std::uint64_t origin = inA_ + c0 * elem;
     out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, scalarReg(0), static_cast<double>(origin)));
     std::uint64_t taps = 0;

@@ -449,13 +449,6 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
     return m;
 }
 
-const std::set<std::string>& vectorNodeOps() {
-    static const std::set<std::string> ops{
-        "Relu", "Clip",    "HardSigmoid", "HardSwish",         "Add",          "Mul",
-        "Sub",  "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
-    return ops;
-}
-
 // Layer i of a batch of n images: the node's name, with `.b<i>` when n > 1.
 std::string imageName(const std::string& name, std::uint64_t i, std::uint64_t n) {
     return n > 1 ? fmt::format("{}.b{}", name, i) : name;
@@ -467,6 +460,13 @@ bool viewOnly(const std::string& op) {
 }
 
 }  // namespace
+
+const std::set<std::string>& vectorNodeOps() {
+    static const std::set<std::string> ops{
+        "Relu", "Clip",    "HardSigmoid", "HardSwish",         "Add",          "Mul",
+        "Sub",  "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
+    return ops;
+}
 
 bool isOnnxModelPath(const std::string& path) {
     if (path.size() <= 5)

@@ -23,6 +23,7 @@
 // tensors at the model's element types (0 for a tensor whose shape stays unknown).
 #pragma once
 
+#include <set>
 #include <string>
 
 #include "sim/config/Node.h"
@@ -33,6 +34,10 @@ namespace tessim {
 bool isOnnxModelPath(const std::string& path);
 
 config::Node onnxWorkloadTree(const OnnxGraph& graph);
+
+// The ONNX node ops lowered to vector layers (a layer row with `op:` the node's op); the same
+// names as isVectorLayerOp (workloads/conv/RvvVectorLayers.h), which a test keeps in step.
+const std::set<std::string>& vectorNodeOps();
 
 // readOnnxGraph + onnxWorkloadTree. A model with no node the target can run: ConfigError.
 config::Node loadOnnxModel(const std::string& path);
