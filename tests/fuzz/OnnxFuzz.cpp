@@ -65,13 +65,16 @@ bool runnableVector(const tessim::config::Node& layer, const std::string& op) {
 bool runnable(const tessim::config::Node& layer) {
     if (const tessim::config::Node* op = layer.find("op"); op && tessim::vectorNodeOps().count(op->scalar()))
         return runnableVector(layer, op->scalar());
+    // A rectangular kernel or padding comes as kh/kw and pad_h/pad_w (readWindow).
     const std::uint64_t h = number(layer, "h", 0), w = number(layer, "w", 0),
                         c = number(layer, "channels", 0), f = number(layer, "filters", 0),
-                        k = number(layer, "k", 0), s = number(layer, "stride", 1),
-                        p = number(layer, "pad", 0), g = number(layer, "groups", 1);
+                        k = number(layer, "k", 0), kh = number(layer, "kh", k), kw = number(layer, "kw", k),
+                        s = number(layer, "stride", 1), p = number(layer, "pad", 0),
+                        ph = number(layer, "pad_h", p), pw = number(layer, "pad_w", p),
+                        g = number(layer, "groups", 1);
     return h >= 1 && h <= 65536 && w >= 1 && w <= 65536 && c >= 1 && c <= 65535 && f >= 1 && f <= 65535 &&
-           k >= 1 && k <= 255 && s >= 1 && s <= 255 && p <= 255 && g >= 1 && c % g == 0 && f % g == 0 &&
-           h + 2 * p >= k && w + 2 * p >= k;
+           kh >= 1 && kh <= 255 && kw >= 1 && kw <= 255 && s >= 1 && s <= 255 && ph <= 255 && pw <= 255 &&
+           g >= 1 && c % g == 0 && f % g == 0 && h + 2 * ph >= kh && w + 2 * pw >= kw;
 }
 
 }  // namespace
