@@ -106,7 +106,7 @@ const std::vector<Case> kCases = {
     {"ddr-bad-mapping.target.yaml", "3:3: error: ddr.mapping",
      "unknown address field 'lane' (expected row, rank, bank, column, channel)"},
     {"ddr-unknown-preset.target.yaml", "3:3: error: ddr.preset",
-     "no DDR parameter set 'lpddr9-9999' (looked for /work/main/configs/memory/lpddr9-9999.yaml;"},
+     "no DDR parameter set 'lpddr9-9999' (looked for "},
     {"ddr-slow-clock.target.yaml", "3:10: error: ddr.clock",
      "500 kHz is out of range: it must be between 1 MHz and 100 GHz"},
     {"ddr-huge-interleave.target.yaml", "3:15: error: ddr.interleave",
