@@ -1,4 +1,5 @@
 #include "workloads/LayerSequence.h"
+#include "workloads/conv/ConvShapeReader.h"
 
 #include <algorithm>
 #include <map>
@@ -298,11 +299,9 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
         const config::Node* name = item.find("name");
         layer.name = name && name->isScalar() ? name->scalar() : fmt::format("layer{}", i);
         if (const auto [at, fresh] = names.emplace(layer.name, i); !fresh)
-            throw config::ConfigError(
-                name ? name->location() : item.location(), name ? name->path() : item.path() + ".name",
-                fmt::format(
-                    "layer name '{}' is given twice (first at layers[{}]): reports key layers by name",
-                    layer.name, at->second));
+            throw config::ConfigError(name ? name->location() : item.location(),
+                                      name ? name->path() : item.path() + ".name",
+                                      repeatedLayerName(layer.name, at->second));
         // The layer's node: the workload's top-level keys, then its own.
         config::Node one = config::Node::makeMap(item.location());
         for (const auto& [key, value] : workload.entries())

@@ -31,12 +31,6 @@ const char* kindName(LibraryKind kind) {
     throw config::ConfigError({"<command line>", 0, 0}, "", message);
 }
 
-// "; did you mean 'axpy'?" when one known name is close to `name`, else "".
-std::string didYouMean(const std::string& name, const std::vector<std::string>& known) {
-    const std::string close = config::closestMatch(name, known);
-    return close.empty() ? "" : "; did you mean '" + close + "'?";
-}
-
 // `nameOrPath` when it names an existing file or looks like a path (has '/' or an extension);
 // nothing when it is a library name.
 std::optional<std::string> asPath(LibraryKind kind, const std::string& nameOrPath) {
@@ -158,7 +152,7 @@ std::string resolveLibraryPath(LibraryKind kind, const std::string& nameOrPath) 
                              : fs::exists(status)     ? "not a regular file (a device, pipe or socket)"
                                                       : "";
     commandLineError(std::string("no ") + kindName(kind) + " named '" + nameOrPath + "'" +
-                     didYouMean(nameOrPath, known) + " (known: " + joined(known) + ")" +
+                     config::didYouMean(nameOrPath, known) + " (known: " + joined(known) + ")" +
                      (here.empty() ? "" : "; '" + nameOrPath + "' here is " + here));
 }
 
@@ -173,7 +167,7 @@ std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& w
         if (fs::is_directory(plans / dir))
             commandLineError("no plan named '" + nameOrPath.substr(slash + 1) + "' in " +
                              (plans / dir).string() + "/" +
-                             didYouMean(nameOrPath.substr(slash + 1), plansIn(dir)) +
+                             config::didYouMean(nameOrPath.substr(slash + 1), plansIn(dir)) +
                              " (its plans: " + joined(plansIn(dir)) + ")");
     }
     if (auto path = asPath(LibraryKind::Plan, nameOrPath))
@@ -214,7 +208,7 @@ std::string resolvePlanPath(const std::string& nameOrPath, const config::Node& w
     std::vector<std::string> known;
     for (const auto& e : listLibrary(LibraryKind::Plan))
         known.push_back(e.name);
-    commandLineError("no plan named '" + nameOrPath + "'" + didYouMean(nameOrPath, known) +
+    commandLineError("no plan named '" + nameOrPath + "'" + config::didYouMean(nameOrPath, known) +
                      " (known: " + joined(known) + ")");
 }
 

@@ -265,10 +265,8 @@ void checkMetricPath(const std::string& path, const Node& where) {
     const std::string top = path.substr(0, path.find('.'));
     const auto& keys = reportTopLevelKeys();
     if (std::find(keys.begin(), keys.end(), top) == keys.end()) {
-        const std::string near = config::closestMatch(top, keys);
         failAt(where, fmt::format("'{}' is not a key of the report{} (its keys: {})", top,
-                                  near.empty() ? "" : fmt::format("; did you mean '{}'?", near),
-                                  fmt::join(keys, ", ")));
+                                  config::didYouMean(top, keys), fmt::join(keys, ", ")));
     }
 }
 

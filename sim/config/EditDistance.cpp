@@ -44,4 +44,9 @@ std::string closestMatch(std::string_view word, const std::vector<std::string>& 
     return best;
 }
 
+std::string didYouMean(std::string_view word, const std::vector<std::string>& candidates) {
+    const std::string close = closestMatch(word, candidates);
+    return close.empty() ? std::string() : "; did you mean '" + close + "'?";
+}
+
 }  // namespace tessim::config

@@ -15,4 +15,8 @@ std::size_t editDistance(std::string_view a, std::string_view b);
 std::string closestMatch(std::string_view word, const std::vector<std::string>& candidates,
                          std::size_t maxDistance = 2);
 
+/// "; did you mean 'x'?" for the closestMatch of `word`, or "" when none is close: the suffix every
+/// error about an unknown name appends.
+std::string didYouMean(std::string_view word, const std::vector<std::string>& candidates);
+
 }  // namespace tessim::config

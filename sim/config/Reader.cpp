@@ -354,11 +354,8 @@ std::string Reader::oneOf(const std::string& key, std::vector<std::string> allow
         record(key, value);
         return value;
     }
-    std::string message = fmt::format("expected one of {}, got '{}'", choices, value);
-    const std::string suggestion = closestMatch(value, allowed);
-    if (!suggestion.empty()) {
-        message += fmt::format("; did you mean '{}'?", suggestion);
-    }
+    const std::string message =
+        fmt::format("expected one of {}, got '{}'", choices, value) + didYouMean(value, allowed);
     throw ConfigError(node->location(), node->path(), message);
 }
 
@@ -439,11 +436,8 @@ void Reader::finish() const {
         static void check(const State& state) {
             for (const auto& [key, value] : state.map->entries()) {
                 if (state.consumed.count(key) == 0) {
-                    std::string message = fmt::format("unknown key '{}'", key);
-                    const std::string suggestion = closestMatch(key, state.known);
-                    if (!suggestion.empty()) {
-                        message += fmt::format("; did you mean '{}'?", suggestion);
-                    }
+                    const std::string message =
+                        fmt::format("unknown key '{}'", key) + didYouMean(key, state.known);
                     const ConfigError unknown(value.keyLocation(), value.path(), message);
                     // A report's resolved configuration fed back: its derived keys (DerivedKeys.h).
                     if (DerivedKeys::note(value, unknown))

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace tessim {
 namespace {
@@ -217,15 +219,6 @@ UnitInfo TableUnit::describe() const {
     return info;
 }
 
-namespace {
-std::string dtypeList(const std::vector<DType>& dtypes) {
-    std::string s;
-    for (DType t : dtypes)
-        s += (s.empty() ? "" : ", ") + std::string(dtypeName(t));
-    return s;
-}
-}  // namespace
-
 void TableUnit::collect(const std::string& path, StatsTree& stats, EnergyLedger& energy,
                         double seconds) const {
     auto& node = stats.child(name());
@@ -238,13 +231,17 @@ void TableUnit::collect(const std::string& path, StatsTree& stats, EnergyLedger&
             auto dtype = static_cast<DType>(d);
             // Schedules are checked against `dtypes` when read; generated ops and programs are
             // checked here, where an unlisted datatype would otherwise cost no energy.
-            if (!executesType(dtype))
+            if (!executesType(dtype)) {
+                std::vector<std::string_view> listed;
+                for (DType t : config_.dtypes)
+                    listed.push_back(dtypeName(t));
                 throw std::runtime_error(fmt::format(
                     "{}: unit {} executed {} '{}' ops in {}, a datatype its `dtypes` does not list ({}); add "
                     "it "
                     "with its energy key ({}_{})",
-                    path, name(), counts.ops[d], opKindName(kind), dtypeName(dtype),
-                    dtypeList(config_.dtypes), timingClassName(opInfo(kind).timingClass), dtypeName(dtype)));
+                    path, name(), counts.ops[d], opKindName(kind), dtypeName(dtype), fmt::join(listed, ", "),
+                    timingClassName(opInfo(kind).timingClass), dtypeName(dtype)));
+            }
             std::string key = std::string(opKindName(kind)) + "_" + std::string(dtypeName(dtype));
             // A scalar op works on one element whatever its vl (vsetvl's vl is a requested length).
             const std::uint64_t elements = counts.scalar ? counts.ops[d] : counts.elements[d];

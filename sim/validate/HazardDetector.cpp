@@ -356,12 +356,13 @@ void HazardDetector::checkEnginePairs(ValidationLog& log, std::uint32_t m) {
 // if its data had arrived (a wrong tag, or a start that was left out). A wait before the step
 // that first fills a buffer is harmless and not reported.
 void HazardDetector::checkWaitsHaveTransfers(ValidationLog& log) {
+    std::set<std::uint64_t> carried;  // the tags the run's transfers carry, gathered once
+    for (const Party& p : parties_)
+        if (p.dma)
+            carried.insert(p.tag);
     for (const auto& [initiator, s] : syncs_) {
         for (const SyncPoint& wait : s.dmaWaits) {
-            bool carried = false;
-            for (const Party& p : parties_)
-                carried = carried || (p.dma && p.tag == wait.object);
-            if (carried)
+            if (carried.count(wait.object))
                 continue;
             ValidationError e;
             e.kind = "dma-wait";

@@ -18,14 +18,16 @@ void readWindow(config::Reader& r, ConvShape& s) {
     s.padW = r.get<std::uint32_t>("pad_w", pad, padding);
 }
 
+std::string repeatedLayerName(const std::string& name, std::size_t first) {
+    return fmt::format("layer name '{}' is given twice (first at layers[{}]): reports key layers by name",
+                       name, first);
+}
+
 std::string readLayerName(config::Reader& row, std::size_t index, std::map<std::string, std::size_t>& seen) {
     std::string name = row.get<std::string>("name", fmt::format("layer{}", index));
     const auto [at, fresh] = seen.emplace(name, index);
     if (!fresh)
-        row.fail(
-            "name",
-            fmt::format("layer name '{}' is given twice (first at layers[{}]): reports key layers by name",
-                        name, at->second));
+        row.fail("name", repeatedLayerName(name, at->second));
     return name;
 }
 

@@ -18,5 +18,7 @@ void readWindow(config::Reader& r, ConvShape& s);
 // comparisons key layers by name, so a name given twice is refused at the second; `seen` maps the
 // names read so far to their entry.
 std::string readLayerName(config::Reader& row, std::size_t index, std::map<std::string, std::size_t>& seen);
+// The refusal of a name given twice, for readers that walk layer nodes themselves (LayerSequence).
+std::string repeatedLayerName(const std::string& name, std::size_t first);
 
 }  // namespace tessim

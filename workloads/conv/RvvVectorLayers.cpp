@@ -228,9 +228,7 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
             binary(OpKind::Mul, kResult, kOperandA);
         break;
     }
-    case VectorLayerOp::Add: binary(OpKind::Add, kOperandA, kOperandB); break;
-    case VectorLayerOp::Sub: binary(OpKind::Sub, kOperandA, kOperandB); break;
-    default: binary(OpKind::Mul, kOperandA, kOperandB); break;
+    default: binary(l_.binaryKind(), kOperandA, kOperandB); break;  // Add, Sub, Mul
     }
     Op store = vectorStore(dtype_, kResult, space_, out_ + e0 * elem, vl);
     store.base = regs_.dst;
@@ -316,10 +314,7 @@ void RvvVectorLayerEmitter::channelItem(std::vector<Op>& out, std::uint64_t item
     Op b = vectorLoad(dtype_, kOperandB, space_, inB_ + c0 * elem, vl);
     b.base = regs_.srcB;
     out.push_back(b);
-    const OpKind kind = l_.op == VectorLayerOp::Add   ? OpKind::Add
-                        : l_.op == VectorLayerOp::Sub ? OpKind::Sub
-                                                      : OpKind::Mul;
-    Op op = vectorOp(kind, dtype_, vl);
+    Op op = vectorOp(l_.binaryKind(), dtype_, vl);
     op.dst = kResult;
     op.src[0] = kOperandA;
     op.src[1] = kOperandB;

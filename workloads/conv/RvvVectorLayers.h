@@ -54,6 +54,10 @@ struct RvvVectorLayer {
 
     bool pooling() const { return op >= VectorLayerOp::MaxPool; }
     bool maximum() const { return op == VectorLayerOp::MaxPool || op == VectorLayerOp::GlobalMaxPool; }
+    // The vector op an Add, Sub or Mul applies to its two operands.
+    OpKind binaryKind() const {
+        return op == VectorLayerOp::Add ? OpKind::Add : op == VectorLayerOp::Sub ? OpKind::Sub : OpKind::Mul;
+    }
     bool binary() const {
         return op == VectorLayerOp::Add || op == VectorLayerOp::Mul || op == VectorLayerOp::Sub;
     }
