@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/DocsBuild.h"
 #include "common/ProcessRunner.h"
 #include "common/UsefulBytes.h"
 
@@ -198,7 +199,9 @@ TEST(ShuffleConv, LargestMapsHeldInTheAm) {
 }
 
 TEST(Ftm2000ConvReproduction, SeedClaimsAndVerdicts) {
-    tessim::test::ProcessResult r = tessim::test::runTessim("reproduce ftm2000-conv");
+    // The published figures from the release build (tests/common/DocsBuild.h), as docs/results.md.
+    tessim::test::ProcessResult r =
+        tessim::test::runCommand(tessim::test::docsTessim() + " reproduce ftm2000-conv");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     for (const char* row :
          {"| largest-resident-map (largest_map, resident-3x3) | 222.0 N | 222.0 N | +0 N (+0.0 %) | 1.00× |",

@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "common/DocsBuild.h"
 #include "hardening/CliRun.h"
 #include "run/report/Report.h"
 
@@ -459,8 +460,9 @@ void checkInvariants(const Json& r, const std::string& run) {
     checkUtilisation(r["stats"], "stats");
 }
 
-Json runJson(const std::string& args, int* status) {
-    const auto r = runTessim("run " + args + " --format json");
+// `binary`: another build's tessim (empty: this build's, sanitized in CI).
+Json runJson(const std::string& args, int* status, const std::string& binary = "") {
+    const auto r = runTessim("run " + args + " --format json", binary);
     *status = r.status;
     EXPECT_EQ(r.status, 0) << args << "\n" << r.err;
     return r.status == 0 ? Json::parse(r.out) : Json();
@@ -500,7 +502,9 @@ TEST(Invariants, HoldOnTheLibraryWorkloadsAtTheirOwnShape) {
     for (const Fixed& f : fixedCases()) {
         const std::string args = "--target " + f.target + " --workload " + f.workload;
         int status = 0;
-        const Json r = runJson(args, &status);
+        // Full-size runs from the release build (tests/common/DocsBuild.h: the same reports, many
+        // times faster); the random shapes above take the same paths sanitized.
+        const Json r = runJson(args, &status, tessim::test::docsTessim());
         if (status != 0)
             continue;
         checkInvariants(r, args);
@@ -524,7 +528,9 @@ TEST(Invariants, CoverEveryKernelRowAndLibraryWorkload) {
     EXPECT_GE(rows.size(), 13u);
     for (const Row& row : rows)
         EXPECT_TRUE(rowsRun.count(row.name)) << "kernel row " << row.name << " has no invariants case";
-    const auto list = runTessim("list workloads");
+    // The names only (the release build lists them four times faster; KernelTargetsTest runs the
+    // sanitized `list workloads`).
+    const auto list = runTessim("list workloads", tessim::test::docsTessim());
     ASSERT_EQ(list.status, 0) << list.err;
     std::istringstream lines(list.out);
     int workloads = 0;

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "common/DocsBuild.h"
 #include "common/ProcessRunner.h"
 
 namespace tessim {
@@ -16,8 +17,11 @@ namespace {
 
 using nlohmann::json;
 
+// Full-size runs, three quanta each: the release build (tests/common/DocsBuild.h) gives the same
+// figures many times faster; the sanitized build runs these paths at small sizes elsewhere.
 json runK1(const std::string& args, const std::string& quantum) {
-    test::ProcessResult r = test::runTessim("run --target k1 " + args + " --set target.quantum=" + quantum);
+    test::ProcessResult r = test::runCommand(test::docsTessim() + " run --target k1 " + args +
+                                             " --set target.quantum=" + quantum);
     EXPECT_EQ(r.exitCode, 0) << args << "\n" << r.err;
     return r.exitCode == 0 ? json::parse(r.out) : json::object();
 }

@@ -11,6 +11,7 @@
 
 #include "analysis/reproduce/Reproduction.h"
 #include "analysis/reproduce/ReproductionKinds.h"
+#include "common/DocsBuild.h"
 #include "common/ProcessRunner.h"
 #include "sim/config/ConfigError.h"
 
@@ -30,7 +31,8 @@ std::string tempDir(const std::string& name) {
 
 TEST(ReproduceNpuTiling, TableJsonAndVerdicts) {
     std::string out = tempDir("npu");
-    auto r = runTessim("reproduce npu-tiling --out " + out);
+    // The published figures from the release build (tests/common/DocsBuild.h), as docs/results.md.
+    auto r = tessim::test::runCommand(tessim::test::docsTessim() + " reproduce npu-tiling --out " + out);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("| claim | published | simulated | delta | ratio | tolerance | verdict |"),
               std::string::npos)

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "common/DocsBuild.h"
 #include "common/ProcessRunner.h"
 
 namespace tessim {
@@ -28,7 +29,8 @@ std::string makeTempDir(const std::string& name) {
 
 TEST(TtTrReproduction, ArithmeticIsRecomputedAndEveryClaimHasItsValueAndRatio) {
     const std::string out = makeTempDir("repro");
-    auto r = runTessim("reproduce tt-tr --out " + out);
+    // The published figures from the release build (tests/common/DocsBuild.h), as docs/results.md.
+    auto r = test::runCommand(test::docsTessim() + " reproduce tt-tr --out " + out);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     std::ifstream in(out + "/tt-tr.json");
     const Json j = Json::parse(in);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/reproduce/TtReproduction.h"
+#include "common/DocsBuild.h"
 #include "sim/config/ConfigError.h"
 
 namespace tessim {
@@ -46,7 +47,7 @@ TEST(TtReproduction, ClaimsComeFromSimulatedRuns) {
     unsigned runs = 0;
     const ReproRunner runner = [&runs](const ReproRun& run) {
         ++runs;
-        return runChildSimulation(TESSIM_BINARY, run);
+        return runChildSimulation(test::docsTessim(), run);  // release build: DocsBuild.h
     };
     const ReproResult r = reproduceTtPaper(path, runner, 2);
     std::map<std::string, ReproClaim> c;

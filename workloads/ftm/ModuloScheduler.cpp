@@ -45,15 +45,24 @@ bool recurrenceFeasible(const std::vector<ModuloOp>& body, unsigned ii) {
     return false;
 }
 
+// Feasibility is monotone in II (a cycle's weight Σlatency − II·Σdistance only falls as II grows;
+// a cycle of distance 0 is infeasible at every II), so the least feasible II is found by bisection.
 unsigned recurrenceBound(const std::vector<ModuloOp>& body) {
     unsigned maxLatency = 1;
     for (const auto& op : body)
         for (const auto& d : op.after)
             maxLatency += d.latency;
-    for (unsigned ii = 1; ii <= maxLatency; ++ii)
-        if (recurrenceFeasible(body, ii))
-            return ii;
-    throw std::runtime_error("modulo scheduler: a dependence cycle has distance 0");
+    if (!recurrenceFeasible(body, maxLatency))
+        throw std::runtime_error("modulo scheduler: a dependence cycle has distance 0");
+    unsigned lo = 1, hi = maxLatency;  // hi is feasible
+    while (lo < hi) {
+        const unsigned mid = lo + (hi - lo) / 2;
+        if (recurrenceFeasible(body, mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return hi;
 }
 
 // List scheduling at one II: each op at the first cycle ≥ its earliest start whose resources
@@ -74,17 +83,19 @@ bool tryII(const std::vector<ModuloOp>& body, const ModuloResources& r, unsigned
                     earliest = std::max(earliest, static_cast<long long>(start[d.from]) + d.latency -
                                                       static_cast<long long>(ii) * d.distance);
             bool placed = false;
-            for (long long t = earliest; t < earliest + ii; ++t) {
-                const unsigned m = static_cast<unsigned>(t % ii);
-                if (unitUse[body[j].resource][m] < r.capacity[body[j].resource] &&
-                    slotUse[body[j].slot][m] < r.slotCapacity[body[j].slot]) {
-                    ++unitUse[body[j].resource][m];
-                    ++slotUse[body[j].slot][m];
-                    start[j] = static_cast<unsigned>(t);
+            // The ii cycles from earliest on, one per row of the modulo reservation table.
+            std::vector<unsigned>& units = unitUse[body[j].resource];
+            std::vector<unsigned>& slots = slotUse[body[j].slot];
+            const unsigned unitCap = r.capacity[body[j].resource], slotCap = r.slotCapacity[body[j].slot];
+            unsigned m = static_cast<unsigned>(earliest % ii);
+            for (unsigned step = 0; step < ii; ++step, m = m + 1 == ii ? 0 : m + 1)
+                if (units[m] < unitCap && slots[m] < slotCap) {
+                    ++units[m];
+                    ++slots[m];
+                    start[j] = static_cast<unsigned>(earliest + step);
                     placed = true;
                     break;
                 }
-            }
             if (!placed)
                 return false;
         }
