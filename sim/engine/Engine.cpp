@@ -347,11 +347,13 @@ inline void Engine::completeCompute(const Op& op, const OpDescriptor& info, unsi
         scoreboard_.markResult(op, info, group, s + latency, false);
     else
         computeDrain_ = std::max(computeDrain_, s + latency);
-    // A taken branch redirects the front end: the next op issues in a later cycle, after the penalty;
-    // a mispredicted one (taken or not) refills the pipeline.
+    // A taken branch redirects the front end: the next op issues in a later cycle (or beside it, when
+    // the front end fetches the target in time), after the penalty; a mispredicted one (taken or
+    // not) refills the pipeline.
     if (info.branch && (op.flags & (Op::kTaken | Op::kMispredicted))) {
-        frontEndReady_ =
-            s + 1 + ((op.flags & Op::kMispredicted) ? config_.mispredictPenalty : config_.branchPenalty);
+        frontEndReady_ = (op.flags & Op::kMispredicted)
+                             ? s + 1 + config_.mispredictPenalty
+                             : s + (config_.takenBranchEndsGroup ? 1 : 0) + config_.branchPenalty;
     }
     if (trace_ && occupancy >= 16)
         trace_->span(name(), std::string(opKindName(op.kind)), config_.clock.at(s),
@@ -405,12 +407,27 @@ inline void Engine::completeMemory(const Op& op, const OpDescriptor& info, unsig
     if (write) {
         memoryDrain_ = std::max(memoryDrain_, doneCycle);
         if (config_.storeBuffer)
-            storesInFlight_.push_back(std::max(doneCycle, s + 1));
+            holdStoreEntry(op, std::max(doneCycle, s + 1));
     } else if (op.dst != kNoReg) {
         scoreboard_.markResult(op, info, group, std::max(s + occupancy, doneCycle) + cost.latency, true);
         if (executor_)
             executor_->execute(op, data);
     }
+}
+
+void Engine::holdStoreEntry(const Op& op, std::uint64_t frees) {
+    if (storeMerges(op)) {
+        // The youngest entry, if not yet pruned (freed), now frees when this store is accepted too.
+        const auto it = std::find(storesInFlight_.begin(), storesInFlight_.end(), lastStore_.frees);
+        if (it != storesInFlight_.end()) {
+            *it = std::max(*it, frees);
+            lastStore_.frees = *it;
+            return;
+        }
+    }
+    storesInFlight_.push_back(frees);
+    lastStore_ = LastStore{config_.storeMergeBytes != 0, op.space,
+                           config_.storeMergeBytes ? op.addr / config_.storeMergeBytes : 0, frees};
 }
 
 std::uint64_t Engine::storeBufferFree(std::uint64_t from) {
@@ -432,10 +449,13 @@ std::uint64_t Engine::storeBufferFree(std::uint64_t from) {
 
 void Engine::issueMemory(const Op& op, const OpDescriptor& info) {
     const unsigned group = scoreboard_.check(op, info);
-    const Scoreboard::Readiness dep = scoreboard_.operandsReady(op, info, group);
+    const Scoreboard::Readiness dep = info.store && info.scalar && config_.storeDataDelay
+                                          ? scoreboard_.storeReady(op, config_.storeDataDelay)
+                                          : scoreboard_.operandsReady(op, info, group);
     std::uint64_t unitFree = 0;
     unsigned slot = pickUnit(op.kind, unitFree);
-    if (info.store && config_.storeBuffer)  // a full store buffer holds the store like a busy unit
+    // A full store buffer holds the store like a busy unit, unless it joins the youngest entry.
+    if (info.store && config_.storeBuffer && !storeMerges(op))
         unitFree = std::max(unitFree, storeBufferFree(std::max(unitFree, dep.cycle)));
     const std::uint64_t operandsAndUnit = std::max(dep.cycle, unitFree);
     std::uint64_t s = reserveSlot(std::max(operandsAndUnit, frontEndReady_), op.flags & Op::kBundleStart);

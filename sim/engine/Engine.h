@@ -194,6 +194,19 @@ private:
     std::vector<std::uint64_t> storesInFlight_;  // when each held store-buffer entry frees (store_buffer)
     // The first cycle at or after `from` when a store finds a free store-buffer entry.
     std::uint64_t storeBufferFree(std::uint64_t from);
+    // The youngest store's aligned store_merge bytes (space, index) and when its entry frees: a
+    // store into the same bytes joins that entry instead of taking one (store_merge).
+    bool storeMerges(const Op& op) const {
+        return config_.storeMergeBytes != 0 && lastStore_.valid && op.space == lastStore_.space &&
+               op.addr / config_.storeMergeBytes == lastStore_.chunk;
+    }
+    struct LastStore {
+        bool valid = false;
+        std::uint8_t space = 0;
+        std::uint64_t chunk = 0;
+        std::uint64_t frees = 0;
+    } lastStore_;
+    void holdStoreEntry(const Op& op, std::uint64_t frees);
     std::uint64_t computeDrain_ = 0;  // cycle the last result without a register completes
     std::uint64_t opsIssued_ = 0;
     double workDone_ = 0.0;

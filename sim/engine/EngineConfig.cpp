@@ -41,6 +41,7 @@ EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, 
                         : alignment == "register" ? VectorAlignment::Register
                                                   : VectorAlignment::None;
     c.branchPenalty = r.get<unsigned>("branch_penalty", 0u, Range<unsigned>{0, 1000});
+    c.takenBranchEndsGroup = r.get<bool>("taken_branch_ends_group", true);
     c.mispredictPenalty = r.get<unsigned>("mispredict_penalty", 0u, Range<unsigned>{0, 1000});
     if (auto bp = r.optionalChild("branch_predictor")) {
         BranchPredictorInfo& p = c.predictor;
@@ -62,6 +63,8 @@ EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, 
     c.forkLatency = r.get<unsigned>("fork_latency", 0u, Range<unsigned>{0, 1000000});
     c.barrierLatency = r.get<unsigned>("barrier_latency", 0u, Range<unsigned>{0, 1000000});
     c.storeBuffer = r.get<unsigned>("store_buffer", 0u, Range<unsigned>{0, 4096});
+    c.storeDataDelay = r.get<unsigned>("store_data_delay", 0u, Range<unsigned>{0, 64});
+    c.storeMergeBytes = r.get<Bytes>("store_merge", Bytes{0}, Range<Bytes>{Bytes{0}, Bytes{4096}}).value;
     c.quantum = secondsToTicks(r.get<Duration>("quantum", Duration{ticksToSeconds(defaultQuantum)},
                                                Range<Duration>{Duration{1e-12}, Duration{1.0}})
                                    .seconds);

@@ -14,6 +14,9 @@
 //     vector_alignment: element # vector loads/stores start at a multiple of: none (default),
 //                               # element (its size), register (register_size); validate checks it
 //     branch_penalty: 2         # cycles lost after a taken branch (front-end redirect)
+//     taken_branch_ends_group: true  # a predicted taken branch ends its issue group (default)
+//     store_data_delay: 2       # cycles after issue a scalar store reads its data (default 0)
+//     store_merge: 16 B         # a store into the youngest store's aligned 16 B joins its entry
 //     fork_latency: 100         # cycles from the fork that releases a join until the joiner runs
 //     barrier_latency: 200      # cycles from a barrier's last arrival until its engines run on
 //     quantum: 1 us             # temporal-decoupling quantum (default: the target's)
@@ -44,7 +47,10 @@ struct EngineConfig {
     unsigned scalarRegisters = kRegIds - kScalarRegBase;
     bool registerGroups = false;  // off: a register id names a whole vector of any length
     VectorAlignment vectorAlignment = VectorAlignment::None;
-    unsigned branchPenalty = 0;      // cycles: a taken branch the front end predicted
+    unsigned branchPenalty = 0;  // cycles: a taken branch the front end predicted
+    // A predicted taken branch ends its issue group: the next op issues a cycle later at the
+    // earliest (then + branchPenalty). Off: the target is fetched in time to issue beside the branch.
+    bool takenBranchEndsGroup = true;
     unsigned mispredictPenalty = 0;  // cycles: a branch it predicted wrong (Op::kMispredicted)
     BranchPredictorInfo predictor;   // for op streams that predict their branches (programs)
     unsigned forkLatency = 0;        // cycles: a fork's signal to the joined engine's next op
@@ -53,6 +59,12 @@ struct EngineConfig {
     // accepts it; a store that finds them all held waits (structural). 0: unbounded. Not in VLIW
     // bundles.
     unsigned storeBuffer = 0;
+    // Bytes of one store-buffer entry: a store into the same aligned bytes as the youngest store
+    // joins its entry (a byte loop fills one entry per 16 B). 0: every store takes an entry.
+    std::uint64_t storeMergeBytes = 0;
+    // Cycles after its issue that a scalar store reads its data register (its address it reads at
+    // issue): a store may issue that long before its data is ready. 0: both at issue.
+    unsigned storeDataDelay = 0;
     Tick quantum = 1'000'000;   // temporal-decoupling quantum (1 µs)
     bool isMainCompute = true;  // counts for stall_fraction
 

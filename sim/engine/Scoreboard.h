@@ -47,6 +47,20 @@ public:
         return ready;
     }
 
+    // A scalar store that reads its data `dataDelay` cycles after issue: its address register by
+    // issue, its data register by issue + dataDelay.
+    Readiness storeReady(const Op& op, unsigned dataDelay) const {
+        Readiness ready;
+        if (op.base != kNoReg)
+            consider(op.base, ready);
+        for (std::uint8_t r : op.src)
+            if (r != kNoReg && regReady_[r] > ready.cycle + dataDelay) {
+                ready.cycle = regReady_[r] - dataDelay;
+                ready.fromMemory = regFromMemory_[r];
+            }
+        return ready;
+    }
+
     // The op's result is ready at `ready` (in every register its destination spans).
     void markResult(const Op& op, const OpDescriptor& info, unsigned group, std::uint64_t ready,
                     bool fromMemory) {

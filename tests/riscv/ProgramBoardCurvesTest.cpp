@@ -42,20 +42,28 @@ TEST(ProgramBoardCurves, TheProgramsMemcpyAndMemsetPlateausAreWithinFifteenPerce
     }
 }
 
-// The byte loops (the board's `scalar` column: lbu/sb and sb per byte) run and copy exactly; their
-// rates are printed, not held: the model's 0.14 and 0.33 B/cycle against the board's 0.33 and
-// 0.50 are a known gap (docs/targets/k1.md, calibration).
-TEST(ProgramBoardCurves, TheByteLoopsRunAndPrintTheirRates) {
+// The byte loops (the board's `scalar` column: `lbu; sb; addi; addi; bne` and `sb; addi; bne`)
+// from the L1 to the DDR: every size within 15 %. The scalar pipeline's calibration
+// (configs/targets/k1.yaml: no bubble after a predicted taken branch, store data read 2 cycles
+// after issue, stores merged per 16 B) gives 0.33 and 0.50 B/cycle; before it, 0.14 and 0.33.
+TEST(ProgramBoardCurves, TheByteLoopsAreWithinFifteenPercentOfTheBoardsScalarColumn) {
     const std::string program = buildProgram("memory_rvv.c", "-march=rv64gcv -O2 -static");
-    for (const char* kind : {"memcpy_bytes", "memset_bytes"}) {
+    for (const char* kernel : {"memcpy", "memset"}) {
         const ProcessResult r =
-            runCommand(docsTessim() + " run --target k1 --program " + program + " -- " + kind + " 4096 3");
-        ASSERT_EQ(r.exitCode, 0) << kind << ": " << r.err;
-        const auto at = r.out.find("warm_bytes_per_cycle ");
-        ASSERT_NE(at, std::string::npos) << r.out;
-        const double rate = std::stod(r.out.substr(at + 21));
-        std::printf("%s 4096 B: model %.3f B/cycle\n", kind, rate);
-        EXPECT_GT(rate, 0.05) << kind;
+            runCommand("python3 " + std::string(TESSIM_SOURCE_DIR) +
+                       "/analysis/calibration/k1_memory_curves.py --json --jobs 2 --points 6 --max 4194304 "
+                       "--columns scalar --program " +
+                       program + " --kernel " + kernel + " --tessim " + docsTessim());
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const auto curve = nlohmann::json::parse(r.out)["columns"]["scalar"];
+        ASSERT_GE(curve["points"].size(), 6u) << kernel;
+        for (const auto& p : curve["points"]) {
+            const auto bytes = p["bytes"].get<std::uint64_t>();
+            std::printf("%s bytes %9llu B: board %.3f, model %.3f B/cycle (%+.1f %%)\n", kernel,
+                        static_cast<unsigned long long>(bytes), p["board"].get<double>(),
+                        p["model"].get<double>(), 100 * p["error"].get<double>());
+            EXPECT_LE(std::fabs(p["error"].get<double>()), 0.15) << kernel << " " << bytes << " B";
+        }
     }
 }
 

@@ -74,8 +74,12 @@ TEST(Seed000Program, EinsumScalarVectorAndThreadedMatchQemuAndTheTtKernels) {
     };
     // scalar: the packed loop nest (tt/packed); rvv: r-loop vectorisation (tt/vectorised); threads:
     // the same on four cores of one cluster, m split (tt/vectorised on 4 threads).
-    for (const Case& c : {Case{"scalar", "tt/packed", 0.15}, Case{"rvv", "tt/vectorised", 0.15},
-                          Case{"threads", "tt/vectorised --set plan.threads=4", 0.20}}) {
+    // rvv and threads were within 10 % and 13 % while a predicted taken branch cost a bubble; the
+    // kernels lost theirs (tt/vectorised 109,954 -> 99,898 cycles, one per taken loop branch) but
+    // the programs are held by their memory waits, which absorb most of it (120,551 -> 117,345):
+    // now 17 % and 23 % apart, the programs' memory stalls the gap to explain (issue 25).
+    for (const Case& c : {Case{"scalar", "tt/packed", 0.15}, Case{"rvv", "tt/vectorised", 0.20},
+                          Case{"threads", "tt/vectorised --set plan.threads=4", 0.25}}) {
         const double loop = runBoth(program, std::string("16 16 16 16 ") + c.mode, "einsum_cycles");
         const double kernel = ttEinsum0(c.plan);
         std::cout << "einsum " << c.mode << ": program " << loop << " cycles, tt kernel einsum0 (" << c.plan

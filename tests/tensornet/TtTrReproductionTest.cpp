@@ -74,7 +74,9 @@ TEST(TtTrReproduction, ArithmeticIsRecomputedAndEveryClaimHasItsValueAndRatio) {
     }
     // The balanced 1×1 layer's TR-over-TT time on both targets (a regression pin, not a verdict).
     EXPECT_NEAR(c["tt-balanced-npu"]["simulated"].get<double>(), 1.0841707292806686, 1e-9);
-    EXPECT_NEAR(c["tt-balanced-k1"]["simulated"].get<double>(), 2.448181728964756, 1e-9);
+    // k1: 2.448181728964756 before the scalar pipeline's calibration (no bubble after a predicted
+    // taken branch, late store data, merged stores), which shortens TT's loop-heavy einsums more.
+    EXPECT_NEAR(c["tt-balanced-k1"]["simulated"].get<double>(), 2.4707209110349888, 1e-9);
     fs::remove_all(out);
 }
 
