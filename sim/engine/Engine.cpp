@@ -426,8 +426,8 @@ void Engine::holdStoreEntry(const Op& op, std::uint64_t frees) {
         }
     }
     storesInFlight_.push_back(frees);
-    lastStore_ = LastStore{config_.storeMergeBytes != 0, op.space,
-                           config_.storeMergeBytes ? op.addr / config_.storeMergeBytes : 0, frees};
+    // valid only with merging on, so storeMerges() needs no test of the setting
+    lastStore_ = LastStore{config_.storeMergeBytes != 0, op.space, op.addr >> config_.storeMergeShift, frees};
 }
 
 std::uint64_t Engine::storeBufferFree(std::uint64_t from) {

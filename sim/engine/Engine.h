@@ -197,8 +197,8 @@ private:
     // The youngest store's aligned store_merge bytes (space, index) and when its entry frees: a
     // store into the same bytes joins that entry instead of taking one (store_merge).
     bool storeMerges(const Op& op) const {
-        return config_.storeMergeBytes != 0 && lastStore_.valid && op.space == lastStore_.space &&
-               op.addr / config_.storeMergeBytes == lastStore_.chunk;
+        return lastStore_.valid && op.space == lastStore_.space &&
+               op.addr >> config_.storeMergeShift == lastStore_.chunk;
     }
     struct LastStore {
         bool valid = false;

@@ -65,6 +65,10 @@ EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, 
     c.storeBuffer = r.get<unsigned>("store_buffer", 0u, Range<unsigned>{0, 4096});
     c.storeDataDelay = r.get<unsigned>("store_data_delay", 0u, Range<unsigned>{0, 64});
     c.storeMergeBytes = r.get<Bytes>("store_merge", Bytes{0}, Range<Bytes>{Bytes{0}, Bytes{4096}}).value;
+    if ((c.storeMergeBytes & (c.storeMergeBytes - 1)) != 0)
+        r.fail("store_merge", fmt::format("store_merge must be a power of two, not {} B", c.storeMergeBytes));
+    while (c.storeMergeBytes >> (c.storeMergeShift + 1))
+        ++c.storeMergeShift;
     c.quantum = secondsToTicks(r.get<Duration>("quantum", Duration{ticksToSeconds(defaultQuantum)},
                                                Range<Duration>{Duration{1e-12}, Duration{1.0}})
                                    .seconds);

@@ -61,7 +61,8 @@ struct EngineConfig {
     unsigned storeBuffer = 0;
     // Bytes of one store-buffer entry: a store into the same aligned bytes as the youngest store
     // joins its entry (a byte loop fills one entry per 16 B). 0: every store takes an entry.
-    std::uint64_t storeMergeBytes = 0;
+    std::uint64_t storeMergeBytes = 0;  // a power of two
+    unsigned storeMergeShift = 0;       // log2(storeMergeBytes)
     // Cycles after its issue that a scalar store reads its data register (its address it reads at
     // issue): a store may issue that long before its data is ready. 0: both at issue.
     unsigned storeDataDelay = 0;
