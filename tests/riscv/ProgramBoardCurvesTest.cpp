@@ -17,22 +17,31 @@
 namespace tessim::test {
 namespace {
 
+// One column of the board's curve for `kernel`, the program's loop run at `options`' sizes; each
+// point printed (board, model, error) and returned.
+nlohmann::json programCurve(const std::string& program, const char* kernel, const std::string& column,
+                            const std::string& options) {
+    const ProcessResult r =
+        runCommand("python3 " + std::string(TESSIM_SOURCE_DIR) +
+                   "/analysis/calibration/k1_memory_curves.py --json --jobs 2 " + options + " --columns " +
+                   column + " --program " + program + " --kernel " + kernel + " --tessim " + docsTessim());
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    if (r.exitCode != 0)
+        return nlohmann::json::array();
+    const auto points = nlohmann::json::parse(r.out)["columns"][column]["points"];
+    for (const auto& p : points)
+        std::printf("%s %s %9llu B: board %.3f, model %.3f B/cycle (%+.1f %%)\n", kernel, column.c_str(),
+                    static_cast<unsigned long long>(p["bytes"].get<std::uint64_t>()),
+                    p["board"].get<double>(), p["model"].get<double>(), 100 * p["error"].get<double>());
+    return points;
+}
+
 TEST(ProgramBoardCurves, TheProgramsMemcpyAndMemsetPlateausAreWithinFifteenPercentOfTheBoard) {
     const std::string program = buildProgram("memory_rvv.c", "-march=rv64gcv -O2 -static");
     for (const char* kernel : {"memcpy", "memset"}) {
-        const ProcessResult r =
-            runCommand("python3 " + std::string(TESSIM_SOURCE_DIR) +
-                       "/analysis/calibration/k1_memory_curves.py --json --jobs 2 --points 8 "
-                       "--columns rvv_m8 --program " +
-                       program + " --kernel " + kernel + " --tessim " + docsTessim());
-        ASSERT_EQ(r.exitCode, 0) << r.err;
-        const auto curve = nlohmann::json::parse(r.out)["columns"]["rvv_m8"];
         unsigned held = 0;
-        for (const auto& p : curve["points"]) {
+        for (const auto& p : programCurve(program, kernel, "rvv_m8", "--points 8")) {
             const auto bytes = p["bytes"].get<std::uint64_t>();
-            std::printf("%s program %9llu B: board %.3f, model %.3f B/cycle (%+.1f %%)\n", kernel,
-                        static_cast<unsigned long long>(bytes), p["board"].get<double>(),
-                        p["model"].get<double>(), 100 * p["error"].get<double>());
             if ((bytes >= 2000 && bytes <= 15000) || bytes >= 2'000'000) {
                 ++held;
                 EXPECT_LE(std::fabs(p["error"].get<double>()), 0.15) << kernel << " " << bytes << " B";
@@ -49,19 +58,10 @@ TEST(ProgramBoardCurves, TheProgramsMemcpyAndMemsetPlateausAreWithinFifteenPerce
 TEST(ProgramBoardCurves, TheByteLoopsAreWithinFifteenPercentOfTheBoardsScalarColumn) {
     const std::string program = buildProgram("memory_rvv.c", "-march=rv64gcv -O2 -static");
     for (const char* kernel : {"memcpy", "memset"}) {
-        const ProcessResult r =
-            runCommand("python3 " + std::string(TESSIM_SOURCE_DIR) +
-                       "/analysis/calibration/k1_memory_curves.py --json --jobs 2 --points 6 --max 4194304 "
-                       "--columns scalar --program " +
-                       program + " --kernel " + kernel + " --tessim " + docsTessim());
-        ASSERT_EQ(r.exitCode, 0) << r.err;
-        const auto curve = nlohmann::json::parse(r.out)["columns"]["scalar"];
-        ASSERT_GE(curve["points"].size(), 6u) << kernel;
-        for (const auto& p : curve["points"]) {
+        const auto points = programCurve(program, kernel, "scalar", "--points 6 --max 4194304");
+        ASSERT_GE(points.size(), 6u) << kernel;
+        for (const auto& p : points) {
             const auto bytes = p["bytes"].get<std::uint64_t>();
-            std::printf("%s bytes %9llu B: board %.3f, model %.3f B/cycle (%+.1f %%)\n", kernel,
-                        static_cast<unsigned long long>(bytes), p["board"].get<double>(),
-                        p["model"].get<double>(), 100 * p["error"].get<double>());
             EXPECT_LE(std::fabs(p["error"].get<double>()), 0.15) << kernel << " " << bytes << " B";
         }
     }
