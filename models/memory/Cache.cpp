@@ -56,6 +56,9 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.writeStreaming = r.get<unsigned>("write_streaming", 0u, Range<unsigned>{0, 1u << 20});
     if (r.has("miss_lookahead"))
         c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
+    c.sameTimeTurns = r.get<bool>("same_time_turns", false);
+    if (c.sameTimeTurns && c.missLookahead != 0)
+        r.fail("same_time_turns", "requests take turns only in exact time order: set miss_lookahead: 0 ns");
     c.next = r.get<std::string>("next");
     const bool staticGiven = r.has("static_power");
     c.staticWatts = r.get<Power>("static_power", Power{0.0}).watts;
@@ -156,24 +159,74 @@ Tick Cache::sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t init
     return transportNow() + delay.value();
 }
 
-void Cache::waitUntil(Tick at) {
+namespace {
+
+// The requests that go below the private caches at one simulated time (misses, prefetches,
+// write-backs of cores whose caches keep exact time order, `same_time_turns`). The kernel runs the
+// processes of one time in an order of its own, which moves with the quantum; they take turns
+// instead, in initiator order from a first that a hash of the time picks (stateless, so the same
+// run gives the same answer in any process and after any other run).
+struct SameTimeRequests {
+    const sc_core::sc_simcontext* simulation = nullptr;
+    Tick tick = kTickMax;
+    std::vector<std::uint16_t> present;
+};
+SameTimeRequests sameTime;
+
+std::uint64_t mixTime(Tick t) {  // splitmix64's finaliser
+    std::uint64_t z = t + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+void Cache::takeTurn(std::uint16_t initiator) {
+    const Tick now = transportNow();
+    const sc_core::sc_simcontext* simulation = sc_core::sc_get_curr_simcontext();
+    if (sameTime.simulation != simulation || sameTime.tick != now) {
+        sameTime.simulation = simulation;
+        sameTime.tick = now;
+        sameTime.present.clear();
+    }
+    sameTime.present.push_back(initiator);
+    // One delta cycle: every request of this time has said so.
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    std::vector<std::uint16_t> order = sameTime.present;
+    std::sort(order.begin(), order.end());
+    order.erase(std::unique(order.begin(), order.end()), order.end());
+    if (order.size() < 2)
+        return;
+    const std::size_t first = mixTime(now) % order.size();
+    const auto mine =
+        static_cast<std::size_t>(std::find(order.begin(), order.end(), initiator) - order.begin());
+    for (std::size_t turn = (mine + order.size() - first) % order.size(); turn > 0; --turn)
+        sc_core::wait(sc_core::SC_ZERO_TIME);
+}
+
+void Cache::waitUntil(Tick at, std::uint16_t initiator) {
     if (config_.missLookahead == kTickMax || requestSource_ != AccessSource::Engine)
         return;
     const Tick now = transportNow();
-    if (at <= now + config_.missLookahead)
+    const bool wait = at > now + config_.missLookahead;
+    if (!wait && !(config_.sameTimeTurns && at == now))
         return;
     // No other process has anything to do at all (a core alone, the others idle or done): no one
-    // could present a request meanwhile, and the wait would only switch to the kernel and back.
+    // could present a request meanwhile, and a wait would only switch to the kernel and back.
     if (!sc_core::sc_pending_activity())
         return;
     // Only a thread may wait (probes and tests call from outside the simulation).
     sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
-    if (self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_) {
-        // Counted before (another thread may enter this memory meanwhile) and after the wait.
-        ++waitsInTransport_;
+    if (!self.valid() || self.proc_kind() != sc_core::SC_THREAD_PROC_)
+        return;
+    // Counted before (another thread may enter this memory meanwhile) and after the wait.
+    ++waitsInTransport_;
+    if (wait)
         sc_core::wait(ticksToScTime(at - config_.missLookahead - now));
-        ++waitsInTransport_;
-    }
+    if (config_.sameTimeTurns)
+        takeTurn(initiator);
+    ++waitsInTransport_;
 }
 
 // A dirty victim leaves through the write-back buffer: an entry is held from when the line
@@ -191,7 +244,7 @@ Tick Cache::evict(const CacheTags::Victim& victim, Tick at, std::uint16_t initia
     if (enter > at)
         noteWait(enter - at);
     // The write-back reaches the next level in time order, as an engine's misses do.
-    waitUntil(enter);
+    waitUntil(enter, initiator);
     const Tick accepted = std::max(enter, sendNext(true, victim.lineNumber << lineShift_, enter, initiator));
     writebackBuffer_.hold(enter, accepted);
     lastWritebackHold_ = accepted - enter;
@@ -307,7 +360,7 @@ Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16
     // The tag check precedes the request to the next level; the write-back of a dirty victim
     // leaves through a write buffer and does not delay the fill.
     Tick issue = start + hitTicks_;
-    waitUntil(issue);
+    waitUntil(issue, initiator);
     ++fills_;
     // The fill goes out at once; its data lands in the way once the victim has left it. The fill
     // is presented first: the victim's write-back may wait for room in the write-back buffer, and
@@ -364,7 +417,7 @@ void Cache::prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initia
         if (!waited) {
             // A prefetch reaches the next level in time order, as a miss does (a hit on a
             // prefetched line, which trains it, does not wait by itself).
-            waitUntil(at);
+            waitUntil(at, initiator);
             waited = true;
             if (tags_.contains(candidate))
                 continue;

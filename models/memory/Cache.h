@@ -21,8 +21,8 @@
 //
 // YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random), seed (random),
 // clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, writeback_buffer
-// (entries for dirty victims on their way down; default 8), miss_lookahead
-// (bool), next (memory name, wired
+// (entries for dirty victims on their way down; default 8), miss_lookahead (duration),
+// same_time_turns (bool, with miss_lookahead 0), next (memory name, wired
 // by the target), level, energy: {read, write: per access; fill: per line moved to or from the next level;
 // array: the SRAM array model (sim/energy/SramArrayModel.h), which gives line-wide access energies,
 // leakage and area for the size; reference_size: the size explicit energies are stated for},
@@ -65,6 +65,10 @@ struct CacheConfig {
     // sees it, so a next level shared by several engines sees their misses in time order (up to
     // this) whatever their temporal-decoupling quantum. kTickMax: misses never wait.
     Tick missLookahead = kTickMax;
+    // With missLookahead 0: the requests of one simulated time go below in turns (initiator order
+    // from a first picked by a hash of the time) instead of in the order the kernel runs their
+    // processes, so results do not move with the quantum; costs a delta cycle a request.
+    bool sameTimeTurns = false;
     // The bytes an engine's store writes into the array at a time (its store datapath). A store
     // miss needs the line's other bytes from the next level unless one write covers the whole
     // line (by default the line: a store of a whole line allocates it without fetching).
@@ -150,7 +154,9 @@ private:
     Tick reservePort(Tick arrival);
     Tick sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator);
     // Miss look-ahead: waits (in an engine's thread) until `at` is within it of simulated time.
-    void waitUntil(Tick at);
+    void waitUntil(Tick at, std::uint16_t initiator);
+    // With misses in exact time order: the request goes on in its turn among those of its time.
+    void takeTurn(std::uint16_t initiator);
     void debugNext(bool write, std::uint64_t addr, void* data, std::uint64_t bytes);
 
     CacheConfig config_;

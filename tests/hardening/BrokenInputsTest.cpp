@@ -172,6 +172,8 @@ const std::vector<Case> kCases = {
      "5000 is out of range: it must be at most 4096"},
     {"core-store-merge.target.yaml", "3:3: error: core.store_merge",
      "store_merge must be a power of two, not 24 B"},
+    {"cache-same-time-turns.target.yaml", "4:3: error: l1.same_time_turns",
+     "requests take turns only in exact time order: set miss_lookahead: 0 ns"},
     {"core-zero-quantum.target.yaml", "3:12: error: core.quantum",
      "0 s is out of range: it must be between 1 ps and 1 s"},
     {"core-no-memories.target.yaml", "3:13: error: core.memories",
