@@ -28,8 +28,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Whole numbers (FLOPs, solutions, bounds) as integers, ratios to three decimals; times go
-// through humanSi.
+// Whole numbers (FLOPs, solutions, bounds) as integers, ratios to three decimals (times: humanSi).
 std::string num(double v) {
     if (std::isnan(v))
         return "n/a";
@@ -38,10 +37,6 @@ std::string num(double v) {
     if (v != 0 && std::fabs(v) < 1e-3)
         return fmt::format("{:.3g}", v);
     return fmt::format("{:.3f}", v);
-}
-
-std::string secondsText(double s) {
-    return humanSi(s, "s");
 }
 
 std::vector<std::uint64_t> counts(const config::Reader& r, const std::string& key) {
@@ -368,8 +363,8 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
             const double blockedVector = rep.at("vec-blocked").at("seconds").get<double>();
             note = fmt::format("packed, as scalar code (flw, fmadd) {} vs RVV {}, both unblocked; with "
                                "{{4,3,1,1}} blocks {} vs {} = {}x",
-                               secondsText(scalar), secondsText(vector), secondsText(blockedScalar),
-                               secondsText(blockedVector), num(blockedScalar / blockedVector));
+                               humanSi(scalar, "s"), humanSi(vector, "s"), humanSi(blockedScalar, "s"),
+                               humanSi(blockedVector, "s"), num(blockedScalar / blockedVector));
         } else if (c.quantity == "thread_threshold") {
             cl.simulated = threshold(c.threads);
             run = "threads-*";
@@ -389,7 +384,7 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
             const Layer& l = layers.at(c.layer);
             note = fmt::format(
                 "{} ({} → {}), TT {}: dense {} on {} threads vs TT {}; TT FLOPs {} vs dense {}", l.name, l.in,
-                l.out, l.shape.describe(), secondsText(dense), denseThreads, secondsText(tt),
+                l.out, l.shape.describe(), humanSi(dense, "s"), denseThreads, humanSi(tt, "s"),
                 num(static_cast<double>(l.shape.flops(1))), num(2.0 * l.in * l.out));
         } else if (c.quantity == "tt_memory") {
             const Layer& l = layers.at(c.layer);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "models/memory/CycleParameter.h"
+#include "sim/core/IntegerMath.h"
 #include "sim/energy/SramArrayModel.h"
 
 namespace tessim {
@@ -105,8 +106,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
       writebackBuffer_(config.writebackBuffer), ports_(config.ports),
       hitTicks_(config.clock.at(config.hitCycles)), portTicks_(config.clock.at(config.portCycles)),
       edges_(config.clock.period) {
-    while ((1u << lineShift_) < config_.lineBytes)
-        ++lineShift_;
+    lineShift_ = ceilLog2(config_.lineBytes);
     nextGp_.set_extension(&nextExt_);
     nextGp_.set_byte_enable_ptr(nullptr);
     nextGp_.set_dmi_allowed(false);
@@ -170,6 +170,7 @@ struct SameTimeRequests {
     const sc_core::sc_simcontext* simulation = nullptr;
     Tick tick = kTickMax;
     std::vector<std::uint16_t> present;
+    std::vector<std::uint16_t> order;  // scratch: the present initiators, sorted, each once
 };
 SameTimeRequests sameTime;
 
@@ -193,7 +194,8 @@ void Cache::takeTurn(std::uint16_t initiator) {
     sameTime.present.push_back(initiator);
     // One delta cycle: every request of this time has said so.
     sc_core::wait(sc_core::SC_ZERO_TIME);
-    std::vector<std::uint16_t> order = sameTime.present;
+    std::vector<std::uint16_t>& order = sameTime.order;
+    order.assign(sameTime.present.begin(), sameTime.present.end());
     std::sort(order.begin(), order.end());
     order.erase(std::unique(order.begin(), order.end()), order.end());
     if (order.size() < 2)

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/IntegerMath.h"
+
 namespace tessim {
 
 EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, ClockDomain defaultClock,
@@ -67,8 +69,7 @@ EngineConfig EngineConfig::fromYaml(config::Reader& r, const std::string& name, 
     c.storeMergeBytes = r.get<Bytes>("store_merge", Bytes{0}, Range<Bytes>{Bytes{0}, Bytes{4096}}).value;
     if ((c.storeMergeBytes & (c.storeMergeBytes - 1)) != 0)
         r.fail("store_merge", fmt::format("store_merge must be a power of two, not {} B", c.storeMergeBytes));
-    while (c.storeMergeBytes >> (c.storeMergeShift + 1))
-        ++c.storeMergeShift;
+    c.storeMergeShift = ceilLog2(c.storeMergeBytes);  // 0 when merging is off
     c.quantum = secondsToTicks(r.get<Duration>("quantum", Duration{ticksToSeconds(defaultQuantum)},
                                                Range<Duration>{Duration{1e-12}, Duration{1.0}})
                                    .seconds);
