@@ -10,6 +10,7 @@
 
 #include "sim/config/ConfigError.h"
 #include "sim/config/Reader.h"
+#include "sim/workload/PlanEngine.h"
 #include "workloads/common/FlopStats.h"
 #include "workloads/common/LoopOps.h"
 
@@ -22,6 +23,9 @@ constexpr std::uint32_t kSequenceBarrier = 0x7fff0001;
 struct SequenceBlock {
     std::unique_ptr<Workload> work;
     std::uint64_t macs = 0;
+    // The engines meet after it; a group of a grouped layer that runs on its own core beside the
+    // others does not wait for them until the layer's last block.
+    bool barrierAfter = true;
 };
 
 struct SequenceLayer {
@@ -29,6 +33,9 @@ struct SequenceLayer {
     std::uint32_t index = 0;
     std::vector<SequenceBlock> blocks;
     std::uint32_t filters = 0;
+    std::uint32_t channels = 0, groups = 1;  // the layer's, not a group block's
+    bool groupsSideBySide = false;           // one group per core at a time, else one after another
+    std::size_t filterBlocks() const { return blocks.size() / groups; }
     std::uint64_t macs() const {
         std::uint64_t m = 0;
         for (const auto& b : blocks)
@@ -41,9 +48,10 @@ struct SequenceLayer {
 // barrier after each block, and on the first engine the layer's mark after its last block.
 class SequenceStream : public OpStream {
 public:
-    SequenceStream(std::vector<std::vector<std::unique_ptr<OpStream>>> perLayer, std::uint32_t engines,
-                   bool marks)
-        : layers_(std::move(perLayer)), engines_(engines), marks_(marks) {}
+    SequenceStream(std::vector<std::vector<std::unique_ptr<OpStream>>> perLayer,
+                   std::vector<std::vector<bool>> barrierAfter, std::uint32_t engines, bool marks)
+        : layers_(std::move(perLayer)), barrierAfter_(std::move(barrierAfter)), engines_(engines),
+          marks_(marks) {}
 
     void setEngineClock(EngineClock* clock) override {
         for (auto& l : layers_)
@@ -71,9 +79,10 @@ public:
                     if (n > 0)
                         return last_ = n;
                 }
+                const bool barrier = barrierAfter_[layer_][block_];
                 ++block_;
                 own_.clear();
-                if (engines_ > 1)
+                if (engines_ > 1 && (barrier || block_ == blocks.size()))
                     own_.push_back(syncOp(OpKind::Barrier, kSequenceBarrier, engines_));
                 if (block_ == blocks.size() && marks_) {
                     Op mark;
@@ -95,6 +104,7 @@ public:
 
 private:
     std::vector<std::vector<std::unique_ptr<OpStream>>> layers_;
+    std::vector<std::vector<bool>> barrierAfter_;
     std::uint32_t engines_;
     bool marks_;
     std::size_t layer_ = 0, block_ = 0;
@@ -104,8 +114,9 @@ private:
 
 class LayerSequenceWorkload : public Workload {
 public:
-    LayerSequenceWorkload(std::vector<SequenceLayer> layers, double peakWork)
-        : layers_(std::move(layers)), peakWork_(peakWork) {}
+    LayerSequenceWorkload(std::vector<SequenceLayer> layers, double peakWork,
+                          std::vector<std::string> planEngines)
+        : layers_(std::move(layers)), peakWork_(peakWork), planEngines_(std::move(planEngines)) {}
 
     nlohmann::ordered_json resolvedWorkload() const override {
         nlohmann::ordered_json j;
@@ -119,17 +130,33 @@ public:
             for (auto it = one.begin(); it != one.end(); ++it)
                 named[it.key()] = it.value();
             named["filters"] = l.filters;
+            if (l.groups > 1) {
+                named["channels"] = l.channels;
+                named["groups"] = l.groups;
+            }
             list.push_back(named);
         }
         j["layers"] = list;
         return j;
     }
     nlohmann::ordered_json resolvedPlan() const override {
-        nlohmann::ordered_json j = layers_.front().blocks.front().work->resolvedPlan();
+        // The first layer's whose blocks run on every engine (a grouped layer's run on one each).
+        const SequenceLayer* shown = &layers_.front();
+        for (const auto& l : layers_)
+            if (!l.groupsSideBySide) {
+                shown = &l;
+                break;
+            }
+        nlohmann::ordered_json j = shown->blocks.front().work->resolvedPlan();
         j.erase("ddr_offset");
+        if (shown->groupsSideBySide) {
+            j.erase("engine");
+            j["cores"] = planEngines_.size();
+            j["engines"] = planEngines_;
+        }
         nlohmann::ordered_json blocks = nlohmann::ordered_json::array();
         for (const auto& l : layers_)
-            blocks.push_back(l.blocks.size());
+            blocks.push_back(l.filterBlocks());
         j["filter_blocks"] = blocks;
         return j;
     }
@@ -147,6 +174,12 @@ public:
             }
         }
         engine_ = engines.front();
+        std::vector<std::vector<bool>> barriers;
+        for (const auto& l : layers_) {
+            barriers.emplace_back();
+            for (const auto& b : l.blocks)
+                barriers.back().push_back(b.barrierAfter);
+        }
         std::vector<EngineStream> out;
         for (const auto& e : engines) {
             std::vector<std::vector<std::unique_ptr<OpStream>>> perLayer;
@@ -160,9 +193,10 @@ public:
                     perLayer.back().push_back(std::move(mine));
                 }
             }
-            out.push_back(EngineStream{e, std::make_unique<SequenceStream>(
-                                              std::move(perLayer), static_cast<std::uint32_t>(engines.size()),
-                                              e == engines.front())});
+            out.push_back(
+                EngineStream{e, std::make_unique<SequenceStream>(std::move(perLayer), barriers,
+                                                                 static_cast<std::uint32_t>(engines.size()),
+                                                                 e == engines.front())});
         }
         return out;
     }
@@ -221,7 +255,14 @@ public:
                 if (shape.contains(key))
                     j[key] = shape[key];
             j["filters"] = l.filters;
-            j["filter_blocks"] = l.blocks.size();
+            if (l.groups > 1) {
+                j["channels"] = l.channels;
+                j["groups"] = l.groups;
+                j["lowering"] = l.groupsSideBySide
+                                    ? "a convolution per group, groups side by side on the cores"
+                                    : "a convolution per group, one after another on every core";
+            }
+            j["filter_blocks"] = l.filterBlocks();
             j["macs"] = l.macs();
             std::uint64_t bytes = 0;
             for (const auto& b : l.blocks)
@@ -243,6 +284,7 @@ public:
 private:
     std::vector<SequenceLayer> layers_;
     double peakWork_;
+    std::vector<std::string> planEngines_;  // the engines the plan gives every layer
     std::string engine_;
 };
 
@@ -259,6 +301,45 @@ std::uint64_t macsOf(const Workload& w) {
     const std::uint64_t k = get("k", 1), s = get("stride", 1), pad = get("pad", 0);
     const std::uint64_t ho = (get("h", 1) + 2 * pad - k) / s + 1, wo = (get("w", 1) + 2 * pad - k) / s + 1;
     return ho * wo * get("filters", 1) * get("channels", 1) * k * k;
+}
+
+// The blocks of filters of the convolution `one` that fit the cores' memories: all of its filters,
+// else halves, quarters … of them; their tensors in DDR from `offset` on, which moves past them.
+std::vector<SequenceBlock> blocksThatFit(const KernelEntry& row, const std::string& kernel,
+                                         const config::Node& one, const config::Node& plan,
+                                         const TargetInfo& target, std::uint64_t& offset) {
+    const config::Node* filters = one.find("filters");
+    const std::uint32_t all =
+        filters && filters->isScalar() ? config::Reader(one).get<std::uint32_t>("filters") : 1;
+    for (std::uint32_t per = all;;) {
+        std::vector<SequenceBlock> blocks;
+        std::uint64_t at = offset;
+        try {
+            for (std::uint32_t f0 = 0; f0 < all; f0 += per) {
+                config::Node part = one;
+                if (per < all)
+                    part.set("filters",
+                             scalarAt(std::to_string(std::min(per, all - f0)), filters->location()));
+                config::Node partPlan = plan;
+                partPlan.set("ddr_offset", scalarAt(std::to_string(at), plan.location()));
+                SequenceBlock b;
+                b.work = row.make(kernel, part, partPlan, target);
+                b.macs = macsOf(*b.work);
+                std::uint64_t bytes = 0;
+                for (const auto& [level, n] : b.work->compulsoryBytes())
+                    bytes += n;
+                at = (at + bytes + 4 * 4096 + 4095) / 4096 * 4096;  // its tensors, each page-aligned
+                blocks.push_back(std::move(b));
+            }
+        } catch (const config::ConfigError& e) {
+            if (e.shortfall() != config::Shortfall::Capacity || per <= 1 || !filters)
+                throw;
+            per = (per + 1) / 2;
+            continue;
+        }
+        offset = at;
+        return blocks;
+    }
 }
 
 }  // namespace
@@ -286,6 +367,9 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
         mainEngines += e.mainCompute ? 1u : 0u;
     if (!base.find("cores") && !base.find("engine") && !base.find("engines"))
         base.set("cores", scalarAt(std::to_string(std::max(1u, mainEngines)), base.location()));
+    std::vector<std::string> engineNames;
+    for (const EngineInfo* e : planEngines(config::Reader(base), target, "cores", 0))
+        engineNames.push_back(e->name);
     std::vector<SequenceLayer> layers;
     std::uint64_t offset = 0;
     std::map<std::string, std::size_t> names;  // reports key layers by name: each once
@@ -313,43 +397,50 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
         const config::Node* filters = one.find("filters");
         layer.filters =
             filters && filters->isScalar() ? config::Reader(one).get<std::uint32_t>("filters") : 1;
-        // Blocks of filters that fit: all of them, else halves, quarters … of them.
-        for (std::uint32_t per = layer.filters;;) {
-            std::vector<SequenceBlock> blocks;
-            std::uint64_t at = offset;
-            try {
-                for (std::uint32_t f0 = 0; f0 < layer.filters; f0 += per) {
-                    config::Node part = one;
-                    if (per < layer.filters)
-                        part.set("filters", scalarAt(std::to_string(std::min(per, layer.filters - f0)),
-                                                     filters->location()));
-                    config::Node partPlan = base;
-                    partPlan.set("ddr_offset", scalarAt(std::to_string(at), base.location()));
-                    SequenceBlock b;
-                    b.work = row.make(kernel, part, partPlan, target);
-                    b.macs = macsOf(*b.work);
-                    std::uint64_t bytes = 0;
-                    for (const auto& [level, n] : b.work->compulsoryBytes())
-                        bytes += n;
-                    at = (at + bytes + 4 * 4096 + 4095) / 4096 * 4096;  // its tensors, each page-aligned
-                    blocks.push_back(std::move(b));
-                }
-            } catch (const config::ConfigError& e) {
-                if (e.shortfall() != config::Shortfall::Capacity || per <= 1 || !filters)
-                    throw;
-                per = (per + 1) / 2;
-                continue;
+        const config::Node* channels = one.find("channels");
+        layer.channels =
+            channels && channels->isScalar() ? config::Reader(one).get<std::uint32_t>("channels") : 1;
+        if (one.find("groups"))
+            layer.groups =
+                config::Reader(one).get<std::uint32_t>("groups", config::Range<std::uint32_t>{1, 65535});
+        if (layer.groups == 1) {
+            layer.blocks = blocksThatFit(row, kernel, one, base, target, offset);
+            layers.push_back(std::move(layer));
+            continue;
+        }
+        // A grouped layer: a convolution per group, of its channels and filters. With at least as
+        // many groups as cores, each group on one core and the cores side by side (a depthwise
+        // layer's channels spread over them); else the groups one after another on every core.
+        if (layer.channels % layer.groups != 0 || layer.filters % layer.groups != 0)
+            config::Reader(one).fail("groups",
+                                     fmt::format("{} groups do not divide {} channels and {} filters",
+                                                 layer.groups, layer.channels, layer.filters));
+        layer.groupsSideBySide = layer.groups >= engineNames.size();
+        config::Node part = one;
+        part.erase("groups");
+        part.set("channels", scalarAt(std::to_string(layer.channels / layer.groups),
+                                      channels ? channels->location() : one.location()));
+        part.set("filters", scalarAt(std::to_string(layer.filters / layer.groups),
+                                     filters ? filters->location() : one.location()));
+        for (std::uint32_t g = 0; g < layer.groups; ++g) {
+            config::Node groupPlan = base;
+            if (layer.groupsSideBySide) {
+                for (const char* key : {"cores", "engines", "engine"})
+                    groupPlan.erase(key);
+                groupPlan.set("engine", scalarAt(engineNames[g % engineNames.size()], base.location()));
             }
-            layer.blocks = std::move(blocks);
-            offset = at;
-            break;
+            for (auto& b : blocksThatFit(row, kernel, part, groupPlan, target, offset)) {
+                b.barrierAfter = !layer.groupsSideBySide;
+                layer.blocks.push_back(std::move(b));
+            }
         }
         layers.push_back(std::move(layer));
     }
     for (const auto& e : target.engines)
         if (e.mainCompute)
             peakWork += e.peakWorkPerCycle * e.clock.hz();
-    return std::make_unique<LayerSequenceWorkload>(std::move(layers), peakWork > 0 ? peakWork : 1.0);
+    return std::make_unique<LayerSequenceWorkload>(std::move(layers), peakWork > 0 ? peakWork : 1.0,
+                                                   std::move(engineNames));
 }
 
 }  // namespace tessim

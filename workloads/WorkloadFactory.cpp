@@ -40,8 +40,11 @@ std::unique_ptr<Workload> buildWorkload(const config::Node& workload, const conf
                         "K1, runs element-wise and pooling layers; an ONNX model lists them as not "
                         "simulated elsewhere)",
                         row->rowName(), op->scalar(), target.name));
-    // A network on a row that runs one layer at a time: its layers in sequence.
-    if (workload.find("layers") && !row->needs.layerLists)
+    // A network on a row that runs one layer at a time: its layers in sequence; a grouped layer
+    // there: a convolution per group.
+    const config::Node* groups = workload.find("groups");
+    const bool grouped = groups && groups->isScalar() && groups->scalar() != "1";
+    if ((workload.find("layers") || grouped) && !row->needs.layerLists)
         return makeLayerSequence(*row, workload, plan, target);
     try {
         return row->make(kernel, workload, plan, target);

@@ -226,6 +226,29 @@ TEST(OnnxWorkload, SmallModelRunsOnTheK1WithTheSameLayers) {
     EXPECT_EQ(k1["not_simulated"], npuLeft);
 }
 
+// On ftm2000 the model's depthwise Conv (group 16) runs as a convolution per channel, the channels
+// spread over the four cores; every Conv is simulated and checked against its reference.
+TEST(OnnxWorkload, SmallModelRunsOnTheDspWithItsDepthwiseLayer) {
+    REQUIRE_ONNX_MODELS();
+    const Json dsp = runJson("run --target ftm2000 --workload " + model("small.onnx") + " --functional");
+    const Json npu = runJson("run --target npu --workload " + model("small.onnx"));
+    EXPECT_EQ(dsp["functional"]["mismatches"].get<std::uint64_t>(), 0u) << dsp["functional"].dump();
+    ASSERT_EQ(dsp["layers"].size(), npu["layers"].size());
+    bool depthwise = false;
+    for (std::size_t i = 0; i < dsp["layers"].size(); ++i) {
+        const Json& l = dsp["layers"][i];
+        EXPECT_EQ(l["macs"], npu["layers"][i]["macs"]) << l["name"];
+        EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
+        if (!l.contains("groups"))
+            continue;
+        depthwise = true;
+        EXPECT_EQ(l["groups"], l["channels"]);
+        EXPECT_EQ(l["lowering"], "a convolution per group, groups side by side on the cores");
+    }
+    EXPECT_TRUE(depthwise);
+    EXPECT_EQ(dsp["plan"]["config"]["cores"], 4);
+}
+
 // `compare` lines the chips' layers up by name: the Relu only the K1 runs has no best chip and
 // names the chip that left it out, and the Markdown says the totals are not like for like.
 TEST(OnnxWorkload, CompareNamesTheLayersAChipLeavesOut) {

@@ -75,5 +75,59 @@ TEST(OneNetworkEveryChip, FiltersThatDoNotFitTheDspsMemoryRunInBlocks) {
     EXPECT_FALSE(small.contains("layers") && small["layers"].is_array() && !small["layers"].empty());
 }
 
+// A grouped layer runs on the DSP as a convolution per group: with at least as many groups as
+// cores, each group on one core and the cores side by side (equal work on each), else the groups
+// one after another on every core; the outputs equal the grouped reference either way.
+TEST(OneNetworkEveryChip, GroupedLayersRunAConvolutionPerGroupOnTheDsp) {
+    const std::string path = "/tmp/tessim-grouped-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path)
+        << "kernel: conv2d\ndtype: f32\nlayers:\n"
+           "  - {name: dw, h: 12, w: 12, channels: 8, filters: 8, k: 3, pad: 1, groups: 8}\n"
+           "  - {name: dw2, h: 12, w: 12, channels: 8, filters: 16, k: 3, stride: 2, groups: 8}\n"
+           "  - {name: g2, h: 6, w: 6, channels: 8, filters: 8, k: 3, pad: 1, groups: 2}\n";
+    const auto j = runNetwork("--target ftm2000 --workload " + path + " --functional");
+    ASSERT_FALSE(j.is_null());
+    EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+    EXPECT_EQ(j["functional"]["elements"], 12 * 12 * 8 + 5 * 5 * 16 + 6 * 6 * 8);
+    ASSERT_EQ(j["layers"].size(), 3u);
+    // MACs of the grouped layers: each filter sees its group's channels only.
+    EXPECT_EQ(j["layers"][0]["macs"], 12 * 12 * 8 * 9);
+    EXPECT_EQ(j["layers"][1]["macs"], 5 * 5 * 16 * 9);
+    EXPECT_EQ(j["layers"][2]["macs"], 6 * 6 * 8 * 4 * 9);
+    EXPECT_EQ(j["layers"][0]["lowering"], "a convolution per group, groups side by side on the cores");
+    EXPECT_EQ(j["layers"][2]["lowering"], "a convolution per group, one after another on every core");
+    EXPECT_EQ(j["layers"][2]["groups"], 2);
+    EXPECT_EQ(j["layers"][2]["channels"], 8);
+    EXPECT_EQ(j["plan"]["config"]["cores"], 4);
+    for (const auto& l : j["layers"])
+        EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
+    // Side by side: every core does the same work.
+    const double work = j["engines"]["core0"]["work"].get<double>();
+    for (const char* core : {"core1", "core2", "core3"})
+        EXPECT_EQ(j["engines"][core]["work"].get<double>(), work) << core;
+    // The report's workload runs again as it is: the same cycles.
+    std::ofstream(path) << j["workload"]["config"].dump();
+    const auto again = runNetwork("--target ftm2000 --workload " + path);
+    EXPECT_EQ(again["cycles"], j["cycles"]);
+    std::remove(path.c_str());
+}
+
+TEST(OneNetworkEveryChip, AGroupedLayerOnItsOwnRunsAndBadGroupsAreRefused) {
+    const auto one =
+        runNetwork("--target ftm2000 --workload conv-ftm --plan shuffle --set workload.channels=4 "
+                   "--set workload.filters=4 --set workload.groups=4 --set workload.h=16 "
+                   "--set workload.w=16 --functional");
+    ASSERT_FALSE(one.is_null());
+    EXPECT_EQ(one["functional"]["mismatches"], 0) << one["functional"];
+    ASSERT_EQ(one["layers"].size(), 1u);
+    EXPECT_EQ(one["layers"][0]["groups"], 4);
+    const auto bad = test::runTessim("run --target ftm2000 --workload conv-ftm --plan shuffle --set "
+                                     "workload.channels=4 --set workload.filters=6 --set workload.groups=4");
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_TRUE(bad.out.empty());
+    EXPECT_NE(bad.err.find("groups: 4 groups do not divide 4 channels and 6 filters"), std::string::npos)
+        << bad.err;
+}
+
 }  // namespace
 }  // namespace tessim
