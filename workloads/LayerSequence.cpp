@@ -2,6 +2,7 @@
 #include "workloads/conv/ConvShapeReader.h"
 
 #include <algorithm>
+#include <exception>
 #include <map>
 #include <string>
 #include <vector>
@@ -139,21 +140,32 @@ public:
         j["layers"] = list;
         return j;
     }
+    // What every block's plan resolves alike (the engines, a strategy every layer took, …): run
+    // again, each layer derives the rest as it did. What differs per layer is in layers().
     nlohmann::ordered_json resolvedPlan() const override {
-        // The first layer's whose blocks run on every engine (a grouped layer's run on one each).
-        const SequenceLayer* shown = &layers_.front();
+        nlohmann::ordered_json j;
+        bool first = true;
         for (const auto& l : layers_)
-            if (!l.groupsSideBySide) {
-                shown = &l;
-                break;
+            for (const auto& b : l.blocks) {
+                nlohmann::ordered_json one = b.work->resolvedPlan();
+                if (l.groupsSideBySide) {  // a group's block runs on one of the plan's engines
+                    one.erase("engine");
+                    one["cores"] = planEngines_.size();
+                    one["engines"] = planEngines_;
+                }
+                if (first) {
+                    j = std::move(one);
+                    first = false;
+                    continue;
+                }
+                std::vector<std::string> differ;
+                for (auto it = j.begin(); it != j.end(); ++it)
+                    if (!one.contains(it.key()) || one[it.key()] != it.value())
+                        differ.push_back(it.key());
+                for (const auto& key : differ)
+                    j.erase(key);
             }
-        nlohmann::ordered_json j = shown->blocks.front().work->resolvedPlan();
         j.erase("ddr_offset");
-        if (shown->groupsSideBySide) {
-            j.erase("engine");
-            j["cores"] = planEngines_.size();
-            j["engines"] = planEngines_;
-        }
         nlohmann::ordered_json blocks = nlohmann::ordered_json::array();
         for (const auto& l : layers_)
             blocks.push_back(l.filterBlocks());
@@ -263,6 +275,9 @@ public:
                                     : "a convolution per group, one after another on every core";
             }
             j["filter_blocks"] = l.filterBlocks();
+            const nlohmann::ordered_json plan = l.blocks.front().work->resolvedPlan();
+            if (plan.contains("strategy"))
+                j["strategy"] = plan["strategy"];
             j["macs"] = l.macs();
             std::uint64_t bytes = 0;
             for (const auto& b : l.blocks)
@@ -342,6 +357,57 @@ std::vector<SequenceBlock> blocksThatFit(const KernelEntry& row, const std::stri
     }
 }
 
+// The rows a layer may run on: `row`, and where the plan names no strategy, every other row of the
+// kernel that the target can run one layer at a time (the DSP's shuffle and im2col).
+std::vector<const KernelEntry*> candidateRows(const KernelEntry& row, const config::Node& workload,
+                                              const config::Node& plan, const TargetInfo& target) {
+    std::vector<const KernelEntry*> rows{&row};
+    if (plan.find("strategy"))
+        return rows;
+    for (const KernelEntry* k : kernelRowsFor(workload))
+        if (k != &row && !k->needs.layerLists && unmetNeeds(k->needs, target).empty())
+            rows.push_back(k);
+    return rows;
+}
+
+// The blocks of the row whose estimate (Workload::estimatedSeconds, summed over the blocks) is the
+// shortest; ties go to the earlier row. A row that cannot run the layer is passed over; if none
+// can, the first row's refusal is thrown.
+std::vector<SequenceBlock> fastestBlocks(const std::vector<const KernelEntry*>& rows,
+                                         const std::string& kernel, const config::Node& one,
+                                         const config::Node& plan, const TargetInfo& target,
+                                         std::uint64_t& offset) {
+    if (rows.size() == 1)
+        return blocksThatFit(*rows.front(), kernel, one, plan, target, offset);
+    std::vector<SequenceBlock> best;
+    double bestSeconds = 0.0;
+    std::uint64_t bestEnd = offset;
+    std::exception_ptr firstRefusal;
+    for (const KernelEntry* k : rows) {
+        std::uint64_t at = offset;
+        std::vector<SequenceBlock> blocks;
+        try {
+            blocks = blocksThatFit(*k, kernel, one, plan, target, at);
+        } catch (const config::ConfigError&) {
+            if (k == rows.front())
+                firstRefusal = std::current_exception();
+            continue;
+        }
+        double seconds = 0.0;
+        for (const auto& b : blocks)
+            seconds += b.work->estimatedSeconds();
+        if (best.empty() || seconds < bestSeconds) {
+            best = std::move(blocks);
+            bestSeconds = seconds;
+            bestEnd = at;
+        }
+    }
+    if (best.empty())
+        std::rethrow_exception(firstRefusal);
+    offset = bestEnd;
+    return best;
+}
+
 }  // namespace
 
 std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config::Node& workload,
@@ -370,6 +436,7 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
     std::vector<std::string> engineNames;
     for (const EngineInfo* e : planEngines(config::Reader(base), target, "cores", 0))
         engineNames.push_back(e->name);
+    const std::vector<const KernelEntry*> rows = candidateRows(row, workload, base, target);
     std::vector<SequenceLayer> layers;
     std::uint64_t offset = 0;
     std::map<std::string, std::size_t> names;  // reports key layers by name: each once
@@ -404,7 +471,7 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
             layer.groups =
                 config::Reader(one).get<std::uint32_t>("groups", config::Range<std::uint32_t>{1, 65535});
         if (layer.groups == 1) {
-            layer.blocks = blocksThatFit(row, kernel, one, base, target, offset);
+            layer.blocks = fastestBlocks(rows, kernel, one, base, target, offset);
             layers.push_back(std::move(layer));
             continue;
         }
@@ -429,7 +496,7 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
                     groupPlan.erase(key);
                 groupPlan.set("engine", scalarAt(engineNames[g % engineNames.size()], base.location()));
             }
-            for (auto& b : blocksThatFit(row, kernel, part, groupPlan, target, offset)) {
+            for (auto& b : fastestBlocks(rows, kernel, part, groupPlan, target, offset)) {
                 b.barrierAfter = !layer.groupsSideBySide;
                 layer.blocks.push_back(std::move(b));
             }

@@ -216,6 +216,10 @@ UnitInfo TableUnit::describe() const {
     UnitInfo info = FunctionalUnit::describe();
     for (const auto& [timingClass, t] : config_.ops)
         info.ops[std::string(timingClassName(timingClass))] = t;
+    if (config_.unitClass == UnitClass::Memory) {
+        info.bytesPerCycle = config_.bytesPerCycle;
+        info.stridedElementsPerCycle = config_.stridedElementsPerCycle;
+    }
     return info;
 }
 

@@ -73,6 +73,9 @@ struct UnitInfo {
     std::string unitClass;  // "compute" or "memory"
     unsigned instances = 1;
     std::string slotClass;  // VLIW slot class it issues from ("" when the engine has none)
+    // A memory unit's throughput: bytes per cycle of a unit-stride access, elements per cycle of a
+    // strided one (0: not a memory unit, or not stated).
+    double bytesPerCycle = 0.0, stridedElementsPerCycle = 0.0;
     // By op name as in the YAML: "fma", "vgather", "reduce", "reduce_ordered", ... (empty for
     // units whose cost is not a table, such as MAC arrays: see EngineInfo::macArray).
     std::map<std::string, OpTimingInfo> ops;

@@ -78,6 +78,10 @@ public:
     // Functional runs: write inputs into the target's memories, then check outputs afterwards.
     virtual void initialise(FunctionalMemory& memory) = 0;
     virtual FunctionalCheck check(FunctionalMemory& memory) = 0;
+    // An analytical estimate of the run's seconds from the plan (its loops and the bytes it moves),
+    // for choosing between kernels that could run the same layer; 0: the kernel gives none. Never
+    // a result: the simulation gives those.
+    virtual double estimatedSeconds() const { return 0.0; }
     // Per-layer results for multi-layer workloads (empty for single kernels).
     virtual bool multiLayer() const { return false; }
     // Multi-layer workloads whose streams mark the end of each layer (a Nop with a nonzero tag,

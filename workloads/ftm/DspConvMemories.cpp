@@ -22,6 +22,11 @@ DspConvMemories findDspConvMemories(config::Reader& plan, const TargetInfo& targ
     m.am = am;
     m.scalarMemory = readScalarDataMemory(plan, target);
     p.ddr = ddr->id;
+    p.ddrBytesPerSecond = ddr->peakBandwidth;
+    p.amBytesPerSecond = am->peakBandwidth;
+    p.ddrBurstBytes = ddr->burstBytes;
+    if (const EngineInfo* e = p.engines.empty() ? nullptr : target.findEngine(p.engines.front()))
+        p.clockHz = e->clock.hz();
     if (p.cores() > 1) {
         const MulticastGroupInfo* g = target.findGroup("all_am");
         if (!g)

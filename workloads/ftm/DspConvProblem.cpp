@@ -29,7 +29,8 @@ DspConvProblem readDspConvProblem(config::Reader& w) {
     }
     // An INT8 network (the npu's) runs in f32 on the DSP's FMACs; its requantisation keys belong to
     // the integer pipeline and are read past.
-    p.modelDtype = w.oneOf("dtype", {"f64", "f32", "i8"}, std::string("f64"));
+    // f32 unless the workload says (an ONNX model states none): the type networks run in here.
+    p.modelDtype = w.oneOf("dtype", {"f64", "f32", "i8"}, std::string("f32"));
     parseDType(p.modelDtype == "i8" ? "f32" : p.modelDtype, p.dtype);
     if (p.modelDtype == "i8") {
         w.oneOf("output_dtype", {"i8", "i32"}, std::string("i8"));

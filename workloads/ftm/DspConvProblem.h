@@ -22,6 +22,8 @@ struct DspConvProblem {
     std::vector<std::string> engines;  // one per core; core c owns filters c, c + cores, …
     std::uint8_t ddr = 0;
     std::uint64_t ddrIn = 0, ddrW = 0, ddrOut = 0;
+    double clockHz = 1e9, ddrBytesPerSecond = 0.0, amBytesPerSecond = 0.0;  // for estimates
+    std::uint64_t ddrBurstBytes = 0;                                        // a DDR access's bytes
 
     unsigned cores() const { return static_cast<unsigned>(engines.size()); }
     unsigned filtersOf(unsigned core) const { return (filters - core + cores() - 1) / cores(); }

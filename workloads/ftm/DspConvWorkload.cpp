@@ -26,6 +26,15 @@ std::map<std::string, std::uint64_t> DspConvWorkload::compulsoryBytes() const {
     return {{"ddr", in + w + out}};
 }
 
+double DspConvWorkload::overlappedEstimate(double loopCycles, double extraDdrBytes) const {
+    const DspConvProblem& p = problem_;
+    double ddrBytes = extraDdrBytes;
+    for (const auto& [level, bytes] : compulsoryBytes())
+        ddrBytes += static_cast<double>(bytes);
+    const double ddr = p.ddrBytesPerSecond > 0 ? ddrBytes / p.ddrBytesPerSecond : 0.0;
+    return std::max(loopCycles / p.clockHz, ddr);
+}
+
 void DspConvWorkload::initialise(FunctionalMemory& memory) {
     write(memory, problem_.ddrIn, problem_.inputElements(), 0);
     write(memory, problem_.ddrW, std::uint64_t{problem_.filters} * problem_.coefficientsPerFilter(), 1);

@@ -23,6 +23,10 @@ public:
     bool formsBundles() const override { return true; }  // modulo-scheduled VLIW bundles
 
 protected:
+    // Seconds of `loopCycles` on the busiest core, or of the DDR traffic (inputs and weights read,
+    // outputs written, `extraDdrBytes` more) at the DDR's peak, whichever is longer: DMA and
+    // compute overlap.
+    double overlappedEstimate(double loopCycles, double extraDdrBytes) const;
     void deriveWorkload(nlohmann::ordered_json& workload) const override;
     // flops, flop_per_second and fmac_utilisation of `fmacs` FMACs of `lanes` lanes on every core.
     void addThroughputStats(StatsTree& stats, std::uint64_t cycles, double seconds, unsigned fmacs,

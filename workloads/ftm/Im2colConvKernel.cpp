@@ -414,6 +414,27 @@ public:
         j["am_bytes"] = p_.amBytes;
     }
     std::vector<EngineStream> streams() override { return streamPerCore<Im2colStream>(p_); }
+    // The busiest core's GEMM loops (per block, filter and pass: its kernel elements loaded, the
+    // chunks at the loop's II, the drain), or the expansion's gathers (from DDR: the expanded
+    // elements at the DDR's peak, a whole DDR access per element at stride > 1; from the AM: at
+    // the AM's), whichever is longer.
+    double estimatedSeconds() const override {
+        double cycles = 0.0;
+        for (const Block& blk : p_.blocks)
+            for (const Pass& pass : p_.passes) {
+                const GemmBody& b = p_.body(pass.ne);
+                const double chunks = (std::uint64_t{blk.r1 - blk.r0} * p_.wo + p_.lanes - 1) / p_.lanes;
+                cycles += pass.ne + std::ceil(chunks / b.unroll) * b.schedule.ii + b.schedule.length;
+            }
+        const double perElement =
+            p_.s > 1 && !p_.fromAm ? std::max<double>(p_.elem, p_.ddrBurstBytes) : p_.elem;
+        const double expanded = static_cast<double>(p_.mapElements()) * perElement;
+        if (p_.fromAm) {
+            const double am = p_.amBytesPerSecond > 0 ? expanded / p_.amBytesPerSecond : 0.0;
+            return std::max(am, overlappedEstimate(cycles * p_.maxFiltersPerCore(), 0.0));
+        }
+        return overlappedEstimate(cycles * p_.maxFiltersPerCore(), expanded - p_.inputElements() * p_.elem);
+    }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
         addThroughputStats(stats, cycles, seconds, p_.fmacs, p_.lanes);
         const GemmBody& b = p_.bodies.front();

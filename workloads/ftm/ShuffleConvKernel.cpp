@@ -77,6 +77,7 @@ struct ShuffleParams : DspConvProblem {
     std::uint64_t inPlaneStride = 0;  // AM bytes between the channels of an input buffer
     std::uint8_t am = 0, group = 0;
     unsigned fmaLatency = 4, loadLatency = 1, slideLatency = 2;
+    double loadCycles = 1.0, stridedLoadCycles = 1.0;  // a load/store unit's cycles per vector
     unsigned fmacs = 3, lsus = 2, shufflers = 1, vectorSlots = 6;
     unsigned broadcasters = 1, scalarSlots = 5, broadcastLatency = 2, scalarAlus = 1, branchUnits = 1;
     bool explicitBroadcast = false;  // kernel elements broadcast into vector registers in the loop
@@ -487,6 +488,28 @@ public:
         j["am_bytes"] = p_.amBytes;
     }
     std::vector<EngineStream> streams() override { return streamPerCore<ShuffleStream>(p_); }
+    // The busiest core's loops: per block, filter and pass, its kernel elements loaded, then the
+    // strips of rows at the loop's II — or at the load/store units' occupancy where a vector takes
+    // them longer than a cycle (a strided load gathers element by element) — and the pipeline's
+    // drain. The input blocks overlap by K − S rows: their rows come from DDR once per block.
+    double estimatedSeconds() const override {
+        const bool partial = p_.passes.size() > 1;
+        const double load = p_.s > 1 ? p_.stridedLoadCycles : p_.loadCycles;
+        double cycles = 0.0;
+        for (const Block& blk : p_.blocks)
+            for (const Pass& pass : p_.passes) {
+                const Body& b = p_.body(pass.kp);
+                const double lsu =
+                    (p_.s * (b.unroll + 1.0) * load + (partial ? 2.0 : 1.0) * b.unroll * p_.loadCycles) /
+                    std::max(1u, p_.lsus);
+                const double ii = std::max<double>(b.schedule.ii, std::ceil(lsu));
+                const double strips = (p_.chunks + b.unroll - 1) / b.unroll;
+                const double perStrip = (blk.r1 - blk.r0 - 1.0) * p_.s + pass.kp;
+                cycles += pass.kp * p_.k + strips * perStrip * ii + b.schedule.length;
+            }
+        const double halo = static_cast<double>(p_.inputDdrBytes()) - p_.inputElements() * p_.elem;
+        return overlappedEstimate(cycles * p_.maxFiltersPerCore(), std::max(0.0, halo));
+    }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
         addThroughputStats(stats, cycles, seconds, p_.fmacs, p_.lanes);
         const Body& b = p_.bodies.front();
@@ -565,6 +588,8 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     p.vectorRegisters = e.vectorRegisters;
     p.scalarRegisters = e.scalarRegisters;
     p.lanes = std::max(1u, e.registerBytes / p.elem);
+    p.loadCycles = vectorAccessCycles(e, "vload", p.lanes, p.elem, false);
+    p.stridedLoadCycles = vectorAccessCycles(e, "vload", p.lanes, p.elem, true);
     p.chunks = (p.wo + p.lanes - 1) / p.lanes;
 
     // Kernel rows per pass: as many as the scalar registers for kernel elements allow.
