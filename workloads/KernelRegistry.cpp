@@ -12,6 +12,7 @@
 #include "workloads/conv/ConvKernel.h"
 #include "workloads/conv/RvvConvKernel.h"
 #include "workloads/fc/FullyConnectedKernel.h"
+#include "workloads/ftm/DspVectorLayer.h"
 #include "workloads/ftm/Im2colConvKernel.h"
 #include "workloads/ftm/ShuffleConvKernel.h"
 #include "workloads/memory/MemoryStreamKernel.h"
@@ -24,6 +25,11 @@
 namespace tessim {
 
 namespace {
+
+std::string runsEveryVectorLayer(const config::Node& layer) {
+    (void)layer;
+    return "";
+}
 
 std::vector<KernelEntry>& rows() {
     static std::vector<KernelEntry> kernels{
@@ -60,7 +66,9 @@ std::vector<KernelEntry>& rows() {
          "conv2d",
          {},
          {"shuffle"},
-         {{"fma", "mul", "vload", "vstore", "slide", "sload", "sadd", "smul", "scmp", "branch"}, true}},
+         {{"fma", "mul", "vload", "vstore", "slide", "sload", "sadd", "smul", "scmp", "branch"}, true},
+         dspVectorLayerGap,
+         makeDspVectorLayer},
         {"conv2d",
          "im2col",
          "im2col on a vector DSP: the DMA expands the map into AM, then a GEMM with broadcast kernel "
@@ -69,7 +77,9 @@ std::vector<KernelEntry>& rows() {
          "conv2d",
          {},
          {"im2col"},
-         {{"fma", "mul", "vload", "vstore", "sload", "sadd", "smul", "scmp", "branch"}, true}},
+         {{"fma", "mul", "vload", "vstore", "sload", "sadd", "smul", "scmp", "branch"}, true},
+         dspVectorLayerGap,
+         makeDspVectorLayer},
         {"conv2d",
          "rvv",
          "im2col (vector copies through the caches) + the RVV GEMM on RISC-V vector cores, element-wise "
@@ -85,7 +95,7 @@ std::vector<KernelEntry>& rows() {
           false,
           {},
           true},
-         true},
+         runsEveryVectorLayer},
         {"memcpy",
          "",
          "RVV copy loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores, fork/join",
@@ -153,7 +163,7 @@ std::vector<KernelEntry>& rows() {
          {},
          {},
          {{}, false, false, {}, true},
-         true},  // its vector layers go to the conv2d row that runs them, or to not_simulated
+         runsEveryVectorLayer},  // its vector layers go to the conv2d row that runs them, or to not_simulated
     };
     return kernels;
 }

@@ -14,6 +14,7 @@
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/FlopStats.h"
 #include "workloads/common/LoopOps.h"
+#include "workloads/conv/RvvVectorLayers.h"
 
 namespace tessim {
 namespace {
@@ -36,6 +37,8 @@ struct SequenceLayer {
     std::uint32_t filters = 0;
     std::uint32_t channels = 0, groups = 1;  // the layer's, not a group block's
     bool groupsSideBySide = false;           // one group per core at a time, else one after another
+    bool vector = false;                     // an element-wise layer (`op: Relu` …), not a convolution
+    std::uint64_t flops = 0;                 // a vector layer's
     std::size_t filterBlocks() const { return blocks.size() / groups; }
     std::uint64_t macs() const {
         std::uint64_t m = 0;
@@ -130,7 +133,8 @@ public:
             named["name"] = l.name;
             for (auto it = one.begin(); it != one.end(); ++it)
                 named[it.key()] = it.value();
-            named["filters"] = l.filters;
+            if (!l.vector)
+                named["filters"] = l.filters;
             if (l.groups > 1) {
                 named["channels"] = l.channels;
                 named["groups"] = l.groups;
@@ -266,7 +270,13 @@ public:
             for (const char* key : {"h", "w", "channels", "k", "stride", "pad", "dtype", "model_dtype"})
                 if (shape.contains(key))
                     j[key] = shape[key];
-            j["filters"] = l.filters;
+            if (l.vector) {
+                j["op_kind"] = "element-wise";
+                j["flops"] = l.flops;
+                j["lowering"] = "a vector stream on every core";
+            } else {
+                j["filters"] = l.filters;
+            }
             if (l.groups > 1) {
                 j["channels"] = l.channels;
                 j["groups"] = l.groups;
@@ -274,7 +284,8 @@ public:
                                     ? "a convolution per group, groups side by side on the cores"
                                     : "a convolution per group, one after another on every core";
             }
-            j["filter_blocks"] = l.filterBlocks();
+            if (!l.vector)
+                j["filter_blocks"] = l.filterBlocks();
             const nlohmann::ordered_json plan = l.blocks.front().work->resolvedPlan();
             if (plan.contains("strategy"))
                 j["strategy"] = plan["strategy"];
@@ -284,16 +295,18 @@ public:
                 for (const auto& [level, n] : b.work->compulsoryBytes())
                     bytes += n;
             j["compulsory_bytes"] = bytes;
-            j["compute_bound_s"] = 2.0 * static_cast<double>(l.macs()) / peakWork_;
+            // An element-wise op takes an FMAC lane for a cycle, as a MAC does.
+            j["compute_bound_s"] = 2.0 * static_cast<double>(l.macs() + l.flops) / peakWork_;
             out.push_back(j);
         }
         return out;
     }
     void collectStats(StatsTree& stats, std::uint64_t cycles, double seconds) const override {
-        std::uint64_t macs = 0;
+        std::uint64_t flops = 0;
         for (const auto& l : layers_)
-            macs += l.macs();
-        addFlopStats(stats, 2 * macs, "2 · MACs of every layer", cycles, seconds);
+            flops += 2 * l.macs() + l.flops;
+        addFlopStats(stats, flops, "2 · MACs of every layer, and the element-wise layers' ops", cycles,
+                     seconds);
     }
 
 private:
@@ -454,13 +467,34 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
                                       name ? name->path() : item.path() + ".name",
                                       repeatedLayerName(layer.name, at->second));
         // The layer's node: the workload's top-level keys, then its own.
+        // Each key keeps the dotted path where it is written (layers[2].k, dtype), which errors
+        // name and a report's derived keys are found by (DerivedKeys).
         config::Node one = config::Node::makeMap(item.location());
+        one.setPath(item.path());
         for (const auto& [key, value] : workload.entries())
-            if (key != "layers" && key != "name" && key != "description")
+            if (key != "layers" && key != "name" && key != "description") {
                 one.set(key, value);
+                one.findMutable(key)->setPath(value.path());
+            }
         for (const auto& [key, value] : item.entries())
             if (key != "name")
                 one.set(key, value);
+        if (const config::Node* op = one.find("op");
+            op && op->isScalar() && isVectorLayerOp(op->scalar()) && row.makeVectorLayer) {
+            config::Node layerPlan = base;
+            layerPlan.set("ddr_offset", scalarAt(std::to_string(offset), base.location()));
+            SequenceBlock b;
+            b.work = row.makeVectorLayer(one, layerPlan, target);
+            std::uint64_t bytes = 0;
+            for (const auto& [level, n] : b.work->compulsoryBytes())
+                bytes += n;
+            offset = (offset + bytes + 4 * 4096 + 4095) / 4096 * 4096;
+            layer.vector = true;
+            layer.flops = b.work->resolvedWorkload().value("flops", std::uint64_t{0});
+            layer.blocks.push_back(std::move(b));
+            layers.push_back(std::move(layer));
+            continue;
+        }
         const config::Node* filters = one.find("filters");
         layer.filters =
             filters && filters->isScalar() ? config::Reader(one).get<std::uint32_t>("filters") : 1;

@@ -29,17 +29,22 @@ std::unique_ptr<Workload> buildWorkload(const config::Node& workload, const conf
     const std::string kernel = w.oneOf("kernel", kernelNames());
     const KernelEntry* row = selectKernel(workload, plan, &target);
     // An element-wise or pooling layer on a row that runs convolutions only: said at its `op`.
-    if (const config::Node* layers = workload.find("layers");
-        layers && layers->isSequence() && !row->vectorLayers)
+    if (const config::Node* layers = workload.find("layers"); layers && layers->isSequence())
         for (const config::Node& l : layers->items())
-            if (const config::Node* op = l.find("op"); op && op->isScalar() && isVectorLayerOp(op->scalar()))
-                throw config::ConfigError(
-                    op->location(), op->path(),
-                    fmt::format(
-                        "{} runs convolutions only, not a {} layer, on target '{}' (conv2d/rvv, on the "
-                        "K1, runs element-wise and pooling layers; an ONNX model lists them as not "
-                        "simulated elsewhere)",
-                        row->rowName(), op->scalar(), target.name));
+            if (const config::Node* op = l.find("op");
+                op && op->isScalar() && isVectorLayerOp(op->scalar())) {
+                if (!row->vectorLayerGap)
+                    throw config::ConfigError(
+                        op->location(), op->path(),
+                        fmt::format("{} runs convolutions only, not a {} layer, on target '{}' (conv2d/rvv, "
+                                    "on the K1, runs element-wise and pooling layers; an ONNX model lists "
+                                    "them as not simulated elsewhere)",
+                                    row->rowName(), op->scalar(), target.name));
+                if (const std::string gap = row->vectorLayerGap(l); !gap.empty())
+                    throw config::ConfigError(
+                        op->location(), op->path(),
+                        fmt::format("{} on target '{}': {}", row->rowName(), target.name, gap));
+            }
     // A network on a row that runs one layer at a time: its layers in sequence; a grouped layer
     // there: a convolution per group.
     const config::Node* groups = workload.find("groups");

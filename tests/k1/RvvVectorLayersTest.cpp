@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <tuple>
 #include <unistd.h>
 #include <utility>
 
@@ -113,24 +114,29 @@ TEST(RvvVectorLayers, APoolWhosePaddingReachesItsWindowIsRefusedAtItsKey) {
         << r.err;
 }
 
-// The npu's and the ftm2000's convolution rows run no element-wise or pooling layer: a layer list
-// holding one is refused at its op, naming the row and the one that runs it.
+// The npu's convolution row runs no element-wise or pooling layer, the ftm2000's no pooling one: a
+// layer list holding one is refused at its op, naming the row and what it runs.
 TEST(RvvVectorLayers, OtherChipsRefuseAVectorLayerAtItsOp) {
-    const std::string path =
+    const std::string relu =
         writeWorkload("other", "  - {name: conv, h: 8, w: 8, channels: 4, filters: 4, k: 3, pad: 1}\n"
                                "  - {name: relu, op: Relu, h: 8, w: 8, channels: 4}\n");
-    for (const auto& [target, row] :
-         {std::pair{"npu", "conv2d/tiled"}, std::pair{"ftm2000", "conv2d/shuffle"}}) {
+    const std::string pool = writeWorkload(
+        "other-pool", "  - {name: conv, h: 8, w: 8, channels: 4, filters: 4, k: 3, pad: 1}\n"
+                      "  - {name: pool, op: MaxPool, h: 8, w: 8, channels: 4, k: 2, stride: 2}\n");
+    const std::tuple<const char*, std::string, const char*> cases[] = {
+        {"npu", relu, "layers[1].op: conv2d/tiled runs convolutions only, not a Relu layer"},
+        {"ftm2000", pool,
+         "layers[1].op: conv2d/shuffle on target 'ftm2000': the vector DSP runs Relu, Clip, Add, Sub and Mul "
+         "layers, not MaxPool"}};
+    for (const auto& [target, path, message] : cases) {
         const auto r = runTessim(std::string("run --target ") + target + " --workload " + path);
         EXPECT_EQ(r.exitCode, 2) << target;
         EXPECT_TRUE(r.out.empty()) << target;
         EXPECT_NE(r.err.find(":4:"), std::string::npos) << r.err;
-        EXPECT_NE(
-            r.err.find(std::string("layers[1].op: ") + row + " runs convolutions only, not a Relu layer"),
-            std::string::npos)
-            << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
     }
-    std::remove(path.c_str());
+    std::remove(relu.c_str());
+    std::remove(pool.c_str());
 }
 
 }  // namespace

@@ -110,6 +110,55 @@ TEST(OneNetworkEveryChip, EachDspLayerRunsTheLoweringThatSimulatesFaster) {
     std::remove(plan.c_str());
 }
 
+// Element-wise layers run on the DSP's cores as vector streams beside the convolutions: every
+// output equal to the reference, every layer at or above its bound, the work split evenly; a
+// layer the DSP does not run is refused at its `op` before simulation.
+TEST(OneNetworkEveryChip, ElementWiseLayersRunAsVectorStreamsOnTheDsp) {
+    const std::string path = "/tmp/tessim-ew-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path)
+        << "kernel: conv2d\ndtype: f32\nlayers:\n"
+           "  - {name: conv, h: 16, w: 16, channels: 8, filters: 16, k: 3, pad: 1}\n"
+           "  - {name: relu, op: Relu, h: 16, w: 16, channels: 16}\n"
+           "  - {name: clip, op: Clip, h: 16, w: 16, channels: 16, min: -0.25, max: 0.5}\n"
+           "  - {name: add, op: Add, h: 16, w: 16, channels: 16}\n"
+           "  - {name: half, op: Mul, h: 16, w: 16, channels: 16, broadcast: constant, value: 0.5}\n"
+           "  - {name: sub, op: Sub, h: 5, w: 3, channels: 7}\n";
+    const auto j = runNetwork("--target ftm2000 --workload " + path + " --functional");
+    ASSERT_FALSE(j.is_null());
+    EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+    EXPECT_EQ(j["functional"]["elements"], 5 * 16 * 16 * 16 + 5 * 3 * 7);
+    ASSERT_EQ(j["layers"].size(), 6u);
+    for (std::size_t i = 1; i < 6; ++i) {
+        const auto& l = j["layers"][i];
+        EXPECT_EQ(l["strategy"], "vector") << l["name"];
+        EXPECT_EQ(l["flops"], l["name"] == "sub" ? 105 : 4096) << l["name"];
+        EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
+        EXPECT_GT(l["compute_bound_s"].get<double>(), 0.0) << l["name"];
+    }
+    // The Add reads two tensors and writes one: more DDR traffic and time than the Relu.
+    EXPECT_GT(j["layers"][3]["seconds"].get<double>(), j["layers"][1]["seconds"].get<double>());
+    // Even slices of whole vectors (the 105-element layer's last core has 9 elements).
+    const double work = j["engines"]["core0"]["work"].get<double>();
+    for (const char* core : {"core1", "core2", "core3"})
+        EXPECT_NEAR(j["engines"][core]["work"].get<double>(), work, 0.001 * work) << core;
+    // The report's workload runs again as it is.
+    std::ofstream(path) << j["workload"]["config"].dump();
+    const auto again = runNetwork("--target ftm2000 --workload " + path);
+    EXPECT_EQ(again["cycles"], j["cycles"]);
+    for (const std::string row : {"{name: pool, op: MaxPool, h: 8, w: 8, channels: 4, k: 2, stride: 2}",
+                                  "{name: bias, op: Add, h: 8, w: 8, channels: 4, broadcast: channel}"}) {
+        std::ofstream(path) << "kernel: conv2d\nlayers:\n  - " << row << "\n";
+        const auto r = test::runTessim("run --target ftm2000 --workload " + path);
+        EXPECT_EQ(r.exitCode, 2) << row;
+        EXPECT_TRUE(r.out.empty());
+        EXPECT_NE(r.err.find(":3:"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("layers[0].op: conv2d/shuffle on target 'ftm2000': the vector DSP runs"),
+                  std::string::npos)
+            << r.err;
+    }
+    std::remove(path.c_str());
+}
+
 // A grouped layer runs on the DSP as a convolution per group: with at least as many groups as
 // cores, each group on one core and the cores side by side (equal work on each), else the groups
 // one after another on every core; the outputs equal the grouped reference either way.

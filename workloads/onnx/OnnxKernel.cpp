@@ -96,7 +96,7 @@ std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config
                 macOnly.erase("layers");
                 row = selectKernel(macOnly, plan, &target);
             }
-            if (row && row->vectorLayers) {
+            if (row && row->runsVectorLayer(l)) {
                 layer.erase("flops");
                 layer.erase("bytes");
                 ops.push_back(name);
@@ -109,8 +109,10 @@ std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config
             e["node"] = v.get<std::string>("name");
             e["flops"] = v.get<std::uint64_t>("flops");
             e["bytes"] = v.get<std::uint64_t>("bytes");
-            e["reason"] = fmt::format("{} runs no element-wise or pooling layer (conv2d/rvv does)",
-                                      row ? row->rowName() : std::string("conv2d"));
+            e["reason"] = row && row->vectorLayerGap
+                              ? fmt::format("{}: {}", row->rowName(), row->vectorLayerGap(l))
+                              : fmt::format("{} runs no element-wise or pooling layer (conv2d/rvv does)",
+                                            row ? row->rowName() : std::string("conv2d"));
             left.push_back(e);
         }
         conv.set("layers", std::move(kept));

@@ -1,0 +1,446 @@
+#include "workloads/ftm/DspVectorLayer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/config/Reader.h"
+#include "sim/ir/ElementArithmetic.h"
+#include "sim/workload/PlanEngine.h"
+#include "workloads/common/ConfiguredWorkload.h"
+#include "workloads/common/DmaOps.h"
+#include "workloads/common/KernelReaders.h"
+#include "workloads/common/MemoryLayout.h"
+#include "workloads/common/Slices.h"
+#include "workloads/common/TestData.h"
+#include "workloads/common/VectorOps.h"
+#include "workloads/conv/RvvVectorLayers.h"
+#include "workloads/ftm/ConvCoreStream.h"
+#include "workloads/ftm/DspConvProblem.h"
+#include "workloads/ftm/EngineUnits.h"
+#include "workloads/ftm/ModuloLoop.h"
+
+namespace tessim {
+namespace {
+
+constexpr unsigned kMaxUnroll = 4;                 // vectors per iteration the planner tries
+constexpr unsigned kMemoryLatency = 2;             // cycles the AM adds to a load (assumption, as the target)
+constexpr std::uint8_t kBoundReg = 0;              // Relu's zero, Clip's lower bound, a constant operand
+constexpr std::uint8_t kUpperReg = 1;              // Clip's upper bound
+constexpr unsigned kFirstRotating = 2;             // the loop's rotating registers from here
+constexpr std::uint64_t kSaltA = 11, kSaltB = 12;  // test data of the two operands
+constexpr unsigned kMinBlocksPerCore = 4;          // blocks a long slice is cut into, so that DMA overlaps
+
+enum class Role { LoadA, LoadB, First, Second, Store, Count, Compare, Branch };
+struct BodyOp {
+    Role role;
+    unsigned u = 0;  // vector of the iteration
+};
+
+struct DspVectorParams {
+    RvvVectorLayer layer;
+    DType dtype = DType::F32;
+    std::string modelDtype;
+    unsigned elem = 4, lanes = 32;
+    std::vector<std::string> engines;
+    std::vector<Slice> slices;  // elements of each core
+    std::uint8_t am = 0, ddr = 0;
+    std::uint64_t ddrA = 0, ddrB = 0, ddrOut = 0;
+    std::uint64_t blockElements = 0;  // a multiple of lanes
+    std::uint64_t amA[2] = {0, 0}, amB[2] = {0, 0}, amOut[2] = {0, 0}, amBytes = 0;
+    unsigned fmaLatency = 4, loadLatency = 1, fmacs = 1, lsus = 1, vectorSlots = 6;
+    unsigned scalarAlus = 1, branchUnits = 1, scalarSlots = 5, vectorRegisters = 64;
+    double clockHz = 1e9, ddrBytesPerSecond = 0.0;
+    // The loop.
+    unsigned unroll = 1, registersUsed = 0;
+    std::vector<BodyOp> ops;
+    ModuloSchedule schedule;
+    std::vector<unsigned> copies, base;
+    std::vector<std::vector<unsigned>> byResidue;
+
+    unsigned cores() const { return static_cast<unsigned>(engines.size()); }
+    std::uint64_t elements() const { return layer.inputs(); }
+    bool tensorOperand() const { return layer.binary() && layer.second == SecondOperand::Tensor; }
+    bool twoOps() const { return layer.op == VectorLayerOp::Clip; }
+    std::uint64_t blocksOf(unsigned core) const {
+        return (slices[core].count + blockElements - 1) / blockElements;
+    }
+};
+
+// The loop body for `unroll` vectors per iteration, scheduled, its registers rotating.
+void buildBody(DspVectorParams& p, unsigned unroll) {
+    p.unroll = unroll;
+    p.ops.clear();
+    std::vector<ModuloOp> mops;
+    enum Unit : unsigned { Fmac, Lsu, Salu, Bru };
+    auto add = [&](BodyOp op, unsigned unit) {
+        p.ops.push_back(op);
+        ModuloOp m;
+        m.resource = unit;
+        m.slot = unit == Salu || unit == Bru ? 1 : 0;
+        mops.push_back(m);
+        return static_cast<unsigned>(p.ops.size() - 1);
+    };
+    const unsigned loadLatency = p.loadLatency + kMemoryLatency;
+    for (unsigned u = 0; u < unroll; ++u) {
+        const unsigned a = add({Role::LoadA, u}, Lsu);
+        const unsigned first = add({Role::First, u}, Fmac);
+        mops[first].after.push_back({a, loadLatency, 0});
+        if (p.tensorOperand()) {
+            const unsigned b = add({Role::LoadB, u}, Lsu);
+            mops[first].after.push_back({b, loadLatency, 0});
+        }
+        unsigned last = first;
+        if (p.twoOps()) {
+            last = add({Role::Second, u}, Fmac);
+            mops[last].after.push_back({first, p.fmaLatency, 0});
+        }
+        const unsigned store = add({Role::Store, u}, Lsu);
+        mops[store].after.push_back({last, p.fmaLatency, 0});
+    }
+    const unsigned count = add({Role::Count, 0}, Salu);
+    const unsigned compare = add({Role::Compare, 0}, Salu);
+    const unsigned branch = add({Role::Branch, 0}, Bru);
+    chainLoopControl(mops, count, compare, branch);
+    p.schedule = moduloSchedule(
+        mops, {{p.fmacs, p.lsus, p.scalarAlus, p.branchUnits}, {p.vectorSlots, p.scalarSlots}});
+    std::vector<unsigned> lastUse(p.ops.size(), 0);
+    for (std::size_t j = 0; j < mops.size(); ++j)
+        for (const auto& d : mops[j].after)
+            if (d.distance == 0)
+                lastUse[d.from] = std::max(lastUse[d.from], p.schedule.start[j]);
+    p.copies.assign(p.ops.size(), 0);
+    p.base.assign(p.ops.size(), 0);
+    unsigned next = kFirstRotating;
+    for (std::size_t j = 0; j < p.ops.size(); ++j)
+        if (p.ops[j].role != Role::Store && p.ops[j].role != Role::Count && p.ops[j].role != Role::Compare &&
+            p.ops[j].role != Role::Branch)
+            allocateRotating(p.schedule, static_cast<unsigned>(j), lastUse[j], p.copies, p.base, next);
+    p.byResidue = opsByResidue(p.schedule, p.ops.size());
+    p.registersUsed = next;
+}
+
+// One core's stream: per block of its slice, the operands in (the next block's while this one
+// runs), the loop, the results out.
+class DspVectorStream : public ConvCoreStream {
+public:
+    DspVectorStream(const DspVectorParams& p, unsigned core)
+        : ConvCoreStream(core, p.blocksOf(core), p.blocksOf(core) > 0 ? 1 : 0, 1), p_(p) {}
+
+private:
+    std::uint64_t blockFirst(std::size_t b) const { return p_.slices[core_].first + b * p_.blockElements; }
+    std::uint64_t blockCount(std::size_t b) const {
+        const std::uint64_t end = p_.slices[core_].first + p_.slices[core_].count;
+        return std::min(p_.blockElements, end - blockFirst(b));
+    }
+    void fetch(std::vector<Op>& out, std::size_t b) const {
+        const auto bytes = static_cast<std::uint32_t>(blockCount(b) * p_.elem);
+        const std::uint64_t at = blockFirst(b) * p_.elem;
+        out.push_back(bundleStart(
+            dmaCopy(kInputTag + b % 2, 0, {bytes, 1, 1}, {p_.ddr, p_.ddrA + at}, {p_.am, p_.amA[b % 2]})));
+        if (p_.tensorOperand())
+            out.push_back(bundleStart(dmaCopy(kInputTag + b % 2, 1, {bytes, 1, 1}, {p_.ddr, p_.ddrB + at},
+                                              {p_.am, p_.amB[b % 2]})));
+    }
+    void start(std::vector<Op>& out) override {
+        const VectorLayerOp op = p_.layer.op;
+        const bool bound = op == VectorLayerOp::Relu || op == VectorLayerOp::Clip ||
+                           (p_.layer.binary() && p_.layer.second == SecondOperand::Constant);
+        if (bound) {
+            Op b = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
+            b.dst = kBoundReg;
+            b.imm = op == VectorLayerOp::Relu   ? 0.0
+                    : op == VectorLayerOp::Clip ? p_.layer.lo
+                                                : p_.layer.constant;
+            out.push_back(bundleStart(b));
+        }
+        if (op == VectorLayerOp::Clip) {
+            Op b = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
+            b.dst = kUpperReg;
+            b.imm = p_.layer.hi;
+            out.push_back(bundleStart(b));
+        }
+        if (p_.blocksOf(core_) > 0)
+            fetch(out, 0);
+    }
+    void blockHead(std::vector<Op>& out) override {
+        out.push_back(bundleStart(dmaWait(kInputTag + block_ % 2)));
+        if (block_ + 1 < p_.blocksOf(core_))
+            fetch(out, block_ + 1);
+        if (block_ >= 2)  // this block's output buffer: block − 2's write-back has left it
+            out.push_back(bundleStart(dmaWait(kOutputTag + block_ % 2)));
+    }
+    void beginLoop(std::vector<Op>& out) override {
+        vectors_ = (blockCount(block_) + p_.lanes - 1) / p_.lanes;
+        startLoop(out, p_.schedule, p_.byResidue, (vectors_ + p_.unroll - 1) / p_.unroll);
+    }
+    std::uint8_t reg(unsigned j, std::uint64_t i) const {
+        return static_cast<std::uint8_t>(p_.base[j] + i % p_.copies[j]);
+    }
+    unsigned find(Role role, unsigned u) const {
+        for (std::size_t n = 0; n < p_.ops.size(); ++n)
+            if (p_.ops[n].role == role && p_.ops[n].u == u)
+                return static_cast<unsigned>(n);
+        return 0;
+    }
+    bool materialise(unsigned j, std::uint64_t i, Op& op) const override {
+        const BodyOp& b = p_.ops[j];
+        switch (b.role) {
+        case Role::Count: op = loopCount(); return true;
+        case Role::Compare: op = loopCompare(iterations_); return true;
+        case Role::Branch: op = loopBranch(i, iterations_); return true;
+        default: break;
+        }
+        const std::uint64_t v = i * p_.unroll + b.u;
+        if (v >= vectors_)
+            return false;
+        const std::uint64_t at = v * p_.lanes;
+        const auto vl =
+            static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.lanes, blockCount(block_) - at));
+        const std::uint64_t offset = at * p_.elem;
+        switch (b.role) {
+        case Role::LoadA:
+            op = vectorLoad(p_.dtype, reg(j, i), p_.am, p_.amA[block_ % 2] + offset, vl);
+            return true;
+        case Role::LoadB:
+            op = vectorLoad(p_.dtype, reg(j, i), p_.am, p_.amB[block_ % 2] + offset, vl);
+            return true;
+        case Role::First: {
+            const bool bounded = p_.layer.op == VectorLayerOp::Relu || p_.layer.op == VectorLayerOp::Clip;
+            op = vectorOp(bounded ? OpKind::Max : p_.layer.binaryKind(), p_.dtype, vl);
+            op.dst = reg(j, i);
+            op.src[0] = reg(find(Role::LoadA, b.u), i);
+            op.src[1] = p_.tensorOperand() ? reg(find(Role::LoadB, b.u), i) : kBoundReg;
+            return true;
+        }
+        case Role::Second:
+            op = vectorOp(OpKind::Min, p_.dtype, vl);
+            op.dst = reg(j, i);
+            op.src[0] = reg(find(Role::First, b.u), i);
+            op.src[1] = kUpperReg;
+            return true;
+        case Role::Store: {
+            const unsigned last = find(p_.twoOps() ? Role::Second : Role::First, b.u);
+            op = vectorStore(p_.dtype, reg(last, i), p_.am, p_.amOut[block_ % 2] + offset, vl);
+            return true;
+        }
+        default: return false;
+        }
+    }
+    void writeBack(std::vector<Op>& out) override {
+        // The loop's stores drain before the DMA reads what they stored.
+        out.push_back(bundleStart(fenceOp()));
+        const auto bytes = static_cast<std::uint32_t>(blockCount(block_) * p_.elem);
+        out.push_back(
+            bundleStart(dmaCopy(kOutputTag + block_ % 2, 2, {bytes, 1, 1}, {p_.am, p_.amOut[block_ % 2]},
+                                {p_.ddr, p_.ddrOut + blockFirst(block_) * p_.elem})));
+    }
+
+    const DspVectorParams& p_;
+    std::uint64_t vectors_ = 0;
+};
+
+class DspVectorLayerWorkload : public ConfiguredWorkload {
+public:
+    explicit DspVectorLayerWorkload(DspVectorParams p) : p_(std::move(p)) {}
+
+    std::vector<EngineStream> streams() override {
+        std::vector<EngineStream> s;
+        for (unsigned c = 0; c < p_.cores(); ++c)
+            s.push_back(EngineStream{p_.engines[c], std::make_unique<DspVectorStream>(p_, c)});
+        return s;
+    }
+    bool formsBundles() const override { return true; }
+    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
+        const std::uint64_t n = p_.elements() * p_.elem;
+        return {{"ddr", n * (p_.tensorOperand() ? 3 : 2)}};
+    }
+    // The busiest core's loop (its vectors at the loop's II) against the DDR traffic at its peak.
+    double estimatedSeconds() const override {
+        const double vectors = std::ceil(static_cast<double>(p_.slices.front().count) / p_.lanes);
+        const double loop = std::ceil(vectors / p_.unroll) * p_.schedule.ii / p_.clockHz;
+        double bytes = 0.0;
+        for (const auto& [level, n] : compulsoryBytes())
+            bytes += static_cast<double>(n);
+        return std::max(loop, p_.ddrBytesPerSecond > 0 ? bytes / p_.ddrBytesPerSecond : 0.0);
+    }
+    void initialise(FunctionalMemory& memory) override {
+        writeTestValues(memory, p_.ddr, p_.ddrA, p_.elements(), p_.dtype, kSaltA);
+        if (p_.tensorOperand())
+            writeTestValues(memory, p_.ddr, p_.ddrB, p_.elements(), p_.dtype, kSaltB);
+    }
+    FunctionalCheck check(FunctionalMemory& memory) override {
+        FunctionalCheck c;
+        c.checked = true;
+        std::vector<std::uint8_t> buf(p_.elements() * p_.elem);
+        memory.read(p_.ddr, p_.ddrOut, buf.data(), buf.size());
+        for (std::uint64_t i = 0; i < p_.elements(); ++i) {
+            const double got = decodeElement(p_.dtype, buf.data() + i * p_.elem);
+            const double want = vectorLayerReference(p_.layer, p_.dtype, i, kSaltA, kSaltB);
+            if (c.countOutput(got, want, got != want)) {
+                c.firstMismatch = fmt::format("{} output element {}: simulated {} reference {}",
+                                              p_.layer.opName, i, got, want);
+                c.locateFirstMismatch(p_.ddr, p_.ddrOut + i * p_.elem);
+            }
+        }
+        return c;
+    }
+
+protected:
+    void deriveWorkload(nlohmann::ordered_json& j) const override {
+        j["dtype"] = std::string(dtypeName(p_.dtype));
+        if (!p_.modelDtype.empty() && p_.modelDtype != dtypeName(p_.dtype))
+            j["model_dtype"] = p_.modelDtype;
+        j["flops"] = p_.layer.flops();
+    }
+    void derivePlan(nlohmann::ordered_json& j) const override {
+        j["strategy"] = "vector";
+        j["cores"] = p_.cores();
+        j["engines"] = p_.engines;
+        j["block_elements"] = p_.blockElements;
+        j["unroll"] = p_.unroll;
+    }
+
+private:
+    DspVectorParams p_;
+};
+
+}  // namespace
+
+std::string dspVectorLayerGap(const config::Node& layer) {
+    const config::Node* op = layer.find("op");
+    const std::string name = op && op->isScalar() ? op->scalar() : std::string();
+    if (name == "Relu" || name == "Clip")
+        return "";
+    if (name == "Add" || name == "Sub" || name == "Mul") {
+        const config::Node* b = layer.find("broadcast");
+        if (b && b->isScalar() && b->scalar() == "channel")
+            return fmt::format(
+                "the vector DSP runs {} with a tensor or a constant operand, not one per channel", name);
+        return "";
+    }
+    return fmt::format("the vector DSP runs Relu, Clip, Add, Sub and Mul layers, not {}", name);
+}
+
+std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const config::Node& plan,
+                                             const TargetInfo& target) {
+    using config::Range;
+    DspVectorParams p;
+    config::Reader w = workloadReader(layer);
+    const std::string op = w.oneOf("op", {"Relu", "Clip", "Add", "Sub", "Mul"});
+    if (const std::string gap = dspVectorLayerGap(layer); !gap.empty())
+        w.fail("broadcast", gap);
+    p.layer = readVectorLayer(w, op);
+    // An INT8 network runs in f32 here, as its convolutions do; its requantisation keys are read past.
+    p.modelDtype = w.oneOf("dtype", {"f64", "f32", "i8"}, std::string("f32"));
+    parseDType(p.modelDtype == "i8" ? "f32" : p.modelDtype, p.dtype);
+    for (const char* key : {"output_dtype", "requant_multiplier", "requant_shift"})
+        if (w.has(key))
+            w.get<std::string>(key);
+    w.finish();
+    p.elem = dtypeBytes(p.dtype);
+
+    // The plan's engines and DDR offset; the convolutions' keys are theirs.
+    PlanReader planReader(plan);
+    config::Reader& pl = planReader.reader;
+    const std::vector<const EngineInfo*> engines = planEngines(pl, target);
+    const std::uint64_t ddrOffset = readDdrOffset(pl);
+    const EngineInfo& e = *engines.front();
+    unsigned n = 0;
+    const OpTimingInfo* fma = findUnitOp(e, "add", n);
+    p.fmacs = n;
+    const OpTimingInfo* load = findUnitOp(e, "vload", n);
+    p.lsus = n;
+    // Sub, max and min are timed as add (sim/ir/OpTable).
+    if (!fma || !load || !findUnitOp(e, "broadcast", n))
+        pl.fail("engine", fmt::format("engine '{}' lacks add, broadcast or vload: element-wise layers need a "
+                                      "vector DSP such as target ftm2000",
+                                      e.name));
+    p.fmaLatency = static_cast<unsigned>(std::ceil(fma->latency));
+    p.loadLatency = static_cast<unsigned>(std::ceil(load->latency));
+    if (findUnitOp(e, "sadd", n))
+        p.scalarAlus = n;
+    if (findUnitOp(e, "branch", n))
+        p.branchUnits = n;
+    p.vectorSlots = p.fmacs + p.lsus;
+    for (const auto& sc : e.slots) {
+        if (sc.name == "vector")
+            p.vectorSlots = sc.count;
+        if (sc.name == "scalar")
+            p.scalarSlots = sc.count;
+    }
+    p.vectorRegisters = e.vectorRegisters;
+    p.lanes = std::max(1u, e.registerBytes / p.elem);
+    p.clockHz = e.clock.hz();
+
+    // The unroll with the most vectors per cycle whose registers fit.
+    double bestRate = 0.0;
+    unsigned best = 0;
+    for (unsigned u = 1; u <= kMaxUnroll; ++u) {
+        buildBody(p, u);
+        if (p.registersUsed > p.vectorRegisters)
+            break;
+        const double rate = static_cast<double>(u) / p.schedule.ii;
+        if (rate > bestRate + 1e-12) {
+            bestRate = rate;
+            best = u;
+        }
+    }
+    if (best == 0)
+        pl.fail("engine",
+                fmt::format("one vector per iteration needs more than the {} vector registers",
+                            p.vectorRegisters),
+                config::Shortfall::Registers);
+    buildBody(p, best);
+
+    // Spaces: DDR, and each core's AM (a role: the core that runs the stream).
+    const MemorySpaceInfo* am = target.findSpace("am");
+    const MemorySpaceInfo* ddr = target.findSpace("ddr");
+    if (!am || !ddr)
+        pl.fail("engine", fmt::format("target '{}' lacks memories am and ddr", target.name));
+    p.am = am->id;
+    p.ddr = ddr->id;
+    p.ddrBytesPerSecond = ddr->peakBandwidth;
+    const std::uint64_t amSize =
+        am->role && !am->instances.empty() ? target.spaces[am->instances[0]].size : am->size;
+
+    // Contiguous slices of whole vectors over the cores (as many as have a vector each).
+    const std::uint64_t vectors = (p.elements() + p.lanes - 1) / p.lanes;
+    const auto cores = static_cast<unsigned>(std::min<std::uint64_t>(engines.size(), vectors));
+    for (unsigned c = 0; c < cores; ++c)
+        p.engines.push_back(engines[c]->name);
+    p.slices = contiguousSlices(p.elements(), cores, p.lanes);
+    // Blocks: two buffers of each operand and of the result fit the AM; a long slice in at least
+    // kMinBlocksPerCore blocks so that its transfers overlap the loop.
+    const unsigned buffers = p.tensorOperand() ? 3 : 2;
+    const std::uint64_t fit = amSize / (2 * buffers * p.elem) / p.lanes * p.lanes;
+    if (fit == 0)
+        pl.fail("engine",
+                fmt::format("two blocks of one vector need {} B of AM, which holds {} B",
+                            2 * buffers * p.lanes * p.elem, amSize),
+                config::Shortfall::Capacity);
+    const std::uint64_t slice = p.slices.front().count;
+    const std::uint64_t quarter = (slice + kMinBlocksPerCore - 1) / kMinBlocksPerCore;
+    p.blockElements =
+        std::min(fit, std::max<std::uint64_t>(p.lanes, (quarter + p.lanes - 1) / p.lanes * p.lanes));
+    MemoryLayout layout(*am, 128);
+    const std::uint64_t blockBytes = p.blockElements * p.elem;
+    for (unsigned i = 0; i < 2; ++i) {
+        p.amA[i] = layout.allocate(fmt::format("operand block {}", i), blockBytes);
+        if (p.tensorOperand())
+            p.amB[i] = layout.allocate(fmt::format("second operand block {}", i), blockBytes);
+        p.amOut[i] = layout.allocate(fmt::format("result block {}", i), blockBytes);
+    }
+    p.amBytes = layout.end();
+    const std::uint64_t bytes = p.elements() * p.elem;
+    p.ddrA = alignUp(ddrOffset, 4096);
+    p.ddrB = p.tensorOperand() ? alignUp(p.ddrA + bytes, 4096) : p.ddrA;
+    p.ddrOut = alignUp((p.tensorOperand() ? p.ddrB : p.ddrA) + bytes, 4096);
+    auto made = std::make_unique<DspVectorLayerWorkload>(std::move(p));
+    made->echoFrom(w, pl);
+    return made;
+}
+
+}  // namespace tessim

@@ -1,0 +1,27 @@
+// Element-wise layers of a network on a vector DSP (a `conv2d` layer list's rows with `op: Relu`,
+// `Clip`, `Add`, `Sub` or `Mul`, as an ONNX model's nodes become them): the flat tensor split over
+// the cores in contiguous slices, each core streaming its slice through its own AM in
+// double-buffered blocks — DMA in, a modulo-scheduled loop of vector loads, the operation and
+// vector stores, DMA out. The second operand of Add, Sub and Mul is a tensor of the same shape or
+// a constant; a constant, Clip's bounds and Relu's zero are broadcast into registers before the
+// loop. Pools, the hard activations and per-channel operands are not run here (dspVectorLayerGap).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "sim/config/Node.h"
+#include "sim/machine/TargetInfo.h"
+#include "sim/workload/Workload.h"
+
+namespace tessim {
+
+// Why the vector DSP does not run the layer row `layer` (its `op` and keys); empty when it does.
+std::string dspVectorLayerGap(const config::Node& layer);
+
+// The layer `layer` (the network's top-level keys and the row's own) under `plan` (cores or
+// engines, ddr_offset; the convolutions' keys are left to them).
+std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const config::Node& plan,
+                                             const TargetInfo& target);
+
+}  // namespace tessim
