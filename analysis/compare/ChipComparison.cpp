@@ -67,6 +67,19 @@ Json chipSummary(const Json& report) {
     const Json plan = report.contains("plan") && report["plan"].contains("config") ? report["plan"]["config"]
                                                                                    : Json::object();
     c["plan"] = plan.contains("strategy") ? plan["strategy"] : Json("");
+    if (!plan.contains("strategy") && report.contains("layers") && report["layers"].is_array()) {
+        // Strategies chosen per layer (ftm2000): each once, in the order the layers first take it.
+        std::string joined;
+        for (const auto& l : report["layers"])
+            if (l.contains("strategy") && l["strategy"].is_string()) {
+                const std::string s = l["strategy"].get<std::string>();
+                if (joined.empty())
+                    joined = s;
+                else if (("+" + joined + "+").find("+" + s + "+") == std::string::npos)
+                    joined += "+" + s;
+            }
+        c["plan"] = joined;
+    }
     return c;
 }
 

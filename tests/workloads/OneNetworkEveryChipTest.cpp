@@ -54,6 +54,12 @@ TEST(OneNetworkEveryChip, EveryLayerRunsCheckedAndAtOrAboveItsBoundOnEachChip) {
             EXPECT_EQ(j["plan"]["config"]["cores"], 4);
             for (const auto& l : j["layers"])
                 EXPECT_TRUE(l["strategy"] == "shuffle" || l["strategy"] == "im2col") << l;
+            // The report's workload (f32 beside the model's i8) runs again as it is.
+            const std::string again = net + ".again.json";
+            std::ofstream(again) << j["workload"]["config"].dump();
+            const auto rerun = runNetwork("--target ftm2000 --workload " + again);
+            EXPECT_EQ(rerun["cycles"], j["cycles"]);
+            std::remove(again.c_str());
         }
     }
     std::remove(net.c_str());
@@ -141,6 +147,11 @@ TEST(OneNetworkEveryChip, ElementWiseLayersRunAsVectorStreamsOnTheDsp) {
     const double work = j["engines"]["core0"]["work"].get<double>();
     for (const char* core : {"core1", "core2", "core3"})
         EXPECT_NEAR(j["engines"][core]["work"].get<double>(), work, 0.001 * work) << core;
+    // `compare` names the strategies the layers took, in order.
+    const auto cmp = test::runTessim("compare --workload " + path + " --targets ftm2000 --format json");
+    ASSERT_EQ(cmp.exitCode, 0) << cmp.err;
+    EXPECT_EQ(nlohmann::json::parse(cmp.out)["chips"]["ftm2000"]["plan"],
+              j["layers"][0]["strategy"].get<std::string>() + "+vector");
     // The report's workload runs again as it is.
     std::ofstream(path) << j["workload"]["config"].dump();
     const auto again = runNetwork("--target ftm2000 --workload " + path);

@@ -8,6 +8,16 @@
 
 namespace tessim {
 
+void readModelDtype(config::Reader& w, std::string& modelDtype) {
+    // A report fed back names the network's type beside the f32 its layers ran in.
+    if (!w.has("model_dtype"))
+        return;
+    const std::string model = w.oneOf("model_dtype", {"i8"});
+    if (modelDtype != "f32")
+        w.fail("model_dtype", fmt::format("an i8 network's layers run in f32 here, not {}", modelDtype));
+    modelDtype = model;
+}
+
 DspConvProblem readDspConvProblem(config::Reader& w) {
     using config::Range;
     DspConvProblem p;
@@ -31,6 +41,7 @@ DspConvProblem readDspConvProblem(config::Reader& w) {
     // the integer pipeline and are read past.
     // f32 unless the workload says (an ONNX model states none): the type networks run in here.
     p.modelDtype = w.oneOf("dtype", {"f64", "f32", "i8"}, std::string("f32"));
+    readModelDtype(w, p.modelDtype);
     parseDType(p.modelDtype == "i8" ? "f32" : p.modelDtype, p.dtype);
     if (p.modelDtype == "i8") {
         w.oneOf("output_dtype", {"i8", "i32"}, std::string("i8"));

@@ -36,6 +36,8 @@ struct DspConvProblem {
     std::uint64_t inputElements() const { return std::uint64_t{channels} * h * w; }
 };
 
+// `model_dtype` (a report's, fed back: i8 beside a dtype of f32) into `modelDtype`, the dtype read.
+void readModelDtype(config::Reader& w, std::string& modelDtype);
 // Reads the conv2d workload keys (h, w, k, stride, channels, filters, pad, dtype) and finishes `w`.
 DspConvProblem readDspConvProblem(config::Reader& w);
 

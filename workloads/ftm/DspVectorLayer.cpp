@@ -335,6 +335,7 @@ std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const co
     p.layer = readVectorLayer(w, op);
     // An INT8 network runs in f32 here, as its convolutions do; its requantisation keys are read past.
     p.modelDtype = w.oneOf("dtype", {"f64", "f32", "i8"}, std::string("f32"));
+    readModelDtype(w, p.modelDtype);
     parseDType(p.modelDtype == "i8" ? "f32" : p.modelDtype, p.dtype);
     for (const char* key : {"output_dtype", "requant_multiplier", "requant_shift"})
         if (w.has(key))
