@@ -114,20 +114,21 @@ TEST(RvvVectorLayers, APoolWhosePaddingReachesItsWindowIsRefusedAtItsKey) {
         << r.err;
 }
 
-// The npu's convolution row runs no element-wise or pooling layer, the ftm2000's no pooling one: a
+// The npu's convolution row runs no element-wise or pooling layer, the ftm2000's no hard activation: a
 // layer list holding one is refused at its op, naming the row and what it runs.
 TEST(RvvVectorLayers, OtherChipsRefuseAVectorLayerAtItsOp) {
     const std::string relu =
         writeWorkload("other", "  - {name: conv, h: 8, w: 8, channels: 4, filters: 4, k: 3, pad: 1}\n"
                                "  - {name: relu, op: Relu, h: 8, w: 8, channels: 4}\n");
-    const std::string pool = writeWorkload(
-        "other-pool", "  - {name: conv, h: 8, w: 8, channels: 4, filters: 4, k: 3, pad: 1}\n"
-                      "  - {name: pool, op: MaxPool, h: 8, w: 8, channels: 4, k: 2, stride: 2}\n");
+    const std::string hard =
+        writeWorkload("other-hard", "  - {name: conv, h: 8, w: 8, channels: 4, filters: 4, k: 3, pad: 1}\n"
+                                    "  - {name: hswish, op: HardSwish, h: 8, w: 8, channels: 4}\n");
     const std::tuple<const char*, std::string, const char*> cases[] = {
         {"npu", relu, "layers[1].op: conv2d/tiled runs convolutions only, not a Relu layer"},
-        {"ftm2000", pool,
-         "layers[1].op: conv2d/shuffle on target 'ftm2000': the vector DSP runs Relu, Clip, Add, Sub and Mul "
-         "layers, not MaxPool"}};
+        {"ftm2000", hard,
+         "layers[1].op: conv2d/shuffle on target 'ftm2000': the vector DSP runs Relu, Clip, Add, Sub, Mul "
+         "and "
+         "pooling layers, not HardSwish"}};
     for (const auto& [target, path, message] : cases) {
         const auto r = runTessim(std::string("run --target ") + target + " --workload " + path);
         EXPECT_EQ(r.exitCode, 2) << target;
@@ -136,7 +137,7 @@ TEST(RvvVectorLayers, OtherChipsRefuseAVectorLayerAtItsOp) {
         EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
     }
     std::remove(relu.c_str());
-    std::remove(pool.c_str());
+    std::remove(hard.c_str());
 }
 
 }  // namespace

@@ -156,7 +156,7 @@ TEST(OneNetworkEveryChip, ElementWiseLayersRunAsVectorStreamsOnTheDsp) {
     std::ofstream(path) << j["workload"]["config"].dump();
     const auto again = runNetwork("--target ftm2000 --workload " + path);
     EXPECT_EQ(again["cycles"], j["cycles"]);
-    for (const std::string row : {"{name: pool, op: MaxPool, h: 8, w: 8, channels: 4, k: 2, stride: 2}",
+    for (const std::string row : {"{name: hswish, op: HardSwish, h: 8, w: 8, channels: 4}",
                                   "{name: bias, op: Add, h: 8, w: 8, channels: 4, broadcast: channel}"}) {
         std::ofstream(path) << "kernel: conv2d\nlayers:\n  - " << row << "\n";
         const auto r = test::runTessim("run --target ftm2000 --workload " + path);
@@ -167,6 +167,31 @@ TEST(OneNetworkEveryChip, ElementWiseLayersRunAsVectorStreamsOnTheDsp) {
                   std::string::npos)
             << r.err;
     }
+    std::remove(path.c_str());
+}
+
+// Pools run on the DSP's cores too, the channels split over them: max and average windows with
+// padding and stride (the average over the taps inside the map), global pools in passes of taps;
+// every output equal to the reference.
+TEST(OneNetworkEveryChip, PoolingLayersRunOnTheDspCores) {
+    const std::string path = "/tmp/tessim-pool-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path)
+        << "kernel: conv2d\ndtype: f32\nlayers:\n"
+           "  - {name: maxpool, op: MaxPool, h: 16, w: 16, channels: 64, k: 3, stride: 2, pad: 1}\n"
+           "  - {name: avgpool, op: AveragePool, h: 9, w: 7, channels: 70, k: 3, stride: 2, pad: 1}\n"
+           "  - {name: gap, op: GlobalAveragePool, h: 7, w: 7, channels: 40}\n"
+           "  - {name: gmp, op: GlobalMaxPool, h: 5, w: 5, channels: 3}\n";
+    const auto j = runNetwork("--target ftm2000 --workload " + path + " --functional");
+    ASSERT_FALSE(j.is_null());
+    EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+    EXPECT_EQ(j["functional"]["elements"], 8 * 8 * 64 + 5 * 4 * 70 + 40 + 3);
+    ASSERT_EQ(j["layers"].size(), 4u);
+    for (const auto& l : j["layers"]) {
+        EXPECT_EQ(l["strategy"], "vector") << l["name"];
+        EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
+    }
+    EXPECT_EQ(j["layers"][0]["flops"], 8 * 8 * 64 * 9);
+    EXPECT_EQ(j["layers"][2]["flops"], 40 * 49);
     std::remove(path.c_str());
 }
 

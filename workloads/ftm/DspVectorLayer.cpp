@@ -19,6 +19,7 @@
 #include "workloads/conv/RvvVectorLayers.h"
 #include "workloads/ftm/ConvCoreStream.h"
 #include "workloads/ftm/DspConvProblem.h"
+#include "workloads/ftm/DspPoolLayer.h"
 #include "workloads/ftm/EngineUnits.h"
 #include "workloads/ftm/ModuloLoop.h"
 
@@ -312,7 +313,8 @@ private:
 std::string dspVectorLayerGap(const config::Node& layer) {
     const config::Node* op = layer.find("op");
     const std::string name = op && op->isScalar() ? op->scalar() : std::string();
-    if (name == "Relu" || name == "Clip")
+    if (name == "Relu" || name == "Clip" || name == "MaxPool" || name == "AveragePool" ||
+        name == "GlobalAveragePool" || name == "GlobalMaxPool")
         return "";
     if (name == "Add" || name == "Sub" || name == "Mul") {
         const config::Node* b = layer.find("broadcast");
@@ -321,12 +323,14 @@ std::string dspVectorLayerGap(const config::Node& layer) {
                 "the vector DSP runs {} with a tensor or a constant operand, not one per channel", name);
         return "";
     }
-    return fmt::format("the vector DSP runs Relu, Clip, Add, Sub and Mul layers, not {}", name);
+    return fmt::format("the vector DSP runs Relu, Clip, Add, Sub, Mul and pooling layers, not {}", name);
 }
 
 std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const config::Node& plan,
                                              const TargetInfo& target) {
-    using config::Range;
+    if (const config::Node* op = layer.find("op");
+        op && op->isScalar() && op->scalar().find("Pool") != std::string::npos)
+        return makeDspPoolLayer(layer, plan, target);
     DspVectorParams p;
     config::Reader w = workloadReader(layer);
     const std::string op = w.oneOf("op", {"Relu", "Clip", "Add", "Sub", "Mul"});
@@ -349,31 +353,21 @@ std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const co
     const std::vector<const EngineInfo*> engines = planEngines(pl, target);
     const std::uint64_t ddrOffset = readDdrOffset(pl);
     const EngineInfo& e = *engines.front();
-    unsigned n = 0;
-    const OpTimingInfo* fma = findUnitOp(e, "add", n);
-    p.fmacs = n;
-    const OpTimingInfo* load = findUnitOp(e, "vload", n);
-    p.lsus = n;
-    // Sub, max and min are timed as add (sim/ir/OpTable).
-    if (!fma || !load || !findUnitOp(e, "broadcast", n))
+    const VliwVectorUnits units = vliwVectorUnits(e, p.elem);
+    if (!units.complete)
         pl.fail("engine", fmt::format("engine '{}' lacks add, broadcast or vload: element-wise layers need a "
                                       "vector DSP such as target ftm2000",
                                       e.name));
-    p.fmaLatency = static_cast<unsigned>(std::ceil(fma->latency));
-    p.loadLatency = static_cast<unsigned>(std::ceil(load->latency));
-    if (findUnitOp(e, "sadd", n))
-        p.scalarAlus = n;
-    if (findUnitOp(e, "branch", n))
-        p.branchUnits = n;
-    p.vectorSlots = p.fmacs + p.lsus;
-    for (const auto& sc : e.slots) {
-        if (sc.name == "vector")
-            p.vectorSlots = sc.count;
-        if (sc.name == "scalar")
-            p.scalarSlots = sc.count;
-    }
-    p.vectorRegisters = e.vectorRegisters;
-    p.lanes = std::max(1u, e.registerBytes / p.elem);
+    p.fmaLatency = units.fmaLatency;
+    p.loadLatency = units.loadLatency;
+    p.fmacs = units.fmacs;
+    p.lsus = units.lsus;
+    p.scalarAlus = units.scalarAlus;
+    p.branchUnits = units.branchUnits;
+    p.vectorSlots = units.vectorSlots;
+    p.scalarSlots = units.scalarSlots;
+    p.vectorRegisters = units.vectorRegisters;
+    p.lanes = units.lanes;
     p.clockHz = e.clock.hz();
 
     // The unroll with the most vectors per cycle whose registers fit.

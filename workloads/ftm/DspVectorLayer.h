@@ -4,7 +4,8 @@
 // double-buffered blocks — DMA in, a modulo-scheduled loop of vector loads, the operation and
 // vector stores, DMA out. The second operand of Add, Sub and Mul is a tensor of the same shape or
 // a constant; a constant, Clip's bounds and Relu's zero are broadcast into registers before the
-// loop. Pools, the hard activations and per-channel operands are not run here (dspVectorLayerGap).
+// loop. Pools run as DspPoolLayer; the hard activations and per-channel operands are not run on the
+// DSP (dspVectorLayerGap).
 #pragma once
 
 #include <memory>

@@ -34,4 +34,44 @@ inline double vectorAccessCycles(const EngineInfo& engine, const std::string& op
     return 1.0;
 }
 
+// What a modulo-scheduled vector loop needs of a VLIW engine: latencies, unit counts and slots.
+struct VliwVectorUnits {
+    unsigned fmaLatency = 4, loadLatency = 1, broadcastLatency = 2;
+    unsigned fmacs = 1, lsus = 1, broadcasters = 1, scalarAlus = 1, branchUnits = 1;
+    unsigned vectorSlots = 0, scalarSlots = 1, vectorRegisters = 64, lanes = 1;
+    bool complete = false;  // the engine has add, vload and broadcast
+};
+
+// Of `engine`, for elements of `elem` bytes (add's unit stands for every op timed as add).
+inline VliwVectorUnits vliwVectorUnits(const EngineInfo& engine, unsigned elem) {
+    VliwVectorUnits u;
+    unsigned n = 0;
+    const OpTimingInfo* add = findUnitOp(engine, "add", n);
+    u.fmacs = n;
+    const OpTimingInfo* load = findUnitOp(engine, "vload", n);
+    u.lsus = n;
+    const OpTimingInfo* broadcast = findUnitOp(engine, "broadcast", n);
+    u.broadcasters = n;
+    u.complete = add && load && broadcast;
+    if (!u.complete)
+        return u;
+    u.fmaLatency = static_cast<unsigned>(std::ceil(add->latency));
+    u.loadLatency = static_cast<unsigned>(std::ceil(load->latency));
+    u.broadcastLatency = static_cast<unsigned>(std::ceil(broadcast->latency));
+    if (findUnitOp(engine, "sadd", n))
+        u.scalarAlus = n;
+    if (findUnitOp(engine, "branch", n))
+        u.branchUnits = n;
+    u.vectorSlots = u.fmacs + u.lsus;
+    for (const auto& sc : engine.slots) {
+        if (sc.name == "vector")
+            u.vectorSlots = sc.count;
+        if (sc.name == "scalar")
+            u.scalarSlots = sc.count;
+    }
+    u.vectorRegisters = engine.vectorRegisters;
+    u.lanes = std::max(1u, engine.registerBytes / elem);
+    return u;
+}
+
 }  // namespace tessim

@@ -1,0 +1,452 @@
+#include "workloads/ftm/DspPoolLayer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/config/Reader.h"
+#include "sim/ir/ElementArithmetic.h"
+#include "sim/workload/PlanEngine.h"
+#include "workloads/common/ConfiguredWorkload.h"
+#include "workloads/common/DmaOps.h"
+#include "workloads/common/KernelReaders.h"
+#include "workloads/common/MemoryLayout.h"
+#include "workloads/common/Slices.h"
+#include "workloads/common/TestData.h"
+#include "workloads/common/VectorOps.h"
+#include "workloads/conv/RvvVectorLayers.h"
+#include "workloads/ftm/ConvCoreStream.h"
+#include "workloads/ftm/DspConvProblem.h"
+#include "workloads/ftm/EngineUnits.h"
+#include "workloads/ftm/ModuloLoop.h"
+
+namespace tessim {
+namespace {
+
+constexpr unsigned kMaxTapsPerPass = 16;        // taps one loop body combines; more run in passes
+constexpr unsigned kMemoryLatency = 2;          // cycles the AM adds to a load (assumption, as the target)
+constexpr std::uint8_t kNeutralReg = 0;         // −∞ (max) or 0 (sum), combined in for padding taps
+constexpr unsigned kFirstRotating = 1;          // the loop's rotating registers from here
+constexpr std::uint64_t kSalt = 21;             // test data of the input
+constexpr std::uint32_t kMinBlocksPerCore = 4;  // blocks of output rows, so that DMA overlaps the loop
+
+enum class Role { Partial, Load, Combine, Reciprocal, Scale, Store, Count, Compare, Branch };
+struct BodyOp {
+    Role role;
+    unsigned t = 0;  // tap within the pass
+};
+
+struct PoolPass {
+    unsigned t0 = 0, taps = 0;
+};
+
+// The loop of one pass: `taps` taps, after a partial result (partial) and before the scaling by
+// the reciprocal of the window's taps (scale).
+struct PoolBody {
+    unsigned taps = 0;
+    bool partial = false, scale = false;
+    std::vector<BodyOp> ops;
+    ModuloSchedule schedule;
+    std::vector<unsigned> copies, base;
+    std::vector<std::vector<unsigned>> byResidue;
+    unsigned registers = 0;
+};
+
+struct PoolBlock {
+    std::uint32_t r0 = 0, r1 = 0;       // output rows
+    std::uint32_t in0 = 0, inRows = 0;  // input rows they read (inside the map)
+};
+
+struct DspPoolParams {
+    RvvVectorLayer layer;
+    DType dtype = DType::F32;
+    std::string modelDtype;
+    unsigned elem = 4;
+    VliwVectorUnits units;
+    std::vector<std::string> engines;
+    std::vector<Slice> channels;  // of each core
+    std::uint8_t am = 0, ddr = 0;
+    std::uint64_t ddrIn = 0, ddrOut = 0;
+    std::uint64_t inBuf[2] = {0, 0}, outBuf[2] = {0, 0}, amBytes = 0;
+    std::uint32_t blockRows = 0;
+    std::vector<PoolBlock> blocks;
+    std::vector<PoolPass> passes;
+    std::vector<PoolBody> bodies;  // one per pass
+
+    const ConvShape& s() const { return layer.s; }
+    unsigned cores() const { return static_cast<unsigned>(engines.size()); }
+    bool average() const { return !layer.maximum(); }
+    std::uint64_t strips(unsigned core) const {
+        return (channels[core].count + units.lanes - 1) / units.lanes;
+    }
+};
+
+PoolBody buildBody(const DspPoolParams& p, unsigned taps, bool partial, bool scale) {
+    PoolBody b;
+    b.taps = taps;
+    b.partial = partial;
+    b.scale = scale;
+    const VliwVectorUnits& u = p.units;
+    std::vector<ModuloOp> mops;
+    enum Unit : unsigned { Fmac, Lsu, Bcast, Salu, Bru };
+    auto add = [&](BodyOp op, unsigned unit) {
+        b.ops.push_back(op);
+        ModuloOp m;
+        m.resource = unit;
+        m.slot = unit == Bcast || unit == Salu || unit == Bru ? 1 : 0;
+        mops.push_back(m);
+        return static_cast<unsigned>(b.ops.size() - 1);
+    };
+    const unsigned loadLatency = u.loadLatency + kMemoryLatency;
+    unsigned acc = 0;
+    if (partial)
+        acc = add({Role::Partial, 0}, Lsu);
+    for (unsigned t = 0; t < taps; ++t) {
+        const unsigned load = add({Role::Load, t}, Lsu);
+        const unsigned combine = add({Role::Combine, t}, Fmac);
+        mops[combine].after.push_back({load, loadLatency, 0});
+        if (t > 0)
+            mops[combine].after.push_back({acc, u.fmaLatency, 0});
+        else if (partial)
+            mops[combine].after.push_back({acc, loadLatency, 0});
+        acc = combine;
+    }
+    if (scale) {
+        const unsigned reciprocal = add({Role::Reciprocal, 0}, Bcast);
+        const unsigned s = add({Role::Scale, 0}, Fmac);
+        mops[s].after.push_back({acc, u.fmaLatency, 0});
+        mops[s].after.push_back({reciprocal, u.broadcastLatency, 0});
+        acc = s;
+    }
+    const unsigned store = add({Role::Store, 0}, Lsu);
+    mops[store].after.push_back({acc, u.fmaLatency, 0});
+    const unsigned count = add({Role::Count, 0}, Salu);
+    const unsigned compare = add({Role::Compare, 0}, Salu);
+    const unsigned branch = add({Role::Branch, 0}, Bru);
+    chainLoopControl(mops, count, compare, branch);
+    b.schedule =
+        moduloSchedule(mops, {{u.fmacs, u.lsus, std::max(1u, u.broadcasters), u.scalarAlus, u.branchUnits},
+                              {u.vectorSlots, u.scalarSlots}});
+    std::vector<unsigned> lastUse(b.ops.size(), 0);
+    for (std::size_t j = 0; j < mops.size(); ++j)
+        for (const auto& d : mops[j].after)
+            if (d.distance == 0)
+                lastUse[d.from] = std::max(lastUse[d.from], b.schedule.start[j]);
+    b.copies.assign(b.ops.size(), 0);
+    b.base.assign(b.ops.size(), 0);
+    unsigned next = kFirstRotating;
+    for (std::size_t j = 0; j < b.ops.size(); ++j) {
+        const Role r = b.ops[j].role;
+        if (r != Role::Store && r != Role::Count && r != Role::Compare && r != Role::Branch)
+            allocateRotating(b.schedule, static_cast<unsigned>(j), lastUse[j], b.copies, b.base, next);
+    }
+    b.registers = next;
+    b.byResidue = opsByResidue(b.schedule, b.ops.size());
+    return b;
+}
+
+class DspPoolStream : public ConvCoreStream {
+public:
+    DspPoolStream(const DspPoolParams& p, unsigned core)
+        : ConvCoreStream(core, p.blocks.size(), p.channels[core].count > 0 ? 1 : 0, p.passes.size()), p_(p) {}
+
+private:
+    std::uint64_t cc() const { return p_.channels[core_].count; }
+    void fetch(std::vector<Op>& out, std::size_t b) const {
+        const PoolBlock& blk = p_.blocks[b];
+        const ConvShape& s = p_.s();
+        const auto pixels = static_cast<std::uint32_t>(std::uint64_t{blk.inRows} * s.w);
+        const std::uint64_t first =
+            (std::uint64_t{blk.in0} * s.w * s.channels + p_.channels[core_].first) * p_.elem;
+        out.push_back(
+            bundleStart(dmaCopy(kInputTag + b % 2, 0, {static_cast<std::uint32_t>(cc() * p_.elem), pixels, 1},
+                                {p_.ddr, p_.ddrIn + first, static_cast<std::int64_t>(s.channels * p_.elem)},
+                                {p_.am, p_.inBuf[b % 2], static_cast<std::int64_t>(cc() * p_.elem)})));
+    }
+    void start(std::vector<Op>& out) override {
+        Op neutral = vectorOp(OpKind::Broadcast, p_.dtype, p_.units.lanes);
+        neutral.dst = kNeutralReg;
+        neutral.imm = p_.average() ? 0.0 : -std::numeric_limits<double>::infinity();
+        out.push_back(bundleStart(neutral));
+        if (cc() > 0)
+            fetch(out, 0);
+    }
+    void blockHead(std::vector<Op>& out) override {
+        out.push_back(bundleStart(dmaWait(kInputTag + block_ % 2)));
+        if (block_ + 1 < p_.blocks.size())
+            fetch(out, block_ + 1);
+        if (block_ >= 2)  // this block's output buffer: block − 2's write-back has left it
+            out.push_back(bundleStart(dmaWait(kOutputTag + block_ % 2)));
+    }
+    void beginLoop(std::vector<Op>& out) override {
+        const PoolBlock& blk = p_.blocks[block_];
+        body_ = &p_.bodies[pass_];
+        startLoop(out, body_->schedule, body_->byResidue,
+                  std::uint64_t{blk.r1 - blk.r0} * p_.s().outW() * p_.strips(core_));
+    }
+    std::uint8_t reg(unsigned j, std::uint64_t i) const {
+        return static_cast<std::uint8_t>(body_->base[j] + i % body_->copies[j]);
+    }
+    unsigned find(Role role, unsigned t) const {
+        for (std::size_t n = 0; n < body_->ops.size(); ++n)
+            if (body_->ops[n].role == role && body_->ops[n].t == t)
+                return static_cast<unsigned>(n);
+        return 0;
+    }
+    // Input row and column of tap `tap` of output pixel (oy, ox), or false over the padding.
+    bool tapAt(std::uint32_t oy, std::uint32_t ox, unsigned tap, std::uint32_t& iy, std::uint32_t& ix) const {
+        const ConvShape& s = p_.s();
+        const std::int64_t y = std::int64_t{oy} * s.stride - s.padH + tap / s.kw;
+        const std::int64_t x = std::int64_t{ox} * s.stride - s.padW + tap % s.kw;
+        if (y < 0 || y >= s.h || x < 0 || x >= s.w)
+            return false;
+        iy = static_cast<std::uint32_t>(y);
+        ix = static_cast<std::uint32_t>(x);
+        return true;
+    }
+    bool materialise(unsigned j, std::uint64_t i, Op& op) const override {
+        const BodyOp& b = body_->ops[j];
+        switch (b.role) {
+        case Role::Count: op = loopCount(); return true;
+        case Role::Compare: op = loopCompare(iterations_); return true;
+        case Role::Branch: op = loopBranch(i, iterations_); return true;
+        default: break;
+        }
+        const ConvShape& s = p_.s();
+        const PoolBlock& blk = p_.blocks[block_];
+        const std::uint64_t strips = p_.strips(core_), q = i / strips, st = i % strips;
+        const auto oy = static_cast<std::uint32_t>(blk.r0 + q / s.outW());
+        const auto ox = static_cast<std::uint32_t>(q % s.outW());
+        const std::uint64_t c0 = st * p_.units.lanes;
+        const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.units.lanes, cc() - c0));
+        const std::uint64_t outAt = p_.outBuf[block_ % 2] + (q * cc() + c0) * p_.elem;
+        const PoolPass& pass = p_.passes[pass_];
+        std::uint32_t iy = 0, ix = 0;
+        switch (b.role) {
+        case Role::Partial: op = vectorLoad(p_.dtype, reg(j, i), p_.am, outAt, vl); return true;
+        case Role::Load:
+            if (!tapAt(oy, ox, pass.t0 + b.t, iy, ix))
+                return false;
+            op = vectorLoad(
+                p_.dtype, reg(j, i), p_.am,
+                p_.inBuf[block_ % 2] + ((std::uint64_t{iy - blk.in0} * s.w + ix) * cc() + c0) * p_.elem, vl);
+            return true;
+        case Role::Combine: {
+            op = vectorOp(p_.average() ? OpKind::Add : OpKind::Max, p_.dtype, vl);
+            op.dst = reg(j, i);
+            op.src[0] = b.t > 0          ? reg(find(Role::Combine, b.t - 1), i)
+                        : body_->partial ? reg(find(Role::Partial, 0), i)
+                                         : kNeutralReg;
+            op.src[1] = tapAt(oy, ox, pass.t0 + b.t, iy, ix) ? reg(find(Role::Load, b.t), i) : kNeutralReg;
+            return true;
+        }
+        case Role::Reciprocal: {
+            std::uint64_t taps = 0;
+            forEachInputTap(s, std::uint64_t{oy} * s.outW() + ox,
+                            [&](std::uint64_t, std::uint64_t) { ++taps; });
+            op = vectorOp(OpKind::Broadcast, p_.dtype, vl);
+            op.dst = reg(j, i);
+            op.imm = 1.0 / static_cast<double>(taps);
+            return true;
+        }
+        case Role::Scale:
+            op = vectorOp(OpKind::Mul, p_.dtype, vl);
+            op.dst = reg(j, i);
+            op.src[0] = reg(find(Role::Combine, body_->taps - 1), i);
+            op.src[1] = reg(find(Role::Reciprocal, 0), i);
+            return true;
+        case Role::Store: {
+            const unsigned last = body_->scale ? find(Role::Scale, 0) : find(Role::Combine, body_->taps - 1);
+            op = vectorStore(p_.dtype, reg(last, i), p_.am, outAt, vl);
+            return true;
+        }
+        default: return false;
+        }
+    }
+    void writeBack(std::vector<Op>& out) override {
+        const PoolBlock& blk = p_.blocks[block_];
+        const ConvShape& s = p_.s();
+        const auto pixels = static_cast<std::uint32_t>(std::uint64_t{blk.r1 - blk.r0} * s.outW());
+        const std::uint64_t first =
+            (std::uint64_t{blk.r0} * s.outW() * s.channels + p_.channels[core_].first) * p_.elem;
+        // The loop's stores drain before the DMA reads what they stored.
+        out.push_back(bundleStart(fenceOp()));
+        out.push_back(bundleStart(
+            dmaCopy(kOutputTag + block_ % 2, 2, {static_cast<std::uint32_t>(cc() * p_.elem), pixels, 1},
+                    {p_.am, p_.outBuf[block_ % 2], static_cast<std::int64_t>(cc() * p_.elem)},
+                    {p_.ddr, p_.ddrOut + first, static_cast<std::int64_t>(s.channels * p_.elem)})));
+    }
+
+    const DspPoolParams& p_;
+    const PoolBody* body_ = nullptr;
+};
+
+class DspPoolWorkload : public ConfiguredWorkload {
+public:
+    explicit DspPoolWorkload(DspPoolParams p) : p_(std::move(p)) {}
+
+    std::vector<EngineStream> streams() override {
+        std::vector<EngineStream> s;
+        for (unsigned c = 0; c < p_.cores(); ++c)
+            s.push_back(EngineStream{p_.engines[c], std::make_unique<DspPoolStream>(p_, c)});
+        return s;
+    }
+    bool formsBundles() const override { return true; }
+    std::map<std::string, std::uint64_t> compulsoryBytes() const override {
+        return {{"ddr", (p_.layer.inputs() + p_.layer.outputs()) * p_.elem}};
+    }
+    void initialise(FunctionalMemory& memory) override {
+        writeTestValues(memory, p_.ddr, p_.ddrIn, p_.layer.inputs(), p_.dtype, kSalt);
+    }
+    FunctionalCheck check(FunctionalMemory& memory) override {
+        FunctionalCheck c;
+        c.checked = true;
+        std::vector<std::uint8_t> buf(p_.layer.outputs() * p_.elem);
+        memory.read(p_.ddr, p_.ddrOut, buf.data(), buf.size());
+        for (std::uint64_t i = 0; i < p_.layer.outputs(); ++i) {
+            const double got = decodeElement(p_.dtype, buf.data() + i * p_.elem);
+            const double want = vectorLayerReference(p_.layer, p_.dtype, i, kSalt, 0);
+            if (c.countOutput(got, want, got != want)) {
+                c.firstMismatch = fmt::format("{} output element {}: simulated {} reference {}",
+                                              p_.layer.opName, i, got, want);
+                c.locateFirstMismatch(p_.ddr, p_.ddrOut + i * p_.elem);
+            }
+        }
+        return c;
+    }
+
+protected:
+    void deriveWorkload(nlohmann::ordered_json& j) const override {
+        j["dtype"] = std::string(dtypeName(p_.dtype));
+        if (!p_.modelDtype.empty() && p_.modelDtype != dtypeName(p_.dtype))
+            j["model_dtype"] = p_.modelDtype;
+        j["flops"] = p_.layer.flops();
+    }
+    void derivePlan(nlohmann::ordered_json& j) const override {
+        j["strategy"] = "vector";
+        j["cores"] = p_.cores();
+        j["engines"] = p_.engines;
+        j["block_rows"] = p_.blockRows;
+        j["passes"] = p_.passes.size();
+    }
+
+private:
+    DspPoolParams p_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> makeDspPoolLayer(const config::Node& layer, const config::Node& plan,
+                                           const TargetInfo& target) {
+    DspPoolParams p;
+    config::Reader w = workloadReader(layer);
+    const std::string op = w.oneOf("op", {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"});
+    p.layer = readVectorLayer(w, op);
+    // An INT8 network runs in f32 here, as its convolutions do; its requantisation keys are read past.
+    p.modelDtype = w.oneOf("dtype", {"f64", "f32", "i8"}, std::string("f32"));
+    readModelDtype(w, p.modelDtype);
+    parseDType(p.modelDtype == "i8" ? "f32" : p.modelDtype, p.dtype);
+    for (const char* key : {"output_dtype", "requant_multiplier", "requant_shift"})
+        if (w.has(key))
+            w.get<std::string>(key);
+    w.finish();
+    p.elem = dtypeBytes(p.dtype);
+    const ConvShape& s = p.layer.s;
+
+    PlanReader planReader(plan);
+    config::Reader& pl = planReader.reader;
+    const std::vector<const EngineInfo*> engines = planEngines(pl, target);
+    const std::uint64_t ddrOffset = readDdrOffset(pl);
+    const EngineInfo& e = *engines.front();
+    p.units = vliwVectorUnits(e, p.elem);
+    if (!p.units.complete)
+        pl.fail("engine",
+                fmt::format("engine '{}' lacks add, broadcast or vload: pooling layers need a vector "
+                            "DSP such as target ftm2000",
+                            e.name));
+    // Passes of at most kMaxTapsPerPass taps, fewer where their registers do not fit.
+    const auto taps = static_cast<unsigned>(s.taps());
+    for (unsigned per = std::min(kMaxTapsPerPass, taps); per >= 1; per = per / 2) {
+        p.passes.clear();
+        p.bodies.clear();
+        bool fits = true;
+        for (unsigned t0 = 0; t0 < taps && fits; t0 += per) {
+            p.passes.push_back({t0, std::min(per, taps - t0)});
+            p.bodies.push_back(buildBody(p, p.passes.back().taps, t0 > 0, p.average() && t0 + per >= taps));
+            fits = p.bodies.back().registers <= p.units.vectorRegisters;
+        }
+        if (fits)
+            break;
+        if (per == 1)
+            pl.fail("engine",
+                    fmt::format("a one-tap pass needs more than the {} vector registers",
+                                p.units.vectorRegisters),
+                    config::Shortfall::Registers);
+    }
+
+    const MemorySpaceInfo* am = target.findSpace("am");
+    const MemorySpaceInfo* ddr = target.findSpace("ddr");
+    if (!am || !ddr)
+        pl.fail("engine", fmt::format("target '{}' lacks memories am and ddr", target.name));
+    p.am = am->id;
+    p.ddr = ddr->id;
+    const std::uint64_t amSize =
+        am->role && !am->instances.empty() ? target.spaces[am->instances[0]].size : am->size;
+
+    // The channels over the cores (as many as have a channel each); every core takes every row.
+    const auto cores = static_cast<unsigned>(std::min<std::uint64_t>(engines.size(), s.channels));
+    for (unsigned c = 0; c < cores; ++c)
+        p.engines.push_back(engines[c]->name);
+    p.channels = contiguousSlices(s.channels, cores, 1);
+    const std::uint64_t widest = p.channels.front().count;
+    // Input rows a block of n output rows reads, inside the map.
+    auto inRows = [&](std::uint32_t r0, std::uint32_t r1) {
+        const std::int64_t first = std::max<std::int64_t>(0, std::int64_t{r0} * s.stride - s.padH);
+        const std::int64_t last =
+            std::min<std::int64_t>(s.h, std::int64_t{r1 - 1} * s.stride - s.padH + s.kh);
+        return std::pair<std::uint32_t, std::uint32_t>{
+            static_cast<std::uint32_t>(first),
+            static_cast<std::uint32_t>(std::max<std::int64_t>(0, last - first))};
+    };
+    auto need = [&](std::uint32_t n) {
+        const std::uint64_t in = std::uint64_t{(n - 1) * s.stride + s.kh} * s.w * widest * p.elem;
+        const std::uint64_t out = std::uint64_t{n} * s.outW() * widest * p.elem;
+        return 2 * (alignUp(in, 128) + alignUp(out, 128));
+    };
+    std::uint32_t rows = 0;
+    while (rows < s.outH() && need(rows + 1) <= amSize)
+        ++rows;
+    if (rows == 0)
+        pl.fail(
+            "engine",
+            fmt::format("two blocks of one output row need {} B of AM, which holds {} B", need(1), amSize),
+            config::Shortfall::Capacity);
+    p.blockRows =
+        std::min(rows, std::max<std::uint32_t>(1, (s.outH() + kMinBlocksPerCore - 1) / kMinBlocksPerCore));
+    for (std::uint32_t r0 = 0; r0 < s.outH(); r0 += p.blockRows) {
+        PoolBlock b;
+        b.r0 = r0;
+        b.r1 = std::min(s.outH(), r0 + p.blockRows);
+        std::tie(b.in0, b.inRows) = inRows(b.r0, b.r1);
+        p.blocks.push_back(b);
+    }
+    MemoryLayout layout(*am, 128);
+    for (unsigned i = 0; i < 2; ++i) {
+        p.inBuf[i] =
+            layout.allocate(fmt::format("input block {}", i),
+                            std::uint64_t{(p.blockRows - 1) * s.stride + s.kh} * s.w * widest * p.elem);
+        p.outBuf[i] = layout.allocate(fmt::format("output block {}", i),
+                                      std::uint64_t{p.blockRows} * s.outW() * widest * p.elem);
+    }
+    p.amBytes = layout.end();
+    p.ddrIn = alignUp(ddrOffset, 4096);
+    p.ddrOut = alignUp(p.ddrIn + p.layer.inputs() * p.elem, 4096);
+    auto made = std::make_unique<DspPoolWorkload>(std::move(p));
+    made->echoFrom(w, pl);
+    return made;
+}
+
+}  // namespace tessim
