@@ -114,21 +114,20 @@ TEST(RvvVectorLayers, APoolWhosePaddingReachesItsWindowIsRefusedAtItsKey) {
         << r.err;
 }
 
-// The npu's convolution row runs no element-wise or pooling layer, the ftm2000's no hard activation: a
+// The npu's convolution row runs no element-wise or pooling layer, the ftm2000's no per-channel operand: a
 // layer list holding one is refused at its op, naming the row and what it runs.
 TEST(RvvVectorLayers, OtherChipsRefuseAVectorLayerAtItsOp) {
     const std::string relu =
         writeWorkload("other", "  - {name: conv, h: 8, w: 8, channels: 4, filters: 4, k: 3, pad: 1}\n"
                                "  - {name: relu, op: Relu, h: 8, w: 8, channels: 4}\n");
-    const std::string hard =
-        writeWorkload("other-hard", "  - {name: conv, h: 8, w: 8, channels: 4, filters: 4, k: 3, pad: 1}\n"
-                                    "  - {name: hswish, op: HardSwish, h: 8, w: 8, channels: 4}\n");
+    const std::string bias = writeWorkload(
+        "other-bias", "  - {name: conv, h: 8, w: 8, channels: 4, filters: 4, k: 3, pad: 1}\n"
+                      "  - {name: bias, op: Add, h: 8, w: 8, channels: 4, broadcast: channel}\n");
     const std::tuple<const char*, std::string, const char*> cases[] = {
         {"npu", relu, "layers[1].op: conv2d/tiled runs convolutions only, not a Relu layer"},
-        {"ftm2000", hard,
-         "layers[1].op: conv2d/shuffle on target 'ftm2000': the vector DSP runs Relu, Clip, Add, Sub, Mul "
-         "and "
-         "pooling layers, not HardSwish"}};
+        {"ftm2000", bias,
+         "layers[1].op: conv2d/shuffle on target 'ftm2000': the vector DSP runs Add with a tensor or a "
+         "constant operand, not one per channel"}};
     for (const auto& [target, path, message] : cases) {
         const auto r = runTessim(std::string("run --target ") + target + " --workload " + path);
         EXPECT_EQ(r.exitCode, 2) << target;
@@ -137,7 +136,7 @@ TEST(RvvVectorLayers, OtherChipsRefuseAVectorLayerAtItsOp) {
         EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
     }
     std::remove(relu.c_str());
-    std::remove(hard.c_str());
+    std::remove(bias.c_str());
 }
 
 }  // namespace

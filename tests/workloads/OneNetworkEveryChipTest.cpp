@@ -128,13 +128,15 @@ TEST(OneNetworkEveryChip, ElementWiseLayersRunAsVectorStreamsOnTheDsp) {
            "  - {name: clip, op: Clip, h: 16, w: 16, channels: 16, min: -0.25, max: 0.5}\n"
            "  - {name: add, op: Add, h: 16, w: 16, channels: 16}\n"
            "  - {name: half, op: Mul, h: 16, w: 16, channels: 16, broadcast: constant, value: 0.5}\n"
-           "  - {name: sub, op: Sub, h: 5, w: 3, channels: 7}\n";
+           "  - {name: sub, op: Sub, h: 5, w: 3, channels: 7}\n"
+           "  - {name: hsig, op: HardSigmoid, h: 16, w: 16, channels: 16, alpha: 0.25, beta: 0.5}\n"
+           "  - {name: hswish, op: HardSwish, h: 16, w: 16, channels: 16}\n";
     const auto j = runNetwork("--target ftm2000 --workload " + path + " --functional");
     ASSERT_FALSE(j.is_null());
     EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
-    EXPECT_EQ(j["functional"]["elements"], 5 * 16 * 16 * 16 + 5 * 3 * 7);
-    ASSERT_EQ(j["layers"].size(), 6u);
-    for (std::size_t i = 1; i < 6; ++i) {
+    EXPECT_EQ(j["functional"]["elements"], 7 * 16 * 16 * 16 + 5 * 3 * 7);
+    ASSERT_EQ(j["layers"].size(), 8u);
+    for (std::size_t i = 1; i < 8; ++i) {
         const auto& l = j["layers"][i];
         EXPECT_EQ(l["strategy"], "vector") << l["name"];
         EXPECT_EQ(l["flops"], l["name"] == "sub" ? 105 : 4096) << l["name"];
@@ -156,8 +158,8 @@ TEST(OneNetworkEveryChip, ElementWiseLayersRunAsVectorStreamsOnTheDsp) {
     std::ofstream(path) << j["workload"]["config"].dump();
     const auto again = runNetwork("--target ftm2000 --workload " + path);
     EXPECT_EQ(again["cycles"], j["cycles"]);
-    for (const std::string row : {"{name: hswish, op: HardSwish, h: 8, w: 8, channels: 4}",
-                                  "{name: bias, op: Add, h: 8, w: 8, channels: 4, broadcast: channel}"}) {
+    for (const std::string row : {"{name: bias, op: Add, h: 8, w: 8, channels: 4, broadcast: channel}",
+                                  "{name: scale, op: Mul, h: 8, w: 8, channels: 4, broadcast: channel}"}) {
         std::ofstream(path) << "kernel: conv2d\nlayers:\n  - " << row << "\n";
         const auto r = test::runTessim("run --target ftm2000 --workload " + path);
         EXPECT_EQ(r.exitCode, 2) << row;

@@ -26,19 +26,56 @@
 namespace tessim {
 namespace {
 
-constexpr unsigned kMaxUnroll = 4;                 // vectors per iteration the planner tries
-constexpr unsigned kMemoryLatency = 2;             // cycles the AM adds to a load (assumption, as the target)
-constexpr std::uint8_t kBoundReg = 0;              // Relu's zero, Clip's lower bound, a constant operand
-constexpr std::uint8_t kUpperReg = 1;              // Clip's upper bound
-constexpr unsigned kFirstRotating = 2;             // the loop's rotating registers from here
-constexpr std::uint64_t kSaltA = 11, kSaltB = 12;  // test data of the two operands
-constexpr unsigned kMinBlocksPerCore = 4;          // blocks a long slice is cut into, so that DMA overlaps
+constexpr unsigned kMaxUnroll = 4;      // vectors per iteration the planner tries
+constexpr unsigned kMemoryLatency = 2;  // cycles the AM adds to a load (assumption, as the target)
+constexpr unsigned kConstantRegs = 4;   // registers 0 … 3: the layer's constants, broadcast
+constexpr unsigned kFirstRotating = kConstantRegs;  // the loop's rotating registers from here
+constexpr std::uint64_t kSaltA = 11, kSaltB = 12;   // test data of the two operands
+constexpr unsigned kMinBlocksPerCore = 4;           // blocks a long slice is cut into, so that DMA overlaps
 
-enum class Role { LoadA, LoadB, First, Second, Store, Count, Compare, Branch };
+enum class Role { LoadA, LoadB, Step, Store, Count, Compare, Branch };
 struct BodyOp {
     Role role;
     unsigned u = 0;  // vector of the iteration
+    unsigned k = 0;  // step of the recipe
 };
+
+// One op of a layer's recipe and its operands: the first tensor, the second, the previous step's
+// result, or a constant register.
+enum class Operand : std::uint8_t { X, Y, Previous, C0, C1, C2, C3 };
+struct Step {
+    OpKind kind;
+    Operand a, b, c = Operand::X;  // c: an fma's addend
+};
+struct Recipe {
+    std::vector<Step> steps;
+    std::vector<double> constants;  // into registers 0, 1, … before the loop
+};
+
+// Relu: max(x, 0); Clip: min(max(x, lo), hi); Add, Sub, Mul: x ∘ y or x ∘ c; HardSigmoid:
+// min(max(x·α + β, 0), 1), one rounding for the fma; HardSwish: that times x.
+Recipe recipeOf(const RvvVectorLayer& l) {
+    using O = Operand;
+    switch (l.op) {
+    case VectorLayerOp::Relu: return {{{OpKind::Max, O::X, O::C0}}, {0.0}};
+    case VectorLayerOp::Clip:
+        return {{{OpKind::Max, O::X, O::C0}, {OpKind::Min, O::Previous, O::C1}}, {l.lo, l.hi}};
+    case VectorLayerOp::HardSigmoid:
+    case VectorLayerOp::HardSwish: {
+        Recipe r{{{OpKind::Fma, O::X, O::C0, O::C1},
+                  {OpKind::Max, O::Previous, O::C2},
+                  {OpKind::Min, O::Previous, O::C3}},
+                 {l.alpha, l.beta, 0.0, 1.0}};
+        if (l.op == VectorLayerOp::HardSwish)
+            r.steps.push_back({OpKind::Mul, O::Previous, O::X});
+        return r;
+    }
+    default:
+        if (l.second == SecondOperand::Constant)
+            return {{{l.binaryKind(), O::X, O::C0}}, {l.constant}};
+        return {{{l.binaryKind(), O::X, O::Y}}, {}};
+    }
+}
 
 struct DspVectorParams {
     RvvVectorLayer layer;
@@ -64,7 +101,7 @@ struct DspVectorParams {
     unsigned cores() const { return static_cast<unsigned>(engines.size()); }
     std::uint64_t elements() const { return layer.inputs(); }
     bool tensorOperand() const { return layer.binary() && layer.second == SecondOperand::Tensor; }
-    bool twoOps() const { return layer.op == VectorLayerOp::Clip; }
+    Recipe recipe;
     std::uint64_t blocksOf(unsigned core) const {
         return (slices[core].count + blockElements - 1) / blockElements;
     }
@@ -87,16 +124,20 @@ void buildBody(DspVectorParams& p, unsigned unroll) {
     const unsigned loadLatency = p.loadLatency + kMemoryLatency;
     for (unsigned u = 0; u < unroll; ++u) {
         const unsigned a = add({Role::LoadA, u}, Lsu);
-        const unsigned first = add({Role::First, u}, Fmac);
-        mops[first].after.push_back({a, loadLatency, 0});
-        if (p.tensorOperand()) {
-            const unsigned b = add({Role::LoadB, u}, Lsu);
-            mops[first].after.push_back({b, loadLatency, 0});
-        }
-        unsigned last = first;
-        if (p.twoOps()) {
-            last = add({Role::Second, u}, Fmac);
-            mops[last].after.push_back({first, p.fmaLatency, 0});
+        const unsigned b = p.tensorOperand() ? add({Role::LoadB, u}, Lsu) : a;
+        unsigned last = a;
+        for (unsigned k = 0; k < p.recipe.steps.size(); ++k) {
+            const Step& st = p.recipe.steps[k];
+            const unsigned step = add({Role::Step, u, k}, Fmac);
+            for (const Operand o : {st.a, st.b, st.c}) {
+                if (o == Operand::X)
+                    mops[step].after.push_back({a, loadLatency, 0});
+                else if (o == Operand::Y)
+                    mops[step].after.push_back({b, loadLatency, 0});
+                else if (o == Operand::Previous)
+                    mops[step].after.push_back({last, p.fmaLatency, 0});
+            }
+            last = step;
         }
         const unsigned store = add({Role::Store, u}, Lsu);
         mops[store].after.push_back({last, p.fmaLatency, 0});
@@ -146,21 +187,10 @@ private:
                                               {p_.am, p_.amB[b % 2]})));
     }
     void start(std::vector<Op>& out) override {
-        const VectorLayerOp op = p_.layer.op;
-        const bool bound = op == VectorLayerOp::Relu || op == VectorLayerOp::Clip ||
-                           (p_.layer.binary() && p_.layer.second == SecondOperand::Constant);
-        if (bound) {
+        for (std::size_t c = 0; c < p_.recipe.constants.size(); ++c) {
             Op b = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
-            b.dst = kBoundReg;
-            b.imm = op == VectorLayerOp::Relu   ? 0.0
-                    : op == VectorLayerOp::Clip ? p_.layer.lo
-                                                : p_.layer.constant;
-            out.push_back(bundleStart(b));
-        }
-        if (op == VectorLayerOp::Clip) {
-            Op b = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
-            b.dst = kUpperReg;
-            b.imm = p_.layer.hi;
+            b.dst = static_cast<std::uint8_t>(c);
+            b.imm = p_.recipe.constants[c];
             out.push_back(bundleStart(b));
         }
         if (p_.blocksOf(core_) > 0)
@@ -180,11 +210,21 @@ private:
     std::uint8_t reg(unsigned j, std::uint64_t i) const {
         return static_cast<std::uint8_t>(p_.base[j] + i % p_.copies[j]);
     }
-    unsigned find(Role role, unsigned u) const {
+    unsigned find(Role role, unsigned u, unsigned k = 0) const {
         for (std::size_t n = 0; n < p_.ops.size(); ++n)
-            if (p_.ops[n].role == role && p_.ops[n].u == u)
+            if (p_.ops[n].role == role && p_.ops[n].u == u && p_.ops[n].k == k)
                 return static_cast<unsigned>(n);
         return 0;
+    }
+    // The register of a step's operand in iteration i.
+    std::uint8_t source(Operand o, const BodyOp& b, std::uint64_t i) const {
+        switch (o) {
+        case Operand::X: return reg(find(Role::LoadA, b.u), i);
+        case Operand::Y: return reg(find(Role::LoadB, b.u), i);
+        case Operand::Previous: return reg(find(Role::Step, b.u, b.k - 1), i);
+        default:
+            return static_cast<std::uint8_t>(static_cast<unsigned>(o) - static_cast<unsigned>(Operand::C0));
+        }
     }
     bool materialise(unsigned j, std::uint64_t i, Op& op) const override {
         const BodyOp& b = p_.ops[j];
@@ -208,22 +248,18 @@ private:
         case Role::LoadB:
             op = vectorLoad(p_.dtype, reg(j, i), p_.am, p_.amB[block_ % 2] + offset, vl);
             return true;
-        case Role::First: {
-            const bool bounded = p_.layer.op == VectorLayerOp::Relu || p_.layer.op == VectorLayerOp::Clip;
-            op = vectorOp(bounded ? OpKind::Max : p_.layer.binaryKind(), p_.dtype, vl);
+        case Role::Step: {
+            const Step& st = p_.recipe.steps[b.k];
+            op = vectorOp(st.kind, p_.dtype, vl);
             op.dst = reg(j, i);
-            op.src[0] = reg(find(Role::LoadA, b.u), i);
-            op.src[1] = p_.tensorOperand() ? reg(find(Role::LoadB, b.u), i) : kBoundReg;
+            const unsigned sources = st.kind == OpKind::Fma ? 3 : 2;
+            const Operand operands[3] = {st.a, st.b, st.c};
+            for (unsigned n = 0; n < sources; ++n)
+                op.src[n] = source(operands[n], b, i);
             return true;
         }
-        case Role::Second:
-            op = vectorOp(OpKind::Min, p_.dtype, vl);
-            op.dst = reg(j, i);
-            op.src[0] = reg(find(Role::First, b.u), i);
-            op.src[1] = kUpperReg;
-            return true;
         case Role::Store: {
-            const unsigned last = find(p_.twoOps() ? Role::Second : Role::First, b.u);
+            const unsigned last = find(Role::Step, b.u, static_cast<unsigned>(p_.recipe.steps.size() - 1));
             op = vectorStore(p_.dtype, reg(last, i), p_.am, p_.amOut[block_ % 2] + offset, vl);
             return true;
         }
@@ -313,8 +349,8 @@ private:
 std::string dspVectorLayerGap(const config::Node& layer) {
     const config::Node* op = layer.find("op");
     const std::string name = op && op->isScalar() ? op->scalar() : std::string();
-    if (name == "Relu" || name == "Clip" || name == "MaxPool" || name == "AveragePool" ||
-        name == "GlobalAveragePool" || name == "GlobalMaxPool")
+    if (name == "Relu" || name == "Clip" || name == "HardSigmoid" || name == "HardSwish" ||
+        name == "MaxPool" || name == "AveragePool" || name == "GlobalAveragePool" || name == "GlobalMaxPool")
         return "";
     if (name == "Add" || name == "Sub" || name == "Mul") {
         const config::Node* b = layer.find("broadcast");
@@ -323,7 +359,7 @@ std::string dspVectorLayerGap(const config::Node& layer) {
                 "the vector DSP runs {} with a tensor or a constant operand, not one per channel", name);
         return "";
     }
-    return fmt::format("the vector DSP runs Relu, Clip, Add, Sub, Mul and pooling layers, not {}", name);
+    return fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
 }
 
 std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const config::Node& plan,
@@ -333,10 +369,11 @@ std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const co
         return makeDspPoolLayer(layer, plan, target);
     DspVectorParams p;
     config::Reader w = workloadReader(layer);
-    const std::string op = w.oneOf("op", {"Relu", "Clip", "Add", "Sub", "Mul"});
+    const std::string op = w.oneOf("op", {"Relu", "Clip", "HardSigmoid", "HardSwish", "Add", "Sub", "Mul"});
     if (const std::string gap = dspVectorLayerGap(layer); !gap.empty())
         w.fail("broadcast", gap);
     p.layer = readVectorLayer(w, op);
+    p.recipe = recipeOf(p.layer);
     // An INT8 network runs in f32 here, as its convolutions do; its requantisation keys are read past.
     p.modelDtype = w.oneOf("dtype", {"f64", "f32", "i8"}, std::string("f32"));
     readModelDtype(w, p.modelDtype);

@@ -1,11 +1,11 @@
 // Element-wise layers of a network on a vector DSP (a `conv2d` layer list's rows with `op: Relu`,
-// `Clip`, `Add`, `Sub` or `Mul`, as an ONNX model's nodes become them): the flat tensor split over
-// the cores in contiguous slices, each core streaming its slice through its own AM in
-// double-buffered blocks — DMA in, a modulo-scheduled loop of vector loads, the operation and
-// vector stores, DMA out. The second operand of Add, Sub and Mul is a tensor of the same shape or
-// a constant; a constant, Clip's bounds and Relu's zero are broadcast into registers before the
-// loop. Pools run as DspPoolLayer; the hard activations and per-channel operands are not run on the
-// DSP (dspVectorLayerGap).
+// `Clip`, `HardSigmoid`, `HardSwish`, `Add`, `Sub` or `Mul`, as an ONNX model's nodes become them):
+// the flat tensor split over the cores in contiguous slices, each core streaming its slice through
+// its own AM in double-buffered blocks — DMA in, a modulo-scheduled loop of vector loads, the
+// layer's ops (its recipe) and vector stores, DMA out. The second operand of Add, Sub and Mul is a
+// tensor of the same shape or a constant; constants (Relu's zero, Clip's bounds, the hard
+// activations' α, β, 0, 1) are broadcast into registers before the loop. Pools run as
+// DspPoolLayer; per-channel operands are not run on the DSP (dspVectorLayerGap).
 #pragma once
 
 #include <memory>
