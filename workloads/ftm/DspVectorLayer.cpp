@@ -88,6 +88,9 @@ struct DspVectorParams {
     std::uint64_t ddrA = 0, ddrB = 0, ddrOut = 0;
     std::uint64_t blockElements = 0;  // a multiple of lanes
     std::uint64_t amA[2] = {0, 0}, amB[2] = {0, 0}, amOut[2] = {0, 0}, amBytes = 0;
+    // A per-channel operand: its C values repeated over C + lanes elements, so that the values of
+    // any vector of the flat (channel-minor) tensor lie contiguous from its first channel on.
+    std::uint64_t amPattern = 0;
     unsigned fmaLatency = 4, loadLatency = 1, fmacs = 1, lsus = 1, vectorSlots = 6;
     unsigned scalarAlus = 1, branchUnits = 1, scalarSlots = 5, vectorRegisters = 64;
     double clockHz = 1e9, ddrBytesPerSecond = 0.0;
@@ -101,6 +104,8 @@ struct DspVectorParams {
     unsigned cores() const { return static_cast<unsigned>(engines.size()); }
     std::uint64_t elements() const { return layer.inputs(); }
     bool tensorOperand() const { return layer.binary() && layer.second == SecondOperand::Tensor; }
+    bool channelOperand() const { return layer.binary() && layer.second == SecondOperand::Channel; }
+    std::uint64_t patternElements() const { return std::uint64_t{layer.s.channels} + lanes; }
     Recipe recipe;
     std::uint64_t blocksOf(unsigned core) const {
         return (slices[core].count + blockElements - 1) / blockElements;
@@ -124,7 +129,7 @@ void buildBody(DspVectorParams& p, unsigned unroll) {
     const unsigned loadLatency = p.loadLatency + kMemoryLatency;
     for (unsigned u = 0; u < unroll; ++u) {
         const unsigned a = add({Role::LoadA, u}, Lsu);
-        const unsigned b = p.tensorOperand() ? add({Role::LoadB, u}, Lsu) : a;
+        const unsigned b = p.tensorOperand() || p.channelOperand() ? add({Role::LoadB, u}, Lsu) : a;
         unsigned last = a;
         for (unsigned k = 0; k < p.recipe.steps.size(); ++k) {
             const Step& st = p.recipe.steps[k];
@@ -186,6 +191,15 @@ private:
             out.push_back(bundleStart(dmaCopy(kInputTag + b % 2, 1, {bytes, 1, 1}, {p_.ddr, p_.ddrB + at},
                                               {p_.am, p_.amB[b % 2]})));
     }
+    // The per-channel operand's pattern, copy after copy of its C values (waited for with block 0).
+    void fetchPattern(std::vector<Op>& out) const {
+        const std::uint64_t c = p_.layer.s.channels;
+        for (std::uint64_t at = 0; at < p_.patternElements(); at += c) {
+            const auto bytes = static_cast<std::uint32_t>(std::min(c, p_.patternElements() - at) * p_.elem);
+            out.push_back(bundleStart(dmaCopy(kInputTag, 1, {bytes, 1, 1}, {p_.ddr, p_.ddrB},
+                                              {p_.am, p_.amPattern + at * p_.elem})));
+        }
+    }
     void start(std::vector<Op>& out) override {
         for (std::size_t c = 0; c < p_.recipe.constants.size(); ++c) {
             Op b = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
@@ -193,8 +207,11 @@ private:
             b.imm = p_.recipe.constants[c];
             out.push_back(bundleStart(b));
         }
-        if (p_.blocksOf(core_) > 0)
-            fetch(out, 0);
+        if (p_.blocksOf(core_) == 0)
+            return;
+        fetch(out, 0);
+        if (p_.channelOperand())
+            fetchPattern(out);
     }
     void blockHead(std::vector<Op>& out) override {
         out.push_back(bundleStart(dmaWait(kInputTag + block_ % 2)));
@@ -246,7 +263,11 @@ private:
             op = vectorLoad(p_.dtype, reg(j, i), p_.am, p_.amA[block_ % 2] + offset, vl);
             return true;
         case Role::LoadB:
-            op = vectorLoad(p_.dtype, reg(j, i), p_.am, p_.amB[block_ % 2] + offset, vl);
+            op = vectorLoad(p_.dtype, reg(j, i), p_.am,
+                            p_.channelOperand()
+                                ? p_.amPattern + (blockFirst(block_) + at) % p_.layer.s.channels * p_.elem
+                                : p_.amB[block_ % 2] + offset,
+                            vl);
             return true;
         case Role::Step: {
             const Step& st = p_.recipe.steps[b.k];
@@ -292,7 +313,7 @@ public:
     bool formsBundles() const override { return true; }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         const std::uint64_t n = p_.elements() * p_.elem;
-        return {{"ddr", n * (p_.tensorOperand() ? 3 : 2)}};
+        return {{"ddr", 2 * n + p_.layer.secondElements() * p_.elem}};
     }
     // The busiest core's loop (its vectors at the loop's II) against the DDR traffic at its peak.
     double estimatedSeconds() const override {
@@ -305,8 +326,8 @@ public:
     }
     void initialise(FunctionalMemory& memory) override {
         writeTestValues(memory, p_.ddr, p_.ddrA, p_.elements(), p_.dtype, kSaltA);
-        if (p_.tensorOperand())
-            writeTestValues(memory, p_.ddr, p_.ddrB, p_.elements(), p_.dtype, kSaltB);
+        if (p_.layer.secondElements() > 0)
+            writeTestValues(memory, p_.ddr, p_.ddrB, p_.layer.secondElements(), p_.dtype, kSaltB);
     }
     FunctionalCheck check(FunctionalMemory& memory) override {
         FunctionalCheck c;
@@ -349,17 +370,9 @@ private:
 std::string dspVectorLayerGap(const config::Node& layer) {
     const config::Node* op = layer.find("op");
     const std::string name = op && op->isScalar() ? op->scalar() : std::string();
-    if (name == "Relu" || name == "Clip" || name == "HardSigmoid" || name == "HardSwish" ||
-        name == "MaxPool" || name == "AveragePool" || name == "GlobalAveragePool" || name == "GlobalMaxPool")
-        return "";
-    if (name == "Add" || name == "Sub" || name == "Mul") {
-        const config::Node* b = layer.find("broadcast");
-        if (b && b->isScalar() && b->scalar() == "channel")
-            return fmt::format(
-                "the vector DSP runs {} with a tensor or a constant operand, not one per channel", name);
-        return "";
-    }
-    return fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
+    return isVectorLayerOp(name)
+               ? std::string()
+               : fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
 }
 
 std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const config::Node& plan,
@@ -370,8 +383,6 @@ std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const co
     DspVectorParams p;
     config::Reader w = workloadReader(layer);
     const std::string op = w.oneOf("op", {"Relu", "Clip", "HardSigmoid", "HardSwish", "Add", "Sub", "Mul"});
-    if (const std::string gap = dspVectorLayerGap(layer); !gap.empty())
-        w.fail("broadcast", gap);
     p.layer = readVectorLayer(w, op);
     p.recipe = recipeOf(p.layer);
     // An INT8 network runs in f32 here, as its convolutions do; its requantisation keys are read past.
@@ -447,7 +458,9 @@ std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const co
     // Blocks: two buffers of each operand and of the result fit the AM; a long slice in at least
     // kMinBlocksPerCore blocks so that its transfers overlap the loop.
     const unsigned buffers = p.tensorOperand() ? 3 : 2;
-    const std::uint64_t fit = amSize / (2 * buffers * p.elem) / p.lanes * p.lanes;
+    const std::uint64_t pattern = p.channelOperand() ? alignUp(p.patternElements() * p.elem, 128) : 0;
+    const std::uint64_t fit =
+        amSize > pattern ? (amSize - pattern) / (2 * buffers * p.elem) / p.lanes * p.lanes : 0;
     if (fit == 0)
         pl.fail("engine",
                 fmt::format("two blocks of one vector need {} B of AM, which holds {} B",
@@ -465,11 +478,13 @@ std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const co
             p.amB[i] = layout.allocate(fmt::format("second operand block {}", i), blockBytes);
         p.amOut[i] = layout.allocate(fmt::format("result block {}", i), blockBytes);
     }
+    if (p.channelOperand())
+        p.amPattern = layout.allocate("per-channel operand", p.patternElements() * p.elem);
     p.amBytes = layout.end();
     const std::uint64_t bytes = p.elements() * p.elem;
     p.ddrA = alignUp(ddrOffset, 4096);
-    p.ddrB = p.tensorOperand() ? alignUp(p.ddrA + bytes, 4096) : p.ddrA;
-    p.ddrOut = alignUp((p.tensorOperand() ? p.ddrB : p.ddrA) + bytes, 4096);
+    p.ddrB = alignUp(p.ddrA + bytes, 4096);
+    p.ddrOut = alignUp(p.ddrB + p.layer.secondElements() * p.elem, 4096);
     auto made = std::make_unique<DspVectorLayerWorkload>(std::move(p));
     made->echoFrom(w, pl);
     return made;

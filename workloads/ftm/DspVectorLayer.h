@@ -3,9 +3,10 @@
 // the flat tensor split over the cores in contiguous slices, each core streaming its slice through
 // its own AM in double-buffered blocks — DMA in, a modulo-scheduled loop of vector loads, the
 // layer's ops (its recipe) and vector stores, DMA out. The second operand of Add, Sub and Mul is a
-// tensor of the same shape or a constant; constants (Relu's zero, Clip's bounds, the hard
-// activations' α, β, 0, 1) are broadcast into registers before the loop. Pools run as
-// DspPoolLayer; per-channel operands are not run on the DSP (dspVectorLayerGap).
+// tensor of the same shape, one value per channel (the tensor is channel-minor; the C values sit
+// in the AM repeated over C + lanes elements, so that any vector's values lie contiguous) or a
+// constant; constants (Relu's zero, Clip's bounds, the hard activations' α, β, 0, 1) are broadcast
+// into registers before the loop. Pools run as DspPoolLayer.
 #pragma once
 
 #include <memory>
