@@ -271,9 +271,28 @@ public:
                 if (shape.contains(key))
                     j[key] = shape[key];
             if (l.vector) {
-                j["op_kind"] = "element-wise";
+                // As the K1 reports its vector layers: one filter per channel, the window a pool
+                // reads (a global pool's: the map), 1×1 for an element-wise op.
+                const std::string op = shape.value("op", std::string());
+                const bool pool = op.find("Pool") != std::string::npos, global = op.rfind("Global", 0) == 0;
+                const auto window = [&](const char* one, const char* both, const char* map) {
+                    return global ? shape.value(map, 1u)
+                           : pool ? shape.value(one, shape.value(both, 1u))
+                                  : 1u;
+                };
+                j["op"] = op;
+                j["filters"] = shape.value("channels", 1u);
+                j["groups"] = shape.value("channels", 1u);
+                j["kh"] = window("kh", "k", "h");
+                j["kw"] = window("kw", "k", "w");
+                j["stride"] = pool && !global ? shape.value("stride", 1u) : 1u;
+                j["pad_h"] = pool && !global ? shape.value("pad_h", shape.value("pad", 0u)) : 0u;
+                j["pad_w"] = pool && !global ? shape.value("pad_w", shape.value("pad", 0u)) : 0u;
+                j.erase("k");
+                j.erase("pad");
                 j["flops"] = l.flops;
-                j["lowering"] = "a vector stream on every core";
+                j["lowering"] =
+                    pool ? "a pooling loop on every core" : "an element-wise stream on every core";
             } else {
                 j["filters"] = l.filters;
             }

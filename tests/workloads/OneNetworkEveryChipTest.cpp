@@ -184,6 +184,13 @@ TEST(OneNetworkEveryChip, PoolingLayersRunOnTheDspCores) {
     }
     EXPECT_EQ(j["layers"][0]["flops"], 8 * 8 * 64 * 9);
     EXPECT_EQ(j["layers"][2]["flops"], 40 * 49);
+    // Reported as the K1 reports its pools: a filter per channel, the window, a global pool's the map.
+    EXPECT_EQ(j["layers"][0]["filters"], 64);
+    EXPECT_EQ(j["layers"][0]["kh"], 3);
+    EXPECT_EQ(j["layers"][0]["stride"], 2);
+    EXPECT_EQ(j["layers"][0]["pad_w"], 1);
+    EXPECT_EQ(j["layers"][2]["kw"], 7);
+    EXPECT_EQ(j["layers"][2]["lowering"], "a pooling loop on every core");
     std::remove(path.c_str());
 }
 
