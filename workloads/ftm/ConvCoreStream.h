@@ -7,9 +7,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/ir/OpStream.h"
+#include "sim/workload/Workload.h"
 #include "workloads/common/DmaOps.h"
 #include "workloads/ftm/DspConvProblem.h"
 #include "workloads/ftm/ModuloLoop.h"
@@ -127,5 +129,13 @@ private:
     const std::vector<std::vector<unsigned>>* byResidue_ = nullptr;
     std::uint64_t cycles_ = 0, cycle_ = 0;
 };
+
+// One stream of type Stream per core of `p` (its engines, core by core).
+template <typename Stream, typename Params> std::vector<EngineStream> streamPerCore(const Params& p) {
+    std::vector<EngineStream> s;
+    for (unsigned c = 0; c < p.cores(); ++c)
+        s.push_back(EngineStream{p.engines[c], std::make_unique<Stream>(p, c)});
+    return s;
+}
 
 }  // namespace tessim

@@ -41,14 +41,6 @@ protected:
     // `fmas` FMAs per iteration.
     void addLoopStats(StatsTree& stats, const ModuloSchedule& schedule, unsigned unroll, double fmas,
                       unsigned fmacs, const LoopNotes& notes) const;
-    // One stream of type Stream per core.
-    template <typename Stream, typename Params>
-    static std::vector<EngineStream> streamPerCore(const Params& p) {
-        std::vector<EngineStream> s;
-        for (unsigned c = 0; c < p.cores(); ++c)
-            s.push_back(EngineStream{p.engines[c], std::make_unique<Stream>(p, c)});
-        return s;
-    }
 
 private:
     // Padded coordinates: zero outside the map.

@@ -20,6 +20,7 @@
 #include "workloads/conv/RvvVectorLayers.h"
 #include "workloads/ftm/ConvCoreStream.h"
 #include "workloads/ftm/DspConvProblem.h"
+#include "workloads/ftm/DspLayerCommon.h"
 #include "workloads/ftm/EngineUnits.h"
 #include "workloads/ftm/ModuloLoop.h"
 
@@ -288,12 +289,7 @@ class DspPoolWorkload : public ConfiguredWorkload {
 public:
     explicit DspPoolWorkload(DspPoolParams p) : p_(std::move(p)) {}
 
-    std::vector<EngineStream> streams() override {
-        std::vector<EngineStream> s;
-        for (unsigned c = 0; c < p_.cores(); ++c)
-            s.push_back(EngineStream{p_.engines[c], std::make_unique<DspPoolStream>(p_, c)});
-        return s;
-    }
+    std::vector<EngineStream> streams() override { return streamPerCore<DspPoolStream>(p_); }
     bool formsBundles() const override { return true; }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         return {{"ddr", (p_.layer.inputs() + p_.layer.outputs()) * p_.elem}};
@@ -302,28 +298,12 @@ public:
         writeTestValues(memory, p_.ddr, p_.ddrIn, p_.layer.inputs(), p_.dtype, kSalt);
     }
     FunctionalCheck check(FunctionalMemory& memory) override {
-        FunctionalCheck c;
-        c.checked = true;
-        std::vector<std::uint8_t> buf(p_.layer.outputs() * p_.elem);
-        memory.read(p_.ddr, p_.ddrOut, buf.data(), buf.size());
-        for (std::uint64_t i = 0; i < p_.layer.outputs(); ++i) {
-            const double got = decodeElement(p_.dtype, buf.data() + i * p_.elem);
-            const double want = vectorLayerReference(p_.layer, p_.dtype, i, kSalt, 0);
-            if (c.countOutput(got, want, got != want)) {
-                c.firstMismatch = fmt::format("{} output element {}: simulated {} reference {}",
-                                              p_.layer.opName, i, got, want);
-                c.locateFirstMismatch(p_.ddr, p_.ddrOut + i * p_.elem);
-            }
-        }
-        return c;
+        return checkVectorLayerOutputs(memory, p_.layer, p_.dtype, p_.ddr, p_.ddrOut, kSalt, 0);
     }
 
 protected:
     void deriveWorkload(nlohmann::ordered_json& j) const override {
-        j["dtype"] = std::string(dtypeName(p_.dtype));
-        if (!p_.modelDtype.empty() && p_.modelDtype != dtypeName(p_.dtype))
-            j["model_dtype"] = p_.modelDtype;
-        j["flops"] = p_.layer.flops();
+        deriveVectorLayerWorkload(j, p_.layer, p_.dtype, p_.modelDtype);
     }
     void derivePlan(nlohmann::ordered_json& j) const override {
         j["strategy"] = "vector";
@@ -345,13 +325,7 @@ std::unique_ptr<Workload> makeDspPoolLayer(const config::Node& layer, const conf
     config::Reader w = workloadReader(layer);
     const std::string op = w.oneOf("op", {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"});
     p.layer = readVectorLayer(w, op);
-    // An INT8 network runs in f32 here, as its convolutions do; its requantisation keys are read past.
-    p.modelDtype = w.oneOf("dtype", {"f64", "f32", "i8"}, std::string("f32"));
-    readModelDtype(w, p.modelDtype);
-    parseDType(p.modelDtype == "i8" ? "f32" : p.modelDtype, p.dtype);
-    for (const char* key : {"output_dtype", "requant_multiplier", "requant_shift"})
-        if (w.has(key))
-            w.get<std::string>(key);
+    p.dtype = readDspLayerDtype(w, p.modelDtype);
     w.finish();
     p.elem = dtypeBytes(p.dtype);
     const ConvShape& s = p.layer.s;

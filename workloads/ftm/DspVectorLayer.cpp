@@ -19,6 +19,7 @@
 #include "workloads/conv/RvvVectorLayers.h"
 #include "workloads/ftm/ConvCoreStream.h"
 #include "workloads/ftm/DspConvProblem.h"
+#include "workloads/ftm/DspLayerCommon.h"
 #include "workloads/ftm/DspPoolLayer.h"
 #include "workloads/ftm/EngineUnits.h"
 #include "workloads/ftm/ModuloLoop.h"
@@ -304,12 +305,7 @@ class DspVectorLayerWorkload : public ConfiguredWorkload {
 public:
     explicit DspVectorLayerWorkload(DspVectorParams p) : p_(std::move(p)) {}
 
-    std::vector<EngineStream> streams() override {
-        std::vector<EngineStream> s;
-        for (unsigned c = 0; c < p_.cores(); ++c)
-            s.push_back(EngineStream{p_.engines[c], std::make_unique<DspVectorStream>(p_, c)});
-        return s;
-    }
+    std::vector<EngineStream> streams() override { return streamPerCore<DspVectorStream>(p_); }
     bool formsBundles() const override { return true; }
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         const std::uint64_t n = p_.elements() * p_.elem;
@@ -330,28 +326,12 @@ public:
             writeTestValues(memory, p_.ddr, p_.ddrB, p_.layer.secondElements(), p_.dtype, kSaltB);
     }
     FunctionalCheck check(FunctionalMemory& memory) override {
-        FunctionalCheck c;
-        c.checked = true;
-        std::vector<std::uint8_t> buf(p_.elements() * p_.elem);
-        memory.read(p_.ddr, p_.ddrOut, buf.data(), buf.size());
-        for (std::uint64_t i = 0; i < p_.elements(); ++i) {
-            const double got = decodeElement(p_.dtype, buf.data() + i * p_.elem);
-            const double want = vectorLayerReference(p_.layer, p_.dtype, i, kSaltA, kSaltB);
-            if (c.countOutput(got, want, got != want)) {
-                c.firstMismatch = fmt::format("{} output element {}: simulated {} reference {}",
-                                              p_.layer.opName, i, got, want);
-                c.locateFirstMismatch(p_.ddr, p_.ddrOut + i * p_.elem);
-            }
-        }
-        return c;
+        return checkVectorLayerOutputs(memory, p_.layer, p_.dtype, p_.ddr, p_.ddrOut, kSaltA, kSaltB);
     }
 
 protected:
     void deriveWorkload(nlohmann::ordered_json& j) const override {
-        j["dtype"] = std::string(dtypeName(p_.dtype));
-        if (!p_.modelDtype.empty() && p_.modelDtype != dtypeName(p_.dtype))
-            j["model_dtype"] = p_.modelDtype;
-        j["flops"] = p_.layer.flops();
+        deriveVectorLayerWorkload(j, p_.layer, p_.dtype, p_.modelDtype);
     }
     void derivePlan(nlohmann::ordered_json& j) const override {
         j["strategy"] = "vector";
@@ -385,13 +365,7 @@ std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const co
     const std::string op = w.oneOf("op", {"Relu", "Clip", "HardSigmoid", "HardSwish", "Add", "Sub", "Mul"});
     p.layer = readVectorLayer(w, op);
     p.recipe = recipeOf(p.layer);
-    // An INT8 network runs in f32 here, as its convolutions do; its requantisation keys are read past.
-    p.modelDtype = w.oneOf("dtype", {"f64", "f32", "i8"}, std::string("f32"));
-    readModelDtype(w, p.modelDtype);
-    parseDType(p.modelDtype == "i8" ? "f32" : p.modelDtype, p.dtype);
-    for (const char* key : {"output_dtype", "requant_multiplier", "requant_shift"})
-        if (w.has(key))
-            w.get<std::string>(key);
+    p.dtype = readDspLayerDtype(w, p.modelDtype);
     w.finish();
     p.elem = dtypeBytes(p.dtype);
 
