@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "common/DocsBuild.h"
 #include "common/ProcessRunner.h"
 #include "onnx/InMemoryOnnxGraph.h"
 #include "sim/config/ConfigError.h"
@@ -258,6 +259,32 @@ TEST(OnnxWorkload, SmallModelRunsOnTheDspWithItsDepthwiseLayer) {
     }
     EXPECT_TRUE(depthwise);
     EXPECT_EQ(dsp["plan"]["config"]["cores"], 4);
+}
+
+// MobileNetV2 on ftm2000 whole (the release build, as the docs' figures): every Conv, Gemm, pool
+// and element-wise node simulated — its depthwise layers per channel, its Clip, Add and
+// GlobalAveragePool as vector layers — only the Flatten (a view) left out, every layer at or
+// above its compute bound, the layers summing to the run.
+TEST(OnnxWorkload, MobileNetV2RunsWholeOnTheDsp) {
+    REQUIRE_ONNX_MODELS();
+    const auto r = test::runCommand(test::docsTessim() + " run --target ftm2000 --workload " +
+                                    model("mobilenetv2.onnx") + " --format json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    ASSERT_EQ(j["not_simulated"].size(), 1u) << j["not_simulated"].dump();
+    EXPECT_EQ(j["not_simulated"][0]["op"], "Flatten");
+    std::map<std::string, int> ops;
+    double sum = 0.0;
+    for (const auto& l : j["layers"]) {
+        ++ops[l["op"].get<std::string>()];
+        EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
+        sum += l["seconds"].get<double>();
+    }
+    EXPECT_EQ(ops["Clip"], 35);
+    EXPECT_EQ(ops["Add"], 10);
+    EXPECT_EQ(ops["GlobalAveragePool"], 1);
+    EXPECT_EQ(ops["Conv"] + ops["Gemm"], 53);
+    EXPECT_NEAR(sum, j["seconds"].get<double>(), 1e-9);
 }
 
 // `compare` lines the chips' layers up by name: the Relu only the K1 runs has no best chip and
