@@ -8,7 +8,10 @@
 #include "workloads/ftm/Im2colConvKernel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include <fmt/format.h>
@@ -201,6 +204,36 @@ GemmBody planBody(const Im2colParams& p, unsigned ne, unsigned requested, bool p
         pl.fail("unroll", fmt::format("unroll {} does not fit {} vector registers", first, p.vectorRegisters),
                 config::Shortfall::Registers);
     return best;
+}
+
+// planBody, once per distinct set of the figures it depends on (layers of one shape plan once).
+GemmBody cachedPlanBody(const Im2colParams& p, unsigned ne, unsigned requested, bool partial, unsigned chunks,
+                        const config::Reader& pl) {
+    using Key = std::array<unsigned, 13>;
+    static std::mutex mutex;
+    static std::map<Key, GemmBody> cache;
+    const Key key{ne,
+                  requested,
+                  partial,
+                  std::max(1u, std::min(kMaxUnroll, chunks)),
+                  p.fmacs,
+                  p.lsus,
+                  p.scalarAlus,
+                  p.branchUnits,
+                  p.vectorSlots,
+                  p.scalarSlots,
+                  p.fmaLatency,
+                  p.loadLatency,
+                  p.vectorRegisters};
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (const auto it = cache.find(key); it != cache.end())
+            return it->second;
+    }
+    GemmBody b = planBody(p, ne, requested, partial, chunks, pl);
+    const std::lock_guard<std::mutex> lock(mutex);
+    cache.emplace(key, b);
+    return b;
 }
 
 class Im2colStream : public ConvCoreStream {
@@ -580,9 +613,9 @@ std::unique_ptr<Workload> makeIm2colConvKernel(const std::string& kernel, const 
         for (const auto& b : p.bodies)
             known = known || b.ne == pass.ne;
         if (!known)
-            p.bodies.push_back(planBody(p, pass.ne, unroll, p.passes.size() > 1,
-                                        static_cast<unsigned>(std::min<std::uint64_t>(maxChunks, kMaxUnroll)),
-                                        pl));
+            p.bodies.push_back(
+                cachedPlanBody(p, pass.ne, unroll, p.passes.size() > 1,
+                               static_cast<unsigned>(std::min<std::uint64_t>(maxChunks, kMaxUnroll)), pl));
     }
     placeInDdr(p, readDdrOffset(pl));
     pl.finish();

@@ -1,7 +1,10 @@
 #include "workloads/ftm/ShuffleConvKernel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include <fmt/format.h>
@@ -245,6 +248,44 @@ Body planBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool part
                             p.vectorRegisters),
                 config::Shortfall::Registers);
     return best;
+}
+
+// planBody, once per distinct set of the figures it depends on: a network's layers of one shape (a
+// depthwise layer's groups, hundreds of them) plan their loop once per process.
+Body cachedPlanBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool partial,
+                    const config::Reader& pl) {
+    using Key = std::array<unsigned, 20>;
+    static std::mutex mutex;
+    static std::map<Key, Body> cache;
+    const Key key{kp,
+                  requested,
+                  partial,
+                  std::min(kMaxUnroll, p.chunks),
+                  p.s,
+                  p.k,
+                  p.fmacs,
+                  p.lsus,
+                  p.shufflers,
+                  p.vectorSlots,
+                  p.broadcasters,
+                  p.scalarSlots,
+                  p.scalarAlus,
+                  p.branchUnits,
+                  p.fmaLatency,
+                  p.loadLatency,
+                  p.slideLatency,
+                  p.broadcastLatency,
+                  p.explicitBroadcast,
+                  p.vectorRegisters};
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (const auto it = cache.find(key); it != cache.end())
+            return it->second;
+    }
+    Body b = planBody(p, kp, requested, partial, pl);
+    const std::lock_guard<std::mutex> lock(mutex);
+    cache.emplace(key, b);
+    return b;
 }
 
 // One core's op stream: set-up DMAs, then per block the input hand-over, per filter and pass the
@@ -611,7 +652,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         for (const auto& b : p.bodies)
             known = known || b.kp == p.passes[i].kp;
         if (!known)
-            p.bodies.push_back(planBody(p, p.passes[i].kp, unroll, p.passes.size() > 1, pl));
+            p.bodies.push_back(cachedPlanBody(p, p.passes[i].kp, unroll, p.passes.size() > 1, pl));
     }
 
     // Spaces: DDR, and the AM and SM of the core that runs each stream (roles).
@@ -667,8 +708,22 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         return alignUp(p.channels * n * n * p.elem + sl, 128) +
                alignUp(on * on * p.maxFiltersPerCore() * p.elem, 128);
     };
-    for (std::uint64_t n = p.k; residentNeed(n) <= amSize; ++n)
-        p.largestResidentMap = static_cast<std::uint32_t>(n);
+    // The largest n in [K, 2^16] whose need fits the AM, else 0; needs grow with n: a bisection
+    // (a walk n by n cost a 1-channel layer's plan 65,536 steps).
+    const auto largestFitting = [&](auto need) -> std::uint32_t {
+        if (need(std::uint64_t{p.k}) > amSize)
+            return 0;
+        std::uint64_t lo = p.k, hi = std::uint64_t{1} << 16;
+        while (lo < hi) {
+            const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (need(mid) <= amSize)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return static_cast<std::uint32_t>(lo);
+    };
+    p.largestResidentMap = largestFitting(residentNeed);
     auto streamedNeed = [&](std::uint64_t n) {
         const std::uint64_t on = (n - p.k) / p.s + 1;
         const std::uint64_t chunks = (on + p.lanes - 1) / p.lanes;
@@ -676,8 +731,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         return 2 * (alignUp(std::uint64_t{p.channels} * p.k * n * p.elem + sl, 128) +
                     alignUp(on * p.maxFiltersPerCore() * p.elem, 128));
     };
-    for (std::uint64_t n = p.k; n <= (1u << 16) && streamedNeed(n) <= amSize; ++n)
-        p.largestStreamedMap = static_cast<std::uint32_t>(n);
+    p.largestStreamedMap = largestFitting(streamedNeed);
     MemoryLayout layout(*memories.am, 128);
     if (p.doubleBuffer) {
         p.inPlaneStride = ((std::uint64_t{rows} - 1) * p.s + p.k) * inRow;
