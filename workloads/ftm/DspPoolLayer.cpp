@@ -26,6 +26,8 @@
 
 namespace tessim {
 namespace {
+// Named as well, so that the unity build may put this file beside the other vector-DSP kernels.
+namespace dsp_pool {
 
 constexpr unsigned kMaxTapsPerPass = 16;        // taps one loop body combines; more run in passes
 constexpr unsigned kMemoryLatency = 2;          // cycles the AM adds to a load (assumption, as the target)
@@ -317,10 +319,8 @@ private:
     DspPoolParams p_;
 };
 
-}  // namespace
-
-std::unique_ptr<Workload> makeDspPoolLayer(const config::Node& layer, const config::Node& plan,
-                                           const TargetInfo& target) {
+std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& plan,
+                                const TargetInfo& target) {
     DspPoolParams p;
     config::Reader w = workloadReader(layer);
     const std::string op = w.oneOf("op", {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"});
@@ -421,6 +421,14 @@ std::unique_ptr<Workload> makeDspPoolLayer(const config::Node& layer, const conf
     auto made = std::make_unique<DspPoolWorkload>(std::move(p));
     made->echoFrom(w, pl);
     return made;
+}
+
+}  // namespace dsp_pool
+}  // namespace
+
+std::unique_ptr<Workload> makeDspPoolLayer(const config::Node& layer, const config::Node& plan,
+                                           const TargetInfo& target) {
+    return dsp_pool::build(layer, plan, target);
 }
 
 }  // namespace tessim

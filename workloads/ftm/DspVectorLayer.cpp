@@ -26,6 +26,8 @@
 
 namespace tessim {
 namespace {
+// Named as well, so that the unity build may put this file beside the other vector-DSP kernels.
+namespace dsp_vector {
 
 constexpr unsigned kMaxUnroll = 4;      // vectors per iteration the planner tries
 constexpr unsigned kMemoryLatency = 2;  // cycles the AM adds to a load (assumption, as the target)
@@ -345,18 +347,8 @@ private:
     DspVectorParams p_;
 };
 
-}  // namespace
-
-std::string dspVectorLayerGap(const config::Node& layer) {
-    const config::Node* op = layer.find("op");
-    const std::string name = op && op->isScalar() ? op->scalar() : std::string();
-    return isVectorLayerOp(name)
-               ? std::string()
-               : fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
-}
-
-std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const config::Node& plan,
-                                             const TargetInfo& target) {
+std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& plan,
+                                const TargetInfo& target) {
     if (const config::Node* op = layer.find("op");
         op && op->isScalar() && op->scalar().find("Pool") != std::string::npos)
         return makeDspPoolLayer(layer, plan, target);
@@ -462,6 +454,22 @@ std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const co
     auto made = std::make_unique<DspVectorLayerWorkload>(std::move(p));
     made->echoFrom(w, pl);
     return made;
+}
+
+}  // namespace dsp_vector
+}  // namespace
+
+std::string dspVectorLayerGap(const config::Node& layer) {
+    const config::Node* op = layer.find("op");
+    const std::string name = op && op->isScalar() ? op->scalar() : std::string();
+    return isVectorLayerOp(name)
+               ? std::string()
+               : fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
+}
+
+std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const config::Node& plan,
+                                             const TargetInfo& target) {
+    return dsp_vector::build(layer, plan, target);
 }
 
 }  // namespace tessim
