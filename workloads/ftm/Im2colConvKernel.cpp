@@ -10,8 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
-#include <mutex>
 #include <vector>
 
 #include <fmt/format.h>
@@ -210,8 +208,7 @@ GemmBody planBody(const Im2colParams& p, unsigned ne, unsigned requested, bool p
 GemmBody cachedPlanBody(const Im2colParams& p, unsigned ne, unsigned requested, bool partial, unsigned chunks,
                         const config::Reader& pl) {
     using Key = std::array<unsigned, 13>;
-    static std::mutex mutex;
-    static std::map<Key, GemmBody> cache;
+    static PlanMemo<Key, GemmBody> memo;
     const Key key{ne,
                   requested,
                   partial,
@@ -225,15 +222,7 @@ GemmBody cachedPlanBody(const Im2colParams& p, unsigned ne, unsigned requested, 
                   p.fmaLatency,
                   p.loadLatency,
                   p.vectorRegisters};
-    {
-        const std::lock_guard<std::mutex> lock(mutex);
-        if (const auto it = cache.find(key); it != cache.end())
-            return it->second;
-    }
-    GemmBody b = planBody(p, ne, requested, partial, chunks, pl);
-    const std::lock_guard<std::mutex> lock(mutex);
-    cache.emplace(key, b);
-    return b;
+    return memo.get(key, [&] { return planBody(p, ne, requested, partial, chunks, pl); });
 }
 
 class Im2colStream : public ConvCoreStream {

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include "sim/ir/Op.h"
@@ -11,6 +13,27 @@
 #include "workloads/ftm/ModuloScheduler.h"
 
 namespace tessim {
+
+// A plan part (a scheduled loop body) made once per key in the process: layers of one shape (a
+// depthwise layer's groups) plan their loop once. Guarded: a process may plan on several threads.
+template <typename Key, typename Value> class PlanMemo {
+public:
+    template <typename Make> Value get(const Key& key, Make make) {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            if (const auto it = cache_.find(key); it != cache_.end())
+                return it->second;
+        }
+        Value made = make();
+        const std::lock_guard<std::mutex> lock(mutex_);
+        cache_.emplace(key, made);
+        return made;
+    }
+
+private:
+    std::mutex mutex_;
+    std::map<Key, Value> cache_;
+};
 
 // Loop control registers, above the kernel elements'.
 constexpr std::uint8_t kLoopCounterReg = kScalarRegBase + 60;

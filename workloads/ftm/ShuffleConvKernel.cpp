@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
-#include <mutex>
 #include <vector>
 
 #include <fmt/format.h>
@@ -255,8 +253,7 @@ Body planBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool part
 Body cachedPlanBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool partial,
                     const config::Reader& pl) {
     using Key = std::array<unsigned, 20>;
-    static std::mutex mutex;
-    static std::map<Key, Body> cache;
+    static PlanMemo<Key, Body> memo;
     const Key key{kp,
                   requested,
                   partial,
@@ -277,15 +274,7 @@ Body cachedPlanBody(const ShuffleParams& p, unsigned kp, unsigned requested, boo
                   p.broadcastLatency,
                   p.explicitBroadcast,
                   p.vectorRegisters};
-    {
-        const std::lock_guard<std::mutex> lock(mutex);
-        if (const auto it = cache.find(key); it != cache.end())
-            return it->second;
-    }
-    Body b = planBody(p, kp, requested, partial, pl);
-    const std::lock_guard<std::mutex> lock(mutex);
-    cache.emplace(key, b);
-    return b;
+    return memo.get(key, [&] { return planBody(p, kp, requested, partial, pl); });
 }
 
 // One core's op stream: set-up DMAs, then per block the input hand-over, per filter and pass the
