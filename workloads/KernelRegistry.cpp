@@ -26,8 +26,9 @@ namespace tessim {
 
 namespace {
 
-std::string runsEveryVectorLayer(const config::Node& layer) {
+std::string runsEveryVectorLayer(const config::Node& layer, const TargetInfo& target) {
     (void)layer;
+    (void)target;
     return "";
 }
 
@@ -52,12 +53,14 @@ std::vector<KernelEntry>& rows() {
         {"conv2d",
          "tiled",
          "tiled INT8 convolution on a MAC array, DMA between DDR and SRAM: naive, static-single or "
-         "double-buffer",
+         "double-buffer; element-wise and pooling layers on a vector processor beside it",
          makeConvKernel,
          "conv2d",
          {},
          {"double-buffer", "naive", "static-single"},
-         {{}, true, true, {"sram", "ddr"}, true}},
+         {{}, true, true, {"sram", "ddr"}, true},
+         dspVectorLayerGap,  // on a vector processor beside the array (target npu's vpu)
+         makeDspVectorLayer},
         {"conv2d",
          "shuffle",
          "lane shuffles on a vector DSP, software-pipelined by a modulo scheduler; plan.cores splits "

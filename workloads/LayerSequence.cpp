@@ -49,13 +49,13 @@ struct SequenceLayer {
 };
 
 // One engine's ops: each block's stream for it (none where the block leaves it idle), the
-// barrier after each block, and on the first engine the layer's mark after its last block.
+// barrier after each block, and the layer's mark after its last block (every engine marks it, so
+// that the layer's DDR bytes count each engine's transfers).
 class SequenceStream : public OpStream {
 public:
     SequenceStream(std::vector<std::vector<std::unique_ptr<OpStream>>> perLayer,
-                   std::vector<std::vector<bool>> barrierAfter, std::uint32_t engines, bool marks)
-        : layers_(std::move(perLayer)), barrierAfter_(std::move(barrierAfter)), engines_(engines),
-          marks_(marks) {}
+                   std::vector<std::vector<bool>> barrierAfter, std::uint32_t engines)
+        : layers_(std::move(perLayer)), barrierAfter_(std::move(barrierAfter)), engines_(engines) {}
 
     void setEngineClock(EngineClock* clock) override {
         for (auto& l : layers_)
@@ -88,7 +88,7 @@ public:
                 own_.clear();
                 if (engines_ > 1 && (barrier || block_ == blocks.size()))
                     own_.push_back(syncOp(OpKind::Barrier, kSequenceBarrier, engines_));
-                if (block_ == blocks.size() && marks_) {
+                if (block_ == blocks.size()) {
                     Op mark;
                     mark.kind = OpKind::Nop;
                     mark.tag = static_cast<std::uint32_t>(layer_) + 1;
@@ -110,7 +110,6 @@ private:
     std::vector<std::vector<std::unique_ptr<OpStream>>> layers_;
     std::vector<std::vector<bool>> barrierAfter_;
     std::uint32_t engines_;
-    bool marks_;
     std::size_t layer_ = 0, block_ = 0;
     std::vector<Op> own_, held_;
     std::size_t pos_ = 0, last_ = 0;
@@ -118,9 +117,9 @@ private:
 
 class LayerSequenceWorkload : public Workload {
 public:
-    LayerSequenceWorkload(std::vector<SequenceLayer> layers, double peakWork,
+    LayerSequenceWorkload(std::vector<SequenceLayer> layers, double peakMacs,
                           std::vector<std::string> planEngines)
-        : layers_(std::move(layers)), peakWork_(peakWork), planEngines_(std::move(planEngines)) {}
+        : layers_(std::move(layers)), peakMacs_(peakMacs), planEngines_(std::move(planEngines)) {}
 
     nlohmann::ordered_json resolvedWorkload() const override {
         nlohmann::ordered_json j;
@@ -209,10 +208,9 @@ public:
                     perLayer.back().push_back(std::move(mine));
                 }
             }
-            out.push_back(
-                EngineStream{e, std::make_unique<SequenceStream>(std::move(perLayer), barriers,
-                                                                 static_cast<std::uint32_t>(engines.size()),
-                                                                 e == engines.front())});
+            out.push_back(EngineStream{
+                e, std::make_unique<SequenceStream>(std::move(perLayer), barriers,
+                                                    static_cast<std::uint32_t>(engines.size()))});
         }
         return out;
     }
@@ -314,8 +312,9 @@ public:
                 for (const auto& [level, n] : b.work->compulsoryBytes())
                     bytes += n;
             j["compulsory_bytes"] = bytes;
-            // An element-wise op takes an FMAC lane for a cycle, as a MAC does.
-            j["compute_bound_s"] = 2.0 * static_cast<double>(l.macs() + l.flops) / peakWork_;
+            // An element-wise op takes an FMAC lane for a cycle, as a MAC does (a looser bound where
+            // a narrower vector processor beside the array runs it).
+            j["compute_bound_s"] = static_cast<double>(l.macs() + l.flops) / peakMacs_;
             out.push_back(j);
         }
         return out;
@@ -330,7 +329,7 @@ public:
 
 private:
     std::vector<SequenceLayer> layers_;
-    double peakWork_;
+    double peakMacs_;                       // of the main engines, per second
     std::vector<std::string> planEngines_;  // the engines the plan gives every layer
     std::string engine_;
 };
@@ -347,7 +346,7 @@ std::uint64_t macsOf(const Workload& w) {
     };
     const std::uint64_t k = get("k", 1), s = get("stride", 1), pad = get("pad", 0);
     const std::uint64_t ho = (get("h", 1) + 2 * pad - k) / s + 1, wo = (get("w", 1) + 2 * pad - k) / s + 1;
-    return ho * wo * get("filters", 1) * get("channels", 1) * k * k;
+    return ho * wo * get("filters", 1) * (get("channels", 1) / get("groups", 1)) * k * k;
 }
 
 // The blocks of filters of the convolution `one` that fit the cores' memories: all of its filters,
@@ -463,7 +462,8 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
     double peakWork = 0.0;
     for (const auto& e : target.engines)
         mainEngines += e.mainCompute ? 1u : 0u;
-    if (!base.find("cores") && !base.find("engine") && !base.find("engines"))
+    // A row that takes layer lists itself (the npu's array) runs its convolutions on its engine.
+    if (!base.find("cores") && !base.find("engine") && !base.find("engines") && !row.needs.layerLists)
         base.set("cores", scalarAt(std::to_string(std::max(1u, mainEngines)), base.location()));
     std::vector<std::string> engineNames;
     for (const EngineInfo* e : planEngines(config::Reader(base), target, "cores", 0))
@@ -472,6 +472,7 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
     std::vector<SequenceLayer> layers;
     std::uint64_t offset = 0;
     std::map<std::string, std::size_t> names;  // reports key layers by name: each once
+    std::string convDtype;                     // the element type of the last convolution
     for (std::size_t i = 0; i < list->items().size(); ++i) {
         const config::Node& item = list->items()[i];
         if (!item.isMap())
@@ -500,6 +501,10 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
                 one.set(key, value);
         if (const config::Node* op = one.find("op");
             op && op->isScalar() && isVectorLayerOp(op->scalar()) && row.makeVectorLayer) {
+            // Without a `dtype` of its own or the network's, it takes the type of the network's
+            // convolutions before it (INT8 on the npu's array).
+            if (!one.find("dtype") && !convDtype.empty())
+                one.set("dtype", scalarAt(convDtype, item.location()));
             config::Node layerPlan = base;
             layerPlan.set("ddr_offset", scalarAt(std::to_string(offset), base.location()));
             SequenceBlock b;
@@ -523,8 +528,10 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
         if (one.find("groups"))
             layer.groups =
                 config::Reader(one).get<std::uint32_t>("groups", config::Range<std::uint32_t>{1, 65535});
-        if (layer.groups == 1) {
+        if (layer.groups == 1 || row.needs.layerLists) {  // such a row runs grouped layers itself
             layer.blocks = fastestBlocks(rows, kernel, one, base, target, offset);
+            const nlohmann::ordered_json j = layer.blocks.front().work->resolvedWorkload();
+            convDtype = j.value("model_dtype", j.value("dtype", std::string()));
             layers.push_back(std::move(layer));
             continue;
         }
@@ -556,9 +563,10 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
         }
         layers.push_back(std::move(layer));
     }
+    // The peak in MACs per second: a MAC array's work is a MAC, a vector unit's an FMA's two ops.
     for (const auto& e : target.engines)
         if (e.mainCompute)
-            peakWork += e.peakWorkPerCycle * e.clock.hz();
+            peakWork += e.peakWorkPerCycle * e.clock.hz() / (e.macArray ? 1.0 : 2.0);
     return std::make_unique<LayerSequenceWorkload>(std::move(layers), peakWork > 0 ? peakWork : 1.0,
                                                    std::move(engineNames));
 }

@@ -40,7 +40,7 @@ std::unique_ptr<Workload> buildWorkload(const config::Node& workload, const conf
                                     "on the K1, runs element-wise and pooling layers; an ONNX model lists "
                                     "them as not simulated elsewhere)",
                                     row->rowName(), op->scalar(), target.name));
-                if (const std::string gap = row->vectorLayerGap(l); !gap.empty())
+                if (const std::string gap = row->vectorLayerGap(l, target); !gap.empty())
                     throw config::ConfigError(
                         op->location(), op->path(),
                         fmt::format("{} on target '{}': {}", row->rowName(), target.name, gap));
@@ -51,6 +51,14 @@ std::unique_ptr<Workload> buildWorkload(const config::Node& workload, const conf
     const bool grouped = groups && groups->isScalar() && groups->scalar() != "1";
     if ((workload.find("layers") || grouped) && !row->needs.layerLists)
         return makeLayerSequence(*row, workload, plan, target);
+    // A row that takes layer lists of convolutions and builds its element-wise and pooling layers
+    // apart (the npu's array and its vector processor): a list holding such layers in sequence.
+    if (row->needs.layerLists && row->makeVectorLayer)
+        if (const config::Node* layers = workload.find("layers"); layers && layers->isSequence())
+            for (const config::Node& l : layers->items())
+                if (const config::Node* op = l.find("op");
+                    op && op->isScalar() && isVectorLayerOp(op->scalar()))
+                    return makeLayerSequence(*row, workload, plan, target);
     try {
         return row->make(kernel, workload, plan, target);
     } catch (const config::ConfigError& e) {

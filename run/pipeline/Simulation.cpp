@@ -212,13 +212,27 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
         l["seconds"] = ticksToSeconds(t1 - t0);
         l["stall_fraction"] = total ? 1.0 - static_cast<double>(compute) / static_cast<double>(total) : 0.0;
         // DDR bytes of the layer: what its executed DMA transfers moved from and to DDR-level
-        // spaces, so replayed schedules report the same as generated ones.
+        // spaces, so replayed schedules report the same as generated ones; of every engine that
+        // marks the layer too (the cores of a layer split over them, a vector processor beside an
+        // array), each from its own previous mark.
         std::uint64_t ddrRead = 0, ddrWrite = 0;
-        for (const auto& space : target.info().spaces) {
-            if (space.level != "ddr")
+        for (const EngineInfo& info : target.info().engines) {
+            Engine* other = info.name == name ? engine : target.findEngine(info.name);
+            const auto& own = other ? other->marks() : marks;
+            auto at = other == engine ? it : std::find_if(own.begin(), own.end(), [&](const EngineMark& m) {
+                return m.tag == tag;
+            });
+            if (!other || at == own.end())
                 continue;
-            ddrRead += it->dma.read[space.id] - start.dma.read[space.id];
-            ddrWrite += it->dma.written[space.id] - start.dma.written[space.id];
+            const EngineMark& from = previous[info.name];
+            for (const auto& space : target.info().spaces) {
+                if (space.level != "ddr")
+                    continue;
+                ddrRead += at->dma.read[space.id] - from.dma.read[space.id];
+                ddrWrite += at->dma.written[space.id] - from.dma.written[space.id];
+            }
+            if (other != engine)
+                previous[info.name] = *at;
         }
         l["ddr_read_bytes"] = ddrRead;
         l["ddr_write_bytes"] = ddrWrite;

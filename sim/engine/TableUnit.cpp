@@ -216,6 +216,8 @@ UnitInfo TableUnit::describe() const {
     UnitInfo info = FunctionalUnit::describe();
     for (const auto& [timingClass, t] : config_.ops)
         info.ops[std::string(timingClassName(timingClass))] = t;
+    for (DType t : config_.dtypes)
+        info.dtypes.emplace_back(dtypeName(t));
     if (config_.unitClass == UnitClass::Memory) {
         info.bytesPerCycle = config_.bytesPerCycle;
         info.stridedElementsPerCycle = config_.stridedElementsPerCycle;

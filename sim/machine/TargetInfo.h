@@ -2,6 +2,7 @@
 // SystemC module tree: memory spaces, engines and their peak rates.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -76,6 +77,11 @@ struct UnitInfo {
     // A memory unit's throughput: bytes per cycle of a unit-stride access, elements per cycle of a
     // strided one (0: not a memory unit, or not stated).
     double bytesPerCycle = 0.0, stridedElementsPerCycle = 0.0;
+    // The element types it executes, by name ("i8", "f32"); empty: every one.
+    std::vector<std::string> dtypes;
+    bool executes(const std::string& dtype) const {
+        return dtypes.empty() || std::find(dtypes.begin(), dtypes.end(), dtype) != dtypes.end();
+    }
     // By op name as in the YAML: "fma", "vgather", "reduce", "reduce_ordered", ... (empty for
     // units whose cost is not a table, such as MAC arrays: see EngineInfo::macArray).
     std::map<std::string, OpTimingInfo> ops;

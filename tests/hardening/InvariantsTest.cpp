@@ -26,6 +26,7 @@
 #include "common/DocsBuild.h"
 #include "hardening/CliRun.h"
 #include "run/report/Report.h"
+#include "sim/ir/OpTable.h"
 
 namespace {
 
@@ -342,7 +343,18 @@ void checkEnergyFromTheConfiguration(const Json& r, int* checked) {
             if (energy.contains(event))
                 return event;
             const auto it = alias.find(event);
-            return it != alias.end() && energy.contains(it->second) ? it->second : std::string();
+            if (it != alias.end() && energy.contains(it->second))
+                return it->second;
+            // An op priced as its timing class (max_i8 as add_i8).
+            const auto cut = event.rfind('_');
+            if (const tessim::OpDescriptor* d =
+                    cut == std::string::npos ? nullptr : tessim::findOpKind(event.substr(0, cut))) {
+                const std::string key =
+                    std::string(tessim::timingClassName(d->timingClass)) + event.substr(cut);
+                if (energy.contains(key))
+                    return key;
+            }
+            return std::string();
         };
         // Energies stated for an array of another size follow the array model's curve to this one.
         bool arrayModelled = energy.contains("reference_size") && energy["reference_size"] != config["size"];

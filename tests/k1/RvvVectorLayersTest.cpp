@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "common/ArrayOnlyNpu.h"
 #include "common/ProcessRunner.h"
 
 namespace tessim {
@@ -113,17 +114,21 @@ TEST(RvvVectorLayers, APoolWhosePaddingReachesItsWindowIsRefusedAtItsKey) {
         << r.err;
 }
 
-// The npu's convolution row runs no element-wise or pooling layer: a layer list holding one is
-// refused at its op, naming the row and the one that runs it.
-TEST(RvvVectorLayers, OtherChipsRefuseAVectorLayerAtItsOp) {
+// An NPU whose array has no vector processor beside it runs no element-wise or pooling layer: a
+// layer list holding one is refused at its op, naming the row and why.
+TEST(RvvVectorLayers, AnArrayWithoutAVectorProcessorRefusesAVectorLayerAtItsOp) {
     const std::string path =
         writeWorkload("other", "  - {name: conv, h: 8, w: 8, channels: 4, filters: 4, k: 3, pad: 1}\n"
                                "  - {name: relu, op: Relu, h: 8, w: 8, channels: 4}\n");
-    const auto r = runTessim("run --target npu --workload " + path);
+    const std::string arrayOnly = test::writeArrayOnlyNpu("npu-array");
+    ASSERT_FALSE(arrayOnly.empty());
+    const auto r = runTessim("run --target " + arrayOnly + " --workload " + path);
+    std::remove(arrayOnly.c_str());
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_TRUE(r.out.empty());
     EXPECT_NE(r.err.find(":4:"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("layers[1].op: conv2d/tiled runs convolutions only, not a Relu layer"),
+    EXPECT_NE(r.err.find("layers[1].op: conv2d/tiled on target 'npu': no engine of target 'npu' has a vector "
+                         "unit (add, broadcast, vload) for a Relu layer"),
               std::string::npos)
         << r.err;
     std::remove(path.c_str());

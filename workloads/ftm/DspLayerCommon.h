@@ -12,24 +12,42 @@
 
 #include "sim/config/Reader.h"
 #include "sim/ir/ElementArithmetic.h"
+#include "sim/machine/TargetInfo.h"
 #include "sim/workload/Workload.h"
 #include "workloads/conv/RvvVectorLayers.h"
 #include "workloads/ftm/DspConvProblem.h"
+#include "workloads/ftm/EngineUnits.h"
 
 namespace tessim {
 
-// `dtype` (f32 by default; an INT8 network's layers run in f32 here, as its convolutions do) and
-// `model_dtype`; an INT8 network's requantisation keys are read past. Returns the type it runs in.
-inline DType readDspLayerDtype(config::Reader& w, std::string& modelDtype) {
-    modelDtype = w.oneOf("dtype", {"f64", "f32", "i8"}, std::string("f32"));
-    readModelDtype(w, modelDtype);
+// The network's element type: `dtype` (f32 by default), or `model_dtype` where a report fed back
+// names it beside the type the layer ran in (then `stated` holds that `dtype`); an INT8 network's
+// requantisation keys are read past.
+std::string readDspLayerModelDtype(config::Reader& w, std::string& stated);
+
+// What a vector or pooling layer takes of the target: the engines the plan gives it (where it
+// names none and the main engine has no vector unit, every engine that has one: an NPU's vector
+// processor beside its array), their vector units, local memory (each core's AM, else the on-chip
+// memory the engine reaches) and DDR, and the element type the layer runs in: the network's own
+// where the vector unit executes it and, for an integer type, the layer needs no fractions
+// (integerExact); else the narrowest floating type the unit executes.
+struct DspLayerMachine {
+    std::vector<const EngineInfo*> engines;
+    VliwVectorUnits units;
+    const MemorySpaceInfo* local = nullptr;
+    const MemorySpaceInfo* ddr = nullptr;
+    std::uint64_t localSize = 0;  // of one core's local memory
     DType dtype = DType::F32;
-    parseDType(modelDtype == "i8" ? "f32" : modelDtype, dtype);
-    for (const char* key : {"output_dtype", "requant_multiplier", "requant_shift"})
-        if (w.has(key))
-            w.get<std::string>(key);
-    return dtype;
-}
+};
+// `w`: the layer's workload keys (for a `dtype` fed back that the layer would not run in); `what`
+// names the layers in errors ("element-wise", "pooling").
+DspLayerMachine dspLayerMachine(config::Reader& pl, config::Reader& w, const TargetInfo& target,
+                                const RvvVectorLayer& layer, const std::string& modelDtype,
+                                const std::string& stated, const char* what);
+
+// Whether the layer's integer arithmetic (wrapping, as the vector ops' integer semantics) is its
+// operation: min/max and integer bounds or constants, not an average or a fraction.
+bool integerExact(const RvvVectorLayer& layer);
 
 // The layer's outputs at `addr` in `space` against vectorLayerReference (inputs of salts a and b).
 inline FunctionalCheck checkVectorLayerOutputs(FunctionalMemory& memory, const RvvVectorLayer& layer,

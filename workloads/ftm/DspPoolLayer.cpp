@@ -172,7 +172,10 @@ private:
     void start(std::vector<Op>& out) override {
         Op neutral = vectorOp(OpKind::Broadcast, p_.dtype, p_.units.lanes);
         neutral.dst = kNeutralReg;
-        neutral.imm = p_.average() ? 0.0 : -std::numeric_limits<double>::infinity();
+        // −∞ for a max, the type's least value in an integer type (INT8 −128).
+        neutral.imm = p_.average()                    ? 0.0
+                      : dtypeName(p_.dtype)[0] == 'i' ? -std::ldexp(1.0, 8 * int(p_.elem) - 1)
+                                                      : -std::numeric_limits<double>::infinity();
         out.push_back(bundleStart(neutral));
         if (cc() > 0)
             fetch(out, 0);
@@ -325,22 +328,19 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     config::Reader w = workloadReader(layer);
     const std::string op = w.oneOf("op", {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"});
     p.layer = readVectorLayer(w, op);
-    p.dtype = readDspLayerDtype(w, p.modelDtype);
+    std::string stated;
+    p.modelDtype = readDspLayerModelDtype(w, stated);
     w.finish();
-    p.elem = dtypeBytes(p.dtype);
     const ConvShape& s = p.layer.s;
 
     PlanReader planReader(plan);
     config::Reader& pl = planReader.reader;
-    const std::vector<const EngineInfo*> engines = planEngines(pl, target);
+    const DspLayerMachine machine = dspLayerMachine(pl, w, target, p.layer, p.modelDtype, stated, "pooling");
+    const std::vector<const EngineInfo*>& engines = machine.engines;
     const std::uint64_t ddrOffset = readDdrOffset(pl);
-    const EngineInfo& e = *engines.front();
-    p.units = vliwVectorUnits(e, p.elem);
-    if (!p.units.complete)
-        pl.fail("engine",
-                fmt::format("engine '{}' lacks add, broadcast or vload: pooling layers need a vector "
-                            "DSP such as target ftm2000",
-                            e.name));
+    p.dtype = machine.dtype;
+    p.elem = dtypeBytes(p.dtype);
+    p.units = machine.units;
     // Passes of at most kMaxTapsPerPass taps, fewer where their registers do not fit.
     const auto taps = static_cast<unsigned>(s.taps());
     for (unsigned per = std::min(kMaxTapsPerPass, taps); per >= 1; per = per / 2) {
@@ -361,14 +361,10 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
                     config::Shortfall::Registers);
     }
 
-    const MemorySpaceInfo* am = target.findSpace("am");
-    const MemorySpaceInfo* ddr = target.findSpace("ddr");
-    if (!am || !ddr)
-        pl.fail("engine", fmt::format("target '{}' lacks memories am and ddr", target.name));
+    const MemorySpaceInfo* am = machine.local;
     p.am = am->id;
-    p.ddr = ddr->id;
-    const std::uint64_t amSize =
-        am->role && !am->instances.empty() ? target.spaces[am->instances[0]].size : am->size;
+    p.ddr = machine.ddr->id;
+    const std::uint64_t amSize = machine.localSize;
 
     // The channels over the cores (as many as have a channel each); every core takes every row.
     const auto cores = static_cast<unsigned>(std::min<std::uint64_t>(engines.size(), s.channels));

@@ -357,21 +357,21 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     const std::string op = w.oneOf("op", {"Relu", "Clip", "HardSigmoid", "HardSwish", "Add", "Sub", "Mul"});
     p.layer = readVectorLayer(w, op);
     p.recipe = recipeOf(p.layer);
-    p.dtype = readDspLayerDtype(w, p.modelDtype);
+    std::string stated;
+    p.modelDtype = readDspLayerModelDtype(w, stated);
     w.finish();
-    p.elem = dtypeBytes(p.dtype);
 
     // The plan's engines and DDR offset; the convolutions' keys are theirs.
     PlanReader planReader(plan);
     config::Reader& pl = planReader.reader;
-    const std::vector<const EngineInfo*> engines = planEngines(pl, target);
+    const DspLayerMachine machine =
+        dspLayerMachine(pl, w, target, p.layer, p.modelDtype, stated, "element-wise");
+    const std::vector<const EngineInfo*>& engines = machine.engines;
     const std::uint64_t ddrOffset = readDdrOffset(pl);
     const EngineInfo& e = *engines.front();
-    const VliwVectorUnits units = vliwVectorUnits(e, p.elem);
-    if (!units.complete)
-        pl.fail("engine", fmt::format("engine '{}' lacks add, broadcast or vload: element-wise layers need a "
-                                      "vector DSP such as target ftm2000",
-                                      e.name));
+    p.dtype = machine.dtype;
+    p.elem = dtypeBytes(p.dtype);
+    const VliwVectorUnits& units = machine.units;
     p.fmaLatency = units.fmaLatency;
     p.loadLatency = units.loadLatency;
     p.fmacs = units.fmacs;
@@ -404,16 +404,13 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
                 config::Shortfall::Registers);
     buildBody(p, best);
 
-    // Spaces: DDR, and each core's AM (a role: the core that runs the stream).
-    const MemorySpaceInfo* am = target.findSpace("am");
-    const MemorySpaceInfo* ddr = target.findSpace("ddr");
-    if (!am || !ddr)
-        pl.fail("engine", fmt::format("target '{}' lacks memories am and ddr", target.name));
+    // Spaces: DDR, and each core's AM (a role: the core that runs the stream) or on-chip memory.
+    const MemorySpaceInfo* am = machine.local;
+    const MemorySpaceInfo* ddr = machine.ddr;
     p.am = am->id;
     p.ddr = ddr->id;
     p.ddrBytesPerSecond = ddr->peakBandwidth;
-    const std::uint64_t amSize =
-        am->role && !am->instances.empty() ? target.spaces[am->instances[0]].size : am->size;
+    const std::uint64_t amSize = machine.localSize;
 
     // Contiguous slices of whole vectors over the cores (as many as have a vector each).
     const std::uint64_t vectors = (p.elements() + p.lanes - 1) / p.lanes;
@@ -459,12 +456,16 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
 }  // namespace dsp_vector
 }  // namespace
 
-std::string dspVectorLayerGap(const config::Node& layer) {
+std::string dspVectorLayerGap(const config::Node& layer, const TargetInfo& target) {
     const config::Node* op = layer.find("op");
     const std::string name = op && op->isScalar() ? op->scalar() : std::string();
-    return isVectorLayerOp(name)
-               ? std::string()
-               : fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
+    if (!isVectorLayerOp(name))
+        return fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
+    for (const auto& e : target.engines)
+        if (vliwVectorUnits(e, 1).complete)
+            return "";
+    return fmt::format("no engine of target '{}' has a vector unit (add, broadcast, vload) for a {} layer",
+                       target.name, name);
 }
 
 std::unique_ptr<Workload> makeDspVectorLayer(const config::Node& layer, const config::Node& plan,

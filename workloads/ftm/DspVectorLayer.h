@@ -18,8 +18,9 @@
 
 namespace tessim {
 
-// Why the vector DSP does not run the layer row `layer` (its `op` and keys); empty when it does.
-std::string dspVectorLayerGap(const config::Node& layer);
+// Why the vector DSP, or the vector processor beside an NPU's array, does not run the layer row
+// `layer` (its `op` and keys) on `target`; empty when it does.
+std::string dspVectorLayerGap(const config::Node& layer, const TargetInfo& target);
 
 // The layer `layer` (the network's top-level keys and the row's own) under `plan` (cores or
 // engines, ddr_offset; the convolutions' keys are left to them).

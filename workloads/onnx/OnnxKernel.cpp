@@ -96,7 +96,7 @@ std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config
                 macOnly.erase("layers");
                 row = selectKernel(macOnly, plan, &target);
             }
-            if (row && row->runsVectorLayer(l)) {
+            if (row && row->runsVectorLayer(l, target)) {
                 layer.erase("flops");
                 layer.erase("bytes");
                 ops.push_back(name);
@@ -110,7 +110,7 @@ std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config
             e["flops"] = v.get<std::uint64_t>("flops");
             e["bytes"] = v.get<std::uint64_t>("bytes");
             e["reason"] = row && row->vectorLayerGap
-                              ? fmt::format("{}: {}", row->rowName(), row->vectorLayerGap(l))
+                              ? fmt::format("{}: {}", row->rowName(), row->vectorLayerGap(l, target))
                               : fmt::format("{} runs no element-wise or pooling layer (conv2d/rvv does)",
                                             row ? row->rowName() : std::string("conv2d"));
             left.push_back(e);

@@ -230,6 +230,7 @@ config::Node loadScaleSimTarget(const std::string& path, const config::Node& npu
     t.erase("ddr");
     t.erase("npu");
     t.erase("dma");
+    t.erase("vpu");  // SCALE-Sim's machine is the array alone: no vector processor beside it
     // Three SRAM buffers, as SCALE-Sim has them (each double-buffered by the schedule).
     auto sram = [&](const std::string& n, unsigned kib, const std::string& key) {
         Location w = at(key);
