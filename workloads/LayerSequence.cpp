@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/config/ConfigError.h"
 #include "sim/config/Reader.h"
@@ -289,8 +290,16 @@ public:
                 j.erase("k");
                 j.erase("pad");
                 j["flops"] = l.flops;
+                // On the plan's cores, or on the engines beside them that have a vector unit.
+                const nlohmann::ordered_json ran =
+                    l.blocks.front().work->resolvedPlan().value("engines", nlohmann::ordered_json::array());
+                const std::string where =
+                    ran.empty() || ran == nlohmann::ordered_json(planEngines_)
+                        ? std::string("every core")
+                        : fmt::format("{} {}", ran.size() == 1 ? "engine" : "engines",
+                                      fmt::join(ran.get<std::vector<std::string>>(), ", "));
                 j["lowering"] =
-                    pool ? "a pooling loop on every core" : "an element-wise stream on every core";
+                    fmt::format("{} on {}", pool ? "a pooling loop" : "an element-wise stream", where);
             } else {
                 j["filters"] = l.filters;
             }

@@ -248,5 +248,53 @@ TEST(OneNetworkEveryChip, AGroupedLayerOnItsOwnRunsAndBadGroupsAreRefused) {
         << bad.err;
 }
 
+// On the npu the array runs the convolutions and the vector processor beside it (vpu) the
+// element-wise and pooling layers of an INT8 network: in INT8 where integer arithmetic is the op
+// (max, min, add, an integer constant), in f16 where it takes a fraction (averages); every output
+// equal to the reference, every layer at or above its bound, its DDR bytes counted, and the
+// report's workload runs again to the same cycles.
+TEST(OneNetworkEveryChip, ElementWiseAndPoolingLayersRunOnTheNpusVectorProcessor) {
+    const std::string path = "/tmp/tessim-npu-vec-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path)
+        << "kernel: conv2d\nlayers:\n"
+           "  - {name: conv, h: 16, w: 16, channels: 8, filters: 16, k: 3, pad: 1}\n"
+           "  - {name: relu, op: Relu, h: 16, w: 16, channels: 16}\n"
+           "  - {name: clip, op: Clip, h: 16, w: 16, channels: 16, min: -3, max: 6}\n"
+           "  - {name: add, op: Add, h: 16, w: 16, channels: 16}\n"
+           "  - {name: bias, op: Add, h: 16, w: 16, channels: 16, broadcast: channel}\n"
+           "  - {name: twice, op: Mul, h: 16, w: 16, channels: 16, broadcast: constant, value: 2}\n"
+           "  - {name: maxpool, op: MaxPool, h: 16, w: 16, channels: 16, k: 3, stride: 2, pad: 1}\n"
+           "  - {name: avgpool, op: AveragePool, h: 8, w: 8, channels: 16, k: 2, stride: 2}\n"
+           "  - {name: gap, op: GlobalAveragePool, h: 4, w: 4, channels: 16}\n";
+    const auto j = runNetwork("--target npu --workload " + path + " --functional");
+    ASSERT_FALSE(j.is_null());
+    EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+    EXPECT_EQ(j["functional"]["elements"], 6 * 16 * 16 * 16 + 8 * 8 * 16 + 4 * 4 * 16 + 16);
+    ASSERT_EQ(j["layers"].size(), 9u);
+    EXPECT_EQ(j["layers"][0]["dtype"], "i8");
+    for (std::size_t i = 1; i < 9; ++i) {
+        const auto& l = j["layers"][i];
+        const bool average = i >= 7;
+        EXPECT_EQ(l["dtype"], average ? "f16" : "i8") << l["name"];
+        if (average)
+            EXPECT_EQ(l["model_dtype"], "i8") << l["name"];
+        EXPECT_EQ(l["strategy"], "vector") << l["name"];
+        EXPECT_NE(l["lowering"].get<std::string>().find("on engine vpu"), std::string::npos) << l["lowering"];
+        EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
+        EXPECT_GT(l["ddr_read_bytes"].get<std::uint64_t>(), 0u) << l["name"];
+    }
+    // An INT8 Relu reads and writes a byte per element; the f16 average pool two.
+    EXPECT_EQ(j["layers"][1]["ddr_read_bytes"], 16 * 16 * 16);
+    EXPECT_EQ(j["layers"][1]["ddr_write_bytes"], 16 * 16 * 16);
+    EXPECT_EQ(j["layers"][7]["ddr_write_bytes"], 2 * 4 * 4 * 16);
+    EXPECT_GT(j["engines"]["vpu"]["work"].get<double>(), 0.0);
+    EXPECT_EQ(j["engines"]["npu"]["work"], 16 * 16 * 16 * 8 * 9);
+    // The report's workload runs again as it is.
+    std::ofstream(path) << j["workload"]["config"].dump();
+    const auto again = runNetwork("--target npu --workload " + path);
+    EXPECT_EQ(again["cycles"], j["cycles"]);
+    std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace tessim
