@@ -220,6 +220,50 @@ TEST(OnnxWorkload, ResNet18RunsWholeOnTheNpuWithItsVectorProcessor) {
     EXPECT_GT(r["engines"]["vpu"]["work"].get<double>(), 0.0);
 }
 
+// An INT8 model as quantisation tools write it (QuantizeLinear, QLinearConv, a depthwise
+// QLinearConv, a QDQ Conv, QLinearMatMul, DequantizeLinear) runs on every chip: its four MAC nodes
+// as layers with the model's shapes, each checked against its reference, in INT8 on the npu's
+// array and in f32 for an i8 model on ftm2000; the quantise and dequantise nodes listed with their
+// cost and why.
+TEST(OnnxWorkload, QuantisedModelRunsOnEveryChip) {
+    REQUIRE_ONNX_MODELS();
+    const std::vector<std::pair<std::string, std::uint64_t>> macs = {{"QLinearConv", 16u * 16 * 16 * 8 * 9},
+                                                                     {"QLinearConv", 8u * 8 * 16 * 9},
+                                                                     {"Conv", 8u * 8 * 16 * 16},
+                                                                     {"QLinearMatMul", 64u * 16 * 32}};
+    for (const std::string target : {"npu", "k1", "ftm2000"}) {
+        SCOPED_TRACE(target);
+        const Json r =
+            runJson("run --target " + target + " --workload " + model("qsmall.onnx") + " --functional");
+        ASSERT_TRUE(r.contains("layers")) << r.dump();
+        EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u) << r["functional"].dump();
+        if (target != "ftm2000")  // which reports the model's type per layer
+            EXPECT_EQ(r["workload"]["config"]["dtype"], "i8");
+        ASSERT_EQ(r["layers"].size(), macs.size());
+        for (std::size_t i = 0; i < macs.size(); ++i) {
+            const Json& l = r["layers"][i];
+            EXPECT_EQ(l["op"], macs[i].first) << l["name"];
+            EXPECT_EQ(l["macs"].get<std::uint64_t>(), macs[i].second) << l["name"];
+            EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
+            if (target == "npu")
+                EXPECT_EQ(l["dtype"], "i8") << l["name"];
+            if (target == "ftm2000") {
+                EXPECT_EQ(l["dtype"], "f32") << l["name"];
+                EXPECT_EQ(l["model_dtype"], "i8") << l["name"];
+            }
+        }
+        std::map<std::string, int> left;
+        for (const auto& n : r["not_simulated"]) {
+            ++left[n["op"].get<std::string>()];
+            if (n["op"] != "Reshape")
+                EXPECT_NE(n["reason"].get<std::string>().find("a quantisation boundary"), std::string::npos);
+        }
+        EXPECT_EQ(left["QuantizeLinear"], 2);
+        EXPECT_EQ(left["DequantizeLinear"], 3);
+        EXPECT_EQ(left["Reshape"], 1);
+    }
+}
+
 TEST(OnnxWorkload, SmallModelRunsFunctionallyBitExact) {
     REQUIRE_ONNX_MODELS();
     const Json r = runJson("run --target npu --workload " + model("small.onnx") + " --functional");

@@ -7,6 +7,8 @@ gives every Conv, Gemm and MatMul node (what tessim's layers must equal).
                Relu, MaxPool, Add, GlobalAveragePool, Flatten, Gemm; 224×224, batch 1
   mobilenetv2  MobileNetV2 (Sandler et al., CVPR 2018, Table 2): Conv incl. depthwise (group =
                channels), Clip (ReLU6), Add, GlobalAveragePool, Flatten, Gemm; 224×224, batch 1
+  qsmall       an INT8 model: QuantizeLinear, QLinearConv (one depthwise), a QDQ Conv,
+               QLinearMatMul, DequantizeLinear
   small        a few small layers for fast tests: Conv, a depthwise Conv, a dilated Conv (not
                simulated), Relu, Softmax, MatMul; also as small-external.onnx with its weights in
                small-external.data (ONNX external data)
@@ -110,6 +112,38 @@ def small():
     return g.model([1, 8, 16, 16], g.node("Softmax", [x], "softmax", axis=1), [64, 32])
 
 
+def qsmall():
+    """An INT8 model as quantisation tools write it: QuantizeLinear, QLinearConv, a depthwise
+    QLinearConv, a float Conv between DequantizeLinear nodes (the QDQ form, its weights an INT8
+    initializer dequantised), QLinearMatMul after a Reshape, DequantizeLinear."""
+    g = Graph("qsmall")
+
+    def const(name, array):
+        g.inits.append(numpy_helper.from_array(array, name))
+        return name
+
+    s, zp = const("s", np.array(0.05, np.float32)), const("zp", np.array(0, np.int8))
+
+    def qconv(x, cin, cout, k, stride, pad, name, group=1):
+        w = const(name + ".weight", np.zeros([cout, cin // group, k, k], np.int8))
+        b = const(name + ".bias", np.zeros([cout], np.int32))
+        return g.node("QLinearConv", [x, s, zp, w, s, zp, s, zp, b], name, kernel_shape=[k, k],
+                      strides=[stride, stride], pads=[pad] * 4, group=group)
+
+    x = g.node("QuantizeLinear", ["input", s, zp], "quant")
+    x = qconv(x, 8, 16, 3, 1, 1, "conv")
+    x = qconv(x, 16, 16, 3, 2, 1, "depthwise", group=16)
+    x = g.node("DequantizeLinear", [x, s, zp], "dequant")
+    w = g.node("DequantizeLinear", [const("pointwise.weight_q", np.zeros([16, 16, 1, 1], np.int8)), s, zp],
+               "pointwise.weight")
+    x = g.node("Conv", [x, w], "pointwise", kernel_shape=[1, 1])
+    x = g.node("QuantizeLinear", [x, s, zp], "requant")
+    x = g.node("Reshape", [x, const("shape", np.array([64, 16], np.int64))], "reshape")
+    x = g.node("QLinearMatMul", [x, s, zp, const("proj.weight", np.zeros([16, 32], np.int8)), s, zp, s, zp],
+               "proj")
+    return g.model([1, 8, 16, 16], g.node("DequantizeLinear", [x, s, zp], "output"), [64, 32])
+
+
 def shapes(model):
     """Every Conv, Gemm and MatMul node's input, weight and output dims, by ONNX shape inference."""
     inferred = shape_inference.infer_shapes(model, strict_mode=True)
@@ -128,7 +162,7 @@ def shapes(model):
     return out
 
 
-MODELS = {"resnet18": resnet18, "mobilenetv2": mobilenetv2, "small": small}
+MODELS = {"resnet18": resnet18, "mobilenetv2": mobilenetv2, "small": small, "qsmall": qsmall}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:

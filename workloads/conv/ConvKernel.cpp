@@ -117,6 +117,7 @@ public:
             l["mark"] = p.index + 1;
             l["engine"] = p.engine;
             merge(l, shapeJson(p));
+            l["dtype"] = "i8";  // the array's INT8 operands
             l["out_h"] = p.s.outH();
             l["out_w"] = p.s.outW();
             l["macs"] = p.s.macs();

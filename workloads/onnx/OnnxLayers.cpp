@@ -70,9 +70,21 @@ std::string outOfRange(const ConvLayer& l) {
     return "";
 }
 
+// The input that holds a convolution's or matrix product's weights: 1 (Conv, ConvInteger, Gemm,
+// MatMul, MatMulInteger), 3 for the quantised ops (QLinearConv, QLinearMatMul: x, x_scale,
+// x_zero_point, w, …); 0 for any other op.
+std::size_t macWeightInput(const std::string& op) {
+    if (op == "Conv" || op == "ConvInteger" || op == "Gemm" || op == "MatMul" || op == "MatMulInteger")
+        return 1;
+    return op == "QLinearConv" || op == "QLinearMatMul" ? 3 : 0;
+}
+bool convolutionOp(const std::string& op) {
+    return op == "Conv" || op == "ConvInteger" || op == "QLinearConv";
+}
+
 Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
     Mapped m;
-    const OnnxTensor *x = known(g, n, 0), *w = known(g, n, 1);
+    const OnnxTensor *x = known(g, n, 0), *w = known(g, n, macWeightInput(n.op));
     if (!x || !w || x->dims.size() != 4 || w->dims.size() != 4) {
         m.reason = "a 2-D Conv with known shapes is needed (input N×C×H×W, weights M×C/group×kH×kW)";
         return m;
@@ -169,10 +181,11 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
     return m;
 }
 
-// Gemm and MatMul: M×K times K×N as a 1×1 convolution of an M×1 image (K channels, N filters).
+// Gemm and MatMul (and the quantised MatMulInteger, QLinearMatMul): M×K times K×N as a 1×1
+// convolution of an M×1 image (K channels, N filters).
 Mapped mapMatrixProduct(const OnnxGraph& g, const OnnxNode& n) {
     Mapped m;
-    const OnnxTensor *a = known(g, n, 0), *b = known(g, n, 1);
+    const OnnxTensor *a = known(g, n, 0), *b = known(g, n, macWeightInput(n.op));
     if (!a || !b) {
         m.reason = "operand shapes unknown after shape inference";
         return m;
@@ -246,7 +259,7 @@ std::uint64_t flopsOf(const OnnxGraph& g, const OnnxNode& n, std::uint64_t macs)
         "Expand",  "Cast",    "ConstantOfShape", "Tile",   "Resize"};
     static const std::set<std::string> reductions{"GlobalAveragePool", "GlobalMaxPool", "ReduceMean",
                                                   "ReduceSum",         "ReduceMax",     "ReduceMin"};
-    if (n.op == "Conv" || n.op == "Gemm" || n.op == "MatMul")
+    if (macWeightInput(n.op) > 0)
         return saturatingProduct(2, macs);
     if (dataMovement.count(n.op))
         return 0;
@@ -483,6 +496,15 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
     root.set("kernel", scalar("onnx", at));
     root.set("name", scalar(std::filesystem::path(graph.path).stem().string(), at));
     root.set("source", scalar(graph.path, at));
+    // A quantised model (QLinear or integer ops, quantise/dequantise nodes) is an INT8 network:
+    // each chip runs it in its own type for INT8 (the npu's array in INT8; f32 where a chip
+    // computes INT8 models in floating point), the report naming the model's.
+    for (const OnnxNode& n : graph.nodes)
+        if (n.op.rfind("QLinear", 0) == 0 || n.op == "ConvInteger" || n.op == "MatMulInteger" ||
+            n.op == "QuantizeLinear" || n.op == "DequantizeLinear") {
+            root.set("dtype", scalar("i8", at));
+            break;
+        }
     Node layers = Node::makeSequence(at), left = Node::makeSequence(at);
     bool anyMacLayer = false;
     std::map<std::string, std::string> macOutputs;  // a Conv/Gemm layer's output tensor → its name
@@ -495,15 +517,19 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
         const OnnxNode& n = graph.nodes[i];
         const std::string name = n.name.empty() ? fmt::format("{}_{}", n.op, i) : n.name;
         Mapped m;
-        if (n.op == "Conv")
+        if (convolutionOp(n.op))
             m = mapConv(graph, n);
-        else if (n.op == "Gemm" || n.op == "MatMul")
+        else if (macWeightInput(n.op) > 0)
             m = mapMatrixProduct(graph, n);
         else if (viewOnly(n.op))
             m.reason = "a view of its input: moves no data";
+        else if (n.op == "QuantizeLinear" || n.op == "DequantizeLinear")
+            m.reason = "a quantisation boundary (float ↔ INT8), not simulated: an INT8 pipeline folds it "
+                       "into the layers beside it, or it runs once on constant weights";
         else if (!vectorNodeOps().count(n.op))
             m.reason =
-                "tessim lowers Conv, Gemm and MatMul as conv2d layers and Relu, Clip, HardSigmoid, "
+                "tessim lowers Conv, Gemm and MatMul (and QLinearConv, ConvInteger, QLinearMatMul, "
+                "MatMulInteger) as conv2d layers and Relu, Clip, HardSigmoid, "
                 "HardSwish, Add, Mul, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool as vector "
                 "layers";
         bool unknown = false;
@@ -576,7 +602,7 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
             anyMacLayer = true;
             continue;
         }
-        if (firstRefusal.empty() && (n.op == "Conv" || n.op == "Gemm" || n.op == "MatMul"))
+        if (firstRefusal.empty() && macWeightInput(n.op) > 0)
             firstRefusal = fmt::format("; {} '{}': {}", n.op, name, m.reason);
         Node row = Node::makeMap(at);
         row.set("op", scalar(n.op, at));
