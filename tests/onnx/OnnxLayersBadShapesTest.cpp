@@ -84,6 +84,38 @@ TEST(OnnxLayersBadShapes, RectangularKernelsBecomeLayers) {
         << lopsided.reason();
 }
 
+// A dilated convolution runs as its phases: for dilation 2×3 on a 9×10 map, padded 2 and 3, a 3×3
+// kernel gives 9×10 outputs in 2·3 phases of ⌈9/2⌉ or ⌊9/2⌋ rows by ⌈10/3⌉ … columns, each an
+// undilated 3×3 convolution of the subsampled padded input (padding 0), the same MACs in all; SAME
+// padding counts the dilated kernel's span; a stride beside the dilation is listed with its reason.
+TEST(OnnxLayersBadShapes, DilatedConvolutionsRunAsTheirPhases) {
+    Model m = conv({1, 4, 9, 10}, {8, 4, 3, 3});
+    m.node("Conv", {{"dilations", {2, 3}}, {"pads", {2, 3, 2, 3}}});
+    const config::Node tree = onnxWorkloadTree(m.g);
+    const auto& layers = tree.find("layers")->items();
+    ASSERT_EQ(layers.size(), 6u);
+    std::uint64_t outputs = 0;
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const config::Node& l = layers[i];
+        EXPECT_EQ(l.find("name")->scalar(), "Conv0.phase" + std::to_string(i));
+        EXPECT_EQ(l.find("k")->scalar(), "3");
+        EXPECT_EQ(l.find("pad")->scalar(), "0");
+        const std::uint64_t h = std::stoull(l.find("h")->scalar()), w = std::stoull(l.find("w")->scalar());
+        outputs += (h - 2) * (w - 2);
+    }
+    EXPECT_EQ(layers[0].find("h")->scalar(), "7");  // output rows 0, 2, 4, 6, 8: 5 + 2
+    EXPECT_EQ(layers[3].find("h")->scalar(), "6");  // rows 1, 3, 5, 7: 4 + 2
+    EXPECT_EQ(layers[0].find("w")->scalar(), "6");  // columns 0, 3, 6, 9: 4 + 2
+    EXPECT_EQ(layers[2].find("w")->scalar(), "5");  // columns 2, 5, 8: 3 + 2
+    EXPECT_EQ(outputs, 9u * 10u);
+    Model same = conv({1, 4, 9, 10}, {8, 4, 3, 3});
+    same.node("Conv", {{"dilations", {2, 2}}}, "SAME_UPPER");
+    EXPECT_EQ(onnxWorkloadTree(same.g).find("layers")->items().size(), 4u);
+    Model strided = conv({1, 4, 9, 10}, {8, 4, 3, 3});
+    strided.node("Conv", {{"dilations", {2, 2}}, {"strides", {2, 2}}});
+    EXPECT_NE(strided.reason().find("with stride 2"), std::string::npos) << strided.reason();
+}
+
 TEST(OnnxLayersBadShapes, StrideZeroOrNegativeIsNotDividedBy) {
     for (std::int64_t s : {std::int64_t{0}, std::int64_t{-3}}) {
         for (const char* autoPad : {"", "SAME_UPPER", "SAME_LOWER"}) {

@@ -9,8 +9,8 @@ gives every Conv, Gemm and MatMul node (what tessim's layers must equal).
                channels), Clip (ReLU6), Add, GlobalAveragePool, Flatten, Gemm; 224×224, batch 1
   qsmall       an INT8 model: QuantizeLinear, QLinearConv (one depthwise), a QDQ Conv,
                QLinearMatMul, DequantizeLinear
-  small        a few small layers for fast tests: Conv, a depthwise Conv, a dilated Conv (not
-               simulated), Relu, Softmax, MatMul; also as small-external.onnx with its weights in
+  small        a few small layers for fast tests: Conv, a depthwise Conv, a dilated Conv (run as
+               its four phases), Relu, Softmax (not simulated), MatMul; also as small-external.onnx with its weights in
                small-external.data (ONNX external data)
 
 Weights are zeros: tessim reads shapes only. Usage: make_models.py OUT_DIR [NAME...]

@@ -29,6 +29,8 @@ constexpr std::int64_t kMaxBatch = 64;
 
 struct Mapped {
     std::optional<ConvLayer> layer;
+    // A dilated convolution's phases (see mapConv), each a layer of its own; empty otherwise.
+    std::vector<ConvLayer> phases;
     std::uint64_t batch = 1;
     std::string reason;
     std::uint64_t macs = 0;  // known even when refused, where the shapes are
@@ -114,8 +116,9 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
                                group, w->dims[1]);
         return m;
     }
-    if (!allEqual(dilations, 1)) {
-        m.reason = "dilation other than 1";
+    if (dilations.size() == 2 &&
+        (dilations[0] < 1 || dilations[1] < 1 || dilations[0] > 255 || dilations[1] > 255)) {
+        m.reason = fmt::format("dilations {}×{} outside 1..255", dilations[0], dilations[1]);
         return m;
     }
     if (dilations.size() != 2 ||
@@ -124,6 +127,7 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
             fmt::format("dilations or kernel_shape that do not describe the weights' {}×{} kernel", kh, kw);
         return m;
     }
+    const std::int64_t dh = dilations[0], dw = dilations[1];
     if (strides.size() != 2 || strides[0] != strides[1]) {
         m.reason = "different strides in H and W";
         return m;
@@ -147,7 +151,8 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
         pads.clear();
         for (std::size_t d = 0; d < 2; ++d) {
             const std::int64_t in = x->dims[2 + d], out = (in + s - 1) / s;
-            const std::int64_t total = std::max<std::int64_t>((out - 1) * s + (d == 0 ? kh : kw) - in, 0);
+            const std::int64_t span = d == 0 ? dh * (kh - 1) + 1 : dw * (kw - 1) + 1;  // the dilated kernel
+            const std::int64_t total = std::max<std::int64_t>((out - 1) * s + span - in, 0);
             pads.push_back(autoPad == "SAME_UPPER" ? total / 2 : total - total / 2);
             pads.push_back(total - pads.back());
         }
@@ -177,7 +182,37 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
         m.reason = r;
         return m;
     }
-    m.layer = l;
+    if (dh == 1 && dw == 1) {
+        m.layer = l;
+        return m;
+    }
+    // Dilation: output pixels whose row ≡ a (mod dh) and column ≡ b (mod dw) read only the padded
+    // input's pixels of the same residues, through an undilated kH×kW kernel: dh·dw convolutions of
+    // the subsampled input (the polyphase, or space-to-batch, decomposition accelerators use for
+    // atrous convolution), the same MACs in all. The padding lies inside the phases' inputs.
+    if (s != 1) {
+        m.reason = fmt::format(
+            "dilation {}×{} with stride {} (a dilated convolution runs as phases at stride 1)", dh, dw, s);
+        return m;
+    }
+    const std::int64_t hp = x->dims[2] + 2 * pads[0], wp = x->dims[3] + 2 * pads[1];
+    const std::int64_t ho = hp - dh * (kh - 1), wo = wp - dw * (kw - 1);
+    if (ho < 1 || wo < 1) {
+        m.reason = "the dilated kernel does not fit the padded input";
+        return m;
+    }
+    for (std::int64_t a = 0; a < std::min(dh, ho); ++a)
+        for (std::int64_t b = 0; b < std::min(dw, wo); ++b) {
+            ConvLayer p = l;
+            p.h = static_cast<std::uint64_t>((ho - a + dh - 1) / dh + kh - 1);
+            p.w = static_cast<std::uint64_t>((wo - b + dw - 1) / dw + kw - 1);
+            p.padH = p.padW = 0;
+            if (std::string r = outOfRange(p); !r.empty()) {
+                m.reason = r;
+                return m;
+            }
+            m.phases.push_back(p);
+        }
     return m;
 }
 
@@ -571,34 +606,40 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
                 continue;
             }
         }
-        if (m.layer) {
-            const ConvLayer& l = *m.layer;
+        if (m.layer || !m.phases.empty()) {
+            // The layer, or a dilated convolution's phases (`<node>.phase<i>`), per image.
+            std::vector<std::pair<std::string, ConvLayer>> parts;
+            if (m.layer)
+                parts.emplace_back("", *m.layer);
+            for (std::size_t i = 0; i < m.phases.size(); ++i)
+                parts.emplace_back(fmt::format(".phase{}", i), m.phases[i]);
             if (!n.outputs.empty())
                 macOutputs[n.outputs[0]] = name;
-            for (std::uint64_t b = 0; b < m.batch; ++b) {
-                Node row = Node::makeMap(at);
-                row.set("name", scalar(imageName(name, b, m.batch), at));
-                row.set("op", scalar(n.op, at));
-                std::vector<std::pair<const char*, std::uint64_t>> keys = {{"h", l.h},
-                                                                           {"w", l.w},
-                                                                           {"channels", l.channels},
-                                                                           {"filters", l.filters},
-                                                                           {"stride", l.stride}};
-                // One key each for a square kernel and equal padding, as the conv2d kernel reads them.
-                if (l.kh == l.kw)
-                    keys.emplace_back("k", l.kh);
-                else
-                    keys.insert(keys.end(), {{"kh", l.kh}, {"kw", l.kw}});
-                if (l.padH == l.padW)
-                    keys.emplace_back("pad", l.padH);
-                else
-                    keys.insert(keys.end(), {{"pad_h", l.padH}, {"pad_w", l.padW}});
-                for (auto [key, value] : keys)
-                    row.set(key, scalar(std::to_string(value), at));
-                if (l.groups > 1)
-                    row.set("groups", scalar(std::to_string(l.groups), at));
-                layers.append(std::move(row));
-            }
+            for (std::uint64_t b = 0; b < m.batch; ++b)
+                for (const auto& [suffix, l] : parts) {
+                    Node row = Node::makeMap(at);
+                    row.set("name", scalar(imageName(name, b, m.batch) + suffix, at));
+                    row.set("op", scalar(n.op, at));
+                    std::vector<std::pair<const char*, std::uint64_t>> keys = {{"h", l.h},
+                                                                               {"w", l.w},
+                                                                               {"channels", l.channels},
+                                                                               {"filters", l.filters},
+                                                                               {"stride", l.stride}};
+                    // One key each for a square kernel and equal padding, as the conv2d kernel reads them.
+                    if (l.kh == l.kw)
+                        keys.emplace_back("k", l.kh);
+                    else
+                        keys.insert(keys.end(), {{"kh", l.kh}, {"kw", l.kw}});
+                    if (l.padH == l.padW)
+                        keys.emplace_back("pad", l.padH);
+                    else
+                        keys.insert(keys.end(), {{"pad_h", l.padH}, {"pad_w", l.padW}});
+                    for (auto [key, value] : keys)
+                        row.set(key, scalar(std::to_string(value), at));
+                    if (l.groups > 1)
+                        row.set("groups", scalar(std::to_string(l.groups), at));
+                    layers.append(std::move(row));
+                }
             anyMacLayer = true;
             continue;
         }
