@@ -77,11 +77,22 @@ TEST(OnnxLayersBadShapes, RectangularKernelsBecomeLayers) {
     square.node("Conv", {{"pads", {1, 1, 1, 1}}});
     want = {{"k", "3"}, {"pad", "1"}, {"stride", "1"}};
     EXPECT_EQ(layerOf(square), want);
-    // Each dimension must be padded alike on both of its sides.
+    // A dimension padded more on one side: its input grown by the difference, the smaller padding
+    // on both sides (17 + 3 + 2 − 7 + 1 = 16 columns out either way).
     Model lopsided = conv({1, 4, 17, 17}, {8, 4, 1, 7});
     lopsided.node("Conv", {{"pads", {0, 3, 0, 2}}});
-    EXPECT_NE(lopsided.reason().find("differs between the two sides"), std::string::npos)
-        << lopsided.reason();
+    want = {{"kh", "1"}, {"kw", "7"}, {"pad_h", "0"}, {"pad_w", "2"}, {"stride", "1"}};
+    EXPECT_EQ(layerOf(lopsided), want);
+    EXPECT_EQ(onnxWorkloadTree(lopsided.g).find("layers")->items()[0].find("w")->scalar(), "18");
+    // TensorFlow's SAME at stride 2 on an even map pads 0 before and 1 after.
+    Model tfSame = conv({1, 4, 8, 8}, {8, 4, 3, 3});
+    tfSame.node("Conv", {{"strides", {2, 2}}}, "SAME_UPPER");
+    want = {{"k", "3"}, {"pad", "0"}, {"stride", "2"}};
+    EXPECT_EQ(layerOf(tfSame), want);
+    EXPECT_EQ(onnxWorkloadTree(tfSame.g).find("layers")->items()[0].find("h")->scalar(), "9");
+    Model negative = conv({1, 4, 8, 8}, {8, 4, 3, 3});
+    negative.node("Conv", {{"pads", {1, -1, 1, 1}}});
+    EXPECT_NE(negative.reason().find("negative padding 1, -1, 1, 1"), std::string::npos) << negative.reason();
 }
 
 // A dilated convolution runs as its phases: for dilation 2×3 on a 9×10 map, padded 2 and 3, a 3×3

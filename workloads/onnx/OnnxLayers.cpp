@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -158,25 +159,32 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
         }
         pads = {pads[0], pads[2], pads[1], pads[3]};  // begin H, begin W, end H, end W
     }
-    // pads: begin H, begin W, end H, end W; the kernel pads both sides of a dimension alike.
-    if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3]) {
-        m.reason = "padding that differs between the two sides of a dimension";
+    // pads: begin H, begin W, end H, end W.
+    if (pads.size() != 4) {
+        m.reason = "pads that are not four values (begin H, begin W, end H, end W)";
         return m;
     }
-    if (pads[0] < 0 || pads[1] < 0) {
-        m.reason = fmt::format("negative padding {}×{}", pads[0], pads[1]);
+    if (*std::min_element(pads.begin(), pads.end()) < 0 ||
+        *std::max_element(pads.begin(), pads.end()) > 255) {
+        m.reason = fmt::format("{} padding {}, {}, {}, {} (begin H, begin W, end H, end W; 0..255 each)",
+                               *std::min_element(pads.begin(), pads.end()) < 0 ? "negative" : "too much",
+                               pads[0], pads[1], pads[2], pads[3]);
         return m;
     }
+    // The kernel pads both sides of a dimension alike: a dimension padded more on one side runs
+    // as its input grown by the difference (zero rows or columns read from memory) with the smaller
+    // padding on both sides — the same outputs and MACs.
+    const std::int64_t growH = std::abs(pads[0] - pads[2]), growW = std::abs(pads[1] - pads[3]);
     ConvLayer l;
-    l.h = static_cast<std::uint64_t>(x->dims[2]);
-    l.w = static_cast<std::uint64_t>(x->dims[3]);
+    l.h = static_cast<std::uint64_t>(x->dims[2] + growH);
+    l.w = static_cast<std::uint64_t>(x->dims[3] + growW);
     l.channels = static_cast<std::uint64_t>(x->dims[1]);
     l.filters = static_cast<std::uint64_t>(w->dims[0]);
     l.kh = static_cast<std::uint64_t>(kh);
     l.kw = static_cast<std::uint64_t>(kw);
     l.stride = static_cast<std::uint64_t>(s);
-    l.padH = static_cast<std::uint64_t>(pads[0]);
-    l.padW = static_cast<std::uint64_t>(pads[1]);
+    l.padH = static_cast<std::uint64_t>(std::min(pads[0], pads[2]));
+    l.padW = static_cast<std::uint64_t>(std::min(pads[1], pads[3]));
     l.groups = static_cast<std::uint64_t>(group);
     if (std::string r = outOfRange(l); !r.empty()) {
         m.reason = r;
@@ -195,7 +203,7 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
             "dilation {}×{} with stride {} (a dilated convolution runs as phases at stride 1)", dh, dw, s);
         return m;
     }
-    const std::int64_t hp = x->dims[2] + 2 * pads[0], wp = x->dims[3] + 2 * pads[1];
+    const std::int64_t hp = x->dims[2] + pads[0] + pads[2], wp = x->dims[3] + pads[1] + pads[3];
     const std::int64_t ho = hp - dh * (kh - 1), wo = wp - dw * (kw - 1);
     if (ho < 1 || wo < 1) {
         m.reason = "the dilated kernel does not fit the padded input";
