@@ -459,6 +459,44 @@ TEST(OnnxLayers, ConvAttributesOutsideTheKernelAreListedWithTheReason) {
     EXPECT_EQ(left[0].find("flops")->scalar(), std::to_string(2 * 8 * 81 * 4 * 9));
 }
 
+// A batched MatMul (attention's Q·Kᵀ: …×M×K times …×K×N) is one layer per matrix of the batch,
+// `<node>.b<i>`, each an M×K by K×N product; one first matrix may serve the whole batch; unequal
+// batches are listed with the reason and the MACs they would take.
+TEST(OnnxLayers, BatchedMatMulIsALayerPerMatrix) {
+    auto layersOf = [](std::vector<std::int64_t> a, std::vector<std::int64_t> b) {
+        test::InMemoryOnnxGraph m("m.onnx");
+        m.tensor("x", std::move(a));
+        m.tensor("w", std::move(b));
+        m.node("MatMul", "qk");
+        return onnxWorkloadTree(m.g);
+    };
+    const config::Node heads = layersOf({2, 3, 5, 8}, {2, 3, 8, 4});
+    const auto& layers = heads.find("layers")->items();
+    ASSERT_EQ(layers.size(), 6u);
+    EXPECT_EQ(layers[0].find("name")->scalar(), "qk.b0");
+    EXPECT_EQ(layers[5].find("name")->scalar(), "qk.b5");
+    for (const auto& l : layers) {
+        EXPECT_EQ(l.find("h")->scalar(), "5");
+        EXPECT_EQ(l.find("channels")->scalar(), "8");
+        EXPECT_EQ(l.find("filters")->scalar(), "4");
+    }
+    EXPECT_EQ(layersOf({5, 8}, {6, 8, 4}).find("layers")->items().size(), 6u);
+    test::InMemoryOnnxGraph unequal("m.onnx");
+    unequal.tensor("x", {2, 5, 8});
+    unequal.tensor("w", {3, 8, 4});
+    unequal.node("MatMul", "qk");
+    unequal.tensor("c", {1, 4, 8, 8});
+    unequal.tensor("k", {4, 4, 1, 1});
+    unequal.g.nodes.push_back(OnnxNode{"Conv", "conv", {"c", "k"}, {"z"}, {}, {}, {}});  // a layer to run
+    const config::Node tree = onnxWorkloadTree(unequal.g);
+    const auto& left = tree.find("not_simulated")->items();
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_NE(left[0].find("reason")->scalar().find("a batch of 2 matrices against one of 3"),
+              std::string::npos)
+        << left[0].find("reason")->scalar();
+    EXPECT_EQ(left[0].find("flops")->scalar(), std::to_string(2 * 3 * 5 * 8 * 4));
+}
+
 // Element-wise and pooling nodes become vector layers with their shapes, Clip's bounds and the
 // node's FLOPs and bytes; the attributes the RVV pools do not run are listed with the reason.
 TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {

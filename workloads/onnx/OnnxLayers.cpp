@@ -245,22 +245,46 @@ Mapped mapMatrixProduct(const OnnxGraph& g, const OnnxNode& n) {
         bk = static_cast<std::uint64_t>(b->dims[tb ? 1 : 0]);
         cols = static_cast<std::uint64_t>(b->dims[tb ? 0 : 1]);
     } else {
-        if (b->dims.size() != 2 || a->dims.empty()) {
-            m.reason = "MatMul with a batched or 1-D second operand";
+        if (b->dims.size() < 2 || a->dims.empty()) {
+            m.reason = "MatMul with a 1-D operand";
             m.macs = saturatingProduct(a->elements(),
                                        b->dims.empty() ? 1 : static_cast<std::uint64_t>(b->dims.back()));
             return m;
         }
         k = static_cast<std::uint64_t>(a->dims.back());
-        rows = a->elements() / std::max<std::uint64_t>(k, 1);
-        bk = static_cast<std::uint64_t>(b->dims[0]);
-        cols = static_cast<std::uint64_t>(b->dims[1]);
+        bk = static_cast<std::uint64_t>(b->dims[b->dims.size() - 2]);
+        cols = static_cast<std::uint64_t>(b->dims.back());
+        if (b->dims.size() == 2) {
+            rows = a->elements() / std::max<std::uint64_t>(k, 1);
+        } else {
+            // Batched (…×M×K times …×K×N, attention's Q·Kᵀ): one product per matrix of the batch,
+            // each a layer; A's leading dimensions equal B's, or A is one matrix for all of them.
+            std::uint64_t batchB = 1, batchA = 1;
+            for (std::size_t d = 0; d + 2 < b->dims.size(); ++d)
+                batchB = saturatingProduct(batchB, static_cast<std::uint64_t>(b->dims[d]));
+            for (std::size_t d = 0; d + 2 < a->dims.size(); ++d)
+                batchA = saturatingProduct(batchA, static_cast<std::uint64_t>(a->dims[d]));
+            rows = a->dims.size() >= 2 ? static_cast<std::uint64_t>(a->dims[a->dims.size() - 2]) : 1;
+            m.macs = saturatingProduct(saturatingProduct(saturatingProduct(batchB, rows), k), cols);
+            if (batchA != batchB && batchA != 1) {
+                m.reason = fmt::format("a batch of {} matrices against one of {}: only equal batches or one "
+                                       "first matrix for all run",
+                                       batchA, batchB);
+                return m;
+            }
+            if (batchB < 1 || batchB > static_cast<std::uint64_t>(kMaxBatch)) {
+                m.reason =
+                    fmt::format("a batch of {} products: 1 to {} run, one layer each", batchB, kMaxBatch);
+                return m;
+            }
+            m.batch = batchB;
+        }
     }
     if (k != bk) {
         m.reason = fmt::format("inner dimensions differ ({} and {})", k, bk);
         return m;
     }
-    m.macs = saturatingProduct(saturatingProduct(rows, k), cols);
+    m.macs = saturatingProduct(saturatingProduct(saturatingProduct(m.batch, rows), k), cols);
     ConvLayer l;
     l.h = rows;
     l.w = 1;
