@@ -497,6 +497,32 @@ TEST(OnnxLayers, BatchedMatMulIsALayerPerMatrix) {
     EXPECT_EQ(left[0].find("flops")->scalar(), std::to_string(2 * 3 * 5 * 8 * 4));
 }
 
+// Concat and Transpose become copy layers of their output's shape (Concat's inputs add up to it),
+// with no FLOPs; the bytes of the node as the model's types count them.
+TEST(OnnxLayers, ConcatAndTransposeBecomeCopyLayers) {
+    test::InMemoryOnnxGraph m("m.onnx");
+    m.tensor("x", {1, 4, 6, 6});
+    m.tensor("w", {1, 12, 6, 6});
+    m.tensor("y", {1, 16, 6, 6});
+    m.tensor("t", {1, 6, 6, 16});
+    m.tensor("c", {8, 4, 3, 3});
+    m.tensor("z", {1, 8, 4, 4});
+    m.g.nodes.push_back(OnnxNode{"Conv", "conv", {"x", "c"}, {"z"}, {}, {}, {}});  // a MAC layer to run
+    m.g.nodes.push_back(OnnxNode{"Concat", "cat", {"x", "w"}, {"y"}, {{"axis", {1}}}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"Transpose", "tr", {"y"}, {"t"}, {{"perm", {0, 2, 3, 1}}}, {}, {}});
+    const config::Node tree = onnxWorkloadTree(m.g);
+    const auto& layers = tree.find("layers")->items();
+    ASSERT_EQ(layers.size(), 3u);
+    EXPECT_EQ(layers[1].find("op")->scalar(), "Concat");
+    EXPECT_EQ(layers[1].find("channels")->scalar(), "16");
+    EXPECT_EQ(layers[1].find("h")->scalar(), "6");
+    EXPECT_EQ(layers[1].find("flops")->scalar(), "0");
+    EXPECT_EQ(layers[1].find("bytes")->scalar(), std::to_string(4 * 2 * 16 * 36));
+    EXPECT_EQ(layers[2].find("op")->scalar(), "Transpose");
+    EXPECT_EQ(layers[2].find("channels")->scalar(), "6");
+    EXPECT_EQ(tree.find("not_simulated")->items().size(), 0u);
+}
+
 // Element-wise and pooling nodes become vector layers with their shapes, Clip's bounds and the
 // node's FLOPs and bytes; the attributes the RVV pools do not run are listed with the reason.
 TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {

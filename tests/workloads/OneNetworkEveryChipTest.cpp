@@ -296,5 +296,35 @@ TEST(OneNetworkEveryChip, ElementWiseAndPoolingLayersRunOnTheNpusVectorProcessor
     std::remove(path.c_str());
 }
 
+// Concat and Transpose move data: each runs as a copy of its output's elements through the chip's
+// vector unit (RVV on the K1, the DSP's cores, the npu's vpu), bit-exact, no arithmetic counted,
+// its DDR bytes those of one read and one write where a DMA moves them.
+TEST(OneNetworkEveryChip, ConcatAndTransposeRunAsCopiesOnEveryChip) {
+    const std::string path = "/tmp/tessim-copy-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path) << "kernel: conv2d\nlayers:\n"
+                           "  - {name: conv, h: 8, w: 8, channels: 8, filters: 16, k: 3, pad: 1}\n"
+                           "  - {name: cat, op: Concat, h: 8, w: 8, channels: 32}\n"
+                           "  - {name: tr, op: Transpose, h: 5, w: 7, channels: 3}\n";
+    for (const std::string target : {"npu", "k1", "ftm2000"}) {
+        SCOPED_TRACE(target);
+        const auto j = runNetwork("--target " + target + " --workload " + path + " --functional");
+        ASSERT_FALSE(j.is_null());
+        EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+        EXPECT_EQ(j["functional"]["elements"], 8 * 8 * 16 + 8 * 8 * 32 + 5 * 7 * 3);
+        ASSERT_EQ(j["layers"].size(), 3u);
+        for (std::size_t i = 1; i < 3; ++i) {
+            const auto& l = j["layers"][i];
+            EXPECT_EQ(l["flops"], 0) << l["name"];
+            EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
+            EXPECT_GT(l["cycles"].get<std::uint64_t>(), 0u) << l["name"];
+        }
+        if (target == "npu") {  // INT8: a byte read and written per element
+            EXPECT_EQ(j["layers"][1]["ddr_read_bytes"], 8 * 8 * 32);
+            EXPECT_EQ(j["layers"][1]["ddr_write_bytes"], 8 * 8 * 32);
+        }
+    }
+    std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace tessim

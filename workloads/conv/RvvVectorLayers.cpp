@@ -29,6 +29,8 @@ constexpr OpName kOps[] = {{"Relu", VectorLayerOp::Relu},
                            {"Add", VectorLayerOp::Add},
                            {"Mul", VectorLayerOp::Mul},
                            {"Sub", VectorLayerOp::Sub},
+                           {"Concat", VectorLayerOp::Copy},
+                           {"Transpose", VectorLayerOp::Copy},
                            {"MaxPool", VectorLayerOp::MaxPool},
                            {"AveragePool", VectorLayerOp::AveragePool},
                            {"GlobalAveragePool", VectorLayerOp::GlobalAveragePool},
@@ -206,7 +208,9 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
         op.src[1] = y;
         out.push_back(op);
     };
+    std::uint8_t result = kResult;
     switch (l_.op) {
+    case VectorLayerOp::Copy: result = kOperandA; break;  // stored as loaded
     case VectorLayerOp::Relu: binary(OpKind::Max, kOperandA, kOperandB); break;
     case VectorLayerOp::Clip:
         binary(OpKind::Max, kOperandA, kOperandB);
@@ -230,7 +234,7 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
     }
     default: binary(l_.binaryKind(), kOperandA, kOperandB); break;  // Add, Sub, Mul
     }
-    Op store = vectorStore(dtype_, kResult, space_, out_ + e0 * elem, vl);
+    Op store = vectorStore(dtype_, result, space_, out_ + e0 * elem, vl);
     store.base = regs_.dst;
     out.push_back(store);
     const double step = static_cast<double>(vl) * elem;
@@ -333,6 +337,7 @@ double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t 
     if (!l.pooling()) {
         const double a = testValue(dtype, i, saltA);
         switch (l.op) {
+        case VectorLayerOp::Copy: return a;
         case VectorLayerOp::Relu: return roundTo(dtype, std::max(a, 0.0));
         case VectorLayerOp::Clip:
             return roundTo(dtype, std::min(std::max(a, roundTo(dtype, l.lo)), roundTo(dtype, l.hi)));

@@ -28,6 +28,7 @@ enum class VectorLayerOp {
     Add,
     Mul,
     Sub,
+    Copy,  // Concat, Transpose: the output's elements read and written once (a layout move)
     MaxPool,
     AveragePool,
     GlobalAveragePool,
@@ -79,7 +80,9 @@ struct RvvVectorLayer {
     }
     // Arithmetic as the ONNX accounting counts it (OnnxLayers.h): one op per element, a window's
     // taps per pooled output element.
-    std::uint64_t flops() const { return pooling() ? outputs() * s.taps() : outputs(); }
+    std::uint64_t flops() const {
+        return pooling() ? outputs() * s.taps() : op == VectorLayerOp::Copy ? 0 : outputs();
+    }
 };
 
 // A row of a layer list whose `op` is one of vectorLayerOps(): h, w, channels; a pool's k (or kh,

@@ -23,6 +23,7 @@ std::string readDspLayerModelDtype(config::Reader& w, std::string& stated) {
 bool integerExact(const RvvVectorLayer& l) {
     auto whole = [](double v) { return std::isfinite(v) && v == std::floor(v); };
     switch (l.op) {
+    case VectorLayerOp::Copy:
     case VectorLayerOp::Relu:
     case VectorLayerOp::MaxPool:
     case VectorLayerOp::GlobalMaxPool: return true;

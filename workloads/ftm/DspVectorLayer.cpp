@@ -60,6 +60,7 @@ struct Recipe {
 Recipe recipeOf(const RvvVectorLayer& l) {
     using O = Operand;
     switch (l.op) {
+    case VectorLayerOp::Copy: return {};  // stored as loaded
     case VectorLayerOp::Relu: return {{{OpKind::Max, O::X, O::C0}}, {0.0}};
     case VectorLayerOp::Clip:
         return {{{OpKind::Max, O::X, O::C0}, {OpKind::Min, O::Previous, O::C1}}, {l.lo, l.hi}};
@@ -148,7 +149,8 @@ void buildBody(DspVectorParams& p, unsigned unroll) {
             last = step;
         }
         const unsigned store = add({Role::Store, u}, Lsu);
-        mops[store].after.push_back({last, p.fmaLatency, 0});
+        mops[store].after.push_back(
+            {last, last == a ? loadLatency : p.fmaLatency, 0});  // a copy stores its load
     }
     const unsigned count = add({Role::Count, 0}, Salu);
     const unsigned compare = add({Role::Compare, 0}, Salu);
@@ -283,7 +285,10 @@ private:
             return true;
         }
         case Role::Store: {
-            const unsigned last = find(Role::Step, b.u, static_cast<unsigned>(p_.recipe.steps.size() - 1));
+            const unsigned last =
+                p_.recipe.steps.empty()
+                    ? find(Role::LoadA, b.u)
+                    : find(Role::Step, b.u, static_cast<unsigned>(p_.recipe.steps.size() - 1));
             op = vectorStore(p_.dtype, reg(last, i), p_.am, p_.amOut[block_ % 2] + offset, vl);
             return true;
         }
@@ -354,7 +359,8 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
         return makeDspPoolLayer(layer, plan, target);
     DspVectorParams p;
     config::Reader w = workloadReader(layer);
-    const std::string op = w.oneOf("op", {"Relu", "Clip", "HardSigmoid", "HardSwish", "Add", "Sub", "Mul"});
+    const std::string op = w.oneOf(
+        "op", {"Relu", "Clip", "HardSigmoid", "HardSwish", "Add", "Sub", "Mul", "Concat", "Transpose"});
     p.layer = readVectorLayer(w, op);
     p.recipe = recipeOf(p.layer);
     std::string stated;

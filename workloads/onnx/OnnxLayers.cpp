@@ -380,8 +380,10 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
         // Add and Mul commute: the operand of the output's shape first, the other second. Sub
         // does not: its second operand is the one broadcast (x − bias), never the first.
         const bool binary = n.op == "Add" || n.op == "Mul" || n.op == "Sub";
+        // Concat and Transpose move the output's elements once: a copy through the vector unit.
+        const bool copy = n.op == "Concat" || n.op == "Transpose";
         std::size_t full = 0;
-        if (const OnnxTensor* in0 = known(g, n, 0); !in0 || in0->elements() != y->elements()) {
+        if (const OnnxTensor* in0 = known(g, n, 0); !copy && (!in0 || in0->elements() != y->elements())) {
             const OnnxTensor* in1 = binary ? known(g, n, 1) : nullptr;
             if (!in1 || in1->elements() != y->elements()) {
                 m.reason = fmt::format("no operand of the output's {} elements (a broadcast first operand)",
@@ -543,8 +545,8 @@ bool viewOnly(const std::string& op) {
 
 const std::set<std::string>& vectorNodeOps() {
     static const std::set<std::string> ops{
-        "Relu", "Clip",    "HardSigmoid", "HardSwish",         "Add",          "Mul",
-        "Sub",  "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"};
+        "Relu",    "Clip",        "HardSigmoid",       "HardSwish",     "Add",    "Mul",      "Sub",
+        "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat", "Transpose"};
     return ops;
 }
 
@@ -594,11 +596,11 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
             m.reason = "a quantisation boundary (float ↔ INT8), not simulated: an INT8 pipeline folds it "
                        "into the layers beside it, or it runs once on constant weights";
         else if (!vectorNodeOps().count(n.op))
-            m.reason =
-                "tessim lowers Conv, Gemm and MatMul (and QLinearConv, ConvInteger, QLinearMatMul, "
-                "MatMulInteger) as conv2d layers and Relu, Clip, HardSigmoid, "
-                "HardSwish, Add, Mul, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool as vector "
-                "layers";
+            m.reason = "tessim lowers Conv, Gemm and MatMul (and QLinearConv, ConvInteger, QLinearMatMul, "
+                       "MatMulInteger) as conv2d layers and Relu, Clip, HardSigmoid, "
+                       "HardSwish, Add, Mul, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Concat, "
+                       "Transpose as vector "
+                       "layers";
         bool unknown = false;
         const std::uint64_t bytes = viewOnly(n.op) ? 0
                                                    : saturatingSum(tensorBytes(graph, n.inputs, unknown),
