@@ -397,6 +397,8 @@ public:
             j["out_h"] = l.s.outH();
             j["out_w"] = l.s.outW();
             j["dtype"] = dtypeName(p_.dtype);
+            if (p_.modelDtype != dtypeName(p_.dtype))
+                j["model_dtype"] = p_.modelDtype;  // the network's type beside the one it ran in
             j["macs"] = l.macs();
             j["flops"] = l.flops();
             j["compulsory_bytes"] = (l.inputs() + l.weights() + l.outputs()) * p_.elem();
