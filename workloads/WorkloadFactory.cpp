@@ -29,10 +29,12 @@ std::unique_ptr<Workload> buildWorkload(const config::Node& workload, const conf
     const std::string kernel = w.oneOf("kernel", kernelNames());
     const KernelEntry* row = selectKernel(workload, plan, &target);
     // An element-wise or pooling layer on a row that runs convolutions only: said at its `op`.
+    bool vectorLayers = false;
     if (const config::Node* layers = workload.find("layers"); layers && layers->isSequence())
         for (const config::Node& l : layers->items())
             if (const config::Node* op = l.find("op");
                 op && op->isScalar() && isVectorLayerOp(op->scalar())) {
+                vectorLayers = true;
                 if (!row->vectorLayerGap)
                     throw config::ConfigError(
                         op->location(), op->path(),
@@ -53,12 +55,8 @@ std::unique_ptr<Workload> buildWorkload(const config::Node& workload, const conf
         return makeLayerSequence(*row, workload, plan, target);
     // A row that takes layer lists of convolutions and builds its element-wise and pooling layers
     // apart (the npu's array and its vector processor): a list holding such layers in sequence.
-    if (row->needs.layerLists && row->makeVectorLayer)
-        if (const config::Node* layers = workload.find("layers"); layers && layers->isSequence())
-            for (const config::Node& l : layers->items())
-                if (const config::Node* op = l.find("op");
-                    op && op->isScalar() && isVectorLayerOp(op->scalar()))
-                    return makeLayerSequence(*row, workload, plan, target);
+    if (vectorLayers && row->needs.layerLists && row->makeVectorLayer)
+        return makeLayerSequence(*row, workload, plan, target);
     try {
         return row->make(kernel, workload, plan, target);
     } catch (const config::ConfigError& e) {

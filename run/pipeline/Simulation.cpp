@@ -199,7 +199,7 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
         if (it == marks.end())
             throw std::runtime_error(fmt::format("layer '{}': engine {} never reached mark {}",
                                                  l.at("name").get<std::string>(), name, tag));
-        const EngineMark& start = previous[name];
+        const EngineMark start = previous[name];  // a copy: the loop below moves previous on
         const ClockDomain& clock = engine->config().clock;
         const Tick t0 = clock.at(start.cycle), mark = clock.at(it->cycle);
         const Tick t1 = last ? std::max(mark, target.kernelEnd()) : mark;
@@ -217,26 +217,25 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
         // array), each from its own previous mark.
         std::uint64_t ddrRead = 0, ddrWrite = 0;
         for (const EngineInfo& info : target.info().engines) {
-            Engine* other = info.name == name ? engine : target.findEngine(info.name);
-            const auto& own = other ? other->marks() : marks;
-            auto at = other == engine ? it : std::find_if(own.begin(), own.end(), [&](const EngineMark& m) {
-                return m.tag == tag;
-            });
-            if (!other || at == own.end())
+            const Engine* other = target.findEngine(info.name);
+            if (!other)
                 continue;
-            const EngineMark& from = previous[info.name];
+            const auto& own = other->marks();
+            const auto at =
+                std::find_if(own.begin(), own.end(), [&](const EngineMark& m) { return m.tag == tag; });
+            if (at == own.end())
+                continue;
+            EngineMark& from = previous[info.name];
             for (const auto& space : target.info().spaces) {
                 if (space.level != "ddr")
                     continue;
                 ddrRead += at->dma.read[space.id] - from.dma.read[space.id];
                 ddrWrite += at->dma.written[space.id] - from.dma.written[space.id];
             }
-            if (other != engine)
-                previous[info.name] = *at;
+            from = *at;
         }
         l["ddr_read_bytes"] = ddrRead;
         l["ddr_write_bytes"] = ddrWrite;
-        previous[name] = *it;
     }
     return layers;
 }

@@ -2,11 +2,20 @@
 // workload or plan may carry already read, so each kernel reads only its own keys.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "sim/config/Reader.h"
 
 namespace tessim {
+
+// plan.ddr_offset: where a layer's tensors start in DDR (bytes, default 0), as a network that runs a
+// layer at a time (LayerSequence) places them.
+inline std::uint64_t readDdrOffset(config::Reader& plan) {
+    if (!plan.has("ddr_offset"))
+        return 0;  // not echoed: a single layer's plan stays as written
+    return plan.get<std::uint64_t>("ddr_offset", config::Range<std::uint64_t>{0, std::uint64_t{1} << 36});
+}
 
 // The workload map: `kernel` (the factory was chosen by it), `name` and `description` read.
 // The reader refers to `workload`, which must outlive it.

@@ -383,11 +383,7 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
     // distinct regions, then one zero line as long as the longest any layer needs.
     // A layer of a network that runs a layer at a time (LayerSequence) puts its tensors after the
     // layers before it: plan.ddr_offset.
-    const std::uint64_t ddrOffset =
-        pl.has("ddr_offset")
-            ? pl.get<std::uint64_t>("ddr_offset", Range<std::uint64_t>{0, std::uint64_t{1} << 36})
-            : 0;
-    MemoryLayout ddrLayout(*ddr, 4096, ddrOffset);
+    MemoryLayout ddrLayout(*ddr, 4096, readDdrOffset(pl));
     std::uint64_t zeroBytes = 0;
     for (auto& p : layers) {
         p.strategyName = strategyName;

@@ -71,12 +71,6 @@ std::uint64_t ddrFootprint(const DspConvProblem& p) {
     return at.ddrOut + std::uint64_t{p.ho} * p.wo * p.filters * p.elem;
 }
 
-std::uint64_t readDdrOffset(config::Reader& plan) {
-    if (!plan.has("ddr_offset"))
-        return 0;  // not echoed: a single layer's plan stays as written
-    return plan.get<std::uint64_t>("ddr_offset", config::Range<std::uint64_t>{0, std::uint64_t{1} << 36});
-}
-
 nlohmann::ordered_json resolvedConvWorkload(const DspConvProblem& p) {
     nlohmann::ordered_json j;
     j["kernel"] = "conv2d";

@@ -10,6 +10,7 @@
 
 #include "sim/config/Reader.h"
 #include "sim/ir/Op.h"
+#include "workloads/common/KernelReaders.h"
 
 namespace tessim {
 
@@ -46,8 +47,6 @@ DspConvProblem readDspConvProblem(config::Reader& w);
 void placeInDdr(DspConvProblem& p, std::uint64_t base = 0);
 // The bytes from the input's start to the end of the outputs (what placeInDdr lays out).
 std::uint64_t ddrFootprint(const DspConvProblem& p);
-// plan.ddr_offset: where the layer's tensors start in DDR (bytes, default 0).
-std::uint64_t readDdrOffset(config::Reader& plan);
 
 nlohmann::ordered_json resolvedConvWorkload(const DspConvProblem& p);
 

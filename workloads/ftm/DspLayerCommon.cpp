@@ -35,27 +35,25 @@ bool integerExact(const RvvVectorLayer& l) {
     }
 }
 
+std::vector<const EngineInfo*> vectorEngines(const TargetInfo& target) {
+    std::vector<const EngineInfo*> engines;
+    for (const auto& e : target.engines)
+        if (vliwVectorUnits(e, 1).complete)
+            engines.push_back(&e);
+    return engines;
+}
+
 DspLayerMachine dspLayerMachine(config::Reader& pl, config::Reader& w, const TargetInfo& target,
                                 const RvvVectorLayer& layer, const std::string& modelDtype,
                                 const std::string& statedRun, const char* what) {
     DspLayerMachine m;
     m.engines = planEngines(pl, target);
     const bool named = pl.has("engine") || pl.has("engines") || pl.has("cores");
-    if (!named && !vliwVectorUnits(*m.engines.front(), 1).complete) {
-        std::vector<const EngineInfo*> vector;
-        for (const auto& e : target.engines)
-            if (vliwVectorUnits(e, 1).complete)
-                vector.push_back(&e);
-        if (!vector.empty())
+    if (!named && !vliwVectorUnits(*m.engines.front(), 1).complete)
+        if (std::vector<const EngineInfo*> vector = vectorEngines(target); !vector.empty())
             m.engines = vector;
-    }
     const EngineInfo& e = *m.engines.front();
-    // The type: the vector unit's (the one that adds) decides.
-    const UnitInfo* alu = nullptr;
-    for (const auto& u : e.units)
-        if (u.findOp("add"))
-            alu = &u;
-    if (!alu)
+    if (!vliwVectorUnits(e, 1).complete)
         pl.fail(named ? (pl.has("engine")    ? "engine"
                          : pl.has("engines") ? "engines"
                                              : "cores")
@@ -63,6 +61,11 @@ DspLayerMachine dspLayerMachine(config::Reader& pl, config::Reader& w, const Tar
                 fmt::format("engine '{}' lacks add, broadcast or vload: {} layers need a vector unit, as "
                             "target ftm2000's cores or target npu's vpu have",
                             e.name, what));
+    // The type: the vector unit's (the one that adds) decides.
+    const UnitInfo* alu = nullptr;
+    for (const auto& u : e.units)
+        if (u.findOp("add"))
+            alu = &u;
     // The model's type; else the narrowest floating type the unit executes — as wide as the
     // model's floating type at least, where the workload states one.
     const bool floating = modelDtype[0] == 'f';
@@ -92,11 +95,6 @@ DspLayerMachine dspLayerMachine(config::Reader& pl, config::Reader& w, const Tar
                                     layer.opName, modelDtype, run, e.name, statedRun));
     parseDType(run, m.dtype);
     m.units = vliwVectorUnits(e, dtypeBytes(m.dtype));
-    if (!m.units.complete)
-        pl.fail("engine",
-                fmt::format("engine '{}' lacks add, broadcast or vload: {} layers need a vector unit, as "
-                            "target ftm2000's cores or target npu's vpu have",
-                            e.name, what));
     // Memories: each core's AM where the target has them, else the on-chip memory the engine reaches.
     m.ddr = target.findSpace("ddr");
     m.local = target.findSpace("am");

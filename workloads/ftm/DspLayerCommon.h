@@ -45,6 +45,9 @@ DspLayerMachine dspLayerMachine(config::Reader& pl, config::Reader& w, const Tar
                                 const RvvVectorLayer& layer, const std::string& modelDtype,
                                 const std::string& stated, const char* what);
 
+// The target's engines that have a vector unit (add, broadcast, vload), in target order.
+std::vector<const EngineInfo*> vectorEngines(const TargetInfo& target);
+
 // Whether the layer's integer arithmetic (wrapping, as the vector ops' integer semantics) is its
 // operation: min/max and integer bounds or constants, not an average or a fraction.
 bool integerExact(const RvvVectorLayer& layer);

@@ -467,9 +467,8 @@ std::string dspVectorLayerGap(const config::Node& layer, const TargetInfo& targe
     const std::string name = op && op->isScalar() ? op->scalar() : std::string();
     if (!isVectorLayerOp(name))
         return fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
-    for (const auto& e : target.engines)
-        if (vliwVectorUnits(e, 1).complete)
-            return "";
+    if (!vectorEngines(target).empty())
+        return "";
     return fmt::format("no engine of target '{}' has a vector unit (add, broadcast, vload) for a {} layer",
                        target.name, name);
 }
