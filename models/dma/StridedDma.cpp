@@ -25,6 +25,7 @@ StridedDmaConfig StridedDmaConfig::fromYaml(config::Reader& r, const std::string
         ClockDomain::fromHz(r.get<Frequency>("clock", Range<Frequency>{Frequency{1e3}, Frequency{1e11}}).hz);
     c.setupCycles = readCycles(r, "setup", c.clock, 0);
     c.lookahead = secondsToTicks(r.get<Duration>("lookahead", Duration{1e-6}).seconds);
+    c.timeOrdered = r.get<bool>("time_ordered", false);
     if (auto e = r.optionalChild("energy")) {
         c.joulesPerByte = e->get<Energy>("per_byte", Energy{0.0}).joules;
         c.joulesPerDescriptor = e->get<Energy>("per_descriptor", Energy{0.0}).joules;
@@ -43,6 +44,7 @@ StridedDma::StridedDma(sc_core::sc_module_name name, const StridedDmaConfig& con
     gp_.set_dmi_allowed(false);
     ext_.source = AccessSource::DmaBurst;
     SC_THREAD(drainProcess);
+    drain_ = sc_core::sc_get_current_process_handle();
 }
 
 // The payload would free its extensions on destruction; ours is a member.
@@ -57,10 +59,14 @@ Tick StridedDma::nextBurstTime(const Channel& ch) const {
 
 void StridedDma::schedule(unsigned channel) {
     Channel& ch = channels_[channel];
-    if (ch.scheduled || ch.queue.empty())
+    if (ch.queue.empty())
+        return;
+    Tick t = nextBurstTime(ch);
+    // A descriptor queued ahead of the one scheduled may make the channel's next burst earlier.
+    if (ch.scheduled && t >= ch.scheduledAt)
         return;
     ch.scheduled = true;
-    Tick t = nextBurstTime(ch);
+    ch.scheduledAt = t;
     heap_.push({t, channel});
     // Wake the drain process in time for this burst (an earlier pending wake-up is kept).
     if (sc_core::sc_get_status() & (sc_core::SC_RUNNING | sc_core::SC_PAUSED))
@@ -81,19 +87,51 @@ void StridedDma::start(const DmaArgs& desc, std::uint32_t tag, Tick issue, const
             "reached through a multicast group",
             name(), tag, desc.multicastCount + 1));
     Channel& ch = channels_[desc.channel];
+    ++tags_[tagKey(origin.engine, tag)].pending;
+    ++descriptors_;
+    const Tick setup = config_.clock.at(config_.setupCycles);
+    Descriptor d{desc, tag, issue + setup};
+    d.origin = origin;
+    d.origin.issued = issue;
+    if (config_.timeOrdered) {
+        // A full queue takes the descriptor when a slot frees in simulated time (step()); the
+        // engine goes on, as it does below.
+        if (ch.queue.size() >= config_.queueDepth || !ch.waiting.empty()) {
+            ++queueFullStalls_;
+            const auto later = [](const Descriptor& a, const Descriptor& b) {
+                return a.origin.issued != b.origin.issued ? a.origin.issued < b.origin.issued
+                                                          : a.origin.engine < b.origin.engine;
+            };
+            ch.waiting.insert(std::upper_bound(ch.waiting.begin(), ch.waiting.end(), d, later), std::move(d));
+            return;
+        }
+        enqueue(ch, std::move(d));
+        schedule(desc.channel);
+        return;
+    }
     bool waited = false;
     while (ch.queue.size() >= config_.queueDepth) {
         step();
         waited = true;
     }
-    if (waited)
+    if (waited) {
         ++queueFullStalls_;
-    Tick ready = std::max(issue, waited ? ch.queueFreed : Tick{0}) + config_.clock.at(config_.setupCycles);
-    ch.queue.push_back(Descriptor{desc, tag, ready});
-    ch.queue.back().origin = origin;
-    ++tags_[tag].pending;
-    ++descriptors_;
+        d.ready = std::max(issue, ch.queueFreed) + setup;
+    }
+    enqueue(ch, std::move(d));
     schedule(desc.channel);
+}
+
+void StridedDma::enqueue(Channel& ch, Descriptor d) {
+    const auto before = [](const Descriptor& a, const Descriptor& b) {
+        return a.ready != b.ready ? a.ready < b.ready : a.origin.engine < b.origin.engine;
+    };
+    const Descriptor& front = ch.queue.empty() ? d : ch.queue.front();
+    const bool begun = front.firstBurst != kTickMax || front.row > 0 || front.plane > 0;
+    std::size_t pos = ch.queue.size();
+    while (pos > (begun ? 1u : 0u) && before(d, ch.queue[pos - 1]))
+        --pos;
+    ch.queue.insert(ch.queue.begin() + static_cast<std::ptrdiff_t>(pos), std::move(d));
 }
 
 Tick StridedDma::transfer(bool write, std::uint8_t space, std::uint64_t addr, std::uint32_t bytes, Tick at,
@@ -128,13 +166,15 @@ Tick StridedDma::transfer(bool write, std::uint8_t space, std::uint64_t addr, st
     }
 }
 
-void StridedDma::step() {
+bool StridedDma::step() {
     if (heap_.empty())
-        return;
+        return false;
     unsigned c = heap_.top().second;
     Tick issue = heap_.top().first;
     heap_.pop();
     Channel& ch = channels_[c];
+    if (!ch.scheduled || issue != ch.scheduledAt)
+        return false;  // stale: the channel was scheduled earlier since
     ch.scheduled = false;
     Descriptor& d = ch.queue.front();
     const DmaArgs& a = d.args;
@@ -180,7 +220,7 @@ void StridedDma::step() {
         }
     }
     if (a.rowBytes == 0 || d.plane >= planes) {
-        TagState& tag = tags_[d.tag];
+        TagState& tag = tags_[tagKey(d.origin.engine, d.tag)];
         tag.done = std::max(tag.done, d.done);
         --tag.pending;
         ch.lastDone = std::max(ch.lastDone, d.done);
@@ -193,17 +233,45 @@ void StridedDma::step() {
                                      d.ready - config_.clock.at(config_.setupCycles), d.done, d.origin);
         ch.queueFreed = issue;
         ch.queue.pop_front();
+        if (!ch.waiting.empty()) {
+            Descriptor next = std::move(ch.waiting.front());
+            ch.waiting.pop_front();
+            next.ready = std::max(next.origin.issued, issue) + config_.clock.at(config_.setupCycles);
+            enqueue(ch, std::move(next));
+        }
+        if (config_.timeOrdered)
+            descriptorDone_.notify(sc_core::SC_ZERO_TIME);
+        schedule(c);
+        return true;
     }
     schedule(c);
+    return false;
 }
 
-Tick StridedDma::completion(std::uint32_t tag, Tick asker) {
-    auto it = tags_.find(tag);
+Tick StridedDma::completion(std::uint32_t tag, Tick asker, std::uint16_t initiator) {
+    auto it = tags_.find(tagKey(initiator, tag));
     if (it == tags_.end())
         return asker;
-    while (it->second.pending > 0)
-        step();
+    while (it->second.pending > 0) {
+        if (!waitsForDrain()) {
+            step();
+            continue;
+        }
+        // The asker starts nothing before its own time: issue what no one else can precede, and
+        // wait for the drain only when that does not finish the tag.
+        issueBefore(std::min(asker, quietUntil()));
+        rewake();
+        if (it->second.pending > 0)
+            sc_core::wait(descriptorDone_);
+    }
     return it->second.done;
+}
+
+bool StridedDma::waitsForDrain() const {
+    if (!config_.timeOrdered || !(sc_core::sc_get_status() & sc_core::SC_RUNNING))
+        return false;
+    sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
+    return self.valid() && self.proc_kind() == sc_core::SC_THREAD_PROC_ && self != drain_;
 }
 
 void StridedDma::drainAll() {
@@ -225,11 +293,44 @@ void StridedDma::drainProcess() {
 void StridedDma::drainLoop() {
     for (;;) {
         sc_core::wait(wakeup_);
-        Tick horizon = nowTicks() + config_.lookahead;
-        while (!heap_.empty() && heap_.top().first <= horizon)
+        if (config_.timeOrdered)
+            issueBefore(quietUntil());
+        else
+            issueBefore(nowTicks() + config_.lookahead + 1);
+        rewake();
+    }
+}
+
+void StridedDma::rewake() {
+    if (!heap_.empty())
+        wakeup_.notify(delayUntil(heap_.top().first));
+}
+
+Tick StridedDma::quietUntil() {
+    // The drain's own wake-up starts no descriptor: it is not a rival.
+    wakeup_.cancel();
+    const Tick now = nowTicks();
+    const Tick idle = static_cast<Tick>(sc_core::sc_time_to_pending_activity().value());
+    return idle >= kTickMax - now ? kTickMax : now + idle;
+}
+
+void StridedDma::issueBefore(Tick horizon) {
+    if (!config_.timeOrdered) {
+        while (!heap_.empty() && heap_.top().first < horizon)
             step();
-        if (!heap_.empty())
-            wakeup_.notify(delayUntil(heap_.top().first));
+        return;
+    }
+    // A descriptor is ready `setup` after its engine's time, and an engine's time is at least the
+    // time it next runs: a burst before `horizon` + setup has every rival queued. An engine that a
+    // finished descriptor releases runs on from the descriptor's end, so a finish at burst time t
+    // bounds the rest by t + setup. A run of bursts per wake-up, not one, while the engines are
+    // ahead or blocked.
+    const Tick setup = config_.clock.at(config_.setupCycles);
+    Tick limit = horizon >= kTickMax - setup ? kTickMax : horizon + setup;
+    while (!heap_.empty() && heap_.top().first < limit) {
+        const Tick t = heap_.top().first;
+        if (step())
+            limit = std::min(limit, t + setup);
     }
 }
 

@@ -10,6 +10,15 @@
 // lastCompletion() is asked, and by a drain process that wakes at the earliest queued burst so
 // no burst is issued after simulated time has passed it.
 //
+// With time_ordered (several engines sharing the channels), a burst is issued only once every
+// descriptor that could precede it is queued, and an engine whose tag is not done by then waits
+// in simulated time. Engines run ahead of each other by up to the quantum, so eager issuing
+// served the channels in the order their engines' quanta ran. A descriptor is ready `setup`
+// after its engine's time, which is never behind the time the engine next runs, so bursts
+// before the kernel's next pending activity + setup are safe (issueBefore); the memories see the
+// bursts in time order whatever the quantum. A descriptor issued to a full queue waits beside it
+// in issue order and enters when a slot frees; its engine goes on, as in eager mode.
+//
 // Multicast: destination i (0..multicastCount) is dst + i·multicastStride in dstSpace, or, when
 // multicastStride is 0, dst in space dstSpace + i. One read feeds every destination.
 //
@@ -17,7 +26,8 @@
 // (descriptors per channel; a full queue delays the new descriptor), alignment (bytes that source and
 // destination addresses and strides are multiples of; default 1 B), clock, setup (cycles or
 // duration per descriptor), lookahead (how far ahead of simulated time the drain process
-// issues), energy: {per_byte (bytes read), per_descriptor}, static_power.
+// issues, eager mode), time_ordered (bool, default false: bursts issue when simulated time reaches them),
+// energy: {per_byte (bytes read), per_descriptor}, static_power.
 #pragma once
 
 #include <deque>
@@ -40,6 +50,7 @@ struct StridedDmaConfig {
     ClockDomain clock;
     std::uint64_t setupCycles = 0;
     Tick lookahead = 1'000'000;
+    bool timeOrdered = false;
     double joulesPerByte = 0.0;
     double joulesPerDescriptor = 0.0;
     double staticWatts = 0.0;
@@ -54,7 +65,7 @@ public:
     ~StridedDma() override;
 
     void start(const DmaArgs& desc, std::uint32_t tag, Tick issue, const OpOrigin& origin = {}) override;
-    Tick completion(std::uint32_t tag, Tick asker) override;
+    Tick completion(std::uint32_t tag, Tick asker, std::uint16_t initiator = 0) override;
     Tick lastCompletion() const override;
     unsigned channelCount() const override { return static_cast<unsigned>(channels_.size()); }
     std::uint64_t alignment() const override { return config_.alignment; }
@@ -80,12 +91,14 @@ private:
     };
     struct Channel {
         std::deque<Descriptor> queue;
-        std::vector<Tick> inflight;  // completion of the last `outstanding` bursts, ring
+        std::deque<Descriptor> waiting;  // time-ordered: issued to a full queue, in issue order
+        std::vector<Tick> inflight;      // completion of the last `outstanding` bursts, ring
         std::size_t head = 0;
         Tick nextIssue = 0;
         Tick queueFreed = 0;  // when the last descriptor left the queue
         Tick lastDone = 0;
         bool scheduled = false;  // in the heap
+        Tick scheduledAt = 0;    // the heap entry that counts (earlier ones left in it are stale)
         std::uint64_t bytes = 0;
     };
     struct TagState {
@@ -95,8 +108,22 @@ private:
     using HeapEntry = std::pair<Tick, unsigned>;
 
     Tick nextBurstTime(const Channel& ch) const;
+    // A channel's queue holds descriptors in the order they are ready (engine index between
+    // equals), behind the one whose bursts have begun: the engines sharing a channel reach it in
+    // simulated time, not in the order their quanta run.
+    void enqueue(Channel& ch, Descriptor d);
     void schedule(unsigned channel);
-    void step();
+    // Issues the earliest queued burst; true when it finished a descriptor.
+    bool step();
+    // Time-ordered: issues every burst that no descriptor yet to start can precede, given that no
+    // engine starts one before `horizon`; otherwise every burst before `horizon`.
+    void issueBefore(Tick horizon);
+    // The time the other processes next run (cancels the drain's own wake-up); then rewake().
+    Tick quietUntil();
+    void rewake();
+    // In time-ordered mode a thread of the simulation (not the drain process) waits for the
+    // drain instead of stepping itself.
+    bool waitsForDrain() const;
     void drainAll();
     void drainProcess();
     void drainLoop();
@@ -106,8 +133,14 @@ private:
     StridedDmaConfig config_;
     std::vector<Channel> channels_;
     std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<HeapEntry>> heap_;
-    std::unordered_map<std::uint32_t, TagState> tags_;
+    // By (engine, tag): each engine's tags are its own.
+    static std::uint64_t tagKey(std::uint16_t engine, std::uint32_t tag) {
+        return std::uint64_t{engine} << 32 | tag;
+    }
+    std::unordered_map<std::uint64_t, TagState> tags_;
     sc_core::sc_event wakeup_;
+    sc_core::sc_event descriptorDone_;  // time-ordered mode: a tag may be done, a queue slot free
+    sc_core::sc_process_handle drain_;
     tlm::tlm_generic_payload gp_;
     AccessExtension ext_;
     std::vector<unsigned char> buffer_;

@@ -312,7 +312,7 @@ void Engine::issueControl(const Op& op) {
         if (dma.size() == 0)
             throw std::runtime_error(fmt::format("engine {}: dma_wait without a DMA engine", name()));
         const std::uint64_t before = cycle_;
-        waitUntil(sync_.dmaDone(*dma[0], op.tag, cycle_), StallReason::Memory);
+        waitUntil(sync_.dmaDone(*dma[0], op.tag, cycle_, access_.initiator), StallReason::Memory);
         if (trace_ && cycle_ > before)
             trace_->span(name(), "dma_wait", config_.clock.at(before), config_.clock.at(cycle_));
         if (observer_)

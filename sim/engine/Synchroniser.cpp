@@ -67,8 +67,9 @@ std::uint64_t Synchroniser::rendezvous(SyncRule rule, std::uint32_t tag, std::ui
     return clock.cyclesCeil(nowTicks());
 }
 
-std::uint64_t Synchroniser::dmaDone(DmaControlIf& dma, std::uint32_t tag, std::uint64_t cycle) const {
-    return config_.clock.cyclesCeil(dma.completion(tag, config_.clock.at(cycle)));
+std::uint64_t Synchroniser::dmaDone(DmaControlIf& dma, std::uint32_t tag, std::uint64_t cycle,
+                                    std::uint16_t initiator) const {
+    return config_.clock.cyclesCeil(dma.completion(tag, config_.clock.at(cycle), initiator));
 }
 
 }  // namespace tessim

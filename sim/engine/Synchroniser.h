@@ -38,7 +38,8 @@ public:
     // blocks the thread until released; returns the cycle the engine's next op may issue.
     std::uint64_t rendezvous(SyncRule rule, std::uint32_t tag, std::uint32_t count, std::uint64_t cycle);
     // The cycle by which the DMA transfers tagged `tag` that the engine started have completed.
-    std::uint64_t dmaDone(DmaControlIf& dma, std::uint32_t tag, std::uint64_t cycle) const;
+    std::uint64_t dmaDone(DmaControlIf& dma, std::uint32_t tag, std::uint64_t cycle,
+                          std::uint16_t initiator) const;
 
 private:
     void checkQuantum(std::uint64_t cycle);

@@ -122,6 +122,22 @@ TEST(Dma, TwoDimensionalTilesWithHaloMoveTheRightBytesAtTheBoundRate) {
     }
 }
 
+// Engines sharing a DMA: a channel serves descriptors in the order they are ready, not the
+// order the engines' quanta queued them, and a tag is its engine's own.
+TEST(Dma, AChannelServesDescriptorsWhenReadyAndEachEngineWaitsForItsOwnTag) {
+    test::freshKernel();
+    DmaBench b("", "16 B");
+    test::elaborate();
+    const Tick later = secondsToTicks(50e-6);
+    // Engine 2 ran its quantum first and queued a transfer that starts at 50 µs.
+    b.dma->start(tile(0, 64, 0), 7, later, OpOrigin{2, 0, later});
+    b.dma->start(tile(1028, 64, 1 << 20), 7, 0, OpOrigin{1, 0, 0});
+    const Tick first = b.dma->completion(7, 0, 1), second = b.dma->completion(7, 0, 2);
+    // 64 KiB at the DDR's rate takes a few µs: engine 1's transfer is done long before 50 µs.
+    EXPECT_LT(first, later / 2);
+    EXPECT_GT(second, later);
+}
+
 TEST(Dma, TwoChannelsShareTheBandwidth) {
     test::freshKernel();
     DmaBench one("one_", "16 B"), two("two_", "16 B");
