@@ -296,6 +296,25 @@ TEST(OneNetworkEveryChip, ElementWiseAndPoolingLayersRunOnTheNpusVectorProcessor
     std::remove(path.c_str());
 }
 
+// Average pools over more channels than a register holds: the pool loop's broadcast of the
+// reciprocal issues from a vector slot on the vpu (a scalar one on ftm2000's SPU). Scheduled as a
+// scalar op, a 64-channel pool once put four vector ops in a 3-slot bundle and the run failed.
+TEST(OneNetworkEveryChip, WideAveragePoolsRunOnTheNpusVectorProcessor) {
+    const std::string path = "/tmp/tessim-npu-pools-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path) << "kernel: conv2d\ndtype: i8\nlayers:\n"
+                           "  - {name: avgpool, op: AveragePool, h: 8, w: 8, channels: 64, k: 2, stride: 2}\n"
+                           "  - {name: gap, op: GlobalAveragePool, h: 7, w: 7, channels: 512}\n";
+    const auto j = runNetwork("--target npu --workload " + path + " --functional");
+    std::remove(path.c_str());
+    ASSERT_FALSE(j.is_null());
+    EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+    EXPECT_EQ(j["functional"]["elements"], 4 * 4 * 64 + 512);
+    for (const auto& l : j["layers"]) {
+        EXPECT_EQ(l["dtype"], "f16") << l["name"];
+        EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
+    }
+}
+
 // Concat and Transpose move data: each runs as a copy of its output's elements through the chip's
 // vector unit (RVV on the K1, the DSP's cores, the npu's vpu), bit-exact, no arithmetic counted,
 // its DDR bytes those of one read and one write where a DMA moves them.

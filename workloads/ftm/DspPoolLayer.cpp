@@ -99,7 +99,7 @@ PoolBody buildBody(const DspPoolParams& p, unsigned taps, bool partial, bool sca
         b.ops.push_back(op);
         ModuloOp m;
         m.resource = unit;
-        m.slot = unit == Bcast || unit == Salu || unit == Bru ? 1 : 0;
+        m.slot = unit == Bcast ? u.broadcastSlot : unit == Salu || unit == Bru ? 1 : 0;
         mops.push_back(m);
         return static_cast<unsigned>(b.ops.size() - 1);
     };

@@ -39,6 +39,10 @@ struct VliwVectorUnits {
     unsigned fmaLatency = 4, loadLatency = 1, broadcastLatency = 2;
     unsigned fmacs = 1, lsus = 1, broadcasters = 1, scalarAlus = 1, branchUnits = 1;
     unsigned vectorSlots = 0, scalarSlots = 1, vectorRegisters = 64, lanes = 1;
+    // The slot class a broadcast issues from, as a modulo schedule's slot index: 1 (scalar) where
+    // the broadcast unit sits with the scalar units (ftm2000's SPU), 0 (vector) where it is a
+    // vector unit (the npu's vpu).
+    unsigned broadcastSlot = 1;
     bool complete = false;  // the engine has add, vload and broadcast
 };
 
@@ -58,6 +62,11 @@ inline VliwVectorUnits vliwVectorUnits(const EngineInfo& engine, unsigned elem) 
     u.fmaLatency = static_cast<unsigned>(std::ceil(add->latency));
     u.loadLatency = static_cast<unsigned>(std::ceil(load->latency));
     u.broadcastLatency = static_cast<unsigned>(std::ceil(broadcast->latency));
+    for (const auto& unit : engine.units)
+        if (unit.findOp("broadcast")) {
+            u.broadcastSlot = unit.slotClass == "vector" ? 0 : 1;
+            break;
+        }
     if (findUnitOp(engine, "sadd", n))
         u.scalarAlus = n;
     if (findUnitOp(engine, "branch", n))
