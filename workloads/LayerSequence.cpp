@@ -20,6 +20,28 @@
 namespace tessim {
 namespace {
 
+// Element ops per second of the engines beside the main ones that ran a vector layer: each
+// engine's vector ALUs (the units that execute `add`) at one op per lane per issue, lanes being
+// its register of `dtype` elements; 0 where the layer ran on the main engines, whose peak
+// bounds it as their MACs do.
+double besideEnginesPeak(const TargetInfo& target, const nlohmann::ordered_json& engines,
+                         const std::string& dtype) {
+    DType t{};
+    if (!engines.is_array() || engines.empty() || !parseDType(dtype, t))
+        return 0.0;
+    double peak = 0.0;
+    for (const auto& name : engines) {
+        const EngineInfo* e = target.findEngine(name.get<std::string>());
+        if (!e || e->mainCompute)
+            return 0.0;
+        for (const auto& u : e->units)
+            if (const OpTimingInfo* add = u.findOp("add"))
+                peak += u.instances * static_cast<double>(e->registerBytes / dtypeBytes(t)) /
+                        std::max(add->reciprocal, 1e-9) * e->clock.hz();
+    }
+    return peak;
+}
+
 // The barrier after each block: an id the kernels' own barriers (small numbers) do not take.
 constexpr std::uint32_t kSequenceBarrier = 0x7fff0001;
 
@@ -40,6 +62,7 @@ struct SequenceLayer {
     bool groupsSideBySide = false;           // one group per core at a time, else one after another
     bool vector = false;                     // an element-wise layer (`op: Relu` …), not a convolution
     std::uint64_t flops = 0;                 // a vector layer's
+    double peakOpsPerSecond = 0.0;           // a vector layer's on an engine beside the main ones; 0: theirs
     std::size_t filterBlocks() const { return blocks.size() / groups; }
     std::uint64_t macs() const {
         std::uint64_t m = 0;
@@ -321,9 +344,11 @@ public:
                 for (const auto& [level, n] : b.work->compulsoryBytes())
                     bytes += n;
             j["compulsory_bytes"] = bytes;
-            // An element-wise op takes an FMAC lane for a cycle, as a MAC does (a looser bound where
-            // a narrower vector processor beside the array runs it).
-            j["compute_bound_s"] = static_cast<double>(l.macs() + l.flops) / peakMacs_;
+            // An element-wise op takes an FMAC lane for a cycle, as a MAC does; on a vector
+            // processor beside the main engines (the npu's vpu), a lane of its vector ALUs.
+            j["compute_bound_s"] = l.peakOpsPerSecond > 0
+                                       ? static_cast<double>(l.flops) / l.peakOpsPerSecond
+                                       : static_cast<double>(l.macs() + l.flops) / peakMacs_;
             out.push_back(j);
         }
         return out;
@@ -524,6 +549,9 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
             offset = (offset + bytes + 4 * 4096 + 4095) / 4096 * 4096;
             layer.vector = true;
             layer.flops = b.work->resolvedWorkload().value("flops", std::uint64_t{0});
+            layer.peakOpsPerSecond =
+                besideEnginesPeak(target, b.work->resolvedPlan().value("engines", nlohmann::ordered_json()),
+                                  b.work->resolvedWorkload().value("dtype", std::string()));
             layer.blocks.push_back(std::move(b));
             layers.push_back(std::move(layer));
             continue;
