@@ -318,6 +318,37 @@ TEST(OneNetworkEveryChip, WideAveragePoolsRunOnTheNpusVectorProcessor) {
     }
 }
 
+// A fully connected layer on ftm2000 fills one lane of a map-wide vector; as a GEMV its outputs
+// are the map (the weights stored transposed as a C-channel map, the input vector one 1×1 filter),
+// the same MACs and bytes, and it runs DDR-bound: 256 → 512 in f32 35,306 cycles against 198,401
+// with the map-wide im2col the plan can still ask for.
+TEST(OneNetworkEveryChip, AFullyConnectedLayerRunsAsAGemvOnFtm2000) {
+    const std::string path = "/tmp/tessim-ftm-fc-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path) << "kernel: conv2d\ndtype: f32\nlayers:\n"
+                           "  - {name: fc, h: 1, w: 1, channels: 256, filters: 512, k: 1}\n";
+    const auto gemv = runNetwork("--target ftm2000 --workload " + path + " --functional");
+    const auto mapWide = runNetwork("--target ftm2000 --workload " + path + " --plan im2col");
+    ASSERT_FALSE(gemv.is_null());
+    ASSERT_FALSE(mapWide.is_null());
+    EXPECT_EQ(gemv["functional"]["mismatches"], 0) << gemv["functional"];
+    EXPECT_EQ(gemv["functional"]["elements"], 512);
+    const auto& l = gemv["layers"][0];
+    EXPECT_NE(l["lowering"].get<std::string>().find("a GEMV"), std::string::npos) << l["lowering"];
+    EXPECT_EQ(l["h"], 1);
+    EXPECT_EQ(l["w"], 1);
+    EXPECT_EQ(l["channels"], 256);
+    EXPECT_EQ(l["filters"], 512);
+    EXPECT_EQ(l["macs"], mapWide["layers"][0]["macs"]);
+    EXPECT_LT(3 * gemv["cycles"].get<double>(), mapWide["cycles"].get<double>());
+    // Never faster than streaming its f32 weights from the 19.2 GB/s DDR.
+    EXPECT_GE(l["seconds"].get<double>(), 256.0 * 512 * 4 / 19.2e9);
+    // The report's workload is the layer as written, and runs again to the same cycles.
+    std::ofstream(path) << gemv["workload"]["config"].dump();
+    const auto again = runNetwork("--target ftm2000 --workload " + path);
+    EXPECT_EQ(again["cycles"], gemv["cycles"]);
+    std::remove(path.c_str());
+}
+
 // Concat and Transpose move data: each runs as a copy of its output's elements through the chip's
 // vector unit (RVV on the K1, the DSP's cores, the npu's vpu), bit-exact, no arithmetic counted,
 // its DDR bytes those of one read and one write where a DMA moves them.
