@@ -98,7 +98,7 @@ TEST(OnnxLayersBadShapes, RectangularKernelsBecomeLayers) {
 // A dilated convolution runs as its phases: for dilation 2×3 on a 9×10 map, padded 2 and 3, a 3×3
 // kernel gives 9×10 outputs in 2·3 phases of ⌈9/2⌉ or ⌊9/2⌋ rows by ⌈10/3⌉ … columns, each an
 // undilated 3×3 convolution of the subsampled padded input (padding 0), the same MACs in all; SAME
-// padding counts the dilated kernel's span; a stride beside the dilation is listed with its reason.
+// padding counts the dilated kernel's span.
 TEST(OnnxLayersBadShapes, DilatedConvolutionsRunAsTheirPhases) {
     Model m = conv({1, 4, 9, 10}, {8, 4, 3, 3});
     m.node("Conv", {{"dilations", {2, 3}}, {"pads", {2, 3, 2, 3}}});
@@ -122,9 +122,36 @@ TEST(OnnxLayersBadShapes, DilatedConvolutionsRunAsTheirPhases) {
     Model same = conv({1, 4, 9, 10}, {8, 4, 3, 3});
     same.node("Conv", {{"dilations", {2, 2}}}, "SAME_UPPER");
     EXPECT_EQ(onnxWorkloadTree(same.g).find("layers")->items().size(), 4u);
+    // Beside a stride s, the phases are the output classes mod d / gcd(s, d), at stride s / gcd:
+    // dilation 2, stride 2 on 9×10 (3×3 outputs) is one phase, the input subsampled by 2 (5×5) at
+    // stride 1; dilation 3, stride 2 (2×2 outputs) four phases of one output each, a 3×3 input at
+    // stride 2.
+    const auto outputsOf = [](const config::Node& tree) {
+        std::uint64_t n = 0;
+        for (const config::Node& l : tree.find("layers")->items()) {
+            const std::uint64_t s = std::stoull(l.find("stride")->scalar());
+            n += ((std::stoull(l.find("h")->scalar()) - 3) / s + 1) *
+                 ((std::stoull(l.find("w")->scalar()) - 3) / s + 1);
+        }
+        return n;
+    };
     Model strided = conv({1, 4, 9, 10}, {8, 4, 3, 3});
     strided.node("Conv", {{"dilations", {2, 2}}, {"strides", {2, 2}}});
-    EXPECT_NE(strided.reason().find("with stride 2"), std::string::npos) << strided.reason();
+    const config::Node one = onnxWorkloadTree(strided.g);
+    ASSERT_EQ(one.find("layers")->items().size(), 1u);
+    EXPECT_EQ(one.find("layers")->items()[0].find("h")->scalar(), "5");
+    EXPECT_EQ(one.find("layers")->items()[0].find("stride")->scalar(), "1");
+    EXPECT_EQ(outputsOf(one), 3u * 3u);
+    Model coprime = conv({1, 4, 9, 10}, {8, 4, 3, 3});
+    coprime.node("Conv", {{"dilations", {3, 3}}, {"strides", {2, 2}}});
+    const config::Node four = onnxWorkloadTree(coprime.g);
+    ASSERT_EQ(four.find("layers")->items().size(), 4u);
+    EXPECT_EQ(four.find("layers")->items()[0].find("stride")->scalar(), "2");
+    EXPECT_EQ(outputsOf(four), 2u * 2u);
+    // Dilation 2 × 3 at stride 2: the phases' strides would differ (1 in H, 2 in W).
+    Model mixed = conv({1, 4, 9, 10}, {8, 4, 3, 3});
+    mixed.node("Conv", {{"dilations", {2, 3}}, {"strides", {2, 2}}});
+    EXPECT_NE(mixed.reason().find("stride 1 in H and 2 in W"), std::string::npos) << mixed.reason();
 }
 
 TEST(OnnxLayersBadShapes, StrideZeroOrNegativeIsNotDividedBy) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 
@@ -194,26 +195,36 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
         m.layer = l;
         return m;
     }
-    // Dilation: output pixels whose row ≡ a (mod dh) and column ≡ b (mod dw) read only the padded
-    // input's pixels of the same residues, through an undilated kH×kW kernel: dh·dw convolutions of
-    // the subsampled input (the polyphase, or space-to-batch, decomposition accelerators use for
-    // atrous convolution), the same MACs in all. The padding lies inside the phases' inputs.
-    if (s != 1) {
+    // Dilation: output row i reads the padded input's rows s·i + dh·u. With g = gcd(s, dh), the
+    // rows i ≡ a (mod dh/g) all read rows ≡ s·a (mod dh): each such class is a convolution of the
+    // input subsampled by dh, at stride s/g, through the undilated kernel (the polyphase, or
+    // space-to-batch, decomposition accelerators use for atrous convolution); columns alike. So
+    // (dh/gh)·(dw/gw) phases, the same MACs in all, the padding inside the phases' inputs; at
+    // stride 1, dh·dw phases of stride 1.
+    const std::int64_t gh = std::gcd(s, dh), gw = std::gcd(s, dw);
+    const std::int64_t sh = s / gh, sw = s / gw, phasesH = dh / gh, phasesW = dw / gw;
+    if (sh != sw) {
         m.reason = fmt::format(
-            "dilation {}×{} with stride {} (a dilated convolution runs as phases at stride 1)", dh, dw, s);
+            "dilation {}×{} with stride {}: its phases would take stride {} in H and {} in W (a layer "
+            "has one stride)",
+            dh, dw, s, sh, sw);
         return m;
     }
     const std::int64_t hp = x->dims[2] + pads[0] + pads[2], wp = x->dims[3] + pads[1] + pads[3];
-    const std::int64_t ho = hp - dh * (kh - 1), wo = wp - dw * (kw - 1);
-    if (ho < 1 || wo < 1) {
+    const std::int64_t spanH = dh * (kh - 1) + 1, spanW = dw * (kw - 1) + 1;
+    if (hp < spanH || wp < spanW) {
         m.reason = "the dilated kernel does not fit the padded input";
         return m;
     }
-    for (std::int64_t a = 0; a < std::min(dh, ho); ++a)
-        for (std::int64_t b = 0; b < std::min(dw, wo); ++b) {
+    const std::int64_t ho = (hp - spanH) / s + 1, wo = (wp - spanW) / s + 1;
+    for (std::int64_t a = 0; a < std::min(phasesH, ho); ++a)
+        for (std::int64_t b = 0; b < std::min(phasesW, wo); ++b) {
+            const std::int64_t rows = (ho - a + phasesH - 1) / phasesH,
+                               cols = (wo - b + phasesW - 1) / phasesW;
             ConvLayer p = l;
-            p.h = static_cast<std::uint64_t>((ho - a + dh - 1) / dh + kh - 1);
-            p.w = static_cast<std::uint64_t>((wo - b + dw - 1) / dw + kw - 1);
+            p.h = static_cast<std::uint64_t>(sh * (rows - 1) + kh);
+            p.w = static_cast<std::uint64_t>(sw * (cols - 1) + kw);
+            p.stride = static_cast<std::uint64_t>(sh);
             p.padH = p.padW = 0;
             if (std::string r = outOfRange(p); !r.empty()) {
                 m.reason = r;
