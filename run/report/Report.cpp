@@ -127,6 +127,7 @@ const std::vector<std::string>& reportTopLevelKeys() {
                                                "functional",
                                                "layers",
                                                "not_simulated",
+                                               "not_simulated_total",
                                                "profile",
                                                "initiators",
                                                "stats"};
@@ -235,8 +236,22 @@ Json buildReport(const RunOutcome& o) {
 
     if (o.layers.is_array())
         j["layers"] = o.layers;
-    if (o.notSimulated.is_array())
+    if (o.notSimulated.is_array()) {
         j["not_simulated"] = o.notSimulated;
+        // What was left out, together: its operators, FLOPs and bytes (in the type its entries give).
+        Json total;
+        std::uint64_t flops = 0, bytes = 0;
+        for (const auto& n : o.notSimulated) {
+            flops += n.value("flops", std::uint64_t{0});
+            bytes += n.value("bytes", std::uint64_t{0});
+        }
+        total["nodes"] = o.notSimulated.size();
+        total["flops"] = flops;
+        total["bytes"] = bytes;
+        if (!o.notSimulated.empty() && o.notSimulated.front().contains("dtype"))
+            total["dtype"] = o.notSimulated.front()["dtype"];
+        j["not_simulated_total"] = total;
+    }
     if (o.profile.is_array())
         j["profile"] = o.profile;
 
@@ -430,6 +445,13 @@ std::string reportToMarkdown(const Json& r) {
             md << fmt::format("| {} | {} | {} | {} | {} |\n", n["op"].get<std::string>(),
                               n["node"].get<std::string>(), n["flops"].get<std::uint64_t>(),
                               n["bytes"].get<std::uint64_t>(), n["reason"].get<std::string>());
+        if (r.contains("not_simulated_total")) {
+            const auto& t = r["not_simulated_total"];
+            md << fmt::format("| total | {} nodes | {} | {} | {} |\n", t["nodes"].get<std::uint64_t>(),
+                              t["flops"].get<std::uint64_t>(), t["bytes"].get<std::uint64_t>(),
+                              t.contains("dtype") ? "bytes in " + t["dtype"].get<std::string>()
+                                                  : std::string("bytes at the model's types"));
+        }
     }
     if (r.contains("profile")) {
         md << "\n## Profile (functions by cycles)\n\n| function | cycles | share | instructions | IPC | "

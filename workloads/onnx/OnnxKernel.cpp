@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/Reader.h"
+#include "sim/ir/Op.h"
 #include "workloads/KernelRegistry.h"
 #include "workloads/WorkloadFactory.h"
 #include "workloads/conv/RvvVectorLayers.h"
@@ -40,7 +41,29 @@ public:
         addOps(j);
         return j;
     }
-    nlohmann::ordered_json notSimulated() const override { return notSimulated_; }
+    // Each node's bytes in the element type the layers ran in (the first layer's: the npu runs
+    // an f32 model in INT8), the model's own beside them; its element count is not reported.
+    nlohmann::ordered_json notSimulated() const override {
+        const nlohmann::ordered_json ran = layers_->layers();
+        const std::string dtype = ran.empty() ? std::string() : ran.front().value("dtype", std::string());
+        DType t{};
+        const bool known = parseDType(dtype, t);
+        nlohmann::ordered_json out = nlohmann::ordered_json::array();
+        for (const nlohmann::ordered_json& n : notSimulated_) {
+            nlohmann::ordered_json e;
+            for (const char* key : {"op", "node", "flops"})
+                e[key] = n[key];
+            e["bytes"] =
+                known ? n["elements"].get<std::uint64_t>() * dtypeBytes(t) : n["bytes"].get<std::uint64_t>();
+            if (known) {
+                e["model_bytes"] = n["bytes"];
+                e["dtype"] = dtype;
+            }
+            e["reason"] = n["reason"];
+            out.push_back(std::move(e));
+        }
+        return out;
+    }
 
 private:
     void addOps(nlohmann::ordered_json& list) const {
@@ -67,6 +90,7 @@ std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config
         e["node"] = n.get<std::string>("node");
         e["flops"] = n.get<std::uint64_t>("flops");
         e["bytes"] = n.get<std::uint64_t>("bytes");
+        e["elements"] = n.get<std::uint64_t>("elements", std::uint64_t{0});
         e["reason"] = n.get<std::string>("reason");
         n.finish();
         left.push_back(e);
@@ -99,6 +123,7 @@ std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config
             if (row && row->runsVectorLayer(l, target)) {
                 layer.erase("flops");
                 layer.erase("bytes");
+                layer.erase("elements");
                 ops.push_back(name);
                 kept.append(std::move(layer));
                 continue;
@@ -109,6 +134,7 @@ std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config
             e["node"] = v.get<std::string>("name");
             e["flops"] = v.get<std::uint64_t>("flops");
             e["bytes"] = v.get<std::uint64_t>("bytes");
+            e["elements"] = v.get<std::uint64_t>("elements", std::uint64_t{0});
             e["reason"] = row && row->vectorLayerGap
                               ? fmt::format("{}: {}", row->rowName(), row->vectorLayerGap(l, target))
                               : fmt::format("{} runs no element-wise or pooling layer (conv2d/rvv does)",

@@ -329,6 +329,17 @@ std::uint64_t tensorBytes(const OnnxGraph& g, const std::vector<std::string>& na
     return bytes;
 }
 
+// The elements of the named tensors (those of unknown shape count 0).
+std::uint64_t tensorElements(const OnnxGraph& g, const std::vector<std::string>& names) {
+    std::uint64_t elements = 0;
+    for (const auto& name : names) {
+        const OnnxTensor* t = name.empty() ? nullptr : g.tensor(name);
+        if (t && t->known())
+            elements = saturatingSum(elements, t->elements());
+    }
+    return elements;
+}
+
 // FLOPs of a node tessim does not simulate (see OnnxLayers.h).
 std::uint64_t flopsOf(const OnnxGraph& g, const OnnxNode& n, std::uint64_t macs) {
     static const std::set<std::string> dataMovement{
@@ -616,6 +627,10 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
         const std::uint64_t bytes = viewOnly(n.op) ? 0
                                                    : saturatingSum(tensorBytes(graph, n.inputs, unknown),
                                                                    tensorBytes(graph, n.outputs, unknown));
+        // The same tensors' elements: a report gives the bytes in the type its layers ran in.
+        const std::uint64_t elements =
+            viewOnly(n.op) ? 0
+                           : saturatingSum(tensorElements(graph, n.inputs), tensorElements(graph, n.outputs));
         if (vectorNodeOps().count(n.op)) {
             VectorMapped v = mapVectorNode(graph, n, at);
             if (v.row) {
@@ -623,6 +638,7 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
                 // simulated.
                 v.row->set("flops", scalar(std::to_string(flopsOf(graph, n, 0) / v.batch), at));
                 v.row->set("bytes", scalar(std::to_string(bytes / v.batch), at));
+                v.row->set("elements", scalar(std::to_string(elements / v.batch), at));
                 for (std::uint64_t b = 0; b < v.batch; ++b) {
                     Node row = *v.row;
                     row.set("name", scalar(imageName(name, b, v.batch), at));
@@ -642,6 +658,7 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
                 row.set("node", scalar(name, at));
                 row.set("flops", scalar("0", at));
                 row.set("bytes", scalar("0", at));
+                row.set("elements", scalar("0", at));
                 row.set("reason",
                         scalar(fmt::format("folded into '{}' (its scale and shift become the layer's "
                                            "weights and bias): nothing left to run",
@@ -695,6 +712,7 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
         row.set("node", scalar(name, at));
         row.set("flops", scalar(std::to_string(flopsOf(graph, n, m.macs)), at));
         row.set("bytes", scalar(std::to_string(bytes), at));
+        row.set("elements", scalar(std::to_string(elements), at));
         row.set("reason",
                 scalar(unknown ? m.reason + "; tensors of unknown shape counted as 0 bytes" : m.reason, at));
         left.append(std::move(row));
