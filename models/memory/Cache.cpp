@@ -192,6 +192,10 @@ void Cache::takeTurn(std::uint16_t initiator) {
         sameTime.present.clear();
     }
     sameTime.present.push_back(initiator);
+    // No other process runs at this time: no request can join this one, and the delta cycle
+    // would only switch to the kernel and back.
+    if (sameTime.present.size() == 1 && !sc_core::sc_pending_activity_at_current_time())
+        return;
     // One delta cycle: every request of this time has said so.
     sc_core::wait(sc_core::SC_ZERO_TIME);
     std::vector<std::uint16_t>& order = sameTime.order;
