@@ -574,6 +574,8 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     m.g.nodes.push_back(OnnxNode{"Reshape", "view", {"x"}, {"sum"}, {}, {}, {}});
     m.g.nodes.push_back(OnnxNode{"HardSigmoid", "hsig", {"x"}, {"sum"}, {}, {}, {{"alpha", 0.3}}});
     m.g.nodes.push_back(OnnxNode{"HardSwish", "hswish", {"x"}, {"sum"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"LeakyRelu", "leaky", {"x"}, {"sum"}, {}, {}, {{"alpha", 0.2}}});
+    m.g.nodes.push_back(OnnxNode{"LeakyRelu", "leakydefault", {"x"}, {"sum"}, {}, {}, {}});
     // Sub does not commute: x − bias runs, bias − x is listed.
     m.g.nodes.push_back(OnnxNode{"Sub", "centre", {"x", "row"}, {"sum"}, {}, {}, {}});
     m.g.nodes.push_back(OnnxNode{"Sub", "reversed", {"row", "x"}, {"sum"}, {}, {}, {}});
@@ -585,7 +587,10 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
         const config::Node* v = layers.count(layer) ? layers[layer]->find(k) : nullptr;
         return v ? v->scalar() : std::string("(none)");
     };
-    ASSERT_EQ(layers.size(), 11u);
+    ASSERT_EQ(layers.size(), 13u);
+    EXPECT_EQ(key("leaky", "op"), "LeakyRelu");
+    EXPECT_EQ(key("leaky", "alpha"), "0.2");
+    EXPECT_EQ(key("leakydefault", "alpha"), "0.01");  // ONNX's default
     EXPECT_EQ(key("centre", "op"), "Sub");
     EXPECT_EQ(key("centre", "broadcast"), "channel");
     EXPECT_EQ(key("hsig", "alpha"), "0.3");

@@ -349,6 +349,28 @@ TEST(OneNetworkEveryChip, AFullyConnectedLayerRunsAsAGemvOnFtm2000) {
     std::remove(path.c_str());
 }
 
+// LeakyRelu on every chip: max(x, α·x) (min for α > 1) as a multiply by the splat slope and a
+// max, bit-exact against the reference; on the npu in f16 (a fractional slope on an INT8 network).
+TEST(OneNetworkEveryChip, LeakyReluRunsOnEveryChip) {
+    const std::string path = "/tmp/tessim-leaky-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path) << "kernel: conv2d\nlayers:\n"
+                           "  - {name: leaky, op: LeakyRelu, h: 8, w: 8, channels: 16, alpha: 0.1}\n"
+                           "  - {name: steep, op: LeakyRelu, h: 8, w: 8, channels: 16, alpha: 3}\n";
+    for (const std::string target : {"k1", "ftm2000", "npu"}) {
+        const auto j = runNetwork("--target " + target + " --workload " + path + " --set workload.dtype=" +
+                                  (target == "npu" ? "i8" : "f32") + " --functional");
+        ASSERT_FALSE(j.is_null()) << target;
+        EXPECT_EQ(j["functional"]["mismatches"], 0) << target << " " << j["functional"];
+        EXPECT_EQ(j["functional"]["elements"], 2 * 8 * 8 * 16) << target;
+        for (const auto& l : j["layers"]) {
+            EXPECT_EQ(l["dtype"], target == "npu" ? "f16" : "f32") << target << " " << l["name"];
+            EXPECT_EQ(l["flops"], 8 * 8 * 16) << target;
+            EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << target;
+        }
+    }
+    std::remove(path.c_str());
+}
+
 // Concat and Transpose move data: each runs as a copy of its output's elements through the chip's
 // vector unit (RVV on the K1, the DSP's cores, the npu's vpu), bit-exact, no arithmetic counted,
 // its DDR bytes those of one read and one write where a DMA moves them.

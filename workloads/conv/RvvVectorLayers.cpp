@@ -26,6 +26,7 @@ constexpr OpName kOps[] = {{"Relu", VectorLayerOp::Relu},
                            {"Clip", VectorLayerOp::Clip},
                            {"HardSigmoid", VectorLayerOp::HardSigmoid},
                            {"HardSwish", VectorLayerOp::HardSwish},
+                           {"LeakyRelu", VectorLayerOp::LeakyRelu},
                            {"Add", VectorLayerOp::Add},
                            {"Mul", VectorLayerOp::Mul},
                            {"Sub", VectorLayerOp::Sub},
@@ -96,6 +97,11 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
         l.alpha = r.get<double>("alpha", 0.2);
         l.beta = r.get<double>("beta", 0.5);
     }
+    if (l.op == VectorLayerOp::LeakyRelu) {
+        l.alpha = r.get<double>("alpha", 0.01);
+        if (!std::isfinite(l.alpha))
+            r.fail("alpha", "expected a finite slope");
+    }
     if (l.op == VectorLayerOp::HardSwish) {
         l.alpha = 1.0 / 6.0;
         l.beta = 0.5;
@@ -126,6 +132,8 @@ void RvvVectorLayerEmitter::constants(std::vector<Op>& out) {
     out.push_back(vsetvlOp(dtype_, vlmax_, regs_.vl, kLmul));
     if (l_.op == VectorLayerOp::Relu)
         splat(kOperandB, 0.0);
+    if (l_.op == VectorLayerOp::LeakyRelu)
+        splat(kOperandB, l_.alpha);
     if (l_.binary() && l_.second == SecondOperand::Constant)
         splat(kOperandB, l_.constant);
     for (unsigned i = 0; l_.hard() && i < RvvVectorLayer::kConstants; ++i) {
@@ -212,6 +220,10 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
     switch (l_.op) {
     case VectorLayerOp::Copy: result = kOperandA; break;  // stored as loaded
     case VectorLayerOp::Relu: binary(OpKind::Max, kOperandA, kOperandB); break;
+    case VectorLayerOp::LeakyRelu:  // vfmul.vv by the splat slope, vfmax.vv (vfmin for a slope > 1)
+        binary(OpKind::Mul, kOperandA, kOperandB);
+        binary(l_.leakyKeep(), kResult, kOperandA);
+        break;
     case VectorLayerOp::Clip:
         binary(OpKind::Max, kOperandA, kOperandB);
         binary(OpKind::Min, kResult, kUpper);
@@ -339,6 +351,10 @@ double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t 
         switch (l.op) {
         case VectorLayerOp::Copy: return a;
         case VectorLayerOp::Relu: return roundTo(dtype, std::max(a, 0.0));
+        case VectorLayerOp::LeakyRelu: {
+            const double scaled = mulIn(dtype, a, roundTo(dtype, l.alpha));
+            return l.alpha <= 1.0 ? std::max(a, scaled) : std::min(a, scaled);
+        }
         case VectorLayerOp::Clip:
             return roundTo(dtype, std::min(std::max(a, roundTo(dtype, l.lo)), roundTo(dtype, l.hi)));
         case VectorLayerOp::HardSigmoid:

@@ -25,6 +25,7 @@ enum class VectorLayerOp {
     Clip,
     HardSigmoid,
     HardSwish,
+    LeakyRelu,  // x for x ≥ 0, alpha·x below: max(x, alpha·x) (min for alpha > 1)
     Add,
     Mul,
     Sub,
@@ -49,7 +50,8 @@ struct RvvVectorLayer {
     // The input's geometry (NHWC) and, for a pool, its window: filters = groups = channels.
     ConvShape s;
     double lo = 0.0, hi = 0.0;       // Clip's bounds
-    double alpha = 0.2, beta = 0.5;  // HardSigmoid's max(0, min(1, alpha·x + beta)); HardSwish: 1/6, 0.5
+    double alpha = 0.2, beta = 0.5;  // HardSigmoid's max(0, min(1, alpha·x + beta)); HardSwish: 1/6, 0.5;
+                                     // LeakyRelu's slope below 0 (ONNX's 0.01)
     SecondOperand second = SecondOperand::Tensor;
     double constant = 0.0;  // a Constant second operand
 
@@ -65,6 +67,8 @@ struct RvvVectorLayer {
     // The hard activations read alpha, beta, 0 and 1 from a constant pool in memory into scalar
     // registers (flw), as compiled code does, and use them as vector-scalar operands (.vf forms).
     bool hard() const { return op == VectorLayerOp::HardSigmoid || op == VectorLayerOp::HardSwish; }
+    // LeakyRelu keeps the larger of x and alpha·x when alpha ≤ 1, else the smaller.
+    OpKind leakyKeep() const { return alpha <= 1.0 ? OpKind::Max : OpKind::Min; }
     static constexpr unsigned kConstants = 4;
     // Work goes by (output pixel, channel strip) rather than by strips of the flat tensor.
     bool perPixel() const { return pooling() || (binary() && second == SecondOperand::Channel); }
@@ -87,7 +91,8 @@ struct RvvVectorLayer {
 
 // A row of a layer list whose `op` is one of vectorLayerOps(): h, w, channels; a pool's k (or kh,
 // kw), stride, pad (or pad_h, pad_w) — a global pool's window is the whole image; Clip's min and
-// max (default: ReLU6's 0 and 6); HardSigmoid's alpha and beta (ONNX's 0.2, 0.5); Add's and Mul's `broadcast`
+// max (default: ReLU6's 0 and 6); HardSigmoid's alpha and beta (ONNX's 0.2, 0.5); LeakyRelu's alpha
+// (ONNX's 0.01); Add's and Mul's `broadcast`
 // (none, channel: C values over every pixel, constant: `value`).
 RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
 

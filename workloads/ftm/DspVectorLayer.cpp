@@ -56,12 +56,15 @@ struct Recipe {
 };
 
 // Relu: max(x, 0); Clip: min(max(x, lo), hi); Add, Sub, Mul: x ∘ y or x ∘ c; HardSigmoid:
-// min(max(x·α + β, 0), 1), one rounding for the fma; HardSwish: that times x.
+// min(max(x·α + β, 0), 1), one rounding for the fma; HardSwish: that times x; LeakyRelu:
+// max(x·α, x) (min for α > 1).
 Recipe recipeOf(const RvvVectorLayer& l) {
     using O = Operand;
     switch (l.op) {
     case VectorLayerOp::Copy: return {};  // stored as loaded
     case VectorLayerOp::Relu: return {{{OpKind::Max, O::X, O::C0}}, {0.0}};
+    case VectorLayerOp::LeakyRelu:
+        return {{{OpKind::Mul, O::X, O::C0}, {l.leakyKeep(), O::Previous, O::X}}, {l.alpha}};
     case VectorLayerOp::Clip:
         return {{{OpKind::Max, O::X, O::C0}, {OpKind::Min, O::Previous, O::C1}}, {l.lo, l.hi}};
     case VectorLayerOp::HardSigmoid:
@@ -359,8 +362,8 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
         return makeDspPoolLayer(layer, plan, target);
     DspVectorParams p;
     config::Reader w = workloadReader(layer);
-    const std::string op = w.oneOf(
-        "op", {"Relu", "Clip", "HardSigmoid", "HardSwish", "Add", "Sub", "Mul", "Concat", "Transpose"});
+    const std::string op = w.oneOf("op", {"Relu", "Clip", "HardSigmoid", "HardSwish", "LeakyRelu", "Add",
+                                          "Sub", "Mul", "Concat", "Transpose"});
     p.layer = readVectorLayer(w, op);
     p.recipe = recipeOf(p.layer);
     std::string stated;

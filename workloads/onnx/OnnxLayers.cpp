@@ -469,6 +469,9 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
             row.set("alpha", scalar(fmt::format("{}", alpha), at));
             row.set("beta", scalar(fmt::format("{}", beta), at));
         }
+        if (n.op == "LeakyRelu")
+            row.set("alpha",
+                    scalar(fmt::format("{}", n.floats.count("alpha") ? n.floats.at("alpha") : 0.01), at));
         if (n.op == "Clip") {
             // Bounds: inputs 1 and 2 (opset 11+) or the min/max attributes; absent: unbounded.
             double bound[2] = {-std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
@@ -567,8 +570,8 @@ bool viewOnly(const std::string& op) {
 
 const std::set<std::string>& vectorNodeOps() {
     static const std::set<std::string> ops{
-        "Relu",    "Clip",        "HardSigmoid",       "HardSwish",     "Add",    "Mul",      "Sub",
-        "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat", "Transpose"};
+        "Relu", "Clip",    "HardSigmoid", "HardSwish",         "LeakyRelu",     "Add",    "Mul",
+        "Sub",  "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat", "Transpose"};
     return ops;
 }
 
@@ -620,7 +623,8 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
         else if (!vectorNodeOps().count(n.op))
             m.reason = "tessim lowers Conv, Gemm and MatMul (and QLinearConv, ConvInteger, QLinearMatMul, "
                        "MatMulInteger) as conv2d layers and Relu, Clip, HardSigmoid, "
-                       "HardSwish, Add, Mul, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Concat, "
+                       "HardSwish, LeakyRelu, Add, Mul, MaxPool, AveragePool, GlobalAveragePool, "
+                       "GlobalMaxPool, Concat, "
                        "Transpose as vector "
                        "layers";
         bool unknown = false;
