@@ -450,6 +450,14 @@ std::vector<const KernelEntry*> candidateRows(const KernelEntry& row, const conf
     return rows;
 }
 
+// A layer's estimate: its blocks' (Workload::estimatedSeconds), summed.
+double estimatedSeconds(const std::vector<SequenceBlock>& blocks) {
+    double seconds = 0.0;
+    for (const auto& b : blocks)
+        seconds += b.work->estimatedSeconds();
+    return seconds;
+}
+
 // The blocks of the row whose estimate (Workload::estimatedSeconds, summed over the blocks) is the
 // shortest; ties go to the earlier row. A row that cannot run the layer is passed over; if none
 // can, the first row's refusal is thrown.
@@ -473,9 +481,7 @@ std::vector<SequenceBlock> fastestBlocks(const std::vector<const KernelEntry*>& 
                 firstRefusal = std::current_exception();
             continue;
         }
-        double seconds = 0.0;
-        for (const auto& b : blocks)
-            seconds += b.work->estimatedSeconds();
+        const double seconds = estimatedSeconds(blocks);
         if (best.empty() || seconds < bestSeconds) {
             best = std::move(blocks);
             bestSeconds = seconds;
@@ -486,13 +492,6 @@ std::vector<SequenceBlock> fastestBlocks(const std::vector<const KernelEntry*>& 
         std::rethrow_exception(firstRefusal);
     offset = bestEnd;
     return best;
-}
-
-double estimatedSeconds(const std::vector<SequenceBlock>& blocks) {
-    double seconds = 0.0;
-    for (const auto& b : blocks)
-        seconds += b.work->estimatedSeconds();
-    return seconds;
 }
 
 // A fully connected layer (a 1×1 map, a 1×1 kernel) on a vector DSP fills one lane of a map-wide
@@ -535,7 +534,7 @@ void lowerAsGemvIfFaster(SequenceLayer& layer, const std::vector<const KernelEnt
         std::vector<SequenceBlock> blocks;
         try {
             blocks = fastestBlocks(rows, kernel, map, plan, target, end);
-        } catch (const config::ConfigError& e) {
+        } catch (const config::ConfigError&) {
             continue;  // this shape does not fit; another may
         }
         const double seconds = estimatedSeconds(blocks);

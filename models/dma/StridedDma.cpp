@@ -89,7 +89,7 @@ void StridedDma::start(const DmaArgs& desc, std::uint32_t tag, Tick issue, const
     Channel& ch = channels_[desc.channel];
     ++tags_[tagKey(origin.engine, tag)].pending;
     ++descriptors_;
-    const Tick setup = config_.clock.at(config_.setupCycles);
+    const Tick setup = setupTicks();
     Descriptor d{desc, tag, issue + setup};
     d.origin = origin;
     d.origin.issued = issue;
@@ -98,11 +98,12 @@ void StridedDma::start(const DmaArgs& desc, std::uint32_t tag, Tick issue, const
         // engine goes on, as it does below.
         if (ch.queue.size() >= config_.queueDepth || !ch.waiting.empty()) {
             ++queueFullStalls_;
-            const auto later = [](const Descriptor& a, const Descriptor& b) {
+            const auto issuedFirst = [](const Descriptor& a, const Descriptor& b) {
                 return a.origin.issued != b.origin.issued ? a.origin.issued < b.origin.issued
                                                           : a.origin.engine < b.origin.engine;
             };
-            ch.waiting.insert(std::upper_bound(ch.waiting.begin(), ch.waiting.end(), d, later), std::move(d));
+            ch.waiting.insert(std::upper_bound(ch.waiting.begin(), ch.waiting.end(), d, issuedFirst),
+                              std::move(d));
             return;
         }
         enqueue(ch, std::move(d));
@@ -230,13 +231,13 @@ bool StridedDma::step() {
                          d.firstBurst, d.done);
         if (observer_)
             observer_->onTransferEnd(static_cast<std::uint16_t>(initiatorBase_ + c), d.tag,
-                                     d.ready - config_.clock.at(config_.setupCycles), d.done, d.origin);
+                                     d.ready - setupTicks(), d.done, d.origin);
         ch.queueFreed = issue;
         ch.queue.pop_front();
         if (!ch.waiting.empty()) {
             Descriptor next = std::move(ch.waiting.front());
             ch.waiting.pop_front();
-            next.ready = std::max(next.origin.issued, issue) + config_.clock.at(config_.setupCycles);
+            next.ready = std::max(next.origin.issued, issue) + setupTicks();
             enqueue(ch, std::move(next));
         }
         if (config_.timeOrdered)
@@ -325,7 +326,7 @@ void StridedDma::issueBefore(Tick horizon) {
     // finished descriptor releases runs on from the descriptor's end, so a finish at burst time t
     // bounds the rest by t + setup. A run of bursts per wake-up, not one, while the engines are
     // ahead or blocked.
-    const Tick setup = config_.clock.at(config_.setupCycles);
+    const Tick setup = setupTicks();
     Tick limit = horizon >= kTickMax - setup ? kTickMax : horizon + setup;
     while (!heap_.empty() && heap_.top().first < limit) {
         const Tick t = heap_.top().first;

@@ -26,7 +26,8 @@
 // (descriptors per channel; a full queue delays the new descriptor), alignment (bytes that source and
 // destination addresses and strides are multiples of; default 1 B), clock, setup (cycles or
 // duration per descriptor), lookahead (how far ahead of simulated time the drain process
-// issues, eager mode), time_ordered (bool, default false: bursts issue when simulated time reaches them),
+// issues, eager mode), time_ordered (bool, default false: a burst issues once no descriptor yet to
+// start can precede it),
 // energy: {per_byte (bytes read), per_descriptor}, static_power.
 #pragma once
 
@@ -107,6 +108,7 @@ private:
     };
     using HeapEntry = std::pair<Tick, unsigned>;
 
+    Tick setupTicks() const { return config_.clock.at(config_.setupCycles); }
     Tick nextBurstTime(const Channel& ch) const;
     // A channel's queue holds descriptors in the order they are ready (engine index between
     // equals), behind the one whose bursts have begun: the engines sharing a channel reach it in

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/ProcessRunner.h"
+#include "common/RelativeChange.h"
 
 namespace tessim {
 namespace {
@@ -21,10 +22,6 @@ json runAxpy(unsigned cores, const std::string& quantum, const std::string& extr
                         std::to_string(cores) + " --set target.quantum=" + quantum + " " + extra);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return r.exitCode == 0 ? json::parse(r.out) : json::object();
-}
-
-double relativeChange(double a, double b) {
-    return std::abs(a - b) / std::max(std::abs(a), 1e-30);
 }
 
 double stat(const json& report, const std::string& memory, const std::string& key) {
@@ -41,7 +38,7 @@ TEST(Decoupling, ResultsDoNotDependOnTheQuantum) {
     // either way depending on the point (measured: −1.0 % here at n = 262,144 and +0.05 % at
     // 524,288 on 8 cores; the model before the rules against forgotten commands: +0.04 % and
     // −1.4 %). Stalls per core move up to 1.8 %.
-    EXPECT_LT(relativeChange(coarse["seconds"], fine["seconds"]), 0.02)
+    EXPECT_LT(test::relativeChange(coarse["seconds"], fine["seconds"]), 0.02)
         << coarse["seconds"] << " vs " << fine["seconds"];
     for (const char* level : {"ddr", "l2", "l1"})
         for (const char* dir : {"read", "write"}) {
@@ -49,13 +46,14 @@ TEST(Decoupling, ResultsDoNotDependOnTheQuantum) {
             // queue accepts them, and it drains in the order writes are presented: 1.8 % apart
             // (596,224 against 606,720 B) once the DDR keeps tWTR and tRTW between reads and writes.
             const double tolerance = std::string(level) == "ddr" && std::string(dir) == "write" ? 0.02 : 0.01;
-            EXPECT_LT(relativeChange(coarse["traffic_bytes"][level][dir], fine["traffic_bytes"][level][dir]),
-                      tolerance)
+            EXPECT_LT(
+                test::relativeChange(coarse["traffic_bytes"][level][dir], fine["traffic_bytes"][level][dir]),
+                tolerance)
                 << level << "." << dir;
         }
     for (auto& [engine, e] : coarse["engines"].items()) {
         double a = e["cycles"]["memory"], b = fine["engines"][engine]["cycles"]["memory"];
-        EXPECT_LT(relativeChange(a, b), 0.025) << engine << " memory stall cycles " << a << " vs " << b;
+        EXPECT_LT(test::relativeChange(a, b), 0.025) << engine << " memory stall cycles " << a << " vs " << b;
     }
 }
 

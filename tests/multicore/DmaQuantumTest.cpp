@@ -15,6 +15,7 @@
 
 #include "common/DocsBuild.h"
 #include "common/ProcessRunner.h"
+#include "common/RelativeChange.h"
 
 namespace tessim {
 namespace {
@@ -28,10 +29,6 @@ json runAt(const std::string& args, const std::string& quantum) {
     return r.exitCode == 0 ? json::parse(r.out) : json::object();
 }
 
-double dmaQuantumChange(double a, double b) {
-    return std::abs(a - b) / std::max(std::abs(a), 1e-30);
-}
-
 // Cycles within 0.1 % and every layer's within 0.5 % of the 1 µs run's, traffic equal, at 100 ns
 // and 10 ns. What is left (a few cycles: the test network's pool 1,150 / 1,149 / 1,145 cycles on
 // the npu) is same-time port arbitration on the scratchpads, where an engine's access and a DMA
@@ -43,15 +40,15 @@ void expectQuantumIndependent(const std::string& args) {
     for (const char* quantum : {"100ns", "10ns"}) {
         const json other = runAt(args, quantum);
         ASSERT_FALSE(other.empty());
-        EXPECT_LE(dmaQuantumChange(base["cycles"].get<double>(), other["cycles"].get<double>()), 0.001)
+        EXPECT_LE(test::relativeChange(base["cycles"].get<double>(), other["cycles"].get<double>()), 0.001)
             << quantum << ": " << base["cycles"] << " vs " << other["cycles"];
         EXPECT_EQ(base["traffic_bytes"], other["traffic_bytes"]) << quantum;
         if (!base.contains("layers"))
             continue;
         ASSERT_EQ(base["layers"].size(), other["layers"].size());
         for (std::size_t i = 0; i < base["layers"].size(); ++i)
-            EXPECT_LE(dmaQuantumChange(base["layers"][i]["cycles"].get<double>(),
-                                       other["layers"][i]["cycles"].get<double>()),
+            EXPECT_LE(test::relativeChange(base["layers"][i]["cycles"].get<double>(),
+                                           other["layers"][i]["cycles"].get<double>()),
                       0.005)
                 << quantum << " layer " << base["layers"][i]["name"] << ": " << base["layers"][i]["cycles"]
                 << " vs " << other["layers"][i]["cycles"];

@@ -11,6 +11,7 @@
 
 #include "common/DocsBuild.h"
 #include "common/ProcessRunner.h"
+#include "common/RelativeChange.h"
 
 namespace tessim {
 namespace {
@@ -26,10 +27,6 @@ json runK1(const std::string& args, const std::string& quantum) {
     return r.exitCode == 0 ? json::parse(r.out) : json::object();
 }
 
-double relativeChangeOf(double a, double b) {
-    return std::abs(a - b) / std::max(std::abs(a), 1e-30);
-}
-
 // Cycles within `tolerance`, traffic at every level equal, each core's busy cycles (all but
 // idle) within `tolerance` of the run's, at quanta of 1 µs, 100 ns and 10 ns.
 void expectQuantumIndependent(const std::string& args, double tolerance) {
@@ -40,7 +37,7 @@ void expectQuantumIndependent(const std::string& args, double tolerance) {
     for (const char* quantum : {"100ns", "10ns"}) {
         const json other = runK1(args, quantum);
         ASSERT_FALSE(other.empty());
-        EXPECT_LE(relativeChangeOf(cycles, other["cycles"].get<double>()), tolerance)
+        EXPECT_LE(test::relativeChange(cycles, other["cycles"].get<double>()), tolerance)
             << quantum << ": " << cycles << " vs " << other["cycles"];
         // Traffic at every level within 1.5 %: the L1s' prefetches are dropped when no MSHR is
         // free, and a fill's time can move by a few cycles where two cores' requests meet at the
@@ -51,9 +48,9 @@ void expectQuantumIndependent(const std::string& args, double tolerance) {
         // 1,712 misses; issue 25's goal is 1 %).
         for (auto& [level, t] : base["traffic_bytes"].items())
             for (const char* dir : {"read", "write"})
-                EXPECT_LE(
-                    relativeChangeOf(t[dir].get<double>(), other["traffic_bytes"][level][dir].get<double>()),
-                    0.015)
+                EXPECT_LE(test::relativeChange(t[dir].get<double>(),
+                                               other["traffic_bytes"][level][dir].get<double>()),
+                          0.015)
                     << quantum << " " << level << " " << dir << ": " << t[dir] << " vs "
                     << other["traffic_bytes"][level][dir];
         for (auto& [engine, e] : base["engines"].items()) {
