@@ -601,7 +601,7 @@ std::unique_ptr<Workload> makeLayerSequence(const KernelEntry& row, const config
         config::Node one = config::Node::makeMap(item.location());
         one.setPath(item.path());
         for (const auto& [key, value] : workload.entries())
-            if (key != "layers" && key != "name" && key != "description") {
+            if (key != "layers" && key != "name" && key != "description" && key != "source") {
                 one.set(key, value);
                 one.findMutable(key)->setPath(value.path());
             }

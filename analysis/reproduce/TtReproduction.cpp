@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 
 #include "analysis/dse/TtDesignSpace.h"
+#include "run/pipeline/ConfigLibrary.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
 #include "sim/config/Reader.h"
@@ -66,12 +67,86 @@ struct Layer {
     TtShape shape;
 };
 
+// A whole model run on the target (a library layer list): which of its layers are fully
+// connected, which of those a TT layer of `layers` replaces, and the weights of each layer.
+struct Network {
+    std::string id, workload;
+    std::vector<std::string> fcLayers;
+    std::map<std::string, std::string> tt;         // network layer → TT layer id
+    std::map<std::string, std::uint64_t> weights;  // per convolution / FC layer of the network
+    std::uint64_t totalWeights = 0;
+};
+
 struct Claim {
-    std::string id, quantity, unit, layer, source;
+    std::string id, quantity, unit, layer, network, source;
     unsigned threads = 0;
     double lo = 0, hi = 0;  // published range (lo = hi: a value)
     double relTol = 0.1;
 };
+
+// A network of the paper file: its workload's layer list read for each layer's weights (filters ×
+// channels per group × kernel taps; element-wise and pooling rows hold none), its FC and TT layers
+// checked against it before anything runs.
+Network readNetwork(const config::Reader& n, const std::map<std::string, Layer>& layers) {
+    using namespace config;
+    Network net;
+    net.id = n.get<std::string>("id");
+    net.workload = n.get<std::string>("workload");
+    const Node workload = loadYamlFile(resolveLibraryPath(LibraryKind::Workload, net.workload));
+    const Node* list = workload.find("layers");
+    if (!list || !list->isSequence())
+        n.fail("workload", "'" + net.workload + "' has no layer list");
+    auto count = [&](const Node& row, const char* key, std::uint64_t fallback) -> std::uint64_t {
+        const Node* v = row.find(key);
+        if (!v)
+            return fallback;
+        try {
+            if (v->isScalar())
+                return std::stoull(v->scalar());
+        } catch (const std::exception&) {
+        }
+        throw ConfigError(v->location(), v->path().empty() ? key : v->path(), "expected a whole number");
+    };
+    for (const Node& row : list->items()) {
+        const Node* name = row.find("name");
+        if (!name || !name->isScalar())
+            continue;
+        if (row.find("op"))
+            continue;  // element-wise or pooling: no weights
+        const std::uint64_t k = count(row, "k", 1),
+                            groups = std::max<std::uint64_t>(1, count(row, "groups", 1));
+        const std::uint64_t w = count(row, "filters", 0) * (count(row, "channels", 0) / groups) *
+                                count(row, "kh", k) * count(row, "kw", k);
+        net.weights[name->scalar()] = w;
+        net.totalWeights += w;
+    }
+    for (const auto& item : n.node("fc_layers").items()) {
+        if (!item.isScalar() || !net.weights.count(item.scalar()))
+            throw ConfigError(item.location(), n.path() + ".fc_layers",
+                              "no convolution or FC layer '" +
+                                  (item.isScalar() ? item.scalar() : std::string()) + "' in workload '" +
+                                  net.workload + "'");
+        net.fcLayers.push_back(item.scalar());
+    }
+    if (n.has("tt")) {
+        for (const auto& [layer, id] : n.node("tt").entries()) {
+            const std::string where = n.path() + ".tt." + layer;
+            if (!id.isScalar() || !layers.count(id.scalar()))
+                throw ConfigError(id.location(), where,
+                                  "no layer '" + (id.isScalar() ? id.scalar() : std::string()) +
+                                      "' in 'layers'");
+            if (std::find(net.fcLayers.begin(), net.fcLayers.end(), layer) == net.fcLayers.end())
+                throw ConfigError(id.location(), where, "'" + layer + "' is not one of fc_layers");
+            const Layer& l = layers.at(id.scalar());
+            if (net.weights.at(layer) != l.in * l.out)
+                throw ConfigError(id.location(), where,
+                                  fmt::format("{}'s {} weights are not the {} of {} ({} → {})", layer,
+                                              net.weights.at(layer), l.in * l.out, l.id, l.in, l.out));
+            net.tt[layer] = l.id;
+        }
+    }
+    return net;
+}
 
 // Every block {Rm, Rb, Rr, Rk} within the budget (Rr, Rk up to 2: larger ones add no reuse here).
 std::vector<std::array<unsigned, 4>> blocksWithin(unsigned budget) {
@@ -130,6 +205,25 @@ std::map<std::string, Json> runAll(const std::map<std::string, ReproRun>& runs, 
     return reports;
 }
 
+// A network run's time, its FC layers' and each layer's (seconds, from the report's layers).
+struct NetworkTimes {
+    double total = 0.0, fc = 0.0;
+    std::map<std::string, double> layer;
+};
+
+NetworkTimes networkTimes(const Json& report, const Network& net) {
+    NetworkTimes t;
+    t.total = report.at("seconds").get<double>();
+    for (const auto& l : report.at("layers"))
+        t.layer[l.at("name").get<std::string>()] = l.at("seconds").get<double>();
+    for (const auto& name : net.fcLayers) {
+        if (!t.layer.count(name))
+            throw std::runtime_error(fmt::format("network {}: the run reports no layer '{}'", net.id, name));
+        t.fc += t.layer.at(name);
+    }
+    return t;
+}
+
 }  // namespace
 
 ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& runner, unsigned jobs) {
@@ -175,13 +269,21 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
         layerOrder.push_back(layer.id);
         layers[layer.id] = layer;
     }
+    std::map<std::string, Network> networks;
+    std::vector<std::string> networkOrder;
+    if (r.has("networks"))
+        for (Reader n : r.children("networks")) {
+            Network net = readNetwork(n, layers);
+            networkOrder.push_back(net.id);
+            networks[net.id] = std::move(net);
+        }
     std::vector<Claim> claims;
     for (Reader c : r.children("claims")) {
         Claim cl;
         cl.id = c.get<std::string>("id");
-        cl.quantity =
-            c.oneOf("quantity", {"dse_reduction", "rb_optimum", "rb_ls_reduction", "vectorisation_speedup",
-                                 "thread_threshold", "tt_speedup", "tt_memory"});
+        cl.quantity = c.oneOf("quantity", {"dse_reduction", "rb_optimum", "rb_ls_reduction",
+                                           "vectorisation_speedup", "thread_threshold", "tt_speedup",
+                                           "tt_memory", "fc_share", "end_to_end_speedup", "model_memory"});
         cl.unit = c.get<std::string>("unit");
         cl.source = c.get<std::string>("source", std::string());
         const Node& p = c.node("published");
@@ -200,6 +302,12 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
             cl.layer = c.get<std::string>("layer");
             if (!layers.count(cl.layer))
                 c.fail("layer", "no layer '" + cl.layer + "' in 'layers'");
+        }
+        if (cl.quantity == "fc_share" || cl.quantity == "end_to_end_speedup" ||
+            cl.quantity == "model_memory") {
+            cl.network = c.get<std::string>("network");
+            if (!networks.count(cl.network))
+                c.fail("network", "no network '" + cl.network + "' in 'networks'");
         }
         claims.push_back(cl);
     }
@@ -247,6 +355,9 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
         tt.push_back("plan.einsum_threads=" + perText);
         add("tt-" + id, "fc", "tt/tiled", tt);
     }
+    // Each network as the dense model, on the dense baseline's threads.
+    for (const auto& id : networkOrder)
+        add("net-" + id, networks.at(id).workload, "", {fmt::format("plan.threads={}", denseThreads)});
     if (jobs == 0)
         jobs = std::max(1u, std::thread::hardware_concurrency());
     const std::map<std::string, Json> rep = runAll(runs, runner, jobs);
@@ -391,6 +502,52 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
             cl.simulated = static_cast<double>(l.in * l.out) / static_cast<double>(l.shape.parameters());
             note = fmt::format("{}: dense {} weights vs TT {} core elements", l.name, l.in * l.out,
                                l.shape.parameters());
+        } else if (c.quantity == "fc_share" || c.quantity == "end_to_end_speedup" ||
+                   c.quantity == "model_memory") {
+            const Network& net = networks.at(c.network);
+            run = "net-" + net.id;
+            if (c.quantity == "model_memory") {
+                std::uint64_t withTt = net.totalWeights;
+                std::string parts;
+                for (const auto& [layer, id] : net.tt) {
+                    withTt = withTt - net.weights.at(layer) + layers.at(id).shape.parameters();
+                    parts += fmt::format("; {} {} → {} TT core elements", layer, net.weights.at(layer),
+                                         layers.at(id).shape.parameters());
+                }
+                cl.simulated = static_cast<double>(net.totalWeights) / static_cast<double>(withTt);
+                note = fmt::format(
+                    "{}: {} weights of its convolution and FC layers dense vs {} with TT layers{} "
+                    "(biases and activations left out)",
+                    net.workload, net.totalWeights, withTt, parts);
+            } else {
+                const NetworkTimes t = networkTimes(rep.at(run), net);
+                if (c.quantity == "fc_share") {
+                    cl.simulated = 100.0 * t.fc / t.total;
+                    note =
+                        fmt::format("{} on {} threads: FC layers ({}) {} of {}", net.workload, denseThreads,
+                                    fmt::join(net.fcLayers, ", "), humanSi(t.fc, "s"), humanSi(t.total, "s"));
+                } else {
+                    // Each TT layer's own simulated speed-up (dense fc kernel against TT, above) applied
+                    // to that layer's time in the network.
+                    double saved = 0.0;
+                    std::string parts;
+                    for (const auto& [layer, id] : net.tt) {
+                        const double dense = rep.at("dense-" + id).at("seconds").get<double>();
+                        const double tt = rep.at("tt-" + id).at("seconds").get<double>();
+                        const double inNet = t.layer.at(layer);
+                        saved += inNet * (1.0 - tt / dense);
+                        parts += fmt::format("; {} {} in the network, {:.2f}× faster as TT alone ({} vs {})",
+                                             layer, humanSi(inNet, "s"), dense / tt, humanSi(dense, "s"),
+                                             humanSi(tt, "s"));
+                    }
+                    cl.simulated = t.total / (t.total - saved);
+                    note = fmt::format(
+                        "{} on {} threads: {} dense, {} with TT layers{}; FC share {:.1f} %, so at most "
+                        "{:.2f}× (Amdahl)",
+                        net.workload, denseThreads, humanSi(t.total, "s"), humanSi(t.total - saved, "s"),
+                        parts, 100.0 * t.fc / t.total, t.total / (t.total - t.fc));
+                }
+            }
         }
         cl.run = run;
         cl.quantityLabel = c.quantity;
@@ -442,6 +599,8 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
     res.commands[blockRun] = reproCommand("tessim", runs.at(blockRun));
     res.commands["threads-b" + std::to_string(batches.back())] = reproCommand(
         "tessim", runs.at(fmt::format("threads-b{:03}-t{}", batches.back(), threadCounts.back())));
+    for (const auto& id : networkOrder)
+        res.commands["net-" + id] = reproCommand("tessim", runs.at("net-" + id));
     for (const auto& id : layerOrder) {
         res.commands["dense-" + id] = reproCommand("tessim", runs.at("dense-" + id));
         res.commands["tt-" + id] = reproCommand("tessim", runs.at("tt-" + id));

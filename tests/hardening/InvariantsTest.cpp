@@ -130,6 +130,8 @@ const std::vector<Fixed>& fixedCases() {
         {"conv2d/tiled", "npu", "resnet18"},
         {"conv2d/tiled", "npu", "alexnet"},
         {"conv2d/tiled", "npu", "mobilenetv2"},
+        {"conv2d/rvv", "k1", "lenet5"},
+        {"conv2d/rvv", "k1", "lenet300"},
         {"fc/tt", "k1", "tt-lenet300"},
         {"fc/tt", "k1", "tt-gpt2-fc"},
         {"scalesim", data + "calc_16x8_ws.cfg", data + "gemm_small.csv"},

@@ -63,7 +63,11 @@ INSTANTIATE_TEST_SUITE_P(
         Shape{"f16", SHAPE(9, 7, 6, 6, "--set plan.dtype=f16"), 9 * 7 * 6},
         Shape{"f64", SHAPE(9, 7, 6, 6, "--set plan.dtype=f64"), 9 * 7 * 6},
         Shape{"tilesOf3OnThreeCores", SHAPE(9, 7, 5, 6, "--set plan.tile_pixels=3 --set plan.threads=3"),
-              9 * 7 * 6}),
+              9 * 7 * 6},
+        Shape{"filtersSplit", SHAPE(9, 7, 5, 22, "--set plan.split=filters --set plan.tile_pixels=4"),
+              9 * 7 * 22},
+        Shape{"fullyConnectedSplitByEstimate", SHAPE(1, 1, 70, 37, "--set workload.k=1 --set workload.pad=0"),
+              37}),
     [](const ::testing::TestParamInfo<Shape>& info) { return std::string(info.param.name); });
 
 // An f64 model runs in f64 by default (SEW 64: half the lanes of f32, so about twice the time of
@@ -134,6 +138,37 @@ TEST(RvvConv, ADirectDepthwiseLayerBeatsOneGemmPerChannel) {
     ASSERT_FALSE(gemms.is_null());
     EXPECT_LT(3 * direct["seconds"].get<double>(), gemms["seconds"].get<double>());
     EXPECT_GE(direct["seconds"].get<double>(), direct["bounds"]["compute_s"].get<double>());
+}
+
+// A fully connected layer (one pixel) split by pixels runs on one core while seven wait; by
+// filters each core multiplies the input by its own 15 of the 120 filters. The estimate picks it.
+TEST(RvvConv, AFullyConnectedLayerSplitsItsFiltersOverTheCores) {
+    const std::string path = "/tmp/tessim-rvv-fc-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path) << "kernel: conv2d\ndtype: f32\nlayers:\n"
+                           "  - {name: fc, h: 1, w: 1, channels: 400, filters: 120, k: 1}\n"
+                           "  - {name: fc2, h: 1, w: 1, channels: 120, filters: 84, k: 1}\n";
+    const auto split = runK1("--workload " + path + " --functional");
+    const auto onOne = runK1("--workload " + path + " --set plan.split=pixels");
+    std::remove(path.c_str());
+    ASSERT_FALSE(split.is_null());
+    ASSERT_FALSE(onOne.is_null());
+    EXPECT_EQ(split["functional"]["mismatches"], 0) << split["functional"];
+    EXPECT_EQ(split["functional"]["elements"], 120 + 84);
+    for (int i = 0; i < 2; ++i) {
+        const auto& l = split["layers"][i];
+        EXPECT_EQ(l["lowering"], "im2col + GEMM, filters split over the threads") << l["name"];
+        EXPECT_EQ(onOne["layers"][i]["lowering"], "im2col + GEMM");
+        EXPECT_LT(l["cycles"].get<double>(), 0.8 * onOne["layers"][i]["cycles"].get<double>()) << l["name"];
+        EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>());
+    }
+    // Every core multiplies (split by pixels, one does).
+    int multiplying = 0;
+    for (int c = 0; c < 8; ++c) {
+        const std::string core = "core" + std::to_string(c);
+        EXPECT_GT(split["stats"]["k1"][core]["vfpu"]["fma_f32_elements"]["value"].get<double>(), 0.0) << core;
+        multiplying += onOne["stats"]["k1"][core]["vfpu"].contains("fma_f32_elements") ? 1 : 0;
+    }
+    EXPECT_EQ(multiplying, 1);
 }
 
 TEST(RvvConv, EightCoresTakeLessThanAThirdOfOnesTime) {

@@ -1,10 +1,12 @@
 // The k1-ttd reproduction on a small paper file: the 600× reduction is computed and matches, the
 // register-blocking claims come from simulated load/store counts, thresholds from simulated
 // scaling, speed-ups from a dense and a TT run of the same layer; bad input names file and key.
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -29,6 +31,8 @@ thread_flops: [2.0e6, 4.0e6, 8.0e6]
 dense_threads: 2
 layers:
   - {id: small, name: "small", in: 400, out: 120, tt: {in: [5, 8, 10], out: [6, 5, 4], ranks: [8, 8]}}
+networks:
+  - {id: lenet5, workload: lenet5, fc_layers: [fc1, fc2, fc3], tt: {fc1: small}}
 claims:
   - {id: dse, quantity: dse_reduction, published: 600, unit: "x", tolerance: 0.0}
   - {id: rb, quantity: rb_optimum, published: 1.0, unit: "ratio", tolerance: 0.0}
@@ -37,6 +41,9 @@ claims:
   - {id: t2, quantity: thread_threshold, threads: 2, published: 2.0e6, unit: FLOP, tolerance: 0.5}
   - {id: speed, quantity: tt_speedup, layer: small, published: [2, 4], unit: "x"}
   - {id: memory, quantity: tt_memory, layer: small, published: [1.7, 3.2], unit: "x"}
+  - {id: share, quantity: fc_share, network: lenet5, published: [30, 60], unit: "%"}
+  - {id: e2e, quantity: end_to_end_speedup, network: lenet5, published: [2.1, 3.7], unit: "x"}
+  - {id: model, quantity: model_memory, network: lenet5, published: [1.7, 3.2], unit: "x"}
 )";
 
 TEST(TtReproduction, ClaimsComeFromSimulatedRuns) {
@@ -44,16 +51,23 @@ TEST(TtReproduction, ClaimsComeFromSimulatedRuns) {
     fs::create_directories(dir);
     const std::string path = (dir / "toy-ttd.yaml").string();
     std::ofstream(path) << kPaper;
-    unsigned runs = 0;
-    const ReproRunner runner = [&runs](const ReproRun& run) {
+    std::atomic<unsigned> runs{0};
+    nlohmann::json network;  // the LeNet-5 run, to recompute the FC share from its layers
+    std::mutex lock;
+    const ReproRunner runner = [&](const ReproRun& run) {
         ++runs;
-        return runChildSimulation(test::docsTessim(), run);  // release build: DocsBuild.h
+        nlohmann::json report = runChildSimulation(test::docsTessim(), run);  // release build: DocsBuild.h
+        if (run.name == "net-lenet5") {
+            std::lock_guard<std::mutex> g(lock);
+            network = report;
+        }
+        return report;
     };
     const ReproResult r = reproduceTtPaper(path, runner, 2);
     std::map<std::string, ReproClaim> c;
     for (const auto& claim : r.claims)
         c[claim.id] = claim;
-    ASSERT_EQ(c.size(), 7u);
+    ASSERT_EQ(c.size(), 10u);
     EXPECT_EQ(c["dse"].simulated, 600.0);
     EXPECT_EQ(c["dse"].verdict, "match");
     // Within 8 registers {4,3,1,1} does not fit: no ratio, and the note says why.
@@ -65,6 +79,28 @@ TEST(TtReproduction, ClaimsComeFromSimulatedRuns) {
     // The TT layer's weights: 400·120 dense against 5·6·8 + 8·8·5·8 + 8·10·4 core elements.
     EXPECT_NEAR(c["memory"].simulated, 48000.0 / (240 + 2560 + 320), 1e-9);
     EXPECT_GT(c["speed"].simulated, 0.0);
+    // LeNet-5's FC share from its own layers; the TT layer's speed-up applied to FC1 alone gives at
+    // most what removing FC1 would (Amdahl), and more than nothing when TT is faster.
+    ASSERT_FALSE(network.is_null());
+    EXPECT_EQ(network["plan"]["config"]["threads"], 2);  // dense_threads
+    double fc = 0.0, fc1 = 0.0;
+    for (const auto& l : network["layers"]) {
+        const std::string name = l["name"];
+        if (name == "fc1" || name == "fc2" || name == "fc3")
+            fc += l["seconds"].get<double>();
+        if (name == "fc1")
+            fc1 = l["seconds"].get<double>();
+    }
+    const double total = network["seconds"].get<double>();
+    EXPECT_NEAR(c["share"].simulated, 100.0 * fc / total, 1e-9);
+    EXPECT_GT(c["share"].simulated, 0.0);
+    EXPECT_LT(c["share"].simulated, 100.0);
+    const double gain = 1.0 - 1.0 / c["speed"].simulated;  // of FC1's time
+    EXPECT_NEAR(c["e2e"].simulated, total / (total - fc1 * gain), 1e-9);
+    EXPECT_LT(c["e2e"].simulated, total / (total - fc1));
+    // Weights: 6·25 + 16·6·25 + 400·120 + 120·84 + 84·10 dense; FC1 replaced by the 3,120 core elements.
+    const double dense = 150 + 2400 + 48000 + 10080 + 840;
+    EXPECT_NEAR(c["model"].simulated, dense / (dense - 48000 + 3120), 1e-9);
     for (const auto& [id, claim] : c)
         EXPECT_TRUE(claim.verdict == "match" || claim.verdict == "mismatch" || claim.verdict == "trend-match")
             << id << " " << claim.verdict;
@@ -84,8 +120,30 @@ TEST(TtReproduction, UnknownLayerIsAConfigError) {
             path, [](const ReproRun&) { return nlohmann::json(); }, 1);
         FAIL() << "expected a ConfigError";
     } catch (const config::ConfigError& e) {
-        EXPECT_NE(std::string(e.what()).find("bad.yaml:19"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("bad.yaml:21"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("no layer 'nope'"), std::string::npos) << e.what();
+    }
+    fs::remove_all(dir);
+}
+
+// A network's TT layer must be one of its FC layers, of the same size: refused before any run.
+TEST(TtReproduction, ANetworkLayerTheTtLayerDoesNotFitIsAConfigError) {
+    const fs::path dir = fs::temp_directory_path() / "tessim-tt-repro-net";
+    fs::create_directories(dir);
+    const std::string path = (dir / "bad.yaml").string();
+    std::string text = kPaper;
+    text.replace(text.find("tt: {fc1: small}"), 16, "tt: {fc2: small}");
+    std::ofstream(path) << text;
+    try {
+        reproduceTtPaper(
+            path, [](const ReproRun&) -> nlohmann::json { throw std::runtime_error("ran"); }, 1);
+        FAIL() << "expected a ConfigError";
+    } catch (const config::ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("bad.yaml:13"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("networks[0].tt.fc2"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("fc2's 10080 weights are not the 48000 of small"),
+                  std::string::npos)
+            << e.what();
     }
     fs::remove_all(dir);
 }

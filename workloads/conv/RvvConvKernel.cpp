@@ -56,7 +56,10 @@ struct RvvLayer {
     ConvShape s;
     std::uint64_t inAddr = 0, wAddr = 0, outAddr = 0;
     std::vector<Slice> rows;  // per thread: its output pixels
-    std::uint64_t tile = 1;   // pixels per im2col + GEMM step (their column rows stay in the L1)
+    // Per thread: its filters, when the layer is split by filters (every thread then takes every
+    // pixel: a layer of few pixels, a fully connected one above all); empty: each thread all filters.
+    std::vector<Slice> filterSlices;
+    std::uint64_t tile = 1;  // pixels per im2col + GEMM step (their column rows stay in the L1)
     // A depthwise layer (one channel per group, one filter each) run directly: per output pixel,
     // the channels vectorised, one multiply-add per kernel tap; its weights packed tap-major
     // ([tap][channel], as a framework packs them for this loop) instead of [filter][tap].
@@ -110,7 +113,9 @@ struct RvvConvParams {
         f.wAddr = layer.wAddr + g * gf * layer.k() * elem();
         f.yAddr = layer.outAddr + (pixel * layer.s.filters + g * gf) * elem();
         f.yRow = layer.s.filters;
-        f.threads = {ThreadSlice{engines[t], 0, gf}};
+        f.threads = {layer.filterSlices.empty()
+                         ? ThreadSlice{engines[t], 0, gf}
+                         : ThreadSlice{engines[t], layer.filterSlices[t].first, layer.filterSlices[t].count}};
         f.forkJoin = false;
         return f;
     }
@@ -393,7 +398,8 @@ public:
                 j["op"] = l.vec->opName;
             j["lowering"] = l.vec      ? (l.vec->pooling() ? "RVV pooling" : "RVV element-wise stream")
                             : l.direct ? "direct depthwise"
-                                       : "im2col + GEMM";
+                            : l.filterSlices.empty() ? "im2col + GEMM"
+                                                     : "im2col + GEMM, filters split over the threads";
             j["out_h"] = l.s.outH();
             j["out_w"] = l.s.outW();
             j["dtype"] = dtypeName(p_.dtype);
@@ -524,6 +530,33 @@ private:
     RvvConvParams p_;
 };
 
+// Whether a layer's threads split its filters rather than its pixels: as the plan says, or (auto)
+// where the pixels leave a thread without work — a layer of fewer pixels than threads, a fully
+// connected one above all — and the estimate favours it: the busiest thread's column elements
+// copied plus multiply-adds, the GEMM's blocks rounded up (rb pixels, ro filters). Layers whose
+// pixels reach every thread stay split by pixels (each thread's weights then stream once per tile).
+bool splitFilters(const RvvLayer& l, const std::string& split, std::size_t threads, const FcParams& g) {
+    if (split != "auto")
+        return split == "filters";
+    const std::vector<Slice> byPixel = contiguousSlices(l.pixels(), threads, g.rb);
+    if (std::all_of(byPixel.begin(), byPixel.end(), [](const Slice& s) { return s.count > 0; }))
+        return false;
+    auto roundUp = [](std::uint64_t n, std::uint64_t m) { return (n + m - 1) / m * m; };
+    auto widest = [](const std::vector<Slice>& slices) {
+        std::uint64_t w = 0;
+        for (const auto& s : slices)
+            w = std::max(w, s.count);
+        return w;
+    };
+    const std::uint64_t k = l.k(), filters = l.s.filters;
+    const std::uint64_t pixelsEach = widest(byPixel);
+    const std::uint64_t filtersEach = widest(contiguousSlices(filters, threads, g.ro));
+    const std::uint64_t byPixels = pixelsEach * k + roundUp(pixelsEach, g.rb) * roundUp(filters, g.ro) * k;
+    const std::uint64_t byFilters =
+        l.pixels() * k + roundUp(l.pixels(), g.rb) * roundUp(filtersEach, g.ro) * k;
+    return byFilters < byPixels;
+}
+
 // requant_multiplier and requant_shift belong to an INT8 pipeline; a float run reads past them.
 void skipRequant(config::Reader& r) {
     for (const char* key : {"requant_multiplier", "requant_shift"})
@@ -602,6 +635,9 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     // Depthwise layers: the direct loop (default) or im2col + a GEMM per channel.
     const bool directDepthwise =
         pl.oneOf("depthwise", {"direct", "im2col"}, std::string("direct")) == "direct";
+    // How a convolution's work is shared by the threads: by output pixels, by filters (each thread
+    // copies every pixel's column row and multiplies it by its own filters), or by estimate.
+    const std::string split = pl.oneOf("split", {"auto", "pixels", "filters"}, std::string("auto"));
     if ((g.lmul & (g.lmul - 1)) != 0)
         pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", g.lmul));
     p.memory = &planMemory(pl, target, *engines[0]);
@@ -654,6 +690,11 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
         }
         l.direct = directDepthwise && l.s.groups > 1 && l.s.groupChannels() == 1 && l.s.groupFilters() == 1;
         l.rows = contiguousSlices(l.pixels(), engines.size(), g.rb);
+        if (!l.direct && l.s.groups == 1 && splitFilters(l, split, engines.size(), g)) {
+            l.filterSlices = contiguousSlices(l.s.filters, engines.size(), g.ro);
+            for (std::size_t t = 0; t < engines.size(); ++t)
+                l.rows[t] = l.filterSlices[t].count ? Slice{0, l.pixels()} : Slice{0, 0};
+        }
         std::uint64_t widest = 1;
         for (const auto& r : l.rows)
             widest = std::max(widest, r.count);
