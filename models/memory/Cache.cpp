@@ -163,14 +163,21 @@ namespace {
 
 // The requests that go below the private caches at one simulated time (misses, prefetches,
 // write-backs of cores whose caches keep exact time order, `same_time_turns`). The kernel runs the
-// processes of one time in an order of its own, which moves with the quantum; they take turns
-// instead, in initiator order from a first that a hash of the time picks (stateless, so the same
-// run gives the same answer in any process and after any other run).
+// processes of one time in an order of its own, which moves with the quantum; the requests are
+// served in an order of their own instead: every initiator's first request of the time before
+// any second one, and among equals by a priority that a hash of the time and the initiator
+// gives (stateless, so the same run gives the same answer in any process and after any other
+// run, and fair: any initiator is first among any others equally often).
+struct SameTimeRequest {
+    std::uint16_t initiator;
+    unsigned nth;  // the initiator's requests of this time before this one
+    std::uint64_t priority;
+    bool served;
+};
 struct SameTimeRequests {
     const sc_core::sc_simcontext* simulation = nullptr;
     Tick tick = kTickMax;
-    std::vector<std::uint16_t> present;
-    std::vector<std::uint16_t> order;  // scratch: the present initiators, sorted, each once
+    std::vector<SameTimeRequest> present;
 };
 SameTimeRequests sameTime;
 
@@ -191,24 +198,33 @@ void Cache::takeTurn(std::uint16_t initiator) {
         sameTime.tick = now;
         sameTime.present.clear();
     }
-    sameTime.present.push_back(initiator);
+    // An initiator's requests of one time come one after another: the earlier ones are served.
+    unsigned nth = 0;
+    for (const auto& r : sameTime.present)
+        nth += r.initiator == initiator ? 1 : 0;
+    const std::size_t mine = sameTime.present.size();
+    sameTime.present.push_back(
+        SameTimeRequest{initiator, nth, mixTime(now ^ (std::uint64_t{initiator} << 48)), false});
     // No other process runs at this time: no request can join this one, and the delta cycle
     // would only switch to the kernel and back.
-    if (sameTime.present.size() == 1 && !sc_core::sc_pending_activity_at_current_time())
+    if (sameTime.present.size() == 1 && !sc_core::sc_pending_activity_at_current_time()) {
+        sameTime.present[mine].served = true;
         return;
-    // One delta cycle: every request of this time has said so.
-    sc_core::wait(sc_core::SC_ZERO_TIME);
-    std::vector<std::uint16_t>& order = sameTime.order;
-    order.assign(sameTime.present.begin(), sameTime.present.end());
-    std::sort(order.begin(), order.end());
-    order.erase(std::unique(order.begin(), order.end()), order.end());
-    if (order.size() < 2)
-        return;
-    const std::size_t first = mixTime(now) % order.size();
-    const auto mine =
-        static_cast<std::size_t>(std::find(order.begin(), order.end(), initiator) - order.begin());
-    for (std::size_t turn = (mine + order.size() - first) % order.size(); turn > 0; --turn)
+    }
+    // One delta cycle: every request of this delta has said so. Then one request goes per delta
+    // cycle, the first in the order above of those not yet served.
+    for (;;) {
         sc_core::wait(sc_core::SC_ZERO_TIME);
+        const SameTimeRequest* head = nullptr;
+        for (const auto& r : sameTime.present)
+            if (!r.served &&
+                (!head || r.nth < head->nth || (r.nth == head->nth && r.priority < head->priority)))
+                head = &r;
+        if (head == &sameTime.present[mine]) {
+            sameTime.present[mine].served = true;
+            return;
+        }
+    }
 }
 
 void Cache::waitUntil(Tick at, std::uint16_t initiator) {

@@ -160,7 +160,7 @@ void Engine::runStream() {
             for (std::size_t i = 0; i < n; ++i) {
                 access_.op = opsIssued_ + i;
                 issue(ops[i], *rows[static_cast<std::size_t>(ops[i].kind)]);
-                sync_.keepQuantum(cycle_);
+                sync_.keepQuantum(nextIssueFloor());
             }
             opsIssued_ += n;
         }
@@ -209,7 +209,7 @@ void Engine::runBundles() {
                 flush();
                 access_.op = opsIssued_ + i;
                 issue(op, opInfo(op.kind));
-                sync_.keepQuantum(cycle_);
+                sync_.keepQuantum(nextIssueFloor());
                 continue;
             }
             if ((op.flags & Op::kBundleStart) && !bundle_.empty())
