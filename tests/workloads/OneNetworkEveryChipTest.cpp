@@ -194,6 +194,26 @@ TEST(OneNetworkEveryChip, PoolingLayersRunOnTheDspCores) {
     std::remove(path.c_str());
 }
 
+// A pool of few channels (LeNet-5's 6) split by channels would DMA each pixel's 8 B as a run of its
+// own; split by bands of output rows each core reads its rows whole. Both give the reference.
+TEST(OneNetworkEveryChip, PoolsSplitTheirOutputRowsOverTheDspCores) {
+    const std::string path = "/tmp/tessim-pool-rows-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path) << "kernel: conv2d\ndtype: f32\nlayers:\n"
+                           "  - {name: s2, op: AveragePool, h: 28, w: 28, channels: 6, k: 2, stride: 2}\n";
+    const auto rows = runNetwork("--target ftm2000 --workload " + path + " --functional");
+    const auto channels =
+        runNetwork("--target ftm2000 --workload " + path + " --functional --set plan.split=channels");
+    std::remove(path.c_str());
+    ASSERT_FALSE(rows.is_null());
+    ASSERT_FALSE(channels.is_null());
+    EXPECT_EQ(rows["functional"]["mismatches"], 0) << rows["functional"];
+    EXPECT_EQ(channels["functional"]["mismatches"], 0) << channels["functional"];
+    EXPECT_EQ(rows["functional"]["elements"], 14 * 14 * 6);
+    EXPECT_LT(5 * rows["cycles"].get<double>(), channels["cycles"].get<double>());
+    EXPECT_LT(rows["traffic_bytes"]["ddr"]["read"].get<double>(),
+              1.1 * channels["traffic_bytes"]["ddr"]["read"].get<double>());
+}
+
 // A grouped layer runs on the DSP as a convolution per group: with at least as many groups as
 // cores, each group on one core and the cores side by side (equal work on each), else the groups
 // one after another on every core; the outputs equal the grouped reference either way.

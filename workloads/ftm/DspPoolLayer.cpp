@@ -71,11 +71,14 @@ struct DspPoolParams {
     VliwVectorUnits units;
     std::vector<std::string> engines;
     std::vector<Slice> channels;  // of each core
+    // Split by output rows (every core all channels, a band of rows each) or by channels (every
+    // core every row): see build().
+    bool byRows = false;
     std::uint8_t am = 0, ddr = 0;
     std::uint64_t ddrIn = 0, ddrOut = 0;
     std::uint64_t inBuf[2] = {0, 0}, outBuf[2] = {0, 0}, amBytes = 0;
     std::uint32_t blockRows = 0;
-    std::vector<PoolBlock> blocks;
+    std::vector<std::vector<PoolBlock>> blocks;  // of each core
     std::vector<PoolPass> passes;
     std::vector<PoolBody> bodies;  // one per pass
 
@@ -154,18 +157,19 @@ PoolBody buildBody(const DspPoolParams& p, unsigned taps, bool partial, bool sca
 class DspPoolStream : public ConvCoreStream {
 public:
     DspPoolStream(const DspPoolParams& p, unsigned core)
-        : ConvCoreStream(core, p.blocks.size(), p.channels[core].count > 0 ? 1 : 0, p.passes.size()), p_(p) {}
+        : ConvCoreStream(core, p.blocks[core].size(), p.channels[core].count > 0 ? 1 : 0, p.passes.size()),
+          p_(p) {}
 
 private:
     std::uint64_t cc() const { return p_.channels[core_].count; }
     void fetch(std::vector<Op>& out, std::size_t b) const {
-        const PoolBlock& blk = p_.blocks[b];
+        const PoolBlock& blk = p_.blocks[core_][b];
         const ConvShape& s = p_.s();
         const auto pixels = static_cast<std::uint32_t>(std::uint64_t{blk.inRows} * s.w);
         const std::uint64_t first =
             (std::uint64_t{blk.in0} * s.w * s.channels + p_.channels[core_].first) * p_.elem;
         out.push_back(
-            bundleStart(dmaCopy(kInputTag + b % 2, 0, {static_cast<std::uint32_t>(cc() * p_.elem), pixels, 1},
+            bundleStart(dmaCopy(kInputTag + b % 2, 0, pixelRuns(pixels),
                                 {p_.ddr, p_.ddrIn + first, static_cast<std::int64_t>(s.channels * p_.elem)},
                                 {p_.am, p_.inBuf[b % 2], static_cast<std::int64_t>(cc() * p_.elem)})));
     }
@@ -182,16 +186,23 @@ private:
     }
     void blockHead(std::vector<Op>& out) override {
         out.push_back(bundleStart(dmaWait(kInputTag + block_ % 2)));
-        if (block_ + 1 < p_.blocks.size())
+        if (block_ + 1 < p_.blocks[core_].size())
             fetch(out, block_ + 1);
         if (block_ >= 2)  // this block's output buffer: block − 2's write-back has left it
             out.push_back(bundleStart(dmaWait(kOutputTag + block_ % 2)));
     }
     void beginLoop(std::vector<Op>& out) override {
-        const PoolBlock& blk = p_.blocks[block_];
+        const PoolBlock& blk = p_.blocks[core_][block_];
         body_ = &p_.bodies[pass_];
         startLoop(out, body_->schedule, body_->byResidue,
                   std::uint64_t{blk.r1 - blk.r0} * p_.s().outW() * p_.strips(core_));
+    }
+    // `pixels` pixels of this core's channels: one run each, or with every channel one run of all
+    // (the pixels lie back to back in DDR as in the AM).
+    DmaBlock pixelRuns(std::uint32_t pixels) const {
+        if (cc() == p_.s().channels)
+            return {static_cast<std::uint32_t>(pixels * cc() * p_.elem), 1, 1};
+        return {static_cast<std::uint32_t>(cc() * p_.elem), pixels, 1};
     }
     std::uint8_t reg(unsigned j, std::uint64_t i) const {
         return static_cast<std::uint8_t>(body_->base[j] + i % body_->copies[j]);
@@ -222,7 +233,7 @@ private:
         default: break;
         }
         const ConvShape& s = p_.s();
-        const PoolBlock& blk = p_.blocks[block_];
+        const PoolBlock& blk = p_.blocks[core_][block_];
         const std::uint64_t strips = p_.strips(core_), q = i / strips, st = i % strips;
         const auto oy = static_cast<std::uint32_t>(blk.r0 + q / s.outW());
         const auto ox = static_cast<std::uint32_t>(q % s.outW());
@@ -273,7 +284,7 @@ private:
         }
     }
     void writeBack(std::vector<Op>& out) override {
-        const PoolBlock& blk = p_.blocks[block_];
+        const PoolBlock& blk = p_.blocks[core_][block_];
         const ConvShape& s = p_.s();
         const auto pixels = static_cast<std::uint32_t>(std::uint64_t{blk.r1 - blk.r0} * s.outW());
         const std::uint64_t first =
@@ -281,7 +292,7 @@ private:
         // The loop's stores drain before the DMA reads what they stored.
         out.push_back(bundleStart(fenceOp()));
         out.push_back(bundleStart(
-            dmaCopy(kOutputTag + block_ % 2, 2, {static_cast<std::uint32_t>(cc() * p_.elem), pixels, 1},
+            dmaCopy(kOutputTag + block_ % 2, 2, pixelRuns(pixels),
                     {p_.am, p_.outBuf[block_ % 2], static_cast<std::int64_t>(cc() * p_.elem)},
                     {p_.ddr, p_.ddrOut + first, static_cast<std::int64_t>(s.channels * p_.elem)})));
     }
@@ -314,6 +325,7 @@ protected:
         j["strategy"] = "vector";
         j["cores"] = p_.cores();
         j["engines"] = p_.engines;
+        j["split"] = p_.byRows ? "rows" : "channels";
         j["block_rows"] = p_.blockRows;
         j["passes"] = p_.passes.size();
     }
@@ -366,12 +378,29 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     p.ddr = machine.ddr->id;
     const std::uint64_t amSize = machine.localSize;
 
-    // The channels over the cores (as many as have a channel each); every core takes every row.
-    const auto cores = static_cast<unsigned>(std::min<std::uint64_t>(engines.size(), s.channels));
+    // How the cores share the work: by bands of output rows, every core every channel (its input
+    // rows lie back to back in DDR: one DMA run per block), wherever there is a row for each core;
+    // else by channels (as many cores as have a channel each, every core every row: a DMA run per
+    // pixel of its channels' few bytes, which cost 1.5–13× the time where both were possible, from
+    // a 64-channel 112×112 max pool to a 6-channel 28×28 average). plan.split overrides.
+    const std::string split = pl.oneOf("split", {"auto", "channels", "rows"}, std::string("auto"));
+    p.byRows = split == "rows" || (split == "auto" && s.outH() >= engines.size());
+    const auto cores = static_cast<unsigned>(
+        std::min<std::uint64_t>(engines.size(), p.byRows ? s.outH() : std::uint64_t{s.channels}));
     for (unsigned c = 0; c < cores; ++c)
         p.engines.push_back(engines[c]->name);
-    p.channels = contiguousSlices(s.channels, cores, 1);
-    const std::uint64_t widest = p.channels.front().count;
+    const std::vector<Slice> bands =
+        p.byRows ? contiguousSlices(s.outH(), cores, 1) : std::vector<Slice>(cores, Slice{0, s.outH()});
+    p.channels =
+        p.byRows ? std::vector<Slice>(cores, Slice{0, s.channels}) : contiguousSlices(s.channels, cores, 1);
+    // The buffers hold the most channels any core has (contiguousSlices gives the remainder to the
+    // last slices: 6 channels on 4 cores are 1, 1, 2, 2).
+    std::uint64_t widest = 0;
+    for (const Slice& c : p.channels)
+        widest = std::max(widest, c.count);
+    std::uint64_t tallest = 0;
+    for (const Slice& b : bands)
+        tallest = std::max(tallest, b.count);
     // Input rows a block of n output rows reads, inside the map.
     auto inRows = [&](std::uint32_t r0, std::uint32_t r1) {
         const std::int64_t first = std::max<std::int64_t>(0, std::int64_t{r0} * s.stride - s.padH);
@@ -387,22 +416,27 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
         return 2 * (alignUp(in, 128) + alignUp(out, 128));
     };
     std::uint32_t rows = 0;
-    while (rows < s.outH() && need(rows + 1) <= amSize)
+    while (rows < tallest && need(rows + 1) <= amSize)
         ++rows;
     if (rows == 0)
         pl.fail(
             "engine",
             fmt::format("two blocks of one output row need {} B of AM, which holds {} B", need(1), amSize),
             config::Shortfall::Capacity);
-    p.blockRows =
-        std::min(rows, std::max<std::uint32_t>(1, (s.outH() + kMinBlocksPerCore - 1) / kMinBlocksPerCore));
-    for (std::uint32_t r0 = 0; r0 < s.outH(); r0 += p.blockRows) {
-        PoolBlock b;
-        b.r0 = r0;
-        b.r1 = std::min(s.outH(), r0 + p.blockRows);
-        std::tie(b.in0, b.inRows) = inRows(b.r0, b.r1);
-        p.blocks.push_back(b);
-    }
+    p.blockRows = std::min(
+        rows, std::max<std::uint32_t>(
+                  1, static_cast<std::uint32_t>((tallest + kMinBlocksPerCore - 1) / kMinBlocksPerCore)));
+    p.blocks.resize(cores);
+    for (unsigned c = 0; c < cores; ++c)
+        for (auto r0 = static_cast<std::uint32_t>(bands[c].first); r0 < bands[c].first + bands[c].count;
+             r0 += p.blockRows) {
+            PoolBlock b;
+            b.r0 = r0;
+            b.r1 = static_cast<std::uint32_t>(
+                std::min<std::uint64_t>(bands[c].first + bands[c].count, r0 + p.blockRows));
+            std::tie(b.in0, b.inRows) = inRows(b.r0, b.r1);
+            p.blocks[c].push_back(b);
+        }
     MemoryLayout layout(*am, 128);
     for (unsigned i = 0; i < 2; ++i) {
         p.inBuf[i] =
