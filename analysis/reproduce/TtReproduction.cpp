@@ -20,6 +20,7 @@
 #include "sim/config/Loader.h"
 #include "sim/config/Reader.h"
 #include "sim/report/HumanUnits.h"
+#include "workloads/conv/ConvShapeReader.h"
 #include "workloads/tt/TensorTrainKernel.h"
 #include "workloads/tt/TensorTrainShape.h"
 
@@ -96,28 +97,17 @@ Network readNetwork(const config::Reader& n, const std::map<std::string, Layer>&
     const Node* list = workload.find("layers");
     if (!list || !list->isSequence())
         n.fail("workload", "'" + net.workload + "' has no layer list");
-    auto count = [&](const Node& row, const char* key, std::uint64_t fallback) -> std::uint64_t {
-        const Node* v = row.find(key);
-        if (!v)
-            return fallback;
-        try {
-            if (v->isScalar())
-                return std::stoull(v->scalar());
-        } catch (const std::exception&) {
-        }
-        throw ConfigError(v->location(), v->path().empty() ? key : v->path(), "expected a whole number");
-    };
-    for (const Node& row : list->items()) {
-        const Node* name = row.find("name");
-        if (!name || !name->isScalar())
+    // Each convolution or FC row read as every conv2d row reads it (its name, its shape and their
+    // errors); element-wise and pooling rows (`op`) hold no weights.
+    std::map<std::string, std::size_t> names;
+    for (std::size_t i = 0; i < list->items().size(); ++i) {
+        Reader row(list->items()[i]);
+        const std::string name = readLayerName(row, i, names);
+        if (row.has("op"))
             continue;
-        if (row.find("op"))
-            continue;  // element-wise or pooling: no weights
-        const std::uint64_t k = count(row, "k", 1),
-                            groups = std::max<std::uint64_t>(1, count(row, "groups", 1));
-        const std::uint64_t w = count(row, "filters", 0) * (count(row, "channels", 0) / groups) *
-                                count(row, "kh", k) * count(row, "kw", k);
-        net.weights[name->scalar()] = w;
+        const ConvShape shape = readConvShape(row);
+        const std::uint64_t w = std::uint64_t{shape.filters} * shape.groupChannels() * shape.taps();
+        net.weights[name] = w;
         net.totalWeights += w;
     }
     for (const auto& item : n.node("fc_layers").items()) {

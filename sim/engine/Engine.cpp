@@ -230,8 +230,7 @@ void Engine::waitUntil(std::uint64_t cycle, StallReason reason) {
 }
 
 std::uint64_t Engine::reserveSlot(std::uint64_t earliest, bool bundleStart) {
-    bool canShare = slotsUsed_ > 0 && cycle_ == issueCycle_ + 1 && slotsUsed_ < config_.issueWidth &&
-                    !(config_.vliw && bundleStart) && earliest <= issueCycle_;
+    const bool canShare = issueCycleHasSlot() && !(config_.vliw && bundleStart) && earliest <= issueCycle_;
     std::uint64_t s = canShare ? issueCycle_ : std::max(earliest, cycle_);
     if (canShare) {
         ++slotsUsed_;

@@ -141,14 +141,16 @@ private:
     void waitUntil(std::uint64_t cycle, StallReason reason);
     // Accounts the cycles up to and including the issue cycle of an op.
     void accountIssue(std::uint64_t issueCycle, StallReason gapReason, StallReason opReason);
-    // The earliest cycle the next op can issue in: the current issue cycle while it has a slot
-    // free (a dual-issue core's second op), else cycle_. Time is synchronised to it, never past
-    // it: an op issued in a cycle the kernel has left would reach memory a cycle late, and only
-    // when a quantum ended between the two ops.
+    // Whether the cycle that last issued still has a slot free (a dual-issue core's second op).
+    bool issueCycleHasSlot() const {
+        return slotsUsed_ > 0 && slotsUsed_ < config_.issueWidth && cycle_ == issueCycle_ + 1;
+    }
+    // The earliest cycle the next op can issue in: the last issue cycle while it has a slot free
+    // (a VLIW bundle issues whole), else cycle_. Time is synchronised to it, never past it: an op
+    // issued in a cycle the kernel has left would reach memory a cycle late, and only when a
+    // quantum ended between the two ops.
     std::uint64_t nextIssueFloor() const {
-        return !config_.vliw && slotsUsed_ > 0 && slotsUsed_ < config_.issueWidth && cycle_ == issueCycle_ + 1
-                   ? issueCycle_
-                   : cycle_;
+        return !config_.vliw && issueCycleHasSlot() ? issueCycle_ : cycle_;
     }
     std::uint64_t reserveSlot(std::uint64_t earliest, bool bundleStart);
     unsigned pickUnit(OpKind kind, std::uint64_t& freeAt);

@@ -14,6 +14,14 @@ struct Slice {
     std::uint64_t count = 0;
 };
 
+// The most items any slice holds (contiguousSlices gives the remainder to the last slices).
+inline std::uint64_t largestSlice(const std::vector<Slice>& slices) {
+    std::uint64_t most = 0;
+    for (const Slice& s : slices)
+        most = std::max(most, s.count);
+    return most;
+}
+
 inline std::vector<Slice> contiguousSlices(std::uint64_t total, std::uint64_t parts, std::uint64_t granule) {
     const std::uint64_t granules = (total + granule - 1) / granule;
     std::vector<Slice> slices;

@@ -542,15 +542,9 @@ bool splitFilters(const RvvLayer& l, const std::string& split, std::size_t threa
     if (std::all_of(byPixel.begin(), byPixel.end(), [](const Slice& s) { return s.count > 0; }))
         return false;
     auto roundUp = [](std::uint64_t n, std::uint64_t m) { return (n + m - 1) / m * m; };
-    auto widest = [](const std::vector<Slice>& slices) {
-        std::uint64_t w = 0;
-        for (const auto& s : slices)
-            w = std::max(w, s.count);
-        return w;
-    };
     const std::uint64_t k = l.k(), filters = l.s.filters;
-    const std::uint64_t pixelsEach = widest(byPixel);
-    const std::uint64_t filtersEach = widest(contiguousSlices(filters, threads, g.ro));
+    const std::uint64_t pixelsEach = largestSlice(byPixel);
+    const std::uint64_t filtersEach = largestSlice(contiguousSlices(filters, threads, g.ro));
     const std::uint64_t byPixels = pixelsEach * k + roundUp(pixelsEach, g.rb) * roundUp(filters, g.ro) * k;
     const std::uint64_t byFilters =
         l.pixels() * k + roundUp(l.pixels(), g.rb) * roundUp(filtersEach, g.ro) * k;
@@ -695,9 +689,7 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
             for (std::size_t t = 0; t < engines.size(); ++t)
                 l.rows[t] = l.filterSlices[t].count ? Slice{0, l.pixels()} : Slice{0, 0};
         }
-        std::uint64_t widest = 1;
-        for (const auto& r : l.rows)
-            widest = std::max(widest, r.count);
+        const std::uint64_t widest = std::max<std::uint64_t>(1, largestSlice(l.rows));
         const std::uint64_t holds = p.memory->cacheBytes ? p.memory->cacheBytes : p.memory->size;
         const std::uint64_t fit = holds / 2 / (l.k() * p.elem()) / g.rb * g.rb;
         l.tile = std::min(widest, tilePixels ? tilePixels : std::max<std::uint64_t>(g.rb, fit));

@@ -393,14 +393,8 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
         p.byRows ? contiguousSlices(s.outH(), cores, 1) : std::vector<Slice>(cores, Slice{0, s.outH()});
     p.channels =
         p.byRows ? std::vector<Slice>(cores, Slice{0, s.channels}) : contiguousSlices(s.channels, cores, 1);
-    // The buffers hold the most channels any core has (contiguousSlices gives the remainder to the
-    // last slices: 6 channels on 4 cores are 1, 1, 2, 2).
-    std::uint64_t widest = 0;
-    for (const Slice& c : p.channels)
-        widest = std::max(widest, c.count);
-    std::uint64_t tallest = 0;
-    for (const Slice& b : bands)
-        tallest = std::max(tallest, b.count);
+    // The buffers hold the most channels any core has (6 channels on 4 cores are 1, 1, 2, 2).
+    const std::uint64_t widest = largestSlice(p.channels), tallest = largestSlice(bands);
     // Input rows a block of n output rows reads, inside the map.
     auto inRows = [&](std::uint32_t r0, std::uint32_t r1) {
         const std::int64_t first = std::max<std::int64_t>(0, std::int64_t{r0} * s.stride - s.padH);

@@ -323,10 +323,7 @@ public:
     }
     // The busiest core's loop (its vectors at the loop's II) against the DDR traffic at its peak.
     double estimatedSeconds() const override {
-        std::uint64_t busiest = 0;  // contiguousSlices gives the remainder to the last slices
-        for (const Slice& slice : p_.slices)
-            busiest = std::max(busiest, slice.count);
-        const double vectors = std::ceil(static_cast<double>(busiest) / p_.lanes);
+        const double vectors = std::ceil(static_cast<double>(largestSlice(p_.slices)) / p_.lanes);
         const double loop = std::ceil(vectors / p_.unroll) * p_.schedule.ii / p_.clockHz;
         double bytes = 0.0;
         for (const auto& [level, n] : compulsoryBytes())
