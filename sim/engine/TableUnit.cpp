@@ -73,6 +73,8 @@ IssueCost TableUnit::issue(const Op& op) {
     kind.elements[d] += op.vl > 0 ? kind.memoryElements(op) : 1;  // scalar ops: see collect()
     if (kind.variant && kind.mayVary(op))  // the row depends on the op (reduce_ordered, slide_up)
         return variantCost(op, kind);
+    if (kind.reciprocalTable && !kind.scalar)
+        return tableCost(op, kind);
     return cost(op, kind, kind.reciprocalTable, kind.singleOccupancy, kind.singleLatency);
 }
 
@@ -82,18 +84,32 @@ __attribute__((noinline)) IssueCost TableUnit::variantCost(const Op& op, const K
     return cost(op, kind, r.reciprocalTable, r.singleOccupancy, r.singleLatency);
 }
 
+// A table-timed op of a kind without variant: its occupancy and latency depend on its vl, type,
+// LMUL, stride and fields alone, kept from the last op of the kind.
+IssueCost TableUnit::tableCost(const Op& op, Kind& kind) {
+    Kind::TableCost& last = kind.lastTable;
+    if (!last.valid || last.vl != op.vl || last.dtype != op.dtype || last.lmul8 != op.lmul8 ||
+        last.fields != op.count || last.stride != op.stride)
+        last = Kind::TableCost{
+            true, op.vl, op.dtype, op.lmul8, op.count, op.stride, occupancyCycles(op), latency(op)};
+    return IssueCost{chargeOccupancy(last.occupancy), last.latency, work(op)};
+}
+
+std::uint64_t TableUnit::chargeOccupancy(double occupancy) {
+    const double owed = occupancy + owed_;
+    const std::uint64_t cycles = std::max<std::uint64_t>(1, ceilCycles(owed));
+    owed_ = std::min(0.0, owed - static_cast<double>(cycles));
+    if (owed_ > -1e-9)
+        owed_ = 0.0;  // no drift from rounding errors
+    return cycles;
+}
+
 inline __attribute__((always_inline)) IssueCost TableUnit::cost(const Op& op, const Kind& kind,
                                                                 bool reciprocalTable,
                                                                 std::uint64_t singleOccupancy,
                                                                 std::uint64_t singleLatency) {
-    if (reciprocalTable && !kind.scalar) {
-        const double owed = occupancyCycles(op) + owed_;
-        const std::uint64_t cycles = std::max<std::uint64_t>(1, ceilCycles(owed));
-        owed_ = std::min(0.0, owed - static_cast<double>(cycles));
-        if (owed_ > -1e-9)
-            owed_ = 0.0;  // no drift from rounding errors
-        return IssueCost{cycles, latency(op), work(op)};
-    }
+    if (reciprocalTable && !kind.scalar)
+        return IssueCost{chargeOccupancy(occupancyCycles(op)), latency(op), work(op)};
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
     if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes && op.lmul8 <= 8)
         return IssueCost{singleOccupancy, singleLatency, kind.work * op.vl};

@@ -126,6 +126,17 @@ private:
         std::uint64_t singleOccupancy = 0;  // of its row (a kind without variant), copied
         std::uint64_t singleLatency = 0;
         double work = 0.0;  // per element
+        // The last table-timed op's figures (see tableCost()): a stream repeats the same few ops.
+        struct TableCost {
+            bool valid = false;
+            std::uint32_t vl = 0;
+            DType dtype = DType::F32;
+            std::uint8_t lmul8 = 0;
+            std::uint32_t fields = 0;
+            std::int64_t stride = 0;
+            double occupancy = 0.0;
+            std::uint64_t latency = 0;
+        } lastTable;
         std::array<std::uint64_t, kDTypes> ops{};
         std::array<std::uint64_t, kDTypes> elements{};
         bool mayVary(const Op& op) const { return variantFlags == 0 || (op.flags & variantFlags) != 0; }
@@ -143,6 +154,9 @@ private:
     }
     IssueCost memoryCost(const Op& op);
     IssueCost variantCost(const Op& op, const Kind& kind);
+    IssueCost tableCost(const Op& op, Kind& kind);
+    // Charges `occupancy` fractional cycles, carrying what rounding leaves to the next op.
+    std::uint64_t chargeOccupancy(double occupancy);
     // issue()'s cost of an op of `kind`, given its row's single-register figures.
     IssueCost cost(const Op& op, const Kind& kind, bool reciprocalTable, std::uint64_t singleOccupancy,
                    std::uint64_t singleLatency);

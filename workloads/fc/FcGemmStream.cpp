@@ -20,6 +20,10 @@ public:
 
 protected:
     bool refill(std::vector<Op>& out) override {
+        if (inBlock_) {
+            continueBlock(out);
+            return true;
+        }
         if (!started_) {
             started_ = true;
             if (p_.forkJoin && p_.threads.size() > 1)
@@ -37,26 +41,53 @@ protected:
                     control(OpKind::Barrier, kJoinBarrier, static_cast<std::uint32_t>(p_.threads.size())));
             return !out.empty();
         }
-        const std::uint64_t width = blockWidth();
+        width_ = blockWidth();
+        i_ = 0;
+        inBlock_ = true;
         if (p_.overOut)
-            blockOverOut(out, width);
+            outPrologue(out);
         else
-            blockOverIn(out, width);
+            inPrologue(out);
+        continueBlock(out);
+        return true;
+    }
+
+private:
+    // A block's steps along `in` go out a few at a time, so the buffer of ops the engine reads
+    // stays small (a block over a long `in` holds thousands of ops).
+    static constexpr unsigned kStepsPerRefill = 16;
+    void continueBlock(std::vector<Op>& out) {
+        for (unsigned n = 0; n < kStepsPerRefill && i_ < p_.in; ++n)
+            i_ = p_.overOut ? outStep(out, i_) : inStep(out, i_);
+        if (i_ < p_.in)
+            return;
+        if (p_.overOut)
+            outEpilogue(out);
+        else
+            inEpilogue(out);
+        inBlock_ = false;
         // Next block: batch rows inside, outputs outside (a block of W rows stays within the
         // L1's reach while every batch row passes it).
         b_ += p_.rb;
         if (b_ >= p_.batch) {
             b_ = 0;
-            o_ += width;
+            o_ += width_;
             if (o_ >= slice_.count) {
                 o_ = 0;
                 ++pass_;
             }
         }
-        return true;
     }
+    // The current block's first output, batch rows and (over `out`) vector length and vectors.
+    std::uint64_t blockFirstOutput() const { return slice_.first + o_; }
+    unsigned blockRows() const {
+        return static_cast<unsigned>(std::min<std::uint64_t>(p_.rb, p_.batch - b_));
+    }
+    std::uint32_t outVl() const {
+        return static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, width_));
+    }
+    unsigned outVectors() const { return static_cast<unsigned>(width_ / outVl()); }
 
-private:
     // Vector register groups: the accumulators, then the x rows, then the W rows.
     std::uint8_t acc(unsigned b, unsigned o) const {
         return static_cast<std::uint8_t>((b * p_.ro + o) * p_.accGroup());
@@ -88,51 +119,59 @@ private:
     // Over `out`: rb·ro vectors of outputs y[b][o … o + vl), each Σ_i x[b][i] · W[o …][i]: per i a
     // scalar load of x[b][i] per batch row (flw), a strided load of a W column per output vector
     // (vlse32, stride `in`), rb·ro vfmacc.vf; the vectors stored unit-stride at the end.
-    void blockOverOut(std::vector<Op>& out, std::uint64_t width) {
-        const std::uint64_t o0 = slice_.first + o_;
-        const unsigned rb = static_cast<unsigned>(std::min<std::uint64_t>(p_.rb, p_.batch - b_));
-        const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, width));
-        const auto ro = static_cast<unsigned>(width / vl);
+    void outPrologue(std::vector<Op>& out) {
+        const std::uint64_t o0 = blockFirstOutput();
+        const std::uint32_t vl = outVl();
         const unsigned elem = p_.elem();
-        for (unsigned b = 0; b < rb; ++b)
+        for (unsigned b = 0; b < blockRows(); ++b)
             out.push_back(scalar(OpKind::SAdd, xPtr(b), kZero, p_.xAddr + (b_ + b) * p_.in * elem));
-        for (unsigned o = 0; o < ro; ++o)
+        for (unsigned o = 0; o < outVectors(); ++o)
             out.push_back(scalar(OpKind::SAdd, wPtr(o), kZero, p_.wAddr + (o0 + o * vl) * p_.in * elem));
         out.push_back(scalar(OpKind::SAdd, kEnd, kZero, p_.wAddr + (o0 * p_.in + p_.in) * elem));
         setVl(out, vl);
-        for (std::uint64_t i = 0; i < p_.in; ++i) {
-            for (unsigned b = 0; b < rb; ++b) {
-                Op op;
-                op.kind = OpKind::ScalarLoad;
-                op.dtype = p_.dtype;
-                op.dst = xValue(b);
-                op.space = p_.memory->id;
-                op.addr = p_.xAddr + ((b_ + b) * p_.in + i) * elem;
-                op.base = xPtr(b);
-                out.push_back(op);
-            }
-            for (unsigned o = 0; o < ro; ++o) {
-                Op op = load(wColumn(o), wPtr(o), p_.wAddr + ((o0 + o * vl) * p_.in + i) * elem, vl);
-                op.stride = static_cast<std::int64_t>(p_.in * elem);
-                out.push_back(op);
-            }
-            for (unsigned o = 0; o < ro; ++o) {
-                for (unsigned b = 0; b < rb; ++b)
-                    out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xValue(b), wColumn(o)));
-            }
-            loopTail(out, rb, ro, elem, i + 1 < p_.in);
-        }
+    }
+    std::uint64_t outStep(std::vector<Op>& out, std::uint64_t i) {
+        const std::uint64_t o0 = blockFirstOutput();
+        const unsigned rb = blockRows(), ro = outVectors();
+        const std::uint32_t vl = outVl();
+        const unsigned elem = p_.elem();
         for (unsigned b = 0; b < rb; ++b) {
+            Op op;
+            op.kind = OpKind::ScalarLoad;
+            op.dtype = p_.dtype;
+            op.dst = xValue(b);
+            op.space = p_.memory->id;
+            op.addr = p_.xAddr + ((b_ + b) * p_.in + i) * elem;
+            op.base = xPtr(b);
+            out.push_back(op);
+        }
+        for (unsigned o = 0; o < ro; ++o) {
+            Op op = load(wColumn(o), wPtr(o), p_.wAddr + ((o0 + o * vl) * p_.in + i) * elem, vl);
+            op.stride = static_cast<std::int64_t>(p_.in * elem);
+            out.push_back(op);
+        }
+        for (unsigned o = 0; o < ro; ++o) {
+            for (unsigned b = 0; b < rb; ++b)
+                out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xValue(b), wColumn(o)));
+        }
+        loopTail(out, rb, ro, elem, i + 1 < p_.in);
+        return i + 1;
+    }
+    void outEpilogue(std::vector<Op>& out) {
+        const std::uint64_t o0 = blockFirstOutput();
+        const std::uint32_t vl = outVl();
+        const unsigned elem = p_.elem();
+        for (unsigned b = 0; b < blockRows(); ++b) {
             out.push_back(
                 scalar(OpKind::SAdd, yPtr(b), kZero, p_.yAddr + ((b_ + b) * p_.yStride() + o0) * elem));
-            for (unsigned o = 0; o < ro; ++o) {
+            for (unsigned o = 0; o < outVectors(); ++o) {
                 Op store = vectorStore(p_.dtype, acc(b, o), p_.memory->id,
                                        p_.yAddr + ((b_ + b) * p_.yStride() + o0 + o * vl) * elem, vl);
                 store.base = yPtr(b);
                 out.push_back(store);
             }
         }
-        blockLoop(out, width);
+        blockLoop(out, width_);
     }
 
     // Pointer increments, the compare of W row 0's pointer with its end, the back-edge.
@@ -158,10 +197,10 @@ private:
     }
 
     // Over `in`: rb·ro dot products of length `in`.
-    void blockOverIn(std::vector<Op>& out, std::uint64_t width) {
-        const std::uint64_t o0 = slice_.first + o_;
-        const unsigned rb = static_cast<unsigned>(std::min<std::uint64_t>(p_.rb, p_.batch - b_));
-        const auto ro = static_cast<unsigned>(width);
+    void inPrologue(std::vector<Op>& out) {
+        const std::uint64_t o0 = blockFirstOutput();
+        const unsigned rb = blockRows();
+        const auto ro = static_cast<unsigned>(width_);
         const unsigned elem = p_.elem();
         // Row pointers and the end the loop compares W row 0's pointer against.
         for (unsigned b = 0; b < rb; ++b)
@@ -179,19 +218,30 @@ private:
                 }
             }
         }
-        for (std::uint64_t i = 0; i < p_.in; i += p_.vlmax) {
-            const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, p_.in - i));
-            setVl(out, vl);
+    }
+    std::uint64_t inStep(std::vector<Op>& out, std::uint64_t i) {
+        const std::uint64_t o0 = blockFirstOutput();
+        const unsigned rb = blockRows();
+        const auto ro = static_cast<unsigned>(width_);
+        const unsigned elem = p_.elem();
+        const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, p_.in - i));
+        setVl(out, vl);
+        for (unsigned b = 0; b < rb; ++b)
+            out.push_back(load(xReg(b), xPtr(b), p_.xAddr + ((b_ + b) * p_.in + i) * elem, vl));
+        for (unsigned o = 0; o < ro; ++o)
+            out.push_back(load(wReg(o), wPtr(o), p_.wAddr + ((o0 + o) * p_.in + i) * elem, vl));
+        for (unsigned o = 0; o < ro; ++o) {
             for (unsigned b = 0; b < rb; ++b)
-                out.push_back(load(xReg(b), xPtr(b), p_.xAddr + ((b_ + b) * p_.in + i) * elem, vl));
-            for (unsigned o = 0; o < ro; ++o)
-                out.push_back(load(wReg(o), wPtr(o), p_.wAddr + ((o0 + o) * p_.in + i) * elem, vl));
-            for (unsigned o = 0; o < ro; ++o) {
-                for (unsigned b = 0; b < rb; ++b)
-                    out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xReg(b), wReg(o)));
-            }
-            loopTail(out, rb, ro, std::uint64_t{vl} * elem, i + vl < p_.in);
+                out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xReg(b), wReg(o)));
         }
+        loopTail(out, rb, ro, std::uint64_t{vl} * elem, i + vl < p_.in);
+        return i + vl;
+    }
+    void inEpilogue(std::vector<Op>& out) {
+        const std::uint64_t o0 = blockFirstOutput();
+        const unsigned rb = blockRows();
+        const auto ro = static_cast<unsigned>(width_);
+        const unsigned elem = p_.elem();
         // Each accumulator summed over its lanes (vfredusum, then vfmv.f.s) and stored (fsw at an
         // immediate offset of its y row's pointer).
         setVl(out, p_.reduceVl());
@@ -218,7 +268,7 @@ private:
                 out.push_back(store);
             }
         }
-        blockLoop(out, width);
+        blockLoop(out, width_);
     }
 
     void setVl(std::vector<Op>& out, std::uint32_t vl) {
@@ -267,7 +317,10 @@ private:
     unsigned pass_ = 0;
     std::uint64_t b_ = 0, o_ = 0;  // the next block: its first batch row, its first output in the slice
     std::uint64_t blocks_ = 0;
-    std::uint32_t vl_ = 0;  // the vector length last set
+    std::uint32_t vl_ = 0;     // the vector length last set
+    bool inBlock_ = false;     // a block's steps are still going out
+    std::uint64_t width_ = 0;  // the current block's outputs
+    std::uint64_t i_ = 0;      // its next step's first element of `in`
 };
 
 }  // namespace
