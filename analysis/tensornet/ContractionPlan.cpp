@@ -15,7 +15,7 @@ ContractionPlan makePlan(const TnLayer& layer, unsigned breakAt, bool leftToRigh
     ContractionPlan p;
     p.leftToRight = leftToRight;
     p.breakAt = breakAt;
-    p.ringRank = layer.format == Format::TR ? layer.ranks[breakAt] : 1;
+    p.ringRank = layer.ranks[breakAt];  // a train's r_0 is 1: broken there, nothing is carried
     // Rotated: core c of the chain is the layer's core (breakAt + c) mod d, rank j is r_(breakAt + j).
     std::vector<unsigned> cores;
     std::vector<std::uint64_t> ranks;
@@ -57,15 +57,14 @@ ContractionPlan makePlan(const TnLayer& layer, unsigned breakAt, bool leftToRigh
 std::string ContractionPlan::name(Format format) const {
     const char* dir = leftToRight ? "left-to-right" : "right-to-left";
     if (format == Format::TT)
-        return dir;
+        return breakAt == 0 ? std::string(dir) : fmt::format("train@{} {}", breakAt, dir);
     return fmt::format("ring@{} {}", breakAt, dir);
 }
 
 std::vector<ContractionPlan> contractionCandidates(const TnLayer& layer, unsigned elementBytes) {
     layer.validate();
     std::vector<ContractionPlan> plans;
-    const unsigned breaks = layer.format == Format::TR ? layer.d() : 1;
-    for (unsigned k = 0; k < breaks; ++k)
+    for (unsigned k = 0; k < layer.d(); ++k)
         for (bool ltr : {true, false})
             plans.push_back(makePlan(layer, k, ltr, elementBytes));
     return plans;
@@ -78,9 +77,13 @@ ContractionPlan leftToRightPlan(const TnLayer& layer, unsigned elementBytes) {
 
 ContractionPlan chooseContraction(const TnLayer& layer, Objective objective, unsigned elementBytes) {
     const auto plans = contractionCandidates(layer, elementBytes);
+    // Among equal FLOPs (a train broken where its ranks meet a 1 costs no more), fewer chains:
+    // each is a pass of its own over the input (the balanced 1x1 layer's TT [1,4,1] started at
+    // core 1 ties in FLOPs and ran 2.6x slower on k1 as four chains).
     auto key = [&](const ContractionPlan& p) {
-        return objective == Objective::Flops ? std::make_tuple(p.flops, p.peakIntermediate, p.trafficBytes)
-                                             : std::make_tuple(p.peakIntermediate, p.flops, p.trafficBytes);
+        return objective == Objective::Flops
+                   ? std::make_tuple(p.flops, p.ringRank, p.peakIntermediate, p.trafficBytes)
+                   : std::make_tuple(p.peakIntermediate, p.flops, p.ringRank, p.trafficBytes);
     };
     std::size_t best = 0;
     for (std::size_t i = 1; i < plans.size(); ++i)

@@ -1,10 +1,12 @@
 // How the forward pass of a TT or TR layer contracts the input with the cores, one core at a time.
 //
-// A plan is a direction and, for a ring, the rank where the ring is broken. It is realised as a
+// A plan is a direction and the rank where the chain is broken: a train is a ring whose closing
+// rank r_0 = r_d is 1, so it may start at any core as a ring does (its mode order free, the 2·d
+// orders a ring has), the rank r_k where it starts then carried as a ring's is. It is realised as a
 // chain shape (TtShape, ends r_0 = r_d = 1) that the TT einsum chain runs last core first:
 //   right to left: the cores as they are (the chain's first einsum is core d − 1);
 //   left to right: the cores reversed (the input's modes are then laid out in reverse order);
-//   ring broken before core k: the cores rotated to start at k; rank r_k is carried as r_k
+//   broken before core k: the cores rotated to start at k; rank r_k is carried as r_k
 //     separate chains (end cores sliced at ring index a), whose outputs are summed — the FLOPs
 //     are r_k times the chain's, since the ring index rides through every step.
 // For each candidate the plan reports per step its FLOPs, operand sizes and the bytes it moves
@@ -37,8 +39,8 @@ struct ContractionStep {
 
 struct ContractionPlan {
     bool leftToRight = false;
-    unsigned breakAt = 0;         // the ring is broken before this core (0 for TT)
-    std::uint64_t ringRank = 1;   // chains summed: r_breakAt for TR, 1 for TT
+    unsigned breakAt = 0;         // the chain is broken before this core
+    std::uint64_t ringRank = 1;   // chains summed: r_breakAt (1 for a train broken before core 0)
     TtShape chain;                // rotated / reversed cores, ends 1, run last core first
     std::vector<unsigned> cores;  // the layer's core held by chain core c
     std::vector<ContractionStep> steps;
@@ -46,15 +48,16 @@ struct ContractionPlan {
     std::uint64_t peakIntermediate = 0;  // elements, of one chain
     std::uint64_t trafficBytes = 0;
 
-    // "left-to-right", "right-to-left", "ring@2 left-to-right"
+    // "left-to-right", "right-to-left" (a train from core 0), "train@2 left-to-right", "ring@2 left-to-right"
     std::string name(Format format) const;
 };
 
-// Every candidate of the layer: TT both directions; TR both directions at every break point.
+// Every candidate of the layer: both directions at every break point (TT and TR alike).
 std::vector<ContractionPlan> contractionCandidates(const TnLayer& layer, unsigned elementBytes);
 // The plan that runs core 0 first, as the cores stand (a ring broken before core 0).
 ContractionPlan leftToRightPlan(const TnLayer& layer, unsigned elementBytes);
-// The best candidate by the objective; ties go to fewer FLOPs, then the smaller peak, then the first.
+// The best candidate by the objective; ties go to fewer FLOPs, then fewer chains, then the smaller
+// peak, then less traffic, then the first.
 ContractionPlan chooseContraction(const TnLayer& layer, Objective objective, unsigned elementBytes);
 
 Objective parseObjective(const std::string& text);  // "flops" | "peak"; std::invalid_argument else

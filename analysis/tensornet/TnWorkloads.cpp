@@ -71,8 +71,9 @@ ReproRun layerRun(const std::string& name, const std::string& target, const TnLa
                     fmt::format("workload.out={}", layer.outSize()),
                     fmt::format("workload.batch={}", layer.rows),
                     fmt::format("workload.{}={{in: {}, out: {}, ranks: {}}}",
-                                layer.format == Format::TT ? "tt" : "tr", listText(plan.chain.in),
-                                listText(plan.chain.out), listText(ranks))};
+                                // a train started inside runs as the ring it then is
+                                layer.format == Format::TT && plan.ringRank == 1 ? "tt" : "tr",
+                                listText(plan.chain.in), listText(plan.chain.out), listText(ranks))};
         return run;
     }
     std::string layers;

@@ -49,9 +49,14 @@ TEST(ContractionPlan, TwoCoreTrainFlopsMatchClosedForms) {
     l.rows = 7;
     const std::uint64_t B = 7, n0 = 3, n1 = 5, m0 = 4, m1 = 2, r = 6;
     const auto plans = contractionCandidates(l, 4);
-    ASSERT_EQ(plans.size(), 2u);
+    // Both directions from core 0, and both broken before core 1 (r_1 = 6 chains carried).
+    ASSERT_EQ(plans.size(), 4u);
     const ContractionPlan& ltr = plans[0];
     const ContractionPlan& rtl = plans[1];
+    EXPECT_EQ(ltr.ringRank, 1u);
+    EXPECT_EQ(plans[2].ringRank, r);
+    EXPECT_EQ(plans[2].name(Format::TT), "train@1 left-to-right");
+    EXPECT_EQ(plans[3].flops, plans[3].chain.flops(B) * r);
     EXPECT_TRUE(ltr.leftToRight);
     EXPECT_EQ(rtl.flops, 2 * m1 * (B * n0) * r * n1 + 2 * m0 * (B * m1) * (n0 * r));
     EXPECT_EQ(ltr.flops, 2 * m0 * (B * n1) * r * n0 + 2 * m1 * (B * m0) * (n1 * r));
@@ -61,16 +66,39 @@ TEST(ContractionPlan, TwoCoreTrainFlopsMatchClosedForms) {
     EXPECT_EQ(leftToRightPlan(l, 4).flops, ltr.flops);
 }
 
+// A train may start at any core as a ring may (its mode order free): broken before core k, the
+// rank r_k rides through every step, 1 at core 0.
 TEST(ContractionPlan, RingFlopsAreTheRingRankTimesTheChain) {
     std::mt19937_64 rng(7);
-    for (int trial = 0; trial < 100; ++trial) {
-        const TnLayer l = randomLayer(rng, Format::TR);
+    for (int trial = 0; trial < 200; ++trial) {
+        const TnLayer l = randomLayer(rng, trial % 2 ? Format::TT : Format::TR);
         for (const auto& p : contractionCandidates(l, 1)) {
             EXPECT_EQ(p.ringRank, l.ranks[p.breakAt]);
             EXPECT_EQ(p.flops, p.chain.flops(l.rows) * p.ringRank) << l.describe() << " " << p.name(l.format);
         }
         EXPECT_EQ(contractionCandidates(l, 1).size(), 2u * l.d());
     }
+}
+
+// Two cores meet at r_0 = 1 once a train is broken before core 1: that order ties in FLOPs with
+// one from an end, and the tie goes to the single chain (four chains ran 2.6× slower on k1).
+TEST(ContractionPlan, AFlopTieGoesToFewerChains) {
+    TnLayer l;
+    l.name = "balanced";
+    l.format = Format::TT;
+    l.in = {4, 8};
+    l.out = {4, 8};
+    l.ranks = {1, 4, 1};
+    l.rows = 16;
+    const auto plans = contractionCandidates(l, 4);
+    bool tie = false;
+    for (const auto& p : plans)
+        for (const auto& q : plans)
+            tie = tie || (p.flops == q.flops && p.ringRank == 1 && q.ringRank > 1);
+    ASSERT_TRUE(tie);
+    const ContractionPlan chosen = chooseContraction(l, Objective::Flops, 4);
+    EXPECT_EQ(chosen.ringRank, 1u) << chosen.name(l.format);
+    EXPECT_EQ(chosen.breakAt, 0u);
 }
 
 TEST(ContractionPlan, ChosenOrderIsNeverWorseThanLeftToRight) {
