@@ -626,6 +626,47 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     EXPECT_EQ(left["view"], "a view of its input: moves no data / 0");
 }
 
+// PRelu's slope is its second operand: per channel, a constant (up to 1), or of the output's shape;
+// a steeper constant slope or a broadcast first input is listed with the reason.
+TEST(OnnxLayers, PReluBecomesAVectorLayerWithItsSlopes) {
+    test::InMemoryOnnxGraph m("m.onnx");
+    m.tensor("x", {1, 4, 9, 9});
+    m.tensor("c", {8, 4, 3, 3});
+    m.tensor("z", {1, 8, 7, 7});
+    m.g.nodes.push_back(OnnxNode{"Conv", "conv", {"x", "c"}, {"z"}, {}, {}, {}});
+    m.tensor("y", {1, 4, 9, 9});
+    m.tensor("slopes", {4, 1, 1});
+    m.tensor("each", {1, 4, 9, 9});
+    m.tensor("quarter", {});
+    m.g.scalars["quarter"] = 0.25;
+    m.tensor("steep", {});
+    m.g.scalars["steep"] = 2.0;
+    m.g.nodes.push_back(OnnxNode{"PRelu", "perchannel", {"x", "slopes"}, {"y"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"PRelu", "one", {"x", "quarter"}, {"y"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"PRelu", "full", {"x", "each"}, {"y"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"PRelu", "steep", {"x", "steep"}, {"y"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"PRelu", "swapped", {"slopes", "x"}, {"y"}, {}, {}, {}});
+    const config::Node tree = onnxWorkloadTree(m.g);
+    std::map<std::string, const config::Node*> layers;
+    for (const auto& l : tree.find("layers")->items())
+        layers[l.find("name")->scalar()] = &l;
+    auto key = [&](const std::string& layer, const char* k) {
+        const config::Node* v = layers.count(layer) ? layers[layer]->find(k) : nullptr;
+        return v ? v->scalar() : std::string("(none)");
+    };
+    EXPECT_EQ(key("perchannel", "op"), "PRelu");
+    EXPECT_EQ(key("perchannel", "broadcast"), "channel");
+    EXPECT_EQ(key("one", "broadcast"), "constant");
+    EXPECT_EQ(key("one", "value"), "0.25");
+    EXPECT_EQ(key("full", "broadcast"), "(none)");
+    std::map<std::string, std::string> left;
+    for (const auto& n : tree.find("not_simulated")->items())
+        left[n.find("node")->scalar()] = n.find("reason")->scalar();
+    ASSERT_EQ(left.size(), 2u);
+    EXPECT_NE(left["steep"].find("slope of 2"), std::string::npos) << left["steep"];
+    EXPECT_NE(left["swapped"].find("PRelu with a broadcast input"), std::string::npos) << left["swapped"];
+}
+
 // The ONNX nodes lowered to vector layers are exactly the layer ops conv2d/rvv runs (the fuzz
 // harness checks rows by the first list, the kernel reads them by the second).
 TEST(OnnxLayers, VectorNodeOpsAreTheVectorLayerOps) {

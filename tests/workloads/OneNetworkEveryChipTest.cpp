@@ -391,6 +391,37 @@ TEST(OneNetworkEveryChip, LeakyReluRunsOnEveryChip) {
     std::remove(path.c_str());
 }
 
+// PRelu on every chip: max(x, slope·x) with one slope per channel (loaded beside each pixel's
+// strip), one for the tensor, or one per element; bit-exact against the reference, where the
+// slopes of the test data (−1 … 1) take both signs; a constant slope above 1 is refused at its key.
+TEST(OneNetworkEveryChip, PReluRunsOnEveryChip) {
+    const std::string path = "/tmp/tessim-prelu-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path)
+        << "kernel: conv2d\nlayers:\n"
+           "  - {name: conv, h: 8, w: 8, channels: 8, filters: 16, k: 3, pad: 1}\n"
+           "  - {name: perchannel, op: PRelu, h: 8, w: 8, channels: 16, broadcast: channel}\n"
+           "  - {name: one, op: PRelu, h: 8, w: 8, channels: 16, broadcast: constant, value: 0.25}\n"
+           "  - {name: each, op: PRelu, h: 8, w: 8, channels: 16}\n";
+    for (const std::string target : {"k1", "ftm2000", "npu"}) {
+        const auto j = runNetwork("--target " + target + " --workload " + path + " --set workload.dtype=" +
+                                  (target == "npu" ? "i8" : "f32") + " --functional");
+        ASSERT_FALSE(j.is_null()) << target;
+        EXPECT_EQ(j["functional"]["mismatches"], 0) << target << " " << j["functional"];
+        EXPECT_EQ(j["functional"]["elements"], 4 * 8 * 8 * 16) << target;
+        for (const auto& l : j["layers"]) {
+            EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << target;
+            if (l["name"] != "conv")
+                EXPECT_EQ(l["op"], "PRelu") << target;
+        }
+    }
+    const auto steep = test::runTessim("run --target k1 --workload " + path +
+                                       " --set 'workload.layers[2].value=1.5' --format json");
+    EXPECT_EQ(steep.exitCode, 2);
+    EXPECT_TRUE(steep.out.empty());
+    EXPECT_NE(steep.err.find("value: PRelu runs as max(x, slope·x)"), std::string::npos) << steep.err;
+    std::remove(path.c_str());
+}
+
 // Concat and Transpose move data: each runs as a copy of its output's elements through the chip's
 // vector unit (RVV on the K1, the DSP's cores, the npu's vpu), bit-exact, no arithmetic counted,
 // its DDR bytes those of one read and one write where a DMA moves them.

@@ -30,6 +30,7 @@ constexpr OpName kOps[] = {{"Relu", VectorLayerOp::Relu},
                            {"Add", VectorLayerOp::Add},
                            {"Mul", VectorLayerOp::Mul},
                            {"Sub", VectorLayerOp::Sub},
+                           {"PRelu", VectorLayerOp::PRelu},
                            {"Concat", VectorLayerOp::Copy},
                            {"Transpose", VectorLayerOp::Copy},
                            {"MaxPool", VectorLayerOp::MaxPool},
@@ -92,6 +93,11 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
                                      : SecondOperand::Tensor;
         if (l.second == SecondOperand::Constant)
             l.constant = r.get<double>("value");
+        if (l.op == VectorLayerOp::PRelu && l.second == SecondOperand::Constant && !(l.constant <= 1.0))
+            r.fail("value",
+                   fmt::format("PRelu runs as max(x, slope·x), which is PRelu for slopes up to 1, not "
+                               "{} (that needs a compare and a merge)",
+                               l.constant));
     }
     if (l.op == VectorLayerOp::HardSigmoid) {
         l.alpha = r.get<double>("alpha", 0.2);
@@ -244,6 +250,10 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
             binary(OpKind::Mul, kResult, kOperandA);
         break;
     }
+    case VectorLayerOp::PRelu:  // vfmul.vv by the slopes, vfmax.vv with x
+        binary(OpKind::Mul, kOperandA, kOperandB);
+        binary(OpKind::Max, kResult, kOperandA);
+        break;
     default: binary(l_.binaryKind(), kOperandA, kOperandB); break;  // Add, Sub, Mul
     }
     Op store = vectorStore(dtype_, result, space_, out_ + e0 * elem, vl);
@@ -330,11 +340,18 @@ void RvvVectorLayerEmitter::channelItem(std::vector<Op>& out, std::uint64_t item
     Op b = vectorLoad(dtype_, kOperandB, space_, inB_ + c0 * elem, vl);
     b.base = regs_.srcB;
     out.push_back(b);
-    Op op = vectorOp(l_.binaryKind(), dtype_, vl);
+    Op op = vectorOp(l_.op == VectorLayerOp::PRelu ? OpKind::Mul : l_.binaryKind(), dtype_, vl);
     op.dst = kResult;
     op.src[0] = kOperandA;
     op.src[1] = kOperandB;
     out.push_back(op);
+    if (l_.op == VectorLayerOp::PRelu) {  // max(x, slope·x)
+        Op keep = vectorOp(OpKind::Max, dtype_, vl);
+        keep.dst = kResult;
+        keep.src[0] = kResult;
+        keep.src[1] = kOperandA;
+        out.push_back(keep);
+    }
     out.push_back(vectorStore(dtype_, kResult, space_, out_ + at, vl));
     out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.count, regs_.count, -1.0));
     out.push_back(branchOp(DType::I32, regs_.count, item + 1 < items_.first + items_.count));
@@ -367,6 +384,8 @@ double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t 
             const double b = l.second == SecondOperand::Constant  ? roundTo(dtype, l.constant)
                              : l.second == SecondOperand::Channel ? testValue(dtype, i % l.s.channels, saltB)
                                                                   : testValue(dtype, i, saltB);
+            if (l.op == VectorLayerOp::PRelu)
+                return std::max(a, mulIn(dtype, a, b));
             return l.op == VectorLayerOp::Add   ? addIn(dtype, a, b)
                    : l.op == VectorLayerOp::Sub ? addIn(dtype, a, -b)
                                                 : mulIn(dtype, a, b);

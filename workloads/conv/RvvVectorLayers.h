@@ -29,7 +29,8 @@ enum class VectorLayerOp {
     Add,
     Mul,
     Sub,
-    Copy,  // Concat, Transpose: the output's elements read and written once (a layout move)
+    PRelu,  // x for x ≥ 0, slope·x below, the slope per channel (or one, or per element): max(x, slope·x)
+    Copy,   // Concat, Transpose: the output's elements read and written once (a layout move)
     MaxPool,
     AveragePool,
     GlobalAveragePool,
@@ -61,8 +62,10 @@ struct RvvVectorLayer {
     OpKind binaryKind() const {
         return op == VectorLayerOp::Add ? OpKind::Add : op == VectorLayerOp::Sub ? OpKind::Sub : OpKind::Mul;
     }
+    // PRelu's second operand is its slope.
     bool binary() const {
-        return op == VectorLayerOp::Add || op == VectorLayerOp::Mul || op == VectorLayerOp::Sub;
+        return op == VectorLayerOp::Add || op == VectorLayerOp::Mul || op == VectorLayerOp::Sub ||
+               op == VectorLayerOp::PRelu;
     }
     // The hard activations read alpha, beta, 0 and 1 from a constant pool in memory into scalar
     // registers (flw), as compiled code does, and use them as vector-scalar operands (.vf forms).
@@ -92,8 +95,9 @@ struct RvvVectorLayer {
 // A row of a layer list whose `op` is one of vectorLayerOps(): h, w, channels; a pool's k (or kh,
 // kw), stride, pad (or pad_h, pad_w) — a global pool's window is the whole image; Clip's min and
 // max (default: ReLU6's 0 and 6); HardSigmoid's alpha and beta (ONNX's 0.2, 0.5); LeakyRelu's alpha
-// (ONNX's 0.01); Add's and Mul's `broadcast`
-// (none, channel: C values over every pixel, constant: `value`).
+// (ONNX's 0.01); Add's, Sub's, Mul's and PRelu's `broadcast` (none, channel: C values over every
+// pixel, constant: `value`; PRelu's slopes). PRelu runs as max(x, slope·x), which is PRelu for slopes
+// up to 1 (learnt slopes are small: 0.25 at initialisation); a constant slope above 1 is refused.
 RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
 
 // What one thread of a vector layer emits, chunk by chunk. Registers: v0 the result or

@@ -57,7 +57,7 @@ struct Recipe {
 
 // Relu: max(x, 0); Clip: min(max(x, lo), hi); Add, Sub, Mul: x ∘ y or x ∘ c; HardSigmoid:
 // min(max(x·α + β, 0), 1), one rounding for the fma; HardSwish: that times x; LeakyRelu:
-// max(x·α, x) (min for α > 1).
+// max(x·α, x) (min for α > 1); PRelu: max(x·slope, x).
 Recipe recipeOf(const RvvVectorLayer& l) {
     using O = Operand;
     switch (l.op) {
@@ -77,6 +77,10 @@ Recipe recipeOf(const RvvVectorLayer& l) {
             r.steps.push_back({OpKind::Mul, O::Previous, O::X});
         return r;
     }
+    case VectorLayerOp::PRelu:  // max(x, slope·x)
+        if (l.second == SecondOperand::Constant)
+            return {{{OpKind::Mul, O::X, O::C0}, {OpKind::Max, O::Previous, O::X}}, {l.constant}};
+        return {{{OpKind::Mul, O::X, O::Y}, {OpKind::Max, O::Previous, O::X}}, {}};
     default:
         if (l.second == SecondOperand::Constant)
             return {{{l.binaryKind(), O::X, O::C0}}, {l.constant}};
@@ -363,7 +367,7 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     DspVectorParams p;
     config::Reader w = workloadReader(layer);
     const std::string op = w.oneOf("op", {"Relu", "Clip", "HardSigmoid", "HardSwish", "LeakyRelu", "Add",
-                                          "Sub", "Mul", "Concat", "Transpose"});
+                                          "Sub", "Mul", "PRelu", "Concat", "Transpose"});
     p.layer = readVectorLayer(w, op);
     p.recipe = recipeOf(p.layer);
     std::string stated;

@@ -401,7 +401,8 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
     if (!pool) {
         // Add and Mul commute: the operand of the output's shape first, the other second. Sub
         // does not: its second operand is the one broadcast (x − bias), never the first.
-        const bool binary = n.op == "Add" || n.op == "Mul" || n.op == "Sub";
+        // PRelu's slope (input 1) is broadcast as Sub's second operand is.
+        const bool binary = n.op == "Add" || n.op == "Mul" || n.op == "Sub" || n.op == "PRelu";
         // Concat and Transpose move the output's elements once: a copy through the vector unit.
         const bool copy = n.op == "Concat" || n.op == "Transpose";
         std::size_t full = 0;
@@ -413,8 +414,9 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
                 return m;
             }
             full = 1;
-            if (n.op == "Sub") {
-                m.reason = "Sub with its broadcast operand first (c − x) is not lowered";
+            if (n.op == "Sub" || n.op == "PRelu") {
+                m.reason = n.op == "Sub" ? "Sub with its broadcast operand first (c − x) is not lowered"
+                                         : "PRelu with a broadcast input (its slope of the output's shape)";
                 return m;
             }
         }
@@ -451,6 +453,12 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
                 return m;
             } else if (b->elements() == y->elements()) {
             } else if (b->elements() == 1 && g.scalar(n.inputs[other])) {
+                if (n.op == "PRelu" && !(*g.scalar(n.inputs[other]) <= 1.0)) {
+                    m.reason = fmt::format("PRelu with a slope of {} (the lowering, max(x, slope·x), is "
+                                           "PRelu for slopes up to 1)",
+                                           *g.scalar(n.inputs[other]));
+                    return m;
+                }
                 row.set("broadcast", scalar("constant", at));
                 row.set("value", scalar(fmt::format("{}", *g.scalar(n.inputs[other])), at));
             } else if (dims == perChannel) {
@@ -570,8 +578,8 @@ bool viewOnly(const std::string& op) {
 
 const std::set<std::string>& vectorNodeOps() {
     static const std::set<std::string> ops{
-        "Relu", "Clip",    "HardSigmoid", "HardSwish",         "LeakyRelu",     "Add",    "Mul",
-        "Sub",  "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat", "Transpose"};
+        "Relu",  "Clip",    "HardSigmoid", "HardSwish",         "LeakyRelu",     "Add",    "Mul",      "Sub",
+        "PRelu", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat", "Transpose"};
     return ops;
 }
 
@@ -623,7 +631,7 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
         else if (!vectorNodeOps().count(n.op))
             m.reason = "tessim lowers Conv, Gemm and MatMul (and QLinearConv, ConvInteger, QLinearMatMul, "
                        "MatMulInteger) as conv2d layers and Relu, Clip, HardSigmoid, "
-                       "HardSwish, LeakyRelu, Add, Mul, MaxPool, AveragePool, GlobalAveragePool, "
+                       "HardSwish, LeakyRelu, PRelu, Add, Sub, Mul, MaxPool, AveragePool, GlobalAveragePool, "
                        "GlobalMaxPool, Concat, "
                        "Transpose as vector "
                        "layers";

@@ -1,7 +1,7 @@
 // An ONNX model → a tessim workload tree (kernel `onnx`): every Conv, Gemm and MatMul node the
 // MAC array can run becomes a conv2d layer with the model's shapes (after shape inference); every
-// Relu, Clip, HardSigmoid, HardSwish, LeakyRelu, Add, Mul (operands of the output's shape, or one per channel
-// or a constant), MaxPool, AveragePool (explicit symmetric
+// Relu, Clip, HardSigmoid, HardSwish, LeakyRelu, Add, Sub, Mul, PRelu (operands of the output's shape, or one
+// per channel or a constant; PRelu's slope up to 1), MaxPool, AveragePool (explicit symmetric
 // pads, no dilation, floor mode) and global pool a vector layer {op, h, w, channels, window, Clip's
 // min and max, and the node's flops and bytes as below}, which a kernel row that runs no vector
 // layers lists as not simulated (OnnxKernel); every other node is listed in `not_simulated` with
