@@ -201,5 +201,39 @@ TEST(ConvPlanner, ResNet18DoubleBufferBeatsStaticSingleAndNearsTheBounds) {
     }
 }
 
+// Seed 001's own planner (plan conv2d/seed-bands): full-width bands of band_bytes / (C·W) − (K − 1)
+// output rows with every channel and filter. The 1080p layer's 6-row bands need 3.27 MB with
+// tessim's INT32 accumulators: refused on the 1 MiB npu with the arithmetic, run on 4 MiB; on a
+// small map the bands run bit-exact.
+TEST(ConvPlanner, TheSeedsOwnPlannerSizesBandsAsItsCodeDoes) {
+    const auto refused = test::runTessim("run --target npu --workload conv1080p --plan seed-bands");
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_TRUE(refused.out.empty());
+    EXPECT_NE(refused.err.find("band_bytes: no tiling fits the SRAM"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("(tile_h 6, tile_w 960, tile_c 64, tile_f 64) needs 3271680 B"),
+              std::string::npos)
+        << refused.err;
+    const auto big =
+        runCli("run --target npu --workload conv1080p --plan seed-bands --set target.sram.size=4MiB");
+    ASSERT_FALSE(big.is_null());
+    EXPECT_EQ(big["plan"]["config"]["tile_h"], 6);  // 524288 / (64 · 960) = 8 input rows, less 2
+    EXPECT_EQ(big["plan"]["config"]["tile_w"], 960);
+    EXPECT_EQ(big["plan"]["config"]["tile_c"], 64);
+    EXPECT_EQ(big["plan"]["config"]["tile_f"], 64);
+    // 16 × 32 map of 8 channels: 2 KiB hold 8 rows of 256 B, 6 output rows a band (3×3 kernel).
+    const auto small = runCli(
+        "run --target npu --workload resnet18 --plan seed-bands --set plan.band_bytes=2KiB --set "
+        "'workload.layers=[{name: c, h: 16, w: 32, channels: 8, filters: 8, k: 3, stride: 1, pad: 1}]' "
+        "--functional");
+    ASSERT_FALSE(small.is_null());
+    EXPECT_EQ(small["functional"]["mismatches"], 0) << small["functional"];
+    EXPECT_EQ(small["plan"]["config"]["layers"][0]["tile_h"], 6);
+    const auto tiny = test::runTessim(
+        "run --target npu --workload resnet18 --plan seed-bands --set plan.band_bytes=512B --set "
+        "'workload.layers=[{name: c, h: 16, w: 32, channels: 8, filters: 8, k: 3, stride: 1, pad: 1}]'");
+    EXPECT_EQ(tiny.exitCode, 2);
+    EXPECT_NE(tiny.err.find("fewer than the 3-row kernel"), std::string::npos) << tiny.err;
+}
+
 }  // namespace
 }  // namespace tessim

@@ -117,7 +117,8 @@ const std::vector<std::string>& cleanCases() {
         "--target minimal --workload pointer_chase --set workload.bytes=16KiB",
         // npu
         "--target npu --plan double-buffer " + kSmallConv, "--target npu --plan naive " + kSmallConv,
-        "--target npu --plan static-single " + kSmallConv, kConv + " --functional",
+        "--target npu --plan static-single " + kSmallConv,
+        "--target npu --plan seed-bands --set plan.band_bytes=2KiB " + kSmallConv, kConv + " --functional",
         kConv + " --set plan.tile_c=8 --functional",
         // k1
         "--target k1 --workload axpy --set workload.n=4096 --functional",

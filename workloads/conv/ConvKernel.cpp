@@ -308,6 +308,18 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
         pl.oneOf("loop_order", {"auto", "filters-outer", "spatial-outer"}, std::string("auto"));
     req.autoOrder = order == "auto";
     req.order = order == "spatial-outer" ? LoopOrder::SpatialOuter : LoopOrder::FiltersOuter;
+    // Seed 001's own planner (its TensorTilingPlanner): bands of full-width rows, every channel and
+    // filter, as many input rows as one buffer of band_bytes holds (C·W bytes a row at INT8), less
+    // the K − 1 halo rows: out_h_step = band_bytes / (C·W) − (K − 1) output rows a band.
+    std::uint64_t bandBytes = 0;
+    if (pl.has("band_bytes")) {
+        for (const char* key : {"tile_h", "tile_w", "tile_c", "tile_f"})
+            if (readTile(pl, key, 0) != 0)  // only auto beside it
+                pl.fail(key,
+                        "band_bytes sizes the tiles as seed 001's planner does: no tile_h, tile_w, tile_c "
+                        "or tile_f beside it");
+        bandBytes = pl.get<Bytes>("band_bytes", Range<Bytes>{Bytes{1}, Bytes{~0ULL}}).value;
+    }
     const EngineInfo* engine = &planEngine(pl, target);
     const std::string engineName = engine->name;
     // DMA channels: all the engine's DMA has unless the plan asks for fewer.
@@ -395,8 +407,25 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
         p.macsPerSecond = macsPerSecond;
         p.arraySource = arraySource;
         std::string message;
-        if (!planTiling(p.s, p.strategy, req, m, p.t, message)) {
-            std::string key = pl.has("tile_h") ? "tile_h" : "strategy";
+        TileRequest layerRequest = req;
+        if (bandBytes > 0) {
+            const ConvShape g = p.s.group();
+            const std::uint64_t rowBytes = std::uint64_t{g.channels} * g.w;  // INT8
+            const std::uint64_t rows = bandBytes / rowBytes;
+            if (rows < g.kh)
+                pl.fail(
+                    "band_bytes",
+                    fmt::format("{} B hold {} input rows of {} B ({} channels × {} columns), fewer than the "
+                                "{}-row kernel: the seed's planner stops here (\"SRAM too small to hold "
+                                "single tile line\"){}",
+                                bandBytes, rows, rowBytes, g.channels, g.w, g.kh,
+                                listed ? fmt::format(" (layer {} '{}')", p.index, p.name) : std::string()));
+            layerRequest.th =
+                static_cast<std::uint32_t>(std::min<std::uint64_t>(rows - (g.kh - 1), 1u << 24));
+            layerRequest.tw = layerRequest.tc = layerRequest.tf = kFull;
+        }
+        if (!planTiling(p.s, p.strategy, layerRequest, m, p.t, message)) {
+            std::string key = pl.has("tile_h") ? "tile_h" : pl.has("band_bytes") ? "band_bytes" : "strategy";
             std::string layer =
                 listed ? fmt::format("layer {} '{}' ", p.index, p.name) : std::string("layer ");
             pl.fail(key,
