@@ -132,7 +132,8 @@ TEST(PlanLookup, APathOrADirectoryQualifiedNameStillWorks) {
     EXPECT_TRUE(endsWith(resolvePlanPath("conv2d/naive", config::Node()), "configs/plans/conv2d/naive.yaml"));
     const std::string e = planError("conv2d/nope", config::Node());
     EXPECT_NE(e.find("no plan named 'nope' in "), std::string::npos) << e;
-    EXPECT_NE(e.find("conv2d/ (its plans: double-buffer, im2col, naive, rvv-im2col, seed-bands, shuffle, static-single)"),
+    EXPECT_NE(e.find("conv2d/ (its plans: double-buffer, im2col, naive, rvv-im2col, seed-bands, shuffle, "
+                     "static-single)"),
               std::string::npos)
         << e;
     EXPECT_NE(planError("elsewhere/nope", config::Node()).find("plan file 'elsewhere/nope' does not exist"),
