@@ -88,10 +88,8 @@ __attribute__((noinline)) IssueCost TableUnit::variantCost(const Op& op, const K
 // LMUL, stride and fields alone, kept from the last op of the kind.
 IssueCost TableUnit::tableCost(const Op& op, Kind& kind) {
     Kind::TableCost& last = kind.lastTable;
-    if (!last.valid || last.vl != op.vl || last.dtype != op.dtype || last.lmul8 != op.lmul8 ||
-        last.fields != op.count || last.stride != op.stride)
-        last = Kind::TableCost{
-            true, op.vl, op.dtype, op.lmul8, op.count, op.stride, occupancyCycles(op), latency(op)};
+    if (!last.key.matches(op))
+        last = Kind::TableCost{CostKey::of(op), occupancyCycles(op), latency(op)};
     return IssueCost{chargeOccupancy(last.occupancy), last.latency, work(op)};
 }
 
@@ -123,10 +121,8 @@ __attribute__((noinline)) IssueCost TableUnit::memoryCost(const Op& op) {
     // A stream repeats the same few accesses: the cost of the last one of each op kind is kept
     // (a memory op's cost depends on its row, vl, dtype and stride alone).
     MemoryCost& last = rows_[rowOf(op)].lastMemoryCost;
-    if (!last.valid || last.vl != op.vl || last.dtype != op.dtype || last.stride != op.stride ||
-        last.fields != op.count || last.lmul8 != op.lmul8)
-        last = MemoryCost{
-            true, op.vl, op.dtype, op.stride, op.count, op.lmul8, IssueCost{occupancy(op), latency(op), 0.0}};
+    if (!last.key.matches(op))
+        last = MemoryCost{CostKey::of(op), IssueCost{occupancy(op), latency(op), 0.0}};
     return last.cost;
 }
 

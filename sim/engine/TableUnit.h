@@ -93,14 +93,26 @@ private:
     double tableReciprocal(const OpTimingInfo& t, const Op& op) const;
 
     static constexpr std::size_t kDTypes = 6;
-    // Memory units: the last op's cost per timing row (see memoryCost()).
-    struct MemoryCost {
+    // What an op's cost depends on besides its row: kept with the last op's cost, as a stream
+    // repeats the same few ops.
+    struct CostKey {
         bool valid = false;
         std::uint32_t vl = 0;
         DType dtype = DType::F32;
         std::int64_t stride = 0;
         std::uint32_t fields = 0;
         std::uint8_t lmul8 = 0;
+        static CostKey of(const Op& op) {
+            return CostKey{true, op.vl, op.dtype, op.stride, op.count, op.lmul8};
+        }
+        bool matches(const Op& op) const {
+            return valid && vl == op.vl && dtype == op.dtype && stride == op.stride && fields == op.count &&
+                   lmul8 == op.lmul8;
+        }
+    };
+    // Memory units: the last op's cost per timing row (see memoryCost()).
+    struct MemoryCost {
+        CostKey key;
         IssueCost cost{};
     };
     // A timing row (one per timing class), with the integer costs of an op that fits one
@@ -128,12 +140,7 @@ private:
         double work = 0.0;  // per element
         // The last table-timed op's figures (see tableCost()): a stream repeats the same few ops.
         struct TableCost {
-            bool valid = false;
-            std::uint32_t vl = 0;
-            DType dtype = DType::F32;
-            std::uint8_t lmul8 = 0;
-            std::uint32_t fields = 0;
-            std::int64_t stride = 0;
+            CostKey key;
             double occupancy = 0.0;
             std::uint64_t latency = 0;
         } lastTable;

@@ -543,6 +543,21 @@ TEST(OnnxLayers, ConcatAndTransposeBecomeCopyLayers) {
     EXPECT_EQ(tree.find("not_simulated")->items().size(), 0u);
 }
 
+// A workload tree's layer rows by name; key() gives one key of one of them, "(none)" where absent.
+struct LayerRows {
+    std::map<std::string, const config::Node*> rows;
+    explicit LayerRows(const config::Node& tree) {
+        for (const auto& l : tree.find("layers")->items())
+            rows[l.find("name")->scalar()] = &l;
+    }
+    std::size_t size() const { return rows.size(); }
+    std::string key(const std::string& layer, const char* k) const {
+        const auto at = rows.find(layer);
+        const config::Node* v = at != rows.end() ? at->second->find(k) : nullptr;
+        return v ? v->scalar() : std::string("(none)");
+    }
+};
+
 // Element-wise and pooling nodes become vector layers with their shapes, Clip's bounds and the
 // node's FLOPs and bytes; the attributes the RVV pools do not run are listed with the reason.
 TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
@@ -580,13 +595,8 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     m.g.nodes.push_back(OnnxNode{"Sub", "centre", {"x", "row"}, {"sum"}, {}, {}, {}});
     m.g.nodes.push_back(OnnxNode{"Sub", "reversed", {"row", "x"}, {"sum"}, {}, {}, {}});
     const config::Node tree = onnxWorkloadTree(m.g);
-    std::map<std::string, const config::Node*> layers;
-    for (const auto& l : tree.find("layers")->items())
-        layers[l.find("name")->scalar()] = &l;
-    auto key = [&](const std::string& layer, const char* k) {
-        const config::Node* v = layers.count(layer) ? layers[layer]->find(k) : nullptr;
-        return v ? v->scalar() : std::string("(none)");
-    };
+    const LayerRows layers(tree);
+    const auto key = [&](const std::string& layer, const char* k) { return layers.key(layer, k); };
     ASSERT_EQ(layers.size(), 13u);
     EXPECT_EQ(key("leaky", "op"), "LeakyRelu");
     EXPECT_EQ(key("leaky", "alpha"), "0.2");
@@ -647,13 +657,8 @@ TEST(OnnxLayers, PReluBecomesAVectorLayerWithItsSlopes) {
     m.g.nodes.push_back(OnnxNode{"PRelu", "steep", {"x", "steep"}, {"y"}, {}, {}, {}});
     m.g.nodes.push_back(OnnxNode{"PRelu", "swapped", {"slopes", "x"}, {"y"}, {}, {}, {}});
     const config::Node tree = onnxWorkloadTree(m.g);
-    std::map<std::string, const config::Node*> layers;
-    for (const auto& l : tree.find("layers")->items())
-        layers[l.find("name")->scalar()] = &l;
-    auto key = [&](const std::string& layer, const char* k) {
-        const config::Node* v = layers.count(layer) ? layers[layer]->find(k) : nullptr;
-        return v ? v->scalar() : std::string("(none)");
-    };
+    const LayerRows layers(tree);
+    const auto key = [&](const std::string& layer, const char* k) { return layers.key(layer, k); };
     EXPECT_EQ(key("perchannel", "op"), "PRelu");
     EXPECT_EQ(key("perchannel", "broadcast"), "channel");
     EXPECT_EQ(key("one", "broadcast"), "constant");
