@@ -26,9 +26,11 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     if (c.size % (std::uint64_t{c.ways} * c.lineBytes) != 0)
         r.fail("size", fmt::format("size must be a multiple of ways × line ({} B)",
                                    std::uint64_t{c.ways} * c.lineBytes));
-    std::string policy = r.oneOf("policy", {"lru", "plru", "random"}, std::string("lru"));
+    std::string policy = r.oneOf("policy", {"lru", "plru", "random", "bip", "dip"}, std::string("lru"));
     c.policy = policy == "lru"    ? ReplacementPolicy::Lru
                : policy == "plru" ? ReplacementPolicy::Plru
+               : policy == "bip"  ? ReplacementPolicy::Bip
+               : policy == "dip"  ? ReplacementPolicy::Dip
                                   : ReplacementPolicy::Random;
     if (c.policy == ReplacementPolicy::Plru && (c.ways & (c.ways - 1)) != 0)
         r.fail("policy", "plru needs a power-of-two number of ways");

@@ -19,7 +19,7 @@
 // Functional runs: the cache holds no data; functional bytes pass through to the next level's
 // backing store (debug transport), so every level sees the same, always-current data.
 //
-// YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random), seed (random),
+// YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random | bip | dip), seed (random),
 // clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, writeback_buffer
 // (entries for dirty victims on their way down; default 8), miss_lookahead (duration),
 // same_time_turns (bool, with miss_lookahead 0), next (memory name, wired

@@ -7,7 +7,11 @@ namespace tessim {
 CacheTags::CacheTags(std::uint64_t sets, unsigned ways, ReplacementPolicy policy, std::uint64_t seed)
     : sets_(sets), ways_(ways), policy_(policy), seed_(seed), rng_(seed | 1),
       setsPow2_((sets & (sets - 1)) == 0), lines_(sets * ways), keys_(sets * ways, 0),
-      stamps_(policy == ReplacementPolicy::Lru ? sets * ways : 0, 0),
+      stamps_(policy == ReplacementPolicy::Lru || policy == ReplacementPolicy::Bip ||
+                      policy == ReplacementPolicy::Dip
+                  ? sets * ways
+                  : 0,
+              0),
       plru_(policy == ReplacementPolicy::Plru ? sets : 0, 0) {}
 
 void CacheTags::reset() {
@@ -17,7 +21,9 @@ void CacheTags::reset() {
     std::fill(stamps_.begin(), stamps_.end(), 0);
     for (auto& p : plru_)
         p = 0;
-    clock_ = 0;
+    clock_ = 1;  // stamp 1 is below every touch: BIP's LRU insertions
+    bipFills_ = 0;
+    psel_ = kDipPselMax / 2;
     rng_ = seed_ | 1;
 }
 
@@ -38,7 +44,7 @@ bool CacheTags::contains(std::uint64_t lineNumber) const {
 
 // Tree PLRU: node i has children 2i+1, 2i+2; a bit of 1 means "the victim is on the right".
 void CacheTags::touch(std::uint64_t set, unsigned way) {
-    if (policy_ == ReplacementPolicy::Lru) {
+    if (!stamps_.empty()) {
         stamps_[set * ways_ + way] = ++clock_;
     } else if (policy_ == ReplacementPolicy::Plru) {
         std::uint64_t bits = plru_[set];
@@ -57,7 +63,7 @@ void CacheTags::touch(std::uint64_t set, unsigned way) {
 }
 
 unsigned CacheTags::pickVictim(std::uint64_t set) {
-    if (policy_ == ReplacementPolicy::Lru) {
+    if (!stamps_.empty()) {
         const std::uint64_t* stamps = &stamps_[set * ways_];
         // The first invalid way, else the least recently used: one pass, as invalid ways (never
         // touched since reset) have stamp 0 and valid ones stamps from 1 up, all different.
@@ -72,7 +78,9 @@ unsigned CacheTags::pickVictim(std::uint64_t set) {
         if (keys[w] == 0)
             return w;
     switch (policy_) {
-    case ReplacementPolicy::Lru: break;
+    case ReplacementPolicy::Lru:
+    case ReplacementPolicy::Bip:
+    case ReplacementPolicy::Dip: break;
     case ReplacementPolicy::Plru: {
         std::uint64_t bits = plru_[set];
         unsigned node = 0, way = 0;
@@ -103,6 +111,21 @@ CacheTags::Line& CacheTags::access(std::uint64_t lineNumber, bool& hit, Victim& 
     return install(lineNumber, victim);
 }
 
+// Whether a fill of `set` enters at the LRU position (BIP's, but one fill in kBipInterval); under
+// DIP the leader sets count their misses (this fill is one) and the others follow the better.
+bool CacheTags::insertsAtLru(std::uint64_t set) {
+    bool bip = policy_ == ReplacementPolicy::Bip;
+    if (policy_ == ReplacementPolicy::Dip) {
+        const std::uint64_t leader = set % kDipLeaderSpacing;
+        if (leader == 0)
+            psel_ = std::min(psel_ + 1, kDipPselMax);
+        else if (leader == 1)
+            psel_ = std::max(psel_ - 1, 0);
+        bip = leader == 1 || (leader != 0 && psel_ > kDipPselMax / 2);
+    }
+    return bip && ++bipFills_ % kBipInterval != 0;
+}
+
 CacheTags::Line& CacheTags::install(std::uint64_t lineNumber, Victim& victim) {
     const std::uint64_t set = setOf(lineNumber);
     const unsigned w = pickVictim(set);
@@ -112,7 +135,10 @@ CacheTags::Line& CacheTags::install(std::uint64_t lineNumber, Victim& victim) {
     line.lineNumber = lineNumber;
     line.valid = true;
     keys_[set * ways_ + w] = lineNumber + 1;
-    touch(set, w);
+    if (insertsAtLru(set))
+        stamps_[set * ways_ + w] = 1;  // at the LRU position: the next victim unless used again
+    else
+        touch(set, w);
     return line;
 }
 

@@ -1,5 +1,11 @@
 // The tag array of a set-associative cache with its replacement policy: LRU (exact, by access
-// stamps), tree pseudo-LRU (ways a power of two), or random with a fixed seed (deterministic).
+// stamps), tree pseudo-LRU (ways a power of two), random with a fixed seed (deterministic), or
+// bimodal insertion (BIP: the LRU line is the victim, but a new line enters at the LRU position
+// rather than the MRU one, except every kBipInterval-th fill: a stream larger than the cache then
+// keeps part of what it brought in, where LRU keeps none; a line used again moves to MRU), or
+// dynamic insertion (DIP, Qureshi et al., ISCA 2007: a few leader sets always insert as LRU, a few
+// as BIP, a saturating counter of their misses picks the insertion of every other set — BIP for a
+// stream larger than the cache, LRU for a working set reused before the LRU position evicts it).
 // Holds no data: functional bytes live in the next level's backing store.
 #pragma once
 
@@ -10,7 +16,7 @@
 
 namespace tessim {
 
-enum class ReplacementPolicy { Lru, Plru, Random };
+enum class ReplacementPolicy { Lru, Plru, Random, Bip, Dip };
 
 class CacheTags {
 public:
@@ -43,7 +49,7 @@ public:
         const std::uint64_t key = lineNumber + 1;
         for (unsigned w = 0; w < ways_; ++w) {
             if (keys[w] == key) {
-                if (policy_ == ReplacementPolicy::Lru)
+                if (!stamps_.empty())
                     stamps_[set * ways_ + w] = ++clock_;
                 else
                     touch(set, w);
@@ -73,13 +79,22 @@ private:
     ReplacementPolicy policy_;
     std::uint64_t seed_;
     std::uint64_t rng_;
-    std::uint64_t clock_ = 0;
+    std::uint64_t clock_ = 1;  // touches stamp from 2 up: 1 is below them (BIP), 0 invalid
     bool setsPow2_;
     std::vector<Line> lines_;  // sets × ways
     // Beside lines_, what a look-up compares, packed: lineNumber + 1 of a valid line, 0 if invalid.
     std::vector<std::uint64_t> keys_;
-    std::vector<std::uint64_t> stamps_;  // LRU: each way's last touch (0: never since reset)
-    std::vector<std::uint64_t> plru_;    // one bit tree per set
+    std::vector<std::uint64_t>
+        stamps_;  // LRU, BIP: each way's last touch (0: never since reset; 1: BIP's LRU insert)
+    static constexpr unsigned kBipInterval =
+        32;  // BIP: one fill in 32 enters at MRU (Qureshi et al., ISCA 2007)
+    unsigned bipFills_ = 0;
+    // DIP: sets with index % kDipLeaderSpacing 0 lead for LRU, 1 for BIP; the others follow.
+    static constexpr std::uint64_t kDipLeaderSpacing = 32;
+    static constexpr int kDipPselMax = 1023;  // a 10-bit saturating counter
+    int psel_ = kDipPselMax / 2;              // above the middle: LRU's leaders miss more
+    bool insertsAtLru(std::uint64_t set);
+    std::vector<std::uint64_t> plru_;  // one bit tree per set
 };
 
 }  // namespace tessim

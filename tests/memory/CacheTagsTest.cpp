@@ -47,7 +47,8 @@ TEST(CacheTags, LruFillsInvalidWaysThenEvictsTheLeastRecentlyUsed) {
 
 TEST(CacheTags, AHitTouchesOnlyWhatIsThereAndDirtyVictimsAreReported) {
     for (ReplacementPolicy policy :
-         {ReplacementPolicy::Lru, ReplacementPolicy::Plru, ReplacementPolicy::Random}) {
+         {ReplacementPolicy::Lru, ReplacementPolicy::Plru, ReplacementPolicy::Random, ReplacementPolicy::Bip,
+          ReplacementPolicy::Dip}) {
         CacheTags tags(kTagSets, kTagWays, policy, 7);
         EXPECT_EQ(tags.touchIfPresent(3), nullptr);
         EXPECT_FALSE(tags.contains(3));
@@ -71,6 +72,40 @@ TEST(CacheTags, AHitTouchesOnlyWhatIsThereAndDirtyVictimsAreReported) {
         else
             EXPECT_TRUE(sawDirty || tags.contains(3));
     }
+}
+
+// A cyclic stream of twice the cache: LRU evicts each line before its next use (no hits at all);
+// BIP fills at the LRU position but one fill in 32, so the lines it placed at MRU stay and hit on
+// every later pass; DIP's leaders see LRU miss more and its other sets insert as BIP. A line that
+// hits moves to MRU and is kept over the stream's fills.
+TEST(CacheTags, BimodalInsertionKeepsPartOfAStreamLargerThanTheCache) {
+    const std::uint64_t sets = 64, lines = 2 * sets * kTagWays;
+    for (ReplacementPolicy policy :
+         {ReplacementPolicy::Lru, ReplacementPolicy::Bip, ReplacementPolicy::Dip}) {
+        CacheTags tags(sets, kTagWays, policy, 1);
+        bool hit = false;
+        CacheTags::Victim victim;
+        std::uint64_t hits = 0;
+        for (int pass = 0; pass < 64; ++pass)
+            for (std::uint64_t l = 0; l < lines; ++l) {
+                tags.access(l, hit, victim);
+                hits += hit;
+            }
+        if (policy == ReplacementPolicy::Lru)
+            EXPECT_EQ(hits, 0u);
+        else
+            EXPECT_GT(hits, 64u * lines / 8) << "kept under an eighth of the stream";
+    }
+    // A line used again is at MRU: the fills that follow take the LRU way, not it.
+    CacheTags tags(kTagSets, kTagWays, ReplacementPolicy::Bip, 1);
+    bool hit = false;
+    CacheTags::Victim victim;
+    for (std::uint64_t n = 0; n < kTagWays; ++n)
+        tags.access(lineOfSet0(n), hit, victim);
+    ASSERT_NE(tags.touchIfPresent(lineOfSet0(0)), nullptr);
+    for (std::uint64_t n = kTagWays; n < kTagWays + 8; ++n)
+        tags.access(lineOfSet0(n), hit, victim);
+    EXPECT_TRUE(tags.contains(lineOfSet0(0)));
 }
 
 }  // namespace
