@@ -66,7 +66,8 @@ unsigned CacheTags::pickVictim(std::uint64_t set) {
     if (!stamps_.empty()) {
         const std::uint64_t* stamps = &stamps_[set * ways_];
         // The first invalid way, else the least recently used: one pass, as invalid ways (never
-        // touched since reset) have stamp 0 and valid ones stamps from 1 up, all different.
+        // touched since reset) have stamp 0 and valid ones stamps from 1 up (touches from 2 up, all
+        // different; BIP's and DIP's LRU insertions share 1, the first of them the victim).
         unsigned best = 0;
         for (unsigned w = 1; w < ways_; ++w)
             if (stamps[w] < stamps[best])

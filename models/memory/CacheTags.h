@@ -85,7 +85,7 @@ private:
     // Beside lines_, what a look-up compares, packed: lineNumber + 1 of a valid line, 0 if invalid.
     std::vector<std::uint64_t> keys_;
     std::vector<std::uint64_t>
-        stamps_;  // LRU, BIP: each way's last touch (0: never since reset; 1: BIP's LRU insert)
+        stamps_;  // LRU, BIP, DIP: each way's last touch (0: never since reset; 1: an LRU insert)
     static constexpr unsigned kBipInterval =
         32;  // BIP: one fill in 32 enters at MRU (Qureshi et al., ISCA 2007)
     unsigned bipFills_ = 0;

@@ -250,11 +250,11 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
             binary(OpKind::Mul, kResult, kOperandA);
         break;
     }
-    case VectorLayerOp::PRelu:  // vfmul.vv by the slopes, vfmax.vv with x
-        binary(OpKind::Mul, kOperandA, kOperandB);
-        binary(OpKind::Max, kResult, kOperandA);
+    default:  // Add, Sub, Mul; PRelu: vfmul.vv by the slopes, vfmax.vv with x
+        binary(l_.binaryKind(), kOperandA, kOperandB);
+        if (l_.keepsLargerWithX())
+            binary(OpKind::Max, kResult, kOperandA);
         break;
-    default: binary(l_.binaryKind(), kOperandA, kOperandB); break;  // Add, Sub, Mul
     }
     Op store = vectorStore(dtype_, result, space_, out_ + e0 * elem, vl);
     store.base = regs_.dst;
@@ -340,12 +340,12 @@ void RvvVectorLayerEmitter::channelItem(std::vector<Op>& out, std::uint64_t item
     Op b = vectorLoad(dtype_, kOperandB, space_, inB_ + c0 * elem, vl);
     b.base = regs_.srcB;
     out.push_back(b);
-    Op op = vectorOp(l_.op == VectorLayerOp::PRelu ? OpKind::Mul : l_.binaryKind(), dtype_, vl);
+    Op op = vectorOp(l_.binaryKind(), dtype_, vl);
     op.dst = kResult;
     op.src[0] = kOperandA;
     op.src[1] = kOperandB;
     out.push_back(op);
-    if (l_.op == VectorLayerOp::PRelu) {  // max(x, slope·x)
+    if (l_.keepsLargerWithX()) {  // PRelu: max(x, slope·x)
         Op keep = vectorOp(OpKind::Max, dtype_, vl);
         keep.dst = kResult;
         keep.src[0] = kResult;

@@ -58,10 +58,12 @@ struct RvvVectorLayer {
 
     bool pooling() const { return op >= VectorLayerOp::MaxPool; }
     bool maximum() const { return op == VectorLayerOp::MaxPool || op == VectorLayerOp::GlobalMaxPool; }
-    // The vector op an Add, Sub or Mul applies to its two operands.
+    // The vector op an Add, Sub, Mul or PRelu applies to its two operands (PRelu then keeps the
+    // larger of that and x: keepsLargerWithX()).
     OpKind binaryKind() const {
         return op == VectorLayerOp::Add ? OpKind::Add : op == VectorLayerOp::Sub ? OpKind::Sub : OpKind::Mul;
     }
+    bool keepsLargerWithX() const { return op == VectorLayerOp::PRelu; }
     // PRelu's second operand is its slope.
     bool binary() const {
         return op == VectorLayerOp::Add || op == VectorLayerOp::Mul || op == VectorLayerOp::Sub ||

@@ -77,14 +77,13 @@ Recipe recipeOf(const RvvVectorLayer& l) {
             r.steps.push_back({OpKind::Mul, O::Previous, O::X});
         return r;
     }
-    case VectorLayerOp::PRelu:  // max(x, slope·x)
-        if (l.second == SecondOperand::Constant)
-            return {{{OpKind::Mul, O::X, O::C0}, {OpKind::Max, O::Previous, O::X}}, {l.constant}};
-        return {{{OpKind::Mul, O::X, O::Y}, {OpKind::Max, O::Previous, O::X}}, {}};
-    default:
-        if (l.second == SecondOperand::Constant)
-            return {{{l.binaryKind(), O::X, O::C0}}, {l.constant}};
-        return {{{l.binaryKind(), O::X, O::Y}}, {}};
+    default: {  // Add, Sub, Mul; PRelu then max(slope·x, x)
+        Recipe r = l.second == SecondOperand::Constant ? Recipe{{{l.binaryKind(), O::X, O::C0}}, {l.constant}}
+                                                       : Recipe{{{l.binaryKind(), O::X, O::Y}}, {}};
+        if (l.keepsLargerWithX())
+            r.steps.push_back({OpKind::Max, O::Previous, O::X});
+        return r;
+    }
     }
 }
 
