@@ -41,6 +41,7 @@ CLASSES = {
     "gather": r"vrgather\.vv v8,v16,v24",
     "broadcast": r"vmv\.v\.[xi] v8,(t0|13)",
     "integer reduction": r"vredsum\.vs v8,v16,v24",
+    "integer divide": r"v(div|divu|rem|remu)\.v[vx] v8,v16,(v24|t0)",
 }
 LMULS = {"mf8": 1, "mf4": 2, "mf2": 4, "m1": 8, "m2": 16, "m4": 32, "m8": 64}
 COPIES, UNROLL, LOOPS = 8, 16, 4  # 8 × 16 × 4 = 512 instructions a cell

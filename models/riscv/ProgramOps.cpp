@@ -218,7 +218,7 @@ void InstructionOps::vectorMemory(const Retired& r, GuestMemory& memory, bool st
     op.lmul8 = r.lmul8;  // EMUL: the X60 prices a vector access by its register group
 }
 
-// Vector arithmetic on the vector unit's op kinds: multiply-adds, multiplies, reductions,
+// Vector arithmetic on the vector unit's op kinds: multiply-adds, multiplies, divides, reductions,
 // slides, gathers and broadcasts as such; widening multiply-adds and sums as the widening
 // FMA; moves to a scalar register as a scalar op; everything else as an add.
 void InstructionOps::vectorArithmetic(const Retired& r, Op& op) const {
@@ -282,6 +282,9 @@ void InstructionOps::vectorArithmetic(const Retired& r, Op& op) const {
     } else if ((fp && f6 >= 0x28 && f6 <= 0x2f) || (mv && f6 >= 0x29 && f6 <= 0x2f)) {
         op.kind = OpKind::Fma;
         op.src[2] = vreg(i.rd);
+    } else if ((mv && f6 >= 0x20 && f6 <= 0x23) || (fp && (f6 == 0x20 || f6 == 0x21)) ||
+               (fp && f6 == 0x13 && i.rs1 == 0 && !scalarForm)) {  // vdiv(u), vrem(u), vf(r)div, vfsqrt
+        op.kind = OpKind::Div;
     } else if ((fp && f6 == 0x24) || (mv && f6 >= 0x24 && f6 <= 0x27)) {
         op.kind = OpKind::Mul;
     } else if ((mv || fp) && f6 >= 0x30) {  // widening: vwmacc, vfwmacc, vfwadd …

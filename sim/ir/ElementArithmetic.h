@@ -128,6 +128,16 @@ inline double addIn(DType t, double a, double b) {
     return roundTo(t, static_cast<double>(static_cast<std::int64_t>(a) + static_cast<std::int64_t>(b)));
 }
 
+// FP: the quotient rounded once (exact in double for f16 and f32 operands up to that rounding,
+// which a double quotient rounded to f32 never doubles: 53 ≥ 2·24 + 2). Integers: truncated towards
+// zero (the double quotient of two values below 2^31 never crosses an integer) and wrapped to the
+// width; a divide by zero gives all ones (−1), as RISC-V's div does.
+inline double divIn(DType t, double a, double b) {
+    if (t == DType::F16 || t == DType::F32 || t == DType::F64)
+        return roundTo(t, a / b);
+    return b == 0 ? -1.0 : roundTo(t, std::trunc(a / b));
+}
+
 inline double decodeElement(DType t, const std::uint8_t* p) {
     switch (t) {
     case DType::I8: {

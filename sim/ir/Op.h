@@ -57,6 +57,7 @@ enum class OpKind : std::uint16_t {
     Max,   // vd ← max(vs0, vs1) (vfmax, vmax): pooling, ReLU
     Min,   // vd ← min(vs0, vs1) (vfmin, vmin): clipping
     Sub,   // vd ← vs0 − vs1 (vfsub, vsub; ss0 first: vfrsub)
+    Div,   // vd ← vs0 / vs1 (vfdiv, vdiv, vdivu; vfrdiv, remainders and vfsqrt timed alike: one divider)
     BuiltInCount  // number of built-in kinds, not an op
 };
 

@@ -131,6 +131,11 @@ void sub(const Op& op, OpExecution& exec) {
     elementwise(op, exec, 2, [&](double a, double b, double) { return addIn(op.dtype, a, -b); });
 }
 
+// a / b rounded once (RVV's divide by zero: all ones for integers, IEEE for FP).
+void divide(const Op& op, OpExecution& exec) {
+    elementwise(op, exec, 2, [&](double a, double b, double) { return divIn(op.dtype, a, b); });
+}
+
 void broadcast(const Op& op, OpExecution& exec) {
     const double value = roundTo(op.dtype, op.src[0] == kNoReg ? op.imm : exec.scalar(op.src[0]));
     auto& d = exec.vector(op.dst);
@@ -193,12 +198,7 @@ void scalarMul(const Op& op, OpExecution& exec) {
 
 // Integer division truncates towards zero and by zero gives all ones (RISC-V); FP divides.
 void scalarDivide(const Op& op, OpExecution& exec) {
-    const double a = exec.scalar(op.src[0]), b = second(op, exec);
-    const bool fp = op.dtype == DType::F16 || op.dtype == DType::F32 || op.dtype == DType::F64;
-    if (fp)
-        exec.scalar(op.dst) = roundTo(op.dtype, a / b);
-    else
-        exec.scalar(op.dst) = b == 0 ? -1.0 : roundTo(op.dtype, std::trunc(a / b));
+    exec.scalar(op.dst) = divIn(op.dtype, exec.scalar(op.src[0]), second(op, exec));
 }
 
 void scalarFma(const Op& op, OpExecution& exec) {

@@ -53,6 +53,7 @@ void add(const Op&, OpExecution&);
 void max(const Op&, OpExecution&);
 void min(const Op&, OpExecution&);
 void sub(const Op&, OpExecution&);
+void divide(const Op&, OpExecution&);
 void broadcast(const Op&, OpExecution&);
 void slide(const Op&, OpExecution&);
 void gather(const Op&, OpExecution&);

@@ -274,6 +274,11 @@ std::vector<OpDescriptor> builtInRows() {
         d.timing = "add";
         rows.push_back(d);
     }
+    // The divider: iterative, far slower than an add (the X60's vdiv.vv e32 takes 24 cycles at m1
+    // where vadd takes 1), so a unit times it on a row of its own.
+    rows.push_back(computeOp(OpKind::Div, "div", 1.0,
+                             "vd ← vs0 / vs1 (vfdiv, vdiv, vdivu; vfrdiv, vrem, vfsqrt timed alike)",
+                             &divide));
     // The operands each kind cannot do without. Scalar FP rows stand for several instructions (a
     // square root reads one register, a divide two): one source for those.
     const struct {
@@ -290,7 +295,7 @@ std::vector<OpDescriptor> builtInRows() {
         {OpKind::SegStore, false, 1}, {OpKind::SDiv, true, 1},         {OpKind::FAdd, true, 1},
         {OpKind::FMul, true, 2},      {OpKind::FMadd, true, 3},        {OpKind::FDiv, true, 1},
         {OpKind::FCvt, true, 1},      {OpKind::FCmp, true, 1},         {OpKind::Max, true, 2},
-        {OpKind::Min, true, 2},       {OpKind::Sub, true, 2}};
+        {OpKind::Min, true, 2},       {OpKind::Sub, true, 2},          {OpKind::Div, true, 2}};
     for (const auto& o : operands) {
         rows[static_cast<std::size_t>(o.kind)].needsDest = o.dest;
         rows[static_cast<std::size_t>(o.kind)].sources = o.sources;

@@ -111,6 +111,29 @@ TEST(FunctionalOps, MaxAndMinComputeElementwiseAndCostAsAdd) {
     EXPECT_EQ(clipped.cycles, runOn("rvv", clip(OpKind::Add, OpKind::Add)).cycles);
 }
 
+// Divides element by element, rounded once (a zero divisor gives IEEE's infinity), on the
+// divider's own row: unpipelined, so a second independent divide issues a whole reciprocal later.
+TEST(FunctionalOps, DivideComputesElementwiseOnAnUnpipelinedDivider) {
+    FunctionalMemory& t = makeTarget().functionalMemory();
+    std::vector<float> x{1.0f, -3.0f, 10.0f, 0.1f, 7.0f, 1e30f, -0.5f, 2.0f};
+    std::vector<float> y{3.0f, 2.0f, -4.0f, 3.0f, 0.0f, 1e-10f, 0.25f, 7.0f};
+    t.write(0, kX, x.data(), x.size() * 4);
+    t.write(0, kIndex, y.data(), y.size() * 4);
+    const std::vector<Op> one{
+        memoryOp(OpKind::VLoad, DType::F32, 8, kX, 8), memoryOp(OpKind::VLoad, DType::F32, 16, kIndex, 8),
+        vector(OpKind::Div, 0, 8, 16), memoryOp(OpKind::VStore, DType::F32, 0, kOut, 8)};
+    const EngineRun single = runOn("rvv", one, /*functional=*/true);
+    std::vector<float> out(8);
+    t.read(0, kOut, out.data(), out.size() * 4);
+    for (std::size_t i = 0; i < x.size(); ++i)
+        EXPECT_EQ(out[i], x[i] / y[i]) << i;
+    std::vector<Op> two = one;  // a second divide, whose result is stored
+    two.insert(two.begin() + 3, vector(OpKind::Div, 24, 16, 8));
+    two.back().src[0] = 24;
+    makeTarget();
+    EXPECT_EQ(runOn("rvv", two).cycles, single.cycles + 23);
+}
+
 TEST(FunctionalOps, ScalarCompareAndAddFollowTheirDatatype) {
     Op add = scalarOp(OpKind::SAdd, s(1), s(0), 2147483647.0);  // i32 wraps
     Op wrap = scalarOp(OpKind::SAdd, s(2), s(1), 1);

@@ -100,6 +100,7 @@ Op sampleOp(OpKind kind) {
     case OpKind::Max:
     case OpKind::Min:
     case OpKind::Sub:
+    case OpKind::Div:
     case OpKind::Gather:
         op.dst = 16;
         op.src[0] = 8;

@@ -4,7 +4,9 @@
 // class reproduces at least 90 % of its cells within 10 % (the bar), or as many as the
 // board reproduces itself where that is fewer: unit-stride loads and stores, whose vl = 1 table
 // agrees with the VLMAX one for only 77 % and 72 % of the cells (the X60 prices both by register
-// group, as the other classes show at 98–100 %), reach 78 % and 82 %.
+// group, as the other classes show at 98–100 %), reach 78 % and 82 %; the integer divider, whose
+// cells spread ±15 % around one figure per LMUL (e8 and vrem slower, vdivu.vx faster) and whose
+// vl = 1 table agrees for 73 %, reaches 74 %.
 #include <algorithm>
 #include <string>
 
@@ -22,8 +24,9 @@ TEST(VectorCalibration, BoardInstructionTableReproducesForTheKernelsClasses) {
                                        std::string(TESSIM_BINARY));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto classes = nlohmann::json::parse(r.out);
-    for (const char* name : {"unit-stride load", "unit-stride store", "strided load", "integer add/logic",
-                             "integer multiply-add", "slide", "gather", "broadcast", "integer reduction"}) {
+    for (const char* name :
+         {"unit-stride load", "unit-stride store", "strided load", "integer add/logic",
+          "integer multiply-add", "slide", "gather", "broadcast", "integer reduction", "integer divide"}) {
         ASSERT_TRUE(classes.contains(name)) << name;
         const auto& c = classes[name];
         const double bar = std::min(0.9, c["board_repeat_share"].get<double>());
