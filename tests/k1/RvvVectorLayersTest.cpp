@@ -3,6 +3,7 @@
 // (--functional), on eight threads and three, in f32 and f16, with channel counts that leave a
 // short strip and windows that overhang the padding; each layer is at or above its bounds; a
 // pool whose padding reaches its window is refused at its key.
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -14,6 +15,8 @@
 
 #include "common/ArrayOnlyNpu.h"
 #include "common/ProcessRunner.h"
+#include "sim/ir/ElementArithmetic.h"
+#include "workloads/conv/RvvVectorLayers.h"
 
 namespace tessim {
 namespace {
@@ -43,6 +46,10 @@ const char* kEveryOp =
     "  - {name: hswish, op: HardSwish, h: 9, w: 7, channels: 70}\n"
     "  - {name: sub, op: Sub, h: 9, w: 7, channels: 70}\n"
     "  - {name: centre, op: Sub, h: 5, w: 3, channels: 70, broadcast: channel}\n"
+    "  - {name: tanh, op: Tanh, h: 9, w: 7, channels: 70}\n"
+    "  - {name: sigmoid, op: Sigmoid, h: 9, w: 7, channels: 70}\n"
+    "  - {name: div, op: Div, h: 9, w: 7, channels: 70}\n"
+    "  - {name: norm, op: Div, h: 5, w: 3, channels: 70, broadcast: channel}\n"
     "  - {name: after, h: 4, w: 4, channels: 8, filters: 8, k: 3, pad: 1}\n";  // GEMM registers intact
 
 nlohmann::json run(const std::string& path, const std::string& sets) {
@@ -61,10 +68,11 @@ void expectEveryOutputEqualsTheReference(const std::string& sets, const std::str
     // Outputs: conv 9·7·70; relu, clip, add 9·7·70 each; mul 3000; maxpool 5·4·70; avgpool (9−2+1)·
     // (7+2−3+1)·70; the global pools one pixel of their channels.
     // scale and bias: 5·3·70 each.
-    // hsig, hswish, sub 9·7·70 each; centre 5·3·70; the last convolution 4·4·8.
+    // hsig, hswish, sub 9·7·70 each; centre 5·3·70; tanh, sigmoid, div 9·7·70 each; norm 5·3·70;
+    // the last convolution 4·4·8.
     EXPECT_EQ(j["functional"]["elements"],
-              7 * 9 * 7 * 70 + 3000 + 5 * 4 * 70 + 8 * 7 * 70 + 130 + 9 + 3 * 5 * 3 * 70 + 4 * 4 * 8);
-    ASSERT_EQ(j["layers"].size(), 16u);
+              10 * 9 * 7 * 70 + 3000 + 5 * 4 * 70 + 8 * 7 * 70 + 130 + 9 + 4 * 5 * 3 * 70 + 4 * 4 * 8);
+    ASSERT_EQ(j["layers"].size(), 20u);
     for (const auto& l : j["layers"]) {
         EXPECT_EQ(l["dtype"], dtype) << l["name"];
         EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
@@ -84,6 +92,24 @@ TEST(RvvVectorLayers, EveryOperatorMatchesTheReferenceOnEightThreads) {
 
 TEST(RvvVectorLayers, EveryOperatorMatchesTheReferenceOnThreeThreadsInF16) {
     expectEveryOutputEqualsTheReference("--set plan.threads=3 --set plan.dtype=f16", "f16");
+}
+
+// Tanh and Sigmoid run a rational approximation (the loop's ops, each rounded in the type); over
+// |x| ≤ 12, clamp included, it stays within 3.1e-7 of tanh in f32 and 1.6e-3 in f16 (the fits'
+// figures, analysis/fits/tanh_rational.py), and the sigmoid within half of that plus its rounding.
+TEST(RvvVectorLayers, TheRationalTanhAndSigmoidStayWithinTheirFitsError) {
+    for (const auto& [dtype, bound] : {std::pair{DType::F32, 3.1e-7}, std::pair{DType::F16, 1.6e-3}}) {
+        double worstTanh = 0.0, worstSigmoid = 0.0;
+        for (int i = -120000; i <= 120000; ++i) {
+            const double x = roundTo(dtype, i * 1e-4);
+            worstTanh = std::max(worstTanh, std::fabs(rationalActivation(false, dtype, x) - std::tanh(x)));
+            worstSigmoid = std::max(
+                worstSigmoid, std::fabs(rationalActivation(true, dtype, x) - 1.0 / (1.0 + std::exp(-x))));
+        }
+        EXPECT_LE(worstTanh, bound) << dtypeName(dtype);
+        EXPECT_GT(worstTanh, bound / 10) << dtypeName(dtype) << ": the bound is the fit's, not a loose one";
+        EXPECT_LE(worstSigmoid, bound) << dtypeName(dtype);
+    }
 }
 
 // A stream moves its bytes through the caches: reading two operands and writing one takes longer

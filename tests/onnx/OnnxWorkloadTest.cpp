@@ -594,10 +594,26 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     // Sub does not commute: x − bias runs, bias − x is listed.
     m.g.nodes.push_back(OnnxNode{"Sub", "centre", {"x", "row"}, {"sum"}, {}, {}, {}});
     m.g.nodes.push_back(OnnxNode{"Sub", "reversed", {"row", "x"}, {"sum"}, {}, {}, {}});
+    // Div neither: x / scale runs, scale / x and x / 0 are listed.
+    m.g.nodes.push_back(OnnxNode{"Div", "norm", {"x", "row"}, {"sum"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"Div", "halve", {"x", "half"}, {"sum"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"Div", "invert", {"row", "x"}, {"sum"}, {}, {}, {}});
+    m.tensor("zero", {});
+    m.g.scalars["zero"] = 0.0;
+    m.g.nodes.push_back(OnnxNode{"Div", "byzero", {"x", "zero"}, {"sum"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"Tanh", "tanh", {"x"}, {"sum"}, {}, {}, {}});
+    m.g.nodes.push_back(OnnxNode{"Sigmoid", "sigmoid", {"x"}, {"sum"}, {}, {}, {}});
     const config::Node tree = onnxWorkloadTree(m.g);
     const LayerRows layers(tree);
     const auto key = [&](const std::string& layer, const char* k) { return layers.key(layer, k); };
-    ASSERT_EQ(layers.size(), 13u);
+    ASSERT_EQ(layers.size(), 17u);
+    EXPECT_EQ(key("norm", "op"), "Div");
+    EXPECT_EQ(key("norm", "broadcast"), "channel");
+    EXPECT_EQ(key("halve", "broadcast"), "constant");
+    EXPECT_EQ(key("halve", "value"), "0.5");
+    EXPECT_EQ(key("tanh", "op"), "Tanh");
+    EXPECT_EQ(key("sigmoid", "op"), "Sigmoid");
+    EXPECT_EQ(key("sigmoid", "channels"), "4");
     EXPECT_EQ(key("leaky", "op"), "LeakyRelu");
     EXPECT_EQ(key("leaky", "alpha"), "0.2");
     EXPECT_EQ(key("leakydefault", "alpha"), "0.01");  // ONNX's default
@@ -626,9 +642,12 @@ TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {
     std::map<std::string, std::string> left;
     for (const auto& n : tree.find("not_simulated")->items())
         left[n.find("node")->scalar()] = n.find("reason")->scalar() + " / " + n.find("bytes")->scalar();
-    ASSERT_EQ(left.size(), 5u);
+    ASSERT_EQ(left.size(), 7u);
     EXPECT_NE(left["reversed"].find("Sub with its broadcast operand first"), std::string::npos)
         << left["reversed"];
+    EXPECT_NE(left["invert"].find("Div with its broadcast operand first"), std::string::npos)
+        << left["invert"];
+    EXPECT_NE(left["byzero"].find("Div by the constant 0"), std::string::npos) << left["byzero"];
     EXPECT_NE(left["ceil"].find("ceil_mode"), std::string::npos) << left["ceil"];
     EXPECT_NE(left["withpad"].find("count_include_pad"), std::string::npos) << left["withpad"];
     EXPECT_NE(left["perpixel"].find("other than per channel or as a constant"), std::string::npos)

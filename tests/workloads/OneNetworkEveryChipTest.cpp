@@ -422,6 +422,46 @@ TEST(OneNetworkEveryChip, PReluRunsOnEveryChip) {
     std::remove(path.c_str());
 }
 
+// Tanh, Sigmoid and Div need a divide: the K1 runs them (its vector divider, the rational tanh)
+// bit-exact against the reference in f32 and f16, and on one core a Tanh whose operands stream
+// from memory takes over twice a Relu's time (the divider's 190 cycles a register group at m8,
+// where the Relu's stream is memory-bound; timed as an add the Tanh would take 1.1–1.3×); the
+// vector DSP's layers, whose units time no divide, refuse them at the layer's op with the reason.
+TEST(OneNetworkEveryChip, TanhSigmoidAndDivRunOnTheK1AndAreRefusedWhereNoDivideIs) {
+    const std::string path = "/tmp/tessim-divide-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path) << "kernel: conv2d\nlayers:\n"
+                           "  - {name: conv, h: 8, w: 8, channels: 8, filters: 16, k: 3, pad: 1}\n"
+                           "  - {name: tanh, op: Tanh, h: 8, w: 8, channels: 16}\n"
+                           "  - {name: sigmoid, op: Sigmoid, h: 8, w: 8, channels: 16}\n"
+                           "  - {name: div, op: Div, h: 8, w: 8, channels: 16, broadcast: channel}\n";
+    const std::string stream = "/tmp/tessim-divide-time-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(stream) << "kernel: conv2d\nlayers:\n"
+                             "  - {name: tanh, op: Tanh, h: 64, w: 64, channels: 16}\n"
+                             "  - {name: relu, op: Relu, h: 64, w: 64, channels: 16}\n";
+    for (const std::string dtype : {"f32", "f16"}) {
+        const auto j =
+            runNetwork("--target k1 --workload " + path + " --set plan.dtype=" + dtype + " --functional");
+        ASSERT_FALSE(j.is_null()) << dtype;
+        EXPECT_EQ(j["functional"]["mismatches"], 0) << dtype << " " << j["functional"];
+        EXPECT_EQ(j["functional"]["elements"], 4 * 8 * 8 * 16) << dtype;
+        const auto t = runNetwork("--target k1 --workload " + stream + " --set plan.dtype=" + dtype +
+                                  " --set plan.threads=1");
+        ASSERT_FALSE(t.is_null()) << dtype;
+        EXPECT_GT(t["layers"][0]["cycles"].get<double>(), 2 * t["layers"][1]["cycles"].get<double>())
+            << dtype;
+    }
+    for (const std::string target : {"ftm2000", "npu"}) {
+        const auto r = test::runTessim("run --target " + target + " --workload " + path);
+        EXPECT_EQ(r.exitCode, 2) << target;
+        EXPECT_TRUE(r.out.empty()) << target;
+        EXPECT_NE(r.err.find(":4:22: error: layers[1].op: "), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("the vector DSP's layers do not lower Tanh (a divide"), std::string::npos)
+            << r.err;
+    }
+    std::remove(path.c_str());
+    std::remove(stream.c_str());
+}
+
 // Concat and Transpose move data: each runs as a copy of its output's elements through the chip's
 // vector unit (RVV on the K1, the DSP's cores, the npu's vpu), bit-exact, no arithmetic counted,
 // its DDR bytes those of one read and one write where a DMA moves them.

@@ -417,8 +417,7 @@ public:
         for (const auto& l : p_.layers) {
             if (l.vec) {
                 write(memory, l.inAddr, l.vec->inputs(), l.saltIn());
-                if (l.vec->hard()) {
-                    const std::vector<double> k = vectorLayerConstants(*l.vec);
+                if (const std::vector<double> k = vectorLayerConstants(*l.vec, p_.dtype); !k.empty()) {
                     std::vector<std::uint8_t> buf(k.size() * p_.elem());
                     for (std::size_t i = 0; i < k.size(); ++i)
                         encodeElement(p_.dtype, k[i], buf.data() + i * p_.elem());
@@ -677,8 +676,8 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
         if (l.vec) {
             if (l.vec->secondElements() > 0)
                 l.inBAddr = layout.allocate(tag + "second input", l.vec->secondElements() * p.elem());
-            if (l.vec->hard())
-                l.constAddr = layout.allocate(tag + "constants", RvvVectorLayer::kConstants * p.elem());
+            if (const std::size_t pool = vectorLayerConstants(*l.vec, p.dtype).size(); pool > 0)
+                l.constAddr = layout.allocate(tag + "constants", pool * p.elem());
             l.rows = contiguousSlices(RvvVectorLayerEmitter::items(*l.vec, p.copyVlmax), engines.size(), 1);
             continue;
         }

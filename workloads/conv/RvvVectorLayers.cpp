@@ -30,6 +30,9 @@ constexpr OpName kOps[] = {{"Relu", VectorLayerOp::Relu},
                            {"Add", VectorLayerOp::Add},
                            {"Mul", VectorLayerOp::Mul},
                            {"Sub", VectorLayerOp::Sub},
+                           {"Div", VectorLayerOp::Div},
+                           {"Tanh", VectorLayerOp::Tanh},
+                           {"Sigmoid", VectorLayerOp::Sigmoid},
                            {"PRelu", VectorLayerOp::PRelu},
                            {"Concat", VectorLayerOp::Copy},
                            {"Transpose", VectorLayerOp::Copy},
@@ -42,7 +45,43 @@ std::uint64_t strips(std::uint64_t n, std::uint32_t vlmax) {
     return (n + vlmax - 1) / vlmax;
 }
 
+// analysis/fits/tanh_rational.py's fits; f64 runs the f32 one.
+const RationalTanh kTanhF32{8.5,
+                            {0.9999998938438419, 0.12945074809576076, 0.0029488283031104084,
+                             9.529893550543849e-06, -1.3595117333547319e-08, 2.0424412161546002e-11},
+                            {1.0, 0.4627835953713354, 0.023877292510180392, 0.0002320208237320309}};
+const RationalTanh kTanhF16{6.0,
+                            {0.9996189545007107, 0.09842518591761362, 0.0005657298392504201},
+                            {1.0, 0.43065089321387245, 0.011689807124119902}};
+
+// Where the rational ops' pool holds what (vectorLayerConstants).
+constexpr unsigned kClamp = 0, kNegClamp = 1, kHalf = 2, kOne = 3, kFirstP = 4;
+
 }  // namespace
+
+const RationalTanh& rationalTanh(DType dtype) {
+    return dtype == DType::F16 ? kTanhF16 : kTanhF32;
+}
+
+// Horner in y = x², a multiply and an add per coefficient, as the loop runs it.
+double rationalActivation(bool sigmoid, DType dtype, double x) {
+    const RationalTanh& r = rationalTanh(dtype);
+    auto k = [&](double v) { return roundTo(dtype, v); };
+    if (sigmoid)
+        x = mulIn(dtype, x, 0.5);
+    x = std::max(std::min(x, k(r.clamp)), k(-r.clamp));
+    const double y = mulIn(dtype, x, x);
+    double num = mulIn(dtype, y, k(r.p.back()));
+    for (std::size_t i = r.p.size() - 2; i > 0; --i)
+        num = mulIn(dtype, addIn(dtype, num, k(r.p[i])), y);
+    num = addIn(dtype, num, k(r.p[0]));
+    double den = mulIn(dtype, y, k(r.q.back()));
+    for (std::size_t i = r.q.size() - 2; i > 0; --i)
+        den = mulIn(dtype, addIn(dtype, den, k(r.q[i])), y);
+    den = addIn(dtype, den, 1.0);
+    const double t = divIn(dtype, mulIn(dtype, num, x), den);
+    return sigmoid ? addIn(dtype, mulIn(dtype, t, 0.5), 0.5) : t;
+}
 
 const std::vector<std::string>& vectorLayerOps() {
     static const std::vector<std::string> names = [] {
@@ -93,6 +132,8 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
                                      : SecondOperand::Tensor;
         if (l.second == SecondOperand::Constant)
             l.constant = r.get<double>("value");
+        if (l.op == VectorLayerOp::Div && l.second == SecondOperand::Constant && l.constant == 0.0)
+            r.fail("value", "a Div by the constant 0");
         if (l.op == VectorLayerOp::PRelu && l.second == SecondOperand::Constant && !(l.constant <= 1.0))
             r.fail("value",
                    fmt::format("PRelu runs as max(x, slope·x), which is PRelu for slopes up to 1, not "
@@ -154,6 +195,17 @@ void RvvVectorLayerEmitter::constants(std::vector<Op>& out) {
     if (l_.op == VectorLayerOp::Clip) {
         splat(kOperandB, l_.lo);
         splat(kUpper, l_.hi);
+    }
+    // flw of each constant of the pool into f0, f1, … (vector-scalar operands: .vf forms).
+    const std::size_t pool = l_.rational() ? vectorLayerConstants(l_, dtype_).size() : 0;
+    for (std::size_t i = 0; i < pool; ++i) {
+        Op load;
+        load.kind = OpKind::ScalarLoad;
+        load.dtype = dtype_;
+        load.dst = static_cast<std::uint8_t>(regs_.firstFpConstant + i);
+        load.space = space_;
+        load.addr = constants_ + i * dtypeBytes(dtype_);
+        out.push_back(load);
     }
 }
 
@@ -250,7 +302,9 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
             binary(OpKind::Mul, kResult, kOperandA);
         break;
     }
-    default:  // Add, Sub, Mul; PRelu: vfmul.vv by the slopes, vfmax.vv with x
+    case VectorLayerOp::Tanh:
+    case VectorLayerOp::Sigmoid: rationalActivation(out, vl); break;
+    default:  // Add, Sub, Mul, Div; PRelu: vfmul.vv by the slopes, vfmax.vv with x
         binary(l_.binaryKind(), kOperandA, kOperandB);
         if (l_.keepsLargerWithX())
             binary(OpKind::Max, kResult, kOperandA);
@@ -266,6 +320,47 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
     out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.dst, regs_.dst, step));
     out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.count, regs_.count, -static_cast<double>(vl)));
     out.push_back(branchOp(DType::I32, regs_.count, left > vl));
+}
+
+// x in v8 → the result in v0 (RationalTanh): the sigmoid's vfmul.vf by 0.5 first; vfmin.vf and
+// vfmax.vf (the clamp); vfmul.vv (y = x², v16); Horner for p (v24) and q (v0) with vfmul.vf/.vv
+// and vfadd.vf; vfmul.vv by x; vfdiv.vv; the sigmoid's vfmul.vf and vfadd.vf by 0.5 last.
+void RvvVectorLayerEmitter::rationalActivation(std::vector<Op>& out, std::uint32_t vl) {
+    const RationalTanh& r = rationalTanh(dtype_);
+    const auto k = [&](std::size_t i) { return static_cast<std::uint8_t>(regs_.firstFpConstant + i); };
+    const auto pAt = [&](std::size_t i) { return k(kFirstP + i); };
+    const auto qAt = [&](std::size_t i) { return k(kFirstP + r.p.size() + i - 1); };  // q[0] = 1 is kOne
+    auto op = [&](OpKind kind, std::uint8_t dst, std::uint8_t a, std::uint8_t b) {
+        Op o = vectorOp(kind, dtype_, vl);
+        o.dst = dst;
+        o.src[0] = a;
+        o.src[1] = b;
+        out.push_back(o);
+    };
+    const bool sigmoid = l_.op == VectorLayerOp::Sigmoid;
+    if (sigmoid)
+        op(OpKind::Mul, kOperandA, kOperandA, k(kHalf));
+    op(OpKind::Min, kOperandA, kOperandA, k(kClamp));
+    op(OpKind::Max, kOperandA, kOperandA, k(kNegClamp));
+    op(OpKind::Mul, kOperandB, kOperandA, kOperandA);
+    op(OpKind::Mul, kUpper, kOperandB, pAt(r.p.size() - 1));
+    for (std::size_t i = r.p.size() - 2; i > 0; --i) {
+        op(OpKind::Add, kUpper, kUpper, pAt(i));
+        op(OpKind::Mul, kUpper, kUpper, kOperandB);
+    }
+    op(OpKind::Add, kUpper, kUpper, pAt(0));
+    op(OpKind::Mul, kResult, kOperandB, qAt(r.q.size() - 1));
+    for (std::size_t i = r.q.size() - 2; i > 0; --i) {
+        op(OpKind::Add, kResult, kResult, qAt(i));
+        op(OpKind::Mul, kResult, kResult, kOperandB);
+    }
+    op(OpKind::Add, kResult, kResult, k(kOne));
+    op(OpKind::Mul, kUpper, kUpper, kOperandA);
+    op(OpKind::Div, kResult, kUpper, kResult);
+    if (sigmoid) {
+        op(OpKind::Mul, kResult, kResult, k(kHalf));
+        op(OpKind::Add, kResult, kResult, k(kHalf));
+    }
 }
 
 // Item `item` of a per-pixel layer as (output pixel, first channel of its strip, strip length),
@@ -357,8 +452,16 @@ void RvvVectorLayerEmitter::channelItem(std::vector<Op>& out, std::uint64_t item
     out.push_back(branchOp(DType::I32, regs_.count, item + 1 < items_.first + items_.count));
 }
 
-std::vector<double> vectorLayerConstants(const RvvVectorLayer& l) {
-    return {l.alpha, l.beta, 0.0, 1.0};
+std::vector<double> vectorLayerConstants(const RvvVectorLayer& l, DType dtype) {
+    if (l.hard())
+        return {l.alpha, l.beta, 0.0, 1.0};
+    if (!l.rational())
+        return {};
+    const RationalTanh& r = rationalTanh(dtype);
+    std::vector<double> pool{r.clamp, -r.clamp, 0.5, 1.0};
+    pool.insert(pool.end(), r.p.begin(), r.p.end());
+    pool.insert(pool.end(), r.q.begin() + 1, r.q.end());
+    return pool;
 }
 
 double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
@@ -374,6 +477,8 @@ double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t 
         }
         case VectorLayerOp::Clip:
             return roundTo(dtype, std::min(std::max(a, roundTo(dtype, l.lo)), roundTo(dtype, l.hi)));
+        case VectorLayerOp::Tanh:
+        case VectorLayerOp::Sigmoid: return rationalActivation(l.op == VectorLayerOp::Sigmoid, dtype, a);
         case VectorLayerOp::HardSigmoid:
         case VectorLayerOp::HardSwish: {
             const double hs = std::min(
@@ -388,6 +493,7 @@ double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t 
                 return std::max(a, mulIn(dtype, a, b));
             return l.op == VectorLayerOp::Add   ? addIn(dtype, a, b)
                    : l.op == VectorLayerOp::Sub ? addIn(dtype, a, -b)
+                   : l.op == VectorLayerOp::Div ? divIn(dtype, a, b)
                                                 : mulIn(dtype, a, b);
         }
         }

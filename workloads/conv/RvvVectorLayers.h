@@ -1,6 +1,7 @@
 // Element-wise and pooling layers of a network on RISC-V vector cores (the K1), as the RVV loops a
 // framework runs for them: strip-mined LMUL-8 streams (vsetvli, vle, the operation, vse, pointer
-// and count updates, bnez) for Relu, Clip, Add and Mul; per output pixel and strip of channels
+// and count updates, bnez) for Relu, Clip, Add, Mul, Div, the hard activations and (by a rational
+// approximation) Tanh and Sigmoid; per output pixel and strip of channels
 // (NHWC) a max or sum over the window's taps for MaxPool, AveragePool and the global pools. A
 // layer list holds them beside convolutions (`op: MaxPool` …); the threads split the elements, or
 // the pooling's (pixel, channel strip) items, in contiguous slices.
@@ -14,6 +15,7 @@
 
 #include "sim/config/Reader.h"
 #include "sim/ir/Op.h"
+#include "workloads/common/LoopOps.h"
 #include "workloads/common/Slices.h"
 #include "workloads/conv/ConvGeometry.h"
 
@@ -30,7 +32,10 @@ enum class VectorLayerOp {
     Mul,
     Sub,
     PRelu,  // x for x ≥ 0, slope·x below, the slope per channel (or one, or per element): max(x, slope·x)
-    Copy,   // Concat, Transpose: the output's elements read and written once (a layout move)
+    Div,    // x / y (vfdiv): a tensor, a per-channel value or a constant
+    Tanh,   // a rational approximation: clamp, x·p(x²)/q(x²) (RationalTanh)
+    Sigmoid,  // 0.5 + 0.5·tanh(x/2), the same approximation
+    Copy,     // Concat, Transpose: the output's elements read and written once (a layout move)
     MaxPool,
     AveragePool,
     GlobalAveragePool,
@@ -40,6 +45,21 @@ enum class VectorLayerOp {
 // The operators a layer row's `op` may name besides a convolution (ONNX spelling).
 bool isVectorLayerOp(const std::string& op);
 const std::vector<std::string>& vectorLayerOps();
+
+// tanh(x) ≈ x·p(x²)/q(x²) on |x| ≤ clamp, the input clamped first (tanh(clamp) rounds to 1 in the
+// type): coefficients fitted by analysis/fits/tanh_rational.py (least squares, reweighted towards the
+// relative error of the quotient). Evaluated by Horner in x² with a multiply and an add per
+// coefficient and one divide, every op rounded in the layer's type, its largest |error| against
+// tanh is 3.0e-7 in f32 (f64 runs the f32 fit) and 1.6e-3 in f16 (a lower-degree fit: the f32
+// one's small coefficients vanish in f16).
+struct RationalTanh {
+    double clamp;
+    std::vector<double> p;  // p[0] + p[1]·y + …
+    std::vector<double> q;  // 1 + q[1]·y + … (q[0] = 1)
+};
+const RationalTanh& rationalTanh(DType dtype);
+// tanh or the sigmoid of `x` as the emitted loop computes it, each op rounded in `dtype`.
+double rationalActivation(bool sigmoid, DType dtype, double x);
 
 // Add's and Mul's second operand: a tensor of the output's shape, one value per channel broadcast
 // over the pixels (an SE block's scale, a bias), or a constant.
@@ -61,13 +81,16 @@ struct RvvVectorLayer {
     // The vector op an Add, Sub, Mul or PRelu applies to its two operands (PRelu then keeps the
     // larger of that and x: keepsLargerWithX()).
     OpKind binaryKind() const {
-        return op == VectorLayerOp::Add ? OpKind::Add : op == VectorLayerOp::Sub ? OpKind::Sub : OpKind::Mul;
+        return op == VectorLayerOp::Add   ? OpKind::Add
+               : op == VectorLayerOp::Sub ? OpKind::Sub
+               : op == VectorLayerOp::Div ? OpKind::Div
+                                          : OpKind::Mul;
     }
     bool keepsLargerWithX() const { return op == VectorLayerOp::PRelu; }
     // PRelu's second operand is its slope.
     bool binary() const {
         return op == VectorLayerOp::Add || op == VectorLayerOp::Mul || op == VectorLayerOp::Sub ||
-               op == VectorLayerOp::PRelu;
+               op == VectorLayerOp::Div || op == VectorLayerOp::PRelu;
     }
     // The hard activations read alpha, beta, 0 and 1 from a constant pool in memory into scalar
     // registers (flw), as compiled code does, and use them as vector-scalar operands (.vf forms).
@@ -75,6 +98,9 @@ struct RvvVectorLayer {
     // LeakyRelu keeps the larger of x and alpha·x when alpha ≤ 1, else the smaller.
     OpKind leakyKeep() const { return alpha <= 1.0 ? OpKind::Max : OpKind::Min; }
     static constexpr unsigned kConstants = 4;
+    // Tanh and Sigmoid: a rational approximation whose constants (clamp, −clamp, 0.5, 1, then the
+    // coefficients) come from a pool in memory into FP registers.
+    bool rational() const { return op == VectorLayerOp::Tanh || op == VectorLayerOp::Sigmoid; }
     // Work goes by (output pixel, channel strip) rather than by strips of the flat tensor.
     bool perPixel() const { return pooling() || (binary() && second == SecondOperand::Channel); }
     std::uint64_t inputs() const { return std::uint64_t{s.h} * s.w * s.channels; }  // the first operand
@@ -97,7 +123,7 @@ struct RvvVectorLayer {
 // A row of a layer list whose `op` is one of vectorLayerOps(): h, w, channels; a pool's k (or kh,
 // kw), stride, pad (or pad_h, pad_w) — a global pool's window is the whole image; Clip's min and
 // max (default: ReLU6's 0 and 6); HardSigmoid's alpha and beta (ONNX's 0.2, 0.5); LeakyRelu's alpha
-// (ONNX's 0.01); Add's, Sub's, Mul's and PRelu's `broadcast` (none, channel: C values over every
+// (ONNX's 0.01); Add's, Sub's, Mul's, Div's and PRelu's `broadcast` (none, channel: C values over every
 // pixel, constant: `value`; PRelu's slopes). PRelu runs as max(x, slope·x), which is PRelu for slopes
 // up to 1 (learnt slopes are small: 0.25 at initialisation); a constant slope above 1 is refused.
 RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
@@ -108,6 +134,7 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
 struct VectorLayerRegs {
     std::uint8_t srcA, srcB, dst, count, vl;
     std::uint8_t firstConstant;  // RvvVectorLayer::kConstants scalar registers from here (hard ops)
+    std::uint8_t firstFpConstant = scalarReg(32);  // the rational ops' constants: f0, f1, …
 };
 
 class RvvVectorLayerEmitter {
@@ -134,6 +161,7 @@ private:
     void poolItem(std::vector<Op>& out, std::uint64_t item);
     void channelItem(std::vector<Op>& out, std::uint64_t item);
     void constants(std::vector<Op>& out);
+    void rationalActivation(std::vector<Op>& out, std::uint32_t vl);
 
     const RvvVectorLayer& l_;
     DType dtype_;
@@ -147,9 +175,11 @@ private:
     std::uint64_t reciprocalOf_ = 0;  // the tap count v16 holds 1/count of (average pools)
 };
 
+// The constant pool of a hard activation (alpha, beta, 0, 1) or a rational one (clamp, −clamp,
+// 0.5, 1, p, q[1…]), in the order the loop loads it; empty for the other layers.
+std::vector<double> vectorLayerConstants(const RvvVectorLayer& l, DType dtype);
+
 // The layer's output element `i` (NHWC) from its test inputs as the emitted loop computes it.
-// The constant pool of a hard activation (alpha, beta, 0, 1), in the order the loop loads it.
-std::vector<double> vectorLayerConstants(const RvvVectorLayer& l);
 
 double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
                             std::uint64_t saltB);

@@ -473,6 +473,11 @@ std::string dspVectorLayerGap(const config::Node& layer, const TargetInfo& targe
     const std::string name = op && op->isScalar() ? op->scalar() : std::string();
     if (!isVectorLayerOp(name))
         return fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
+    // Its loop recipes chain one intermediate value, and its units time no divide: the rational
+    // Tanh/Sigmoid of the K1 (six live values and a divide) and Div are left to the K1.
+    if (name == "Tanh" || name == "Sigmoid" || name == "Div")
+        return fmt::format("the vector DSP's layers do not lower {} (a divide; the K1's RVV layers do)",
+                           name);
     if (!vectorEngines(target).empty())
         return "";
     return fmt::format("no engine of target '{}' has a vector unit (add, broadcast, vload) for a {} layer",

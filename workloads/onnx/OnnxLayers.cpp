@@ -400,9 +400,11 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
     const bool pool = n.op.find("Pool") != std::string::npos;
     if (!pool) {
         // Add and Mul commute: the operand of the output's shape first, the other second. Sub
-        // does not: its second operand is the one broadcast (x − bias), never the first.
-        // PRelu's slope (input 1) is broadcast as Sub's second operand is.
-        const bool binary = n.op == "Add" || n.op == "Mul" || n.op == "Sub" || n.op == "PRelu";
+        // and Div do not: their second operand is the one broadcast (x − bias, x / scale), never
+        // the first. PRelu's slope (input 1) is broadcast as Sub's second operand is.
+        const bool binary =
+            n.op == "Add" || n.op == "Mul" || n.op == "Sub" || n.op == "Div" || n.op == "PRelu";
+        const bool ordered = n.op == "Sub" || n.op == "Div" || n.op == "PRelu";
         // Concat and Transpose move the output's elements once: a copy through the vector unit.
         const bool copy = n.op == "Concat" || n.op == "Transpose";
         std::size_t full = 0;
@@ -414,9 +416,10 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
                 return m;
             }
             full = 1;
-            if (n.op == "Sub" || n.op == "PRelu") {
-                m.reason = n.op == "Sub" ? "Sub with its broadcast operand first (c − x) is not lowered"
-                                         : "PRelu with a broadcast input (its slope of the output's shape)";
+            if (ordered) {
+                m.reason = n.op == "PRelu"
+                               ? "PRelu with a broadcast input (its slope of the output's shape)"
+                               : n.op + " with its broadcast operand first (c ∘ x) is not lowered";
                 return m;
             }
         }
@@ -457,6 +460,10 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
                     m.reason = fmt::format("PRelu with a slope of {} (the lowering, max(x, slope·x), is "
                                            "PRelu for slopes up to 1)",
                                            *g.scalar(n.inputs[other]));
+                    return m;
+                }
+                if (n.op == "Div" && *g.scalar(n.inputs[other]) == 0.0) {
+                    m.reason = "Div by the constant 0";
                     return m;
                 }
                 row.set("broadcast", scalar("constant", at));
@@ -578,8 +585,10 @@ bool viewOnly(const std::string& op) {
 
 const std::set<std::string>& vectorNodeOps() {
     static const std::set<std::string> ops{
-        "Relu",  "Clip",    "HardSigmoid", "HardSwish",         "LeakyRelu",     "Add",    "Mul",      "Sub",
-        "PRelu", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat", "Transpose"};
+        "Relu",          "Clip",   "HardSigmoid", "HardSwish",   "LeakyRelu",
+        "Add",           "Mul",    "Sub",         "Div",         "Tanh",
+        "Sigmoid",       "PRelu",  "MaxPool",     "AveragePool", "GlobalAveragePool",
+        "GlobalMaxPool", "Concat", "Transpose"};
     return ops;
 }
 
@@ -631,7 +640,8 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
         else if (!vectorNodeOps().count(n.op))
             m.reason = "tessim lowers Conv, Gemm and MatMul (and QLinearConv, ConvInteger, QLinearMatMul, "
                        "MatMulInteger) as conv2d layers and Relu, Clip, HardSigmoid, "
-                       "HardSwish, LeakyRelu, PRelu, Add, Sub, Mul, MaxPool, AveragePool, GlobalAveragePool, "
+                       "HardSwish, LeakyRelu, PRelu, Tanh, Sigmoid, Add, Sub, Mul, Div, MaxPool, "
+                       "AveragePool, GlobalAveragePool, "
                        "GlobalMaxPool, Concat, "
                        "Transpose as vector "
                        "layers";

@@ -1,12 +1,11 @@
 // An ONNX model → a tessim workload tree (kernel `onnx`): every Conv, Gemm and MatMul node the
 // MAC array can run becomes a conv2d layer with the model's shapes (after shape inference); every
-// Relu, Clip, HardSigmoid, HardSwish, LeakyRelu, Add, Sub, Mul, PRelu (operands of the output's shape, or one
-// per channel or a constant; PRelu's slope up to 1), MaxPool, AveragePool (explicit symmetric
-// pads, no dilation, floor mode) and global pool a vector layer {op, h, w, channels, window, Clip's
-// min and max, and the node's flops and bytes as below}, which a kernel row that runs no vector
-// layers lists as not simulated (OnnxKernel); every other node is listed in `not_simulated` with
-// its FLOPs, bytes and the reason. Flatten, Reshape, Squeeze, Unsqueeze and Identity are views:
-// 0 bytes.
+// Relu, Clip, HardSigmoid, HardSwish, LeakyRelu, Tanh, Sigmoid, Add, Sub, Mul, Div, PRelu (operands of the
+// output's shape, or one per channel or a constant, Sub's and Div's second; PRelu's slope up to 1), MaxPool,
+// AveragePool (explicit symmetric pads, no dilation, floor mode) and global pool a vector layer {op, h, w,
+// channels, window, Clip's min and max, and the node's flops and bytes as below}, which a kernel row that
+// runs no vector layers lists as not simulated (OnnxKernel); every other node is listed in `not_simulated`
+// with its FLOPs, bytes and the reason. Flatten, Reshape, Squeeze, Unsqueeze and Identity are views: 0 bytes.
 //
 // Layers: Conv → {h, w, channels, filters, k (or kh, kw), stride, pad (or pad_h, pad_w), groups}
 // (equal strides, each dimension padded alike on both sides, no dilation; a batch of N ≤ 64
