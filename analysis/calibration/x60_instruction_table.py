@@ -42,6 +42,13 @@ CLASSES = {
     "broadcast": r"vmv\.v\.[xi] v8,(t0|13)",
     "integer reduction": r"vredsum\.vs v8,v16,v24",
     "integer divide": r"v(div|divu|rem|remu)\.v[vx] v8,v16,(v24|t0)",
+    "integer shift": r"v(sll|srl|sra|ssrl|ssra)\.v[vxi] v8,v16,(v24|t0|13)",
+    "integer compare": r"vms(eq|ne|lt|ltu|le|leu|gt|gtu)\.v[vxi] v8,v16,(v24|t0|13)",
+    "merge and move": r"vmerge\.v[vxi]m v8,v16,(v24|t0|13),v0|vmv\.v\.v v8,v16",
+    "add with carry": r"v(adc|sbc)\.v[vxi]m v8,v16,(v24|t0|13),v0",
+    "integer min/max": r"v(min|minu|max|maxu)\.v[vx] v8,v16,(v24|t0)",
+    "saturating/averaging add": r"v[sa](add|addu|sub|subu)\.v[vxi] v8,v16,(v24|t0|13)",
+    "index": r"vid\.v v8|viota\.m v8,v16",
 }
 LMULS = {"mf8": 1, "mf4": 2, "mf2": 4, "m1": 8, "m2": 16, "m4": 32, "m8": 64}
 COPIES, UNROLL, LOOPS = 8, 16, 4  # 8 × 16 × 4 = 512 instructions a cell

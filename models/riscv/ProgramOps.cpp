@@ -218,6 +218,21 @@ void InstructionOps::vectorMemory(const Retired& r, GuestMemory& memory, bool st
     op.lmul8 = r.lmul8;  // EMUL: the X60 prices a vector access by its register group
 }
 
+// The integer ops the X60 runs at half the add's rate — 2, 4, 8, 16 cycles at m1…m8 where vadd,
+// vmin, vsadd, vaadd and vmulh take 1, 2, 4, 8 (../shared/data/k1-board/x60-instructions-vlmax.csv):
+// vand/vor/vxor; vadc/vmadc/vsbc/vmsbc; vmerge and vmv.v.v; the compares vmseq…vmsgt; the shifts
+// vsll, vsrl, vsra, vssrl, vssra; vid and viota.
+bool InstructionOps::halfRateAlu(const Instruction& i, bool scalarForm) {
+    const unsigned f6 = i.funct6;
+    if (i.mnemonic == Mnemonic::VectorMask)  // OPMVV: vid (vs1 17), viota (16) in VMUNARY0
+        return f6 == 0x14 && !scalarForm && (i.rs1 == 16 || i.rs1 == 17);
+    if (i.mnemonic == Mnemonic::VectorFloat)
+        return false;
+    return (f6 >= 0x09 && f6 <= 0x0b) || (f6 >= 0x10 && f6 <= 0x13) ||
+           (f6 == 0x17 && !(i.vm && scalarForm)) || (f6 >= 0x18 && f6 <= 0x1f) || f6 == 0x25 ||
+           (f6 >= 0x28 && f6 <= 0x2b);
+}
+
 // Vector arithmetic on the vector unit's op kinds: multiply-adds, multiplies, divides, reductions,
 // slides, gathers and broadcasts as such; widening multiply-adds and sums as the widening
 // FMA; moves to a scalar register as a scalar op; everything else as an add.
@@ -232,7 +247,7 @@ void InstructionOps::vectorArithmetic(const Retired& r, Op& op) const {
     op.vl = std::max<std::uint32_t>(r.vl, 1);
     op.lmul8 = r.lmul8;  // the X60 prices a vector instruction by its LMUL, not its vl
     op.kind = OpKind::Add;
-    if (!fp && !mv && f6 >= 0x09 && f6 <= 0x0b)  // vand, vor, vxor: timed apart (add_logic)
+    if (halfRateAlu(i, scalarForm))  // vand, shifts, compares, merges, vadc …: timed apart (add_logic)
         op.flags |= Op::kBitwise;
     op.dst = vreg(i.rd);
     op.src[0] = vreg(i.rs2);
@@ -246,8 +261,9 @@ void InstructionOps::vectorArithmetic(const Retired& r, Op& op) const {
     const unsigned group = std::max(1u, static_cast<unsigned>(r.lmul8) / 8);
     const bool reduction = (fp && f6 <= 7 && (f6 & 1)) || (mv && f6 <= 7) ||
                            (!fp && !mv && (f6 == 0x30 || f6 == 0x31)) || (fp && (f6 == 0x31 || f6 == 0x33));
-    const bool toScalar = f6 == 0x10 && !scalarForm;   // vmv.x.s, vfmv.f.s, vcpop.m, vfirst.m
-    const bool fromScalar = f6 == 0x10 && scalarForm;  // vmv.s.x, vfmv.s.f
+    // OPMV*/OPFV* only: OPIV* 0x10 is vadc.
+    const bool toScalar = f6 == 0x10 && !scalarForm && (mv || fp);   // vmv.x.s, vfmv.f.s, vcpop.m, vfirst.m
+    const bool fromScalar = f6 == 0x10 && scalarForm && (mv || fp);  // vmv.s.x, vfmv.s.f
     const bool maskResult = (!mv && f6 >= 0x18 && f6 <= 0x1f) || (!fp && !mv && (f6 == 0x11 || f6 == 0x13)) ||
                             (mv && f6 == 0x14 && i.rs1 < 4);
     if (toScalar || fromScalar || (mv && f6 >= 0x18 && f6 <= 0x1f))

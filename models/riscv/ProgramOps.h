@@ -35,6 +35,7 @@ private:
     static DType vectorType(unsigned bytes, bool fp);
     void vectorMemory(const Retired& r, GuestMemory& memory, bool store, Op& op) const;
     void vectorArithmetic(const Retired& r, Op& op) const;
+    static bool halfRateAlu(const Instruction& i, bool scalarForm);
     void memoryOperand(Op& op, const Retired& r, GuestMemory& memory, bool fp, unsigned base) const;
     void fpOp(const Instruction& i, InstructionClass cls, Op& op) const;
 

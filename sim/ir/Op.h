@@ -191,8 +191,9 @@ struct Op {
     static constexpr std::uint8_t kWord = 16;
     // Branch: the front end predicted it wrong; the engine charges its mispredict_penalty.
     static constexpr std::uint8_t kMispredicted = 32;
-    // Add: the instruction is a bitwise and/or/xor (a program's vand, vor, vxor), which a unit may
-    // time apart (add_logic). Timing only: the op's semantics stay the add's (programs execute on
+    // Add: the instruction is one of the integer ALU's slower ops — bitwise and/or/xor, a shift, a
+    // compare, a merge or move, an add with carry, vid/viota (a program's) — which a unit may time
+    // apart (add_logic). Timing only: the op's semantics stay the add's (programs execute on
     // their hart), and schedules have no field for it.
     static constexpr std::uint8_t kBitwise = 64;
     // Mul, Fma, Reduce at 64-bit elements: the elements are integers (dtype f64 stands for the
