@@ -49,14 +49,29 @@ CLASSES = {
     "integer min/max": r"v(min|minu|max|maxu)\.v[vx] v8,v16,(v24|t0)",
     "saturating/averaging add": r"v[sa](add|addu|sub|subu)\.v[vxi] v8,v16,(v24|t0|13)",
     "index": r"vid\.v v8|viota\.m v8,v16",
+    "narrowing shift": r"vn(srl|sra|clipu|clip)\.w[vxi] v8,v16,(v24|t0|13)",
+    "sign/zero extension": r"v[sz]ext\.vf[248] v8,v16",
+    "widening arithmetic": r"vw(add|addu|sub|subu|mul|mulu|mulsu)\.[vw][vx] v8,v16,(v24|t0)"
+                           r"|vwmacc(u|su|us)?\.v[vx] v8,(v16|t0),(v24|v16)",
 }
 LMULS = {"mf8": 1, "mf4": 2, "mf2": 4, "m1": 8, "m2": 16, "m4": 32, "m8": 64}
 COPIES, UNROLL, LOOPS = 8, 16, 4  # 8 × 16 × 4 = 512 instructions a cell
 
 
-def registers(lmul8):
-    """Destination, first and second source register of each of the 8 copies."""
+def registers(lmul8, text=""):
+    """Destination, first and second source register of each of the 8 copies. A narrowing op reads a
+    group twice its destination's (v16, aligned for it), an extension half of it (v16, or v24 where
+    the destinations reach v16)."""
     step = max(1, lmul8 // 8)
+    if text.startswith("vw"):  # a destination group twice the sources'
+        wide = max(1, 2 * lmul8 // 8)
+        dests = [8 + wide * (c % (8 // wide)) for c in range(COPIES)] if wide < 8 else [0, 8] * (COPIES // 2)
+        return [(d, 16, 24) for d in dests]
+    if text.startswith("vn"):
+        return [(8 + step * (c % (8 // step)), 16, 24) for c in range(COPIES)]
+    if "ext.vf" in text:
+        dests = [8 + step * (c % (8 // step)) for c in range(COPIES)] if step < 8 else [8, 16] * (COPIES // 2)
+        return [(d, 24 if step >= 8 else 16, 24) for d in dests]
     if step >= 8:  # m8: two destination groups alternate, one source group
         return [(8 if c % 2 == 0 else 16, 24, 24) for c in range(COPIES)]
     dests = [8 + step * (c % (8 // step)) for c in range(COPIES)]
@@ -74,7 +89,7 @@ def program(cells):
     s = ["    .globl _start", "    .text", "_start:", "    lla t0, buffer", "    lla t2, buffer",
          "    li t3, 64", "    li t1, 13", "    lla s5, results"]
     for text, sew, lmul in cells:
-        body = [instance(text, *r) for r in registers(LMULS[lmul])]
+        body = [instance(text, *r) for r in registers(LMULS[lmul], text)]
         s += [f"# {text} e{sew}{lmul}", f"    vsetvli t4, zero, e{sew}, {lmul}, ta, ma"]
         # A warm-up pass (the previous cell's instructions drain), then the timed one.
         for timed in (False, True):

@@ -7,8 +7,9 @@
 // group, as the other classes show at 98–100 %), reach 78 % and 82 %; the integer divider, whose
 // cells spread ±15 % around one figure per LMUL (e8 and vrem slower, vdivu.vx faster) and whose
 // vl = 1 table agrees for 73 %, reaches 74 %. Shifts, compares, merges and moves, adds with carry,
-// vid and viota run at half the add's rate on the X60 (add_logic), min/max and the saturating and
-// averaging adds at its rate.
+// vid and viota, extensions and (at their source's group) narrowing shifts run at half the add's rate
+// on the X60 (add_logic), min/max and the saturating and averaging adds at its rate, the widening
+// ops as vfwmacc (wfma).
 #include <algorithm>
 #include <string>
 
@@ -26,10 +27,26 @@ TEST(VectorCalibration, BoardInstructionTableReproducesForTheKernelsClasses) {
                                        std::string(TESSIM_BINARY));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto classes = nlohmann::json::parse(r.out);
-    for (const char* name : {"unit-stride load", "unit-stride store", "strided load", "integer add/logic",
-                             "integer multiply-add", "slide", "gather", "broadcast", "integer reduction",
-                             "integer divide", "integer shift", "integer compare", "merge and move",
-                             "add with carry", "integer min/max", "saturating/averaging add", "index"}) {
+    for (const char* name : {"unit-stride load",
+                             "unit-stride store",
+                             "strided load",
+                             "integer add/logic",
+                             "integer multiply-add",
+                             "slide",
+                             "gather",
+                             "broadcast",
+                             "integer reduction",
+                             "integer divide",
+                             "integer shift",
+                             "integer compare",
+                             "merge and move",
+                             "add with carry",
+                             "integer min/max",
+                             "saturating/averaging add",
+                             "index",
+                             "narrowing shift",
+                             "sign/zero extension",
+                             "widening arithmetic"}) {
         ASSERT_TRUE(classes.contains(name)) << name;
         const auto& c = classes[name];
         // Compares: the board's m8 cells take 18 cycles at e16…e64 and 11 at e8, where the half-rate
