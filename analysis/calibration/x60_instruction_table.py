@@ -53,6 +53,9 @@ CLASSES = {
     "sign/zero extension": r"v[sz]ext\.vf[248] v8,v16",
     "widening arithmetic": r"vw(add|addu|sub|subu|mul|mulu|mulsu)\.[vw][vx] v8,v16,(v24|t0)"
                            r"|vwmacc(u|su|us)?\.v[vx] v8,(v16|t0),(v24|v16)",
+    "fractional multiply": r"vsmul\.v[vx] v8,v16,(v24|t0)",
+    "whole-register move": r"vmv[1248]r\.v v8,v16",
+    "scalar insert": r"vmv\.s\.x v8,t0",
 }
 LMULS = {"mf8": 1, "mf4": 2, "mf2": 4, "m1": 8, "m2": 16, "m4": 32, "m8": 64}
 COPIES, UNROLL, LOOPS = 8, 16, 4  # 8 × 16 × 4 = 512 instructions a cell

@@ -253,6 +253,10 @@ void InstructionOps::vectorArithmetic(const Retired& r, Op& op) const {
         op.flags |= Op::kBitwise;
     if (!fp && !mv && f6 >= 0x2c && f6 <= 0x2f)  // narrowing: priced by the source's group
         op.lmul8 = static_cast<std::uint8_t>(std::min(64, 2 * r.lmul8));
+    if (!fp && !mv && f6 == 0x27 && i.rm == OPIVI) {  // vmv<nr>r.v: nr registers whatever vtype says
+        op.flags |= Op::kBitwise;
+        op.lmul8 = static_cast<std::uint8_t>(8 * std::min(8, i.rs1 + 1));
+    }
     op.dst = vreg(i.rd);
     op.src[0] = vreg(i.rs2);
     op.src[1] = !scalarForm     ? vreg(i.rs1)
@@ -270,8 +274,12 @@ void InstructionOps::vectorArithmetic(const Retired& r, Op& op) const {
     const bool fromScalar = f6 == 0x10 && scalarForm && (mv || fp);  // vmv.s.x, vfmv.s.f
     const bool maskResult = (!mv && f6 >= 0x18 && f6 <= 0x1f) || (!fp && !mv && (f6 == 0x11 || f6 == 0x13)) ||
                             (mv && f6 == 0x14 && i.rs1 < 4);
-    if (toScalar || fromScalar || (mv && f6 >= 0x18 && f6 <= 0x1f))
+    if (toScalar || (mv && f6 >= 0x18 && f6 <= 0x1f))
         op.lmul8 = 0;  // one register (or element) whatever LMUL says
+    // vmv.s.x: 1 cycle up to m2, 2 at m4, 4 at m8 on the board (x60-instructions-vlmax.csv), a
+    // broadcast of a quarter of the group.
+    if (fromScalar)
+        op.lmul8 = static_cast<std::uint8_t>(std::max(1, r.lmul8 / 4));
     if (toScalar) {
         op.kind = OpKind::SAdd;
         op.dtype = DType::I32;
@@ -305,7 +313,8 @@ void InstructionOps::vectorArithmetic(const Retired& r, Op& op) const {
     } else if ((mv && f6 >= 0x20 && f6 <= 0x23) || (fp && (f6 == 0x20 || f6 == 0x21)) ||
                (fp && f6 == 0x13 && i.rs1 == 0 && !scalarForm)) {  // vdiv(u), vrem(u), vf(r)div, vfsqrt
         op.kind = OpKind::Div;
-    } else if ((fp && f6 == 0x24) || (mv && f6 >= 0x24 && f6 <= 0x27)) {
+    } else if ((fp && f6 == 0x24) || (mv && f6 >= 0x24 && f6 <= 0x27) ||
+               (!fp && !mv && f6 == 0x27 && i.rm != OPIVI)) {  // …, vsmul
         op.kind = OpKind::Mul;
     } else if ((mv || fp) && f6 >= 0x30) {  // widening: vwmacc, vfwmacc, vfwadd …
         op.kind = OpKind::WidenFma;

@@ -27,26 +27,30 @@ TEST(VectorCalibration, BoardInstructionTableReproducesForTheKernelsClasses) {
                                        std::string(TESSIM_BINARY));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto classes = nlohmann::json::parse(r.out);
-    for (const char* name : {"unit-stride load",
-                             "unit-stride store",
-                             "strided load",
-                             "integer add/logic",
-                             "integer multiply-add",
-                             "slide",
-                             "gather",
-                             "broadcast",
-                             "integer reduction",
-                             "integer divide",
-                             "integer shift",
-                             "integer compare",
-                             "merge and move",
-                             "add with carry",
-                             "integer min/max",
-                             "saturating/averaging add",
-                             "index",
-                             "narrowing shift",
-                             "sign/zero extension",
-                             "widening arithmetic"}) {
+    const char* const held[] = {"unit-stride load",
+                                "unit-stride store",
+                                "strided load",
+                                "integer add/logic",
+                                "integer multiply-add",
+                                "slide",
+                                "gather",
+                                "broadcast",
+                                "integer reduction",
+                                "integer divide",
+                                "integer shift",
+                                "integer compare",
+                                "merge and move",
+                                "add with carry",
+                                "integer min/max",
+                                "saturating/averaging add",
+                                "index",
+                                "narrowing shift",
+                                "sign/zero extension",
+                                "widening arithmetic",
+                                "fractional multiply",
+                                "whole-register move",
+                                "scalar insert"};
+    for (const char* name : held) {
         ASSERT_TRUE(classes.contains(name)) << name;
         const auto& c = classes[name];
         // Compares: the board's m8 cells take 18 cycles at e16…e64 and 11 at e8, where the half-rate
