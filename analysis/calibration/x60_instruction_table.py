@@ -56,6 +56,8 @@ CLASSES = {
     "fractional multiply": r"vsmul\.v[vx] v8,v16,(v24|t0)",
     "whole-register move": r"vmv[1248]r\.v v8,v16",
     "scalar insert": r"vmv\.s\.x v8,t0",
+    "segment load": r"vlseg[2-8]e(8|16|32|64)\.v v8,\(t0\)",
+    "segment store": r"vsseg[2-8]e(8|16|32|64)\.v v8,\(t0\)",
 }
 LMULS = {"mf8": 1, "mf4": 2, "mf2": 4, "m1": 8, "m2": 16, "m4": 32, "m8": 64}
 COPIES, UNROLL, LOOPS = 8, 16, 4  # 8 × 16 × 4 = 512 instructions a cell

@@ -54,6 +54,7 @@ std::unique_ptr<FunctionalUnit> makeTableUnit(config::Reader& r, const std::stri
         c.bytesPerCycle = r.get<double>("bytes_per_cycle", Range<double>{1e-3, 1e6});
         c.stridedElementsPerCycle =
             r.get<double>("strided_elements_per_cycle", 1.0, Range<double>{1e-3, 1e6});
+        c.groupedSegmentFields = r.get<unsigned>("grouped_segment_fields", 0u, Range<unsigned>{0, 8});
     }
     std::vector<DType> dtypes;
     const auto dtypeNames = r.get<std::vector<std::string>>("dtypes");

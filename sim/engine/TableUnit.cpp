@@ -162,8 +162,11 @@ double TableUnit::occupancyCycles(const Op& op) const {
         bool strided = op.stride != 0 && op.stride != static_cast<std::int64_t>(dtypeBytes(op.dtype));
         cycles = strided ? op.vl / config_.stridedElementsPerCycle
                          : static_cast<double>(bytes) / config_.bytesPerCycle;
-        // Segments: the table prices one field.
+        // Segments: the table prices one field — up to groupedSegmentFields fields; beyond, the
+        // access goes field element by field element.
         const double fields = kind.segment ? static_cast<double>(op.count) : 1.0;
+        if (kind.segment && config_.groupedSegmentFields != 0 && op.count > config_.groupedSegmentFields)
+            return std::max(cycles, fields * op.vl / config_.stridedElementsPerCycle);
         cycles = std::max(cycles, fields * (t.reciprocalByLmul ? tableReciprocal(t, op) : t.reciprocal));
     } else if (t.reciprocalByLmul) {
         cycles = tableReciprocal(t, op);

@@ -48,6 +48,9 @@ struct TableUnitConfig {
     // Memory units: bytes moved per cycle for unit-stride and elements per cycle for strided.
     double bytesPerCycle = 16.0;
     double stridedElementsPerCycle = 1.0;
+    // Segment accesses of up to this many fields go by register group, at the vlseg/vsseg row's
+    // cost per field; more fields, one field element at a time (stridedElementsPerCycle). 0: any.
+    unsigned groupedSegmentFields = 0;
     using Timing = OpTimingInfo;  // cycles; reciprocal per register of data
     // By timing class (OpTable.h): the unit executes every kind whose class is here; a variant
     // class (reduce_ordered, slide_up) absent here costs as its primary class.
