@@ -183,26 +183,20 @@ void RvvVectorLayerEmitter::constants(std::vector<Op>& out) {
         splat(kOperandB, l_.alpha);
     if (l_.binary() && l_.second == SecondOperand::Constant)
         splat(kOperandB, l_.constant);
-    for (unsigned i = 0; l_.hard() && i < RvvVectorLayer::kConstants; ++i) {
-        Op load;
-        load.kind = OpKind::ScalarLoad;
-        load.dtype = dtype_;
-        load.dst = static_cast<std::uint8_t>(regs_.firstConstant + i);
-        load.space = space_;
-        load.addr = constants_ + i * dtypeBytes(dtype_);
-        out.push_back(load);
-    }
     if (l_.op == VectorLayerOp::Clip) {
         splat(kOperandB, l_.lo);
         splat(kUpper, l_.hi);
     }
-    // flw of each constant of the pool into f0, f1, … (vector-scalar operands: .vf forms).
-    const std::size_t pool = l_.rational() ? vectorLayerConstants(l_, dtype_).size() : 0;
+    // flw of each constant of the pool (vectorLayerConstants) into consecutive scalar registers,
+    // used as vector-scalar operands (.vf forms): the hard activations' from firstConstant, the
+    // rational ones' from f0.
+    const std::size_t pool = vectorLayerConstants(l_, dtype_).size();
+    const std::uint8_t first = l_.rational() ? regs_.firstFpConstant : regs_.firstConstant;
     for (std::size_t i = 0; i < pool; ++i) {
         Op load;
         load.kind = OpKind::ScalarLoad;
         load.dtype = dtype_;
-        load.dst = static_cast<std::uint8_t>(regs_.firstFpConstant + i);
+        load.dst = static_cast<std::uint8_t>(first + i);
         load.space = space_;
         load.addr = constants_ + i * dtypeBytes(dtype_);
         out.push_back(load);

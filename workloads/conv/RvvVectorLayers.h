@@ -97,7 +97,6 @@ struct RvvVectorLayer {
     bool hard() const { return op == VectorLayerOp::HardSigmoid || op == VectorLayerOp::HardSwish; }
     // LeakyRelu keeps the larger of x and alpha·x when alpha ≤ 1, else the smaller.
     OpKind leakyKeep() const { return alpha <= 1.0 ? OpKind::Max : OpKind::Min; }
-    static constexpr unsigned kConstants = 4;
     // Tanh and Sigmoid: a rational approximation whose constants (clamp, −clamp, 0.5, 1, then the
     // coefficients) come from a pool in memory into FP registers.
     bool rational() const { return op == VectorLayerOp::Tanh || op == VectorLayerOp::Sigmoid; }
@@ -133,7 +132,7 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
 // at LMUL 8; scalar registers `regs` for the pointers, the count and vl.
 struct VectorLayerRegs {
     std::uint8_t srcA, srcB, dst, count, vl;
-    std::uint8_t firstConstant;  // RvvVectorLayer::kConstants scalar registers from here (hard ops)
+    std::uint8_t firstConstant;  // the hard activations' 4 constants in scalar registers from here
     std::uint8_t firstFpConstant = scalarReg(32);  // the rational ops' constants: f0, f1, …
 };
 
