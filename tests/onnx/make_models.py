@@ -12,6 +12,8 @@ gives every Conv, Gemm and MatMul node (what tessim's layers must equal).
   small        a few small layers for fast tests: Conv, a depthwise Conv, a dilated Conv (run as
                its four phases), Relu, Softmax (not simulated), MatMul; also as small-external.onnx with its weights in
                small-external.data (ONNX external data)
+  gates        gated activations: Conv, SiLU (Sigmoid and Mul), a pointwise Conv, Tanh, Div by a
+               constant, GlobalAveragePool, Flatten, Gemm — every node simulated on the K1
 
 Weights are zeros: tessim reads shapes only. Usage: make_models.py OUT_DIR [NAME...]
 """
@@ -112,6 +114,17 @@ def small():
     return g.model([1, 8, 16, 16], g.node("Softmax", [x], "softmax", axis=1), [64, 32])
 
 
+def gates():
+    g = Graph("gates")
+    x = g.conv("input", 8, 16, 3, 1, 1, "conv")
+    x = g.node("Mul", [x, g.node("Sigmoid", [x], "sigmoid")], "silu")  # x * sigmoid(x)
+    x = g.node("Tanh", [g.conv(x, 16, 16, 1, 1, 0, "pointwise")], "tanh")
+    g.inits.append(numpy_helper.from_array(np.array(2.0, np.float32), "two"))
+    x = g.node("Div", [x, "two"], "halve")
+    x = g.node("Flatten", [g.node("GlobalAveragePool", [x], "avgpool")], "flatten", axis=1)
+    return g.model([1, 8, 12, 12], g.gemm(x, 16, 10, "fc"), [1, 10])
+
+
 def qsmall():
     """An INT8 model as quantisation tools write it: QuantizeLinear, QLinearConv, a depthwise
     QLinearConv, a float Conv between DequantizeLinear nodes (the QDQ form, its weights an INT8
@@ -162,7 +175,7 @@ def shapes(model):
     return out
 
 
-MODELS = {"resnet18": resnet18, "mobilenetv2": mobilenetv2, "small": small, "qsmall": qsmall}
+MODELS = {"resnet18": resnet18, "mobilenetv2": mobilenetv2, "small": small, "qsmall": qsmall, "gates": gates}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
