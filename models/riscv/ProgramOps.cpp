@@ -222,7 +222,7 @@ void InstructionOps::vectorMemory(const Retired& r, GuestMemory& memory, bool st
 // vmin, vsadd, vaadd and vmulh take 1, 2, 4, 8 (../shared/data/k1-board/x60-instructions-vlmax.csv):
 // vand/vor/vxor; vadc/vmadc/vsbc/vmsbc; vmerge and vmv.v.v; the compares vmseq…vmsgt; the shifts
 // vsll, vsrl, vsra, vssrl, vssra and the narrowing ones (vnsrl, vnsra, vnclipu, vnclip: at their
-// source's group, twice the destination's); the extensions vzext/vsext; vid and viota.
+// source's group, twice the destination's); the extensions vzext/vsext; vid and viota; vmv<nr>r.v.
 bool InstructionOps::halfRateAlu(const Instruction& i, bool scalarForm) {
     const unsigned f6 = i.funct6;
     if (i.mnemonic == Mnemonic::VectorMask)  // OPMVV: vzext/vsext (VXUNARY0, vs1 2…7); vid, viota
@@ -230,7 +230,7 @@ bool InstructionOps::halfRateAlu(const Instruction& i, bool scalarForm) {
                ((f6 == 0x12 && i.rs1 >= 2 && i.rs1 <= 7) || (f6 == 0x14 && (i.rs1 == 16 || i.rs1 == 17)));
     if (i.mnemonic == Mnemonic::VectorFloat)
         return false;
-    return (f6 >= 0x09 && f6 <= 0x0b) || (f6 >= 0x10 && f6 <= 0x13) ||
+    return (f6 >= 0x09 && f6 <= 0x0b) || (f6 >= 0x10 && f6 <= 0x13) || (f6 == 0x27 && i.rm == OPIVI) ||
            (f6 == 0x17 && !(i.vm && scalarForm)) || (f6 >= 0x18 && f6 <= 0x1f) || f6 == 0x25 ||
            (f6 >= 0x28 && f6 <= 0x2f);
 }
@@ -253,10 +253,8 @@ void InstructionOps::vectorArithmetic(const Retired& r, Op& op) const {
         op.flags |= Op::kBitwise;
     if (!fp && !mv && f6 >= 0x2c && f6 <= 0x2f)  // narrowing: priced by the source's group
         op.lmul8 = static_cast<std::uint8_t>(std::min(64, 2 * r.lmul8));
-    if (!fp && !mv && f6 == 0x27 && i.rm == OPIVI) {  // vmv<nr>r.v: nr registers whatever vtype says
-        op.flags |= Op::kBitwise;
+    if (!fp && !mv && f6 == 0x27 && i.rm == OPIVI)  // vmv<nr>r.v: nr registers whatever vtype says
         op.lmul8 = static_cast<std::uint8_t>(8 * std::min(8, i.rs1 + 1));
-    }
     op.dst = vreg(i.rd);
     op.src[0] = vreg(i.rs2);
     op.src[1] = !scalarForm     ? vreg(i.rs1)

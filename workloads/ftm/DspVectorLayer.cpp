@@ -34,7 +34,10 @@ constexpr unsigned kMemoryLatency = 2;  // cycles the AM adds to a load (assumpt
 constexpr unsigned kConstantRegs = 4;   // registers 0 … 3: the layer's constants, broadcast
 constexpr unsigned kFirstRotating = kConstantRegs;  // the loop's rotating registers from here
 constexpr std::uint64_t kSaltA = 11, kSaltB = 12;   // test data of the two operands
-constexpr unsigned kMinBlocksPerCore = 4;           // blocks a long slice is cut into, so that DMA overlaps
+// The element-wise ops recipeOf() lowers (the rest of vectorLayerOps() are pools, or the K1's alone).
+const std::vector<std::string> kElementwiseOps{"Relu", "Clip", "HardSigmoid", "HardSwish", "LeakyRelu", "Add",
+                                               "Sub",  "Mul",  "PRelu",       "Concat",    "Transpose"};
+constexpr unsigned kMinBlocksPerCore = 4;  // blocks a long slice is cut into, so that DMA overlaps
 
 enum class Role { LoadA, LoadB, Step, Store, Count, Compare, Branch };
 struct BodyOp {
@@ -365,8 +368,7 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
         return makeDspPoolLayer(layer, plan, target);
     DspVectorParams p;
     config::Reader w = workloadReader(layer);
-    const std::string op = w.oneOf("op", {"Relu", "Clip", "HardSigmoid", "HardSwish", "LeakyRelu", "Add",
-                                          "Sub", "Mul", "PRelu", "Concat", "Transpose"});
+    const std::string op = w.oneOf("op", kElementwiseOps);
     p.layer = readVectorLayer(w, op);
     p.recipe = recipeOf(p.layer);
     std::string stated;
@@ -473,9 +475,12 @@ std::string dspVectorLayerGap(const config::Node& layer, const TargetInfo& targe
     const std::string name = op && op->isScalar() ? op->scalar() : std::string();
     if (!isVectorLayerOp(name))
         return fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
-    // Its loop recipes chain one intermediate value, and its units time no divide: the rational
-    // Tanh/Sigmoid of the K1 (six live values and a divide) and Div are left to the K1.
-    if (name == "Tanh" || name == "Sigmoid" || name == "Div")
+    // Its loop recipes (recipeOf) chain one intermediate value, and its units time no divide: the
+    // rational Tanh/Sigmoid of the K1 (six live values and a divide) and Div are left to the K1, as
+    // is any element-wise op the recipes do not name.
+    const auto& lowered = dsp_vector::kElementwiseOps;
+    if (name.find("Pool") == std::string::npos &&
+        std::find(lowered.begin(), lowered.end(), name) == lowered.end())
         return fmt::format("the vector DSP's layers do not lower {} (a divide; the K1's RVV layers do)",
                            name);
     if (!vectorEngines(target).empty())
