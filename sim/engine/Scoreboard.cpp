@@ -58,6 +58,7 @@ unsigned Scoreboard::operandSpan(const Op& op, unsigned i, unsigned group) const
     }
     case RegisterSpan::SegmentDest: return i == kDestination ? op.count * group : group;
     case RegisterSpan::SegmentSource: return i == 0 ? op.count * group : group;
+    case RegisterSpan::Convert: return i == 0 ? convertSourceRegisters(op, registerBytes_) : group;
     case RegisterSpan::Group: return group;
     }
     return group;
@@ -100,7 +101,8 @@ unsigned Scoreboard::registerGroup(const Op& op, const OpDescriptor& info) const
         const unsigned span = operandSpan(op, i, group);
         if (r == kNoReg || span == 1)
             return;
-        const unsigned align = info.span == RegisterSpan::Widening ? span : group;
+        const unsigned align =
+            info.span == RegisterSpan::Widening || info.span == RegisterSpan::Convert ? span : group;
         if (r % align != 0 || r + span > vectorRegisters_)
             throw std::runtime_error(fmt::format(
                 "engine {}: op '{}' with vl {} of {} ({} B) spans a group of {} registers; register {} "

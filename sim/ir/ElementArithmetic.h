@@ -5,6 +5,7 @@
 // the correctly rounded f16 result.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -136,6 +137,19 @@ inline double divIn(DType t, double a, double b) {
     if (t == DType::F16 || t == DType::F32 || t == DType::F64)
         return roundTo(t, a / b);
     return b == 0 ? -1.0 : roundTo(t, std::trunc(a / b));
+}
+
+// A conversion to t (vfcvt, vfwcvt, vfncvt, vsext, vncvt): FP results rounded once; integer
+// results rounded to nearest, ties to even (vfcvt.x.f.v under frm RNE), and saturated to the type's
+// range (as vfcvt and vnclip saturate; an extension never needs it).
+inline double convertIn(DType t, double v) {
+    if (t == DType::F16 || t == DType::F32 || t == DType::F64)
+        return roundTo(t, v);
+    const unsigned bits = 8 * dtypeBytes(t);
+    const double hi = std::ldexp(1.0, static_cast<int>(bits) - 1) - 1.0, lo = -hi - 1.0;
+    if (std::isnan(v))
+        return hi;  // RISC-V converts a NaN to the largest integer
+    return std::clamp(std::nearbyint(v), lo, hi);
 }
 
 inline double decodeElement(DType t, const std::uint8_t* p) {

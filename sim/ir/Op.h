@@ -58,6 +58,8 @@ enum class OpKind : std::uint16_t {
     Min,   // vd ← min(vs0, vs1) (vfmin, vmin): clipping
     Sub,   // vd ← vs0 − vs1 (vfsub, vsub; ss0 first: vfrsub)
     Div,   // vd ← vs0 / vs1 (vfdiv, vdiv, vdivu; vfrdiv, remainders and vfsqrt timed alike: one divider)
+    Convert,      // vd ← vs0 as dtype, from the type in `count` (a DType): vsext/vzext, vncvt, vfcvt,
+                  // vfwcvt, vfncvt. Integer results round to nearest even and saturate (vfcvt.x.f.v, vnclip)
     BuiltInCount  // number of built-in kinds, not an op
 };
 

@@ -148,6 +148,8 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
             if (op.base != kNoReg)
                 j["saddr"] = op.base - kScalarRegBase;
         }
+        if (info.span == RegisterSpan::Convert)
+            j["from"] = std::string(dtypeName(convertSource(op)));
         if (takesImmediate(info, op))
             j["imm"] = op.imm;
         if (info.lmul)
@@ -607,6 +609,15 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
                                            "a segment's fields × LMUL), not {}",
                                            lmul));
             op.lmul8 = static_cast<std::uint8_t>(eighths);
+        }
+        if (desc.span == RegisterSpan::Convert) {
+            const std::string from = p.get<std::string>("from");
+            DType source = DType::F32;
+            if (!parseDType(from, source))
+                p.fail("from", fmt::format("unknown dtype '{}' (i8, i16, i32, f16, f32, f64)", from));
+            op.count = static_cast<std::uint32_t>(source);
+            if (!p.has("lmul") && info.registerBytes)
+                op.lmul8 = convertLmul8(op, info.registerBytes);  // priced by the wider group
         }
         if (desc.ordered && p.get<bool>("ordered", false))
             op.flags |= Op::kOrdered;

@@ -134,6 +134,8 @@ std::vector<OpField> opFields(const OpDescriptor& d) {
             out.push_back({"lmul", "1 2 4 8", "default 1", "register group (LMUL)", "2"});
         if (d.ordered)
             out.push_back({"ordered", "boolean", "default false", "strictly in element order", "true"});
+        if (d.span == RegisterSpan::Convert)
+            out.push_back({"from", "i8 i16 i32 f16 f32 f64", "required", "the source's type", "\"f32\""});
         break;
     case OpLayout::Branch:
         out.push_back(kDType);

@@ -30,10 +30,10 @@ template <class F> void elementwise(const Op& op, OpExecution& exec, unsigned so
     const std::size_t n = op.vl;
     std::vector<double> result = undisturbedTail(exec.vector(op.dst), n);
     const auto& a = exec.source(op, 0);
-    const auto& b = exec.source(op, 1);
+    const std::vector<double>* b = sources >= 2 ? &exec.source(op, 1) : nullptr;
     const std::vector<double>* c = sources == 3 ? &exec.source(op, 2) : nullptr;
     for (std::size_t i = 0; i < n; ++i)
-        result[i] = f(element(a, i), element(b, i), c ? element(*c, i) : 0.0);
+        result[i] = f(element(a, i), b ? element(*b, i) : 0.0, c ? element(*c, i) : 0.0);
     exec.vector(op.dst) = std::move(result);
 }
 
@@ -134,6 +134,12 @@ void sub(const Op& op, OpExecution& exec) {
 // a / b rounded once (RVV's divide by zero: all ones for integers, IEEE for FP).
 void divide(const Op& op, OpExecution& exec) {
     elementwise(op, exec, 2, [&](double a, double b, double) { return divIn(op.dtype, a, b); });
+}
+
+// Elements keep their value across a conversion (the registers hold values, not bits): only the
+// destination type's rounding and range apply.
+void convert(const Op& op, OpExecution& exec) {
+    elementwise(op, exec, 1, [&](double a, double, double) { return convertIn(op.dtype, a); });
 }
 
 void broadcast(const Op& op, OpExecution& exec) {

@@ -279,6 +279,16 @@ std::vector<OpDescriptor> builtInRows() {
     rows.push_back(computeOp(OpKind::Div, "div", 1.0,
                              "vd ← vs0 / vs1 (vfdiv, vdiv, vdivu; vfrdiv, vrem, vfsqrt timed alike)",
                              &divide));
+    {
+        // A conversion reads a group of its source type (`count`) and writes one of its own: the
+        // wider of the two prices it (an X60 prices vfcvt, vfwcvt, vsext and vncvt so).
+        OpDescriptor d = computeOp(OpKind::Convert, "convert", 0.0,
+                                   "vd ← vs0 as dtype, from the type \"from\" (vsext, vncvt, vfcvt, vfwcvt, "
+                                   "vfncvt); integers rounded to nearest even and saturated",
+                                   &convert);
+        d.span = RegisterSpan::Convert;
+        rows.push_back(d);
+    }
     // The operands each kind cannot do without. Scalar FP rows stand for several instructions (a
     // square root reads one register, a divide two): one source for those.
     const struct {
@@ -295,7 +305,8 @@ std::vector<OpDescriptor> builtInRows() {
         {OpKind::SegStore, false, 1}, {OpKind::SDiv, true, 1},         {OpKind::FAdd, true, 1},
         {OpKind::FMul, true, 2},      {OpKind::FMadd, true, 3},        {OpKind::FDiv, true, 1},
         {OpKind::FCvt, true, 1},      {OpKind::FCmp, true, 1},         {OpKind::Max, true, 2},
-        {OpKind::Min, true, 2},       {OpKind::Sub, true, 2},          {OpKind::Div, true, 2}};
+        {OpKind::Min, true, 2},       {OpKind::Sub, true, 2},          {OpKind::Div, true, 2},
+        {OpKind::Convert, true, 1}};
     for (const auto& o : operands) {
         rows[static_cast<std::size_t>(o.kind)].needsDest = o.dest;
         rows[static_cast<std::size_t>(o.kind)].sources = o.sources;
@@ -305,7 +316,7 @@ std::vector<OpDescriptor> builtInRows() {
 
 bool spansSeveralGroups(RegisterSpan span) {
     return span == RegisterSpan::Widening || span == RegisterSpan::SegmentDest ||
-           span == RegisterSpan::SegmentSource;
+           span == RegisterSpan::SegmentSource || span == RegisterSpan::Convert;
 }
 
 struct Table {

@@ -4,6 +4,7 @@
 // rows instead of switching over the kind, so a new kind is one registerOpKind() call.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -53,6 +54,7 @@ enum class RegisterSpan : std::uint8_t {
     Widening,       // vd and vs2 2·G (one register while they fit), the sources G
     SegmentDest,    // vd nf·G registers (one group per field), the rest G
     SegmentSource,  // vs0 nf·G registers, the rest G
+    Convert,        // vd G registers of dtype, vs0 the group of its vl elements of the type in `count`
 };
 
 // Which bytes the op touches (footprint()).
@@ -164,6 +166,29 @@ inline unsigned lmulRegisters(const Op& op, unsigned registerBytes) {
     while (group < registers)
         group *= 2;
     return group;
+}
+
+// A Convert's source type (held in `count`) and the registers its vl source elements span.
+inline DType convertSource(const Op& op) {
+    return static_cast<DType>(op.count);
+}
+inline unsigned convertSourceRegisters(const Op& op, unsigned registerBytes) {
+    Op source = op;
+    source.dtype = convertSource(op);
+    return lmulRegisters(source, registerBytes);
+}
+
+// The register group a Convert is priced by (LMUL in eighths, as Op::lmul8): the wider of its
+// source's and its destination's, as the X60 prices vsext (destination) and vncvt (source).
+inline std::uint8_t convertLmul8(const Op& op, unsigned registerBytes) {
+    auto eighths = [&](DType t) {
+        const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(t);
+        std::uint64_t e = 1;
+        while (e < 64 && e * registerBytes < bytes * 8)
+            e *= 2;
+        return e;
+    };
+    return static_cast<std::uint8_t>(std::max(eighths(op.dtype), eighths(convertSource(op))));
 }
 
 // The timing class an op of row `d` is costed as (its variant when the op asks for it).

@@ -134,6 +134,43 @@ TEST(FunctionalOps, DivideComputesElementwiseOnAnUnpipelinedDivider) {
     EXPECT_EQ(runOn("rvv", two).cycles, single.cycles + 23);
 }
 
+// Converts f32 → i32 rounding to nearest even and saturating, i32 → i16 saturating (read back
+// through i16 → i32); priced by the wider group: the narrowing convert reads 4 registers (m4: 8
+// cycles), and its source group must start at a multiple of 4.
+TEST(FunctionalOps, ConvertRoundsToNearestEvenSaturatesAndIsPricedByTheWiderGroup) {
+    FunctionalMemory& t = makeTarget().functionalMemory();
+    std::vector<float> x(32, 0.0f);
+    const std::vector<float> head{1.5f, 2.5f, -2.5f, -0.5f, 3e9f, -3e9f, 16777217.0f, 0.49f};
+    std::copy(head.begin(), head.end(), x.begin());
+    t.write(0, kX, x.data(), x.size() * 4);
+    auto convert = [](std::uint8_t dst, std::uint8_t src, DType to, DType from) {
+        Op op = vector(OpKind::Convert, dst, src, kNoReg, kNoReg, 32);
+        op.dtype = to;
+        op.count = static_cast<std::uint32_t>(from);
+        return op;
+    };
+    const std::vector<Op> ops{memoryOp(OpKind::VLoad, DType::F32, 8, kX, 32),
+                              convert(16, 8, DType::I32, DType::F32),  // vfcvt.x.f.v, m4
+                              memoryOp(OpKind::VStore, DType::I32, 16, kOut, 32),
+                              convert(4, 16, DType::I16, DType::I32),  // vnclip: reads v16..v19
+                              convert(24, 4, DType::I32, DType::I16),  // vsext.vf2: reads v4..v5
+                              memoryOp(OpKind::VStore, DType::I32, 24, kScalarOut, 32)};
+    const EngineRun run = runOn("rvv", ops, /*functional=*/true);
+    std::vector<std::int32_t> ints(8), shorts(8);
+    t.read(0, kOut, ints.data(), ints.size() * 4);
+    t.read(0, kScalarOut, shorts.data(), shorts.size() * 4);
+    EXPECT_EQ(ints, (std::vector<std::int32_t>{2, 2, -2, 0, 2147483647, -2147483647 - 1, 16777216, 0}));
+    EXPECT_EQ(shorts, (std::vector<std::int32_t>{2, 2, -2, 0, 32767, -32768, 32767, 0}));
+    // The narrowing convert waits for the whole group it reads and takes m4's 8 cycles.
+    const std::vector<Op> first{ops[0], ops[1], ops[2]};
+    makeTarget();
+    EXPECT_GE(run.cycles, runOn("rvv", first).cycles + 8);
+    // A source group that does not start at a multiple of its span is refused.
+    const std::vector<Op> misaligned{ops[0], convert(4, 10, DType::I16, DType::I32)};
+    makeTarget();
+    EXPECT_THROW(runOn("rvv", misaligned), std::runtime_error);
+}
+
 TEST(FunctionalOps, ScalarCompareAndAddFollowTheirDatatype) {
     Op add = scalarOp(OpKind::SAdd, s(1), s(0), 2147483647.0);  // i32 wraps
     Op wrap = scalarOp(OpKind::SAdd, s(2), s(1), 1);

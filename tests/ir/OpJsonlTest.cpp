@@ -101,6 +101,7 @@ Op sampleOp(OpKind kind) {
     case OpKind::Min:
     case OpKind::Sub:
     case OpKind::Div:
+    case OpKind::Convert:
     case OpKind::Gather:
         op.dst = 16;
         op.src[0] = 8;
