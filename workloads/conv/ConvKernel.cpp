@@ -18,6 +18,7 @@
 #include "workloads/conv/ConvLayer.h"
 #include "workloads/conv/ConvReference.h"
 #include "workloads/conv/ConvStream.h"
+#include "workloads/conv/Requant.h"
 
 namespace tessim {
 namespace {
@@ -183,60 +184,6 @@ std::uint32_t readTile(config::Reader& r, const std::string& key, std::uint32_t 
     } catch (...) {
     }
     r.fail(key, "expected a positive tile size, 'auto' or 'full', got '" + v + "'");
-}
-
-// Requantisation for the deterministic test data (testInt8(): INT8 uniform over −128..127, E[x²] =
-// 5461.5): an accumulator of N = channels·k² products has σ ≈ 5461.5·√N (interior outputs;
-// padded borders sum fewer). The scale 32/σ maps σ to 32 LSB, so an output saturates only beyond
-// ≈ 4σ (about 6 in 100,000 for a Gaussian sum). Scale = multiplier / 2^shift with the multiplier
-// normalised to [2^30, 2^31), as gemmlowp / TFLite quantised multipliers are.
-void requantFor(const ConvShape& s, std::int32_t& multiplier, std::uint32_t& shift) {
-    const double sigma = 5461.5 * std::sqrt(double(s.groupChannels()) * double(s.taps()));
-    double m = 32.0 / sigma;
-    std::uint32_t sh = 0;
-    while (m < double(1u << 30) && sh < 62) {
-        m *= 2;
-        ++sh;
-    }
-    std::int64_t mi = std::llround(m);
-    if (mi >= (std::int64_t{1} << 31)) {
-        mi /= 2;
-        --sh;
-    }
-    multiplier = static_cast<std::int32_t>(mi);
-    shift = sh;
-}
-
-// requant_multiplier / requant_shift: an integer, or `auto` (requantFor) when absent or `auto`.
-struct RequantKeys {
-    std::optional<std::int32_t> multiplier;
-    std::optional<std::uint32_t> shift;
-};
-RequantKeys readRequant(config::Reader& r) {
-    RequantKeys k;
-    auto number = [&](const std::string& key, long long lo, long long hi, long long& out) {
-        if (!r.has(key))
-            return false;
-        std::string v = r.get<std::string>(key);
-        if (v == "auto")
-            return false;
-        try {
-            std::size_t pos = 0;
-            long long n = std::stoll(v, &pos);
-            if (pos == v.size() && n >= lo && n <= hi) {
-                out = n;
-                return true;
-            }
-        } catch (...) {
-        }
-        r.fail(key, fmt::format("expected an integer in {}..{} or 'auto', got '{}'", lo, hi, v));
-    };
-    long long m = 0, sh = 0;
-    if (number("requant_multiplier", -(1ll << 31), (1ll << 31) - 1, m))
-        k.multiplier = static_cast<std::int32_t>(m);
-    if (number("requant_shift", 0, 63, sh))
-        k.shift = static_cast<std::uint32_t>(sh);
-    return k;
 }
 
 }  // namespace
