@@ -395,7 +395,7 @@ const std::vector<Case> kCases = {
     {"rvv-depthwise-sideways.plan.yaml", "3:12: error: depthwise",
      "expected one of 'direct', 'im2col', got 'sideways'"},
     {"rvv-f8.plan.yaml", "3:8: error: dtype",
-     "expected one of 'f32', 'f16', 'f64', got 'f8'; did you mean 'f32'?"},
+     "expected one of 'f32', 'f16', 'f64', 'i8', got 'f8'; did you mean 'i8'?"},
     {"npu-tile-zero.plan.yaml", "3:1: error: tile_h",
      "expected a positive tile size, 'auto' or 'full', got '0'"},
     {"npu-tile-word.plan.yaml", "3:1: error: tile_h",

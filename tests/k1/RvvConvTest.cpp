@@ -67,8 +67,40 @@ INSTANTIATE_TEST_SUITE_P(
         Shape{"filtersSplit", SHAPE(9, 7, 5, 22, "--set plan.split=filters --set plan.tile_pixels=4"),
               9 * 7 * 22},
         Shape{"fullyConnectedSplitByEstimate", SHAPE(1, 1, 70, 37, "--set workload.k=1 --set workload.pad=0"),
-              37}),
+              37},
+        // INT8: widening integer MACs, requantised through f32 (or the i32 accumulators stored).
+        Shape{"int8", SHAPE(9, 7, 5, 40, "--set plan.dtype=i8 --set plan.threads=3"), 9 * 7 * 40},
+        Shape{"int8Accumulators", SHAPE(9, 7, 5, 6, "--set plan.dtype=i8 --set workload.output_dtype=i32"),
+              9 * 7 * 6},
+        Shape{"int8Lmul2Blocks2x2",
+              SHAPE(9, 7, 5, 70, "--set plan.dtype=i8 --set plan.lmul=2 --set plan.rb=1 --set plan.ro=2"),
+              9 * 7 * 70},
+        Shape{"int8DepthwiseTwoStrips",
+              SHAPE(9, 7, 70, 70, "--set workload.groups=70 --set workload.stride=2 --set plan.dtype=i8"),
+              5 * 4 * 70},
+        Shape{"int8DepthwiseAsGemms",
+              SHAPE(9, 7, 6, 6, "--set workload.groups=6 --set plan.depthwise=im2col --set plan.dtype=i8"),
+              9 * 7 * 6},
+        Shape{"int8FiltersSplit",
+              SHAPE(3, 3, 5, 70, "--set plan.dtype=i8 --set plan.split=filters --set plan.threads=2"),
+              3 * 3 * 70}),
     [](const ::testing::TestParamInfo<Shape>& info) { return std::string(info.param.name); });
+
+// INT8 on the K1 (plan.dtype i8): a layer moves a quarter of f32's bytes and never beats its
+// compute bound (the X60's vwmacc.vx at e16 m2 does 32 MACs in 4 cycles, as many a cycle as vfmacc
+// at e32 m1).
+TEST(RvvConv, Int8LayersMoveAQuarterOfTheBytesOfF32) {
+    const std::string layer = "--workload resnet18-layer1 --set workload.h=14 --set workload.w=14";
+    const auto i8 = runK1(layer + " --set plan.dtype=i8");
+    const auto f32 = runK1(layer);
+    ASSERT_FALSE(i8.is_null());
+    ASSERT_FALSE(f32.is_null());
+    EXPECT_EQ(i8["plan"]["config"]["dtype"], "i8");
+    EXPECT_DOUBLE_EQ(i8["bounds"]["compulsory_bytes"]["l1"].get<double>() * 4,
+                     f32["bounds"]["compulsory_bytes"]["l1"].get<double>());
+    EXPECT_GE(i8["seconds"].get<double>(), i8["bounds"]["compute_s"].get<double>());
+    EXPECT_GE(i8["seconds"].get<double>(), i8["bounds"]["bandwidth_s"]["ddr"].get<double>());
+}
 
 // An f64 model runs in f64 by default (SEW 64: half the lanes of f32, so about twice the time of
 // a compute-bound layer), as seed 003's map does as the ftm2000-conv reproduction's CPU stand-in.

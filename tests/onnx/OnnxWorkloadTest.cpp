@@ -312,6 +312,30 @@ TEST(OnnxWorkload, GatedActivationsRunOnTheK1AndAreListedWhereNoDivideIs) {
     }
 }
 
+// An INT8 model in INT8 on the K1 (plan.dtype i8): every layer i8, requantised with the workload's
+// scale (multiplier / 2^shift, as the NPU reads them), bit-exact; a model with an element-wise op
+// whose result depends on quantisation scales (a Sigmoid) is refused before simulation.
+TEST(OnnxWorkload, AnInt8ModelRunsInInt8OnTheK1AndScaleDependentOpsAreRefused) {
+    REQUIRE_ONNX_MODELS();
+    const Json r = runJson("run --target k1 --workload " + model("qsmall.onnx") +
+                           " --set plan.dtype=i8 --set workload.requant_shift=40 "
+                           "--set workload.requant_multiplier=1518500250 --functional --format json");
+    ASSERT_TRUE(r.contains("layers")) << r.dump();
+    EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u) << r["functional"].dump();
+    EXPECT_GT(r["functional"]["elements"].get<std::uint64_t>(), 0u);
+    for (const auto& l : r["layers"]) {
+        EXPECT_EQ(l["dtype"], "i8") << l["name"];
+        EXPECT_EQ(l["output_dtype"], "i8") << l["name"];
+        EXPECT_DOUBLE_EQ(l["requant_scale"].get<double>(),
+                         static_cast<double>(static_cast<float>(1518500250.0 / 1099511627776.0)));
+    }
+    const auto refused =
+        test::runTessim("run --target k1 --workload " + model("gates.onnx") + " --set plan.dtype=i8");
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_TRUE(refused.out.empty());
+    EXPECT_NE(refused.err.find("layers[1].op: Sigmoid in i8"), std::string::npos) << refused.err;
+}
+
 TEST(OnnxWorkload, SmallModelRunsFunctionallyBitExact) {
     REQUIRE_ONNX_MODELS();
     const Json r = runJson("run --target npu --workload " + model("small.onnx") + " --functional");

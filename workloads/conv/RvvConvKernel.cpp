@@ -13,6 +13,7 @@
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/ConfiguredWorkload.h"
 #include "workloads/common/FlopStats.h"
+#include "workloads/common/Int8Outputs.h"
 #include "workloads/common/KernelReaders.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/MemoryLayout.h"
@@ -21,6 +22,7 @@
 #include "workloads/common/TestData.h"
 #include "workloads/common/VectorOps.h"
 #include "workloads/conv/ConvShapeReader.h"
+#include "workloads/conv/Requant.h"
 #include "workloads/conv/RvvVectorLayers.h"
 #include "workloads/fc/FcGemmStream.h"
 
@@ -42,10 +44,13 @@ constexpr std::uint8_t kIm2colZero = 16;
 // A hard activation's constants (alpha, beta, 0, 1), loaded with flw: below the im2col's registers,
 // free while a vector layer runs (the GEMM sets its own again).
 constexpr std::uint8_t kVectorConstants = scalarReg(20);
-// The direct depthwise loop's LMUL-8 groups: accumulator, inputs, weights.
+// The direct depthwise loop's LMUL-8 groups: accumulator, inputs, weights. INT8: the i32
+// accumulator v0–v7 (LMUL 8), the i16 inputs and weights v8 and v12 (LMUL 4), their i8 v16, v18.
 constexpr std::uint8_t kDepthwiseAcc = 0;
 constexpr std::uint8_t kDepthwiseIn = 8;
 constexpr std::uint8_t kDepthwiseW = 24;
+constexpr std::uint8_t kDepthwiseW16 = 12, kDepthwiseIn8 = 16, kDepthwiseW8 = 18;
+constexpr unsigned kDepthwiseLmulI8 = 2;
 // The threads meet at this barrier after each layer (a barrier is reusable: one generation per
 // layer); thread 0 forks the others at the start.
 constexpr std::uint32_t kRvvLayerBarrier = fc_gemm::kJoinBarrier;
@@ -69,6 +74,8 @@ struct RvvLayer {
     std::optional<RvvVectorLayer> vec;
     std::uint64_t inBAddr = 0;
     std::uint64_t constAddr = 0;  // a hard activation's constant pool
+    RequantKeys requant;          // its own requant_multiplier / requant_shift
+    Int8Outputs int8;             // INT8 runs: how its accumulators leave
 
     std::uint64_t pixels() const { return std::uint64_t{s.outH()} * s.outW(); }
     std::uint64_t k() const { return std::uint64_t{s.groupChannels()} * s.taps(); }  // GEMM depth per group
@@ -97,6 +104,15 @@ struct RvvConvParams {
     double peakFlopPerSecond = 0.0;    // of all threads' engines
 
     unsigned elem() const { return dtypeBytes(dtype); }
+    bool int8() const { return dtype == DType::I8; }
+    // A layer's output elements: an INT8 convolution's i8 (requantised) or i32.
+    DType outType(const RvvLayer& l) const { return int8() && !l.vec ? l.int8.outType() : dtype; }
+    unsigned outElem(const RvvLayer& l) const { return dtypeBytes(outType(l)); }
+    std::uint64_t layerBytes(const RvvLayer& l) const {
+        return (l.inputs() + l.weights()) * elem() + l.outputs() * outElem(l);
+    }
+    // Channels per strip of the direct depthwise loop (INT8: its i32 accumulator at LMUL 8).
+    std::uint32_t depthwiseVlmax = 0;
     std::uint64_t column(unsigned t) const { return colAddr + t * colStride; }
     // The GEMM of group g of `layer` over `count` pixels of thread t from `first` (in its slice):
     // x their rows of the thread's column buffer, W the group's filters, y the pixels' outputs of
@@ -111,7 +127,8 @@ struct RvvConvParams {
         f.batch = count;
         f.xAddr = column(t);
         f.wAddr = layer.wAddr + g * gf * layer.k() * elem();
-        f.yAddr = layer.outAddr + (pixel * layer.s.filters + g * gf) * elem();
+        f.yAddr = layer.outAddr + (pixel * layer.s.filters + g * gf) * outElem(layer);
+        f.int8 = layer.int8;
         f.yRow = layer.s.filters;
         f.threads = {layer.filterSlices.empty()
                          ? ThreadSlice{engines[t], 0, gf}
@@ -167,8 +184,11 @@ protected:
                 }
             }
             if (!l.vec && l.direct && pixel_ < rows.count) {
-                if (pixel_ == 0)
+                if (pixel_ == 0) {
                     out.push_back(scalarOp(OpKind::SAdd, DType::I32, kIm2colRow, fc_gemm::kZero, 0.0));
+                    if (p_.int8())
+                        loadInt8Constants(out, l.int8, p_.memory->id);
+                }
                 for (unsigned n = 0; n < 4 && pixel_ < rows.count; ++n, ++pixel_)
                     depthwisePixel(out, l, rows.first + pixel_, rows.count);
                 return true;
@@ -214,11 +234,13 @@ protected:
     }
 
 private:
-    void setVl(std::vector<Op>& out, std::uint32_t vl) {
-        if (vl == vl_)
+    void setVl(std::vector<Op>& out, std::uint32_t vl) { setType(out, p_.dtype, vl, kIm2colLmul); }
+    void setType(std::vector<Op>& out, DType t, std::uint32_t vl, unsigned lmul) {
+        if (vl == vl_ && t == vt_)
             return;
         vl_ = vl;
-        out.push_back(vsetvlOp(p_.dtype, vl, kIm2colVl, kIm2colLmul));
+        vt_ = t;
+        out.push_back(vsetvlOp(t, vl, kIm2colVl, lmul));
     }
     // n elements from `src` (elements `stride` bytes apart; 0: contiguous) to `dst`, or zeros when
     // there is no source (padding), in LMUL-8 strips.
@@ -255,7 +277,9 @@ private:
     void depthwisePixel(std::vector<Op>& out, const RvvLayer& l, std::uint64_t m, std::uint64_t pixels) {
         const ConvShape& s = l.s;
         const unsigned elem = p_.elem();
-        for (std::uint64_t c0 = 0; c0 < s.channels; c0 += p_.copyVlmax) {
+        for (std::uint64_t c0 = 0; c0 < s.channels && p_.int8(); c0 += p_.depthwiseVlmax)
+            depthwiseInt8Strip(out, l, m, c0);
+        for (std::uint64_t c0 = 0; c0 < s.channels && !p_.int8(); c0 += p_.copyVlmax) {
             const auto vl =
                 static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.copyVlmax, s.channels - c0));
             setVl(out, vl);
@@ -281,6 +305,39 @@ private:
         out.push_back(
             scalarOp(OpKind::SCompare, DType::I32, kIm2colFlag, kIm2colRow, static_cast<double>(pixels)));
         out.push_back(branchOp(DType::I32, kIm2colFlag, pixel_ + 1 < pixels));
+    }
+    // INT8: the strip's i32 accumulator zeroed; per tap over the input, the inputs' and weights' i8
+    // loaded (vle8), sign-extended (vsext.vf2) and multiplied into it (vwmacc.vv); then requantised
+    // and stored.
+    void depthwiseInt8Strip(std::vector<Op>& out, const RvvLayer& l, std::uint64_t m, std::uint64_t c0) {
+        const ConvShape& s = l.s;
+        const auto vl =
+            static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.depthwiseVlmax, s.channels - c0));
+        const unsigned regBytes = p_.gemm.registerBytes;
+        setType(out, DType::I32, vl, 4 * kDepthwiseLmulI8);
+        Op zero = vectorOp(OpKind::Broadcast, DType::I32, vl);
+        zero.dst = kDepthwiseAcc;
+        out.push_back(zero);
+        forEachInputTap(s, m, [&](std::uint64_t at, std::uint64_t tap) {
+            setType(out, DType::I8, vl, kDepthwiseLmulI8);
+            out.push_back(
+                vectorLoad(DType::I8, kDepthwiseIn8, p_.memory->id, l.inAddr + at * s.channels + c0, vl));
+            out.push_back(
+                vectorLoad(DType::I8, kDepthwiseW8, p_.memory->id, l.wAddr + tap * s.channels + c0, vl));
+            setType(out, DType::I16, vl, 2 * kDepthwiseLmulI8);
+            out.push_back(convertOp(DType::I16, DType::I8, kDepthwiseIn, kDepthwiseIn8, vl, regBytes));
+            out.push_back(convertOp(DType::I16, DType::I8, kDepthwiseW16, kDepthwiseW8, vl, regBytes));
+            Op mac = vectorOp(OpKind::WidenFma, DType::I16, vl);
+            mac.dst = kDepthwiseAcc;
+            mac.src[0] = kDepthwiseIn;
+            mac.src[1] = kDepthwiseW16;
+            mac.src[2] = kDepthwiseAcc;
+            out.push_back(mac);
+        });
+        storeInt8Outputs(out, l.int8, {{kDepthwiseAcc, l.outAddr + (m * s.filters + c0) * p_.outElem(l)}}, vl,
+                         p_.memory->id, regBytes, kDepthwiseLmulI8, kIm2colVl);
+        vt_ = l.int8.outType();
+        vl_ = vl;
     }
     // Into row pixel_ of the thread's column buffer. `pixels`: the tile's count, which the row
     // counter is compared with (the back-edge's condition: another pixel follows).
@@ -332,6 +389,7 @@ private:
     std::uint64_t tile_ = 0;   // the tile's first pixel in the thread's slice
     std::uint64_t pixel_ = 0;  // the next pixel of the tile
     std::uint32_t vl_ = 0;
+    DType vt_ = DType::F32;
     std::unique_ptr<OpStream> gemm_;
     std::unique_ptr<RvvVectorLayerEmitter> vec_;
 };
@@ -364,7 +422,7 @@ public:
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         std::uint64_t bytes = 0;
         for (const auto& l : p_.layers)
-            bytes += (l.inputs() + l.weights() + l.outputs()) * p_.elem();
+            bytes += p_.layerBytes(l);
         return {{p_.memory->level, bytes}};
     }
     std::uint64_t coldReadBytes() const override {
@@ -405,9 +463,14 @@ public:
             j["dtype"] = dtypeName(p_.dtype);
             if (p_.modelDtype != dtypeName(p_.dtype))
                 j["model_dtype"] = p_.modelDtype;  // the network's type beside the one it ran in
+            if (p_.int8() && !l.vec) {
+                j["output_dtype"] = dtypeName(l.int8.outType());
+                if (l.int8.requantize)
+                    j["requant_scale"] = l.int8.scale;
+            }
             j["macs"] = l.macs();
             j["flops"] = l.flops();
-            j["compulsory_bytes"] = (l.inputs() + l.weights() + l.outputs()) * p_.elem();
+            j["compulsory_bytes"] = p_.layerBytes(l);
             j["compute_bound_s"] = static_cast<double>(l.flops()) / p_.peakFlopPerSecond;
             out.push_back(j);
         }
@@ -425,6 +488,10 @@ public:
                 }
                 if (l.vec->secondElements() > 0)
                     write(memory, l.inBAddr, l.vec->secondElements(), l.saltW());
+                continue;
+            }
+            if (p_.int8()) {
+                initialiseInt8(memory, l);
                 continue;
             }
             write(memory, l.inAddr, l.inputs(), l.saltIn());
@@ -446,7 +513,7 @@ public:
         c.checked = true;
         const unsigned elem = p_.elem();
         for (const auto& l : p_.layers) {
-            std::vector<std::uint8_t> buf(l.outputs() * elem);
+            std::vector<std::uint8_t> buf(l.outputs() * p_.outElem(l));
             memory.read(p_.memory->id, l.outAddr, buf.data(), buf.size());
             if (l.vec) {
                 for (std::uint64_t i = 0; i < l.outputs(); ++i) {
@@ -461,15 +528,17 @@ public:
                 continue;
             }
             const std::uint64_t gf = l.s.groupFilters();
+            const unsigned outElem = p_.outElem(l);
             for (std::uint64_t m = 0; m < l.pixels(); ++m) {
                 for (std::uint64_t f = 0; f < l.s.filters; ++f) {
-                    const double got = decodeElement(p_.dtype, buf.data() + (m * l.s.filters + f) * elem);
+                    const double got =
+                        decodeElement(p_.outType(l), buf.data() + (m * l.s.filters + f) * outElem);
                     const double want = reference(l, m, f / gf, f);
                     if (c.countOutput(got, want, got != want)) {
                         c.firstMismatch =
                             fmt::format("{} output pixel {} filter {}: simulated {} reference {}", l.name, m,
                                         f, got, want);
-                        c.locateFirstMismatch(p_.memory->id, l.outAddr + (m * l.s.filters + f) * elem);
+                        c.locateFirstMismatch(p_.memory->id, l.outAddr + (m * l.s.filters + f) * outElem);
                     }
                 }
             }
@@ -494,35 +563,57 @@ private:
     void write(FunctionalMemory& memory, std::uint64_t addr, std::uint64_t count, std::uint64_t salt) const {
         writeTestValues(memory, p_.memory->id, addr, count, p_.dtype, salt);
     }
+    // A convolution's test value: INT8 over the whole range (as the requantisation expects), else
+    // the type's.
+    double value(std::uint64_t index, std::uint64_t salt) const {
+        return p_.int8() ? testInt8(index, salt) : testValue(p_.dtype, index, salt);
+    }
+    // INT8: inputs, then weights packed for the loop that reads them — [group][k][filter] for the
+    // GEMM (a W column one vle8), tap-major for the direct depthwise loop — and the constant pool.
+    void initialiseInt8(FunctionalMemory& memory, const RvvLayer& l) const {
+        std::vector<std::uint8_t> in(l.inputs());
+        for (std::uint64_t i = 0; i < in.size(); ++i)
+            in[i] = static_cast<std::uint8_t>(testInt8(i, l.saltIn()));
+        memory.write(p_.memory->id, l.inAddr, in.data(), in.size());
+        std::vector<std::uint8_t> w(l.weights());
+        const std::uint64_t k = l.k(), gf = l.s.groupFilters();
+        for (std::uint64_t f = 0; f < l.s.filters; ++f)
+            for (std::uint64_t i = 0; i < k; ++i)
+                w[l.direct ? i * l.s.channels + f : (f / gf * k + i) * gf + f % gf] =
+                    static_cast<std::uint8_t>(testInt8(f * k + i, l.saltW()));
+        memory.write(p_.memory->id, l.wAddr, w.data(), w.size());
+        writeInt8Constants(memory, p_.memory->id, l.int8);
+    }
     // Output (pixel m, filter f of group g) as the GEMM computes it over the column row, or, for a
     // direct depthwise layer, as its taps accumulate in order from zero.
     double reference(const RvvLayer& l, std::uint64_t m, std::uint64_t g, std::uint64_t f) const {
         const ConvShape& s = l.s;
         if (l.direct) {
             double acc = 0.0;
+            const DType accType = p_.int8() ? DType::I32 : p_.dtype;
             forEachInputTap(s, m, [&](std::uint64_t at, std::uint64_t tap) {
-                acc = fmaIn(p_.dtype, testValue(p_.dtype, at * s.channels + f, l.saltIn()),
-                            testValue(p_.dtype, f * s.taps() + tap, l.saltW()), acc);
+                acc = fmaIn(accType, value(at * s.channels + f, l.saltIn()),
+                            value(f * s.taps() + tap, l.saltW()), acc);
             });
-            return acc;
+            return p_.int8() ? int8OutputReference(l.int8, acc) : acc;
         }
         const std::uint64_t gc = s.groupChannels();
         const auto oy = static_cast<std::int64_t>(m / s.outW()), ox = static_cast<std::int64_t>(m % s.outW());
         FcParams fp = p_.gemm;
         fp.in = l.k();
+        fp.int8 = l.int8;
         auto x = [&](std::uint64_t i) {
             const std::uint64_t c = i % gc, kx = i / gc % s.kw, ky = i / gc / s.kw;
             const std::int64_t iy = oy * s.stride - s.padH + static_cast<std::int64_t>(ky);
             const std::int64_t ix = ox * s.stride - s.padW + static_cast<std::int64_t>(kx);
             if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w)
                 return 0.0;
-            return testValue(p_.dtype,
-                             (static_cast<std::uint64_t>(iy) * s.w + static_cast<std::uint64_t>(ix)) *
-                                     s.channels +
-                                 g * gc + c,
-                             l.saltIn());
+            return value((static_cast<std::uint64_t>(iy) * s.w + static_cast<std::uint64_t>(ix)) *
+                                 s.channels +
+                             g * gc + c,
+                         l.saltIn());
         };
-        auto w = [&](std::uint64_t i) { return testValue(p_.dtype, f * l.k() + i, l.saltW()); };
+        auto w = [&](std::uint64_t i) { return value(f * l.k() + i, l.saltW()); };
         return fcReference(fp, x, w);
     }
 
@@ -550,11 +641,22 @@ bool splitFilters(const RvvLayer& l, const std::string& split, std::size_t threa
     return byFilters < byPixels;
 }
 
-// requant_multiplier and requant_shift belong to an INT8 pipeline; a float run reads past them.
-void skipRequant(config::Reader& r) {
-    for (const char* key : {"requant_multiplier", "requant_shift"})
-        if (r.has(key))
-            r.get<std::string>(key);
+// What an INT8 run does with an element-wise or pooling layer: one whose result does not depend
+// on the tensors' quantisation scales runs on the i8 values; the others are refused (the layer
+// rows carry no scales, and a quantised Add, say, rescales its operands).
+std::string int8Gap(const RvvVectorLayer& l) {
+    switch (l.op) {
+    case VectorLayerOp::Copy:
+    case VectorLayerOp::Relu:
+    case VectorLayerOp::MaxPool:
+    case VectorLayerOp::GlobalMaxPool: return "";
+    default:
+        return fmt::format(
+            "{} in i8 (plan.dtype i8): its result depends on the tensors' quantisation scales, which the "
+            "layers do not carry (the K1's INT8 layers run Conv, Relu, MaxPool and GlobalMaxPool); run "
+            "plan.dtype f32 or f16",
+            l.opName);
+    }
 }
 
 }  // namespace
@@ -570,11 +672,16 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     w.get<std::string>("description", std::string());
     w.get<std::string>("source", std::string());
     w.get<std::uint64_t>("batch", 1, Range<std::uint64_t>{1, 1});
-    // The model's types (an INT8 network for the NPU, say): this core runs the plan's dtype.
+    // The model's types (an INT8 network for the NPU, say): this core runs the plan's dtype. An
+    // INT8 run (peeked here: it refuses layers as they are read) stores its convolutions' outputs
+    // requantised to i8 (requant_multiplier, requant_shift: as the NPU reads them), or as the i32
+    // accumulators for output_dtype i32.
     p.modelDtype = w.oneOf("dtype", {"i8", "f16", "f32", "f64"}, std::string("f32"));
-    w.oneOf("output_dtype", {"i8", "i32", "f16", "f32", "f64"},
-            p.modelDtype == "i8" ? std::string("i8") : p.modelDtype);
-    skipRequant(w);
+    const std::string outputDtype = w.oneOf("output_dtype", {"i8", "i32", "f16", "f32", "f64"},
+                                            p.modelDtype == "i8" ? std::string("i8") : p.modelDtype);
+    const RequantKeys top = readRequant(w);
+    const config::Node* planType = plan.find("dtype");
+    const bool int8Plan = planType && planType->isScalar() && planType->scalar() == "i8";
     p.listed = w.has("layers");
     if (p.listed) {
         std::vector<Reader> rows = w.children("layers");
@@ -593,8 +700,10 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
             } else {
                 l.vec = readVectorLayer(rows[i], op);
                 l.s = l.vec->s;
+                if (const std::string gap = int8Gap(*l.vec); int8Plan && !gap.empty())
+                    rows[i].fail("op", gap);
             }
-            skipRequant(rows[i]);
+            l.requant = readRequant(rows[i]);
             rows[i].finish();
             p.layers.push_back(std::move(l));
         }
@@ -609,17 +718,25 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     PlanReader planReader(plan);
     Reader& pl = planReader.reader;
     pl.oneOf("strategy", {"rvv-im2col"}, std::string("rvv-im2col"));
-    // Default: the model's floating-point type; f32 for an integer model (the X60's integer dot
-    // products are not modelled). f64: RVV e64 (vfmacc.vv at SEW 64), half the lanes of f32.
-    parseDType(
-        pl.oneOf("dtype", {"f32", "f16", "f64"}, p.modelDtype == "i8" ? std::string("f32") : p.modelDtype),
-        p.dtype);
+    // Default: the model's floating-point type; f32 for an integer model. f64: RVV e64 (vfmacc.vv
+    // at SEW 64), half the lanes of f32. i8: INT8 with widening integer MACs (Int8Outputs; the
+    // X60's IME dot-product instructions are not modelled).
+    parseDType(pl.oneOf("dtype", {"f32", "f16", "f64", "i8"},
+                        p.modelDtype == "i8" ? std::string("f32") : p.modelDtype),
+               p.dtype);
     const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads", 0);
     FcParams& g = p.gemm;
     g.dtype = p.dtype;
-    g.rb = pl.get<unsigned>("rb", 2u, Range<unsigned>{1, 16});
-    g.ro = pl.get<unsigned>("ro", 4u, Range<unsigned>{1, 16});
-    g.lmul = pl.get<unsigned>("lmul", 2u, Range<unsigned>{1, 8});
+    // INT8: rb pixels × ro vectors of filters per block, the i8 operands at LMUL 1 (their i32
+    // accumulators at 4).
+    g.rb = pl.get<unsigned>("rb", p.int8() ? 4u : 2u, Range<unsigned>{1, 16});
+    g.ro = pl.get<unsigned>("ro", p.int8() ? 1u : 4u, Range<unsigned>{1, 16});
+    g.lmul = pl.get<unsigned>("lmul", p.int8() ? 1u : 2u, Range<unsigned>{1, 8});
+    if (p.int8() && g.lmul > 2)
+        pl.fail("lmul",
+                fmt::format("an INT8 GEMM's i8 operands take LMUL 1 or 2 (its i32 accumulators 4·LMUL "
+                            "registers), not {}",
+                            g.lmul));
     g.orderedReduce = readReduction(pl, true);
     // Pixels per im2col + GEMM step; 0: as many as fill half the memory the plan uses (the L1), so
     // that the GEMM reads the column rows from it while the weights stream through.
@@ -653,15 +770,30 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
                             core.name, core.vectorRegisters, core.scalarRegisters));
     g.group = g.lmul;
     g.vlmax = std::max(1u, core.registerBytes * g.lmul / dtypeBytes(p.dtype));
+    g.overOut = p.int8();
+    g.registerBytes = core.registerBytes;
     // The GEMM's blocks take registers from v0 up; the copies reuse v16–v31 between GEMMs (the
-    // phases follow each other, so sharing costs only the order it already has).
-    if ((g.rb * g.ro + g.rb + g.ro) * g.group > core.vectorRegisters)
-        pl.fail("rb",
-                fmt::format(
-                    "a block of rb {} × ro {} at lmul {} needs {} vector registers; engine '{}' has {}", g.rb,
-                    g.ro, g.lmul, (g.rb * g.ro + g.rb + g.ro) * g.group, core.name, core.vectorRegisters),
-                config::Shortfall::Registers);
+    // phases follow each other, so sharing costs only the order it already has). INT8: rb·ro i32
+    // accumulators of 4 groups, ro W columns as i16 (2) and i8 (1); x values in scalar registers.
+    const unsigned vectorRegs =
+        p.int8() ? (4 * g.rb * g.ro + 3 * g.ro) * g.group : (g.rb * g.ro + g.rb + g.ro) * g.group;
+    if (vectorRegs > core.vectorRegisters)
+        pl.fail(
+            "rb",
+            fmt::format("a block of rb {} × ro {} at lmul {} needs {} vector registers; engine '{}' has {}",
+                        g.rb, g.ro, g.lmul, vectorRegs, core.name, core.vectorRegisters),
+            config::Shortfall::Registers);
+    if (p.int8() && fc_gemm::kFirstPointer + 3 * g.rb + g.ro > 32)
+        pl.fail(
+            "rb",
+            fmt::format("a block of rb {} × ro {} needs {} integer registers (pointers and x values); the "
+                        "core has 32",
+                        g.rb, g.ro, fc_gemm::kFirstPointer + 3 * g.rb + g.ro),
+            config::Shortfall::Registers);
+    p.depthwiseVlmax = p.int8() ? core.registerBytes * 8 / 4 : 0;
     p.copyVlmax = std::max(1u, core.registerBytes * kIm2colLmul / dtypeBytes(p.dtype));
+    if (!p.int8())
+        p.depthwiseVlmax = p.copyVlmax;
     g.memory = p.memory;
     if (p.peakFlopPerSecond <= 0)
         p.peakFlopPerSecond = 1.0;
@@ -672,7 +804,17 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
         l.inAddr = layout.allocate(tag + "input", (l.vec ? l.vec->inputs() : l.inputs()) * p.elem());
         if (!l.vec)
             l.wAddr = layout.allocate(tag + "weights", l.weights() * p.elem());
-        l.outAddr = layout.allocate(tag + "output", l.outputs() * p.elem());
+        if (p.int8() && !l.vec) {
+            std::int32_t multiplier = 0;
+            std::uint32_t shift = 0;
+            requantFor(l.s, multiplier, shift);
+            l.int8 = int8Outputs(outputDtype != "i32",
+                                 l.requant.multiplier.value_or(top.multiplier.value_or(multiplier)),
+                                 l.requant.shift.value_or(top.shift.value_or(shift)));
+            if (l.int8.requantize)
+                l.int8.constants = layout.allocate(tag + "requantisation constants", kInt8ConstantBytes);
+        }
+        l.outAddr = layout.allocate(tag + "output", l.outputs() * p.outElem(l));
         if (l.vec) {
             if (l.vec->secondElements() > 0)
                 l.inBAddr = layout.allocate(tag + "second input", l.vec->secondElements() * p.elem());
@@ -684,7 +826,7 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
         l.direct = directDepthwise && l.s.groups > 1 && l.s.groupChannels() == 1 && l.s.groupFilters() == 1;
         l.rows = contiguousSlices(l.pixels(), engines.size(), g.rb);
         if (!l.direct && l.s.groups == 1 && splitFilters(l, split, engines.size(), g)) {
-            l.filterSlices = contiguousSlices(l.s.filters, engines.size(), g.ro);
+            l.filterSlices = contiguousSlices(l.s.filters, engines.size(), p.int8() ? g.vlmax : g.ro);
             for (std::size_t t = 0; t < engines.size(); ++t)
                 l.rows[t] = l.filterSlices[t].count ? Slice{0, l.pixels()} : Slice{0, 0};
         }

@@ -29,6 +29,8 @@ protected:
             if (p_.forkJoin && p_.threads.size() > 1)
                 out.push_back(thread_ == 0 ? control(OpKind::Fork, kForkEvent, 0)
                                            : control(OpKind::Join, kForkEvent, 1));
+            if (p_.isInt8())
+                loadInt8Constants(out, p_.int8, p_.memory->id);
             setVl(out, p_.vlmax);
             return true;
         }
@@ -98,7 +100,14 @@ private:
         return static_cast<std::uint8_t>(p_.rb * p_.ro * p_.accGroup() + g * p_.group);
     }
     // Over `out`: the accumulators, then the W columns; x values in scalar registers.
-    std::uint8_t wColumn(unsigned o) const { return reg(p_.rb * p_.ro + o); }
+    std::uint8_t wColumn(unsigned o) const {
+        return p_.isInt8() ? static_cast<std::uint8_t>(p_.rb * p_.ro * p_.accGroup() + o * 2 * p_.group)
+                           : reg(p_.rb * p_.ro + o);
+    }
+    // INT8: the i8 W columns as loaded, above their i16 extensions (wColumn).
+    std::uint8_t wBytes(unsigned o) const {
+        return static_cast<std::uint8_t>(p_.rb * p_.ro * p_.accGroup() + p_.ro * 2 * p_.group + o * p_.group);
+    }
     std::uint8_t xValue(unsigned b) const { return scalarReg(kFirstPointer + 2 * p_.rb + p_.ro + b); }
     std::uint8_t reg(unsigned g) const { return static_cast<std::uint8_t>(g * p_.group); }
     std::uint8_t yPtr(unsigned b) const { return scalarReg(kFirstPointer + b); }
@@ -125,12 +134,68 @@ private:
         const unsigned elem = p_.elem();
         for (unsigned b = 0; b < blockRows(); ++b)
             out.push_back(scalar(OpKind::SAdd, xPtr(b), kZero, p_.xAddr + (b_ + b) * p_.in * elem));
+        if (p_.isInt8()) {
+            int8Prologue(out);
+            return;
+        }
         for (unsigned o = 0; o < outVectors(); ++o)
             out.push_back(scalar(OpKind::SAdd, wPtr(o), kZero, p_.wAddr + (o0 + o * vl) * p_.in * elem));
         out.push_back(scalar(OpKind::SAdd, kEnd, kZero, p_.wAddr + (o0 * p_.in + p_.in) * elem));
         setVl(out, vl);
     }
+    // INT8: W pointers into the packed [in][out] rows, ending past row in − 1; the accumulators
+    // zeroed (vmv.v.i at e32), as every step accumulates.
+    void int8Prologue(std::vector<Op>& out) {
+        const std::uint64_t o0 = blockFirstOutput();
+        const std::uint32_t vl = outVl();
+        for (unsigned o = 0; o < outVectors(); ++o)
+            out.push_back(scalar(OpKind::SAdd, wPtr(o), kZero, p_.wAddr + o0 + o * vl));
+        out.push_back(scalar(OpKind::SAdd, kEnd, kZero, p_.wAddr + p_.in * p_.out + o0));
+        setType(out, DType::I32, vl);
+        for (unsigned b = 0; b < blockRows(); ++b)
+            for (unsigned o = 0; o < outVectors(); ++o) {
+                Op zero = tessim::vectorOp(OpKind::Broadcast, DType::I32, vl);
+                zero.dst = acc(b, o);
+                out.push_back(zero);
+            }
+    }
+    // INT8, step i: x[b][i] (lb), the W columns' i8 (vle8), their i16 (vsext.vf2), rb·ro vwmacc.vx.
+    std::uint64_t int8Step(std::vector<Op>& out, std::uint64_t i) {
+        const std::uint64_t o0 = blockFirstOutput();
+        const unsigned rb = blockRows(), ro = outVectors();
+        const std::uint32_t vl = outVl();
+        setType(out, DType::I8, vl);
+        for (unsigned b = 0; b < rb; ++b) {
+            Op op;
+            op.kind = OpKind::ScalarLoad;
+            op.dtype = DType::I8;
+            op.dst = xValue(b);
+            op.space = p_.memory->id;
+            op.addr = p_.xAddr + (b_ + b) * p_.in + i;
+            op.base = xPtr(b);
+            out.push_back(op);
+        }
+        for (unsigned o = 0; o < ro; ++o)
+            out.push_back(load(wBytes(o), wPtr(o), p_.wAddr + i * p_.out + o0 + o * vl, vl));
+        setType(out, DType::I16, vl);
+        for (unsigned o = 0; o < ro; ++o)
+            out.push_back(convertOp(DType::I16, DType::I8, wColumn(o), wBytes(o), vl, p_.registerBytes));
+        for (unsigned o = 0; o < ro; ++o) {
+            for (unsigned b = 0; b < rb; ++b) {
+                Op mac = tessim::vectorOp(OpKind::WidenFma, DType::I16, vl);
+                mac.dst = acc(b, o);
+                mac.src[0] = xValue(b);
+                mac.src[1] = wColumn(o);
+                mac.src[2] = acc(b, o);
+                out.push_back(mac);
+            }
+        }
+        loopTail(out, rb, ro, 1, p_.out, i + 1 < p_.in);
+        return i + 1;
+    }
     std::uint64_t outStep(std::vector<Op>& out, std::uint64_t i) {
+        if (p_.isInt8())
+            return int8Step(out, i);
         const std::uint64_t o0 = blockFirstOutput();
         const unsigned rb = blockRows(), ro = outVectors();
         const std::uint32_t vl = outVl();
@@ -154,13 +219,28 @@ private:
             for (unsigned b = 0; b < rb; ++b)
                 out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xValue(b), wColumn(o)));
         }
-        loopTail(out, rb, ro, elem, i + 1 < p_.in);
+        loopTail(out, rb, ro, elem, elem, i + 1 < p_.in);
         return i + 1;
     }
     void outEpilogue(std::vector<Op>& out) {
         const std::uint64_t o0 = blockFirstOutput();
         const std::uint32_t vl = outVl();
-        const unsigned elem = p_.elem();
+        const unsigned elem = p_.yElem();
+        if (p_.isInt8()) {
+            std::vector<AccumulatorStore> stores;
+            for (unsigned b = 0; b < blockRows(); ++b) {
+                out.push_back(
+                    scalar(OpKind::SAdd, yPtr(b), kZero, p_.yAddr + ((b_ + b) * p_.yStride() + o0) * elem));
+                for (unsigned o = 0; o < outVectors(); ++o)
+                    stores.push_back(
+                        {acc(b, o), p_.yAddr + ((b_ + b) * p_.yStride() + o0 + o * vl) * elem, yPtr(b)});
+            }
+            storeInt8Outputs(out, p_.int8, stores, vl, p_.memory->id, p_.registerBytes, p_.lmul, kVl);
+            vt_ = p_.int8.outType();
+            vl_ = vl;
+            blockLoop(out, width_);
+            return;
+        }
         for (unsigned b = 0; b < blockRows(); ++b) {
             out.push_back(
                 scalar(OpKind::SAdd, yPtr(b), kZero, p_.yAddr + ((b_ + b) * p_.yStride() + o0) * elem));
@@ -175,12 +255,12 @@ private:
     }
 
     // Pointer increments, the compare of W row 0's pointer with its end, the back-edge.
-    void loopTail(std::vector<Op>& out, unsigned rb, unsigned ro, std::uint64_t stepBytes, bool more) const {
-        const auto step = static_cast<double>(stepBytes);
+    void loopTail(std::vector<Op>& out, unsigned rb, unsigned ro, std::uint64_t xStep, std::uint64_t wStep,
+                  bool more) const {
         for (unsigned b = 0; b < rb; ++b)
-            out.push_back(scalar(OpKind::SAdd, xPtr(b), xPtr(b), step));
+            out.push_back(scalar(OpKind::SAdd, xPtr(b), xPtr(b), xStep));
         for (unsigned o = 0; o < ro; ++o)
-            out.push_back(scalar(OpKind::SAdd, wPtr(o), wPtr(o), step));
+            out.push_back(scalar(OpKind::SAdd, wPtr(o), wPtr(o), wStep));
         Op compare = scalar(OpKind::SCompare, kFlag, wPtr(0), 0.0);
         compare.src[1] = kEnd;
         out.push_back(compare);
@@ -234,7 +314,7 @@ private:
             for (unsigned b = 0; b < rb; ++b)
                 out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xReg(b), wReg(o)));
         }
-        loopTail(out, rb, ro, std::uint64_t{vl} * elem, i + vl < p_.in);
+        loopTail(out, rb, ro, std::uint64_t{vl} * elem, std::uint64_t{vl} * elem, i + vl < p_.in);
         return i + vl;
     }
     void inEpilogue(std::vector<Op>& out) {
@@ -271,11 +351,14 @@ private:
         blockLoop(out, width_);
     }
 
-    void setVl(std::vector<Op>& out, std::uint32_t vl) {
-        if (vl == vl_)
+    void setVl(std::vector<Op>& out, std::uint32_t vl) { setType(out, p_.dtype, vl); }
+    // vsetvli for elements of type t (INT8: i8 at lmul, i16 at 2·lmul, i32 at 4·lmul).
+    void setType(std::vector<Op>& out, DType t, std::uint32_t vl) {
+        if (vl == vl_ && t == vt_)
             return;
         vl_ = vl;
-        out.push_back(vsetvlOp(p_.dtype, vl, kVl, p_.lmul));
+        vt_ = t;
+        out.push_back(vsetvlOp(t, vl, kVl, p_.isInt8() ? p_.lmul * dtypeBytes(t) : p_.lmul));
     }
     Op vectorOp(OpKind kind, std::uint32_t vl) const { return tessim::vectorOp(kind, p_.dtype, vl); }
     // The first step multiplies (vfmul: no accumulator needs zeroing first), the later ones
@@ -318,6 +401,7 @@ private:
     std::uint64_t b_ = 0, o_ = 0;  // the next block: its first batch row, its first output in the slice
     std::uint64_t blocks_ = 0;
     std::uint32_t vl_ = 0;     // the vector length last set
+    DType vt_ = DType::F32;    // and its element type
     bool inBlock_ = false;     // a block's steps are still going out
     std::uint64_t width_ = 0;  // the current block's outputs
     std::uint64_t i_ = 0;      // its next step's first element of `in`
@@ -332,6 +416,12 @@ std::unique_ptr<OpStream> makeFcStream(const FcParams& p, unsigned thread) {
 
 double fcReference(const FcParams& p, const std::function<double(std::uint64_t)>& x,
                    const std::function<double(std::uint64_t)>& w) {
+    if (p.isInt8()) {  // exact i32 sums (wrapping), then the requantisation
+        double acc = 0.0;
+        for (std::uint64_t i = 0; i < p.in; ++i)
+            acc = fmaIn(DType::I32, x(i), w(i), acc);
+        return int8OutputReference(p.int8, acc);
+    }
     if (p.overOut) {
         // Over `out`: one lane per output, x[b][i] · W[o][i] in the order of i.
         double sum = mulIn(p.dtype, x(0), w(0));

@@ -11,6 +11,7 @@
 
 #include "sim/ir/OpStream.h"
 #include "sim/machine/TargetInfo.h"
+#include "workloads/common/Int8Outputs.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/ThreadSlices.h"
 
@@ -59,13 +60,21 @@ struct FcParams {
     // Its threads' fork at the start and barrier at the end (false: a phase of a longer stream,
     // whose owner synchronises the threads).
     bool forkJoin = true;
+    // INT8 (dtype i8, vectorised over `out`): W packed [in][out], as an INT8 GEMM packs it (a W
+    // column is a unit-stride vle8); x[b][i] loaded with lb; the W columns sign-extended to i16
+    // and multiplied into i32 accumulators (vwmacc.vx), which leave requantised (Int8Outputs).
+    // lmul and group are the i8 operands'.
+    Int8Outputs int8;
+    unsigned registerBytes = 0;  // the conversions' prices
 
     unsigned elem() const { return dtypeBytes(dtype); }
+    bool isInt8() const { return dtype == DType::I8; }
+    unsigned yElem() const { return isInt8() ? int8.outBytes() : elem(); }
     std::uint64_t yStride() const { return yRow ? yRow : out; }
     std::uint64_t flops() const { return 2 * batch * in * out * repeat; }
     // The accumulators' datatype and registers.
     DType accType() const { return widen ? DType::F32 : dtype; }
-    unsigned accGroup() const { return widen ? 2 * group : group; }
+    unsigned accGroup() const { return widen ? 2 * group : isInt8() ? 4 * group : group; }
     // Lanes the accumulators hold: a row shorter than a register fills only `in` of them.
     std::uint32_t reduceVl() const { return static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax, in)); }
 };
