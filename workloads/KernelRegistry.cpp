@@ -26,8 +26,10 @@ namespace tessim {
 
 namespace {
 
-std::string runsEveryVectorLayer(const config::Node& layer, const TargetInfo& target) {
+std::string runsEveryVectorLayer(const config::Node& layer, const config::Node& plan,
+                                 const TargetInfo& target) {
     (void)layer;
+    (void)plan;
     (void)target;
     return "";
 }
@@ -98,7 +100,7 @@ std::vector<KernelEntry>& rows() {
           false,
           {},
           true},
-         runsEveryVectorLayer},
+         rvvVectorLayerGap},
         {"memcpy",
          "",
          "RVV copy loop at LMUL 8 (bytes, repeat); plan.threads splits it over cores, fork/join",

@@ -52,14 +52,16 @@ struct KernelEntry {
     std::vector<std::string> strategies;
     KernelNeeds needs;
     // Its layer lists may hold element-wise and pooling layers (`op: Relu`, `op: MaxPool` …) beside
-    // convolutions: why it does not run such a layer row (empty: it does); null: it runs none. An
-    // ONNX model's nodes that the row does not run are listed as not simulated.
-    std::string (*vectorLayerGap)(const config::Node& layer, const TargetInfo& target) = nullptr;
+    // convolutions: why it does not run such a layer row under the plan (empty: it does); null: it
+    // runs none. An ONNX model's nodes that the row does not run are listed as not simulated.
+    std::string (*vectorLayerGap)(const config::Node& layer, const config::Node& plan,
+                                  const TargetInfo& target) = nullptr;
     // A row that runs one layer at a time (LayerSequence): the factory of those layers.
     std::unique_ptr<Workload> (*makeVectorLayer)(const config::Node& layer, const config::Node& plan,
                                                  const TargetInfo& target) = nullptr;
-    bool runsVectorLayer(const config::Node& layer, const TargetInfo& target) const {
-        return vectorLayerGap && vectorLayerGap(layer, target).empty();
+    bool runsVectorLayer(const config::Node& layer, const config::Node& plan,
+                         const TargetInfo& target) const {
+        return vectorLayerGap && vectorLayerGap(layer, plan, target).empty();
     }
     // "conv2d/shuffle", or the name for a kernel of one row.
     std::string rowName() const { return variant.empty() ? name : name + "/" + variant; }

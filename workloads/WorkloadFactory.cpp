@@ -42,7 +42,7 @@ std::unique_ptr<Workload> buildWorkload(const config::Node& workload, const conf
                                     "on the K1, runs element-wise and pooling layers; an ONNX model lists "
                                     "them as not simulated elsewhere)",
                                     row->rowName(), op->scalar(), target.name));
-                if (const std::string gap = row->vectorLayerGap(l, target); !gap.empty())
+                if (const std::string gap = row->vectorLayerGap(l, plan, target); !gap.empty())
                     throw config::ConfigError(
                         op->location(), op->path(),
                         fmt::format("{} on target '{}': {}", row->rowName(), target.name, gap));

@@ -367,6 +367,8 @@ const std::vector<Case> kCases = {
      "a 7×7 window does not fit the padded 4×4 input"},
     {"add-unknown-broadcast.workload.yaml", "4:61: error: layers[0].broadcast",
      "expected one of 'none', 'channel', 'constant', got 'row'"},
+    {"k1-int8-add.workload.yaml", "6:21: error: layers[1].op",
+     "Add in i8 (plan.dtype i8): its result depends on the tensors' quantisation scales"},
     {"hardsigmoid-alpha-word.workload.yaml", "4:65: error: layers[0].alpha",
      "expected a number, got 'steep'"},
     {"relu-f64-on-npu.workload.yaml", "5:51: error: layers[1].dtype",

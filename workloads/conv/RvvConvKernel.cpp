@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -644,22 +645,29 @@ bool splitFilters(const RvvLayer& l, const std::string& split, std::size_t threa
 // What an INT8 run does with an element-wise or pooling layer: one whose result does not depend
 // on the tensors' quantisation scales runs on the i8 values; the others are refused (the layer
 // rows carry no scales, and a quantised Add, say, rescales its operands).
-std::string int8Gap(const RvvVectorLayer& l) {
-    switch (l.op) {
-    case VectorLayerOp::Copy:
-    case VectorLayerOp::Relu:
-    case VectorLayerOp::MaxPool:
-    case VectorLayerOp::GlobalMaxPool: return "";
-    default:
-        return fmt::format(
-            "{} in i8 (plan.dtype i8): its result depends on the tensors' quantisation scales, which the "
-            "layers do not carry (the K1's INT8 layers run Conv, Relu, MaxPool and GlobalMaxPool); run "
-            "plan.dtype f32 or f16",
-            l.opName);
-    }
+std::string int8Gap(const std::string& op) {
+    static const std::set<std::string> exact{"Concat", "Transpose", "Relu", "MaxPool", "GlobalMaxPool"};
+    if (exact.count(op))
+        return "";
+    return fmt::format(
+        "{} in i8 (plan.dtype i8): its result depends on the tensors' quantisation scales, which the "
+        "layers do not carry (the K1's INT8 layers run Conv, Relu, MaxPool, GlobalMaxPool and copies); run "
+        "plan.dtype f32 or f16",
+        op);
+}
+
+bool int8Plan(const config::Node& plan) {
+    const config::Node* type = plan.find("dtype");
+    return type && type->isScalar() && type->scalar() == "i8";
 }
 
 }  // namespace
+
+std::string rvvVectorLayerGap(const config::Node& layer, const config::Node& plan, const TargetInfo& target) {
+    (void)target;
+    const config::Node* op = layer.find("op");
+    return op && op->isScalar() && int8Plan(plan) ? int8Gap(op->scalar()) : std::string();
+}
 
 std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const config::Node& workload,
                                             const config::Node& plan, const TargetInfo& target) {
@@ -680,8 +688,7 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     const std::string outputDtype = w.oneOf("output_dtype", {"i8", "i32", "f16", "f32", "f64"},
                                             p.modelDtype == "i8" ? std::string("i8") : p.modelDtype);
     const RequantKeys top = readRequant(w);
-    const config::Node* planType = plan.find("dtype");
-    const bool int8Plan = planType && planType->isScalar() && planType->scalar() == "i8";
+    const bool int8 = int8Plan(plan);
     p.listed = w.has("layers");
     if (p.listed) {
         std::vector<Reader> rows = w.children("layers");
@@ -700,7 +707,7 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
             } else {
                 l.vec = readVectorLayer(rows[i], op);
                 l.s = l.vec->s;
-                if (const std::string gap = int8Gap(*l.vec); int8Plan && !gap.empty())
+                if (const std::string gap = int8Gap(op); int8 && !gap.empty())
                     rows[i].fail("op", gap);
             }
             l.requant = readRequant(rows[i]);

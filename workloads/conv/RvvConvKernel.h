@@ -18,4 +18,9 @@ namespace tessim {
 std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const config::Node& workload,
                                             const config::Node& plan, const TargetInfo& target);
 
+// Why the RVV layers do not run the element-wise or pooling layer row `layer` under `plan`: in
+// INT8 (plan.dtype i8) an op whose result depends on the tensors' quantisation scales, which the
+// layer rows do not carry; empty when they run it.
+std::string rvvVectorLayerGap(const config::Node& layer, const config::Node& plan, const TargetInfo& target);
+
 }  // namespace tessim

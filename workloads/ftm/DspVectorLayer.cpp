@@ -470,7 +470,8 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
 }  // namespace dsp_vector
 }  // namespace
 
-std::string dspVectorLayerGap(const config::Node& layer, const TargetInfo& target) {
+std::string dspVectorLayerGap(const config::Node& layer, const config::Node& plan, const TargetInfo& target) {
+    (void)plan;
     const config::Node* op = layer.find("op");
     const std::string name = op && op->isScalar() ? op->scalar() : std::string();
     if (!isVectorLayerOp(name))

@@ -19,8 +19,8 @@
 namespace tessim {
 
 // Why the vector DSP, or the vector processor beside an NPU's array, does not run the layer row
-// `layer` (its `op` and keys) on `target`; empty when it does.
-std::string dspVectorLayerGap(const config::Node& layer, const TargetInfo& target);
+// `layer` (its `op` and keys) on `target`; empty when it does. The plan does not change it.
+std::string dspVectorLayerGap(const config::Node& layer, const config::Node& plan, const TargetInfo& target);
 
 // The layer `layer` (the network's top-level keys and the row's own) under `plan` (cores or
 // engines, ddr_offset; the convolutions' keys are left to them).

@@ -120,7 +120,7 @@ std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config
                 macOnly.erase("layers");
                 row = selectKernel(macOnly, plan, &target);
             }
-            if (row && row->runsVectorLayer(l, target)) {
+            if (row && row->runsVectorLayer(l, plan, target)) {
                 layer.erase("flops");
                 layer.erase("bytes");
                 layer.erase("elements");
@@ -136,7 +136,7 @@ std::unique_ptr<Workload> makeOnnxKernel(const std::string& kernel, const config
             e["bytes"] = v.get<std::uint64_t>("bytes");
             e["elements"] = v.get<std::uint64_t>("elements", std::uint64_t{0});
             e["reason"] = row && row->vectorLayerGap
-                              ? fmt::format("{}: {}", row->rowName(), row->vectorLayerGap(l, target))
+                              ? fmt::format("{}: {}", row->rowName(), row->vectorLayerGap(l, plan, target))
                               : fmt::format("{} runs no element-wise or pooling layer (conv2d/rvv does)",
                                             row ? row->rowName() : std::string("conv2d"));
             left.push_back(e);
