@@ -80,6 +80,17 @@ Json chipSummary(const Json& report) {
             }
         c["plan"] = joined;
     }
+    // The element types its layers ran in (a chip may run a model in another type than the
+    // model's: the k1 an INT8 network in f32 unless plan.dtype says i8), each once, in order.
+    std::vector<std::string> types;
+    if (report.contains("layers") && report["layers"].is_array())
+        for (const auto& l : report["layers"])
+            if (l.contains("dtype") && l["dtype"].is_string() &&
+                std::find(types.begin(), types.end(), l["dtype"].get<std::string>()) == types.end())
+                types.push_back(l["dtype"].get<std::string>());
+    if (types.empty() && plan.contains("dtype") && plan["dtype"].is_string())
+        types.push_back(plan["dtype"].get<std::string>());
+    c["dtypes"] = types;
     return c;
 }
 
@@ -219,20 +230,24 @@ std::string comparisonMarkdown(const Json& c) {
     std::ostringstream md;
     const std::vector<std::string> targets = c["targets"].get<std::vector<std::string>>();
     md << "# tessim compare: " << c["workload"].get<std::string>() << "\n\n";
-    md << "| chip | plan | time | energy | DDR | compute bound | of peak compute | limited by |\n"
-          "|---|---|---|---|---|---|---|---|\n";
+    md << "| chip | plan | type | time | energy | DDR | compute bound | of peak compute | limited by |\n"
+          "|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& t : targets) {
         const Json& s = c["chips"][t];
         if (s.contains("error")) {
-            md << "| " << t << " | cannot run it: " << s["error"].get<std::string>() << " | | | | | | |\n";
+            md << "| " << t << " | cannot run it: " << s["error"].get<std::string>() << " | | | | | | | |\n";
             continue;
         }
-        md << fmt::format(
-            "| {}{} | {} | {} | {} | {} | {} | {:.1f} % | {} |\n", t, t == c["best"] ? " (best)" : "",
-            s["plan"].get<std::string>(), humanSi(s["seconds"].get<double>(), "s"),
-            s["energy_j"].is_number() ? humanSi(s["energy_j"].get<double>(), "J") : "—",
-            humanBytes(s["ddr_bytes"].get<double>()), humanSi(s["compute_bound_s"].get<double>(), "s"),
-            100 * s["compute_utilisation"].get<double>(), s["limit"].get<std::string>());
+        md << fmt::format("| {}{} | {} | {} | {} | {} | {} | {} | {:.1f} % | {} |\n", t,
+                          t == c["best"] ? " (best)" : "", s["plan"].get<std::string>(),
+                          s.contains("dtypes") && !s["dtypes"].empty()
+                              ? fmt::format("{}", fmt::join(s["dtypes"].get<std::vector<std::string>>(), "+"))
+                              : "—",
+                          humanSi(s["seconds"].get<double>(), "s"),
+                          s["energy_j"].is_number() ? humanSi(s["energy_j"].get<double>(), "J") : "—",
+                          humanBytes(s["ddr_bytes"].get<double>()),
+                          humanSi(s["compute_bound_s"].get<double>(), "s"),
+                          100 * s["compute_utilisation"].get<double>(), s["limit"].get<std::string>());
     }
     std::map<std::string, std::size_t> leftOut;
     for (const auto& l : c["layers"])

@@ -113,6 +113,23 @@ TEST(CompareCommand, APrefixedSetReachesThatChipOnly) {
     EXPECT_EQ(c["chips"]["npu"]["seconds"], npu["seconds"]);
 }
 
+// Each chip says the types its layers ran in: the k1 runs this INT8 network in f32 unless its
+// plan says i8; the npu runs it in i8.
+TEST(CompareCommand, EachChipSaysTheTypeItsLayersRanIn) {
+    const CompareNetwork net;
+    const Json f32 = runCompareJson("compare --workload " + net.path + " --targets k1,npu --format json");
+    const Json i8 = runCompareJson("compare --workload " + net.path +
+                                   " --targets k1,npu --set k1:plan.dtype=i8 --format json");
+    ASSERT_FALSE(f32.is_null());
+    ASSERT_FALSE(i8.is_null());
+    EXPECT_EQ(f32["chips"]["k1"]["dtypes"], Json::array({"f32"}));
+    EXPECT_EQ(i8["chips"]["k1"]["dtypes"], Json::array({"i8"}));
+    EXPECT_EQ(i8["chips"]["npu"]["dtypes"], Json::array({"i8"}));
+    const auto md =
+        test::runTessim("compare --workload " + net.path + " --targets k1,npu --set k1:plan.dtype=i8");
+    EXPECT_NE(md.out.find(" | rvv-im2col | i8 | "), std::string::npos) << md.out;
+}
+
 TEST(CompareCommand, AChipThatCannotRunItSaysWhyAndNoneRunningItIsExitTwo) {
     const auto some =
         test::runTessim("compare --workload resnet18-layer1 --targets npu,minimal --format json");
