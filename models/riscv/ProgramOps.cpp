@@ -311,6 +311,12 @@ void InstructionOps::vectorArithmetic(const Retired& r, Op& op) const {
     } else if ((mv && f6 >= 0x20 && f6 <= 0x23) || (fp && (f6 == 0x20 || f6 == 0x21)) ||
                (fp && f6 == 0x13 && i.rs1 == 0 && !scalarForm)) {  // vdiv(u), vrem(u), vf(r)div, vfsqrt
         op.kind = OpKind::Div;
+    } else if (fp && f6 == 0x12 && !scalarForm) {  // vfcvt, vfwcvt, vfncvt (VFUNARY0)
+        convert(r, op);
+    } else if (mv && f6 == 0x12 && !scalarForm && i.rs1 >= 2 && i.rs1 <= 7) {  // vzext/vsext.vf8/4/2
+        op.kind = OpKind::Convert;
+        op.flags &= static_cast<std::uint8_t>(~Op::kBitwise);
+        op.count = static_cast<std::uint32_t>(vectorType(r.sew >> ((9 - i.rs1) / 2), false));
     } else if ((fp && f6 == 0x24) || (mv && f6 >= 0x24 && f6 <= 0x27) ||
                (!fp && !mv && f6 == 0x27 && i.rm != OPIVI)) {  // …, vsmul
         op.kind = OpKind::Mul;
@@ -330,6 +336,21 @@ void InstructionOps::vectorArithmetic(const Retired& r, Op& op) const {
         op.src[0] = op.src[1];
         op.src[1] = kNoReg;
     }
+}
+
+// VFUNARY0's conversions by their vs1 field: 0–7 single-width, 8–15 widening (the destination at
+// 2·SEW, priced at its group), 16–23 narrowing (the source at 2·SEW, priced at its group); within
+// each, to an integer (xu.f, x.f, rtz), to FP from an integer (f.xu, f.x) or FP to FP (f.f, rod).
+void InstructionOps::convert(const Retired& r, Op& op) {
+    const unsigned f = r.instruction->rs1 & 7, width = r.instruction->rs1 >> 3;  // width: 0, 1 wide, 2 narrow
+    const bool toInt = f <= 1 || f >= 6, fromInt = f == 2 || f == 3;
+    const unsigned destBytes = width == 1 ? 2 * r.sew : r.sew, srcBytes = width == 2 ? 2 * r.sew : r.sew;
+    op.kind = OpKind::Convert;
+    op.flags &= static_cast<std::uint8_t>(~Op::kInteger64);
+    op.dtype = vectorType(destBytes, !toInt);
+    op.count = static_cast<std::uint32_t>(vectorType(srcBytes, !fromInt));
+    if (width != 0)
+        op.lmul8 = static_cast<std::uint8_t>(std::min(64, 2 * r.lmul8));
 }
 
 void InstructionOps::memoryOperand(Op& op, const Retired& r, GuestMemory& memory, bool fp,

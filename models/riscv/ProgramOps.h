@@ -36,6 +36,8 @@ private:
     void vectorMemory(const Retired& r, GuestMemory& memory, bool store, Op& op) const;
     void vectorArithmetic(const Retired& r, Op& op) const;
     static bool halfRateAlu(const Instruction& i, bool scalarForm);
+    // A conversion (vfcvt, vfwcvt, vfncvt): its types and the group it is priced by.
+    static void convert(const Retired& r, Op& op);
     void memoryOperand(Op& op, const Retired& r, GuestMemory& memory, bool fp, unsigned base) const;
     void fpOp(const Instruction& i, InstructionClass cls, Op& op) const;
 
