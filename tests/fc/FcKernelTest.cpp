@@ -144,5 +144,31 @@ TEST(Fc, LibraryWorkloadAndPlansRun) {
     }
 }
 
+// INT8 (workload.dtype i8): widening integer MACs over `out` with W packed [in][out]; outputs
+// requantised to i8 (or the i32 accumulators) equal the reference bit for bit at odd sizes,
+// blockings, LMUL and threads; x, W and y take a quarter of f32's bytes (y requantised); the
+// run never beats its bounds; vectorising over `in` is refused with the reason.
+TEST(Fc, Int8RunsEqualTheReferenceAndMoveAQuarterOfTheBytes) {
+    for (const std::string& extra :
+         {plan(1, 4, 1, 1), plan(3, 2, 2, 1), plan(2, 1, 1, 2),
+          plan(1, 2, 1, 1) + " --set workload.output_dtype=i32",
+          plan(4, 3, 1, 1) +
+              " --set workload.requant_multiplier=1518500250 --set workload.requant_shift=38"}) {
+        const Json r = run(fc(37, 70, 3) + extra + " --set workload.dtype=i8 --functional --format json");
+        ASSERT_TRUE(r.contains("functional")) << extra;
+        EXPECT_EQ(r["functional"]["elements"].get<std::uint64_t>(), 210u) << extra;
+        EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u)
+            << extra << ": " << r["functional"].value("first_mismatch", "");
+        EXPECT_GE(r["seconds"].get<double>(), r["bounds"]["compute_s"].get<double>()) << extra;
+    }
+    const Json i8 = run(fc(256, 64, 4) + plan(1, 4, 1, 1) + " --set workload.dtype=i8 --format json");
+    EXPECT_EQ(i8["bounds"]["compulsory_bytes"]["l1"].get<std::uint64_t>(), 4u * 256 + 64u * 256 + 4u * 64);
+    EXPECT_EQ(i8["plan"]["config"]["output_dtype"], "i8");
+    const auto refused =
+        runTessim("run --target k1 --workload fc --set workload.dtype=i8 --set plan.vectorise=in");
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_NE(refused.err.find("INT8 is vectorised over `out`"), std::string::npos) << refused.err;
+}
+
 }  // namespace
 }  // namespace tessim
