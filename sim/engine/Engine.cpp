@@ -113,6 +113,8 @@ EngineInfo Engine::describe() const {
     e.clock = config_.clock;
     e.registerBytes = config_.registerBytes;
     e.peakWorkPerCycle = peakWorkPerCycle();
+    for (unsigned d = 0; d < kDTypeCount; ++d)
+        e.peakWorkByDType[d] = peakWorkPerCycle(static_cast<DType>(d));
     e.mainCompute = config_.isMainCompute;
     e.vectorRegisters = config_.vectorRegisters;
     e.scalarRegisters = config_.scalarRegisters;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/Time.h"
+#include "sim/ir/Op.h"
 #include "sim/machine/MacArrayInfo.h"
 
 namespace tessim {
@@ -117,7 +118,13 @@ struct EngineInfo {
     std::string name;
     ClockDomain clock;
     unsigned registerBytes = 0;
-    double peakWorkPerCycle = 0.0;  // work units (FLOP, MAC) per cycle
+    double peakWorkPerCycle = 0.0;  // work units (FLOP, MAC) per cycle, in f32
+    // Per element type (DType order): narrower elements fill more lanes of a register. 0: none.
+    std::array<double, kDTypeCount> peakWorkByDType{};
+    double peakWorkPerCycleFor(DType t) const {
+        const double peak = peakWorkByDType[static_cast<std::size_t>(t)];
+        return peak > 0 ? peak : peakWorkPerCycle;
+    }
     bool mainCompute = true;
     std::optional<MacArrayInfo> macArray;  // the engine's MAC array, if it has one
     unsigned dmaChannels = 0;              // channels of the DMA engine it starts (0: it has none)

@@ -765,7 +765,8 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
             e->registerGroups != core.registerGroups)
             pl.fail("threads", fmt::format("engines {} and {} have different registers", core.name, e->name));
         p.engines.push_back(e->name);
-        p.peakFlopPerSecond += e->peakWorkPerCycle * e->clock.hz();
+        // The peak of the run's type (f16 fills twice f32's lanes; i8 four times, as vwmacc at e8 would).
+        p.peakFlopPerSecond += e->peakWorkPerCycleFor(p.dtype) * e->clock.hz();
     }
     if (!core.registerGroups)
         pl.fail("threads",
