@@ -734,16 +734,8 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     const std::vector<const EngineInfo*> engines = planEngines(pl, target, "threads", 0);
     FcParams& g = p.gemm;
     g.dtype = p.dtype;
-    // INT8: rb pixels × ro vectors of filters per block, the i8 operands at LMUL 1 (their i32
-    // accumulators at 4).
-    g.rb = pl.get<unsigned>("rb", p.int8() ? 4u : 2u, Range<unsigned>{1, 16});
-    g.ro = pl.get<unsigned>("ro", p.int8() ? 1u : 4u, Range<unsigned>{1, 16});
-    g.lmul = pl.get<unsigned>("lmul", p.int8() ? 1u : 2u, Range<unsigned>{1, 8});
-    if (p.int8() && g.lmul > 2)
-        pl.fail("lmul",
-                fmt::format("an INT8 GEMM's i8 operands take LMUL 1 or 2 (its i32 accumulators 4·LMUL "
-                            "registers), not {}",
-                            g.lmul));
+    // INT8: rb pixels × ro vectors of filters per block.
+    readGemmBlocking(pl, g, 16);
     g.orderedReduce = readReduction(pl, true);
     // Pixels per im2col + GEMM step; 0: as many as fill half the memory the plan uses (the L1), so
     // that the GEMM reads the column rows from it while the weights stream through.

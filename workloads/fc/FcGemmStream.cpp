@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "sim/ir/ElementArithmetic.h"
 #include "workloads/common/VectorOps.h"
 
@@ -409,6 +411,17 @@ private:
 
 }  // namespace
 }  // namespace fc_gemm
+
+void readGemmBlocking(config::Reader& plan, FcParams& p, unsigned maxBlock) {
+    using config::Range;
+    p.rb = plan.get<unsigned>("rb", p.isInt8() ? 4u : 2u, Range<unsigned>{1, maxBlock});
+    p.ro = plan.get<unsigned>("ro", p.isInt8() ? 1u : 4u, Range<unsigned>{1, maxBlock});
+    p.lmul = plan.get<unsigned>("lmul", p.isInt8() ? 1u : 2u, Range<unsigned>{1, 8});
+    if (p.isInt8() && p.lmul > 2)
+        plan.fail("lmul", fmt::format("an INT8 GEMM's i8 operands take LMUL 1 or 2 (its i32 accumulators "
+                                      "4·LMUL registers), not {}",
+                                      p.lmul));
+}
 
 std::unique_ptr<OpStream> makeFcStream(const FcParams& p, unsigned thread) {
     return std::make_unique<fc_gemm::FcStream>(p, thread);

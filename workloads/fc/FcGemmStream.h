@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/config/Reader.h"
 #include "sim/ir/OpStream.h"
 #include "sim/machine/TargetInfo.h"
 #include "workloads/common/Int8Outputs.h"
@@ -78,6 +79,11 @@ struct FcParams {
     // Lanes the accumulators hold: a row shorter than a register fills only `in` of them.
     std::uint32_t reduceVl() const { return static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax, in)); }
 };
+
+// The plan's register blocking (rb, ro: 1..maxBlock) and LMUL into p (its dtype set): 2 × 4 at
+// LMUL 2, or for INT8 4 × 1 with the i8 operands at LMUL 1 (at most 2: the i32 accumulators take
+// 4·LMUL registers).
+void readGemmBlocking(config::Reader& plan, FcParams& p, unsigned maxBlock);
 
 // Thread `thread`'s stream (of p.threads): its slice of the outputs for every batch row.
 std::unique_ptr<OpStream> makeFcStream(const FcParams& p, unsigned thread);

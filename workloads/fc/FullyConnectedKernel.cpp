@@ -159,14 +159,7 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
     p.overOut = pl.oneOf("vectorise", {"in", "out"}, std::string(p.isInt8() ? "out" : "in")) == "out";
     if (p.isInt8() && !p.overOut)
         pl.fail("vectorise", "INT8 is vectorised over `out` (its i32 accumulators hold vectors of outputs)");
-    p.rb = pl.get<unsigned>("rb", p.isInt8() ? 4u : 2u, Range<unsigned>{1, 64});
-    p.ro = pl.get<unsigned>("ro", p.isInt8() ? 1u : 4u, Range<unsigned>{1, 64});
-    p.lmul = pl.get<unsigned>("lmul", p.isInt8() ? 1u : 2u, Range<unsigned>{1, 8});
-    if (p.isInt8() && p.lmul > 2)
-        pl.fail("lmul",
-                fmt::format("an INT8 GEMM's i8 operands take LMUL 1 or 2 (its i32 accumulators 4·LMUL "
-                            "registers), not {}",
-                            p.lmul));
+    readGemmBlocking(pl, p, 64);
     p.orderedReduce = readReduction(pl, !p.overOut);
     if ((p.lmul & (p.lmul - 1)) != 0)
         pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", p.lmul));
