@@ -206,10 +206,7 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
     const RequantKeys top = readRequant(w);
     auto requant = [&](ConvParams& p, config::Reader* row) {
         p.s.outBytes = outBytes;
-        requantFor(p.s, p.multiplier, p.shift);
-        RequantKeys own = row ? readRequant(*row) : RequantKeys{};
-        p.multiplier = own.multiplier.value_or(top.multiplier.value_or(p.multiplier));
-        p.shift = own.shift.value_or(top.shift.value_or(p.shift));
+        resolveRequant(p.s, row ? readRequant(*row) : RequantKeys{}, top, p.multiplier, p.shift);
     };
     // A layer list (`layers:`, each with name, h, w, channels, filters, k, stride, pad), or one
     // layer given by the top-level keys.

@@ -24,6 +24,13 @@ void requantFor(const ConvShape& s, std::int32_t& multiplier, std::uint32_t& shi
     shift = sh;
 }
 
+void resolveRequant(const ConvShape& s, const RequantKeys& own, const RequantKeys& top,
+                    std::int32_t& multiplier, std::uint32_t& shift) {
+    requantFor(s, multiplier, shift);
+    multiplier = own.multiplier.value_or(top.multiplier.value_or(multiplier));
+    shift = own.shift.value_or(top.shift.value_or(shift));
+}
+
 RequantKeys readRequant(config::Reader& r) {
     RequantKeys k;
     auto number = [&](const std::string& key, long long lo, long long hi, long long& out) {

@@ -25,4 +25,8 @@ struct RequantKeys {
 };
 RequantKeys readRequant(config::Reader& r);
 
+// A layer's multiplier and shift: its own keys, else the workload's, else requantFor(s).
+void resolveRequant(const ConvShape& s, const RequantKeys& own, const RequantKeys& top,
+                    std::int32_t& multiplier, std::uint32_t& shift);
+
 }  // namespace tessim

@@ -278,11 +278,13 @@ private:
     void depthwisePixel(std::vector<Op>& out, const RvvLayer& l, std::uint64_t m, std::uint64_t pixels) {
         const ConvShape& s = l.s;
         const unsigned elem = p_.elem();
-        for (std::uint64_t c0 = 0; c0 < s.channels && p_.int8(); c0 += p_.depthwiseVlmax)
-            depthwiseInt8Strip(out, l, m, c0);
-        for (std::uint64_t c0 = 0; c0 < s.channels && !p_.int8(); c0 += p_.copyVlmax) {
+        for (std::uint64_t c0 = 0; c0 < s.channels; c0 += p_.depthwiseVlmax) {
+            if (p_.int8()) {
+                depthwiseInt8Strip(out, l, m, c0);
+                continue;
+            }
             const auto vl =
-                static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.copyVlmax, s.channels - c0));
+                static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.depthwiseVlmax, s.channels - c0));
             setVl(out, vl);
             Op zero = vectorOp(OpKind::Broadcast, p_.dtype, vl);
             zero.dst = kDepthwiseAcc;
@@ -688,7 +690,6 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
     const std::string outputDtype = w.oneOf("output_dtype", {"i8", "i32", "f16", "f32", "f64"},
                                             p.modelDtype == "i8" ? std::string("i8") : p.modelDtype);
     const RequantKeys top = readRequant(w);
-    const bool int8 = int8Plan(plan);
     p.listed = w.has("layers");
     if (p.listed) {
         std::vector<Reader> rows = w.children("layers");
@@ -707,8 +708,6 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
             } else {
                 l.vec = readVectorLayer(rows[i], op);
                 l.s = l.vec->s;
-                if (const std::string gap = int8Gap(op); int8 && !gap.empty())
-                    rows[i].fail("op", gap);
             }
             l.requant = readRequant(rows[i]);
             rows[i].finish();
@@ -790,10 +789,8 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
                         "core has 32",
                         g.rb, g.ro, fc_gemm::kFirstPointer + 3 * g.rb + g.ro),
             config::Shortfall::Registers);
-    p.depthwiseVlmax = p.int8() ? core.registerBytes * 8 / 4 : 0;
     p.copyVlmax = std::max(1u, core.registerBytes * kIm2colLmul / dtypeBytes(p.dtype));
-    if (!p.int8())
-        p.depthwiseVlmax = p.copyVlmax;
+    p.depthwiseVlmax = p.int8() ? core.registerBytes * 8 / 4 : p.copyVlmax;
     g.memory = p.memory;
     if (p.peakFlopPerSecond <= 0)
         p.peakFlopPerSecond = 1.0;
@@ -807,10 +804,8 @@ std::unique_ptr<Workload> makeRvvConvKernel(const std::string& kernel, const con
         if (p.int8() && !l.vec) {
             std::int32_t multiplier = 0;
             std::uint32_t shift = 0;
-            requantFor(l.s, multiplier, shift);
-            l.int8 = int8Outputs(outputDtype != "i32",
-                                 l.requant.multiplier.value_or(top.multiplier.value_or(multiplier)),
-                                 l.requant.shift.value_or(top.shift.value_or(shift)));
+            resolveRequant(l.s, l.requant, top, multiplier, shift);
+            l.int8 = int8Outputs(outputDtype != "i32", multiplier, shift);
             if (l.int8.requantize)
                 l.int8.constants = layout.allocate(tag + "requantisation constants", kInt8ConstantBytes);
         }

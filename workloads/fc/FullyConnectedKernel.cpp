@@ -233,9 +233,8 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
         s.filters = static_cast<std::uint32_t>(p.out);
         std::int32_t multiplier = 0;
         std::uint32_t shift = 0;
-        requantFor(s, multiplier, shift);
-        p.int8 =
-            int8Outputs(requantize, requant.multiplier.value_or(multiplier), requant.shift.value_or(shift));
+        resolveRequant(s, requant, RequantKeys{}, multiplier, shift);
+        p.int8 = int8Outputs(requantize, multiplier, shift);
         if (requantize)
             p.int8.constants = layout.allocate("requantisation constants", kInt8ConstantBytes);
     }
