@@ -139,6 +139,17 @@ inline double divIn(DType t, double a, double b) {
     return b == 0 ? -1.0 : roundTo(t, std::trunc(a / b));
 }
 
+// A reciprocal estimate (FP types): 1/a with its significand rounded to 8 bits (7 after the
+// leading one, the precision of RVV's vfrec7.v and of DSP seeds such as the C66x's RCPSP; the
+// RVV table's exact bits are not modelled), then to t. ±0 gives ±infinity, ±infinity ±0.
+inline double recipEstimateIn(DType t, double a) {
+    if (a == 0.0 || std::isinf(a) || std::isnan(a))
+        return roundTo(t, 1.0 / a);
+    int e = 0;
+    const double m = std::frexp(1.0 / a, &e);  // |m| in [0.5, 1)
+    return roundTo(t, std::ldexp(std::nearbyint(m * 256.0) / 256.0, e));
+}
+
 // A conversion to t (vfcvt, vfwcvt, vfncvt, vsext, vncvt): FP results rounded once; integer
 // results rounded to nearest, ties to even (vfcvt.x.f.v under frm RNE), and saturated to the type's
 // range (as vfcvt and vnclip saturate; an extension never needs it).

@@ -60,6 +60,8 @@ enum class OpKind : std::uint16_t {
     Div,   // vd ← vs0 / vs1 (vfdiv, vdiv, vdivu; vfrdiv, remainders and vfsqrt timed alike: one divider)
     Convert,      // vd ← vs0 as dtype, from the type in `count` (a DType): vsext/vzext, vncvt, vfcvt,
                   // vfwcvt, vfncvt. Integer results round to nearest even and saturate (vfcvt.x.f.v, vnclip)
+    Recip,        // vd ← 1/vs0 to 8 significant bits (a reciprocal estimate, as vfrec7.v or a DSP's seed
+                  // for Newton–Raphson division; not the RVV table's bits)
     BuiltInCount  // number of built-in kinds, not an op
 };
 

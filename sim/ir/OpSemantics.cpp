@@ -142,6 +142,10 @@ void convert(const Op& op, OpExecution& exec) {
     elementwise(op, exec, 1, [&](double a, double, double) { return convertIn(op.dtype, a); });
 }
 
+void reciprocalEstimate(const Op& op, OpExecution& exec) {
+    elementwise(op, exec, 1, [&](double a, double, double) { return recipEstimateIn(op.dtype, a); });
+}
+
 void broadcast(const Op& op, OpExecution& exec) {
     const double value = roundTo(op.dtype, op.src[0] == kNoReg ? op.imm : exec.scalar(op.src[0]));
     auto& d = exec.vector(op.dst);

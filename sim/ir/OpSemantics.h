@@ -55,6 +55,7 @@ void min(const Op&, OpExecution&);
 void sub(const Op&, OpExecution&);
 void divide(const Op&, OpExecution&);
 void convert(const Op&, OpExecution&);
+void reciprocalEstimate(const Op&, OpExecution&);
 void broadcast(const Op&, OpExecution&);
 void slide(const Op&, OpExecution&);
 void gather(const Op&, OpExecution&);

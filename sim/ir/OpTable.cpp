@@ -289,6 +289,12 @@ std::vector<OpDescriptor> builtInRows() {
         d.span = RegisterSpan::Convert;
         rows.push_back(d);
     }
+    // A reciprocal estimate: the seed of a divide on a core without a divider (a DSP's Newton–Raphson
+    // sequence), timed on a row of its own.
+    rows.push_back(computeOp(OpKind::Recip, "recip", 1.0,
+                             "vd ← 1/vs0 to 8 significant bits (a reciprocal estimate: vfrec7.v, a DSP's "
+                             "Newton–Raphson seed)",
+                             &reciprocalEstimate));
     // The operands each kind cannot do without. Scalar FP rows stand for several instructions (a
     // square root reads one register, a divide two): one source for those.
     const struct {
@@ -306,7 +312,7 @@ std::vector<OpDescriptor> builtInRows() {
         {OpKind::FMul, true, 2},      {OpKind::FMadd, true, 3},        {OpKind::FDiv, true, 1},
         {OpKind::FCvt, true, 1},      {OpKind::FCmp, true, 1},         {OpKind::Max, true, 2},
         {OpKind::Min, true, 2},       {OpKind::Sub, true, 2},          {OpKind::Div, true, 2},
-        {OpKind::Convert, true, 1}};
+        {OpKind::Convert, true, 1},   {OpKind::Recip, true, 1}};
     for (const auto& o : operands) {
         rows[static_cast<std::size_t>(o.kind)].needsDest = o.dest;
         rows[static_cast<std::size_t>(o.kind)].sources = o.sources;

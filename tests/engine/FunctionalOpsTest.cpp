@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "engine/EngineTestUtil.h"
@@ -169,6 +170,36 @@ TEST(FunctionalOps, ConvertRoundsToNearestEvenSaturatesAndIsPricedByTheWiderGrou
     const std::vector<Op> misaligned{ops[0], convert(4, 10, DType::I16, DType::I32)};
     makeTarget();
     EXPECT_THROW(runOn("rvv", misaligned), std::runtime_error);
+}
+
+// A reciprocal estimate keeps 8 significant bits of 1/x (1/3 → 171/512), exact where 1/x is a
+// power of two; ±0 gives ±infinity, infinity 0; and it waits for the unit's `recip` latency.
+TEST(FunctionalOps, RecipEstimatesTheReciprocalToEightBits) {
+    FunctionalMemory& t = makeTarget().functionalMemory();
+    std::vector<float> x(8, 1.0f);
+    const std::vector<float> head{3.0f, -0.75f, 256.0f, 0.0f, -0.0f, INFINITY, 10.0f};
+    std::copy(head.begin(), head.end(), x.begin());
+    t.write(0, kX, x.data(), x.size() * 4);
+    const std::vector<Op> ops{memoryOp(OpKind::VLoad, DType::F32, 8, kX, 8),
+                              vector(OpKind::Recip, 16, 8, kNoReg, kNoReg, 8),
+                              memoryOp(OpKind::VStore, DType::F32, 16, kOut, 8)};
+    const EngineRun run = runOn("rvv", ops, /*functional=*/true);
+    std::vector<float> r(8);
+    t.read(0, kOut, r.data(), r.size() * 4);
+    EXPECT_EQ(r[0], 171.0f / 512);
+    EXPECT_EQ(r[1], -171.0f / 128);
+    EXPECT_EQ(r[2], 1.0f / 256);
+    EXPECT_EQ(r[3], INFINITY);
+    EXPECT_EQ(r[4], -INFINITY);
+    EXPECT_EQ(r[5], 0.0f);
+    EXPECT_EQ(r[6], 205.0f / 2048);  // 0.1 = 0.8 · 2^-3; 0.8 · 256 = 204.8 → 205
+    EXPECT_EQ(r[7], 1.0f);
+    for (std::size_t i = 0; i < head.size(); ++i)
+        if (std::isfinite(head[i]) && head[i] != 0.0f)
+            EXPECT_LE(std::fabs(r[i] * head[i] - 1.0f), 1.0f / 512) << head[i];
+    const std::vector<Op> load{ops[0]};
+    makeTarget();
+    EXPECT_GE(run.cycles, runOn("rvv", load).cycles + 7);
 }
 
 TEST(FunctionalOps, ScalarCompareAndAddFollowTheirDatatype) {

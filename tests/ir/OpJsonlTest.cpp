@@ -102,6 +102,7 @@ Op sampleOp(OpKind kind) {
     case OpKind::Sub:
     case OpKind::Div:
     case OpKind::Convert:
+    case OpKind::Recip:
     case OpKind::Gather:
         op.dst = 16;
         op.src[0] = 8;

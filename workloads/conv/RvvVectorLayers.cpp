@@ -64,7 +64,7 @@ const RationalTanh& rationalTanh(DType dtype) {
 }
 
 // Horner in y = x², a multiply and an add per coefficient, as the loop runs it.
-double rationalActivation(bool sigmoid, DType dtype, double x) {
+double rationalActivation(bool sigmoid, DType dtype, double x, DivideIn divide) {
     const RationalTanh& r = rationalTanh(dtype);
     auto k = [&](double v) { return roundTo(dtype, v); };
     if (sigmoid)
@@ -79,7 +79,7 @@ double rationalActivation(bool sigmoid, DType dtype, double x) {
     for (std::size_t i = r.q.size() - 2; i > 0; --i)
         den = mulIn(dtype, addIn(dtype, den, k(r.q[i])), y);
     den = addIn(dtype, den, 1.0);
-    const double t = divIn(dtype, mulIn(dtype, num, x), den);
+    const double t = divide(dtype, mulIn(dtype, num, x), den);
     return sigmoid ? addIn(dtype, mulIn(dtype, t, 0.5), 0.5) : t;
 }
 
@@ -459,7 +459,7 @@ std::vector<double> vectorLayerConstants(const RvvVectorLayer& l, DType dtype) {
 }
 
 double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
-                            std::uint64_t saltB) {
+                            std::uint64_t saltB, DivideIn divide) {
     if (!l.pooling()) {
         const double a = testValue(dtype, i, saltA);
         switch (l.op) {
@@ -472,7 +472,8 @@ double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t 
         case VectorLayerOp::Clip:
             return roundTo(dtype, std::min(std::max(a, roundTo(dtype, l.lo)), roundTo(dtype, l.hi)));
         case VectorLayerOp::Tanh:
-        case VectorLayerOp::Sigmoid: return rationalActivation(l.op == VectorLayerOp::Sigmoid, dtype, a);
+        case VectorLayerOp::Sigmoid:
+            return rationalActivation(l.op == VectorLayerOp::Sigmoid, dtype, a, divide);
         case VectorLayerOp::HardSigmoid:
         case VectorLayerOp::HardSwish: {
             const double hs = std::min(
@@ -487,7 +488,7 @@ double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t 
                 return std::max(a, mulIn(dtype, a, b));
             return l.op == VectorLayerOp::Add   ? addIn(dtype, a, b)
                    : l.op == VectorLayerOp::Sub ? addIn(dtype, a, -b)
-                   : l.op == VectorLayerOp::Div ? divIn(dtype, a, b)
+                   : l.op == VectorLayerOp::Div ? divide(dtype, a, b)
                                                 : mulIn(dtype, a, b);
         }
         }

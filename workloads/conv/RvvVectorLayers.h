@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/config/Reader.h"
+#include "sim/ir/ElementArithmetic.h"
 #include "sim/ir/Op.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/Slices.h"
@@ -58,8 +59,11 @@ struct RationalTanh {
     std::vector<double> q;  // 1 + q[1]·y + … (q[0] = 1)
 };
 const RationalTanh& rationalTanh(DType dtype);
+// A divide in a type, as a core computes it: divIn (RVV's vfdiv) or a sequence (newtonDivideIn).
+using DivideIn = double (*)(DType, double, double);
+
 // tanh or the sigmoid of `x` as the emitted loop computes it, each op rounded in `dtype`.
-double rationalActivation(bool sigmoid, DType dtype, double x);
+double rationalActivation(bool sigmoid, DType dtype, double x, DivideIn divide = divIn);
 
 // Add's and Mul's second operand: a tensor of the output's shape, one value per channel broadcast
 // over the pixels (an SE block's scale, a bias), or a constant.
@@ -180,7 +184,8 @@ std::vector<double> vectorLayerConstants(const RvvVectorLayer& l, DType dtype);
 
 // The layer's output element `i` (NHWC) from its test inputs as the emitted loop computes it.
 
+// `divide`: how the core divides (Div, Tanh, Sigmoid).
 double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
-                            std::uint64_t saltB);
+                            std::uint64_t saltB, DivideIn divide = divIn);
 
 }  // namespace tessim

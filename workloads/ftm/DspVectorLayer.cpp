@@ -23,20 +23,24 @@
 #include "workloads/ftm/DspPoolLayer.h"
 #include "workloads/ftm/EngineUnits.h"
 #include "workloads/ftm/ModuloLoop.h"
+#include "workloads/ftm/NewtonDivision.h"
 
 namespace tessim {
 namespace {
 // Named as well, so that the unity build may put this file beside the other vector-DSP kernels.
 namespace dsp_vector {
 
-constexpr unsigned kMaxUnroll = 4;      // vectors per iteration the planner tries
-constexpr unsigned kMemoryLatency = 2;  // cycles the AM adds to a load (assumption, as the target)
-constexpr unsigned kConstantRegs = 4;   // registers 0 … 3: the layer's constants, broadcast
-constexpr unsigned kFirstRotating = kConstantRegs;  // the loop's rotating registers from here
-constexpr std::uint64_t kSaltA = 11, kSaltB = 12;   // test data of the two operands
+constexpr unsigned kMaxUnroll = 4;                 // vectors per iteration the planner tries
+constexpr unsigned kMemoryLatency = 2;             // cycles the AM adds to a load (assumption, as the target)
+constexpr std::uint64_t kSaltA = 11, kSaltB = 12;  // test data of the two operands
 // The element-wise ops recipeOf() lowers (the rest of vectorLayerOps() are pools, or the K1's alone).
-const std::vector<std::string> kElementwiseOps{"Relu", "Clip", "HardSigmoid", "HardSwish", "LeakyRelu", "Add",
-                                               "Sub",  "Mul",  "PRelu",       "Concat",    "Transpose"};
+const std::vector<std::string> kElementwiseOps{"Relu",      "Clip", "HardSigmoid", "HardSwish", "LeakyRelu",
+                                               "Add",       "Sub",  "Mul",         "PRelu",     "Concat",
+                                               "Transpose", "Div",  "Tanh",        "Sigmoid"};
+// Of those, the ones that divide: Newton–Raphson from the units' reciprocal estimate (`recip`).
+bool divides(const std::string& op) {
+    return op == "Div" || op == "Tanh" || op == "Sigmoid";
+}
 constexpr unsigned kMinBlocksPerCore = 4;  // blocks a long slice is cut into, so that DMA overlaps
 
 enum class Role { LoadA, LoadB, Step, Store, Count, Compare, Branch };
@@ -46,48 +50,117 @@ struct BodyOp {
     unsigned k = 0;  // step of the recipe
 };
 
-// One op of a layer's recipe and its operands: the first tensor, the second, the previous step's
-// result, or a constant register.
-enum class Operand : std::uint8_t { X, Y, Previous, C0, C1, C2, C3 };
+// An operand of a recipe's step: the first tensor, the second, an earlier step's result, or a
+// constant register (registers 0, 1, … hold the constants, broadcast before the loop).
+struct Operand {
+    enum class Kind : std::uint8_t { X, Y, Step, Constant } kind = Kind::X;
+    unsigned index = 0;  // of the step or the constant
+};
+constexpr Operand kX{Operand::Kind::X, 0}, kY{Operand::Kind::Y, 0};
 struct Step {
     OpKind kind;
-    Operand a, b, c = Operand::X;  // c: an fma's addend
+    Operand a, b, c;  // c: an fma's addend
 };
 struct Recipe {
-    std::vector<Step> steps;
-    std::vector<double> constants;  // into registers 0, 1, … before the loop
+    std::vector<Step> steps;  // the last one's result is stored
+    std::vector<double> constants;
+};
+
+unsigned sourcesOf(OpKind kind) {
+    return kind == OpKind::Fma ? 3 : kind == OpKind::Recip ? 1 : 2;
+}
+
+// Builds a recipe step by step; equal constants share a register.
+class RecipeBuilder {
+public:
+    explicit RecipeBuilder(DType dtype) : dtype_(dtype) {}
+    Operand constant(double v) {
+        v = roundTo(dtype_, v);
+        for (std::size_t i = 0; i < r_.constants.size(); ++i)
+            if (r_.constants[i] == v && std::signbit(r_.constants[i]) == std::signbit(v))
+                return {Operand::Kind::Constant, static_cast<unsigned>(i)};
+        r_.constants.push_back(v);
+        return {Operand::Kind::Constant, static_cast<unsigned>(r_.constants.size() - 1)};
+    }
+    Operand step(OpKind kind, Operand a, Operand b = kX, Operand c = kX) {
+        r_.steps.push_back({kind, a, b, c});
+        return {Operand::Kind::Step, static_cast<unsigned>(r_.steps.size() - 1)};
+    }
+    // a / d as newtonDivideIn computes it; `negated` holds −d.
+    Operand divide(Operand a, Operand d, Operand negated) {
+        Operand r = step(OpKind::Recip, d);
+        for (unsigned s = 0; s < newtonSteps(dtype_); ++s) {
+            const Operand e = step(OpKind::Fma, negated, r, constant(1.0));
+            r = step(OpKind::Fma, r, e, r);
+        }
+        return step(OpKind::Mul, a, r);
+    }
+    Operand divideByVector(Operand a, Operand d) { return divide(a, d, step(OpKind::Sub, constant(0.0), d)); }
+    Recipe done() { return std::move(r_); }
+
+private:
+    DType dtype_;
+    Recipe r_;
 };
 
 // Relu: max(x, 0); Clip: min(max(x, lo), hi); Add, Sub, Mul: x ∘ y or x ∘ c; HardSigmoid:
 // min(max(x·α + β, 0), 1), one rounding for the fma; HardSwish: that times x; LeakyRelu:
-// max(x·α, x) (min for α > 1); PRelu: max(x·slope, x).
-Recipe recipeOf(const RvvVectorLayer& l) {
-    using O = Operand;
+// max(x·α, x) (min for α > 1); PRelu: max(x·slope, x). Div: x · 1/y by Newton–Raphson (a constant's
+// reciprocal is loop-invariant: computed once, by the same sequence); Tanh and Sigmoid: the K1's
+// rational function (rationalActivation), its divide so.
+Recipe recipeOf(const RvvVectorLayer& l, DType dtype) {
+    RecipeBuilder b(dtype);
     switch (l.op) {
-    case VectorLayerOp::Copy: return {};  // stored as loaded
-    case VectorLayerOp::Relu: return {{{OpKind::Max, O::X, O::C0}}, {0.0}};
+    case VectorLayerOp::Copy: break;  // stored as loaded
+    case VectorLayerOp::Relu: b.step(OpKind::Max, kX, b.constant(0.0)); break;
     case VectorLayerOp::LeakyRelu:
-        return {{{OpKind::Mul, O::X, O::C0}, {l.leakyKeep(), O::Previous, O::X}}, {l.alpha}};
+        b.step(l.leakyKeep(), b.step(OpKind::Mul, kX, b.constant(l.alpha)), kX);
+        break;
     case VectorLayerOp::Clip:
-        return {{{OpKind::Max, O::X, O::C0}, {OpKind::Min, O::Previous, O::C1}}, {l.lo, l.hi}};
+        b.step(OpKind::Min, b.step(OpKind::Max, kX, b.constant(l.lo)), b.constant(l.hi));
+        break;
     case VectorLayerOp::HardSigmoid:
     case VectorLayerOp::HardSwish: {
-        Recipe r{{{OpKind::Fma, O::X, O::C0, O::C1},
-                  {OpKind::Max, O::Previous, O::C2},
-                  {OpKind::Min, O::Previous, O::C3}},
-                 {l.alpha, l.beta, 0.0, 1.0}};
+        const Operand f = b.step(OpKind::Fma, kX, b.constant(l.alpha), b.constant(l.beta));
+        const Operand h = b.step(OpKind::Min, b.step(OpKind::Max, f, b.constant(0.0)), b.constant(1.0));
         if (l.op == VectorLayerOp::HardSwish)
-            r.steps.push_back({OpKind::Mul, O::Previous, O::X});
-        return r;
+            b.step(OpKind::Mul, h, kX);
+        break;
+    }
+    case VectorLayerOp::Div:
+        if (l.second == SecondOperand::Constant)
+            b.step(OpKind::Mul, kX, b.constant(newtonReciprocalIn(dtype, roundTo(dtype, l.constant))));
+        else
+            b.divideByVector(kX, kY);
+        break;
+    case VectorLayerOp::Tanh:
+    case VectorLayerOp::Sigmoid: {
+        const RationalTanh& r = rationalTanh(dtype);
+        const bool sigmoid = l.op == VectorLayerOp::Sigmoid;
+        Operand x = sigmoid ? b.step(OpKind::Mul, kX, b.constant(0.5)) : kX;
+        x = b.step(OpKind::Max, b.step(OpKind::Min, x, b.constant(r.clamp)), b.constant(-r.clamp));
+        const Operand y = b.step(OpKind::Mul, x, x);
+        auto horner = [&](const std::vector<double>& c) {
+            Operand v = b.step(OpKind::Mul, y, b.constant(c.back()));
+            for (std::size_t i = c.size() - 2; i > 0; --i)
+                v = b.step(OpKind::Mul, b.step(OpKind::Add, v, b.constant(c[i])), y);
+            return b.step(OpKind::Add, v, b.constant(c[0]));
+        };
+        const Operand num = horner(r.p), den = horner(r.q);
+        Operand t = b.divideByVector(b.step(OpKind::Mul, num, x), den);
+        if (sigmoid)
+            t = b.step(OpKind::Add, b.step(OpKind::Mul, t, b.constant(0.5)), b.constant(0.5));
+        break;
     }
     default: {  // Add, Sub, Mul; PRelu then max(slope·x, x)
-        Recipe r = l.second == SecondOperand::Constant ? Recipe{{{l.binaryKind(), O::X, O::C0}}, {l.constant}}
-                                                       : Recipe{{{l.binaryKind(), O::X, O::Y}}, {}};
+        const Operand second = l.second == SecondOperand::Constant ? b.constant(l.constant) : kY;
+        const Operand v = b.step(l.binaryKind(), kX, second);
         if (l.keepsLargerWithX())
-            r.steps.push_back({OpKind::Max, O::Previous, O::X});
-        return r;
+            b.step(OpKind::Max, v, kX);
+        break;
     }
     }
+    return b.done();
 }
 
 struct DspVectorParams {
@@ -144,17 +217,21 @@ void buildBody(DspVectorParams& p, unsigned unroll) {
         const unsigned a = add({Role::LoadA, u}, Lsu);
         const unsigned b = p.tensorOperand() || p.channelOperand() ? add({Role::LoadB, u}, Lsu) : a;
         unsigned last = a;
+        std::vector<unsigned> steps;  // the body op of each step
         for (unsigned k = 0; k < p.recipe.steps.size(); ++k) {
             const Step& st = p.recipe.steps[k];
             const unsigned step = add({Role::Step, u, k}, Fmac);
-            for (const Operand o : {st.a, st.b, st.c}) {
-                if (o == Operand::X)
+            const Operand operands[3] = {st.a, st.b, st.c};
+            for (unsigned n = 0; n < sourcesOf(st.kind); ++n) {
+                const Operand o = operands[n];
+                if (o.kind == Operand::Kind::X)
                     mops[step].after.push_back({a, loadLatency, 0});
-                else if (o == Operand::Y)
+                else if (o.kind == Operand::Kind::Y)
                     mops[step].after.push_back({b, loadLatency, 0});
-                else if (o == Operand::Previous)
-                    mops[step].after.push_back({last, p.fmaLatency, 0});
+                else if (o.kind == Operand::Kind::Step)
+                    mops[step].after.push_back({steps[o.index], p.fmaLatency, 0});
             }
+            steps.push_back(step);
             last = step;
         }
         const unsigned store = add({Role::Store, u}, Lsu);
@@ -174,7 +251,7 @@ void buildBody(DspVectorParams& p, unsigned unroll) {
                 lastUse[d.from] = std::max(lastUse[d.from], p.schedule.start[j]);
     p.copies.assign(p.ops.size(), 0);
     p.base.assign(p.ops.size(), 0);
-    unsigned next = kFirstRotating;
+    auto next = static_cast<unsigned>(p.recipe.constants.size());  // the constants' registers first
     for (std::size_t j = 0; j < p.ops.size(); ++j)
         if (p.ops[j].role != Role::Store && p.ops[j].role != Role::Count && p.ops[j].role != Role::Compare &&
             p.ops[j].role != Role::Branch)
@@ -249,13 +326,13 @@ private:
     }
     // The register of a step's operand in iteration i.
     std::uint8_t source(Operand o, const BodyOp& b, std::uint64_t i) const {
-        switch (o) {
-        case Operand::X: return reg(find(Role::LoadA, b.u), i);
-        case Operand::Y: return reg(find(Role::LoadB, b.u), i);
-        case Operand::Previous: return reg(find(Role::Step, b.u, b.k - 1), i);
-        default:
-            return static_cast<std::uint8_t>(static_cast<unsigned>(o) - static_cast<unsigned>(Operand::C0));
+        switch (o.kind) {
+        case Operand::Kind::X: return reg(find(Role::LoadA, b.u), i);
+        case Operand::Kind::Y: return reg(find(Role::LoadB, b.u), i);
+        case Operand::Kind::Step: return reg(find(Role::Step, b.u, o.index), i);
+        case Operand::Kind::Constant: return static_cast<std::uint8_t>(o.index);
         }
+        return kNoReg;
     }
     bool materialise(unsigned j, std::uint64_t i, Op& op) const override {
         const BodyOp& b = p_.ops[j];
@@ -287,9 +364,8 @@ private:
             const Step& st = p_.recipe.steps[b.k];
             op = vectorOp(st.kind, p_.dtype, vl);
             op.dst = reg(j, i);
-            const unsigned sources = st.kind == OpKind::Fma ? 3 : 2;
             const Operand operands[3] = {st.a, st.b, st.c};
-            for (unsigned n = 0; n < sources; ++n)
+            for (unsigned n = 0; n < sourcesOf(st.kind); ++n)
                 op.src[n] = source(operands[n], b, i);
             return true;
         }
@@ -342,7 +418,8 @@ public:
             writeTestValues(memory, p_.ddr, p_.ddrB, p_.layer.secondElements(), p_.dtype, kSaltB);
     }
     FunctionalCheck check(FunctionalMemory& memory) override {
-        return checkVectorLayerOutputs(memory, p_.layer, p_.dtype, p_.ddr, p_.ddrOut, kSaltA, kSaltB);
+        return checkVectorLayerOutputs(memory, p_.layer, p_.dtype, p_.ddr, p_.ddrOut, kSaltA, kSaltB,
+                                       &newtonDivideIn);
     }
 
 protected:
@@ -370,7 +447,6 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     config::Reader w = workloadReader(layer);
     const std::string op = w.oneOf("op", kElementwiseOps);
     p.layer = readVectorLayer(w, op);
-    p.recipe = recipeOf(p.layer);
     std::string stated;
     p.modelDtype = readDspLayerModelDtype(w, stated);
     w.finish();
@@ -385,6 +461,7 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     const EngineInfo& e = *engines.front();
     p.dtype = machine.dtype;
     p.elem = dtypeBytes(p.dtype);
+    p.recipe = recipeOf(p.layer, p.dtype);
     const VliwVectorUnits& units = machine.units;
     p.fmaLatency = units.fmaLatency;
     p.loadLatency = units.loadLatency;
@@ -476,14 +553,16 @@ std::string dspVectorLayerGap(const config::Node& layer, const config::Node& pla
     const std::string name = op && op->isScalar() ? op->scalar() : std::string();
     if (!isVectorLayerOp(name))
         return fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
-    // Its loop recipes (recipeOf) chain one intermediate value, and its units time no divide: the
-    // rational Tanh/Sigmoid of the K1 (six live values and a divide) and Div are left to the K1, as
-    // is any element-wise op the recipes do not name.
-    const auto& lowered = dsp_vector::kElementwiseOps;
-    if (name.find("Pool") == std::string::npos &&
-        std::find(lowered.begin(), lowered.end(), name) == lowered.end())
-        return fmt::format("the vector DSP's layers do not lower {} (a divide; the K1's RVV layers do)",
-                           name);
+    // A divide needs the units' reciprocal estimate.
+    if (dsp_vector::divides(name))
+        for (const EngineInfo* e : vectorEngines(target)) {
+            unsigned n = 0;
+            if (!findUnitOp(*e, "recip", n))
+                return fmt::format(
+                    "engine '{}' times no `recip` (a reciprocal estimate): a {} layer divides by "
+                    "Newton–Raphson from one",
+                    e->name, name);
+        }
     if (!vectorEngines(target).empty())
         return "";
     return fmt::format("no engine of target '{}' has a vector unit (add, broadcast, vload) for a {} layer",
