@@ -332,7 +332,7 @@ void Engine::issueControl(const Op& op) {
 }
 
 inline void Engine::completeCompute(const Op& op, const OpDescriptor& info, unsigned slot, std::uint64_t s,
-                                    unsigned group) {
+                                    const Scoreboard::Groups& group) {
     FunctionalUnit& unit = *units_[slots_[slot].unit];
     const IssueCost cost = unit.issue(op);
     std::uint64_t occupancy = cost.occupancy, latency = cost.latency;
@@ -345,7 +345,7 @@ inline void Engine::completeCompute(const Op& op, const OpDescriptor& info, unsi
     workDone_ += cost.work;
     workByDType_[static_cast<std::size_t>(op.dtype)] += cost.work;
     if (op.dst != kNoReg)
-        scoreboard_.markResult(op, info, group, s + latency, false);
+        scoreboard_.markResult(op, group, s + latency, false);
     else
         computeDrain_ = std::max(computeDrain_, s + latency);
     // A taken branch redirects the front end: the next op issues in a later cycle (or beside it, when
@@ -370,8 +370,8 @@ inline void Engine::completeCompute(const Op& op, const OpDescriptor& info, unsi
 }
 
 void Engine::issueCompute(const Op& op, const OpDescriptor& info) {
-    const unsigned group = scoreboard_.check(op, info);
-    const Scoreboard::Readiness dep = scoreboard_.operandsReady(op, info, group);
+    const Scoreboard::Groups group = scoreboard_.check(op, info);
+    const Scoreboard::Readiness dep = scoreboard_.operandsReady(op, group);
     std::uint64_t unitFree = 0;
     unsigned slot = pickUnit(op.kind, unitFree);
     const FunctionalUnit& unit = *units_[slots_[slot].unit];
@@ -387,7 +387,7 @@ void Engine::issueCompute(const Op& op, const OpDescriptor& info) {
 }
 
 inline void Engine::completeMemory(const Op& op, const OpDescriptor& info, unsigned slot, std::uint64_t s,
-                                   unsigned group) {
+                                   const Scoreboard::Groups& group) {
     const bool write = info.store;
     FunctionalUnit& unit = *units_[slots_[slot].unit];
     const IssueCost cost = unit.issue(op);
@@ -410,7 +410,7 @@ inline void Engine::completeMemory(const Op& op, const OpDescriptor& info, unsig
         if (config_.storeBuffer)
             holdStoreEntry(op, std::max(doneCycle, s + 1));
     } else if (op.dst != kNoReg) {
-        scoreboard_.markResult(op, info, group, std::max(s + occupancy, doneCycle) + cost.latency, true);
+        scoreboard_.markResult(op, group, std::max(s + occupancy, doneCycle) + cost.latency, true);
         if (executor_)
             executor_->execute(op, data);
     }
@@ -449,10 +449,10 @@ std::uint64_t Engine::storeBufferFree(std::uint64_t from) {
 }
 
 void Engine::issueMemory(const Op& op, const OpDescriptor& info) {
-    const unsigned group = scoreboard_.check(op, info);
+    const Scoreboard::Groups group = scoreboard_.check(op, info);
     const Scoreboard::Readiness dep = info.store && info.scalar && config_.storeDataDelay
                                           ? scoreboard_.storeReady(op, config_.storeDataDelay)
-                                          : scoreboard_.operandsReady(op, info, group);
+                                          : scoreboard_.operandsReady(op, group);
     std::uint64_t unitFree = 0;
     unsigned slot = pickUnit(op.kind, unitFree);
     // A full store buffer holds the store like a busy unit, unless it joins the youngest entry.
@@ -499,7 +499,7 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
     std::fill(slotClassUse_.begin(), slotClassUse_.end(), 0u);
     struct Planned {
         unsigned slot;
-        unsigned group;
+        Scoreboard::Groups group;
     };
     std::vector<Planned> plan;
     plan.reserve(bundle.size());
@@ -510,7 +510,7 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
         const Op& op = bundle[i];
         access_.op = bundleOps_[i];
         const OpDescriptor& info = opInfo(op.kind);
-        const unsigned group = scoreboard_.check(op, info);
+        const Scoreboard::Groups group = scoreboard_.check(op, info);
         const auto& candidates = slotsForKind_[static_cast<std::size_t>(op.kind)];
         if (candidates.empty())
             throw std::runtime_error(
@@ -536,7 +536,7 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
                 "engine {}: a bundle holds more than {} ops of slot class '{}' (op '{}' on unit {})", name(),
                 config_.slots[static_cast<std::size_t>(slotClass)].count,
                 config_.slots[static_cast<std::size_t>(slotClass)].name, opKindName(op.kind), unit.name()));
-        const Scoreboard::Readiness dep = scoreboard_.operandsReady(op, info, group);
+        const Scoreboard::Readiness dep = scoreboard_.operandsReady(op, group);
         const std::uint64_t unitFree = slots_[slot].freeAt;
         const bool compute = isCompute(op.kind);
         anyCompute |= compute;

@@ -135,9 +135,9 @@ private:
     void checkNoReadAfterWriteInBundle(const std::vector<Op>& bundle);
     // `info` is the op's table row (opInfo(op.kind)), looked up once per op.
     void completeCompute(const Op& op, const OpDescriptor& info, unsigned slot, std::uint64_t issueCycle,
-                         unsigned group);
+                         const Scoreboard::Groups& group);
     void completeMemory(const Op& op, const OpDescriptor& info, unsigned slot, std::uint64_t issueCycle,
-                        unsigned group);
+                        const Scoreboard::Groups& group);
     void waitUntil(std::uint64_t cycle, StallReason reason);
     // Accounts the cycles up to and including the issue cycle of an op.
     void accountIssue(std::uint64_t issueCycle, StallReason gapReason, StallReason opReason);

@@ -64,7 +64,7 @@ unsigned Scoreboard::operandSpan(const Op& op, unsigned i, unsigned group) const
     return group;
 }
 
-unsigned Scoreboard::multiGroup(const Op& op, const OpDescriptor& info) const {
+Scoreboard::Groups Scoreboard::multiGroup(const Op& op, const OpDescriptor& info) const {
     if (info.segment && (op.count < 1 || op.count > 8))
         throw std::runtime_error(fmt::format("engine {}: op '{}' has {} fields; a segment has 1 to 8",
                                              engine_, opKindName(op.kind), op.count));
@@ -77,13 +77,31 @@ unsigned Scoreboard::multiGroup(const Op& op, const OpDescriptor& info) const {
             "engine {}: op '{}' of {} fields from {} needs registers up to v{}; the engine has v0..v{}",
             engine_, opKindName(op.kind), op.count, registerName(first), first + op.count - 1,
             vectorRegisters_ - 1));
-    return 1;
+    return Groups{};
 }
 
-unsigned Scoreboard::registerGroup(const Op& op, const OpDescriptor& info) const {
+Scoreboard::Groups Scoreboard::registerGroup(const Op& op, const OpDescriptor& info) const {
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    const bool multi = info.multiGroup();
-    if ((bytes <= registerBytes_ && !multi) || info.scalar)
+    if ((bytes <= registerBytes_ && !info.multiGroup()) || info.scalar)
+        return Groups{};
+    return spans(op, info).groups;
+}
+
+void Scoreboard::fillSpans(const Op& op, const OpDescriptor& info, SpanEntry& e, std::uint64_t a,
+                           std::uint64_t b) const {
+    Groups g;
+    g.group = checkGroup(op, info);  // throws before the entry changes
+    for (unsigned i = 0; i < 4; ++i)
+        g.span[i] = static_cast<std::uint8_t>(operandSpan(op, i, g.group));
+    e.groups = g;
+    e.a = a;
+    e.b = b;
+}
+
+// The RVV rules on the registers the op's operands span; its group.
+unsigned Scoreboard::checkGroup(const Op& op, const OpDescriptor& info) const {
+    const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
+    if ((bytes <= registerBytes_ && !info.multiGroup()) || info.scalar)
         return 1;
     const unsigned group = lmulGroup(op);
     // RVV 1.0: a widened destination spans at most 8 registers, a segment's fields at most 8.
@@ -115,21 +133,6 @@ unsigned Scoreboard::registerGroup(const Op& op, const OpDescriptor& info) const
     check(1);
     check(2);
     return group;
-}
-
-Scoreboard::Readiness Scoreboard::operandsReadyGrouped(const Op& op, unsigned group) const {
-    Readiness ready;
-    if (op.base != kNoReg)  // the address register of a load or store
-        consider(op.base, ready);
-    for (unsigned i = 0; i < 3; ++i) {
-        const std::uint8_t r = op.src[i];
-        if (r == kNoReg)
-            continue;
-        const unsigned span = operandSpan(op, i, group);
-        for (unsigned j = 0; j < span; ++j)
-            consider(r + j, ready);
-    }
-    return ready;
 }
 
 }  // namespace tessim

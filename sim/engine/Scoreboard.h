@@ -19,6 +19,13 @@ public:
         bool fromMemory = false;
     };
 
+    // An op's LMUL group and the registers each operand spans (0..2 its sources, 3 its result),
+    // from check(): operandsReady() and markResult() take them.
+    struct Groups {
+        unsigned group = 1;
+        std::array<std::uint8_t, 4> span{1, 1, 1, 1};
+    };
+
     // registerBytes: one vector register; registerGroups: LMUL groups (off: a register id names
     // a whole vector of any length). `engine` names it in errors.
     Scoreboard(std::string engine, unsigned vectorRegisters, unsigned scalarRegisters, unsigned registerBytes,
@@ -26,24 +33,29 @@ public:
 
     // Every id the op names exists (else a runtime error); returns the registers its vector
     // operands span (1 without register groups).
-    unsigned check(const Op& op, const OpDescriptor& info) const {
+    Groups check(const Op& op, const OpDescriptor& info) const {
         if (!(regValid_[op.dst] & regValid_[op.src[0]] & regValid_[op.src[1]] & regValid_[op.src[2]] &
               regValid_[op.base]))
             failRegister(op);
         if (info.multiGroup())
             return multiGroup(op, info);
-        return registerGroups_ ? registerGroup(op, info) : 1;
+        return registerGroups_ ? registerGroup(op, info) : Groups{};
     }
 
-    Readiness operandsReady(const Op& op, const OpDescriptor& info, unsigned group) const {
-        if (group != 1 || info.multiGroup())
-            return operandsReadyGrouped(op, group);
-        Readiness ready;        // the common case, kept short
+    Readiness operandsReady(const Op& op, const Groups& groups) const {
+        Readiness ready;
         if (op.base != kNoReg)  // the address register of a load or store
             consider(op.base, ready);
-        for (std::uint8_t r : op.src)
-            if (r != kNoReg)
-                consider(r, ready);
+        if (groups.group == 1 && groups.span == Groups{}.span) {  // the common case, kept short
+            for (std::uint8_t r : op.src)
+                if (r != kNoReg)
+                    consider(r, ready);
+            return ready;
+        }
+        for (unsigned i = 0; i < 3; ++i)
+            if (op.src[i] != kNoReg)
+                for (unsigned j = 0; j < groups.span[i]; ++j)
+                    consider(op.src[i] + j, ready);
         return ready;
     }
 
@@ -62,10 +74,8 @@ public:
     }
 
     // The op's result is ready at `ready` (in every register its destination spans).
-    void markResult(const Op& op, const OpDescriptor& info, unsigned group, std::uint64_t ready,
-                    bool fromMemory) {
-        const unsigned span = group == 1 && !info.multiGroup() ? 1 : operandSpan(op, kDestination, group);
-        for (unsigned j = 0; j < span; ++j) {
+    void markResult(const Op& op, const Groups& groups, std::uint64_t ready, bool fromMemory) {
+        for (unsigned j = 0; j < groups.span[kDestination]; ++j) {
             regReady_[op.dst + j] = ready;
             regFromMemory_[op.dst + j] = fromMemory;
         }
@@ -82,10 +92,31 @@ private:
     static constexpr unsigned kDestination = 3;
     unsigned operandSpan(const Op& op, unsigned i, unsigned group) const;
     // check() for widening and segment ops (their operands span several groups).
-    unsigned multiGroup(const Op& op, const OpDescriptor& info) const;
-    unsigned registerGroup(const Op& op, const OpDescriptor& info) const;
+    Groups multiGroup(const Op& op, const OpDescriptor& info) const;
+    Groups registerGroup(const Op& op, const OpDescriptor& info) const;
+    // An op's group and operand spans (register groups on), checked against the RVV rules once per
+    // op shape: a loop issues the same few shapes over and over. Direct-mapped by a hash of the
+    // fields they depend on (kind, dtype, vl, count, registers).
+    struct SpanEntry {
+        std::uint64_t a = ~std::uint64_t{0}, b = ~std::uint64_t{0};  // the key
+        Groups groups;
+    };
+    const SpanEntry& spans(const Op& op, const OpDescriptor& info) const {
+        const std::uint64_t a = static_cast<std::uint64_t>(op.kind) |
+                                std::uint64_t{static_cast<std::uint8_t>(op.dtype)} << 16 |
+                                std::uint64_t{op.vl} << 32;
+        const std::uint64_t b = std::uint64_t{op.count} | std::uint64_t{op.dst} << 32 |
+                                std::uint64_t{op.src[0]} << 40 | std::uint64_t{op.src[1]} << 48 |
+                                std::uint64_t{op.src[2]} << 56;
+        SpanEntry& e = spanCache_[((a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xC2B2AE3D27D4EB4Full) >> 58];
+        if (e.a != a || e.b != b)
+            fillSpans(op, info, e, a, b);
+        return e;
+    }
+    void fillSpans(const Op& op, const OpDescriptor& info, SpanEntry& e, std::uint64_t a,
+                   std::uint64_t b) const;
+    unsigned checkGroup(const Op& op, const OpDescriptor& info) const;
     [[noreturn]] void failRegister(const Op& op) const;
-    Readiness operandsReadyGrouped(const Op& op, unsigned group) const;
     void consider(std::size_t r, Readiness& ready) const {
         if (regReady_[r] > ready.cycle) {
             ready.cycle = regReady_[r];
@@ -101,6 +132,7 @@ private:
     std::array<std::uint64_t, kRegIds> regReady_{};
     std::array<bool, kRegIds> regFromMemory_{};
     std::array<bool, 256> regValid_{};  // kNoReg counts as valid: "no operand"
+    mutable std::array<SpanEntry, 64> spanCache_{};
 };
 
 }  // namespace tessim

@@ -113,7 +113,18 @@ inline __attribute__((always_inline)) IssueCost TableUnit::cost(const Op& op, co
         return IssueCost{singleOccupancy, singleLatency, kind.work * op.vl};
     if (config_.unitClass == UnitClass::Memory)
         return memoryCost(op);
+    if (config_.unitClass == UnitClass::Compute && !kind.scalar)
+        return groupCost(op);
     return IssueCost{occupancy(op), latency(op), work(op)};
+}
+
+// A vector op of several registers repeats in a loop: its occupancy and latency (a function of its
+// row, vl, type and LMUL) are kept from the last such op of the row.
+IssueCost TableUnit::groupCost(const Op& op) {
+    MemoryCost& last = rows_[rowOf(op)].lastGroupCost;
+    if (!last.key.matches(op))
+        last = MemoryCost{CostKey::of(op), IssueCost{occupancy(op), latency(op), 0.0}};
+    return IssueCost{last.cost.occupancy, last.cost.latency, work(op)};
 }
 
 // Out of line: keeps the compute units' path through issue() short.

@@ -113,7 +113,7 @@ private:
                    lmul8 == op.lmul8;
         }
     };
-    // Memory units: the last op's cost per timing row (see memoryCost()).
+    // The last op's cost per timing row (see memoryCost(), groupCost()).
     struct MemoryCost {
         CostKey key;
         IssueCost cost{};
@@ -126,6 +126,7 @@ private:
         std::uint64_t singleLatency = 0;
         bool reciprocalTable = false;  // the reciprocal is a per-LMUL table
         MemoryCost lastMemoryCost;
+        MemoryCost lastGroupCost;  // compute units: the last vector op of several registers
     };
     // What issue() needs of an op kind's table row, copied here (one look-up per op), and the
     // kind's counts: [dtype] → ops, elements.
@@ -163,6 +164,7 @@ private:
         return k.variant && k.mayVary(op) ? timingClassOf(op, opInfo(op.kind)) : k.row;
     }
     IssueCost memoryCost(const Op& op);
+    IssueCost groupCost(const Op& op);
     IssueCost variantCost(const Op& op, const Kind& kind);
     IssueCost tableCost(const Op& op, Kind& kind);
     // Charges `occupancy` fractional cycles, carrying what rounding leaves to the next op.
