@@ -184,6 +184,46 @@ TEST(TtKernel, L2TilesFollowTheAssociativityFormula) {
     }
 }
 
+// workload.weight_dtype=f16 (seed 000's fp16 weights, fp32 compute): the cores in memory at 2 B an
+// element, each core vector a vle16 into a staging register and a vfwcvt.f.f.v into the operand
+// (a scalar core element flh and fcvt.s.h). The test cores are small integers, exact in f16, so the
+// layer is the f32 one bit for bit, with every plan; the DDR's compulsory bytes shrink by exactly
+// 2 B per core element (1116 here: 1·3·7·8 + 8·4·2·12 + 12·5·3·1); the block needs one register more.
+TEST(TtKernel, F16WeightsComputeTheSameLayerFromHalfTheCoreBytes) {
+    for (const char* plan : {"--set plan.vectorise=r", "--set plan.vectorise=k --set plan.rk=2",
+                             "--set plan.vectorise=m --set plan.threads=3", "--set plan.vectorise=b",
+                             "--set plan.vector_length=1"}) {
+        SCOPED_TRACE(plan);
+        const Json f32 = run(kSmall + " " + plan + " --functional");
+        const Json f16 = run(kSmall + " " + plan + " --set workload.weight_dtype=f16 --functional");
+        ASSERT_TRUE(f16.contains("functional") && f32.contains("functional"));
+        EXPECT_EQ(f16["functional"]["mismatches"].get<std::uint64_t>(), 0u)
+            << f16["functional"].value("first_mismatch", "");
+        EXPECT_EQ(f16["workload"]["config"]["weight_dtype"], "f16");
+        EXPECT_EQ(f32["bounds"]["compulsory_bytes"]["ddr"].get<std::uint64_t>() -
+                      f16["bounds"]["compulsory_bytes"]["ddr"].get<std::uint64_t>(),
+                  1116u * 2);
+        // Widening conversions: vfwcvt on the vector unit, or fcvt.s.h on the scalar FP pipe.
+        auto conversions = [](const Json& r) {
+            const Json& c = r["energy_j"]["by_component"];
+            return (c.contains("core0.vfpu") ? c["core0.vfpu"]["events"].value("convert_f32", 0.0) : 0.0) +
+                   (c.contains("core0.fpu") ? c["core0.fpu"]["events"].value("fcvt_f32", 0.0) : 0.0);
+        };
+        EXPECT_GT(conversions(f16), 0.0);
+        EXPECT_EQ(conversions(f32), 0.0);
+        if (std::string(plan).find("vector_length") == std::string::npos)
+            EXPECT_EQ(f16["plan"]["config"]["block_registers"].get<unsigned>(),
+                      f32["plan"]["config"]["block_registers"].get<unsigned>() + 1);
+    }
+    const auto r =
+        runTessim("run --target k1 " + kSmall + " --set workload.weight_dtype=f16 --set plan.rm=4 " +
+                  "--set plan.rb=3 --set plan.rr=1 --set plan.rk=1 --set plan.registers=16");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("+ 1 (f16 cores' staging) = 17 vector registers; the budget is 16"),
+              std::string::npos)
+        << r.err;
+}
+
 TEST(TtKernel, RegisterBlockOverBudgetIsAConfigError) {
     // 4·4·1 + min(4, 4) + 1 = 21 registers against a budget of 16.
     auto r =

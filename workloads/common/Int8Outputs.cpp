@@ -15,16 +15,6 @@ Int8Outputs int8Outputs(bool requantize, std::int32_t multiplier, std::uint32_t 
     return o;
 }
 
-Op convertOp(DType to, DType from, std::uint8_t dst, std::uint8_t src, std::uint32_t vl,
-             unsigned registerBytes) {
-    Op op = vectorOp(OpKind::Convert, to, vl);
-    op.dst = dst;
-    op.src[0] = src;
-    op.count = static_cast<std::uint32_t>(from);
-    op.lmul8 = convertLmul8(op, registerBytes);
-    return op;
-}
-
 void loadInt8Constants(std::vector<Op>& out, const Int8Outputs& o, std::uint8_t space) {
     if (!o.requantize)
         return;

@@ -12,6 +12,7 @@
 #include "sim/core/FunctionalMemory.h"
 #include "sim/ir/Op.h"
 #include "workloads/common/LoopOps.h"
+#include "workloads/common/VectorOps.h"
 
 namespace tessim {
 
@@ -28,10 +29,6 @@ constexpr std::uint8_t kInt8Scale = scalarReg(32), kInt8Low = scalarReg(33), kIn
 constexpr std::uint64_t kInt8ConstantBytes = 12;
 
 Int8Outputs int8Outputs(bool requantize, std::int32_t multiplier, std::uint32_t shift);
-
-// vd ← vs0 from `from` to `to` over vl elements, priced by the wider group.
-Op convertOp(DType to, DType from, std::uint8_t dst, std::uint8_t src, std::uint32_t vl,
-             unsigned registerBytes);
 
 // The pool's three flw (before the first requantisation; nothing when storing i32).
 void loadInt8Constants(std::vector<Op>& out, const Int8Outputs& o, std::uint8_t space);

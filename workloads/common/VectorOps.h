@@ -1,10 +1,11 @@
 // The vector ops of a kernel's loop body, as kernels emit them: an op of one dtype over vl
-// elements, a load or store of a register at an address of a memory space, and vsetvl.
+// elements, a load or store of a register at an address of a memory space, vsetvl and conversions.
 #pragma once
 
 #include <cstdint>
 
 #include "sim/ir/Op.h"
+#include "sim/ir/OpTable.h"
 
 namespace tessim {
 
@@ -41,6 +42,17 @@ inline Op vsetvlOp(DType dtype, std::uint32_t avl, std::uint8_t dst, unsigned lm
     Op op = vectorOp(OpKind::VSetVl, dtype, avl);
     op.dst = dst;
     op.imm = lmul;
+    return op;
+}
+
+// vd ← vs0 from `from` to `to` over vl elements (vsext, vncvt, vfcvt, vfwcvt), priced by the wider group.
+inline Op convertOp(DType to, DType from, std::uint8_t dst, std::uint8_t src, std::uint32_t vl,
+                    unsigned registerBytes) {
+    Op op = vectorOp(OpKind::Convert, to, vl);
+    op.dst = dst;
+    op.src[0] = src;
+    op.count = static_cast<std::uint32_t>(from);
+    op.lmul8 = convertLmul8(op, registerBytes);
     return op;
 }
 

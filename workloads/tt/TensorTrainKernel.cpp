@@ -51,6 +51,7 @@ public:
     void deriveWorkload(nlohmann::ordered_json& j) const override {
         j["in"] = p_.inSize();
         j["out"] = p_.outSize();
+        j["weight_dtype"] = std::string(dtypeName(p_.coreType));
         j[ring() ? "tr" : "tt"] = {{"in", p_.shape.in}, {"out", p_.shape.out}, {"ranks", p_.storedRanks()}};
         j["parameters"] = p_.parameters();
         j["dense_parameters"] = p_.inSize() * p_.outSize();
@@ -61,7 +62,7 @@ public:
         j["threads"] = p_.engines.size();
         j["engines"] = p_.engines;
         j["vector_length"] = p_.vectorLength;
-        j["block_registers"] = ttBlockRegisters(p_.rm, p_.rb, p_.rr, p_.rk);
+        j["block_registers"] = ttBlockRegisters(p_.rm, p_.rb, p_.rr, p_.rk) + stagingRegisters(p_);
         j["memory"] = p_.memory->name;
         nlohmann::ordered_json einsums = nlohmann::ordered_json::array();
         for (const auto& e : p_.einsums)
@@ -73,7 +74,7 @@ public:
     std::vector<EngineStream> streams() override { return ttStreams(p_); }
     // x and the cores read once, y written once; from DDR, x and the cores at least once.
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
-        const std::uint64_t inputs = (p_.batch * p_.inSize() + p_.parameters()) * kElem;
+        const std::uint64_t inputs = p_.batch * p_.inSize() * kElem + p_.parameters() * p_.coreElem();
         std::map<std::string, std::uint64_t> bytes{
             {p_.memory->level, inputs + p_.batch * p_.outSize() * kElem}};
         if (p_.ddr && p_.ddr->level != p_.memory->level)
@@ -110,7 +111,7 @@ public:
                         for (std::uint64_t j = 0; j < e.e.r1; ++j)
                             g[e.coreIndex(m, r, n * e.e.r1 + j)] =
                                 coreValue(e.e.core, e.storedIndex(r, n, m, j));
-            write(memory, e.coreAddr, g);
+            write(memory, e.coreAddr, g, p_.coreType);
         }
         // Outputs hold another value first, so an element the schedule misses shows.
         write(memory, p_.yAddr, std::vector<double>(p_.batch * p_.outSize(), 1000.0));
@@ -171,10 +172,12 @@ private:
         return j;
     }
 
-    void write(FunctionalMemory& memory, std::uint64_t addr, const std::vector<double>& values) const {
-        std::vector<std::uint8_t> buf(values.size() * kElem);
+    void write(FunctionalMemory& memory, std::uint64_t addr, const std::vector<double>& values,
+               DType type = kData) const {
+        const unsigned elem = dtypeBytes(type);
+        std::vector<std::uint8_t> buf(values.size() * elem);
         for (std::size_t i = 0; i < values.size(); ++i)
-            encodeElement(kData, values[i], buf.data() + i * kElem);
+            encodeElement(type, values[i], buf.data() + i * elem);
         memory.write(p_.memory->id, addr, buf.data(), buf.size());
     }
 
@@ -285,12 +288,14 @@ std::vector<std::uint64_t> readCounts(const config::Reader& r, const std::string
 }
 
 // The largest b tile (a multiple of rb) whose output, core and input slices fit the ways of the L2:
-// T·⌈Bt·r·4/way⌉ + T·⌈r·n·r1·4/way⌉ + ⌈Bt·n·r1·4/way⌉ ≤ assoc, way = L2 size / assoc.
-std::uint64_t l2Tile(const TtEinsum& e, unsigned threads, std::uint64_t l2Size, unsigned assoc, unsigned rb) {
+// T·⌈Bt·r·4/way⌉ + T·⌈r·n·r1·c/way⌉ + ⌈Bt·n·r1·4/way⌉ ≤ assoc, way = L2 size / assoc, c the
+// bytes of a core element.
+std::uint64_t l2Tile(const TtEinsum& e, unsigned threads, std::uint64_t l2Size, unsigned assoc, unsigned rb,
+                     unsigned coreElem) {
     const std::uint64_t way = std::max<std::uint64_t>(1, l2Size / assoc);
     auto ways = [&](std::uint64_t bytes) { return (bytes + way - 1) / way; };
     auto fits = [&](std::uint64_t bt) {
-        return threads * ways(bt * e.r * kElem) + threads * ways(e.r * e.k() * kElem) +
+        return threads * ways(bt * e.r * kElem) + threads * ways(e.r * e.k() * coreElem) +
                    ways(bt * e.k() * kElem) <=
                assoc;
     };
@@ -321,6 +326,7 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
     p.batch = w.get<std::uint64_t>("batch", 1, Range<std::uint64_t>{1, 1 << 16});
     p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
     w.oneOf("dtype", {"f32"}, std::string("f32"));
+    parseDType(w.oneOf("weight_dtype", {"f32", "f16"}, std::string("f32")), p.coreType);
     // `tr`: a tensor ring, run as ring-rank chains (TtSchedule.h); `tt`: a tensor train.
     const bool ringGiven = w.has("tr");
     if (ringGiven && w.has("tt"))
@@ -398,11 +404,13 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
     p.memory = &planMemory(pl, target, core);
     pl.finish();
 
-    const unsigned need = ttBlockRegisters(p.rm, p.rb, p.rr, p.rk);
+    p.registerBytes = core.registerBytes;
+    const unsigned need = ttBlockRegisters(p.rm, p.rb, p.rr, p.rk) + stagingRegisters(p);
     if (need > p.registers)
         pl.fail("rm", fmt::format("register block {{Rm {}, Rb {}, Rr {}, Rk {}}} needs Rm·Rb·Rr + min(Rb·Rk, "
-                                  "Rm·Rr) + 1 = {} vector registers; the budget is {}",
-                                  p.rm, p.rb, p.rr, p.rk, need, p.registers));
+                                  "Rm·Rr) + 1{} = {} vector registers; the budget is {}",
+                                  p.rm, p.rb, p.rr, p.rk,
+                                  stagingRegisters(p) ? " + 1 (f16 cores' staging)" : "", need, p.registers));
     const unsigned scalarsUsed = scalarRegistersUsed(p);
     if (core.scalarRegisters < scalarsUsed)
         pl.fail(p.vectorLength == 1 ? "vector_length" : "threads",
@@ -429,13 +437,13 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
     p.xAddr = layout.allocate("x", p.batch * p.shape.inSize() * kElem);
     const auto chain = p.shape.einsums(p.batch);
     for (const auto& e : chain)
-        p.coreAddrs.push_back(layout.allocate(fmt::format("G{}", e.core), e.coreElements() * kElem));
+        p.coreAddrs.push_back(layout.allocate(fmt::format("G{}", e.core), e.coreElements() * p.coreElem()));
     // A ring's later chains share the middle cores and hold their own slices of the end cores.
     for (std::uint64_t a = 1; a < p.ringRank; ++a)
         for (unsigned t = 0; t < d; ++t) {
             const bool end = chain[t].core == 0 || chain[t].core + 1 == d;
             p.coreAddrs.push_back(end ? layout.allocate(fmt::format("G{}.{}", chain[t].core, a),
-                                                        chain[t].coreElements() * kElem)
+                                                        chain[t].coreElements() * p.coreElem())
                                       : p.coreAddrs[t]);
         }
     for (int i = 0; i < (d > 1 ? (d > 2 ? 2 : 1) : 0); ++i)
@@ -473,7 +481,8 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
         e.threads = einsumThreads.empty()
                         ? static_cast<unsigned>(engines.size())
                         : static_cast<unsigned>(std::max<std::uint64_t>(1, einsumThreads[t]));
-        e.tile = p.tiling == "l2" ? l2Tile(e.e, e.threads, p.l2Size, p.l2Assoc, p.rb) : e.units(Dim::B);
+        e.tile = p.tiling == "l2" ? l2Tile(e.e, e.threads, p.l2Size, p.l2Assoc, p.rb, p.coreElem())
+                                  : e.units(Dim::B);
         if (e.vec == Dim::B && p.tiling == "l2")
             e.tile = std::max<std::uint64_t>(p.rb, (e.tile + vlmax - 1) / vlmax / p.rb * p.rb);
         const Dim outer = p.bOuter ? Dim::B : Dim::M, inner = p.bOuter ? Dim::M : Dim::B;

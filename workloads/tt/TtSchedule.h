@@ -121,6 +121,10 @@ struct TtParams {
     unsigned rm = 4, rb = 3, rr = 1, rk = 1;
     unsigned registers = 32;
     unsigned vectorLength = 8;
+    // The cores' type in memory: f32, or f16 (fp16 weights, fp32 compute, as seed 000 suggests:
+    // each core load is a vle16 and a vfwcvt.f.f.v through a staging register).
+    DType coreType = kData;
+    unsigned registerBytes = 32;
     bool bOuter = false;
     bool packing = true;
     bool orderedReduce = false;  // sums along k in element order (vfredosum), else vfredusum
@@ -136,6 +140,8 @@ struct TtParams {
     std::vector<std::uint64_t> buffers;  // the two intermediates
     std::vector<std::uint64_t> coreAddrs;
 
+    unsigned coreElem() const { return dtypeBytes(coreType); }
+    bool narrowCores() const { return coreType != kData; }
     std::uint64_t inSize() const { return shape.inSize(); }
     std::uint64_t outSize() const { return shape.outSize(); }
     std::uint64_t flops() const { return shape.flops(batch) * ringRank * repeat; }

@@ -126,14 +126,19 @@ private:
         return scalarCode() ? scalarReg(kFirstOperand + held)
                             : static_cast<std::uint8_t>(accumulators() + held);
     }
-    void scalarLoad(std::vector<Op>& out, std::uint8_t reg, std::uint64_t addr) const {
+    // flw, or for a narrower type its load (flh) and fcvt.s.h into the same register.
+    // After the streamed operand: f16 cores' staging register (stagingRegisters).
+    std::uint8_t staging() const { return static_cast<std::uint8_t>(streamed() + 1); }
+    void scalarLoad(std::vector<Op>& out, std::uint8_t reg, std::uint64_t addr, DType type = kData) const {
         Op load;
         load.kind = OpKind::ScalarLoad;
-        load.dtype = kData;
+        load.dtype = type;
         load.dst = reg;
         load.space = p_.memory->id;
         load.addr = addr;
         out.push_back(load);
+        if (type != kData)
+            out.push_back(scalarOp(OpKind::FCvt, kData, reg, reg, 0.0));
     }
     std::uint8_t nextValue() { return scalarReg(kFirstValue + value_++ % kValueRegs); }
 
@@ -168,36 +173,39 @@ private:
         splat(out, reg, addr);
     }
 
-    // G[m][r][k] into `reg`: a vector along m, r or k, else a scalar load splat.
+    // G[m][r][k] into `reg`: a vector along m, r or k, else a scalar load splat. f16 cores: the
+    // vector loaded into the staging register and widened into `reg`.
     void loadCore(std::vector<Op>& out, std::uint8_t reg, const Unit& m, const Unit& r, const Unit& k) {
         const EinsumPlan& e = plan();
         const std::uint64_t first = e.coreIndex(m.start, r.start, k.start);
-        const std::uint64_t addr = e.coreAddr + first * kElem;
+        const std::uint64_t addr = e.coreAddr + first * p_.coreElem();
         if (scalarCode()) {
-            scalarLoad(out, reg, addr);
+            scalarLoad(out, reg, addr, p_.coreType);
             return;
         }
         if (e.vec == Dim::B) {
-            splat(out, reg, addr);
+            splat(out, reg, addr, p_.coreType);
             return;
         }
         const std::uint32_t vl = e.vec == Dim::M ? m.len : e.vec == Dim::R ? r.len : k.len;
-        setVl(out, vl);
-        Op op = vectorLoad(kData, reg, p_.memory->id, addr, vl);
+        setVl(out, vl, p_.coreType);
+        Op op = vectorLoad(p_.coreType, p_.narrowCores() ? staging() : reg, p_.memory->id, addr, vl);
         if (vl > 1) {
             const std::uint64_t second = e.vec == Dim::M   ? e.coreIndex(m.start + 1, r.start, k.start)
                                          : e.vec == Dim::R ? e.coreIndex(m.start, r.start + 1, k.start)
                                                            : e.coreIndex(m.start, r.start, k.start + 1);
             if (second != first + 1)
-                op.stride = static_cast<std::int64_t>((second - first) * kElem);
+                op.stride = static_cast<std::int64_t>((second - first) * p_.coreElem());
         }
         out.push_back(op);
+        if (p_.narrowCores())  // vfwcvt.f.f.v, at the source's SEW
+            out.push_back(convertOp(kData, p_.coreType, reg, staging(), vl, p_.registerBytes));
     }
 
     // flw then vfmv.v.f over the longest vector of the einsum.
-    void splat(std::vector<Op>& out, std::uint8_t reg, std::uint64_t addr) {
+    void splat(std::vector<Op>& out, std::uint8_t reg, std::uint64_t addr, DType type = kData) {
         const std::uint8_t s = nextValue();
-        scalarLoad(out, s, addr);
+        scalarLoad(out, s, addr, type);
         const std::uint32_t vl = plan().unit(plan().vec, 0).len;
         setVl(out, vl);
         Op b = vectorOp(OpKind::Broadcast, kData, vl);
@@ -231,9 +239,9 @@ private:
             ru[i] = e.unit(Dim::R, blk.r0 + i);
         const std::uint64_t kUnits = e.units(Dim::K);
         const std::uint64_t kBlocks = (kUnits + p_.rk - 1) / p_.rk;
-        out.push_back(
-            scalar(OpKind::SAdd, kCorePtr, kZero,
-                   static_cast<double>(e.coreAddr + e.coreIndex(mu[0].start, ru[0].start, 0) * kElem)));
+        out.push_back(scalar(
+            OpKind::SAdd, kCorePtr, kZero,
+            static_cast<double>(e.coreAddr + e.coreIndex(mu[0].start, ru[0].start, 0) * p_.coreElem())));
         out.push_back(scalar(OpKind::SAdd, kInputPtr, kZero,
                              static_cast<double>(e.inAddr + e.inputIndex(bu[0].start, 0) * kElem)));
         out.push_back(scalar(OpKind::SAdd, kKCount, kZero, 0.0));
@@ -273,7 +281,7 @@ private:
                 }
             }
             // The k loop: pointer increments, its counter, the compare, the back-edge.
-            out.push_back(scalar(OpKind::SAdd, kCorePtr, kCorePtr, kElem * 1.0));
+            out.push_back(scalar(OpKind::SAdd, kCorePtr, kCorePtr, p_.coreElem() * 1.0));
             out.push_back(scalar(OpKind::SAdd, kInputPtr, kInputPtr, kElem * 1.0));
             out.push_back(scalar(OpKind::SAdd, kKCount, kKCount, 1.0));
             out.push_back(scalar(OpKind::SCompare, kFlag, kKCount, static_cast<double>(kBlocks)));
@@ -348,11 +356,12 @@ private:
                 }
     }
 
-    void setVl(std::vector<Op>& out, std::uint32_t vl) {
-        if (vl == vl_)
+    void setVl(std::vector<Op>& out, std::uint32_t vl, DType type = kData) {
+        if (vl == vl_ && type == vtype_)
             return;
         vl_ = vl;
-        out.push_back(vsetvlOp(kData, vl, kVl, 1));
+        vtype_ = type;
+        out.push_back(vsetvlOp(type, vl, kVl, 1));
     }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
         return scalarOp(kind, kIndex, dst, src, imm);
@@ -366,6 +375,7 @@ private:
     std::vector<Block> blocks_;
     std::size_t block_ = 0;
     std::uint32_t vl_ = 0;
+    DType vtype_ = kData;
     unsigned value_ = 0, sum_ = 0;
 };
 
@@ -374,6 +384,10 @@ struct ThreadStreamSlice {
 };
 
 }  // namespace
+
+unsigned stagingRegisters(const TtParams& p) {
+    return p.narrowCores() && p.vectorLength > 1 ? 1 : 0;
+}
 
 unsigned scalarRegistersUsed(const TtParams& p) {
     return kScalarRegsUsed + (p.vectorLength == 1 ? std::min(p.rb * p.rk, p.rm * p.rr) + 1 : 0);
