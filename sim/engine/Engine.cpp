@@ -497,12 +497,8 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
                                              bundle.size(), config_.issueWidth));
     std::fill(slotTaken_.begin(), slotTaken_.end(), 0);
     std::fill(slotClassUse_.begin(), slotClassUse_.end(), 0u);
-    struct Planned {
-        unsigned slot;
-        Scoreboard::Groups group;
-    };
-    std::vector<Planned> plan;
-    plan.reserve(bundle.size());
+    std::vector<PlannedOp>& plan = bundlePlan_;
+    plan.clear();
     std::uint64_t bound = frontEndReady_;
     StallReason boundReason = StallReason::Branch;
     bool anyCompute = false;
@@ -549,7 +545,7 @@ void Engine::issueBundle(const std::vector<Op>& bundle) {
             bound = std::max(dep.cycle, unitFree);
             boundReason = reason;
         }
-        plan.push_back(Planned{slot, group});
+        plan.push_back(PlannedOp{slot, group});
     }
     if (executor_)
         checkNoReadAfterWriteInBundle(bundle);

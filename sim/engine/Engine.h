@@ -196,11 +196,16 @@ private:
     unsigned slotsUsed_ = 0;        // ops issued in issueCycle_
     StallReason lastIssueReason_ = StallReason::Idle;
     std::uint64_t finishCycle_ = 0;
-    std::uint64_t frontEndReady_ = 0;            // a taken branch's redirect: nothing issues before
-    std::vector<Op> bundle_;                     // VLIW: the bundle being gathered
-    std::vector<std::uint64_t> bundleOps_;       // VLIW: the index of each op of bundle_ in the stream
-    std::vector<char> slotTaken_;                // VLIW: unit instances taken by the bundle
-    std::vector<unsigned> slotClassUse_;         // VLIW: ops of each slot class in the bundle
+    std::uint64_t frontEndReady_ = 0;       // a taken branch's redirect: nothing issues before
+    std::vector<Op> bundle_;                // VLIW: the bundle being gathered
+    std::vector<std::uint64_t> bundleOps_;  // VLIW: the index of each op of bundle_ in the stream
+    std::vector<char> slotTaken_;           // VLIW: unit instances taken by the bundle
+    std::vector<unsigned> slotClassUse_;    // VLIW: ops of each slot class in the bundle
+    struct PlannedOp {                      // VLIW: an op of the bundle, its unit and registers
+        unsigned slot;
+        Scoreboard::Groups group;
+    };
+    std::vector<PlannedOp> bundlePlan_;          // kept across bundles (no allocation per bundle)
     std::uint64_t memoryDrain_ = 0;              // cycle the last store is accepted
     std::vector<std::uint64_t> storesInFlight_;  // when each held store-buffer entry frees (store_buffer)
     // The first cycle at or after `from` when a store finds a free store-buffer entry.

@@ -51,6 +51,18 @@ struct Body {
     std::vector<std::vector<unsigned>> byResidue;
     unsigned vectorRegisters = 0;
     std::uint64_t fmas = 0;
+    // Per op, the body ops its sources come from: a slide's two loads; an fma's loaded or slid
+    // value and its broadcast (looked up once, not per op materialised).
+    std::vector<std::array<unsigned, 2>> sources;
+
+    unsigned find(BodyRole role, unsigned ph, unsigned u, unsigned j, unsigned kx) const {
+        for (std::size_t n = 0; n < ops.size(); ++n) {
+            const BodyOp& o = ops[n];
+            if (o.role == role && o.p == ph && o.u == u && o.j == j && o.kx == kx)
+                return static_cast<unsigned>(n);
+        }
+        return 0;
+    }
 };
 
 // A block of output rows and where its data sits. Double-buffered: its input rows (halo
@@ -216,6 +228,17 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     b.vectorRegisters = next;
     b.byResidue = opsByResidue(b.schedule, b.ops.size());
     b.fmas = static_cast<std::uint64_t>(unroll) * kp * k;
+    b.sources.assign(b.ops.size(), {0, 0});
+    for (std::size_t j = 0; j < b.ops.size(); ++j) {
+        const BodyOp& o = b.ops[j];
+        if (o.role == BodyRole::Slide)
+            b.sources[j] = {b.find(BodyRole::Load, o.p, o.u, 0, 0),
+                            b.find(BodyRole::Load, o.p, o.u + 1, 0, 0)};
+        else if (o.role == BodyRole::Fma)
+            b.sources[j] = {o.kx / s == 0 ? b.find(BodyRole::Load, o.kx % s, o.u, 0, 0)
+                                          : b.find(BodyRole::Slide, o.kx % s, o.u, 0, o.kx),
+                            b.find(BodyRole::Broadcast, 0, 0, o.j, o.kx)};
+    }
     return b;
 }
 
@@ -390,14 +413,6 @@ private:
     std::uint8_t valueReg(unsigned j, std::uint64_t i) const {
         return static_cast<std::uint8_t>(body_->base[j] + i % body_->copies[j]);
     }
-    unsigned findOp(BodyRole role, unsigned ph, unsigned u, unsigned j, unsigned kx) const {
-        for (std::size_t n = 0; n < body_->ops.size(); ++n) {
-            const BodyOp& o = body_->ops[n];
-            if (o.role == role && o.p == ph && o.u == u && o.j == j && o.kx == kx)
-                return static_cast<unsigned>(n);
-        }
-        return 0;
-    }
     // Op j of iteration i, or false when it has nothing to do there (a row outside the block, a
     // chunk beyond the row).
     bool materialise(unsigned j, std::uint64_t i, Op& op) const override {
@@ -438,10 +453,8 @@ private:
         case BodyRole::Slide: {
             op = vectorOp(OpKind::Slide, p_.dtype, p_.lanes);
             op.dst = valueReg(j, i);
-            const unsigned a = findOp(BodyRole::Load, b.p, b.u, 0, 0);
-            const unsigned n = findOp(BodyRole::Load, b.p, b.u + 1, 0, 0);
-            op.src[0] = valueReg(a, i);
-            op.src[1] = valueReg(n, i);
+            op.src[0] = valueReg(body_->sources[j][0], i);
+            op.src[1] = valueReg(body_->sources[j][1], i);
             op.imm = b.kx / p_.s;
             return true;
         }
@@ -468,12 +481,9 @@ private:
             const bool opens = pass_ == 0 && b.j == 0 && b.kx == 0;
             op = vectorOp(opens ? OpKind::Mul : OpKind::Fma, p_.dtype, p_.lanes);
             op.dst = rowSlot(r);
-            const unsigned ph = b.kx % p_.s;
-            const unsigned src = b.kx / p_.s == 0 ? findOp(BodyRole::Load, ph, b.u, 0, 0)
-                                                  : findOp(BodyRole::Slide, ph, b.u, 0, b.kx);
-            op.src[0] = valueReg(src, i);
-            op.src[1] = p_.explicitBroadcast ? valueReg(findOp(BodyRole::Broadcast, 0, 0, b.j, b.kx), i)
-                                             : scalarReg(b.j * p_.k + b.kx);
+            op.src[0] = valueReg(body_->sources[j][0], i);
+            op.src[1] =
+                p_.explicitBroadcast ? valueReg(body_->sources[j][1], i) : scalarReg(b.j * p_.k + b.kx);
             if (!opens)
                 op.src[2] = rowSlot(r);
             return true;
