@@ -407,6 +407,7 @@ private:
         rows_ = blk.r1 - blk.r0;
         strips_ = (p_.chunks + body_->unroll - 1) / body_->unroll;
         perStrip_ = (rows_ - 1) * p_.s + pass.kp;
+        lastIteration_ = ~std::uint64_t{0};
         const std::uint64_t iterations = std::uint64_t{strips_} * perStrip_;
         startLoop(out, body_->schedule, body_->byResidue, iterations);
     }
@@ -418,8 +419,12 @@ private:
     bool materialise(unsigned j, std::uint64_t i, Op& op) const override {
         const BodyOp& b = body_->ops[j];
         const Pass& pass = p_.passes[pass_];
-        const unsigned g = static_cast<unsigned>(i / perStrip_);
-        const unsigned y = static_cast<unsigned>(i % perStrip_);
+        if (i != lastIteration_) {  // a cycle materialises several ops of one iteration: divide once
+            lastIteration_ = i;
+            strip_ = static_cast<unsigned>(i / perStrip_);
+            row_ = static_cast<unsigned>(i % perStrip_);
+        }
+        const unsigned g = strip_, y = row_;
         const unsigned c0 = g * body_->unroll;
         const unsigned valid = std::min(body_->unroll, p_.chunks - c0);
         switch (b.role) {
@@ -507,6 +512,9 @@ private:
     const ShuffleParams& p_;
     const Body* body_ = nullptr;
     unsigned rows_ = 0, strips_ = 0, perStrip_ = 0;
+    // The last iteration materialise() split into strip and row (i / perStrip_, i % perStrip_).
+    mutable std::uint64_t lastIteration_ = ~std::uint64_t{0};
+    mutable unsigned strip_ = 0, row_ = 0;
 };
 
 class ShuffleConvKernel : public DspConvWorkload {
