@@ -410,7 +410,7 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
         pl.fail("rm", fmt::format("register block {{Rm {}, Rb {}, Rr {}, Rk {}}} needs Rm·Rb·Rr + min(Rb·Rk, "
                                   "Rm·Rr) + 1{} = {} vector registers; the budget is {}",
                                   p.rm, p.rb, p.rr, p.rk,
-                                  stagingRegisters(p) ? " + 1 (f16 cores' staging)" : "", need, p.registers));
+                                  stagingRegisters(p) ? " + 2 (f16 cores' staging)" : "", need, p.registers));
     const unsigned scalarsUsed = scalarRegistersUsed(p);
     if (core.scalarRegisters < scalarsUsed)
         pl.fail(p.vectorLength == 1 ? "vector_length" : "threads",

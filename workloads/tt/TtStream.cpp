@@ -1,6 +1,7 @@
 #include "workloads/tt/TtStream.h"
 
 #include <algorithm>
+#include <array>
 
 #include "workloads/common/EngineStreams.h"
 #include "workloads/common/LoopOps.h"
@@ -127,8 +128,8 @@ private:
                             : static_cast<std::uint8_t>(accumulators() + held);
     }
     // flw, or for a narrower type its load (flh) and fcvt.s.h into the same register.
-    // After the streamed operand: f16 cores' staging register (stagingRegisters).
-    std::uint8_t staging() const { return static_cast<std::uint8_t>(streamed() + 1); }
+    // After the streamed operand: f16 cores' two staging registers (stagingRegisters).
+    std::uint8_t staging(unsigned i) const { return static_cast<std::uint8_t>(streamed() + 1 + i); }
     void scalarLoad(std::vector<Op>& out, std::uint8_t reg, std::uint64_t addr, DType type = kData) const {
         Op load;
         load.kind = OpKind::ScalarLoad;
@@ -174,11 +175,10 @@ private:
     }
 
     // G[m][r][k] into `reg`: a vector along m, r or k, else a scalar load splat. f16 cores: the
-    // vector loaded into the staging register and widened into `reg`.
+    // vector loaded into a staging register and widened into `reg` (emitBlock pipelines those).
     void loadCore(std::vector<Op>& out, std::uint8_t reg, const Unit& m, const Unit& r, const Unit& k) {
         const EinsumPlan& e = plan();
-        const std::uint64_t first = e.coreIndex(m.start, r.start, k.start);
-        const std::uint64_t addr = e.coreAddr + first * p_.coreElem();
+        const std::uint64_t addr = e.coreAddr + e.coreIndex(m.start, r.start, k.start) * p_.coreElem();
         if (scalarCode()) {
             scalarLoad(out, reg, addr, p_.coreType);
             return;
@@ -187,9 +187,23 @@ private:
             splat(out, reg, addr, p_.coreType);
             return;
         }
-        const std::uint32_t vl = e.vec == Dim::M ? m.len : e.vec == Dim::R ? r.len : k.len;
-        setVl(out, vl, p_.coreType);
-        Op op = vectorLoad(p_.coreType, p_.narrowCores() ? staging() : reg, p_.memory->id, addr, vl);
+        if (!p_.narrowCores()) {
+            setVl(out, coreVl(m, r, k));
+            out.push_back(coreVector(reg, m, r, k));
+            return;
+        }
+        out.push_back(coreVector(staging(0), m, r, k));
+        widen(out, reg, staging(0), coreVl(m, r, k));
+    }
+    std::uint32_t coreVl(const Unit& m, const Unit& r, const Unit& k) const {
+        return plan().vec == Dim::M ? m.len : plan().vec == Dim::R ? r.len : k.len;
+    }
+    // The load of a core vector into `reg` in the cores' type (its EEW in the instruction: no vsetvl).
+    Op coreVector(std::uint8_t reg, const Unit& m, const Unit& r, const Unit& k) const {
+        const EinsumPlan& e = plan();
+        const std::uint64_t first = e.coreIndex(m.start, r.start, k.start);
+        const std::uint32_t vl = coreVl(m, r, k);
+        Op op = vectorLoad(p_.coreType, reg, p_.memory->id, e.coreAddr + first * p_.coreElem(), vl);
         if (vl > 1) {
             const std::uint64_t second = e.vec == Dim::M   ? e.coreIndex(m.start + 1, r.start, k.start)
                                          : e.vec == Dim::R ? e.coreIndex(m.start, r.start + 1, k.start)
@@ -197,10 +211,16 @@ private:
             if (second != first + 1)
                 op.stride = static_cast<std::int64_t>((second - first) * p_.coreElem());
         }
-        out.push_back(op);
-        if (p_.narrowCores())  // vfwcvt.f.f.v, at the source's SEW
-            out.push_back(convertOp(kData, p_.coreType, reg, staging(), vl, p_.registerBytes));
+        return op;
     }
+    // vfwcvt.f.f.v reg <- from, at the source's SEW.
+    void widen(std::vector<Op>& out, std::uint8_t reg, std::uint8_t from, std::uint32_t vl) {
+        setVl(out, vl, p_.coreType);
+        out.push_back(convertOp(kData, p_.coreType, reg, from, vl, p_.registerBytes));
+    }
+    // f16 core vectors are loaded one ahead of their use, so the load's latency passes under the
+    // FMAs (or the widening) of the one before.
+    bool pipelinedCores() const { return p_.narrowCores() && !scalarCode() && plan().vec != Dim::B; }
 
     // flw then vfmv.v.f over the longest vector of the einsum.
     void splat(std::vector<Op>& out, std::uint8_t reg, std::uint64_t addr, DType type = kData) {
@@ -256,20 +276,60 @@ private:
                 for (unsigned k = 0; k < kc; ++k)
                     for (unsigned b = 0; b < bc; ++b)
                         loadInput(out, held(k * p_.rb + b), bu[b], ku[k]);
+                // The core vectors in turn; f16 ones widened into streamed() and staging(1) by
+                // turns, the next one's load issued before this one's FMAs.
+                std::vector<std::array<unsigned, 3>> cores;
                 for (unsigned k = 0; k < kc; ++k)
                     for (unsigned m = 0; m < mc; ++m)
-                        for (unsigned r = 0; r < rc; ++r) {
-                            loadCore(out, streamed(), mu[m], ru[r], ku[k]);
-                            for (unsigned b = 0; b < bc; ++b)
-                                multiplyAccumulate(out, kb == 0 && k == 0 && !e.accumulate,
-                                                   lanes(mu[m], bu[b], ru[r], ku[k]), acc(m, b, r),
-                                                   streamed(), held(k * p_.rb + b));
-                        }
+                        for (unsigned r = 0; r < rc; ++r)
+                            cores.push_back({k, m, r});
+                const bool ahead = pipelinedCores();
+                auto operand = [&](std::size_t n) { return ahead && n % 2 ? staging(1) : streamed(); };
+                auto load = [&](std::size_t n) {
+                    out.push_back(coreVector(staging(0), mu[cores[n][1]], ru[cores[n][2]], ku[cores[n][0]]));
+                };
+                auto widenCore = [&](std::size_t n) {
+                    widen(out, operand(n), staging(0),
+                          coreVl(mu[cores[n][1]], ru[cores[n][2]], ku[cores[n][0]]));
+                };
+                if (ahead) {
+                    load(0);
+                    widenCore(0);
+                }
+                for (std::size_t n = 0; n < cores.size(); ++n) {
+                    const auto [k, m, r] = cores[n];
+                    if (!ahead)
+                        loadCore(out, streamed(), mu[m], ru[r], ku[k]);
+                    else if (n + 1 < cores.size())
+                        load(n + 1);
+                    for (unsigned b = 0; b < bc; ++b)
+                        multiplyAccumulate(out, kb == 0 && k == 0 && !e.accumulate,
+                                           lanes(mu[m], bu[b], ru[r], ku[k]), acc(m, b, r), operand(n),
+                                           held(k * p_.rb + b));
+                    if (ahead && n + 1 < cores.size())
+                        widenCore(n + 1);
+                }
             } else {
                 for (unsigned k = 0; k < kc; ++k) {
-                    for (unsigned m = 0; m < mc; ++m)
-                        for (unsigned r = 0; r < rc; ++r)
-                            loadCore(out, held(m * p_.rr + r), mu[m], ru[r], ku[k]);
+                    if (pipelinedCores()) {
+                        // f16: each core vector loaded into the staging register the widening
+                        // before it does not read, one ahead.
+                        const unsigned n = mc * rc;
+                        auto load = [&](unsigned i) {
+                            out.push_back(coreVector(staging(i % 2), mu[i / rc], ru[i % rc], ku[k]));
+                        };
+                        load(0);
+                        for (unsigned i = 0; i < n; ++i) {
+                            if (i + 1 < n)
+                                load(i + 1);
+                            widen(out, held(i / rc * p_.rr + i % rc), staging(i % 2),
+                                  coreVl(mu[i / rc], ru[i % rc], ku[k]));
+                        }
+                    } else {
+                        for (unsigned m = 0; m < mc; ++m)
+                            for (unsigned r = 0; r < rc; ++r)
+                                loadCore(out, held(m * p_.rr + r), mu[m], ru[r], ku[k]);
+                    }
                     for (unsigned b = 0; b < bc; ++b) {
                         loadInput(out, streamed(), bu[b], ku[k]);
                         for (unsigned m = 0; m < mc; ++m)
@@ -386,7 +446,7 @@ struct ThreadStreamSlice {
 }  // namespace
 
 unsigned stagingRegisters(const TtParams& p) {
-    return p.narrowCores() && p.vectorLength > 1 ? 1 : 0;
+    return p.narrowCores() && p.vectorLength > 1 ? 2 : 0;
 }
 
 unsigned scalarRegistersUsed(const TtParams& p) {

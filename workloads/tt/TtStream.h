@@ -14,8 +14,8 @@ namespace tessim::tt {
 // (vector_length 1) the block's operands.
 unsigned scalarRegistersUsed(const TtParams& p);
 
-// Vector registers beyond the block's (ttBlockRegisters): one where f16 cores are loaded as vectors
-// (vle16 into it, vfwcvt.f.f.v out of it), else none.
+// Vector registers beyond the block's (ttBlockRegisters): two where f16 cores are loaded as vectors
+// (vle16 into them one core ahead, vfwcvt.f.f.v out of them), else none.
 unsigned stagingRegisters(const TtParams& p);
 
 // One stream per engine of the plan, in thread order.
