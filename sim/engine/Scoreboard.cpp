@@ -98,11 +98,10 @@ void Scoreboard::fillSpans(const Op& op, const OpDescriptor& info, SpanEntry& e,
     e.b = b;
 }
 
-// The RVV rules on the registers the op's operands span; its group.
+// The RVV rules on the registers the op's operands span; its group (registerGroup() has left out
+// the ops of one register).
 unsigned Scoreboard::checkGroup(const Op& op, const OpDescriptor& info) const {
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
-    if ((bytes <= registerBytes_ && !info.multiGroup()) || info.scalar)
-        return 1;
     const unsigned group = lmulGroup(op);
     // RVV 1.0: a widened destination spans at most 8 registers, a segment's fields at most 8.
     if (info.span == RegisterSpan::Widening && group > 4)

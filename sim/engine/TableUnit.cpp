@@ -111,30 +111,19 @@ inline __attribute__((always_inline)) IssueCost TableUnit::cost(const Op& op, co
     const std::uint64_t bytes = std::uint64_t{op.vl} * dtypeBytes(op.dtype);
     if (config_.unitClass == UnitClass::Compute && bytes <= config_.registerBytes && op.lmul8 <= 8)
         return IssueCost{singleOccupancy, singleLatency, kind.work * op.vl};
-    if (config_.unitClass == UnitClass::Memory)
-        return memoryCost(op);
-    if (config_.unitClass == UnitClass::Compute && !kind.scalar)
-        return groupCost(op);
+    if (config_.unitClass == UnitClass::Memory || (config_.unitClass == UnitClass::Compute && !kind.scalar))
+        return keptCost(op);
     return IssueCost{occupancy(op), latency(op), work(op)};
 }
 
-// A vector op of several registers repeats in a loop: its occupancy and latency (a function of its
-// row, vl, type and LMUL) are kept from the last such op of the row.
-IssueCost TableUnit::groupCost(const Op& op) {
-    MemoryCost& last = rows_[rowOf(op)].lastGroupCost;
+// Out of line: keeps the compute units' path through issue() short. A stream repeats the same few
+// accesses and vector ops of several registers: their occupancy and latency (a function of the
+// row, vl, dtype, stride, fields and LMUL) are kept from the last op of the row.
+__attribute__((noinline)) IssueCost TableUnit::keptCost(const Op& op) {
+    LastCost& last = rows_[rowOf(op)].lastCost;
     if (!last.key.matches(op))
-        last = MemoryCost{CostKey::of(op), IssueCost{occupancy(op), latency(op), 0.0}};
-    return IssueCost{last.cost.occupancy, last.cost.latency, work(op)};
-}
-
-// Out of line: keeps the compute units' path through issue() short.
-__attribute__((noinline)) IssueCost TableUnit::memoryCost(const Op& op) {
-    // A stream repeats the same few accesses: the cost of the last one of each op kind is kept
-    // (a memory op's cost depends on its row, vl, dtype and stride alone).
-    MemoryCost& last = rows_[rowOf(op)].lastMemoryCost;
-    if (!last.key.matches(op))
-        last = MemoryCost{CostKey::of(op), IssueCost{occupancy(op), latency(op), 0.0}};
-    return last.cost;
+        last = LastCost{CostKey::of(op), occupancy(op), latency(op)};
+    return IssueCost{last.occupancy, last.latency, work(op)};
 }
 
 std::uint64_t TableUnit::registerGroups(const Op& op) const {

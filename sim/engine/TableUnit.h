@@ -113,10 +113,10 @@ private:
                    lmul8 == op.lmul8;
         }
     };
-    // The last op's cost per timing row (see memoryCost(), groupCost()).
-    struct MemoryCost {
+    // The last op's occupancy and latency per timing row (see keptCost()).
+    struct LastCost {
         CostKey key;
-        IssueCost cost{};
+        std::uint64_t occupancy = 0, latency = 0;
     };
     // A timing row (one per timing class), with the integer costs of an op that fits one
     // register (the common case) precomputed: the hot path does no map look-ups.
@@ -125,8 +125,7 @@ private:
         std::uint64_t singleOccupancy = 0;
         std::uint64_t singleLatency = 0;
         bool reciprocalTable = false;  // the reciprocal is a per-LMUL table
-        MemoryCost lastMemoryCost;
-        MemoryCost lastGroupCost;  // compute units: the last vector op of several registers
+        LastCost lastCost;             // memory ops, and compute ops of several registers
     };
     // What issue() needs of an op kind's table row, copied here (one look-up per op), and the
     // kind's counts: [dtype] → ops, elements.
@@ -163,8 +162,7 @@ private:
         const Kind& k = kinds_[static_cast<std::size_t>(op.kind)];
         return k.variant && k.mayVary(op) ? timingClassOf(op, opInfo(op.kind)) : k.row;
     }
-    IssueCost memoryCost(const Op& op);
-    IssueCost groupCost(const Op& op);
+    IssueCost keptCost(const Op& op);
     IssueCost variantCost(const Op& op, const Kind& kind);
     IssueCost tableCost(const Op& op, Kind& kind);
     // Charges `occupancy` fractional cycles, carrying what rounding leaves to the next op.

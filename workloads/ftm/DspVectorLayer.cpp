@@ -8,6 +8,7 @@
 
 #include "sim/config/Reader.h"
 #include "sim/ir/ElementArithmetic.h"
+#include "sim/ir/OpTable.h"
 #include "sim/workload/PlanEngine.h"
 #include "workloads/common/ConfiguredWorkload.h"
 #include "workloads/common/DmaOps.h"
@@ -66,10 +67,6 @@ struct Recipe {
     std::vector<double> constants;
 };
 
-unsigned sourcesOf(OpKind kind) {
-    return kind == OpKind::Fma ? 3 : kind == OpKind::Recip ? 1 : 2;
-}
-
 // Builds a recipe step by step; equal constants share a register.
 class RecipeBuilder {
 public:
@@ -86,8 +83,9 @@ public:
         r_.steps.push_back({kind, a, b, c});
         return {Operand::Kind::Step, static_cast<unsigned>(r_.steps.size() - 1)};
     }
-    // a / d as newtonDivideIn computes it; `negated` holds −d.
-    Operand divide(Operand a, Operand d, Operand negated) {
+    // a / d as newtonDivideIn computes it.
+    Operand divide(Operand a, Operand d) {
+        const Operand negated = step(OpKind::Sub, constant(0.0), d);
         Operand r = step(OpKind::Recip, d);
         for (unsigned s = 0; s < newtonSteps(dtype_); ++s) {
             const Operand e = step(OpKind::Fma, negated, r, constant(1.0));
@@ -95,7 +93,6 @@ public:
         }
         return step(OpKind::Mul, a, r);
     }
-    Operand divideByVector(Operand a, Operand d) { return divide(a, d, step(OpKind::Sub, constant(0.0), d)); }
     Recipe done() { return std::move(r_); }
 
 private:
@@ -131,7 +128,7 @@ Recipe recipeOf(const RvvVectorLayer& l, DType dtype) {
         if (l.second == SecondOperand::Constant)
             b.step(OpKind::Mul, kX, b.constant(newtonReciprocalIn(dtype, roundTo(dtype, l.constant))));
         else
-            b.divideByVector(kX, kY);
+            b.divide(kX, kY);
         break;
     case VectorLayerOp::Tanh:
     case VectorLayerOp::Sigmoid: {
@@ -147,7 +144,7 @@ Recipe recipeOf(const RvvVectorLayer& l, DType dtype) {
             return b.step(OpKind::Add, v, b.constant(c[0]));
         };
         const Operand num = horner(r.p), den = horner(r.q);
-        Operand t = b.divideByVector(b.step(OpKind::Mul, num, x), den);
+        Operand t = b.divide(b.step(OpKind::Mul, num, x), den);
         if (sigmoid)
             t = b.step(OpKind::Add, b.step(OpKind::Mul, t, b.constant(0.5)), b.constant(0.5));
         break;
@@ -222,7 +219,7 @@ void buildBody(DspVectorParams& p, unsigned unroll) {
             const Step& st = p.recipe.steps[k];
             const unsigned step = add({Role::Step, u, k}, Fmac);
             const Operand operands[3] = {st.a, st.b, st.c};
-            for (unsigned n = 0; n < sourcesOf(st.kind); ++n) {
+            for (unsigned n = 0; n < opInfo(st.kind).sources; ++n) {
                 const Operand o = operands[n];
                 if (o.kind == Operand::Kind::X)
                     mops[step].after.push_back({a, loadLatency, 0});
@@ -365,7 +362,7 @@ private:
             op = vectorOp(st.kind, p_.dtype, vl);
             op.dst = reg(j, i);
             const Operand operands[3] = {st.a, st.b, st.c};
-            for (unsigned n = 0; n < sourcesOf(st.kind); ++n)
+            for (unsigned n = 0; n < opInfo(st.kind).sources; ++n)
                 op.src[n] = source(operands[n], b, i);
             return true;
         }

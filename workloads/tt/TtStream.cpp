@@ -1,7 +1,6 @@
 #include "workloads/tt/TtStream.h"
 
 #include <algorithm>
-#include <array>
 
 #include "workloads/common/EngineStreams.h"
 #include "workloads/common/LoopOps.h"
@@ -174,8 +173,8 @@ private:
         splat(out, reg, addr);
     }
 
-    // G[m][r][k] into `reg`: a vector along m, r or k, else a scalar load splat. f16 cores: the
-    // vector loaded into a staging register and widened into `reg` (emitBlock pipelines those).
+    // G[m][r][k] into `reg`: a vector along m, r or k, else a scalar load splat (f16 core vectors:
+    // emitBlock's pipelined loads instead).
     void loadCore(std::vector<Op>& out, std::uint8_t reg, const Unit& m, const Unit& r, const Unit& k) {
         const EinsumPlan& e = plan();
         const std::uint64_t addr = e.coreAddr + e.coreIndex(m.start, r.start, k.start) * p_.coreElem();
@@ -187,13 +186,8 @@ private:
             splat(out, reg, addr, p_.coreType);
             return;
         }
-        if (!p_.narrowCores()) {
-            setVl(out, coreVl(m, r, k));
-            out.push_back(coreVector(reg, m, r, k));
-            return;
-        }
-        out.push_back(coreVector(staging(0), m, r, k));
-        widen(out, reg, staging(0), coreVl(m, r, k));
+        setVl(out, coreVl(m, r, k));
+        out.push_back(coreVector(reg, m, r, k));
     }
     std::uint32_t coreVl(const Unit& m, const Unit& r, const Unit& k) const {
         return plan().vec == Dim::M ? m.len : plan().vec == Dim::R ? r.len : k.len;
@@ -276,37 +270,33 @@ private:
                 for (unsigned k = 0; k < kc; ++k)
                     for (unsigned b = 0; b < bc; ++b)
                         loadInput(out, held(k * p_.rb + b), bu[b], ku[k]);
-                // The core vectors in turn; f16 ones widened into streamed() and staging(1) by
-                // turns, the next one's load issued before this one's FMAs.
-                std::vector<std::array<unsigned, 3>> cores;
-                for (unsigned k = 0; k < kc; ++k)
-                    for (unsigned m = 0; m < mc; ++m)
-                        for (unsigned r = 0; r < rc; ++r)
-                            cores.push_back({k, m, r});
+                // The core vectors n = (k·mc + m)·rc + r in turn; f16 ones widened into streamed()
+                // and staging(1) by turns, the next one's load issued before this one's FMAs.
+                const unsigned count = kc * mc * rc;
                 const bool ahead = pipelinedCores();
-                auto operand = [&](std::size_t n) { return ahead && n % 2 ? staging(1) : streamed(); };
-                auto load = [&](std::size_t n) {
-                    out.push_back(coreVector(staging(0), mu[cores[n][1]], ru[cores[n][2]], ku[cores[n][0]]));
+                auto operand = [&](unsigned n) { return ahead && n % 2 ? staging(1) : streamed(); };
+                auto load = [&](unsigned n) {
+                    out.push_back(coreVector(staging(0), mu[n / rc % mc], ru[n % rc], ku[n / (mc * rc)]));
                 };
-                auto widenCore = [&](std::size_t n) {
+                auto widenCore = [&](unsigned n) {
                     widen(out, operand(n), staging(0),
-                          coreVl(mu[cores[n][1]], ru[cores[n][2]], ku[cores[n][0]]));
+                          coreVl(mu[n / rc % mc], ru[n % rc], ku[n / (mc * rc)]));
                 };
                 if (ahead) {
                     load(0);
                     widenCore(0);
                 }
-                for (std::size_t n = 0; n < cores.size(); ++n) {
-                    const auto [k, m, r] = cores[n];
+                for (unsigned n = 0; n < count; ++n) {
+                    const unsigned k = n / (mc * rc), m = n / rc % mc, r = n % rc;
                     if (!ahead)
                         loadCore(out, streamed(), mu[m], ru[r], ku[k]);
-                    else if (n + 1 < cores.size())
+                    else if (n + 1 < count)
                         load(n + 1);
                     for (unsigned b = 0; b < bc; ++b)
                         multiplyAccumulate(out, kb == 0 && k == 0 && !e.accumulate,
                                            lanes(mu[m], bu[b], ru[r], ku[k]), acc(m, b, r), operand(n),
                                            held(k * p_.rb + b));
-                    if (ahead && n + 1 < cores.size())
+                    if (ahead && n + 1 < count)
                         widenCore(n + 1);
                 }
             } else {
