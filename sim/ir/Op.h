@@ -21,7 +21,8 @@ enum class OpKind : std::uint16_t {
     Mul,          // vd ← vs0 · vs1
     Add,          // vd ← vs0 + vs1
     Broadcast,    // vd ← splat(scalar register vs0, or imm when vs0 is none)
-    Slide,        // vd[i] ← vs0[i + imm] (elements shifted in from vs1, or zero when vs1 is none)
+    Slide,        // vd[i] ← vs0[i + imm] (elements shifted in from vs1, or zero when vs1 is none);
+                  // stride S > 1 (in elements): vd[i] ← (vs0, vs1, vs2 end to end)[i·S + imm], imm ≥ 0
     Reduce,       // d ← Σ vs0[i] (+ scalar vs1 when given); d is a scalar register or element 0 of a
                   // vector; kOrdered: strictly in element order (vfredosum), else any order (vfredusum)
     MacTile,      // a tile of convolution / GEMM on a MAC array (see MacTileArgs)
@@ -175,7 +176,7 @@ struct Op {
     std::uint32_t tag = 0;    // DMA tag, barrier id, event id
     std::uint32_t count = 0;  // barrier participants, join count, fields of a segment load/store
     std::uint64_t addr = 0;
-    std::int64_t stride = 0;  // bytes; 0 = unit stride
+    std::int64_t stride = 0;  // loads, stores: bytes, 0 = unit stride; a slide: elements (0, 1 = plain)
     double imm = 0.0;
     union {
         DmaArgs dma;

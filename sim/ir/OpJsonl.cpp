@@ -148,6 +148,8 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
             if (op.base != kNoReg)
                 j["saddr"] = op.base - kScalarRegBase;
         }
+        if (op.kind == OpKind::Slide && op.stride > 1)
+            j["stride"] = op.stride;
         if (info.span == RegisterSpan::Convert)
             j["from"] = std::string(dtypeName(convertSource(op)));
         if (takesImmediate(info, op))
@@ -594,6 +596,16 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
                 p.fail("imm", fmt::format(
                                   "a slide moves by a whole number of elements up to 2^24 either way, not {}",
                                   op.imm));
+        }
+        if (op.kind == OpKind::Slide && p.has("stride")) {
+            // A shuffle configured by a stride: every stride-th element of up to three registers.
+            op.stride = p.get<std::int64_t>("stride");
+            if (op.stride < 1 || op.stride > 3)
+                p.fail("stride", fmt::format("a slide's stride picks every 1st to 3rd element of its "
+                                             "(up to three) sources, not every {}",
+                                             op.stride));
+            if (op.stride > 1 && op.imm < 0)
+                p.fail("imm", "a strided slide starts at element imm ≥ 0 of its sources");
         }
         if (desc.lmul) {
             op.imm = p.get<double>("lmul", 1.0);

@@ -158,6 +158,16 @@ void slide(const Op& op, OpExecution& exec) {
     std::vector<double> result = undisturbedTail(exec.vector(op.dst), n);
     const auto& a = exec.vector(op.src[0]);
     const auto shift = static_cast<std::int64_t>(op.imm);
+    if (op.stride > 1) {  // every stride-th element of vs0, vs1, vs2 laid end to end, from imm
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto j = static_cast<std::size_t>(static_cast<std::int64_t>(i) * op.stride + shift);
+            const std::size_t source = n > 0 ? j / n : 0;
+            result[i] =
+                source < 3 && op.src[source] != kNoReg ? element(exec.vector(op.src[source]), j % n) : 0.0;
+        }
+        exec.vector(op.dst) = std::move(result);
+        return;
+    }
     for (std::size_t i = 0; i < n; ++i) {
         const std::int64_t j = static_cast<std::int64_t>(i) + shift;
         if (j >= 0 && static_cast<std::size_t>(j) < n)

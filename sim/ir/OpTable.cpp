@@ -125,7 +125,10 @@ std::vector<OpDescriptor> builtInRows() {
     {
         OpDescriptor d =
             computeOp(OpKind::Slide, "slide", 0.0,
-                      "vd[i] ← vs0[i + imm], elements past vl from vs1 (or 0); imm < 0 slides up", slide);
+                      "vd[i] ← vs0[i + imm], elements past vl from vs1 (or 0); imm < 0 slides up; with "
+                      "\"stride\" S > 1, vd[i] ← (vs0, vs1, vs2 end to end)[i·S + imm] (a shuffle "
+                      "configured by a convolution's stride)",
+                      slide);
         d.immediate = Immediate::Always;
         d.variantTiming = "slide_up";
         d.variantWhen = slideTowardsHigherElements;

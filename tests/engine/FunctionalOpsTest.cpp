@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "engine/EngineTestUtil.h"
 
@@ -133,6 +134,33 @@ TEST(FunctionalOps, DivideComputesElementwiseOnAnUnpipelinedDivider) {
     two.back().src[0] = 24;
     makeTarget();
     EXPECT_EQ(runOn("rvv", two).cycles, single.cycles + 23);
+}
+
+// A slide at stride S reads its (up to three) sources end to end and keeps every S-th element from
+// imm: the lane phases of a stride-S convolution row (seed 003's shuffle mode set by the stride).
+TEST(FunctionalOps, AStridedSlideDealsEveryStrideThElementOfItsSources) {
+    std::vector<float> x(24);
+    for (std::size_t i = 0; i < x.size(); ++i)
+        x[i] = static_cast<float>(i) + 0.5f;
+    for (const auto& [stride, imm] : {std::pair{2, 0}, std::pair{2, 1}, std::pair{3, 2}, std::pair{2, 7}}) {
+        SCOPED_TRACE("stride " + std::to_string(stride) + " imm " + std::to_string(imm));
+        FunctionalMemory& t = makeTarget().functionalMemory();  // a run per target
+        t.write(0, kX, x.data(), x.size() * 4);
+        Op deal = vector(OpKind::Slide, 0, 8, 16, 24);
+        deal.stride = stride;
+        deal.imm = imm;
+        const std::vector<Op> ops{memoryOp(OpKind::VLoad, DType::F32, 8, kX, 8),
+                                  memoryOp(OpKind::VLoad, DType::F32, 16, kX + 32, 8),
+                                  memoryOp(OpKind::VLoad, DType::F32, 24, kX + 64, 8), deal,
+                                  memoryOp(OpKind::VStore, DType::F32, 0, kOut, 8)};
+        runOn("rvv", ops, /*functional=*/true);
+        std::vector<float> out(8);
+        t.read(0, kOut, out.data(), out.size() * 4);
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            const std::size_t j = i * static_cast<std::size_t>(stride) + static_cast<std::size_t>(imm);
+            EXPECT_EQ(out[i], j < x.size() ? x[j] : 0.0f) << i;
+        }
+    }
 }
 
 // Converts f32 → i32 rounding to nearest even and saturating, i32 → i16 saturating (read back

@@ -81,6 +81,40 @@ TEST(ShuffleConv, StridedAndMultiPassKernelsEqualTheReference) {
     checkInvariants(conv(30, 45, 4, 3, 1, "--set workload.dtype=f32"));
 }
 
+// Seed 003 configures the shuffle by the stride: at S > 1 (S ≤ 3) the S lane phases of a row are
+// dealt by the shuffle unit from S contiguous loads (`phases: shuffle`, the default) instead of
+// gathered by S strided loads, which take the load/store units a cycle per element.
+TEST(ShuffleConv, TheStrideConfiguredShuffleEqualsTheReferenceAndBeatsStridedLoads) {
+    struct Case {
+        unsigned k, s;
+        std::string extra;
+    };
+    for (const Case& c : {Case{3, 2, ""}, Case{5, 2, "--set workload.pad=2"}, Case{3, 3, ""},
+                          Case{7, 3, "--set workload.channels=2"}, Case{1, 2, ""}, Case{2, 2, ""}}) {
+        SCOPED_TRACE("k " + std::to_string(c.k) + " stride " + std::to_string(c.s) + " " + c.extra);
+        const std::string common = "--set workload.stride=" + std::to_string(c.s) + " " + c.extra;
+        nlohmann::json dealt = conv(61, 70, c.k, 2, 1, common);
+        nlohmann::json strided = conv(61, 70, c.k, 2, 1, common + " --set plan.phases=strided_load");
+        checkInvariants(dealt);
+        checkInvariants(strided);
+        EXPECT_EQ(dealt["plan"]["config"]["phases"], "shuffle");
+        EXPECT_EQ(strided["plan"]["config"]["phases"], "strided_load");
+        EXPECT_LT(dealt["cycles"].get<std::uint64_t>(), strided["cycles"].get<std::uint64_t>());
+    }
+    // The seed's map at stride 2: no longer held up by gathers, the loop runs at its II.
+    nlohmann::json r = conv(222, 222, 3, 1, 1, "--set workload.stride=2");
+    checkInvariants(r);
+    EXPECT_EQ(stat(r, "ii_achieved"), stat(r, "ii_resource_bound"));
+    // Stride 4 would deal from four registers: refused by name, the strided loads still run.
+    tessim::test::ProcessResult refused =
+        tessim::test::runTessim("run --target ftm2000 --workload conv-ftm --plan shuffle --set "
+                                "workload.stride=4 --set plan.phases=shuffle");
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_TRUE(refused.out.empty());
+    EXPECT_NE(refused.err.find("phases"), std::string::npos) << refused.err;
+    checkInvariants(conv(61, 70, 5, 1, 1, "--set workload.stride=4"));
+}
+
 TEST(ShuffleConv, InputChannelsAccumulateInPassesAndEqualTheReference) {
     // Channel passes reload the partial sums; resident and double-buffered, one and three cores.
     checkInvariants(conv(40, 37, 3, 2, 1, "--set workload.channels=3"));

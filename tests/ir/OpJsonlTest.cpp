@@ -376,6 +376,35 @@ TEST(OpJsonl, BadNewFieldsAreErrors) {
     expectParseError(R"({"engine":"core","op":"add","vd":1,"vs0":2,"vs1":3,"lmul":3})", "a vector op's lmul");
     expectParseError(R"({"engine":"core","op":"add","vd":1,"vs0":2,"vs1":3,"lmul":0.1})",
                      "a vector op's lmul");
+    expectParseError(R"({"engine":"core","op":"slide","vd":1,"vs0":2,"vs1":3,"vl":8,"imm":1,"stride":4})",
+                     "every 4");
+    expectParseError(R"({"engine":"core","op":"slide","vd":1,"vs0":2,"vs1":3,"vl":8,"imm":-1,"stride":2})",
+                     "imm ≥ 0");
+}
+
+// A shuffle configured by a stride (a slide at stride S over up to three registers) keeps its
+// stride and its third source through emit and parse; a plain slide writes no stride.
+TEST(OpJsonl, AStridedSlideSurvivesEmitAndParse) {
+    const std::string text =
+        R"({"engine":"core","op":"slide","dtype":"f32","vd":1,"vs0":2,"vs1":3,"vs2":4,"vl":8,"imm":2,"stride":3}
+{"engine":"core","op":"slide","dtype":"f32","vd":1,"vs0":2,"vs1":3,"vl":8,"imm":1}
+)";
+    std::vector<Op> ops = readBack(text, testTarget());
+    ASSERT_EQ(ops.size(), 2u);
+    EXPECT_EQ(ops[0].stride, 3);
+    EXPECT_EQ(ops[0].src[2], 4u);
+    EXPECT_EQ(ops[0].imm, 2.0);
+    EXPECT_EQ(ops[1].stride, 0);
+    std::vector<EngineStream> streams;
+    streams.push_back(EngineStream{"core", std::make_unique<VectorOpStream>(ops)});
+    std::ostringstream written;
+    writeSchedule(written, streams, testTarget());
+    const std::vector<Op> back = readBack(written.str(), testTarget());
+    ASSERT_EQ(back.size(), 2u);
+    expectSameOp(ops[0], back[0]);
+    EXPECT_EQ(back[0].stride, 3);
+    EXPECT_EQ(back[1].stride, 0);
+    EXPECT_EQ(written.str().find("\"stride\""), written.str().rfind("\"stride\""));  // the strided one only
 }
 
 }  // namespace

@@ -35,11 +35,16 @@ constexpr unsigned kMemoryLatency = 2;          // cycles the AM adds to a load 
 constexpr std::uint32_t kResidentTagBase = 64;  // + block: resident blocks are fetched all at once
 constexpr std::uint32_t kResidentBands = 8;  // blocks of a resident map (input in, outputs out under compute)
 
-// One op of the loop body and what it does.
-enum class BodyRole { Load, Slide, Broadcast, Partial, Fma, Store, Count, Compare, Branch };
+// One op of the loop body and what it does. At stride S > 1 the S lane phases of an input row
+// (elements ph, ph + S, ph + 2S …) come either from strided loads, one a phase, or — seed 003's
+// "shuffle mode configured by the stride" — from S contiguous loads that a Deal (a slide at
+// stride S) splits into phases.
+enum class BodyRole { Load, Deal, Slide, Broadcast, Partial, Fma, Store, Count, Compare, Branch };
 struct BodyOp {
     BodyRole role;
-    unsigned p = 0, u = 0, j = 0, kx = 0;  // phase, chunk, kernel row (in the pass), kernel column
+    // Phase (a Load's register within its chunk's S when phases are dealt), chunk, kernel row (in
+    // the pass), kernel column.
+    unsigned p = 0, u = 0, j = 0, kx = 0;
 };
 
 // A pipelined loop body for one pass height (kernel rows per pass) and unroll (chunks per iteration).
@@ -51,9 +56,9 @@ struct Body {
     std::vector<std::vector<unsigned>> byResidue;
     unsigned vectorRegisters = 0;
     std::uint64_t fmas = 0;
-    // Per op, the body ops its sources come from: a slide's two loads; an fma's loaded or slid
-    // value and its broadcast (looked up once, not per op materialised).
-    std::vector<std::array<unsigned, 2>> sources;
+    // Per op, the body ops its sources come from: a slide's two phase vectors; a deal's S loads; an
+    // fma's phase vector or slid value and its broadcast (looked up once, not per op materialised).
+    std::vector<std::array<unsigned, 3>> sources;
 
     unsigned find(BodyRole role, unsigned ph, unsigned u, unsigned j, unsigned kx) const {
         for (std::size_t n = 0; n < ops.size(); ++n) {
@@ -91,6 +96,7 @@ struct ShuffleParams : DspConvProblem {
     std::uint8_t am = 0, group = 0;
     unsigned fmaLatency = 4, loadLatency = 1, slideLatency = 2;
     double loadCycles = 1.0, stridedLoadCycles = 1.0;  // a load/store unit's cycles per vector
+    bool dealPhases = false;  // S > 1: phases dealt by the shuffle from contiguous loads, not strided loads
     unsigned fmacs = 3, lsus = 2, shufflers = 1, vectorSlots = 6;
     unsigned broadcasters = 1, scalarSlots = 5, broadcastLatency = 2, scalarAlus = 1, branchUnits = 1;
     bool explicitBroadcast = false;  // kernel elements broadcast into vector registers in the loop
@@ -141,23 +147,43 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
         mops.push_back(m);
         return static_cast<unsigned>(b.ops.size() - 1);
     };
-    std::vector<std::vector<unsigned>> load(s, std::vector<unsigned>(unroll + 1));
-    for (unsigned ph = 0; ph < s; ++ph)
-        for (unsigned u = 0; u <= unroll; ++u)
-            load[ph][u] = add({BodyRole::Load, ph, u, 0, 0}, Lsu);
+    // phase[ph][u]: the vector of lane phase ph of chunk u (chunk `unroll` supplies the lanes the
+    // slides shift in), and the latency after which it can be read.
+    std::vector<std::vector<unsigned>> phase(s, std::vector<unsigned>(unroll + 1));
+    unsigned phaseLatency = p.loadLatency + kMemoryLatency;
+    if (p.dealPhases) {
+        // Only the phases and chunks the kernel reads: K ≤ S needs neither the next chunk nor
+        // phases K…S − 1.
+        const unsigned chunks = k > s ? unroll + 1 : unroll, phases = std::min(s, k);
+        std::vector<std::vector<unsigned>> load(chunks, std::vector<unsigned>(s));
+        for (unsigned u = 0; u < chunks; ++u)
+            for (unsigned t = 0; t < s; ++t)
+                load[u][t] = add({BodyRole::Load, t, u, 0, 0}, Lsu);
+        for (unsigned u = 0; u < chunks; ++u)
+            for (unsigned ph = 0; ph < phases; ++ph) {
+                phase[ph][u] = add({BodyRole::Deal, ph, u, 0, 0}, Shuffle);
+                for (unsigned t = 0; t < s; ++t)
+                    mops[phase[ph][u]].after.push_back({load[u][t], p.loadLatency + kMemoryLatency, 0});
+            }
+        phaseLatency = p.slideLatency;
+    } else {
+        for (unsigned ph = 0; ph < s; ++ph)
+            for (unsigned u = 0; u <= unroll; ++u)
+                phase[ph][u] = add({BodyRole::Load, ph, u, 0, 0}, Lsu);
+    }
     std::vector<std::vector<unsigned>> operand(unroll, std::vector<unsigned>(k));
     std::vector<std::vector<unsigned>> operandLatency(unroll, std::vector<unsigned>(k));
     for (unsigned u = 0; u < unroll; ++u)
         for (unsigned kx = 0; kx < k; ++kx) {
             const unsigned ph = kx % s, q = kx / s;
             if (q == 0) {
-                operand[u][kx] = load[ph][u];
-                operandLatency[u][kx] = p.loadLatency + kMemoryLatency;
+                operand[u][kx] = phase[ph][u];
+                operandLatency[u][kx] = phaseLatency;
                 continue;
             }
             unsigned sl = add({BodyRole::Slide, ph, u, 0, kx}, Shuffle);
-            mops[sl].after.push_back({load[ph][u], p.loadLatency + kMemoryLatency, 0});
-            mops[sl].after.push_back({load[ph][u + 1], p.loadLatency + kMemoryLatency, 0});
+            mops[sl].after.push_back({phase[ph][u], phaseLatency, 0});
+            mops[sl].after.push_back({phase[ph][u + 1], phaseLatency, 0});
             operand[u][kx] = sl;
             operandLatency[u][kx] = p.slideLatency;
         }
@@ -220,24 +246,27 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     b.base.assign(b.ops.size(), 0);
     unsigned next = unroll * b.rowSlots;
     for (std::size_t j = 0; j < b.ops.size(); ++j) {
-        if (b.ops[j].role != BodyRole::Load && b.ops[j].role != BodyRole::Slide &&
-            b.ops[j].role != BodyRole::Broadcast)
+        if (b.ops[j].role != BodyRole::Load && b.ops[j].role != BodyRole::Deal &&
+            b.ops[j].role != BodyRole::Slide && b.ops[j].role != BodyRole::Broadcast)
             continue;
         allocateRotating(b.schedule, static_cast<unsigned>(j), lastUse[j], b.copies, b.base, next);
     }
     b.vectorRegisters = next;
     b.byResidue = opsByResidue(b.schedule, b.ops.size());
     b.fmas = static_cast<std::uint64_t>(unroll) * kp * k;
-    b.sources.assign(b.ops.size(), {0, 0});
+    const BodyRole phaseRole = p.dealPhases ? BodyRole::Deal : BodyRole::Load;
+    b.sources.assign(b.ops.size(), {0, 0, 0});
     for (std::size_t j = 0; j < b.ops.size(); ++j) {
         const BodyOp& o = b.ops[j];
         if (o.role == BodyRole::Slide)
-            b.sources[j] = {b.find(BodyRole::Load, o.p, o.u, 0, 0),
-                            b.find(BodyRole::Load, o.p, o.u + 1, 0, 0)};
+            b.sources[j] = {b.find(phaseRole, o.p, o.u, 0, 0), b.find(phaseRole, o.p, o.u + 1, 0, 0), 0};
+        else if (o.role == BodyRole::Deal)
+            for (unsigned t = 0; t < s; ++t)
+                b.sources[j][t] = b.find(BodyRole::Load, t, o.u, 0, 0);
         else if (o.role == BodyRole::Fma)
-            b.sources[j] = {o.kx / s == 0 ? b.find(BodyRole::Load, o.kx % s, o.u, 0, 0)
+            b.sources[j] = {o.kx / s == 0 ? b.find(phaseRole, o.kx % s, o.u, 0, 0)
                                           : b.find(BodyRole::Slide, o.kx % s, o.u, 0, o.kx),
-                            b.find(BodyRole::Broadcast, 0, 0, o.j, o.kx)};
+                            b.find(BodyRole::Broadcast, 0, 0, o.j, o.kx), 0};
     }
     return b;
 }
@@ -275,7 +304,7 @@ Body planBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool part
 // depthwise layer's groups, hundreds of them) plan their loop once per process.
 Body cachedPlanBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool partial,
                     const config::Reader& pl) {
-    using Key = std::array<unsigned, 20>;
+    using Key = std::array<unsigned, 21>;
     static PlanMemo<Key, Body> memo;
     const Key key{kp,
                   requested,
@@ -296,7 +325,8 @@ Body cachedPlanBody(const ShuffleParams& p, unsigned kp, unsigned requested, boo
                   p.slideLatency,
                   p.broadcastLatency,
                   p.explicitBroadcast,
-                  p.vectorRegisters};
+                  p.vectorRegisters,
+                  p.dealPhases};
     return memo.get(key, [&] { return planBody(p, kp, requested, partial, pl); });
 }
 
@@ -433,7 +463,8 @@ private:
         case BodyRole::Branch: op = loopBranch(i, iterations_); return true;
         default: break;
         }
-        if (b.u > valid || (b.role != BodyRole::Load && b.u >= valid))
+        // Loads and deals reach one chunk past the valid ones (the lanes the slides shift in).
+        if (b.u > valid || (b.role != BodyRole::Load && b.role != BodyRole::Deal && b.u >= valid))
             return false;
         const unsigned c = c0 + b.u;
         const std::uint64_t rowBytes = std::uint64_t{p_.wo} * p_.elem;
@@ -446,13 +477,24 @@ private:
         };
         switch (b.role) {
         case BodyRole::Load: {
-            const std::uint64_t col = std::uint64_t{c} * p_.lanes * p_.s + b.p;
+            // Dealt phases: register p of the chunk's S contiguous ones; else phase p, strided.
+            const std::uint64_t col =
+                std::uint64_t{c} * p_.lanes * p_.s + (p_.dealPhases ? std::uint64_t{b.p} * p_.lanes : b.p);
             op = vectorLoad(p_.dtype, valueReg(j, i), p_.am,
                             blk.inAddr + pass.channel * p_.inPlaneStride +
                                 ((std::uint64_t{pass.k0} + y) * p_.wp() + col) * p_.elem,
                             p_.lanes);
-            if (p_.s > 1)
+            if (p_.s > 1 && !p_.dealPhases)
                 op.stride = static_cast<std::int64_t>(p_.s * p_.elem);
+            return true;
+        }
+        case BodyRole::Deal: {  // lanes p, p + S, p + 2S … of the chunk's S registers
+            op = vectorOp(OpKind::Slide, p_.dtype, p_.lanes);
+            op.dst = valueReg(j, i);
+            for (unsigned t = 0; t < p_.s; ++t)
+                op.src[t] = valueReg(body_->sources[j][t], i);
+            op.stride = p_.s;
+            op.imm = b.p;
             return true;
         }
         case BodyRole::Slide: {
@@ -531,6 +573,8 @@ public:
         j["passes"] = p_.passes.size();
         j["unroll"] = p_.bodies.front().unroll;
         j["broadcast"] = p_.explicitBroadcast ? "explicit" : "operand";
+        if (p_.s > 1)
+            j["phases"] = p_.dealPhases ? "shuffle" : "strided_load";
         if (p_.scalarMemory.cache)
             j["l1d"] = "cache";
         j["am_bytes"] = p_.amBytes;
@@ -542,14 +586,15 @@ public:
     // drain. The input blocks overlap by K − S rows: their rows come from DDR once per block.
     double estimatedSeconds() const override {
         const bool partial = p_.passes.size() > 1;
-        const double load = p_.s > 1 ? p_.stridedLoadCycles : p_.loadCycles;
+        const bool strided = p_.s > 1 && !p_.dealPhases;
+        const double load = strided ? p_.stridedLoadCycles : p_.loadCycles;
         double cycles = 0.0;
         for (const Block& blk : p_.blocks)
             for (const Pass& pass : p_.passes) {
                 const Body& b = p_.body(pass.kp);
-                const double lsu =
-                    (p_.s * (b.unroll + 1.0) * load + (partial ? 2.0 : 1.0) * b.unroll * p_.loadCycles) /
-                    std::max(1u, p_.lsus);
+                const double inputLoads = p_.s * (b.unroll + (p_.dealPhases && p_.k <= p_.s ? 0.0 : 1.0));
+                const double lsu = (inputLoads * load + (partial ? 2.0 : 1.0) * b.unroll * p_.loadCycles) /
+                                   std::max(1u, p_.lsus);
                 const double ii = std::max<double>(b.schedule.ii, std::ceil(lsu));
                 const double strips = (p_.chunks + b.unroll - 1) / b.unroll;
                 const double perStrip = (blk.r1 - blk.r0 - 1.0) * p_.s + pass.kp;
@@ -597,6 +642,15 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     p.buffering = pl.oneOf("buffering", {"auto", "single", "double"}, std::string("auto"));
     p.explicitBroadcast =
         pl.oneOf("broadcast", {"operand", "explicit"}, std::string("operand")) == "explicit";
+    // Stride S > 1: the lane phases dealt by the shuffle from contiguous loads (seed 003's shuffle
+    // mode configured by the stride; a deal reads S registers, an op names at most 3) or strided loads.
+    const std::string phases = pl.oneOf("phases", {"auto", "shuffle", "strided_load"}, std::string("auto"));
+    if (phases == "shuffle" && p.s > 3)
+        pl.fail("phases",
+                fmt::format("the shuffle deals stride {}'s phases from {} registers, and a shuffle reads at "
+                            "most 3; use phases: strided_load",
+                            p.s, p.s));
+    p.dealPhases = p.s > 1 && phases != "strided_load" && p.s <= 3;
     const std::uint32_t blockRows = pl.get<std::uint32_t>("block_rows", 0u);
     const std::vector<const EngineInfo*> engines = planEngines(pl, target);
     for (const EngineInfo* e : engines)
