@@ -115,6 +115,33 @@ TEST(ShuffleConv, TheStrideConfiguredShuffleEqualsTheReferenceAndBeatsStridedLoa
     checkInvariants(conv(61, 70, 5, 1, 1, "--set workload.stride=4"));
 }
 
+// Seed 003's loop order: an iteration takes one output row through its kernel rows, each input
+// row loaded once per kernel row that reads it (K/S times), one accumulator per output vector.
+TEST(ShuffleConv, TheSeedsOutputRowOrderEqualsTheReference) {
+    struct Case {
+        unsigned h, w, k;
+        std::string extra;
+    };
+    for (const Case& c : {Case{64, 100, 5, ""}, Case{61, 70, 3, "--set workload.stride=2"},
+                          Case{61, 70, 11, ""},  // kernel rows in passes
+                          Case{40, 37, 3, "--set workload.channels=3"},
+                          Case{61, 70, 7, "--set workload.stride=3 --set workload.pad=3"}}) {
+        SCOPED_TRACE("k " + std::to_string(c.k) + " " + c.extra);
+        nlohmann::json input = conv(c.h, c.w, c.k, 2, 1, c.extra);
+        nlohmann::json output = conv(c.h, c.w, c.k, 2, 1, c.extra + " --set plan.row_order=output");
+        checkInvariants(input);
+        checkInvariants(output);
+        EXPECT_EQ(input["plan"]["config"]["row_order"], "input");
+        EXPECT_EQ(output["plan"]["config"]["row_order"], "output");
+        // The same MACs; more vector loads, as each input row is read again per kernel row.
+        const auto& in = input["stats"]["ftm2000"]["core0"]["vfmac"];
+        const auto& out = output["stats"]["ftm2000"]["core0"]["vfmac"];
+        EXPECT_EQ(in.dump(), out.dump());
+        EXPECT_GT(output["stats"]["ftm2000"]["core0"]["vlsu"]["vload_f64_ops"]["value"].get<double>(),
+                  input["stats"]["ftm2000"]["core0"]["vlsu"]["vload_f64_ops"]["value"].get<double>());
+    }
+}
+
 TEST(ShuffleConv, InputChannelsAccumulateInPassesAndEqualTheReference) {
     // Channel passes reload the partial sums; resident and double-buffered, one and three cores.
     checkInvariants(conv(40, 37, 3, 2, 1, "--set workload.channels=3"));

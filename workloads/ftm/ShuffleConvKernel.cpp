@@ -142,7 +142,8 @@ private:
         const Block& blk = p_.blocks[block_];
         rows_ = blk.r1 - blk.r0;
         strips_ = (p_.chunks + body_->unroll - 1) / body_->unroll;
-        perStrip_ = (rows_ - 1) * p_.s + pass.kp;
+        // An iteration per input row of the strip, or per output row (output-row order).
+        perStrip_ = p_.outputRowOrder ? rows_ : (rows_ - 1) * p_.s + pass.kp;
         lastIteration_ = ~std::uint64_t{0};
         const std::uint64_t iterations = std::uint64_t{strips_} * perStrip_;
         startLoop(out, body_->schedule, body_->byResidue, iterations);
@@ -177,6 +178,15 @@ private:
         const Block& blk = p_.blocks[block_];
         const std::uint64_t outBase = blk.outAddr + filter_ * p_.outFilterStride;
         const std::uint32_t vlOut = std::min<std::uint32_t>(p_.lanes, p_.wo - std::min(p_.wo, c * p_.lanes));
+        // Whether the iteration's row feeds an output row through kernel row j of the pass, and
+        // which: input-row order, input row y feeds output row (y − j) / S; output-row order,
+        // iteration y is output row y, through every kernel row.
+        auto feeds = [&](unsigned kj) {
+            return p_.outputRowOrder || (y >= kj && (y - kj) % p_.s == 0 && (y - kj) / p_.s < rows_);
+        };
+        auto outputRow = [&](unsigned kj) { return p_.outputRowOrder ? y : (y - kj) / p_.s; };
+        // The input row (of the pass, from the block's first) a load of body row b.j reads.
+        const std::uint64_t inputRow = p_.outputRowOrder ? std::uint64_t{y} * p_.s + b.j : y;
         auto rowSlot = [&](unsigned r) {
             return static_cast<std::uint8_t>(b.u * body_->rowSlots +
                                              (std::uint64_t{g} * rows_ + r) % body_->rowSlots);
@@ -188,7 +198,7 @@ private:
                 std::uint64_t{c} * p_.lanes * p_.s + (p_.dealPhases ? std::uint64_t{b.p} * p_.lanes : b.p);
             op = vectorLoad(p_.dtype, valueReg(j, i), p_.am,
                             blk.inAddr + pass.channel * p_.inPlaneStride +
-                                ((std::uint64_t{pass.k0} + y) * p_.wp() + col) * p_.elem,
+                                ((std::uint64_t{pass.k0} + inputRow) * p_.wp() + col) * p_.elem,
                             p_.lanes);
             if (p_.s > 1 && !p_.dealPhases)
                 op.stride = static_cast<std::int64_t>(p_.s * p_.elem);
@@ -212,7 +222,7 @@ private:
             return true;
         }
         case BodyRole::Broadcast: {
-            if (y < b.j || (y - b.j) % p_.s != 0 || (y - b.j) / p_.s >= rows_)
+            if (!feeds(b.j))
                 return false;
             op = vectorOp(OpKind::Broadcast, p_.dtype, p_.lanes);
             op.dst = valueReg(j, i);
@@ -220,17 +230,17 @@ private:
             return true;
         }
         case BodyRole::Partial: {
-            if (pass_ == 0 || y % p_.s != 0 || y / p_.s >= rows_)
+            if (pass_ == 0 || !feeds(0))
                 return false;
-            const unsigned r = y / p_.s;
+            const unsigned r = outputRow(0);
             op = vectorLoad(p_.dtype, rowSlot(r), p_.am, outBase + (r * rowBytes + c * p_.lanes * p_.elem),
                             vlOut);
             return true;
         }
         case BodyRole::Fma: {
-            if (y < b.j || (y - b.j) % p_.s != 0 || (y - b.j) / p_.s >= rows_)
+            if (!feeds(b.j))
                 return false;
-            const unsigned r = (y - b.j) / p_.s;
+            const unsigned r = outputRow(b.j);
             const bool opens = pass_ == 0 && b.j == 0 && b.kx == 0;
             op = vectorOp(opens ? OpKind::Mul : OpKind::Fma, p_.dtype, p_.lanes);
             op.dst = rowSlot(r);
@@ -243,9 +253,9 @@ private:
         }
         case BodyRole::Store: {
             const unsigned last = pass.kp - 1;
-            if (y < last || (y - last) % p_.s != 0 || (y - last) / p_.s >= rows_)
+            if (!feeds(last))
                 return false;
-            const unsigned r = (y - last) / p_.s;
+            const unsigned r = outputRow(last);
             op = vectorStore(p_.dtype, rowSlot(r), p_.am, outBase + (r * rowBytes + c * p_.lanes * p_.elem),
                              vlOut);
             return true;
@@ -281,6 +291,7 @@ public:
         j["broadcast"] = p_.explicitBroadcast ? "explicit" : "operand";
         if (p_.s > 1)
             j["phases"] = p_.dealPhases ? "shuffle" : "strided_load";
+        j["row_order"] = p_.outputRowOrder ? "output" : "input";
         if (p_.scalarMemory.cache)
             j["l1d"] = "cache";
         j["am_bytes"] = p_.amBytes;
@@ -298,12 +309,14 @@ public:
         for (const Block& blk : p_.blocks)
             for (const Pass& pass : p_.passes) {
                 const Body& b = p_.body(pass.kp);
-                const double inputLoads = p_.s * (b.unroll + (p_.dealPhases && p_.k <= p_.s ? 0.0 : 1.0));
+                const double inputLoads = p_.s * (b.unroll + (p_.dealPhases && p_.k <= p_.s ? 0.0 : 1.0)) *
+                                          (p_.outputRowOrder ? pass.kp : 1);
                 const double lsu = (inputLoads * load + (partial ? 2.0 : 1.0) * b.unroll * p_.loadCycles) /
                                    std::max(1u, p_.lsus);
                 const double ii = std::max<double>(b.schedule.ii, std::ceil(lsu));
                 const double strips = (p_.chunks + b.unroll - 1) / b.unroll;
-                const double perStrip = (blk.r1 - blk.r0 - 1.0) * p_.s + pass.kp;
+                const double perStrip =
+                    p_.outputRowOrder ? blk.r1 - blk.r0 : (blk.r1 - blk.r0 - 1.0) * p_.s + pass.kp;
                 cycles += pass.kp * p_.k + strips * perStrip * ii + b.schedule.length;
             }
         const double halo = static_cast<double>(p_.inputDdrBytes()) - p_.inputElements() * p_.elem;
@@ -357,6 +370,8 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
                             "most 3; use phases: strided_load",
                             p.s, p.s));
     p.dealPhases = p.s > 1 && phases != "strided_load" && p.s <= 3;
+    // Input-row order (an input row into the K/S output rows it feeds) or seed 003's own.
+    p.outputRowOrder = pl.oneOf("row_order", {"input", "output"}, std::string("input")) == "output";
     const std::uint32_t blockRows = pl.get<std::uint32_t>("block_rows", 0u);
     const std::vector<const EngineInfo*> engines = planEngines(pl, target);
     for (const EngineInfo* e : engines)
@@ -404,7 +419,11 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     // Explicit broadcasts hold each element in a (rotating) vector register too: fewer per pass.
     const unsigned regs =
         std::min(p.explicitBroadcast ? kMaxBroadcastRegs : kMaxKernelRegs, p.scalarRegisters);
-    const unsigned rowsPerPass = std::max(1u, std::min(p.k, regs / p.k));
+    unsigned rowsPerPass = std::max(1u, std::min(p.k, regs / p.k));
+    // Output-row order holds every kernel row's input vectors of an iteration: as many rows as
+    // the vector registers hold.
+    if (p.outputRowOrder)
+        rowsPerPass = largestFittingPass(p, rowsPerPass);
     if (p.k > regs)
         w.fail("k",
                fmt::format("a kernel row of {} elements exceeds the {} scalar registers for kernel "

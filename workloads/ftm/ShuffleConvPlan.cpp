@@ -18,8 +18,12 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     Body b;
     b.kp = kp;
     b.unroll = unroll;
-    b.rowSlots = (kp + p.s - 1) / p.s + extraSlots;
+    // Input-row order: the K/S output rows an input row feeds accumulate at once; output-row order:
+    // one.
+    b.rowSlots = (p.outputRowOrder ? 1 : (kp + p.s - 1) / p.s) + extraSlots;
     const unsigned s = p.s, k = p.k;
+    // The input rows an iteration reads: one (input-row order), or the pass's kp (output-row order).
+    const unsigned inputRows = p.outputRowOrder ? kp : 1;
     std::vector<ModuloOp> mops;
     enum Unit : unsigned { Fmac, Lsu, Shuffle, Bcast, Salu, Bru };
     ModuloResources res{{p.fmacs, p.lsus, p.shufflers, std::max(1u, p.broadcasters),
@@ -33,46 +37,50 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
         mops.push_back(m);
         return static_cast<unsigned>(b.ops.size() - 1);
     };
-    // phase[ph][u]: the vector of lane phase ph of chunk u (chunk `unroll` supplies the lanes the
-    // slides shift in), and the latency after which it can be read.
-    std::vector<std::vector<unsigned>> phase(s, std::vector<unsigned>(unroll + 1));
-    unsigned phaseLatency = p.loadLatency + kMemoryLatency;
-    if (p.dealPhases) {
-        // Only the phases and chunks the kernel reads: K ≤ S needs neither the next chunk nor
-        // phases K…S − 1.
-        const unsigned chunks = k > s ? unroll + 1 : unroll, phases = std::min(s, k);
-        std::vector<std::vector<unsigned>> load(chunks, std::vector<unsigned>(s));
-        for (unsigned u = 0; u < chunks; ++u)
-            for (unsigned t = 0; t < s; ++t)
-                load[u][t] = add({BodyRole::Load, t, u, 0, 0}, Lsu);
-        for (unsigned u = 0; u < chunks; ++u)
-            for (unsigned ph = 0; ph < phases; ++ph) {
-                phase[ph][u] = add({BodyRole::Deal, ph, u, 0, 0}, Shuffle);
+    // operand[r][u][kx]: the vector chunk u's FMAs of kernel column kx read from input row r of the
+    // iteration, and its latency.
+    std::vector<std::vector<std::vector<unsigned>>> operand(
+        inputRows, std::vector<std::vector<unsigned>>(unroll, std::vector<unsigned>(k)));
+    auto operandLatency = operand;
+    const unsigned phaseLatency = p.dealPhases ? p.slideLatency : p.loadLatency + kMemoryLatency;
+    for (unsigned r = 0; r < inputRows; ++r) {
+        // phase[ph][u]: the vector of lane phase ph of chunk u (chunk `unroll` supplies the lanes the
+        // slides shift in), and the latency after which it can be read.
+        std::vector<std::vector<unsigned>> phase(s, std::vector<unsigned>(unroll + 1));
+        if (p.dealPhases) {
+            // Only the phases and chunks the kernel reads: K ≤ S needs neither the next chunk nor
+            // phases K…S − 1.
+            const unsigned chunks = k > s ? unroll + 1 : unroll, phases = std::min(s, k);
+            std::vector<std::vector<unsigned>> load(chunks, std::vector<unsigned>(s));
+            for (unsigned u = 0; u < chunks; ++u)
                 for (unsigned t = 0; t < s; ++t)
-                    mops[phase[ph][u]].after.push_back({load[u][t], p.loadLatency + kMemoryLatency, 0});
-            }
-        phaseLatency = p.slideLatency;
-    } else {
-        for (unsigned ph = 0; ph < s; ++ph)
-            for (unsigned u = 0; u <= unroll; ++u)
-                phase[ph][u] = add({BodyRole::Load, ph, u, 0, 0}, Lsu);
-    }
-    std::vector<std::vector<unsigned>> operand(unroll, std::vector<unsigned>(k));
-    std::vector<std::vector<unsigned>> operandLatency(unroll, std::vector<unsigned>(k));
-    for (unsigned u = 0; u < unroll; ++u)
-        for (unsigned kx = 0; kx < k; ++kx) {
-            const unsigned ph = kx % s, q = kx / s;
-            if (q == 0) {
-                operand[u][kx] = phase[ph][u];
-                operandLatency[u][kx] = phaseLatency;
-                continue;
-            }
-            unsigned sl = add({BodyRole::Slide, ph, u, 0, kx}, Shuffle);
-            mops[sl].after.push_back({phase[ph][u], phaseLatency, 0});
-            mops[sl].after.push_back({phase[ph][u + 1], phaseLatency, 0});
-            operand[u][kx] = sl;
-            operandLatency[u][kx] = p.slideLatency;
+                    load[u][t] = add({BodyRole::Load, t, u, r, 0}, Lsu);
+            for (unsigned u = 0; u < chunks; ++u)
+                for (unsigned ph = 0; ph < phases; ++ph) {
+                    phase[ph][u] = add({BodyRole::Deal, ph, u, r, 0}, Shuffle);
+                    for (unsigned t = 0; t < s; ++t)
+                        mops[phase[ph][u]].after.push_back({load[u][t], p.loadLatency + kMemoryLatency, 0});
+                }
+        } else {
+            for (unsigned ph = 0; ph < s; ++ph)
+                for (unsigned u = 0; u <= unroll; ++u)
+                    phase[ph][u] = add({BodyRole::Load, ph, u, r, 0}, Lsu);
         }
+        for (unsigned u = 0; u < unroll; ++u)
+            for (unsigned kx = 0; kx < k; ++kx) {
+                const unsigned ph = kx % s, q = kx / s;
+                if (q == 0) {
+                    operand[r][u][kx] = phase[ph][u];
+                    operandLatency[r][u][kx] = phaseLatency;
+                    continue;
+                }
+                unsigned sl = add({BodyRole::Slide, ph, u, r, kx}, Shuffle);
+                mops[sl].after.push_back({phase[ph][u], phaseLatency, 0});
+                mops[sl].after.push_back({phase[ph][u + 1], phaseLatency, 0});
+                operand[r][u][kx] = sl;
+                operandLatency[r][u][kx] = p.slideLatency;
+            }
+    }
     // Explicit broadcasts: each kernel element of the pass into a vector register once per
     // iteration, shared by the iteration's chunks.
     std::vector<unsigned> bcast(kp * k, 0);
@@ -89,11 +97,14 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
             for (unsigned kx = 0; kx < k; ++kx) {
                 unsigned f = add({BodyRole::Fma, 0, u, j, kx}, Fmac);
                 fmaOf[u][j * k + kx] = f;
-                mops[f].after.push_back({operand[u][kx], operandLatency[u][kx], 0});
+                const unsigned r = p.outputRowOrder ? j : 0;
+                mops[f].after.push_back({operand[r][u][kx], operandLatency[r][u][kx], 0});
                 if (p.explicitBroadcast)
                     mops[f].after.push_back({bcast[j * k + kx], p.broadcastLatency, 0});
                 if (kx > 0)
                     mops[f].after.push_back({fmaOf[u][j * k + kx - 1], p.fmaLatency, 0});
+                else if (j > 0 && p.outputRowOrder)  // the row's previous kernel row, this iteration
+                    mops[f].after.push_back({fmaOf[u][j * k - 1], p.fmaLatency, 0});
                 else if (j == 0 && partial)
                     mops[f].after.push_back({partialOp[u], p.loadLatency + kMemoryLatency, 0});
             }
@@ -105,11 +116,11 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
         storeOp[u] = add({BodyRole::Store, 0, u, 0, 0}, Lsu);
         mops[storeOp[u]].after.push_back({lastFma[u], p.fmaLatency, 0});
     }
-    // Loop-carried: a row's kernel row j+1 follows its kernel row j one iteration later, and a
-    // row slot is written again only after the row that held it has been stored.
-    const unsigned reuse = b.rowSlots * s - kp + 1;
+    // Loop-carried: in input-row order a row's kernel row j+1 follows its kernel row j one
+    // iteration later; a row slot is written again only after the row that held it has been stored.
+    const unsigned reuse = p.outputRowOrder ? b.rowSlots : b.rowSlots * s - kp + 1;
     for (unsigned u = 0; u < unroll; ++u) {
-        for (unsigned j = 0; j + 1 < kp; ++j)
+        for (unsigned j = 0; j + 1 < kp && !p.outputRowOrder; ++j)
             mops[fmaOf[u][(j + 1) * k]].after.push_back({fmaOf[u][j * k + k - 1], p.fmaLatency, 1});
         const unsigned opener = partial ? partialOp[u] : firstFma[u];
         mops[opener].after.push_back({storeOp[u], 1, reuse});
@@ -145,14 +156,16 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     for (std::size_t j = 0; j < b.ops.size(); ++j) {
         const BodyOp& o = b.ops[j];
         if (o.role == BodyRole::Slide)
-            b.sources[j] = {b.find(phaseRole, o.p, o.u, 0, 0), b.find(phaseRole, o.p, o.u + 1, 0, 0), 0};
+            b.sources[j] = {b.find(phaseRole, o.p, o.u, o.j, 0), b.find(phaseRole, o.p, o.u + 1, o.j, 0), 0};
         else if (o.role == BodyRole::Deal)
             for (unsigned t = 0; t < s; ++t)
-                b.sources[j][t] = b.find(BodyRole::Load, t, o.u, 0, 0);
-        else if (o.role == BodyRole::Fma)
-            b.sources[j] = {o.kx / s == 0 ? b.find(phaseRole, o.kx % s, o.u, 0, 0)
-                                          : b.find(BodyRole::Slide, o.kx % s, o.u, 0, o.kx),
+                b.sources[j][t] = b.find(BodyRole::Load, t, o.u, o.j, 0);
+        else if (o.role == BodyRole::Fma) {
+            const unsigned r = p.outputRowOrder ? o.j : 0;  // the input row of the iteration it reads
+            b.sources[j] = {o.kx / s == 0 ? b.find(phaseRole, o.kx % s, o.u, r, 0)
+                                          : b.find(BodyRole::Slide, o.kx % s, o.u, r, o.kx),
                             b.find(BodyRole::Broadcast, 0, 0, o.j, o.kx), 0};
+        }
     }
     return b;
 }
@@ -192,7 +205,7 @@ Body planBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool part
 // depthwise layer's groups, hundreds of them) plan their loop once per process.
 Body cachedPlanBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool partial,
                     const config::Reader& pl) {
-    using Key = std::array<unsigned, 21>;
+    using Key = std::array<unsigned, 22>;
     static PlanMemo<Key, Body> memo;
     const Key key{kp,
                   requested,
@@ -214,8 +227,18 @@ Body cachedPlanBody(const ShuffleParams& p, unsigned kp, unsigned requested, boo
                   p.broadcastLatency,
                   p.explicitBroadcast,
                   p.vectorRegisters,
-                  p.dealPhases};
+                  p.dealPhases,
+                  p.outputRowOrder};
     return memo.get(key, [&] { return planBody(p, kp, requested, partial, pl); });
+}
+
+unsigned largestFittingPass(const ShuffleParams& p, unsigned maxRows) {
+    for (unsigned kp = maxRows; kp > 1; --kp) {
+        const bool partial = p.channels > 1 || kp < p.k;
+        if (buildBody(p, kp, 1, 1, partial).vectorRegisters <= p.vectorRegisters)
+            return kp;
+    }
+    return 1;
 }
 
 }  // namespace shuffle

@@ -79,7 +79,12 @@ struct ShuffleParams : DspConvProblem {
     std::uint8_t am = 0, group = 0;
     unsigned fmaLatency = 4, loadLatency = 1, slideLatency = 2;
     double loadCycles = 1.0, stridedLoadCycles = 1.0;  // a load/store unit's cycles per vector
-    bool dealPhases = false;  // S > 1: phases dealt by the shuffle from contiguous loads, not strided loads
+    bool dealPhases = false;
+    // Seed 003's loop order: an iteration takes one output row through the pass's kernel rows (each
+    // input row loaded K/S times, one accumulator a vector); else one input row into the K/S
+    // output rows it feeds (each loaded once).
+    bool outputRowOrder =
+        false;  // S > 1: phases dealt by the shuffle from contiguous loads, not strided loads
     unsigned fmacs = 3, lsus = 2, shufflers = 1, vectorSlots = 6;
     unsigned broadcasters = 1, scalarSlots = 5, broadcastLatency = 2, scalarAlus = 1, branchUnits = 1;
     bool explicitBroadcast = false;  // kernel elements broadcast into vector registers in the loop
@@ -115,6 +120,10 @@ struct ShuffleParams : DspConvProblem {
 // per process on the figures it depends on.
 Body cachedPlanBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool partial,
                     const config::Reader& pl);
+
+// Output-row order: the most kernel rows per pass, up to maxRows, whose loop body at unroll 1
+// fits the vector registers (1 if none does; planning that pass then says why).
+unsigned largestFittingPass(const ShuffleParams& p, unsigned maxRows);
 
 }  // namespace shuffle
 }  // namespace tessim
