@@ -71,7 +71,8 @@ protected:
     virtual void blockHead(std::vector<Op>& out) = 0;
     // The kernel elements of filter_ and pass_ into scalar registers, then startLoop.
     virtual void beginLoop(std::vector<Op>& out) = 0;
-    // Op j of iteration i of the loop, or false when it has nothing to do there.
+    // Op j of iteration i of the loop, written into `op` (default-constructed), or false when it
+    // has nothing to do there.
     virtual bool materialise(unsigned j, std::uint64_t i, Op& op) const = 0;
     // Filter filter_'s outputs of block block_ to DDR.
     virtual void writeBack(std::vector<Op>& out) = 0;

@@ -88,7 +88,8 @@ inline std::vector<std::vector<unsigned>> opsByResidue(const ModuloSchedule& sch
 }
 
 // Up to 64 cycles of the loop from `cycle` on (advanced), each cycle one bundle of the ops that
-// `materialise(j, i, op)` fills for op j of iteration i (false: nothing to do there).
+// `materialise(j, i, op)` fills for op j of iteration i (false: nothing to do there); `op` arrives
+// default-constructed.
 template <typename Materialise>
 void emitModuloCycles(const ModuloSchedule& schedule, const std::vector<std::vector<unsigned>>& byResidue,
                       std::uint64_t iterations, std::uint64_t cycles, std::uint64_t& cycle,
@@ -103,14 +104,15 @@ void emitModuloCycles(const ModuloSchedule& schedule, const std::vector<std::vec
             const std::uint64_t i = (cycle - st) / ii;
             if (i >= iterations)
                 continue;
-            Op op;
-            if (!materialise(j, i, op))
+            Op& op = out.emplace_back();  // filled in place: no copy of a whole Op per op
+            if (!materialise(j, i, op)) {
+                out.pop_back();
                 continue;
+            }
             if (!opened) {
                 op.flags |= Op::kBundleStart;
                 opened = true;
             }
-            out.push_back(op);
         }
     }
 }
