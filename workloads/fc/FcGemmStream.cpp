@@ -178,7 +178,7 @@ private:
             out.push_back(op);
         }
         for (unsigned o = 0; o < ro; ++o)
-            out.push_back(load(wBytes(o), wPtr(o), p_.wAddr + i * p_.out + o0 + o * vl, vl));
+            load(out.emplace_back(), wBytes(o), wPtr(o), p_.wAddr + i * p_.out + o0 + o * vl, vl);
         setType(out, DType::I16, vl);
         for (unsigned o = 0; o < ro; ++o)
             out.push_back(convertOp(DType::I16, DType::I8, wColumn(o), wBytes(o), vl, p_.registerBytes));
@@ -213,13 +213,13 @@ private:
             out.push_back(op);
         }
         for (unsigned o = 0; o < ro; ++o) {
-            Op op = load(wColumn(o), wPtr(o), p_.wAddr + ((o0 + o * vl) * p_.in + i) * elem, vl);
+            Op& op = out.emplace_back();
+            load(op, wColumn(o), wPtr(o), p_.wAddr + ((o0 + o * vl) * p_.in + i) * elem, vl);
             op.stride = static_cast<std::int64_t>(p_.in * elem);
-            out.push_back(op);
         }
         for (unsigned o = 0; o < ro; ++o) {
             for (unsigned b = 0; b < rb; ++b)
-                out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xValue(b), wColumn(o)));
+                multiplyAccumulate(out.emplace_back(), i == 0, vl, acc(b, o), xValue(b), wColumn(o));
         }
         loopTail(out, rb, ro, elem, elem, i + 1 < p_.in);
         return i + 1;
@@ -259,10 +259,17 @@ private:
     // Pointer increments, the compare of W row 0's pointer with its end, the back-edge.
     void loopTail(std::vector<Op>& out, unsigned rb, unsigned ro, std::uint64_t xStep, std::uint64_t wStep,
                   bool more) const {
+        auto add = [&](std::uint8_t pointer, std::uint64_t step) {  // written in place, as load()
+            Op& op = out.emplace_back();
+            op.kind = OpKind::SAdd;
+            op.dtype = kIndex;
+            op.dst = op.src[0] = pointer;
+            op.imm = static_cast<double>(step);
+        };
         for (unsigned b = 0; b < rb; ++b)
-            out.push_back(scalar(OpKind::SAdd, xPtr(b), xPtr(b), xStep));
+            add(xPtr(b), xStep);
         for (unsigned o = 0; o < ro; ++o)
-            out.push_back(scalar(OpKind::SAdd, wPtr(o), wPtr(o), wStep));
+            add(wPtr(o), wStep);
         Op compare = scalar(OpKind::SCompare, kFlag, wPtr(0), 0.0);
         compare.src[1] = kEnd;
         out.push_back(compare);
@@ -309,12 +316,12 @@ private:
         const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.vlmax, p_.in - i));
         setVl(out, vl);
         for (unsigned b = 0; b < rb; ++b)
-            out.push_back(load(xReg(b), xPtr(b), p_.xAddr + ((b_ + b) * p_.in + i) * elem, vl));
+            load(out.emplace_back(), xReg(b), xPtr(b), p_.xAddr + ((b_ + b) * p_.in + i) * elem, vl);
         for (unsigned o = 0; o < ro; ++o)
-            out.push_back(load(wReg(o), wPtr(o), p_.wAddr + ((o0 + o) * p_.in + i) * elem, vl));
+            load(out.emplace_back(), wReg(o), wPtr(o), p_.wAddr + ((o0 + o) * p_.in + i) * elem, vl);
         for (unsigned o = 0; o < ro; ++o) {
             for (unsigned b = 0; b < rb; ++b)
-                out.push_back(multiplyAccumulate(i == 0, vl, acc(b, o), xReg(b), wReg(o)));
+                multiplyAccumulate(out.emplace_back(), i == 0, vl, acc(b, o), xReg(b), wReg(o));
         }
         loopTail(out, rb, ro, std::uint64_t{vl} * elem, std::uint64_t{vl} * elem, i + vl < p_.in);
         return i + vl;
@@ -364,24 +371,32 @@ private:
     }
     Op vectorOp(OpKind kind, std::uint32_t vl) const { return tessim::vectorOp(kind, p_.dtype, vl); }
     // The first step multiplies (vfmul: no accumulator needs zeroing first), the later ones
-    // accumulate (vfmacc): acc ← a · b + acc. Widening, every step is a vfwmacc.
-    Op multiplyAccumulate(bool first, std::uint32_t vl, std::uint8_t accumulator, std::uint8_t a,
-                          std::uint8_t b) const {
+    // accumulate (vfmacc): acc ← a · b + acc. Widening, every step is a vfwmacc. Written into a
+    // default-constructed op in the stream (out.emplace_back()): an Op built on the stack and
+    // copied there stalled store forwarding on this, the GEMM's hottest path.
+    void multiplyAccumulate(Op& op, bool first, std::uint32_t vl, std::uint8_t accumulator, std::uint8_t a,
+                            std::uint8_t b) const {
         if (p_.widen)
             first = false;
-        Op op = vectorOp(first ? OpKind::Mul : p_.widen ? OpKind::WidenFma : OpKind::Fma, vl);
+        op.kind = first ? OpKind::Mul : p_.widen ? OpKind::WidenFma : OpKind::Fma;
+        op.dtype = p_.dtype;
+        op.vl = vl;
         op.dst = accumulator;
         op.src[0] = a;
         op.src[1] = b;
         if (!first)
             op.src[2] = accumulator;
-        return op;
     }
-    // A load from the address in `pointer` (the op waits for the pointer's last increment).
-    Op load(std::uint8_t reg, std::uint8_t pointer, std::uint64_t addr, std::uint32_t vl) const {
-        Op op = vectorLoad(p_.dtype, reg, p_.memory->id, addr, vl);
+    // A load from the address in `pointer` (the op waits for the pointer's last increment), into a
+    // default-constructed op as multiplyAccumulate.
+    void load(Op& op, std::uint8_t reg, std::uint8_t pointer, std::uint64_t addr, std::uint32_t vl) const {
+        op.kind = OpKind::VLoad;
+        op.dtype = p_.dtype;
+        op.vl = vl;
+        op.dst = reg;
+        op.space = p_.memory->id;
+        op.addr = addr;
         op.base = pointer;
-        return op;
     }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {
         return scalarOp(kind, kIndex, dst, src, imm);
