@@ -136,11 +136,7 @@ PoolBody buildBody(const DspPoolParams& p, unsigned taps, bool partial, bool sca
     b.schedule =
         moduloSchedule(mops, {{u.fmacs, u.lsus, std::max(1u, u.broadcasters), u.scalarAlus, u.branchUnits},
                               {u.vectorSlots, u.scalarSlots}});
-    std::vector<unsigned> lastUse(b.ops.size(), 0);
-    for (std::size_t j = 0; j < mops.size(); ++j)
-        for (const auto& d : mops[j].after)
-            if (d.distance == 0)
-                lastUse[d.from] = std::max(lastUse[d.from], b.schedule.start[j]);
+    const std::vector<unsigned> lastUse = lastUses(mops, b.schedule);
     b.copies.assign(b.ops.size(), 0);
     b.base.assign(b.ops.size(), 0);
     unsigned next = kFirstRotating;

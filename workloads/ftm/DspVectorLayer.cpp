@@ -241,11 +241,7 @@ void buildBody(DspVectorParams& p, unsigned unroll) {
     chainLoopControl(mops, count, compare, branch);
     p.schedule = moduloSchedule(
         mops, {{p.fmacs, p.lsus, p.scalarAlus, p.branchUnits}, {p.vectorSlots, p.scalarSlots}});
-    std::vector<unsigned> lastUse(p.ops.size(), 0);
-    for (std::size_t j = 0; j < mops.size(); ++j)
-        for (const auto& d : mops[j].after)
-            if (d.distance == 0)
-                lastUse[d.from] = std::max(lastUse[d.from], p.schedule.start[j]);
+    const std::vector<unsigned> lastUse = lastUses(mops, p.schedule);
     p.copies.assign(p.ops.size(), 0);
     p.base.assign(p.ops.size(), 0);
     auto next = static_cast<unsigned>(p.recipe.constants.size());  // the constants' registers first

@@ -3,6 +3,8 @@
 // issues, cycle by cycle, every op of every iteration in flight.
 #pragma once
 
+#include <algorithm>
+
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -66,6 +68,17 @@ inline Op loopCompare(std::uint64_t iterations) {
 }
 inline Op loopBranch(std::uint64_t i, std::uint64_t iterations) {
     return branchOp(DType::I32, kLoopFlagReg, i + 1 < iterations);
+}
+
+// Per op, the issue cycle of its last consumer in the same iteration (0 when none): how long the
+// value it writes lives, for allocateRotating.
+inline std::vector<unsigned> lastUses(const std::vector<ModuloOp>& ops, const ModuloSchedule& schedule) {
+    std::vector<unsigned> lastUse(ops.size(), 0);
+    for (std::size_t j = 0; j < ops.size(); ++j)
+        for (const auto& d : ops[j].after)
+            if (d.distance == 0)
+                lastUse[d.from] = std::max(lastUse[d.from], schedule.start[j]);
+    return lastUse;
 }
 
 // Rotating registers for the value op j writes, which lives from its issue to its last consumer's

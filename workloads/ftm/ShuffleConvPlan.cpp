@@ -134,11 +134,7 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     chainLoopControl(mops, count, compare, branch);
     b.schedule = moduloSchedule(mops, res);
     // Rotating registers: a value lives from its producer's issue to its last consumer's.
-    std::vector<unsigned> lastUse(b.ops.size(), 0);
-    for (std::size_t j = 0; j < mops.size(); ++j)
-        for (const auto& d : mops[j].after)
-            if (d.distance == 0)
-                lastUse[d.from] = std::max(lastUse[d.from], b.schedule.start[j]);
+    const std::vector<unsigned> lastUse = lastUses(mops, b.schedule);
     b.copies.assign(b.ops.size(), 0);
     b.base.assign(b.ops.size(), 0);
     unsigned next = unroll * b.rowSlots;
