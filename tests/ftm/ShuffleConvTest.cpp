@@ -286,16 +286,21 @@ TEST(ShuffleConv, ExplicitBroadcastsBoundTheLoopByTheBroadcastUnit) {
 
 TEST(ShuffleConv, EmittedScheduleReplaysToTheSameCycles) {
     // The bundles (slot marks, shuffles, scalar operands, multicast DMA, barriers) survive the
-    // schedule text form.
-    const std::string args = "--target ftm2000 --workload conv-ftm --plan shuffle --set workload.h=40 --set "
-                             "workload.w=40 --set workload.filters=2 --set plan.cores=2";
-    const std::string file = testing::TempDir() + "ftm-shuffle.jsonl";
-    tessim::test::ProcessResult e = tessim::test::runTessim("emit " + args + " > " + file);
-    ASSERT_EQ(e.exitCode, 0) << e.err;
-    tessim::test::ProcessResult a = tessim::test::runTessim("run " + args + " --format json");
-    tessim::test::ProcessResult b =
-        tessim::test::runTessim("run " + args + " --schedule " + file + " --format json");
-    ASSERT_EQ(a.exitCode, 0) << a.err;
-    ASSERT_EQ(b.exitCode, 0) << b.err;
-    EXPECT_EQ(nlohmann::json::parse(a.out)["cycles"], nlohmann::json::parse(b.out)["cycles"]);
+    // schedule text form; at stride 2, the deals' stride and third source too.
+    for (const std::string extra : {"", " --set workload.stride=2 --set workload.k=5"}) {
+        SCOPED_TRACE(extra);
+        const std::string args =
+            "--target ftm2000 --workload conv-ftm --plan shuffle --set workload.h=40 --set "
+            "workload.w=40 --set workload.filters=2 --set plan.cores=2" +
+            extra;
+        const std::string file = testing::TempDir() + "ftm-shuffle.jsonl";
+        tessim::test::ProcessResult e = tessim::test::runTessim("emit " + args + " > " + file);
+        ASSERT_EQ(e.exitCode, 0) << e.err;
+        tessim::test::ProcessResult a = tessim::test::runTessim("run " + args + " --format json");
+        tessim::test::ProcessResult b =
+            tessim::test::runTessim("run " + args + " --schedule " + file + " --format json --functional");
+        ASSERT_EQ(a.exitCode, 0) << a.err;
+        ASSERT_EQ(b.exitCode, 0) << b.err;
+        EXPECT_EQ(nlohmann::json::parse(a.out)["cycles"], nlohmann::json::parse(b.out)["cycles"]);
+    }
 }
