@@ -430,6 +430,36 @@ TEST(OneNetworkEveryChip, PReluRunsOnEveryChip) {
 // (`recip`), bit-exact against that sequence's reference (newtonDivideIn), a Div by a constant
 // included; on the npu's single vector ALU a Tanh (about 15 ops a vector) takes over twice a Relu's
 // time. A unit table without `recip` refuses them at the layer's op with the reason.
+// Sub and Div with the second operand first (c − x, c / x: an ONNX node whose broadcast input is
+// the minuend or the dividend) compute that, bit for bit, on every chip; the key is theirs alone.
+TEST(OneNetworkEveryChip, ReversedSubAndDivRunOnEveryChip) {
+    const std::string path = "/tmp/tessim-reversed-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path)
+        << "kernel: conv2d\nlayers:\n"
+           "  - {name: conv, h: 8, w: 8, channels: 8, filters: 16, k: 3, pad: 1}\n"
+           "  - {name: oneminus, op: Sub, h: 8, w: 8, channels: 16, broadcast: constant, value: 1, reversed: "
+           "true}\n"
+           "  - {name: rsub, op: Sub, h: 8, w: 8, channels: 16, broadcast: channel, reversed: true}\n"
+           "  - {name: invert, op: Div, h: 8, w: 8, channels: 16, broadcast: constant, value: 2, reversed: "
+           "true}\n"
+           "  - {name: rdiv, op: Div, h: 8, w: 8, channels: 16, broadcast: channel, reversed: true}\n"
+           "  - {name: ratio, op: Div, h: 8, w: 8, channels: 16, reversed: true}\n";
+    for (const std::string target : {"k1", "ftm2000", "npu"}) {
+        SCOPED_TRACE(target);
+        const auto j = runNetwork("--target " + target + " --workload " + path + " --functional");
+        ASSERT_FALSE(j.is_null());
+        EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+        EXPECT_EQ(j["functional"]["elements"], 6 * 8 * 8 * 16);
+    }
+    const std::string add = "/tmp/tessim-reversed-add-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(add) << "kernel: conv2d\nlayers:\n"
+                          "  - {name: add, op: Add, h: 8, w: 8, channels: 16, reversed: true}\n";
+    const auto r = test::runTessim("run --target k1 --workload " + add);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_NE(r.err.find("reversed"), std::string::npos) << r.err;
+}
+
 TEST(OneNetworkEveryChip, TanhSigmoidAndDivRunOnEveryChip) {
     const std::string path = "/tmp/tessim-divide-" + std::to_string(::getpid()) + ".yaml";
     std::ofstream(path)

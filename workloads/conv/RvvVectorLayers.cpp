@@ -132,7 +132,10 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
                                      : SecondOperand::Tensor;
         if (l.second == SecondOperand::Constant)
             l.constant = r.get<double>("value");
-        if (l.op == VectorLayerOp::Div && l.second == SecondOperand::Constant && l.constant == 0.0)
+        if (l.op == VectorLayerOp::Sub || l.op == VectorLayerOp::Div)
+            l.reversed = r.get<bool>("reversed", false);
+        if (l.op == VectorLayerOp::Div && l.second == SecondOperand::Constant && l.constant == 0.0 &&
+            !l.reversed)
             r.fail("value", "a Div by the constant 0");
         if (l.op == VectorLayerOp::PRelu && l.second == SecondOperand::Constant && !(l.constant <= 1.0))
             r.fail("value",
@@ -298,8 +301,12 @@ void RvvVectorLayerEmitter::elementwiseStrip(std::vector<Op>& out, std::uint64_t
     }
     case VectorLayerOp::Tanh:
     case VectorLayerOp::Sigmoid: rationalActivation(out, vl); break;
-    default:  // Add, Sub, Mul, Div; PRelu: vfmul.vv by the slopes, vfmax.vv with x
-        binary(l_.binaryKind(), kOperandA, kOperandB);
+    default:  // Add, Sub, Mul, Div (reversed: vfsub.vv / vfdiv.vv with the operands swapped); PRelu:
+              // vfmul.vv by the slopes, vfmax.vv with x
+        if (l_.reversed)
+            binary(l_.binaryKind(), kOperandB, kOperandA);
+        else
+            binary(l_.binaryKind(), kOperandA, kOperandB);
         if (l_.keepsLargerWithX())
             binary(OpKind::Max, kResult, kOperandA);
         break;
@@ -431,8 +438,8 @@ void RvvVectorLayerEmitter::channelItem(std::vector<Op>& out, std::uint64_t item
     out.push_back(b);
     Op op = vectorOp(l_.binaryKind(), dtype_, vl);
     op.dst = kResult;
-    op.src[0] = kOperandA;
-    op.src[1] = kOperandB;
+    op.src[0] = l_.reversed ? kOperandB : kOperandA;
+    op.src[1] = l_.reversed ? kOperandA : kOperandB;
     out.push_back(op);
     if (l_.keepsLargerWithX()) {  // PRelu: max(x, slope·x)
         Op keep = vectorOp(OpKind::Max, dtype_, vl);
@@ -461,7 +468,7 @@ std::vector<double> vectorLayerConstants(const RvvVectorLayer& l, DType dtype) {
 double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
                             std::uint64_t saltB, DivideIn divide) {
     if (!l.pooling()) {
-        const double a = testValue(dtype, i, saltA);
+        double a = testValue(dtype, i, saltA);
         switch (l.op) {
         case VectorLayerOp::Copy: return a;
         case VectorLayerOp::Relu: return roundTo(dtype, std::max(a, 0.0));
@@ -481,11 +488,13 @@ double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t 
             return l.op == VectorLayerOp::HardSwish ? mulIn(dtype, hs, a) : hs;
         }
         default: {
-            const double b = l.second == SecondOperand::Constant  ? roundTo(dtype, l.constant)
-                             : l.second == SecondOperand::Channel ? testValue(dtype, i % l.s.channels, saltB)
-                                                                  : testValue(dtype, i, saltB);
+            double b = l.second == SecondOperand::Constant  ? roundTo(dtype, l.constant)
+                       : l.second == SecondOperand::Channel ? testValue(dtype, i % l.s.channels, saltB)
+                                                            : testValue(dtype, i, saltB);
             if (l.op == VectorLayerOp::PRelu)
                 return std::max(a, mulIn(dtype, a, b));
+            if (l.reversed)  // Sub, Div: b − a, b / a
+                std::swap(a, b);
             return l.op == VectorLayerOp::Add   ? addIn(dtype, a, b)
                    : l.op == VectorLayerOp::Sub ? addIn(dtype, a, -b)
                    : l.op == VectorLayerOp::Div ? divide(dtype, a, b)

@@ -79,6 +79,9 @@ struct RvvVectorLayer {
                                      // LeakyRelu's slope below 0 (ONNX's 0.01)
     SecondOperand second = SecondOperand::Tensor;
     double constant = 0.0;  // a Constant second operand
+    // Sub, Div: the second operand first — c − x, c / x (an ONNX node whose broadcast input is
+    // the minuend or the dividend).
+    bool reversed = false;
 
     bool pooling() const { return op >= VectorLayerOp::MaxPool; }
     bool maximum() const { return op == VectorLayerOp::MaxPool || op == VectorLayerOp::GlobalMaxPool; }
@@ -127,8 +130,9 @@ struct RvvVectorLayer {
 // kw), stride, pad (or pad_h, pad_w) — a global pool's window is the whole image; Clip's min and
 // max (default: ReLU6's 0 and 6); HardSigmoid's alpha and beta (ONNX's 0.2, 0.5); LeakyRelu's alpha
 // (ONNX's 0.01); Add's, Sub's, Mul's, Div's and PRelu's `broadcast` (none, channel: C values over every
-// pixel, constant: `value`; PRelu's slopes). PRelu runs as max(x, slope·x), which is PRelu for slopes
-// up to 1 (learnt slopes are small: 0.25 at initialisation); a constant slope above 1 is refused.
+// pixel, constant: `value`; PRelu's slopes); Sub's and Div's `reversed` (the second operand first). PRelu
+// runs as max(x, slope·x), which is PRelu for slopes up to 1 (learnt slopes are small: 0.25 at
+// initialisation); a constant slope above 1 is refused.
 RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
 
 // What one thread of a vector layer emits, chunk by chunk. Registers: v0 the result or

@@ -125,7 +125,9 @@ Recipe recipeOf(const RvvVectorLayer& l, DType dtype) {
         break;
     }
     case VectorLayerOp::Div:
-        if (l.second == SecondOperand::Constant)
+        if (l.reversed)  // c / x: the dividend the second operand
+            b.divide(l.second == SecondOperand::Constant ? b.constant(l.constant) : kY, kX);
+        else if (l.second == SecondOperand::Constant)
             b.step(OpKind::Mul, kX, b.constant(newtonReciprocalIn(dtype, roundTo(dtype, l.constant))));
         else
             b.divide(kX, kY);
@@ -151,7 +153,8 @@ Recipe recipeOf(const RvvVectorLayer& l, DType dtype) {
     }
     default: {  // Add, Sub, Mul; PRelu then max(slope·x, x)
         const Operand second = l.second == SecondOperand::Constant ? b.constant(l.constant) : kY;
-        const Operand v = b.step(l.binaryKind(), kX, second);
+        const Operand v =
+            l.reversed ? b.step(l.binaryKind(), second, kX) : b.step(l.binaryKind(), kX, second);
         if (l.keepsLargerWithX())
             b.step(OpKind::Max, v, kX);
         break;

@@ -400,8 +400,8 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
     const bool pool = n.op.find("Pool") != std::string::npos;
     if (!pool) {
         // Add and Mul commute: the operand of the output's shape first, the other second. Sub
-        // and Div do not: their second operand is the one broadcast (x − bias, x / scale), never
-        // the first. PRelu's slope (input 1) is broadcast as Sub's second operand is.
+        // and Div do not: a broadcast first operand (c − x, c / x) makes the row `reversed`.
+        // PRelu's slope (input 1) is broadcast as Sub's second operand is.
         const bool binary =
             n.op == "Add" || n.op == "Mul" || n.op == "Sub" || n.op == "Div" || n.op == "PRelu";
         const bool ordered = n.op == "Sub" || n.op == "Div" || n.op == "PRelu";
@@ -416,12 +416,12 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
                 return m;
             }
             full = 1;
-            if (ordered) {
-                m.reason = n.op == "PRelu"
-                               ? "PRelu with a broadcast input (its slope of the output's shape)"
-                               : n.op + " with its broadcast operand first (c ∘ x) is not lowered";
+            if (n.op == "PRelu") {
+                m.reason = "PRelu with a broadcast input (its slope of the output's shape)";
                 return m;
             }
+            if (ordered)  // Sub, Div: c − x, c / x
+                row.set("reversed", scalar("true", at));
         }
         std::uint64_t h = 1, w = 1, c = 1;
         const auto& d = y->dims;
@@ -462,7 +462,7 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
                                            *g.scalar(n.inputs[other]));
                     return m;
                 }
-                if (n.op == "Div" && *g.scalar(n.inputs[other]) == 0.0) {
+                if (n.op == "Div" && full == 0 && *g.scalar(n.inputs[other]) == 0.0) {
                     m.reason = "Div by the constant 0";
                     return m;
                 }
