@@ -73,6 +73,25 @@ public:
         return n;
     }
 
+    // The next ops appended to `out` (a stream that emits this one inside its own: no copy
+    // through this stream's buffer); false at the end, `out` as it was.
+    bool appendTo(std::vector<Op>& out) {
+        if (pos_ < buffer_.size()) {  // ops next() left: hand those first
+            out.insert(out.end(), buffer_.begin() + static_cast<std::ptrdiff_t>(pos_), buffer_.end());
+            buffer_.clear();
+            pos_ = 0;
+            return true;
+        }
+        const std::size_t before = out.size();
+        while (out.size() == before) {
+            if (!refill(out)) {
+                out.resize(before);
+                return false;
+            }
+        }
+        return true;
+    }
+
 protected:
     // Append the next ops to `out`; return false when the stream has ended (out ignored).
     virtual bool refill(std::vector<Op>& out) = 0;

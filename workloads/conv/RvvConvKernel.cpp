@@ -169,12 +169,8 @@ protected:
                 vl_ = 0;  // the layer set its own
             }
             if (gemm_) {
-                const Op* ops = nullptr;
-                const std::size_t n = gemm_->nextChunk(ops);
-                if (n > 0) {
-                    out.insert(out.end(), ops, ops + n);
+                if (gemm_->appendTo(out))  // the GEMM's ops straight into this stream's buffer
                     return true;
-                }
                 gemm_.reset();
                 vl_ = 0;  // the GEMM set its own
                 pixel_ = 0;
@@ -393,7 +389,7 @@ private:
     std::uint64_t pixel_ = 0;  // the next pixel of the tile
     std::uint32_t vl_ = 0;
     DType vt_ = DType::F32;
-    std::unique_ptr<OpStream> gemm_;
+    std::unique_ptr<ChunkedOpStream> gemm_;
     std::unique_ptr<RvvVectorLayerEmitter> vec_;
 };
 

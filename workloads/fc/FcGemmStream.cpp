@@ -438,7 +438,7 @@ void readGemmBlocking(config::Reader& plan, FcParams& p, unsigned maxBlock) {
                                       p.lmul));
 }
 
-std::unique_ptr<OpStream> makeFcStream(const FcParams& p, unsigned thread) {
+std::unique_ptr<ChunkedOpStream> makeFcStream(const FcParams& p, unsigned thread) {
     return std::make_unique<fc_gemm::FcStream>(p, thread);
 }
 

@@ -86,7 +86,7 @@ struct FcParams {
 void readGemmBlocking(config::Reader& plan, FcParams& p, unsigned maxBlock);
 
 // Thread `thread`'s stream (of p.threads): its slice of the outputs for every batch row.
-std::unique_ptr<OpStream> makeFcStream(const FcParams& p, unsigned thread);
+std::unique_ptr<ChunkedOpStream> makeFcStream(const FcParams& p, unsigned thread);
 
 // y[b][o] as the stream computes it, rounded to the dtype at every step: lane l of the
 // accumulator takes elements l, l + vlmax, … (a product first, then fused multiply-adds); the
