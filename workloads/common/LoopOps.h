@@ -14,14 +14,18 @@ constexpr std::uint8_t scalarReg(unsigned r) {
     return static_cast<std::uint8_t>(kScalarRegBase + r);
 }
 
-// dst ← src (kind) imm, e.g. a pointer increment or a compare against the loop bound.
-inline Op scalarOp(OpKind kind, DType dtype, std::uint8_t dst, std::uint8_t src, double imm) {
-    Op op;
+// dst ← src (kind) imm, e.g. a pointer increment or a compare against the loop bound; in place
+// (setScalarOp, into a default-constructed op) on a hot path, as VectorOps.h's set… forms.
+inline void setScalarOp(Op& op, OpKind kind, DType dtype, std::uint8_t dst, std::uint8_t src, double imm) {
     op.kind = kind;
     op.dtype = dtype;
     op.dst = dst;
     op.src[0] = src;
     op.imm = imm;
+}
+inline Op scalarOp(OpKind kind, DType dtype, std::uint8_t dst, std::uint8_t src, double imm) {
+    Op op;
+    setScalarOp(op, kind, dtype, dst, src, imm);
     return op;
 }
 

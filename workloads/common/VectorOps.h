@@ -9,31 +9,47 @@
 
 namespace tessim {
 
-inline Op vectorOp(OpKind kind, DType dtype, std::uint32_t vl) {
-    Op op;
+// Each op below has an in-place form, set…(op, …), that writes its fields into a default-constructed
+// op: a stream's hot loop writes into out.emplace_back(), as an Op composed on the stack and copied
+// into the stream stalls on store forwarding.
+inline void setVectorOp(Op& op, OpKind kind, DType dtype, std::uint32_t vl) {
     op.kind = kind;
     op.dtype = dtype;
     op.vl = vl;
+}
+inline Op vectorOp(OpKind kind, DType dtype, std::uint32_t vl) {
+    Op op;
+    setVectorOp(op, kind, dtype, vl);
     return op;
 }
 
 // reg ← vl elements at `addr` of memory `space`.
-inline Op vectorLoad(DType dtype, std::uint8_t reg, std::uint8_t space, std::uint64_t addr,
-                     std::uint32_t vl) {
-    Op op = vectorOp(OpKind::VLoad, dtype, vl);
+inline void setVectorLoad(Op& op, DType dtype, std::uint8_t reg, std::uint8_t space, std::uint64_t addr,
+                          std::uint32_t vl) {
+    setVectorOp(op, OpKind::VLoad, dtype, vl);
     op.dst = reg;
     op.space = space;
     op.addr = addr;
+}
+inline Op vectorLoad(DType dtype, std::uint8_t reg, std::uint8_t space, std::uint64_t addr,
+                     std::uint32_t vl) {
+    Op op;
+    setVectorLoad(op, dtype, reg, space, addr, vl);
     return op;
 }
 
 // vl elements of reg → `addr` of memory `space`.
-inline Op vectorStore(DType dtype, std::uint8_t reg, std::uint8_t space, std::uint64_t addr,
-                      std::uint32_t vl) {
-    Op op = vectorOp(OpKind::VStore, dtype, vl);
+inline void setVectorStore(Op& op, DType dtype, std::uint8_t reg, std::uint8_t space, std::uint64_t addr,
+                           std::uint32_t vl) {
+    setVectorOp(op, OpKind::VStore, dtype, vl);
     op.src[0] = reg;
     op.space = space;
     op.addr = addr;
+}
+inline Op vectorStore(DType dtype, std::uint8_t reg, std::uint8_t space, std::uint64_t addr,
+                      std::uint32_t vl) {
+    Op op;
+    setVectorStore(op, dtype, reg, space, addr, vl);
     return op;
 }
 

@@ -184,12 +184,12 @@ private:
             out.push_back(convertOp(DType::I16, DType::I8, wColumn(o), wBytes(o), vl, p_.registerBytes));
         for (unsigned o = 0; o < ro; ++o) {
             for (unsigned b = 0; b < rb; ++b) {
-                Op mac = tessim::vectorOp(OpKind::WidenFma, DType::I16, vl);
+                Op& mac = out.emplace_back();  // in place, as multiplyAccumulate()
+                setVectorOp(mac, OpKind::WidenFma, DType::I16, vl);
                 mac.dst = acc(b, o);
                 mac.src[0] = xValue(b);
                 mac.src[1] = wColumn(o);
                 mac.src[2] = acc(b, o);
-                out.push_back(mac);
             }
         }
         loopTail(out, rb, ro, 1, p_.out, i + 1 < p_.in);
@@ -259,17 +259,12 @@ private:
     // Pointer increments, the compare of W row 0's pointer with its end, the back-edge.
     void loopTail(std::vector<Op>& out, unsigned rb, unsigned ro, std::uint64_t xStep, std::uint64_t wStep,
                   bool more) const {
-        auto add = [&](std::uint8_t pointer, std::uint64_t step) {  // written in place, as load()
-            Op& op = out.emplace_back();
-            op.kind = OpKind::SAdd;
-            op.dtype = kIndex;
-            op.dst = op.src[0] = pointer;
-            op.imm = static_cast<double>(step);
-        };
-        for (unsigned b = 0; b < rb; ++b)
-            add(xPtr(b), xStep);
+        for (unsigned b = 0; b < rb; ++b)  // in place, as load()
+            setScalarOp(out.emplace_back(), OpKind::SAdd, kIndex, xPtr(b), xPtr(b),
+                        static_cast<double>(xStep));
         for (unsigned o = 0; o < ro; ++o)
-            add(wPtr(o), wStep);
+            setScalarOp(out.emplace_back(), OpKind::SAdd, kIndex, wPtr(o), wPtr(o),
+                        static_cast<double>(wStep));
         Op compare = scalar(OpKind::SCompare, kFlag, wPtr(0), 0.0);
         compare.src[1] = kEnd;
         out.push_back(compare);
@@ -372,15 +367,13 @@ private:
     Op vectorOp(OpKind kind, std::uint32_t vl) const { return tessim::vectorOp(kind, p_.dtype, vl); }
     // The first step multiplies (vfmul: no accumulator needs zeroing first), the later ones
     // accumulate (vfmacc): acc ← a · b + acc. Widening, every step is a vfwmacc. Written into a
-    // default-constructed op in the stream (out.emplace_back()): an Op built on the stack and
-    // copied there stalled store forwarding on this, the GEMM's hottest path.
+    // default-constructed op in the stream (out.emplace_back(); VectorOps.h's set… forms): this is
+    // the GEMM's hottest path.
     void multiplyAccumulate(Op& op, bool first, std::uint32_t vl, std::uint8_t accumulator, std::uint8_t a,
                             std::uint8_t b) const {
         if (p_.widen)
             first = false;
-        op.kind = first ? OpKind::Mul : p_.widen ? OpKind::WidenFma : OpKind::Fma;
-        op.dtype = p_.dtype;
-        op.vl = vl;
+        setVectorOp(op, first ? OpKind::Mul : p_.widen ? OpKind::WidenFma : OpKind::Fma, p_.dtype, vl);
         op.dst = accumulator;
         op.src[0] = a;
         op.src[1] = b;
@@ -390,12 +383,7 @@ private:
     // A load from the address in `pointer` (the op waits for the pointer's last increment), into a
     // default-constructed op as multiplyAccumulate.
     void load(Op& op, std::uint8_t reg, std::uint8_t pointer, std::uint64_t addr, std::uint32_t vl) const {
-        op.kind = OpKind::VLoad;
-        op.dtype = p_.dtype;
-        op.vl = vl;
-        op.dst = reg;
-        op.space = p_.memory->id;
-        op.addr = addr;
+        setVectorLoad(op, p_.dtype, reg, p_.memory->id, addr, vl);
         op.base = pointer;
     }
     static Op scalar(OpKind kind, std::uint8_t dst, std::uint8_t src, double imm) {

@@ -148,14 +148,6 @@ private:
         const std::uint64_t iterations = std::uint64_t{strips_} * perStrip_;
         startLoop(out, body_->schedule, body_->byResidue, iterations);
     }
-    // The kind, type and length of a vector op, written into the default-constructed op that
-    // materialise() receives: building an Op on the stack and copying it stalled store forwarding
-    // on this path, the hottest of a network's shuffle layers.
-    void fill(Op& op, OpKind kind, std::uint32_t vl) const {
-        op.kind = kind;
-        op.dtype = p_.dtype;
-        op.vl = vl;
-    }
     std::uint8_t valueReg(unsigned j, std::uint64_t i) const {
         return static_cast<std::uint8_t>(body_->base[j] + i % body_->copies[j]);
     }
@@ -204,17 +196,17 @@ private:
             // Dealt phases: register p of the chunk's S contiguous ones; else phase p, strided.
             const std::uint64_t col =
                 std::uint64_t{c} * p_.lanes * p_.s + (p_.dealPhases ? std::uint64_t{b.p} * p_.lanes : b.p);
-            fill(op, OpKind::VLoad, p_.lanes);
-            op.dst = valueReg(j, i);
-            op.space = p_.am;
-            op.addr = blk.inAddr + pass.channel * p_.inPlaneStride +
-                      ((std::uint64_t{pass.k0} + inputRow) * p_.wp() + col) * p_.elem;
+            // Written in place (VectorOps.h's set… forms): materialise() is this stream's hot path.
+            setVectorLoad(op, p_.dtype, valueReg(j, i), p_.am,
+                          blk.inAddr + pass.channel * p_.inPlaneStride +
+                              ((std::uint64_t{pass.k0} + inputRow) * p_.wp() + col) * p_.elem,
+                          p_.lanes);
             if (p_.s > 1 && !p_.dealPhases)
                 op.stride = static_cast<std::int64_t>(p_.s * p_.elem);
             return true;
         }
         case BodyRole::Deal: {  // lanes p, p + S, p + 2S … of the chunk's S registers
-            fill(op, OpKind::Slide, p_.lanes);
+            setVectorOp(op, OpKind::Slide, p_.dtype, p_.lanes);
             op.dst = valueReg(j, i);
             for (unsigned t = 0; t < p_.s; ++t)
                 op.src[t] = valueReg(body_->sources[j][t], i);
@@ -223,7 +215,7 @@ private:
             return true;
         }
         case BodyRole::Slide: {
-            fill(op, OpKind::Slide, p_.lanes);
+            setVectorOp(op, OpKind::Slide, p_.dtype, p_.lanes);
             op.dst = valueReg(j, i);
             op.src[0] = valueReg(body_->sources[j][0], i);
             op.src[1] = valueReg(body_->sources[j][1], i);
@@ -233,7 +225,7 @@ private:
         case BodyRole::Broadcast: {
             if (!feeds(b.j))
                 return false;
-            fill(op, OpKind::Broadcast, p_.lanes);
+            setVectorOp(op, OpKind::Broadcast, p_.dtype, p_.lanes);
             op.dst = valueReg(j, i);
             op.src[0] = scalarReg(b.j * p_.k + b.kx);
             return true;
@@ -242,10 +234,8 @@ private:
             if (pass_ == 0 || !feeds(0))
                 return false;
             const unsigned r = outputRow(0);
-            fill(op, OpKind::VLoad, vlOut);
-            op.dst = rowSlot(r);
-            op.space = p_.am;
-            op.addr = outBase + (r * rowBytes + c * p_.lanes * p_.elem);
+            setVectorLoad(op, p_.dtype, rowSlot(r), p_.am, outBase + (r * rowBytes + c * p_.lanes * p_.elem),
+                          vlOut);
             return true;
         }
         case BodyRole::Fma: {
@@ -253,7 +243,7 @@ private:
                 return false;
             const unsigned r = outputRow(b.j);
             const bool opens = pass_ == 0 && b.j == 0 && b.kx == 0;
-            fill(op, opens ? OpKind::Mul : OpKind::Fma, p_.lanes);
+            setVectorOp(op, opens ? OpKind::Mul : OpKind::Fma, p_.dtype, p_.lanes);
             op.dst = rowSlot(r);
             op.src[0] = valueReg(body_->sources[j][0], i);
             op.src[1] =
@@ -267,10 +257,8 @@ private:
             if (!feeds(last))
                 return false;
             const unsigned r = outputRow(last);
-            fill(op, OpKind::VStore, vlOut);
-            op.src[0] = rowSlot(r);
-            op.space = p_.am;
-            op.addr = outBase + (r * rowBytes + c * p_.lanes * p_.elem);
+            setVectorStore(op, p_.dtype, rowSlot(r), p_.am, outBase + (r * rowBytes + c * p_.lanes * p_.elem),
+                           vlOut);
             return true;
         }
         case BodyRole::Count:
