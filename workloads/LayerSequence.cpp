@@ -296,7 +296,8 @@ public:
             j["mark"] = l.index + 1;
             j["engine"] = engine_;
             const nlohmann::ordered_json shape = l.blocks.front().work->resolvedWorkload();
-            for (const char* key : {"h", "w", "channels", "k", "stride", "pad", "dtype", "model_dtype"})
+            for (const char* key : {"h", "w", "channels", "k", "kh", "kw", "stride", "stride_h", "stride_w",
+                                    "pad", "pad_h", "pad_w", "dtype", "model_dtype"})
                 if (shape.contains(key))
                     j[key] = shape[key];
             if (l.vector) {
@@ -314,7 +315,17 @@ public:
                 j["groups"] = shape.value("channels", 1u);
                 j["kh"] = window("kh", "k", "h");
                 j["kw"] = window("kw", "k", "w");
-                j["stride"] = pool && !global ? shape.value("stride", 1u) : 1u;
+                j.erase("stride_h");
+                j.erase("stride_w");
+                const auto stride = [&](const char* axis) {
+                    return pool && !global ? shape.value(axis, shape.value("stride", 1u)) : 1u;
+                };
+                if (stride("stride_h") == stride("stride_w")) {
+                    j["stride"] = stride("stride_h");
+                } else {
+                    j["stride_h"] = stride("stride_h");
+                    j["stride_w"] = stride("stride_w");
+                }
                 j["pad_h"] = pool && !global ? shape.value("pad_h", shape.value("pad", 0u)) : 0u;
                 j["pad_w"] = pool && !global ? shape.value("pad_w", shape.value("pad", 0u)) : 0u;
                 j.erase("k");
@@ -393,9 +404,13 @@ std::uint64_t macsOf(const Workload& w) {
     const auto get = [&](const char* key, std::uint64_t fallback) {
         return j.contains(key) ? j[key].get<std::uint64_t>() : fallback;
     };
-    const std::uint64_t k = get("k", 1), s = get("stride", 1), pad = get("pad", 0);
-    const std::uint64_t ho = (get("h", 1) + 2 * pad - k) / s + 1, wo = (get("w", 1) + 2 * pad - k) / s + 1;
-    return ho * wo * get("filters", 1) * (get("channels", 1) / get("groups", 1)) * k * k;
+    // A key per axis, else the one both share.
+    const std::uint64_t kh = get("kh", get("k", 1)), kw = get("kw", get("k", 1)),
+                        sh = get("stride_h", get("stride", 1)), sw = get("stride_w", get("stride", 1)),
+                        padH = get("pad_h", get("pad", 0)), padW = get("pad_w", get("pad", 0));
+    const std::uint64_t ho = (get("h", 1) + 2 * padH - kh) / sh + 1,
+                        wo = (get("w", 1) + 2 * padW - kw) / sw + 1;
+    return ho * wo * get("filters", 1) * (get("channels", 1) / get("groups", 1)) * kh * kw;
 }
 
 // The blocks of filters of the convolution `one` that fit the cores' memories: all of its filters,

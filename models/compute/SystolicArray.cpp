@@ -164,12 +164,12 @@ void SystolicArray::executeFunctional(const Op& op, FunctionalMemory& memory) {
         for (std::uint32_t c = 0; c < a.channels; ++c)
             for (std::uint32_t ky = 0; ky < a.kh; ++ky)
                 rows_[std::uint64_t{c} * a.kh + ky] =
-                    in.data() + c * plane + std::uint64_t{y * a.stride + ky} * a.inW;
+                    in.data() + c * plane + std::uint64_t{y * a.strideH + ky} * a.inW;
         for (std::uint32_t x = 0; x < a.outW; x += 2) {
             const std::uint32_t pair = std::min(2u, a.outW - x);  // two outputs share the weights' loads
             std::int16_t* p = patch_.data();
             for (std::uint32_t j = 0; j < pair; ++j) {
-                const std::uint64_t left = std::uint64_t{x + j} * a.stride;
+                const std::uint64_t left = std::uint64_t{x + j} * a.strideW;
                 for (const std::int8_t* row : rows_)
                     for (std::uint32_t kx = 0; kx < a.kw; ++kx)
                         *p++ = row[left + kx];

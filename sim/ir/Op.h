@@ -116,7 +116,8 @@ struct DmaArgs {
     std::uint64_t totalBytes() const { return std::uint64_t{rowBytes} * rows * planes; }
 };
 
-// A convolution tile on a MAC array: out[n][y][x] (+)= Σ_c,ky,kx in[c][y·s+ky][x·s+kx] · w[n][c][ky][kx].
+// A convolution tile on a MAC array:
+//   out[n][y][x] (+)= Σ_c,ky,kx in[c][y·strideH + ky][x·strideW + kx] · w[n][c][ky][kx].
 // Tensors sit in one scratchpad space at the given offsets, channel-major, densely packed: INT8
 // input and weights, INT32 partial sums at `out`.
 // Output requantisation (requantize = 1): after accumulating, each INT32 accumulator acc of the
@@ -128,12 +129,13 @@ struct DmaArgs {
 struct MacTileArgs {
     std::uint8_t space;
     std::uint8_t accumulate;  // 1: add into existing partial sums (input channels split)
-    std::uint8_t stride;
+    std::uint8_t strideW;     // input columns between output columns
     std::uint8_t kh;
     std::uint8_t kw;
     std::uint8_t pad;          // unused by the array itself: padding is materialised by the schedule
     std::uint8_t requantize;   // 1: also write the INT8 requantised outputs at out8 (see above)
     std::uint8_t shift;        // requantisation right shift, 0..63
+    std::uint8_t strideH;      // input rows between output rows
     std::uint16_t channels;    // input channels of this tile
     std::uint16_t filters;     // output channels of this tile
     std::int32_t multiplier;   // requantisation multiplier
@@ -215,7 +217,7 @@ inline Op macArrayFence(std::uint8_t space) {
     op.dtype = DType::I8;
     op.mac = MacTileArgs{};
     op.mac.space = space;
-    op.mac.stride = 1;
+    op.mac.strideH = op.mac.strideW = 1;
     return op;
 }
 

@@ -110,7 +110,12 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         j["out_w"] = m.outW;
         j["kh"] = m.kh;
         j["kw"] = m.kw;
-        j["stride"] = m.stride;
+        if (m.strideH == m.strideW) {
+            j["stride"] = m.strideW;
+        } else {
+            j["stride_h"] = m.strideH;
+            j["stride_w"] = m.strideW;
+        }
         j["pad"] = m.pad;
         j["accumulate"] = m.accumulate != 0;
         if (op.flags & Op::kIdealOperands)
@@ -499,7 +504,10 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
         m.outW = p.get<std::uint32_t>("out_w");
         m.kh = p.get<std::uint8_t>("kh");
         m.kw = p.get<std::uint8_t>("kw");
-        m.stride = p.get<std::uint8_t>("stride", 1);
+        // One stride both ways, or stride_h (rows) and stride_w (columns) apart.
+        const std::uint8_t stride = p.get<std::uint8_t>("stride", 1);
+        m.strideH = p.get<std::uint8_t>("stride_h", stride);
+        m.strideW = p.get<std::uint8_t>("stride_w", stride);
         m.pad = p.get<std::uint8_t>("pad", 0);
         m.accumulate = p.get<bool>("accumulate", false) ? 1 : 0;
         if (p.get<bool>("ideal_operands", false))
@@ -507,22 +515,22 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
         // A tile that names its geometry (generated timing-only tiles leave it all 0) must be
         // one the array can compute: every output's window lies in the padded input.
         if (m.channels || m.filters || m.inH || m.inW || m.outH || m.outW || m.kh || m.kw) {
-            if (m.kh == 0 || m.kw == 0 || m.stride == 0)
-                p.fail(m.kh == 0   ? "kh"
-                       : m.kw == 0 ? "kw"
-                                   : "stride",
+            if (m.kh == 0 || m.kw == 0 || m.strideH == 0 || m.strideW == 0)
+                p.fail(m.kh == 0        ? "kh"
+                       : m.kw == 0      ? "kw"
+                       : m.strideH == 0 ? (p.has("stride_h") ? "stride_h" : "stride")
+                                        : (p.has("stride_w") ? "stride_w" : "stride"),
                        "a kernel and its stride are at least 1");
             if (m.channels == 0 || m.filters == 0 || m.inH == 0 || m.inW == 0 || m.outH == 0 || m.outW == 0)
                 p.fail("channels",
                        "a MacTile has at least one channel, filter, input and output row and column");
-            for (const auto& [out, in, k, key] :
-                 {std::tuple{m.outH, m.inH, m.kh, "out_h"}, std::tuple{m.outW, m.inW, m.kw, "out_w"}})
-                if (std::uint64_t{out - 1} * m.stride + k > std::uint64_t{in} + 2u * m.pad)
+            for (const auto& [out, in, k, s, key] : {std::tuple{m.outH, m.inH, m.kh, m.strideH, "out_h"},
+                                                     std::tuple{m.outW, m.inW, m.kw, m.strideW, "out_w"}})
+                if (std::uint64_t{out - 1} * s + k > std::uint64_t{in} + 2u * m.pad)
                     p.fail(key,
                            fmt::format("{} outputs of a {}-wide kernel at stride {} need {} inputs with pad "
                                        "{}, the tile has {}",
-                                       out, k, m.stride, std::uint64_t{out - 1} * m.stride + k - 2u * m.pad,
-                                       m.pad, in));
+                                       out, k, s, std::uint64_t{out - 1} * s + k - 2u * m.pad, m.pad, in));
         }
         m.requantize = p.get<bool>("requantize", false) ? 1 : 0;
         m.multiplier = p.get<std::int32_t>("multiplier", 1);

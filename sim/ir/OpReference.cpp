@@ -50,7 +50,9 @@ void macTile(std::vector<OpField>& out) {
     out.push_back({"filters", "integer", "required", "output channels", "1"});
     for (const char* f : {"in_h", "in_w", "out_h", "out_w", "kh", "kw"})
         out.push_back({f, "integer", "required", "tile and kernel extents", "1"});
-    out.push_back({"stride", "integer", "default 1", "convolution stride", "1"});
+    out.push_back({"stride", "integer", "default 1", "convolution stride, rows and columns", "1"});
+    out.push_back({"stride_h", "integer", "default stride", "input rows between output rows", "1"});
+    out.push_back({"stride_w", "integer", "default stride", "input columns between output columns", "1"});
     out.push_back({"pad", "integer", "default 0", "padding (materialised by the schedule)", "0"});
     out.push_back({"accumulate", "boolean", "default false", "add into existing partial sums", "true"});
     out.push_back({"ideal_operands", "boolean", "default false",

@@ -117,7 +117,7 @@ TEST(Footprint, MacTileReadsInputAndWeightsAndWritesPartialSums) {
     op.mac = MacTileArgs{};
     MacTileArgs& m = op.mac;
     m.space = 0;
-    m.stride = 1;
+    m.strideH = m.strideW = 1;
     m.kh = m.kw = 3;
     m.channels = 4;
     m.filters = 8;

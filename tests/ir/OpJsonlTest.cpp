@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "sim/config/ConfigError.h"
 #include "sim/ir/OpJsonl.h"
@@ -133,7 +134,8 @@ Op sampleOp(OpKind kind) {
         op.dtype = DType::I8;
         op.mac = MacTileArgs{};
         op.mac.space = 0;
-        op.mac.stride = 2;
+        op.mac.strideH = 2;
+        op.mac.strideW = 1;  // per axis: written as stride_h and stride_w
         op.mac.kh = 3;
         op.mac.kw = 3;
         op.mac.channels = 4;
@@ -249,7 +251,15 @@ void expectSameOp(const Op& a, const Op& b) {
         return;
     case OpKind::MacTile:
         EXPECT_EQ(a.dtype, b.dtype);
-        EXPECT_EQ(0, std::memcmp(&a.mac, &b.mac, sizeof(MacTileArgs)));
+        // Field by field: the struct has padding bytes, which a parse need not reproduce.
+        EXPECT_EQ(std::tie(a.mac.space, a.mac.accumulate, a.mac.strideH, a.mac.strideW, a.mac.kh, a.mac.kw,
+                           a.mac.pad, a.mac.requantize, a.mac.shift, a.mac.channels, a.mac.filters,
+                           a.mac.multiplier, a.mac.inH, a.mac.inW, a.mac.outH, a.mac.outW, a.mac.in,
+                           a.mac.weights, a.mac.out, a.mac.out8),
+                  std::tie(b.mac.space, b.mac.accumulate, b.mac.strideH, b.mac.strideW, b.mac.kh, b.mac.kw,
+                           b.mac.pad, b.mac.requantize, b.mac.shift, b.mac.channels, b.mac.filters,
+                           b.mac.multiplier, b.mac.inH, b.mac.inW, b.mac.outH, b.mac.outW, b.mac.in,
+                           b.mac.weights, b.mac.out, b.mac.out8));
         return;
     case OpKind::Nop:
     case OpKind::DmaWait:

@@ -89,6 +89,28 @@ INSTANTIATE_TEST_SUITE_P(
 // INT8 on the K1 (plan.dtype i8): a layer moves a quarter of f32's bytes and never beats its
 // compute bound (the X60's vwmacc.vx at e16 m2 does 32 MACs in 4 cycles, as many a cycle as vfmacc
 // at e32 m1).
+// Strides that differ between rows and columns (ONNX strides [2, 1], [1, 3]): each layer's
+// outputs equal the reference and its output map is (H + 2·pad_h − kh) / stride_h + 1 rows by
+// (W + 2·pad_w − kw) / stride_w + 1 columns.
+TEST(RvvConv, StridesPerAxisEqualTheReference) {
+    const std::string path = "/tmp/tessim-axis-strides-" + std::to_string(::getpid()) + ".yaml";
+    std::ofstream(path)
+        << "kernel: conv2d\nlayers:\n"
+           "  - {name: a, h: 17, w: 16, channels: 4, filters: 8, kh: 3, kw: 1, pad_h: 1, stride_h: 2, "
+           "stride_w: 1}\n"
+           "  - {name: b, h: 9, w: 16, channels: 8, filters: 8, k: 3, pad: 1, stride_h: 1, stride_w: 3}\n";
+    const auto j = runK1("--workload " + path + " --functional");
+    std::remove(path.c_str());
+    ASSERT_FALSE(j.is_null());
+    EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+    EXPECT_EQ(j["functional"]["elements"], 9 * 16 * 8 + 9 * 6 * 8);
+    ASSERT_EQ(j["layers"].size(), 2u);
+    EXPECT_EQ(j["layers"][0]["stride_h"], 2);
+    EXPECT_EQ(j["layers"][0]["stride_w"], 1);
+    EXPECT_EQ(j["layers"][1]["out_h"], 9);
+    EXPECT_EQ(j["layers"][1]["out_w"], 6);
+}
+
 TEST(RvvConv, Int8LayersMoveAQuarterOfTheBytesOfF32) {
     const std::string layer = "--workload resnet18-layer1 --set workload.h=14 --set workload.w=14";
     const auto i8 = runK1(layer + " --set plan.dtype=i8");

@@ -33,7 +33,7 @@ TEST(ConvPlanner, EstimateUsesTheArrayFormula) {
     // layer4 3×3: 512×7×7 → 512. One tile of all 49 pixels, 64 filters, 512 channels: WS maps
     // Sr = 512·9 = 4608 (144 row folds), Sc = 64 (1 column fold), T = 49: 144 × (2·32 + 64 + 49 − 2).
     // INT32 outputs: the array formula alone.
-    ConvShape s{7, 7, 512, 512, 3, 3, 1, 1, 1};
+    ConvShape s{7, 7, 512, 512, 3, 3, 1, 1, 1, 1};
     s.outBytes = 4;
     ConvTiling t{7, 7, 512, 64, LoopOrder::FiltersOuter};
     PlanEstimate e = estimatePlan(s, t, ConvStrategy::DoubleBuffer, npu());
@@ -41,7 +41,7 @@ TEST(ConvPlanner, EstimateUsesTheArrayFormula) {
     EXPECT_EQ(e.computeCycles, 8 * mapTile(32, 64, Dataflow::WeightStationary, 49, 64, 4608).cycles());
     // INT8 outputs: each tile's 64 × 49 outputs are requantised one 64-column row per cycle, 49
     // more cycles per tile (requantCycles, sim/machine/MacArrayMapping.h).
-    ConvShape s8{7, 7, 512, 512, 3, 3, 1, 1, 1};
+    ConvShape s8{7, 7, 512, 512, 3, 3, 1, 1, 1, 1};
     ASSERT_TRUE(s8.requantize());
     EXPECT_EQ(estimatePlan(s8, t, ConvStrategy::DoubleBuffer, npu()).computeCycles,
               e.computeCycles + 8u * 49u);
@@ -54,7 +54,7 @@ TEST(ConvPlanner, EstimateUsesTheArrayFormula) {
 // The array's SRAM bytes in closed form equal the per-tile counts summed (operandTraffic), and a
 // narrow SRAM makes the estimate SRAM-bound: never below those bytes at its bandwidth.
 TEST(ConvPlanner, EstimateAccountsForSramBandwidth) {
-    ConvShape s{56, 56, 64, 64, 3, 3, 1, 1, 1};  // layer1, INT8 outputs
+    ConvShape s{56, 56, 64, 64, 3, 3, 1, 1, 1, 1};  // layer1, INT8 outputs
     ConvTiling t{14, 28, 32, 64, LoopOrder::FiltersOuter};
     std::uint64_t sum = 0;
     for (std::uint32_t c = 0; c < 2; ++c)
@@ -83,7 +83,7 @@ TEST(ConvPlanner, EstimateAccountsForSramBandwidth) {
 }
 
 TEST(ConvPlanner, FetchesFollowTheLoopOrder) {
-    ConvShape s{56, 56, 64, 128, 3, 3, 1, 1, 1};
+    ConvShape s{56, 56, 64, 128, 3, 3, 1, 1, 1, 1};
     const std::uint64_t W = 128ull * 64 * 9, in1 = inputFetchBytes(s, ConvTiling{56, 56, 64, 128});
     // Whole channels, 4 spatial tiles, 2 filter groups.
     ConvTiling f{28, 28, 64, 64, LoopOrder::FiltersOuter}, sp{28, 28, 64, 64, LoopOrder::SpatialOuter};
@@ -100,7 +100,7 @@ TEST(ConvPlanner, FetchesFollowTheLoopOrder) {
 
 TEST(ConvPlanner, DeepLayerFetchesWeightsOnce) {
     // The case: layer4 3×3 must not re-fetch its 2.36 MB of weights per spatial tile.
-    ConvShape s{7, 7, 512, 512, 3, 3, 1, 1, 1};
+    ConvShape s{7, 7, 512, 512, 3, 3, 1, 1, 1, 1};
     ConvTiling t;
     std::string msg;
     ASSERT_TRUE(planTiling(s, ConvStrategy::DoubleBuffer, TileRequest{}, npu(), t, msg)) << msg;

@@ -1,6 +1,6 @@
 // Random small conv2d shapes (seeded, so every run draws the same ones): padding up to 5 with
-// kernels from 1 (pad > k), square and rectangular kernels with padding per dimension, strides up
-// to 5 (stride > k), 1×1 maps, every strategy, tiles chosen
+// kernels from 1 (pad > k), square and rectangular kernels with padding and stride per dimension,
+// strides up to 5 (stride > k), 1×1 maps, every strategy, tiles chosen
 // by the planner or forced small. Each shape either runs functionally, bit-exact against the
 // direct convolution, or is refused at configuration time (ConfigError) — and only when the
 // kernel does not fit the padded input. Each simulation runs in a forked child (one SystemC
@@ -24,14 +24,15 @@ namespace tessim {
 namespace {
 
 struct Shape {
-    unsigned h, w, c, f, kh, kw, stride, padH, padW;
+    unsigned h, w, c, f, kh, kw, strideH, strideW, padH, padW;
     std::string plan;
     std::vector<std::string> extra;
     std::string describe() const {
         std::string s = "h " + std::to_string(h) + " w " + std::to_string(w) + " c " + std::to_string(c) +
                         " f " + std::to_string(f) + " kernel " + std::to_string(kh) + "×" +
-                        std::to_string(kw) + " stride " + std::to_string(stride) + " pad " +
-                        std::to_string(padH) + "×" + std::to_string(padW) + " plan " + plan;
+                        std::to_string(kw) + " stride " + std::to_string(strideH) + "×" +
+                        std::to_string(strideW) + " pad " + std::to_string(padH) + "×" +
+                        std::to_string(padW) + " plan " + plan;
         for (const auto& e : extra)
             s += " " + e;
         return s;
@@ -61,12 +62,16 @@ Result runInChild(const Shape& s) {
             r.workload = "conv1080p";
             r.plan = s.plan;
             r.functional = true;
-            r.sets = {
-                "workload.h=" + std::to_string(s.h),           "workload.w=" + std::to_string(s.w),
-                "workload.channels=" + std::to_string(s.c),    "workload.filters=" + std::to_string(s.f),
-                "workload.kh=" + std::to_string(s.kh),         "workload.kw=" + std::to_string(s.kw),
-                "workload.stride=" + std::to_string(s.stride), "workload.pad_h=" + std::to_string(s.padH),
-                "workload.pad_w=" + std::to_string(s.padW)};
+            r.sets = {"workload.h=" + std::to_string(s.h),
+                      "workload.w=" + std::to_string(s.w),
+                      "workload.channels=" + std::to_string(s.c),
+                      "workload.filters=" + std::to_string(s.f),
+                      "workload.kh=" + std::to_string(s.kh),
+                      "workload.kw=" + std::to_string(s.kw),
+                      "workload.stride_h=" + std::to_string(s.strideH),
+                      "workload.stride_w=" + std::to_string(s.strideW),
+                      "workload.pad_h=" + std::to_string(s.padH),
+                      "workload.pad_w=" + std::to_string(s.padW)};
             r.sets.insert(r.sets.end(), s.extra.begin(), s.extra.end());
             auto report = runSimulation(r);
             const auto& f = report["functional"];
@@ -116,7 +121,8 @@ void drawAndRun(std::uint32_t seed, int count, bool square, unsigned minRan) {
         s.f = pick(1, 6);
         s.kh = pick(1, 6);
         s.kw = square ? s.kh : pick(1, 6);
-        s.stride = pick(1, 5);
+        s.strideH = pick(1, 5);
+        s.strideW = square ? s.strideH : pick(1, 5);
         s.padH = pick(0, 5);
         s.padW = square ? s.padH : pick(0, 5);
         s.plan = plans[pick(0, 2)];
@@ -147,7 +153,7 @@ TEST(ConvShapeProperty, EveryLegalShapeRunsBitExactOrIsRefusedUpFront) {
     drawAndRun(20261130, 400, true, 250);
 }
 
-// Rectangular kernels and padding that differs between the dimensions.
+// Rectangular kernels, and strides and padding that differ between the dimensions.
 TEST(ConvShapeProperty, EveryLegalRectangularShapeRunsBitExactOrIsRefusedUpFront) {
     drawAndRun(20261201, 150, false, 90);
 }

@@ -109,7 +109,7 @@ TEST(GroupedConv, DepthwiseUtilisationEqualsClosedFormOfPerGroupMapping) {
 // The planner's figures for a grouped layer are `groups` times those of one group; its time is
 // one pipeline through all of them.
 TEST(GroupedConv, PlannerFiguresAreGroupsTimesOneGroup) {
-    ConvShape s{28, 28, 96, 192, 3, 3, 2, 1, 1};
+    ConvShape s{28, 28, 96, 192, 3, 3, 2, 2, 1, 1};
     s.groups = 48;
     const ConvShape one = s.group();
     EXPECT_EQ(one.channels, 2u);

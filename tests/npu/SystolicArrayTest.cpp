@@ -37,7 +37,7 @@ TEST(SystolicArray, OccupancyWorkAndFence) {
     Op op;
     op.kind = OpKind::MacTile;
     op.mac = MacTileArgs{};
-    op.mac.stride = 1;
+    op.mac.strideH = op.mac.strideW = 1;
     EXPECT_EQ(a.occupancy(op), 1u);  // fence
     op.mac.kh = op.mac.kw = 3;
     op.mac.channels = 64;
@@ -76,7 +76,7 @@ TEST(SystolicArray, RequantisationTakesOneArrayRowOfOutputsPerCycle) {
     Op op;
     op.kind = OpKind::MacTile;
     op.mac = MacTileArgs{};
-    op.mac.stride = 1;
+    op.mac.strideH = op.mac.strideW = 1;
     op.mac.kh = op.mac.kw = 3;
     op.mac.channels = 64;
     op.mac.filters = 48;
@@ -106,7 +106,7 @@ TEST(ConvGeometry, HaloSpans) {
 }
 
 TEST(ConvGeometry, PlannerFitsAndFailsClearly) {
-    ConvShape s{540, 960, 64, 64, 3, 3, 1, 1, 1};
+    ConvShape s{540, 960, 64, 64, 3, 3, 1, 1, 1, 1};
     PlannerMachine m;
     m.sramBytes = 1 << 20;
     m.ddrBytesPerSecond = 34e9;

@@ -39,7 +39,7 @@ Columns sumColumns(const ConvShape& s, std::uint32_t tile, double burst) {
         return bytes == 0 ? 0 : (offset + bytes + b - 1) / b * b - offset / b * b;
     };
     for (std::uint32_t o = 0; o < wo; o += tile) {
-        const TileSpan t = tileSpan(o, tile, s.outW(), s.w, s.kw, s.stride, s.padW);
+        const TileSpan t = tileSpan(o, tile, s.outW(), s.w, s.kw, s.strideW, s.padW);
         c.valid += t.valid;
         if (exactIn)
             c.inBus += bus(static_cast<std::uint64_t>(t.i0 + t.padBefore), t.valid);
@@ -92,8 +92,8 @@ TileSpan tileSpan(std::uint32_t o0, std::uint32_t tile, std::uint32_t outSize, s
 SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy) {
     SramLayout l;
     l.slots = strategy == ConvStrategy::DoubleBuffer ? 2 : 1;
-    std::uint64_t inH = std::uint64_t{t.th - 1} * s.stride + s.kh,
-                  inW = std::uint64_t{t.tw - 1} * s.stride + s.kw;
+    std::uint64_t inH = std::uint64_t{t.th - 1} * s.strideH + s.kh,
+                  inW = std::uint64_t{t.tw - 1} * s.strideW + s.kw;
     l.inBytes = align64(std::uint64_t{t.tc} * inH * inW);
     l.weightBytes = align64(std::uint64_t{t.tf} * t.tc * s.taps());
     l.outBytes = align64(std::uint64_t{t.tf} * t.th * t.tw * s.outBytes);
@@ -221,8 +221,8 @@ std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned r
 std::uint64_t inputFetchBytes(const ConvShape& s, const ConvTiling& t) {
     if (s.groups > 1)
         return s.groups * inputFetchBytes(s.group(), t);
-    return refetch(s, t).input * s.channels * sumValid(t.th, s.outH(), s.h, s.kh, s.stride, s.padH) *
-           sumValid(t.tw, s.outW(), s.w, s.kw, s.stride, s.padW);
+    return refetch(s, t).input * s.channels * sumValid(t.th, s.outH(), s.h, s.kh, s.strideH, s.padH) *
+           sumValid(t.tw, s.outW(), s.w, s.kw, s.strideW, s.padW);
 }
 
 std::uint64_t weightFetchBytes(const ConvShape& s, const ConvTiling& t) {
@@ -302,7 +302,7 @@ PlanEstimate estimateWith(const ConvShape& s, const ConvTiling& t, ConvStrategy 
                    rows * (rowBytes + m.dmaBurst - 1) / m.dmaBurst};
     };
     auto time = [&](const Dma& d) { return std::max(d.bytes / bw, d.requests * m.ddrRequestSeconds); };
-    const double inRow = std::min<double>(s.w, double(t.tw - 1) * s.stride + s.kw);
+    const double inRow = std::min<double>(s.w, double(t.tw - 1) * s.strideW + s.kw);
     // Rows of burst-aligned images: their bus bytes exactly (Columns); else on average.
     const double inBus = double(refetch(s, t).input * s.channels * rowsValid * cols.inBus) * G,
                  outBus = double(s.filters) * ho * double(cols.outBus) * G;
@@ -354,7 +354,7 @@ PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy 
                           const PlannerMachine& m) {
     // Groups one after the other, each its own small convolution.
     const ConvShape g = s.group();
-    return estimateWith(g, t, strategy, m, sumValid(t.th, g.outH(), g.h, g.kh, g.stride, g.padH),
+    return estimateWith(g, t, strategy, m, sumValid(t.th, g.outH(), g.h, g.kh, g.strideH, g.padH),
                         sumColumns(g, t.tw, m.ddrBurst), arraySramBytes(g, t, m.rows, m.cols, m.dataflow),
                         s.groups);
 }
@@ -385,7 +385,7 @@ bool planTiling(const ConvShape& layer, ConvStrategy strategy, const TileRequest
     std::vector<std::uint64_t> rowsFor(ths.size());
     std::vector<Columns> colsFor(tws.size());
     for (std::size_t i = 0; i < ths.size(); ++i)
-        rowsFor[i] = sumValid(ths[i], ho, s.h, s.kh, s.stride, s.padH);
+        rowsFor[i] = sumValid(ths[i], ho, s.h, s.kh, s.strideH, s.padH);
     for (std::size_t i = 0; i < tws.size(); ++i)
         colsFor[i] = sumColumns(s, tws[i], m.ddrBurst);
     const bool ws = m.dataflow == Dataflow::WeightStationary;

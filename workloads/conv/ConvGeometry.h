@@ -1,4 +1,4 @@
-// Shapes of a convolution layer and of its tiles (halo: H_in_tile = (H_out_tile − 1)·S + K),
+// Shapes of a convolution layer and of its tiles (halo: H_in_tile = (H_out_tile − 1)·S_H + K_H),
 // the SRAM footprint of a tiling and the planner that picks a tiling that fits.
 #pragma once
 
@@ -16,15 +16,17 @@ namespace tessim {
 // convolution; depthwise when groups = channels): filter f sees only the channels/groups input
 // channels of its group f / (filters/groups). Weights are filters × channels/groups × kh × kw.
 // The kernel is kh rows by kw columns; padH rows of zeros above and below the input, padW columns
-// left and right; one stride in both directions.
+// left and right; the window moves strideH rows down and strideW columns across (ONNX's strides).
 struct ConvShape {
-    std::uint32_t h = 0, w = 0, channels = 0, filters = 0, kh = 0, kw = 0, stride = 1, padH = 0, padW = 0;
+    std::uint32_t h = 0, w = 0, channels = 0, filters = 0, kh = 0, kw = 0, strideH = 1, strideW = 1, padH = 0,
+                  padW = 0;
     std::uint32_t outBytes = 1;
     std::uint32_t groups = 1;
     bool requantize() const { return outBytes == 1; }
     std::uint64_t outputs() const { return std::uint64_t{outH()} * outW() * filters; }
-    std::uint32_t outH() const { return (h + 2 * padH - kh) / stride + 1; }
-    std::uint32_t outW() const { return (w + 2 * padW - kw) / stride + 1; }
+    std::uint32_t outH() const { return (h + 2 * padH - kh) / strideH + 1; }
+    std::uint32_t outW() const { return (w + 2 * padW - kw) / strideW + 1; }
+    bool squareStride() const { return strideH == strideW; }
     std::uint64_t taps() const { return std::uint64_t{kh} * kw; }  // kernel positions per channel
     bool padded() const { return padH > 0 || padW > 0; }
     std::uint32_t groupChannels() const { return channels / groups; }
@@ -47,11 +49,11 @@ template <class F> void forEachInputTap(const ConvShape& s, std::uint64_t pixel,
     const auto oy = static_cast<std::int64_t>(pixel / s.outW()),
                ox = static_cast<std::int64_t>(pixel % s.outW());
     for (std::uint32_t ky = 0; ky < s.kh; ++ky) {
-        const std::int64_t iy = oy * s.stride - s.padH + ky;
+        const std::int64_t iy = oy * s.strideH - s.padH + ky;
         if (iy < 0 || iy >= s.h)
             continue;
         for (std::uint32_t kx = 0; kx < s.kw; ++kx) {
-            const std::int64_t ix = ox * s.stride - s.padW + kx;
+            const std::int64_t ix = ox * s.strideW - s.padW + kx;
             if (ix >= 0 && ix < s.w)
                 f(static_cast<std::uint64_t>(iy) * s.w + static_cast<std::uint64_t>(ix),
                   std::uint64_t{ky} * s.kw + kx);

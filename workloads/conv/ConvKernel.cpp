@@ -378,7 +378,7 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
                             " ({}{}×{}×{} → {} filters, k {}, stride {}, pad {}{}, strategy {})", layer,
                             p.s.channels, p.s.h, p.s.w, p.s.filters,
                             p.s.kh == p.s.kw ? std::to_string(p.s.kh) : fmt::format("{}×{}", p.s.kh, p.s.kw),
-                            p.s.stride,
+                            strideText(p.s),
                             p.s.padH == p.s.padW ? std::to_string(p.s.padH)
                                                  : fmt::format("{}×{}", p.s.padH, p.s.padW),
                             p.s.groups > 1 ? fmt::format(", groups {}", p.s.groups) : "", p.strategyName),

@@ -14,18 +14,19 @@ std::uint64_t inputBytes(const ConvParams& p) {
     return std::uint64_t{p.s.channels} * p.s.h * p.s.w;
 }
 std::uint64_t touchedInputBytes(const ConvParams& p) {
-    auto touched = [&](std::uint32_t in, std::uint32_t out, std::uint32_t kernel, std::uint32_t pad) {
+    auto touched = [&](std::uint32_t in, std::uint32_t out, std::uint32_t kernel, std::uint32_t stride,
+                       std::uint32_t pad) {
         std::vector<bool> used(in, false);
         for (std::uint32_t o = 0; o < out; ++o)
             for (std::uint32_t k = 0; k < kernel; ++k) {
-                std::int64_t i = std::int64_t{o} * p.s.stride + k - pad;
+                std::int64_t i = std::int64_t{o} * stride + k - pad;
                 if (i >= 0 && i < in)
                     used[static_cast<std::size_t>(i)] = true;
             }
         return static_cast<std::uint64_t>(std::count(used.begin(), used.end(), true));
     };
-    return std::uint64_t{p.s.channels} * touched(p.s.h, p.s.outH(), p.s.kh, p.s.padH) *
-           touched(p.s.w, p.s.outW(), p.s.kw, p.s.padW);
+    return std::uint64_t{p.s.channels} * touched(p.s.h, p.s.outH(), p.s.kh, p.s.strideH, p.s.padH) *
+           touched(p.s.w, p.s.outW(), p.s.kw, p.s.strideW, p.s.padW);
 }
 nlohmann::ordered_json shapeJson(const ConvParams& p) {
     nlohmann::ordered_json j;
@@ -40,7 +41,7 @@ nlohmann::ordered_json shapeJson(const ConvParams& p) {
         j["kh"] = p.s.kh;
         j["kw"] = p.s.kw;
     }
-    j["stride"] = p.s.stride;
+    writeStride(j, p.s);
     if (p.s.padH == p.s.padW) {
         j["pad"] = p.s.padH;
     } else {

@@ -49,7 +49,7 @@ void checkConvLayer(const ConvParams& p, FunctionalMemory& memory, bool listed, 
     for (std::uint64_t i = 0; i < weights.size(); ++i)
         weights[i] = testInt8(i, p.saltW());
     // Direct convolution: output (f, y, x) sums, over the cg channels ch of f's group and (ky, kx),
-    // the weight times the input at (y·stride + ky − padH, x·stride + kx − padW), zero in the
+    // the weight times the input at (y·strideH + ky − padH, x·strideW + kx − padW), zero in the
     // padding. The receptive field of (y, x) in a group is gathered once, in the weights' order,
     // for every filter of that group.
     const std::uint64_t taps = std::uint64_t{cg} * s.taps();
@@ -61,7 +61,7 @@ void checkConvLayer(const ConvParams& p, FunctionalMemory& memory, bool listed, 
         for (std::uint32_t g = 0; g < s.groups; ++g) {
             for (std::uint32_t ch = 0; ch < cg; ++ch)
                 for (std::uint32_t ky = 0; ky < s.kh; ++ky) {
-                    const std::int64_t iy = std::int64_t{y} * s.stride + ky - s.padH;
+                    const std::int64_t iy = std::int64_t{y} * s.strideH + ky - s.padH;
                     const std::uint64_t c = std::uint64_t{g} * cg + ch;
                     rows[std::uint64_t{ch} * s.kh + ky] =
                         iy < 0 || iy >= s.h ? nullptr
@@ -71,7 +71,7 @@ void checkConvLayer(const ConvParams& p, FunctionalMemory& memory, bool listed, 
                 const std::uint32_t pair = std::min(2u, wo - x);  // two outputs share the weights' loads
                 std::int16_t* f = field.data();
                 for (std::uint32_t j = 0; j < pair; ++j) {
-                    const std::int64_t left = std::int64_t{x + j} * s.stride - s.padW;  // column of kx = 0
+                    const std::int64_t left = std::int64_t{x + j} * s.strideW - s.padW;  // column of kx = 0
                     const bool inside = left >= 0 && left + s.kw <= s.w;
                     for (const std::int16_t* row : rows)
                         for (std::uint32_t kx = 0; kx < s.kw; ++kx) {

@@ -12,10 +12,28 @@ void readWindow(config::Reader& r, ConvShape& s) {
     const std::uint32_t k = r.has("kh") && r.has("kw") && !r.has("k") ? 0 : r.get<std::uint32_t>("k", kernel);
     s.kh = r.has("kh") ? r.get<std::uint32_t>("kh", kernel) : k;
     s.kw = r.has("kw") ? r.get<std::uint32_t>("kw", kernel) : k;
-    s.stride = r.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 255});
+    // The stride likewise: stride in both directions, stride_h down and stride_w across (read, and
+    // so echoed in the report, only when written).
+    const Range<std::uint32_t> strides{1, 255};
+    const std::uint32_t stride = r.get<std::uint32_t>("stride", 1u, strides);
+    s.strideH = r.has("stride_h") ? r.get<std::uint32_t>("stride_h", strides) : stride;
+    s.strideW = r.has("stride_w") ? r.get<std::uint32_t>("stride_w", strides) : stride;
     const std::uint32_t pad = r.get<std::uint32_t>("pad", 0u, padding);
     s.padH = r.get<std::uint32_t>("pad_h", pad, padding);
     s.padW = r.get<std::uint32_t>("pad_w", pad, padding);
+}
+
+void writeStride(nlohmann::ordered_json& j, const ConvShape& s) {
+    if (s.squareStride()) {
+        j["stride"] = s.strideH;
+    } else {
+        j["stride_h"] = s.strideH;
+        j["stride_w"] = s.strideW;
+    }
+}
+
+std::string strideText(const ConvShape& s) {
+    return s.squareStride() ? std::to_string(s.strideH) : fmt::format("{}×{}", s.strideH, s.strideW);
 }
 
 std::string repeatedLayerName(const std::string& name, std::size_t first) {

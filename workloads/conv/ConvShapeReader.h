@@ -1,10 +1,12 @@
 // One convolution layer's shape from a workload map (its top level, or an entry of its `layers`
-// list): h, w, channels, filters, k (or kh and kw), stride, pad (or pad_h and pad_w), groups. Shared
-// by every conv2d row, so a layer reads the same on every chip.
+// list): h, w, channels, filters, k (or kh and kw), stride (or stride_h and stride_w), pad (or pad_h
+// and pad_w), groups. Shared by every conv2d row, so a layer reads the same on every chip.
 #pragma once
 
 #include <map>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "sim/config/Reader.h"
 #include "workloads/conv/ConvGeometry.h"
@@ -12,8 +14,14 @@
 namespace tessim {
 
 ConvShape readConvShape(config::Reader& r);
-// A window's keys (a convolution's or a pool's): k (or kh and kw), stride, pad (or pad_h, pad_w).
+// A window's keys (a convolution's or a pool's): k (or kh and kw), stride (or stride_h, stride_w),
+// pad (or pad_h, pad_w).
 void readWindow(config::Reader& r, ConvShape& s);
+// The stride as a report writes it: `stride` when it is the same in both directions (the key that
+// reads it back), else `stride_h` and `stride_w`.
+void writeStride(nlohmann::ordered_json& j, const ConvShape& s);
+// "2" or "2×1" (rows × columns), for messages.
+std::string strideText(const ConvShape& s);
 // Entry `index` of a `layers` list: its `name` (layer<index> when left out). Reports, traces and
 // comparisons key layers by name, so a name given twice is refused at the second; `seen` maps the
 // names read so far to their entry.

@@ -128,10 +128,10 @@ private:
         return true;
     }
     TileSpan spanH(const Step& st) const {
-        return tileSpan(st.h * p_.t.th, p_.t.th, p_.s.outH(), p_.s.h, p_.s.kh, p_.s.stride, p_.s.padH);
+        return tileSpan(st.h * p_.t.th, p_.t.th, p_.s.outH(), p_.s.h, p_.s.kh, p_.s.strideH, p_.s.padH);
     }
     TileSpan spanW(const Step& st) const {
-        return tileSpan(st.w * p_.t.tw, p_.t.tw, p_.s.outW(), p_.s.w, p_.s.kw, p_.s.stride, p_.s.padW);
+        return tileSpan(st.w * p_.t.tw, p_.t.tw, p_.s.outW(), p_.s.w, p_.s.kw, p_.s.strideW, p_.s.padW);
     }
     std::uint32_t chunk(std::uint32_t index, std::uint32_t tile, std::uint32_t total) const {
         return std::min(tile, total - index * tile);
@@ -147,7 +147,8 @@ private:
         op.mac = MacTileArgs{};
         op.mac.space = p_.sram->id;
         op.mac.accumulate = st.c > 0;
-        op.mac.stride = static_cast<std::uint8_t>(p_.s.stride);
+        op.mac.strideH = static_cast<std::uint8_t>(p_.s.strideH);
+        op.mac.strideW = static_cast<std::uint8_t>(p_.s.strideW);
         op.mac.kh = static_cast<std::uint8_t>(p_.s.kh);
         op.mac.kw = static_cast<std::uint8_t>(p_.s.kw);
         op.mac.pad = static_cast<std::uint8_t>(std::max(p_.s.padH, p_.s.padW));

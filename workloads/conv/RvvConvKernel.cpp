@@ -348,13 +348,13 @@ private:
         const auto oy = static_cast<std::int64_t>(m / s.outW()), ox = static_cast<std::int64_t>(m % s.outW());
         const std::uint64_t row = p_.column(t_) + pixel_ * l.k() * elem;
         for (std::uint32_t ky = 0; ky < s.kh; ++ky) {
-            const std::int64_t iy = oy * s.stride - s.padH + ky;
+            const std::int64_t iy = oy * s.strideH - s.padH + ky;
             const std::uint64_t dst = row + std::uint64_t{ky} * s.kw * gc * elem;
             if (iy < 0 || iy >= s.h) {
                 copy(out, std::nullopt, 0, dst, s.kw * gc);
                 continue;
             }
-            const std::int64_t ix0 = ox * s.stride - s.padW;
+            const std::int64_t ix0 = ox * s.strideW - s.padW;
             const auto kx0 = static_cast<std::uint32_t>(std::clamp<std::int64_t>(-ix0, 0, s.kw));
             const auto kx1 = static_cast<std::uint32_t>(std::clamp<std::int64_t>(s.w - ix0, kx0, s.kw));
             auto at = [&](std::uint32_t kx) {
@@ -447,7 +447,7 @@ public:
             j["filters"] = l.s.filters;
             j["kh"] = l.s.kh;
             j["kw"] = l.s.kw;
-            j["stride"] = l.s.stride;
+            writeStride(j, l.s);
             j["pad_h"] = l.s.padH;
             j["pad_w"] = l.s.padW;
             j["groups"] = l.s.groups;
@@ -603,8 +603,8 @@ private:
         fp.int8 = l.int8;
         auto x = [&](std::uint64_t i) {
             const std::uint64_t c = i % gc, kx = i / gc % s.kw, ky = i / gc / s.kw;
-            const std::int64_t iy = oy * s.stride - s.padH + static_cast<std::int64_t>(ky);
-            const std::int64_t ix = ox * s.stride - s.padW + static_cast<std::int64_t>(kx);
+            const std::int64_t iy = oy * s.strideH - s.padH + static_cast<std::int64_t>(ky);
+            const std::int64_t ix = ox * s.strideW - s.padW + static_cast<std::int64_t>(kx);
             if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w)
                 return 0.0;
             return value((static_cast<std::uint64_t>(iy) * s.w + static_cast<std::uint64_t>(ix)) *

@@ -110,7 +110,7 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
     s.w = r.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1 << 16});
     s.channels = r.get<std::uint32_t>("channels", Range<std::uint32_t>{1, 65535});
     s.filters = s.groups = s.channels;
-    s.kh = s.kw = s.stride = 1;
+    s.kh = s.kw = s.strideH = s.strideW = 1;
     if (l.op == VectorLayerOp::MaxPool || l.op == VectorLayerOp::AveragePool) {
         readWindow(r, s);
         // ONNX requires a pad smaller than the window: every output then covers an input element.

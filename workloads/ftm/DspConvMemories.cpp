@@ -39,7 +39,7 @@ DspConvMemories findDspConvMemories(config::Reader& plan, const TargetInfo& targ
     if (!m.scalarMemory.cache && smNeed > smSize)
         plan.fail("cores",
                   fmt::format("{} filters of {}×{}×{} per core need {} B of SM, which holds {} B",
-                              p.maxFiltersPerCore(), p.channels, p.k, p.k, smNeed, smSize),
+                              p.maxFiltersPerCore(), p.channels, p.kh, p.kw, smNeed, smSize),
                   config::Shortfall::Capacity);
     return m;
 }

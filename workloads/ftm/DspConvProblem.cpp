@@ -1,5 +1,7 @@
 #include "workloads/ftm/DspConvProblem.h"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "sim/ir/ElementArithmetic.h"
@@ -24,11 +26,25 @@ DspConvProblem readDspConvProblem(config::Reader& w) {
     w.get<std::string>("source", std::string());
     p.h = w.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1u << 16});
     p.w = w.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1u << 16});
-    p.k = w.get<std::uint32_t>("k", Range<std::uint32_t>{1, 32});
-    p.s = w.get<std::uint32_t>("stride", 1u, Range<std::uint32_t>{1, 8});
+    // k (both ways) or kh and kw; stride or stride_h and stride_w; pad or pad_h and pad_w, as the
+    // npu's and the K1's conv2d read them. The key both ways is read (and echoed in the report) only
+    // where an axis of its own is not written.
+    const Range<std::uint32_t> kernel{1, 32}, stride{1, 8}, padding{0, 32};
+    const auto perAxis = [&](const char* both, const char* first, const char* second, std::uint32_t& a,
+                             std::uint32_t& b, std::optional<std::uint32_t> fallback,
+                             const Range<std::uint32_t>& range) {
+        const std::uint32_t shared = w.has(first) && w.has(second) && !w.has(both)
+                                         ? 0
+                                         : (fallback ? w.get<std::uint32_t>(both, *fallback, range)
+                                                     : w.get<std::uint32_t>(both, range));
+        a = w.has(first) ? w.get<std::uint32_t>(first, range) : shared;
+        b = w.has(second) ? w.get<std::uint32_t>(second, range) : shared;
+    };
+    perAxis("k", "kh", "kw", p.kh, p.kw, std::nullopt, kernel);
+    perAxis("stride", "stride_h", "stride_w", p.sh, p.sw, 1u, stride);
     p.channels = w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 4096});
     p.filters = w.get<std::uint32_t>("filters", 1u, Range<std::uint32_t>{1, 4096});
-    p.pad = w.get<std::uint32_t>("pad", 0u, Range<std::uint32_t>{0, 32});
+    perAxis("pad", "pad_h", "pad_w", p.padH, p.padW, 0u, padding);
     // Grouped layers (an ONNX model's) are refused; ungrouped ones need not say so.
     if (w.has("groups")) {
         const auto groups = w.get<std::uint32_t>("groups", Range<std::uint32_t>{1, 65535});
@@ -49,13 +65,14 @@ DspConvProblem readDspConvProblem(config::Reader& w) {
             if (w.has(key))
                 w.get<std::string>(key);
     }
-    if (p.k > p.hp() || p.k > p.wp())
-        w.fail("k", fmt::format("kernel {}×{} is larger than the {}×{} input with padding {}", p.k, p.k, p.h,
-                                p.w, p.pad));
+    if (p.kh > p.hp() || p.kw > p.wp())
+        w.fail(p.kh > p.hp() ? (w.has("kh") ? "kh" : "k") : (w.has("kw") ? "kw" : "k"),
+               fmt::format("kernel {}×{} is larger than the {}×{} input with padding {}×{}", p.kh, p.kw, p.h,
+                           p.w, p.padH, p.padW));
     w.finish();
     p.elem = dtypeBytes(p.dtype);
-    p.ho = (p.hp() - p.k) / p.s + 1;
-    p.wo = (p.wp() - p.k) / p.s + 1;
+    p.ho = (p.hp() - p.kh) / p.sh + 1;
+    p.wo = (p.wp() - p.kw) / p.sw + 1;
     return p;
 }
 
@@ -76,15 +93,30 @@ nlohmann::ordered_json resolvedConvWorkload(const DspConvProblem& p) {
     j["kernel"] = "conv2d";
     j["h"] = p.h;
     j["w"] = p.w;
-    j["k"] = p.k;
-    j["stride"] = p.s;
+    // One key where one suffices (reports before per-axis windows read the same).
+    if (p.kh == p.kw) {
+        j["k"] = p.kh;
+    } else {
+        j["kh"] = p.kh;
+        j["kw"] = p.kw;
+    }
+    if (p.sh == p.sw) {
+        j["stride"] = p.sh;
+    } else {
+        j["stride_h"] = p.sh;
+        j["stride_w"] = p.sw;
+    }
     j["channels"] = p.channels;
     j["filters"] = p.filters;
     j["dtype"] = std::string(dtypeName(p.dtype));
     if (!p.modelDtype.empty() && p.modelDtype != dtypeName(p.dtype))
         j["model_dtype"] = p.modelDtype;  // the network's type; the layer ran in `dtype`
-    if (p.pad > 0)
-        j["pad"] = p.pad;
+    if (p.padH == p.padW && p.padH > 0) {
+        j["pad"] = p.padH;
+    } else if (p.padH != p.padW) {
+        j["pad_h"] = p.padH;
+        j["pad_w"] = p.padW;
+    }
     return j;
 }
 

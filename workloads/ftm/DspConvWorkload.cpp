@@ -86,17 +86,17 @@ void DspConvWorkload::addLoopStats(StatsTree& stats, const ModuloSchedule& sched
 
 double DspConvWorkload::input(std::uint64_t c, std::uint64_t y, std::uint64_t x) const {
     const DspConvProblem& p = problem_;
-    if (y < p.pad || y >= p.pad + p.h || x < p.pad || x >= p.pad + p.w)
+    if (y < p.padH || y >= p.padH + p.h || x < p.padW || x >= p.padW + p.w)
         return 0.0;
-    return testValue(p.dtype, (c * p.h + y - p.pad) * p.w + x - p.pad, 0);
+    return testValue(p.dtype, (c * p.h + y - p.padH) * p.w + x - p.padW, 0);
 }
 
 double DspConvWorkload::reference(std::uint32_t f, std::uint32_t r, std::uint32_t o) const {
     const DspConvProblem& p = problem_;
     double acc = 0.0;
     for (std::uint64_t e = 0; e < p.coefficientsPerFilter(); ++e) {
-        const std::uint64_t c = e / (p.k * p.k), ky = e / p.k % p.k, kx = e % p.k;
-        const double x = input(c, std::uint64_t{r} * p.s + ky, std::uint64_t{o} * p.s + kx);
+        const std::uint64_t c = e / p.taps(), ky = e / p.kw % p.kh, kx = e % p.kw;
+        const double x = input(c, std::uint64_t{r} * p.sh + ky, std::uint64_t{o} * p.sw + kx);
         const double weight = testValue(p.dtype, f * p.coefficientsPerFilter() + e, 1);
         acc = e == 0 ? mulIn(p.dtype, x, weight) : fmaIn(p.dtype, x, weight, acc);
     }

@@ -212,8 +212,8 @@ private:
     // Input row and column of tap `tap` of output pixel (oy, ox), or false over the padding.
     bool tapAt(std::uint32_t oy, std::uint32_t ox, unsigned tap, std::uint32_t& iy, std::uint32_t& ix) const {
         const ConvShape& s = p_.s();
-        const std::int64_t y = std::int64_t{oy} * s.stride - s.padH + tap / s.kw;
-        const std::int64_t x = std::int64_t{ox} * s.stride - s.padW + tap % s.kw;
+        const std::int64_t y = std::int64_t{oy} * s.strideH - s.padH + tap / s.kw;
+        const std::int64_t x = std::int64_t{ox} * s.strideW - s.padW + tap % s.kw;
         if (y < 0 || y >= s.h || x < 0 || x >= s.w)
             return false;
         iy = static_cast<std::uint32_t>(y);
@@ -393,15 +393,15 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     const std::uint64_t widest = largestSlice(p.channels), tallest = largestSlice(bands);
     // Input rows a block of n output rows reads, inside the map.
     auto inRows = [&](std::uint32_t r0, std::uint32_t r1) {
-        const std::int64_t first = std::max<std::int64_t>(0, std::int64_t{r0} * s.stride - s.padH);
+        const std::int64_t first = std::max<std::int64_t>(0, std::int64_t{r0} * s.strideH - s.padH);
         const std::int64_t last =
-            std::min<std::int64_t>(s.h, std::int64_t{r1 - 1} * s.stride - s.padH + s.kh);
+            std::min<std::int64_t>(s.h, std::int64_t{r1 - 1} * s.strideH - s.padH + s.kh);
         return std::pair<std::uint32_t, std::uint32_t>{
             static_cast<std::uint32_t>(first),
             static_cast<std::uint32_t>(std::max<std::int64_t>(0, last - first))};
     };
     auto need = [&](std::uint32_t n) {
-        const std::uint64_t in = std::uint64_t{(n - 1) * s.stride + s.kh} * s.w * widest * p.elem;
+        const std::uint64_t in = std::uint64_t{(n - 1) * s.strideH + s.kh} * s.w * widest * p.elem;
         const std::uint64_t out = std::uint64_t{n} * s.outW() * widest * p.elem;
         return 2 * (alignUp(in, 128) + alignUp(out, 128));
     };
@@ -431,7 +431,7 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     for (unsigned i = 0; i < 2; ++i) {
         p.inBuf[i] =
             layout.allocate(fmt::format("input block {}", i),
-                            std::uint64_t{(p.blockRows - 1) * s.stride + s.kh} * s.w * widest * p.elem);
+                            std::uint64_t{(p.blockRows - 1) * s.strideH + s.kh} * s.w * widest * p.elem);
         p.outBuf[i] = layout.allocate(fmt::format("output block {}", i),
                                       std::uint64_t{p.blockRows} * s.outW() * widest * p.elem);
     }

@@ -84,18 +84,27 @@ struct Im2colParams : DspConvProblem {
 
     std::uint64_t rows() const { return coefficientsPerFilter(); }  // rows of the expanded matrix
     std::uint64_t expandedElements() const { return rows() * ho * wo; }
-    // Outputs o with o·s + offset − pad in [0, size): [first(offset), last(offset, size)).
-    std::uint32_t first(std::uint32_t offset) const { return offset >= pad ? 0 : (pad - offset + s - 1) / s; }
-    std::uint32_t last(std::uint32_t offset, std::uint32_t size, std::uint32_t outs) const {
+    // Output rows r with r·sh + ky − padH in [0, h): [firstRow(ky), lastRow(ky)); the columns
+    // likewise along w.
+    static std::uint32_t first(std::uint32_t offset, std::uint32_t s, std::uint32_t pad) {
+        return offset >= pad ? 0 : (pad - offset + s - 1) / s;
+    }
+    static std::uint32_t last(std::uint32_t offset, std::uint32_t size, std::uint32_t outs, std::uint32_t s,
+                              std::uint32_t pad) {
         return std::min<std::uint32_t>(outs, (size + pad - offset + s - 1) / s);
     }
+    std::uint32_t firstRow(std::uint32_t ky) const { return first(ky, sh, padH); }
+    std::uint32_t lastRow(std::uint32_t ky) const { return last(ky, h, ho, sh, padH); }
+    std::uint32_t firstColumn(std::uint32_t kx) const { return first(kx, sw, padW); }
+    std::uint32_t lastColumn(std::uint32_t kx) const { return last(kx, w, wo, sw, padW); }
+    bool padded() const { return padH > 0 || padW > 0; }
     // Expanded elements that come from the map (the rest is padding: zeros).
     std::uint64_t mapElements() const {
         std::uint64_t n = 0;
-        for (std::uint32_t ky = 0; ky < k; ++ky)
-            for (std::uint32_t kx = 0; kx < k; ++kx) {
-                const std::uint32_t r0 = first(ky), r1 = last(ky, h, ho), o0 = first(kx),
-                                    o1 = last(kx, w, wo);
+        for (std::uint32_t ky = 0; ky < kh; ++ky)
+            for (std::uint32_t kx = 0; kx < kw; ++kx) {
+                const std::uint32_t r0 = firstRow(ky), r1 = lastRow(ky), o0 = firstColumn(kx),
+                                    o1 = lastColumn(kx);
                 n += std::uint64_t{r1 > r0 ? r1 - r0 : 0} * (o1 > o0 ? o1 - o0 : 0);
             }
         return n * channels;
@@ -243,12 +252,12 @@ private:
         bool empty() const { return r1 <= r0 || o1 <= o0; }
     };
     Window window(const Block& blk, unsigned e) const {
-        const unsigned ky = e / p_.k % p_.k, kx = e % p_.k;
+        const unsigned ky = e / p_.kw % p_.kh, kx = e % p_.kw;
         Window v;
-        v.r0 = std::max(blk.r0, p_.first(ky));
-        v.r1 = std::min(blk.r1, p_.last(ky, p_.h, p_.ho));
-        v.o0 = p_.first(kx);
-        v.o1 = p_.last(kx, p_.w, p_.wo);
+        v.r0 = std::max(blk.r0, p_.firstRow(ky));
+        v.r1 = std::min(blk.r1, p_.lastRow(ky));
+        v.o0 = p_.firstColumn(kx);
+        v.o1 = p_.lastColumn(kx);
         return v;
     }
     void expand(std::vector<Op>& out, unsigned b) const {
@@ -256,7 +265,7 @@ private:
         const std::uint64_t cols = blockColumns(blk);
         const std::uint64_t rowBytes = std::uint64_t{p_.w} * p_.elem;
         for (unsigned e = 0; e < p_.rows(); ++e) {
-            const unsigned c = e / (p_.k * p_.k), ky = e / p_.k % p_.k, kx = e % p_.k;
+            const unsigned c = static_cast<unsigned>(e / p_.taps()), ky = e / p_.kw % p_.kh, kx = e % p_.kw;
             const Window v = window(blk, e);
             if (v.empty())
                 continue;
@@ -264,20 +273,21 @@ private:
                 const std::uint8_t from = p_.fromAm ? p_.am : p_.ddr;
                 const std::uint64_t src =
                     (p_.fromAm ? p_.mapAm : p_.ddrIn) +
-                    (std::uint64_t{c} * p_.h + std::uint64_t{v.r0} * p_.s + ky - p_.pad) * rowBytes +
-                    (std::uint64_t{v.o0} * p_.s + kx - p_.pad) * p_.elem;
+                    (std::uint64_t{c} * p_.h + std::uint64_t{v.r0} * p_.sh + ky - p_.padH) * rowBytes +
+                    (std::uint64_t{v.o0} * p_.sw + kx - p_.padW) * p_.elem;
                 const std::uint64_t dst = p_.xBuf[b % 2] + std::uint64_t{e} * cols * p_.elem +
                                           (std::uint64_t{v.r0 - blk.r0} * p_.wo + v.o0) * p_.elem;
                 const std::uint32_t n = v.o1 - v.o0;
                 Op op;
-                if (p_.s == 1)
+                // A row of the window is contiguous at column stride 1, else gathered element by element.
+                if (p_.sw == 1)
                     op = dmaCopy(kInputTag + b % 2, 0, {n * p_.elem, v.r1 - v.r0, 1},
-                                 {from, src, static_cast<std::int64_t>(rowBytes)},
+                                 {from, src, static_cast<std::int64_t>(p_.sh * rowBytes)},
                                  {p_.am, dst, static_cast<std::int64_t>(p_.wo * p_.elem)});
                 else
                     op = dmaCopy(kInputTag + b % 2, 0, {p_.elem, n, v.r1 - v.r0},
-                                 {from, src, static_cast<std::int64_t>(p_.s * p_.elem),
-                                  static_cast<std::int64_t>(p_.s * rowBytes)},
+                                 {from, src, static_cast<std::int64_t>(p_.sw * p_.elem),
+                                  static_cast<std::int64_t>(p_.sh * rowBytes)},
                                  {p_.am, dst, static_cast<std::int64_t>(p_.elem),
                                   static_cast<std::int64_t>(p_.wo * p_.elem)});
                 op.dma.group = p_.group;
@@ -321,7 +331,7 @@ private:
         }
         if (core_ == 0)
             expand(out, 0);
-        if (p_.pad > 0)
+        if (p_.padded())
             zeroPadding(out, 0);
         if (mine > 0)
             out.push_back(bundle(dmaWait(kWeightsTag)));
@@ -335,7 +345,7 @@ private:
         if (core_ == 0 && block_ + 1 < p_.blocks.size())
             expand(out, static_cast<unsigned>(block_ + 1));
         // This core's loops on the buffer of block + 1 (block − 1's) have ended: its padding.
-        if (p_.pad > 0 && block_ + 1 < p_.blocks.size())
+        if (p_.padded() && block_ + 1 < p_.blocks.size())
             zeroPadding(out, static_cast<unsigned>(block_ + 1));
         if (block_ >= 2)
             out.push_back(bundle(dmaWait(kOutputTag + block_ % 2)));
@@ -449,7 +459,7 @@ public:
                 cycles += pass.ne + std::ceil(chunks / b.unroll) * b.schedule.ii + b.schedule.length;
             }
         const double perElement =
-            p_.s > 1 && !p_.fromAm ? std::max<double>(p_.elem, p_.ddrBurstBytes) : p_.elem;
+            p_.sw > 1 && !p_.fromAm ? std::max<double>(p_.elem, p_.ddrBurstBytes) : p_.elem;
         const double expanded = static_cast<double>(p_.mapElements()) * perElement;
         if (p_.fromAm) {
             const double am = p_.amBytesPerSecond > 0 ? expanded / p_.amBytesPerSecond : 0.0;

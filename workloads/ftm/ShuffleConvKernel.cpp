@@ -354,6 +354,24 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     ShuffleParams p;
     Reader w = workloadReader(workload);
     static_cast<DspConvProblem&>(p) = readDspConvProblem(w);
+    // Lanes hold output columns and kernel rows pass over input rows alike: one window both ways.
+    if (!p.squareWindow()) {
+        const auto written = [&](std::initializer_list<const char*> keys) {
+            for (const char* key : keys)
+                if (w.has(key))
+                    return key;
+            return *keys.begin();
+        };
+        w.fail(p.kh != p.kw   ? written({"kh", "kw"})
+               : p.sh != p.sw ? written({"stride_h", "stride_w"})
+                              : written({"pad_h", "pad_w"}),
+               fmt::format("the shuffle convolution runs one kernel size, stride and padding both ways, not "
+                           "kernel {}×{}, stride {}×{}, pad {}×{}; plan strategy im2col runs it",
+                           p.kh, p.kw, p.sh, p.sw, p.padH, p.padW));
+    }
+    p.k = p.kh;
+    p.s = p.sh;
+    p.pad = p.padH;
 
     PlanReader planReader(plan);
     Reader& pl = planReader.reader;
