@@ -315,8 +315,8 @@ public:
                 j["groups"] = shape.value("channels", 1u);
                 j["kh"] = window("kh", "k", "h");
                 j["kw"] = window("kw", "k", "w");
-                j.erase("stride_h");
-                j.erase("stride_w");
+                for (const char* key : {"stride", "stride_h", "stride_w"})
+                    j.erase(key);
                 const auto stride = [&](const char* axis) {
                     return pool && !global ? shape.value(axis, shape.value("stride", 1u)) : 1u;
                 };

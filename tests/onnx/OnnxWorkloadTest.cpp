@@ -509,7 +509,8 @@ TEST(OnnxWorkload, TruncatedOrForeignFilesAreRefusedWithExitTwo) {
 
 // Conv attributes beyond the conv2d kernel's shapes are listed with the reason, not dropped;
 // auto_pad SAME is the symmetric padding it gives; padding unlike on a dimension's two sides runs
-// as the input grown by the difference; an auto_pad ONNX does not define is not VALID.
+// as the input grown by the difference; strides per axis are the layer's stride_h and stride_w; an
+// auto_pad ONNX does not define is not VALID.
 TEST(OnnxLayers, ConvAttributesOutsideTheKernelAreListedWithTheReason) {
     test::InMemoryOnnxGraph m("m.onnx");
     m.tensor("x", {1, 4, 9, 9});
@@ -524,16 +525,19 @@ TEST(OnnxLayers, ConvAttributesOutsideTheKernelAreListedWithTheReason) {
     conv("sideways", {}, "SIDEWAYS");
     const config::Node tree = onnxWorkloadTree(m.g);
     const auto& layers = tree.find("layers")->items();
-    ASSERT_EQ(layers.size(), 3u);
+    ASSERT_EQ(layers.size(), 4u);
     EXPECT_EQ(layers[0].find("name")->scalar(), "same");
     EXPECT_EQ(layers[0].find("pad")->scalar(), "1");
     EXPECT_EQ(layers[1].find("name")->scalar(), "asymmetric");
     EXPECT_EQ(layers[1].find("pad")->scalar(), "0");
     EXPECT_EQ(layers[1].find("h")->scalar(), "10");
+    EXPECT_EQ(layers[2].find("name")->scalar(), "strides");
+    EXPECT_EQ(layers[2].find("stride_h")->scalar(), "1");
+    EXPECT_EQ(layers[2].find("stride_w")->scalar(), "2");
+    EXPECT_EQ(layers[2].find("stride"), nullptr);
     const auto& left = tree.find("not_simulated")->items();
-    ASSERT_EQ(left.size(), 2u);
-    EXPECT_NE(left[0].find("reason")->scalar().find("strides"), std::string::npos);
-    EXPECT_EQ(left[1].find("reason")->scalar(),
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_EQ(left[0].find("reason")->scalar(),
               "auto_pad 'SIDEWAYS', which ONNX does not define (NOTSET, SAME_UPPER, SAME_LOWER, VALID)");
     EXPECT_EQ(left[0].find("flops")->scalar(), std::to_string(2 * 8 * 81 * 4 * 9));
 }
@@ -616,6 +620,30 @@ struct LayerRows {
         return v ? v->scalar() : std::string("(none)");
     }
 };
+
+// A pool's strides per axis become its layer's stride_h and stride_w (one stride where they agree).
+TEST(OnnxLayers, PoolStridesPerAxisBecomeTheLayersStrideHAndStrideW) {
+    test::InMemoryOnnxGraph m("m.onnx");
+    m.tensor("x", {1, 4, 9, 9});
+    m.tensor("c", {8, 4, 3, 3});
+    m.tensor("z", {1, 8, 7, 7});
+    m.g.nodes.push_back(OnnxNode{"Conv", "conv", {"x", "c"}, {"z"}, {}, {}, {}});  // a MAC layer to run
+    m.tensor("y", {1, 8, 3, 6});
+    m.node("MaxPool", "tall", {{"kernel_shape", {3, 2}}, {"strides", {2, 1}}});
+    m.node("AveragePool", "even", {{"kernel_shape", {3, 3}}, {"strides", {2, 2}}});
+    m.tensor("v", {1, 8, 3, 3});
+    m.g.nodes.back().outputs = {"v"};
+    for (std::size_t i = 1; i < m.g.nodes.size(); ++i)
+        m.g.nodes[i].inputs = {"z"};
+    const config::Node tree = onnxWorkloadTree(m.g);
+    const auto& layers = tree.find("layers")->items();
+    ASSERT_EQ(layers.size(), 3u);
+    EXPECT_EQ(layers[1].find("stride_h")->scalar(), "2");
+    EXPECT_EQ(layers[1].find("stride_w")->scalar(), "1");
+    EXPECT_EQ(layers[1].find("stride"), nullptr);
+    EXPECT_EQ(layers[2].find("stride")->scalar(), "2");
+    EXPECT_EQ(layers[2].find("stride_h"), nullptr);
+}
 
 // Element-wise and pooling nodes become vector layers with their shapes, Clip's bounds and the
 // node's FLOPs and bytes; the attributes the RVV pools do not run are listed with the reason.

@@ -14,6 +14,9 @@ gives every Conv, Gemm and MatMul node (what tessim's layers must equal).
                small-external.data (ONNX external data)
   gates        gated activations: Conv, SiLU (Sigmoid and Mul), a pointwise Conv, Tanh, Div by a
                constant, GlobalAveragePool, Flatten, Gemm — every node simulated on the K1
+  axes         windows that differ between H and W, as Inception's factorised layers: 1×7 and 7×1
+               Convs, a Conv at strides [2, 1], a MaxPool 3×2 at strides [1, 2], a Conv dilated
+               [2, 3] at strides [2, 2] (phases of strides 1 and 2), GlobalAveragePool, Gemm
 
 Weights are zeros: tessim reads shapes only. Usage: make_models.py OUT_DIR [NAME...]
 """
@@ -125,6 +128,24 @@ def gates():
     return g.model([1, 8, 12, 12], g.gemm(x, 16, 10, "fc"), [1, 10])
 
 
+def axes():
+    g = Graph("axes")
+
+    def conv(x, cin, cout, kernel, strides, pads, name, dilations=(1, 1)):
+        w = g.weight(name + ".weight", [cout, cin, *kernel])
+        b = g.weight(name + ".bias", [cout])
+        return g.node("Conv", [x, w, b], name, kernel_shape=list(kernel), strides=list(strides), pads=list(pads),
+                      dilations=list(dilations))
+
+    x = g.node("Relu", [conv("input", 8, 16, (1, 7), (1, 1), (0, 3, 0, 3), "conv1x7")], "relu1x7")
+    x = conv(x, 16, 16, (7, 1), (1, 1), (3, 0, 3, 0), "conv7x1")
+    x = conv(x, 16, 24, (3, 3), (2, 1), (1, 1, 1, 1), "tall")
+    x = g.node("MaxPool", [x], "pool", kernel_shape=[3, 2], strides=[1, 2])
+    x = conv(x, 24, 16, (3, 3), (2, 2), (2, 3, 2, 3), "dilated", dilations=(2, 3))
+    x = g.node("Flatten", [g.node("GlobalAveragePool", [x], "avgpool")], "flatten", axis=1)
+    return g.model([1, 8, 17, 17], g.gemm(x, 16, 10, "fc"), [1, 10])
+
+
 def qsmall():
     """An INT8 model as quantisation tools write it: QuantizeLinear, QLinearConv, a depthwise
     QLinearConv, a float Conv between DequantizeLinear nodes (the QDQ form, its weights an INT8
@@ -175,7 +196,8 @@ def shapes(model):
     return out
 
 
-MODELS = {"resnet18": resnet18, "mobilenetv2": mobilenetv2, "small": small, "qsmall": qsmall, "gates": gates}
+MODELS = {"resnet18": resnet18, "mobilenetv2": mobilenetv2, "small": small, "qsmall": qsmall, "gates": gates,
+          "axes": axes}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:

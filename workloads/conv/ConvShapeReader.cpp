@@ -12,10 +12,12 @@ void readWindow(config::Reader& r, ConvShape& s) {
     const std::uint32_t k = r.has("kh") && r.has("kw") && !r.has("k") ? 0 : r.get<std::uint32_t>("k", kernel);
     s.kh = r.has("kh") ? r.get<std::uint32_t>("kh", kernel) : k;
     s.kw = r.has("kw") ? r.get<std::uint32_t>("kw", kernel) : k;
-    // The stride likewise: stride in both directions, stride_h down and stride_w across (read, and
-    // so echoed in the report, only when written).
+    // The stride likewise: stride in both directions, stride_h down and stride_w across. A key is
+    // read, and so echoed in the report, only where it decides an axis.
     const Range<std::uint32_t> strides{1, 255};
-    const std::uint32_t stride = r.get<std::uint32_t>("stride", 1u, strides);
+    const std::uint32_t stride = r.has("stride_h") && r.has("stride_w") && !r.has("stride")
+                                     ? 1u
+                                     : r.get<std::uint32_t>("stride", 1u, strides);
     s.strideH = r.has("stride_h") ? r.get<std::uint32_t>("stride_h", strides) : stride;
     s.strideW = r.has("stride_w") ? r.get<std::uint32_t>("stride_w", strides) : stride;
     const std::uint32_t pad = r.get<std::uint32_t>("pad", 0u, padding);

@@ -23,8 +23,8 @@ using config::Node;
 
 // A layer of the conv2d kernel, or the reason a MAC node cannot be one.
 struct ConvLayer {
-    std::uint64_t h = 0, w = 0, channels = 0, filters = 0, kh = 1, kw = 1, stride = 1, padH = 0, padW = 0,
-                  groups = 1;
+    std::uint64_t h = 0, w = 0, channels = 0, filters = 0, kh = 1, kw = 1, strideH = 1, strideW = 1, padH = 0,
+                  padW = 0, groups = 1;
 };
 // Images a batched node runs one after the other (a layer row per image).
 constexpr std::int64_t kMaxBatch = 64;
@@ -63,8 +63,8 @@ std::string outOfRange(const ConvLayer& l) {
     if (l.channels > 65535 || l.filters > 65535)
         return fmt::format("{} channels / {} filters exceed the conv2d kernel's 65535", l.channels,
                            l.filters);
-    if (l.kh == 0 || l.kh > 255 || l.kw == 0 || l.kw > 255 || l.stride == 0 || l.stride > 255 ||
-        l.padH > 255 || l.padW > 255)
+    if (l.kh == 0 || l.kh > 255 || l.kw == 0 || l.kw > 255 || l.strideH == 0 || l.strideH > 255 ||
+        l.strideW == 0 || l.strideW > 255 || l.padH > 255 || l.padW > 255)
         return "kernel or stride outside 1..255, or padding above 255";
     if (l.groups == 0 || l.channels % l.groups != 0 || l.filters % l.groups != 0)
         return fmt::format("group {} does not divide {} channels and {} filters", l.groups, l.channels,
@@ -130,16 +130,16 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
         return m;
     }
     const std::int64_t dh = dilations[0], dw = dilations[1];
-    if (strides.size() != 2 || strides[0] != strides[1]) {
-        m.reason = "different strides in H and W";
+    if (strides.size() != 2) {
+        m.reason = "strides that are not two values (H, W)";
         return m;
     }
-    const std::int64_t s = strides[0];
+    const std::int64_t s[2] = {strides[0], strides[1]};  // H, W
     // Checked before the padding arithmetic below, which they keep far from overflow.
-    if (s < 1 || s > 255 || kh < 1 || kh > 255 || kw < 1 || kw > 255 || x->dims[2] > 65536 ||
-        x->dims[3] > 65536) {
-        m.reason = fmt::format("stride {} or kernel {}×{} outside 1..255, or a {}×{} image above 65536", s,
-                               kh, kw, x->dims[2], x->dims[3]);
+    if (s[0] < 1 || s[0] > 255 || s[1] < 1 || s[1] > 255 || kh < 1 || kh > 255 || kw < 1 || kw > 255 ||
+        x->dims[2] > 65536 || x->dims[3] > 65536) {
+        m.reason = fmt::format("strides {}×{} or kernel {}×{} outside 1..255, or a {}×{} image above 65536",
+                               s[0], s[1], kh, kw, x->dims[2], x->dims[3]);
         return m;
     }
     if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER") {
@@ -152,9 +152,9 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
     } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
         pads.clear();
         for (std::size_t d = 0; d < 2; ++d) {
-            const std::int64_t in = x->dims[2 + d], out = (in + s - 1) / s;
+            const std::int64_t in = x->dims[2 + d], out = (in + s[d] - 1) / s[d];
             const std::int64_t span = d == 0 ? dh * (kh - 1) + 1 : dw * (kw - 1) + 1;  // the dilated kernel
-            const std::int64_t total = std::max<std::int64_t>((out - 1) * s + span - in, 0);
+            const std::int64_t total = std::max<std::int64_t>((out - 1) * s[d] + span - in, 0);
             pads.push_back(autoPad == "SAME_UPPER" ? total / 2 : total - total / 2);
             pads.push_back(total - pads.back());
         }
@@ -183,7 +183,8 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
     l.filters = static_cast<std::uint64_t>(w->dims[0]);
     l.kh = static_cast<std::uint64_t>(kh);
     l.kw = static_cast<std::uint64_t>(kw);
-    l.stride = static_cast<std::uint64_t>(s);
+    l.strideH = static_cast<std::uint64_t>(s[0]);
+    l.strideW = static_cast<std::uint64_t>(s[1]);
     l.padH = static_cast<std::uint64_t>(std::min(pads[0], pads[2]));
     l.padW = static_cast<std::uint64_t>(std::min(pads[1], pads[3]));
     l.groups = static_cast<std::uint64_t>(group);
@@ -198,25 +199,18 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
     // Dilation: output row i reads the padded input's rows s·i + dh·u. With g = gcd(s, dh), the
     // rows i ≡ a (mod dh/g) all read rows ≡ s·a (mod dh): each such class is a convolution of the
     // input subsampled by dh, at stride s/g, through the undilated kernel (the polyphase, or
-    // space-to-batch, decomposition accelerators use for atrous convolution); columns alike. So
-    // (dh/gh)·(dw/gw) phases, the same MACs in all, the padding inside the phases' inputs; at
-    // stride 1, dh·dw phases of stride 1.
-    const std::int64_t gh = std::gcd(s, dh), gw = std::gcd(s, dw);
-    const std::int64_t sh = s / gh, sw = s / gw, phasesH = dh / gh, phasesW = dw / gw;
-    if (sh != sw) {
-        m.reason = fmt::format(
-            "dilation {}×{} with stride {}: its phases would take stride {} in H and {} in W (a layer "
-            "has one stride)",
-            dh, dw, s, sh, sw);
-        return m;
-    }
+    // space-to-batch, decomposition accelerators use for atrous convolution); columns alike, each
+    // axis with its own stride. So (dh/gh)·(dw/gw) phases, the same MACs in all, the padding inside
+    // the phases' inputs; at stride 1, dh·dw phases of stride 1.
+    const std::int64_t gh = std::gcd(s[0], dh), gw = std::gcd(s[1], dw);
+    const std::int64_t sh = s[0] / gh, sw = s[1] / gw, phasesH = dh / gh, phasesW = dw / gw;
     const std::int64_t hp = x->dims[2] + pads[0] + pads[2], wp = x->dims[3] + pads[1] + pads[3];
     const std::int64_t spanH = dh * (kh - 1) + 1, spanW = dw * (kw - 1) + 1;
     if (hp < spanH || wp < spanW) {
         m.reason = "the dilated kernel does not fit the padded input";
         return m;
     }
-    const std::int64_t ho = (hp - spanH) / s + 1, wo = (wp - spanW) / s + 1;
+    const std::int64_t ho = (hp - spanH) / s[0] + 1, wo = (wp - spanW) / s[1] + 1;
     for (std::int64_t a = 0; a < std::min(phasesH, ho); ++a)
         for (std::int64_t b = 0; b < std::min(phasesW, wo); ++b) {
             const std::int64_t rows = (ho - a + phasesH - 1) / phasesH,
@@ -224,7 +218,8 @@ Mapped mapConv(const OnnxGraph& g, const OnnxNode& n) {
             ConvLayer p = l;
             p.h = static_cast<std::uint64_t>(sh * (rows - 1) + kh);
             p.w = static_cast<std::uint64_t>(sw * (cols - 1) + kw);
-            p.stride = static_cast<std::uint64_t>(sh);
+            p.strideH = static_cast<std::uint64_t>(sh);
+            p.strideW = static_cast<std::uint64_t>(sw);
             p.padH = p.padW = 0;
             if (std::string r = outOfRange(p); !r.empty()) {
                 m.reason = r;
@@ -533,8 +528,9 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
             pads = {0, 0, 0, 0};
         if (kernel.size() != 2 || kernel[0] < 1 || kernel[0] > 255 || kernel[1] < 1 || kernel[1] > 255) {
             m.reason = "a 2-D kernel_shape within 1..255 is needed";
-        } else if (strides.size() != 2 || strides[0] != strides[1] || strides[0] < 1 || strides[0] > 255) {
-            m.reason = "different strides in H and W, or a stride outside 1..255";
+        } else if (strides.size() != 2 || strides[0] < 1 || strides[0] > 255 || strides[1] < 1 ||
+                   strides[1] > 255) {
+            m.reason = "strides that are not two values within 1..255";
         } else if (autoPad != "NOTSET" && autoPad != "VALID") {
             m.reason = fmt::format("auto_pad {} (explicit pads run)", autoPad);
         } else if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3] || pads[0] < 0 ||
@@ -559,7 +555,12 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
             set("kh", static_cast<std::uint64_t>(kernel[0]));
             set("kw", static_cast<std::uint64_t>(kernel[1]));
         }
-        set("stride", static_cast<std::uint64_t>(strides[0]));
+        if (strides[0] == strides[1]) {
+            set("stride", static_cast<std::uint64_t>(strides[0]));
+        } else {
+            set("stride_h", static_cast<std::uint64_t>(strides[0]));
+            set("stride_w", static_cast<std::uint64_t>(strides[1]));
+        }
         if (pads[0] == pads[1]) {
             set("pad", static_cast<std::uint64_t>(pads[0]));
         } else {
@@ -704,12 +705,13 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
                     Node row = Node::makeMap(at);
                     row.set("name", scalar(imageName(name, b, m.batch) + suffix, at));
                     row.set("op", scalar(n.op, at));
-                    std::vector<std::pair<const char*, std::uint64_t>> keys = {{"h", l.h},
-                                                                               {"w", l.w},
-                                                                               {"channels", l.channels},
-                                                                               {"filters", l.filters},
-                                                                               {"stride", l.stride}};
-                    // One key each for a square kernel and equal padding, as the conv2d kernel reads them.
+                    std::vector<std::pair<const char*, std::uint64_t>> keys = {
+                        {"h", l.h}, {"w", l.w}, {"channels", l.channels}, {"filters", l.filters}};
+                    // One key each where the axes agree, as the conv2d kernel reads them.
+                    if (l.strideH == l.strideW)
+                        keys.emplace_back("stride", l.strideH);
+                    else
+                        keys.insert(keys.end(), {{"stride_h", l.strideH}, {"stride_w", l.strideW}});
                     if (l.kh == l.kw)
                         keys.emplace_back("k", l.kh);
                     else
