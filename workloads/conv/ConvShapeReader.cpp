@@ -4,22 +4,24 @@
 
 namespace tessim {
 
+void readPerAxis(config::Reader& r, const char* both, const char* rows, const char* columns, std::uint32_t& h,
+                 std::uint32_t& w, std::optional<std::uint32_t> fallback,
+                 const config::Range<std::uint32_t>& range) {
+    const std::uint32_t shared = r.has(rows) && r.has(columns) && !r.has(both) ? 0
+                                 : fallback ? r.get<std::uint32_t>(both, *fallback, range)
+                                            : r.get<std::uint32_t>(both, range);
+    h = r.has(rows) ? r.get<std::uint32_t>(rows, range) : shared;
+    w = r.has(columns) ? r.get<std::uint32_t>(columns, range) : shared;
+}
+
 void readWindow(config::Reader& r, ConvShape& s) {
     using config::Range;
-    // k rows by k columns, unless kh (rows) or kw (columns) is written (k may then be left out when
-    // both are); the padding likewise: pad on every side, pad_h above and below, pad_w left and right.
-    const Range<std::uint32_t> kernel{1, 255}, padding{0, 255};
-    const std::uint32_t k = r.has("kh") && r.has("kw") && !r.has("k") ? 0 : r.get<std::uint32_t>("k", kernel);
-    s.kh = r.has("kh") ? r.get<std::uint32_t>("kh", kernel) : k;
-    s.kw = r.has("kw") ? r.get<std::uint32_t>("kw", kernel) : k;
-    // The stride likewise: stride in both directions, stride_h down and stride_w across. A key is
-    // read, and so echoed in the report, only where it decides an axis.
-    const Range<std::uint32_t> strides{1, 255};
-    const std::uint32_t stride = r.has("stride_h") && r.has("stride_w") && !r.has("stride")
-                                     ? 1u
-                                     : r.get<std::uint32_t>("stride", 1u, strides);
-    s.strideH = r.has("stride_h") ? r.get<std::uint32_t>("stride_h", strides) : stride;
-    s.strideW = r.has("stride_w") ? r.get<std::uint32_t>("stride_w", strides) : stride;
+    // k rows by k columns, unless kh (rows) or kw (columns) is written; the stride likewise (stride,
+    // stride_h down, stride_w across); the padding: pad on every side, pad_h above and below, pad_w
+    // left and right (both always read, so always echoed: reports before per-axis strides did).
+    const Range<std::uint32_t> padding{0, 255};
+    readPerAxis(r, "k", "kh", "kw", s.kh, s.kw, std::nullopt, Range<std::uint32_t>{1, 255});
+    readPerAxis(r, "stride", "stride_h", "stride_w", s.strideH, s.strideW, 1u, Range<std::uint32_t>{1, 255});
     const std::uint32_t pad = r.get<std::uint32_t>("pad", 0u, padding);
     s.padH = r.get<std::uint32_t>("pad_h", pad, padding);
     s.padW = r.get<std::uint32_t>("pad_w", pad, padding);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,12 @@
 namespace tessim {
 
 ConvShape readConvShape(config::Reader& r);
+// A value per axis: `rows` and `columns` (kh and kw, stride_h and stride_w …), each defaulting to
+// `both` (k, stride …), which is read — and so echoed in the report — only where an axis is not
+// written; without a fallback, `both` is required then.
+void readPerAxis(config::Reader& r, const char* both, const char* rows, const char* columns, std::uint32_t& h,
+                 std::uint32_t& w, std::optional<std::uint32_t> fallback,
+                 const config::Range<std::uint32_t>& range);
 // A window's keys (a convolution's or a pool's): k (or kh and kw), stride (or stride_h, stride_w),
 // pad (or pad_h, pad_w).
 void readWindow(config::Reader& r, ConvShape& s);

@@ -1,12 +1,11 @@
 #include "workloads/ftm/DspConvProblem.h"
 
-#include <optional>
-
 #include <fmt/format.h>
 
 #include "sim/ir/ElementArithmetic.h"
 #include "workloads/common/KernelReaders.h"
 #include "workloads/common/MemoryLayout.h"
+#include "workloads/conv/ConvShapeReader.h"
 
 namespace tessim {
 
@@ -27,24 +26,13 @@ DspConvProblem readDspConvProblem(config::Reader& w) {
     p.h = w.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1u << 16});
     p.w = w.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1u << 16});
     // k (both ways) or kh and kw; stride or stride_h and stride_w; pad or pad_h and pad_w, as the
-    // npu's and the K1's conv2d read them. The key both ways is read (and echoed in the report) only
-    // where an axis of its own is not written.
+    // npu's and the K1's conv2d read them (readPerAxis).
     const Range<std::uint32_t> kernel{1, 32}, stride{1, 8}, padding{0, 32};
-    const auto perAxis = [&](const char* both, const char* first, const char* second, std::uint32_t& a,
-                             std::uint32_t& b, std::optional<std::uint32_t> fallback,
-                             const Range<std::uint32_t>& range) {
-        const std::uint32_t shared = w.has(first) && w.has(second) && !w.has(both)
-                                         ? 0
-                                         : (fallback ? w.get<std::uint32_t>(both, *fallback, range)
-                                                     : w.get<std::uint32_t>(both, range));
-        a = w.has(first) ? w.get<std::uint32_t>(first, range) : shared;
-        b = w.has(second) ? w.get<std::uint32_t>(second, range) : shared;
-    };
-    perAxis("k", "kh", "kw", p.kh, p.kw, std::nullopt, kernel);
-    perAxis("stride", "stride_h", "stride_w", p.sh, p.sw, 1u, stride);
+    readPerAxis(w, "k", "kh", "kw", p.kh, p.kw, std::nullopt, kernel);
+    readPerAxis(w, "stride", "stride_h", "stride_w", p.sh, p.sw, 1u, stride);
     p.channels = w.get<std::uint32_t>("channels", 1u, Range<std::uint32_t>{1, 4096});
     p.filters = w.get<std::uint32_t>("filters", 1u, Range<std::uint32_t>{1, 4096});
-    perAxis("pad", "pad_h", "pad_w", p.padH, p.padW, 0u, padding);
+    readPerAxis(w, "pad", "pad_h", "pad_w", p.padH, p.padW, 0u, padding);
     // Grouped layers (an ONNX model's) are refused; ungrouped ones need not say so.
     if (w.has("groups")) {
         const auto groups = w.get<std::uint32_t>("groups", Range<std::uint32_t>{1, 65535});
