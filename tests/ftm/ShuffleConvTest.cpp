@@ -142,6 +142,41 @@ TEST(ShuffleConv, TheSeedsOutputRowOrderEqualsTheReference) {
     }
 }
 
+// Windows that differ between rows and columns (an ONNX 1×7 layer, strides [2, 1], pads [2, 1]):
+// the lane phases and slides follow the column stride and the kernel's width, the row slots and
+// halos the row stride and its height. Each equals the reference in both row orders, resident and
+// double-buffered, on one core and four, with dealt and strided phases, and reports the layer's
+// FLOPs (2 · outputs · channels · kh · kw).
+TEST(ShuffleConv, WindowsPerAxisEqualTheReference) {
+    const std::vector<std::string> windows = {
+        "--set workload.kh=3 --set workload.kw=1 --set workload.pad_h=1 --set workload.pad_w=0",
+        "--set workload.kh=1 --set workload.kw=7 --set workload.pad_h=0 --set workload.pad_w=3",
+        "--set workload.k=3 --set workload.stride_h=2 --set workload.stride_w=1 --set workload.pad=1",
+        "--set workload.kh=5 --set workload.kw=3 --set workload.stride_h=2 --set workload.stride_w=3 "
+        "--set workload.pad_h=2 --set workload.pad_w=1",
+        "--set workload.kh=2 --set workload.kw=5 --set workload.stride_h=1 --set workload.stride_w=2 "
+        "--set workload.pad_w=2 --set workload.channels=2"};
+    const std::vector<std::string> plans = {"", "--set plan.row_order=output", "--set plan.buffering=double",
+                                            "--set plan.phases=strided_load", "--set plan.cores=4"};
+    for (const std::string& window : windows)
+        for (const std::string& plan : plans) {
+            SCOPED_TRACE(window + " " + plan);
+            const nlohmann::json r = conv(60, 53, 3, 4, 1, window + " " + plan);
+            checkInvariants(r);
+            EXPECT_EQ(r["plan"]["config"]["strategy"], "shuffle");
+            const auto& l = r["workload"]["config"];
+            const unsigned kh = l.value("kh", l.value("k", 0u)), kw = l.value("kw", l.value("k", 0u));
+            const unsigned sh = l.value("stride_h", l.value("stride", 1u)),
+                           sw = l.value("stride_w", l.value("stride", 1u));
+            const unsigned ph = l.value("pad_h", l.value("pad", 0u)),
+                           pw = l.value("pad_w", l.value("pad", 0u));
+            const std::uint64_t outputs =
+                std::uint64_t{(60 + 2 * ph - kh) / sh + 1} * ((53 + 2 * pw - kw) / sw + 1) * 4;
+            EXPECT_EQ(r["functional"]["elements"].get<std::uint64_t>(), outputs);
+            EXPECT_EQ(stat(r, "flops"), 2.0 * outputs * kh * kw * l.value("channels", 1u));
+        }
+}
+
 TEST(ShuffleConv, InputChannelsAccumulateInPassesAndEqualTheReference) {
     // Channel passes reload the partial sums; resident and double-buffered, one and three cores.
     checkInvariants(conv(40, 37, 3, 2, 1, "--set workload.channels=3"));

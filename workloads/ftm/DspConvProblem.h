@@ -36,8 +36,7 @@ struct DspConvProblem {
     std::uint32_t wp() const { return w + 2 * padW; }
     std::uint64_t taps() const { return std::uint64_t{kh} * kw; }
     std::uint64_t coefficientsPerFilter() const { return channels * taps(); }
-    // The same window in both directions (what the shuffle convolution runs).
-    bool squareWindow() const { return kh == kw && sh == sw && padH == padW; }
+    bool padded() const { return padH > 0 || padW > 0; }
     std::uint64_t macs() const { return std::uint64_t{ho} * wo * filters * coefficientsPerFilter(); }
     std::uint64_t inputElements() const { return std::uint64_t{channels} * h * w; }
 };

@@ -97,7 +97,6 @@ struct Im2colParams : DspConvProblem {
     std::uint32_t lastRow(std::uint32_t ky) const { return last(ky, h, ho, sh, padH); }
     std::uint32_t firstColumn(std::uint32_t kx) const { return first(kx, sw, padW); }
     std::uint32_t lastColumn(std::uint32_t kx) const { return last(kx, w, wo, sw, padW); }
-    bool padded() const { return padH > 0 || padW > 0; }
     // Expanded elements that come from the map (the rest is padding: zeros).
     std::uint64_t mapElements() const {
         std::uint64_t n = 0;

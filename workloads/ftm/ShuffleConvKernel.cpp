@@ -55,7 +55,7 @@ private:
         for (std::size_t b = 0; core_ == 0 && b < (p_.doubleBuffer ? 1 : p_.blocks.size()); ++b)
             if (p_.blocks[b].realRows > 0)
                 out.push_back(bundle(inputDma(static_cast<unsigned>(b))));
-        if (p_.pad > 0 && !p_.doubleBuffer)
+        if (p_.padded() && !p_.doubleBuffer)
             zeroPadding(out, p_.inBuf[0], 0, p_.hp());
         if (mine > 0)
             out.push_back(bundle(dmaWait(kWeightsTag)));
@@ -63,15 +63,15 @@ private:
     Op inputDma(unsigned b) const {
         const Block& blk = p_.blocks[b];
         const std::uint32_t rowBytes = p_.w * p_.elem;
-        if (p_.pad > 0) {
-            // Each map row into its padded AM row, at column pad; the padding is not fetched.
+        if (p_.padded()) {
+            // Each map row into its padded AM row, at column pad_w; the padding is not fetched.
             const std::uint64_t amRow = std::uint64_t{p_.wp()} * p_.elem;
             Op op = dmaCopy(blk.tag, 0, {rowBytes, blk.realRows, p_.channels},
                             {p_.ddr, p_.ddrIn + std::uint64_t{blk.real0} * rowBytes, rowBytes,
                              static_cast<std::int64_t>(std::uint64_t{p_.h} * rowBytes)},
                             {p_.am,
-                             blk.fetchAddr + (std::uint64_t{blk.real0} + p_.pad - blk.fetch0) * amRow +
-                                 std::uint64_t{p_.pad} * p_.elem,
+                             blk.fetchAddr + (std::uint64_t{blk.real0} + p_.padH - blk.fetch0) * amRow +
+                                 std::uint64_t{p_.padW} * p_.elem,
                              static_cast<std::int64_t>(amRow), static_cast<std::int64_t>(p_.inPlaneStride)});
             op.dma.group = p_.group;
             return op;
@@ -96,7 +96,7 @@ private:
         if (block_ >= 2)
             out.push_back(bundle(dmaWait(kOutputTag + block_ % 2)));
         // A reused buffer holds an earlier block's rows where this one has padding.
-        if (p_.pad > 0)
+        if (p_.padded())
             zeroPadding(out, p_.blocks[block_].inAddr, p_.blocks[block_].in0, p_.blocks[block_].inRows);
     }
     // Zeros in the padding of AM rows [row0, row0 + rows) (padded coordinates) of the buffer whose
@@ -113,15 +113,15 @@ private:
             for (std::uint32_t r = 0; r < rows; ++r) {
                 const std::uint32_t y = row0 + r;
                 const std::uint64_t rowAddr = plane + r * amRow;
-                if (y < p_.pad || y >= p_.pad + p_.h) {
+                if (y < p_.padH || y >= p_.padH + p_.h) {
                     fill(rowAddr, p_.wp());
                     continue;
                 }
-                const bool previousIsMap = r > 0 && y - 1 >= p_.pad;
+                const bool previousIsMap = r > 0 && y - 1 >= p_.padH;
                 if (!previousIsMap)  // else the previous row's fill covered this left padding
-                    fill(rowAddr, p_.pad);
-                const bool nextIsMap = r + 1 < rows && y + 1 < p_.pad + p_.h;
-                fill(rowAddr + (std::uint64_t{p_.pad} + p_.w) * p_.elem, nextIsMap ? 2 * p_.pad : p_.pad);
+                    fill(rowAddr, p_.padW);
+                const bool nextIsMap = r + 1 < rows && y + 1 < p_.padH + p_.h;
+                fill(rowAddr + (std::uint64_t{p_.padW} + p_.w) * p_.elem, nextIsMap ? 2 * p_.padW : p_.padW);
             }
         }
     }
@@ -134,16 +134,17 @@ private:
     void beginLoop(std::vector<Op>& out) override {
         const Pass& pass = p_.passes[pass_];
         for (unsigned j = 0; j < pass.kp; ++j)
-            for (unsigned kx = 0; kx < p_.k; ++kx)
-                out.push_back(coefficientLoad(p_.scalarMemory, p_, core_, filter_,
-                                              (std::uint64_t{pass.channel} * p_.k + pass.k0 + j) * p_.k + kx,
-                                              scalarReg(j * p_.k + kx)));
+            for (unsigned kx = 0; kx < p_.kw; ++kx)
+                out.push_back(
+                    coefficientLoad(p_.scalarMemory, p_, core_, filter_,
+                                    (std::uint64_t{pass.channel} * p_.kh + pass.k0 + j) * p_.kw + kx,
+                                    scalarReg(j * p_.kw + kx)));
         body_ = &p_.body(pass.kp);
         const Block& blk = p_.blocks[block_];
         rows_ = blk.r1 - blk.r0;
         strips_ = (p_.chunks + body_->unroll - 1) / body_->unroll;
         // An iteration per input row of the strip, or per output row (output-row order).
-        perStrip_ = p_.outputRowOrder ? rows_ : (rows_ - 1) * p_.s + pass.kp;
+        perStrip_ = p_.outputRowOrder ? rows_ : (rows_ - 1) * p_.sh + pass.kp;
         lastIteration_ = ~std::uint64_t{0};
         const std::uint64_t iterations = std::uint64_t{strips_} * perStrip_;
         startLoop(out, body_->schedule, body_->byResidue, iterations);
@@ -182,11 +183,11 @@ private:
         // which: input-row order, input row y feeds output row (y − j) / S; output-row order,
         // iteration y is output row y, through every kernel row.
         auto feeds = [&](unsigned kj) {
-            return p_.outputRowOrder || (y >= kj && (y - kj) % p_.s == 0 && (y - kj) / p_.s < rows_);
+            return p_.outputRowOrder || (y >= kj && (y - kj) % p_.sh == 0 && (y - kj) / p_.sh < rows_);
         };
-        auto outputRow = [&](unsigned kj) { return p_.outputRowOrder ? y : (y - kj) / p_.s; };
+        auto outputRow = [&](unsigned kj) { return p_.outputRowOrder ? y : (y - kj) / p_.sh; };
         // The input row (of the pass, from the block's first) a load of body row b.j reads.
-        const std::uint64_t inputRow = p_.outputRowOrder ? std::uint64_t{y} * p_.s + b.j : y;
+        const std::uint64_t inputRow = p_.outputRowOrder ? std::uint64_t{y} * p_.sh + b.j : y;
         auto rowSlot = [&](unsigned r) {
             return static_cast<std::uint8_t>(b.u * body_->rowSlots +
                                              (std::uint64_t{g} * rows_ + r) % body_->rowSlots);
@@ -195,22 +196,22 @@ private:
         case BodyRole::Load: {
             // Dealt phases: register p of the chunk's S contiguous ones; else phase p, strided.
             const std::uint64_t col =
-                std::uint64_t{c} * p_.lanes * p_.s + (p_.dealPhases ? std::uint64_t{b.p} * p_.lanes : b.p);
+                std::uint64_t{c} * p_.lanes * p_.sw + (p_.dealPhases ? std::uint64_t{b.p} * p_.lanes : b.p);
             // Written in place (VectorOps.h's set… forms): materialise() is this stream's hot path.
             setVectorLoad(op, p_.dtype, valueReg(j, i), p_.am,
                           blk.inAddr + pass.channel * p_.inPlaneStride +
                               ((std::uint64_t{pass.k0} + inputRow) * p_.wp() + col) * p_.elem,
                           p_.lanes);
-            if (p_.s > 1 && !p_.dealPhases)
-                op.stride = static_cast<std::int64_t>(p_.s * p_.elem);
+            if (p_.sw > 1 && !p_.dealPhases)
+                op.stride = static_cast<std::int64_t>(p_.sw * p_.elem);
             return true;
         }
         case BodyRole::Deal: {  // lanes p, p + S, p + 2S … of the chunk's S registers
             setVectorOp(op, OpKind::Slide, p_.dtype, p_.lanes);
             op.dst = valueReg(j, i);
-            for (unsigned t = 0; t < p_.s; ++t)
+            for (unsigned t = 0; t < p_.sw; ++t)
                 op.src[t] = valueReg(body_->sources[j][t], i);
-            op.stride = p_.s;
+            op.stride = p_.sw;
             op.imm = b.p;
             return true;
         }
@@ -219,7 +220,7 @@ private:
             op.dst = valueReg(j, i);
             op.src[0] = valueReg(body_->sources[j][0], i);
             op.src[1] = valueReg(body_->sources[j][1], i);
-            op.imm = b.kx / p_.s;
+            op.imm = b.kx / p_.sw;
             return true;
         }
         case BodyRole::Broadcast: {
@@ -227,7 +228,7 @@ private:
                 return false;
             setVectorOp(op, OpKind::Broadcast, p_.dtype, p_.lanes);
             op.dst = valueReg(j, i);
-            op.src[0] = scalarReg(b.j * p_.k + b.kx);
+            op.src[0] = scalarReg(b.j * p_.kw + b.kx);
             return true;
         }
         case BodyRole::Partial: {
@@ -247,7 +248,7 @@ private:
             op.dst = rowSlot(r);
             op.src[0] = valueReg(body_->sources[j][0], i);
             op.src[1] =
-                p_.explicitBroadcast ? valueReg(body_->sources[j][1], i) : scalarReg(b.j * p_.k + b.kx);
+                p_.explicitBroadcast ? valueReg(body_->sources[j][1], i) : scalarReg(b.j * p_.kw + b.kx);
             if (!opens)
                 op.src[2] = rowSlot(r);
             return true;
@@ -290,7 +291,7 @@ public:
         j["passes"] = p_.passes.size();
         j["unroll"] = p_.bodies.front().unroll;
         j["broadcast"] = p_.explicitBroadcast ? "explicit" : "operand";
-        if (p_.s > 1)
+        if (p_.sw > 1)
             j["phases"] = p_.dealPhases ? "shuffle" : "strided_load";
         j["row_order"] = p_.outputRowOrder ? "output" : "input";
         if (p_.scalarMemory.cache)
@@ -304,21 +305,21 @@ public:
     // drain. The input blocks overlap by K − S rows: their rows come from DDR once per block.
     double estimatedSeconds() const override {
         const bool partial = p_.passes.size() > 1;
-        const bool strided = p_.s > 1 && !p_.dealPhases;
+        const bool strided = p_.sw > 1 && !p_.dealPhases;
         const double load = strided ? p_.stridedLoadCycles : p_.loadCycles;
         double cycles = 0.0;
         for (const Block& blk : p_.blocks)
             for (const Pass& pass : p_.passes) {
                 const Body& b = p_.body(pass.kp);
-                const double inputLoads = p_.s * (b.unroll + (p_.dealPhases && p_.k <= p_.s ? 0.0 : 1.0)) *
+                const double inputLoads = p_.sw * (b.unroll + (p_.dealPhases && p_.kw <= p_.sw ? 0.0 : 1.0)) *
                                           (p_.outputRowOrder ? pass.kp : 1);
                 const double lsu = (inputLoads * load + (partial ? 2.0 : 1.0) * b.unroll * p_.loadCycles) /
                                    std::max(1u, p_.lsus);
                 const double ii = std::max<double>(b.schedule.ii, std::ceil(lsu));
                 const double strips = (p_.chunks + b.unroll - 1) / b.unroll;
                 const double perStrip =
-                    p_.outputRowOrder ? blk.r1 - blk.r0 : (blk.r1 - blk.r0 - 1.0) * p_.s + pass.kp;
-                cycles += pass.kp * p_.k + strips * perStrip * ii + b.schedule.length;
+                    p_.outputRowOrder ? blk.r1 - blk.r0 : (blk.r1 - blk.r0 - 1.0) * p_.sh + pass.kp;
+                cycles += pass.kp * p_.kw + strips * perStrip * ii + b.schedule.length;
             }
         const double halo = static_cast<double>(p_.inputDdrBytes()) - p_.inputElements() * p_.elem;
         return overlappedEstimate(cycles * p_.maxFiltersPerCore(), std::max(0.0, halo));
@@ -354,24 +355,6 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     ShuffleParams p;
     Reader w = workloadReader(workload);
     static_cast<DspConvProblem&>(p) = readDspConvProblem(w);
-    // Lanes hold output columns and kernel rows pass over input rows alike: one window both ways.
-    if (!p.squareWindow()) {
-        const auto written = [&](std::initializer_list<const char*> keys) {
-            for (const char* key : keys)
-                if (w.has(key))
-                    return key;
-            return *keys.begin();
-        };
-        w.fail(p.kh != p.kw   ? written({"kh", "kw"})
-               : p.sh != p.sw ? written({"stride_h", "stride_w"})
-                              : written({"pad_h", "pad_w"}),
-               fmt::format("the shuffle convolution runs one kernel size, stride and padding both ways, not "
-                           "kernel {}×{}, stride {}×{}, pad {}×{}; plan strategy im2col runs it",
-                           p.kh, p.kw, p.sh, p.sw, p.padH, p.padW));
-    }
-    p.k = p.kh;
-    p.s = p.sh;
-    p.pad = p.padH;
 
     PlanReader planReader(plan);
     Reader& pl = planReader.reader;
@@ -380,15 +363,16 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     p.buffering = pl.oneOf("buffering", {"auto", "single", "double"}, std::string("auto"));
     p.explicitBroadcast =
         pl.oneOf("broadcast", {"operand", "explicit"}, std::string("operand")) == "explicit";
-    // Stride S > 1: the lane phases dealt by the shuffle from contiguous loads (seed 003's shuffle
-    // mode configured by the stride; a deal reads S registers, an op names at most 3) or strided loads.
+    // Column stride S > 1: the lane phases dealt by the shuffle from contiguous loads (seed 003's
+    // shuffle mode configured by the stride; a deal reads S registers, an op names at most 3) or
+    // strided loads.
     const std::string phases = pl.oneOf("phases", {"auto", "shuffle", "strided_load"}, std::string("auto"));
-    if (phases == "shuffle" && p.s > 3)
+    if (phases == "shuffle" && p.sw > 3)
         pl.fail("phases",
                 fmt::format("the shuffle deals stride {}'s phases from {} registers, and a shuffle reads at "
                             "most 3; use phases: strided_load",
-                            p.s, p.s));
-    p.dealPhases = p.s > 1 && phases != "strided_load" && p.s <= 3;
+                            p.sw, p.sw));
+    p.dealPhases = p.sw > 1 && phases != "strided_load" && p.sw <= 3;
     // Input-row order (an input row into the K/S output rows it feeds) or seed 003's own.
     p.outputRowOrder = pl.oneOf("row_order", {"input", "output"}, std::string("input")) == "output";
     const std::uint32_t blockRows = pl.get<std::uint32_t>("block_rows", 0u);
@@ -438,20 +422,20 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     // Explicit broadcasts hold each element in a (rotating) vector register too: fewer per pass.
     const unsigned regs =
         std::min(p.explicitBroadcast ? kMaxBroadcastRegs : kMaxKernelRegs, p.scalarRegisters);
-    unsigned rowsPerPass = std::max(1u, std::min(p.k, regs / p.k));
+    unsigned rowsPerPass = std::max(1u, std::min(p.kh, regs / p.kw));
     // Output-row order holds every kernel row's input vectors of an iteration: as many rows as
     // the vector registers hold.
     if (p.outputRowOrder)
         rowsPerPass = largestFittingPass(p, rowsPerPass);
-    if (p.k > regs)
-        w.fail("k",
+    if (p.kw > regs)
+        w.fail(w.has("kw") ? "kw" : "k",
                fmt::format("a kernel row of {} elements exceeds the {} scalar registers for kernel "
                            "elements",
-                           p.k, regs),
+                           p.kw, regs),
                config::Shortfall::Registers);
     for (unsigned c = 0; c < p.channels; ++c)
-        for (unsigned k0 = 0; k0 < p.k; k0 += rowsPerPass)
-            p.passes.push_back(Pass{c, k0, std::min(rowsPerPass, p.k - k0)});
+        for (unsigned k0 = 0; k0 < p.kh; k0 += rowsPerPass)
+            p.passes.push_back(Pass{c, k0, std::min(rowsPerPass, p.kh - k0)});
     for (std::size_t i = 0; i < p.passes.size(); ++i) {
         bool known = false;
         for (const auto& b : p.bodies)
@@ -469,11 +453,11 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
 
     // AM: input rows (plus slack for the last vector's over-read) and the output rows of every
     // filter of a core; one buffer each when the whole map fits, else two blocks' worth each.
-    const std::uint64_t slack = (std::uint64_t{p.lanes} * (p.chunks + 1) * p.s + p.s) * p.elem;
+    const std::uint64_t slack = (std::uint64_t{p.lanes} * (p.chunks + 1) * p.sw + p.sw) * p.elem;
     const std::uint64_t inRow = std::uint64_t{p.wp()} * p.elem;
     const std::uint64_t outRows = std::uint64_t{p.maxFiltersPerCore()} * p.wo * p.elem;
     auto need = [&](std::uint32_t n, unsigned buffers) {
-        const std::uint64_t inRows = std::uint64_t{n - 1} * p.s + p.k;
+        const std::uint64_t inRows = std::uint64_t{n - 1} * p.sh + p.kh;
         return buffers * (alignUp(p.channels * inRows * inRow + slack, 128) + alignUp(n * outRows, 128));
     };
     p.doubleBuffer = p.buffering == "double" || (p.buffering == "auto" && need(p.ho, 1) > amSize);
@@ -491,7 +475,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
             rows = (p.ho + 1) / 2;  // forced double buffering: at least two blocks
         // Smaller blocks shorten the first fetch and the last write-back that nothing hides, at
         // K − S halo rows each: as for resident bands, an eighth of the map, at least 4·K rows.
-        rows = std::min(rows, std::max((p.ho + kResidentBands - 1) / kResidentBands, 4 * p.k));
+        rows = std::min(rows, std::max((p.ho + kResidentBands - 1) / kResidentBands, 4 * p.kh));
     } else if (need(p.ho, 1) > amSize) {
         pl.fail("buffering",
                 fmt::format("the {}×{} map and its outputs need {} B of AM, which holds {} B", p.h, p.w,
@@ -500,25 +484,26 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     } else {
         // Resident: bands of rows so that the input streams in, and the outputs out, under compute.
         // At least 4·K rows each: a block adds K − 1 iterations of pipeline ramp.
-        rows = std::min(p.ho, std::max((p.ho + kResidentBands - 1) / kResidentBands, 4 * p.k));
+        rows = std::min(p.ho, std::max((p.ho + kResidentBands - 1) / kResidentBands, 4 * p.kh));
     }
     if (blockRows > 0)
         rows = std::min(rows, blockRows);
     p.maxBlockRows = rows;
     // The largest square map that stays resident, by the same accounting as `need`.
     auto residentNeed = [&](std::uint64_t n) {
-        const std::uint64_t on = (n - p.k) / p.s + 1;
-        const std::uint64_t chunks = (on + p.lanes - 1) / p.lanes;
-        const std::uint64_t sl = (std::uint64_t{p.lanes} * (chunks + 1) * p.s + p.s) * p.elem;
+        const std::uint64_t onH = (n - p.kh) / p.sh + 1, onW = (n - p.kw) / p.sw + 1;
+        const std::uint64_t chunks = (onW + p.lanes - 1) / p.lanes;
+        const std::uint64_t sl = (std::uint64_t{p.lanes} * (chunks + 1) * p.sw + p.sw) * p.elem;
         return alignUp(p.channels * n * n * p.elem + sl, 128) +
-               alignUp(on * on * p.maxFiltersPerCore() * p.elem, 128);
+               alignUp(onH * onW * p.maxFiltersPerCore() * p.elem, 128);
     };
     // The largest n in [K, 2^16] whose need fits the AM, else 0; needs grow with n: a bisection
     // (a walk n by n cost a 1-channel layer's plan 65,536 steps).
     const auto largestFitting = [&](auto need) -> std::uint32_t {
-        if (need(std::uint64_t{p.k}) > amSize)
+        const std::uint64_t smallest = std::max(p.kh, p.kw);
+        if (need(smallest) > amSize)
             return 0;
-        std::uint64_t lo = p.k, hi = std::uint64_t{1} << 16;
+        std::uint64_t lo = smallest, hi = std::uint64_t{1} << 16;
         while (lo < hi) {
             const std::uint64_t mid = lo + (hi - lo + 1) / 2;
             if (need(mid) <= amSize)
@@ -530,16 +515,16 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     };
     p.largestResidentMap = largestFitting(residentNeed);
     auto streamedNeed = [&](std::uint64_t n) {
-        const std::uint64_t on = (n - p.k) / p.s + 1;
+        const std::uint64_t on = (n - p.kw) / p.sw + 1;
         const std::uint64_t chunks = (on + p.lanes - 1) / p.lanes;
-        const std::uint64_t sl = (std::uint64_t{p.lanes} * (chunks + 1) * p.s + p.s) * p.elem;
-        return 2 * (alignUp(std::uint64_t{p.channels} * p.k * n * p.elem + sl, 128) +
+        const std::uint64_t sl = (std::uint64_t{p.lanes} * (chunks + 1) * p.sw + p.sw) * p.elem;
+        return 2 * (alignUp(std::uint64_t{p.channels} * p.kh * n * p.elem + sl, 128) +
                     alignUp(on * p.maxFiltersPerCore() * p.elem, 128));
     };
     p.largestStreamedMap = largestFitting(streamedNeed);
     MemoryLayout layout(*memories.am, 128);
     if (p.doubleBuffer) {
-        p.inPlaneStride = ((std::uint64_t{rows} - 1) * p.s + p.k) * inRow;
+        p.inPlaneStride = ((std::uint64_t{rows} - 1) * p.sh + p.kh) * inRow;
         const std::uint64_t inBytes = p.channels * p.inPlaneStride + slack;
         for (unsigned i = 0; i < 2; ++i) {
             p.inBuf[i] = layout.allocate(fmt::format("input block {}", i), inBytes);
@@ -557,8 +542,8 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         Block b;
         b.r0 = r0;
         b.r1 = std::min(p.ho, r0 + rows);
-        b.in0 = r0 * p.s;
-        b.inRows = (b.r1 - b.r0 - 1) * p.s + p.k;
+        b.in0 = r0 * p.sh;
+        b.inRows = (b.r1 - b.r0 - 1) * p.sh + p.kh;
         const unsigned index = static_cast<unsigned>(p.blocks.size());
         if (p.doubleBuffer) {
             b.fetch0 = b.in0;
@@ -581,10 +566,10 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
             b.outAddr = p.outBuf[0] + std::uint64_t{b.r0} * p.wo * p.elem;
             b.tag = kResidentTagBase + index;
         }
-        const std::uint32_t lo = std::max(b.fetch0, p.pad);  // padded coordinates
-        const std::uint32_t hi = std::min(b.fetch0 + b.fetchRows, p.pad + p.h);
+        const std::uint32_t lo = std::max(b.fetch0, p.padH);  // padded coordinates
+        const std::uint32_t hi = std::min(b.fetch0 + b.fetchRows, p.padH + p.h);
         b.realRows = hi > lo ? hi - lo : 0;
-        b.real0 = hi > lo ? lo - p.pad : 0;
+        b.real0 = hi > lo ? lo - p.padH : 0;
         p.blocks.push_back(b);
     }
     p.amBytes = layout.end();

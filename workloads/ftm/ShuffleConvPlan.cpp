@@ -20,8 +20,9 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     b.unroll = unroll;
     // Input-row order: the K/S output rows an input row feeds accumulate at once; output-row order:
     // one.
-    b.rowSlots = (p.outputRowOrder ? 1 : (kp + p.s - 1) / p.s) + extraSlots;
-    const unsigned s = p.s, k = p.k;
+    b.rowSlots = (p.outputRowOrder ? 1 : (kp + p.sh - 1) / p.sh) + extraSlots;
+    // The lane phases and slides work along a row: the column stride and the kernel's width.
+    const unsigned s = p.sw, k = p.kw;
     // The input rows an iteration reads: one (input-row order), or the pass's kp (output-row order).
     const unsigned inputRows = p.outputRowOrder ? kp : 1;
     std::vector<ModuloOp> mops;
@@ -118,7 +119,7 @@ Body buildBody(const ShuffleParams& p, unsigned kp, unsigned unroll, unsigned ex
     }
     // Loop-carried: in input-row order a row's kernel row j+1 follows its kernel row j one
     // iteration later; a row slot is written again only after the row that held it has been stored.
-    const unsigned reuse = p.outputRowOrder ? b.rowSlots : b.rowSlots * s - kp + 1;
+    const unsigned reuse = p.outputRowOrder ? b.rowSlots : b.rowSlots * p.sh - kp + 1;
     for (unsigned u = 0; u < unroll; ++u) {
         for (unsigned j = 0; j + 1 < kp && !p.outputRowOrder; ++j)
             mops[fmaOf[u][(j + 1) * k]].after.push_back({fmaOf[u][j * k + k - 1], p.fmaLatency, 1});
@@ -201,14 +202,15 @@ Body planBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool part
 // depthwise layer's groups, hundreds of them) plan their loop once per process.
 Body cachedPlanBody(const ShuffleParams& p, unsigned kp, unsigned requested, bool partial,
                     const config::Reader& pl) {
-    using Key = std::array<unsigned, 22>;
+    using Key = std::array<unsigned, 23>;
     static PlanMemo<Key, Body> memo;
     const Key key{kp,
                   requested,
                   partial,
                   std::min(kMaxUnroll, p.chunks),
-                  p.s,
-                  p.k,
+                  p.sh,
+                  p.sw,
+                  p.kw,
                   p.fmacs,
                   p.lsus,
                   p.shufflers,
@@ -230,7 +232,7 @@ Body cachedPlanBody(const ShuffleParams& p, unsigned kp, unsigned requested, boo
 
 unsigned largestFittingPass(const ShuffleParams& p, unsigned maxRows) {
     for (unsigned kp = maxRows; kp > 1; --kp) {
-        const bool partial = p.channels > 1 || kp < p.k;
+        const bool partial = p.channels > 1 || kp < p.kh;
         if (buildBody(p, kp, 1, 1, partial).vectorRegisters <= p.vectorRegisters)
             return kp;
     }

@@ -74,14 +74,12 @@ struct Pass {
 };
 
 struct ShuffleParams : DspConvProblem {
-    // The square window the shuffle runs (k = kh = kw, s = sh = sw, pad = padH = padW).
-    std::uint32_t k = 0, s = 1, pad = 0;
     unsigned lanes = 16, chunks = 0;
     std::uint64_t inPlaneStride = 0;  // AM bytes between the channels of an input buffer
     std::uint8_t am = 0, group = 0;
     unsigned fmaLatency = 4, loadLatency = 1, slideLatency = 2;
     double loadCycles = 1.0, stridedLoadCycles = 1.0;  // a load/store unit's cycles per vector
-    bool dealPhases = false;  // S > 1: phases dealt by the shuffle from contiguous loads, not strided loads
+    bool dealPhases = false;  // sw > 1: phases dealt by the shuffle from contiguous loads, not strided loads
     // Seed 003's loop order: an iteration takes one output row through the pass's kernel rows (each
     // input row loaded K/S times, one accumulator a vector); else one input row into the K/S
     // output rows it feeds (each loaded once).
