@@ -514,6 +514,26 @@ TEST(OneNetworkEveryChip, StridesKernelsAndPadsPerAxisRunOnEveryChip) {
                 EXPECT_TRUE(l["strategy"] == "shuffle" || l["strategy"] == "im2col") << l;
         }
     }
+    // Grouped layers and pools take the same keys: a 3×5 depthwise layer at strides 2×1, a 4-group
+    // layer at 1×2, MaxPool 2×3 at 2×1 and AveragePool 3×2 at 1×2 (padding left out of the average).
+    std::ofstream(path)
+        << "kernel: conv2d\nlayers:\n"
+           "  - {name: dw, h: 20, w: 23, channels: 32, filters: 32, kh: 3, kw: 5, stride_h: 2, stride_w: 1, "
+           "pad_h: 1, pad_w: 2, groups: 32}\n"
+           "  - {name: grp, h: 10, w: 23, channels: 32, filters: 16, k: 3, stride_h: 1, stride_w: 2, pad: 1, "
+           "groups: 4}\n"
+           "  - {name: pool, op: MaxPool, h: 10, w: 12, channels: 16, kh: 2, kw: 3, stride_h: 2, stride_w: "
+           "1}\n"
+           "  - {name: avg, op: AveragePool, h: 5, w: 10, channels: 16, kh: 3, kw: 2, stride_h: 1, stride_w: "
+           "2, "
+           "pad_h: 1}\n";
+    for (const std::string target : {"k1", "ftm2000", "npu"}) {
+        SCOPED_TRACE(target);
+        const auto j = runNetwork("--target " + target + " --workload " + path + " --functional");
+        ASSERT_FALSE(j.is_null());
+        EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+        EXPECT_EQ(j["functional"]["elements"], 10 * 23 * 32 + 10 * 12 * 16 + 5 * 10 * 16 + 5 * 5 * 16);
+    }
     std::remove(path.c_str());
 }
 
