@@ -621,30 +621,6 @@ struct LayerRows {
     }
 };
 
-// A pool's strides per axis become its layer's stride_h and stride_w (one stride where they agree).
-TEST(OnnxLayers, PoolStridesPerAxisBecomeTheLayersStrideHAndStrideW) {
-    test::InMemoryOnnxGraph m("m.onnx");
-    m.tensor("x", {1, 4, 9, 9});
-    m.tensor("c", {8, 4, 3, 3});
-    m.tensor("z", {1, 8, 7, 7});
-    m.g.nodes.push_back(OnnxNode{"Conv", "conv", {"x", "c"}, {"z"}, {}, {}, {}});  // a MAC layer to run
-    m.tensor("y", {1, 8, 3, 6});
-    m.node("MaxPool", "tall", {{"kernel_shape", {3, 2}}, {"strides", {2, 1}}});
-    m.node("AveragePool", "even", {{"kernel_shape", {3, 3}}, {"strides", {2, 2}}});
-    m.tensor("v", {1, 8, 3, 3});
-    m.g.nodes.back().outputs = {"v"};
-    for (std::size_t i = 1; i < m.g.nodes.size(); ++i)
-        m.g.nodes[i].inputs = {"z"};
-    const config::Node tree = onnxWorkloadTree(m.g);
-    const auto& layers = tree.find("layers")->items();
-    ASSERT_EQ(layers.size(), 3u);
-    EXPECT_EQ(layers[1].find("stride_h")->scalar(), "2");
-    EXPECT_EQ(layers[1].find("stride_w")->scalar(), "1");
-    EXPECT_EQ(layers[1].find("stride"), nullptr);
-    EXPECT_EQ(layers[2].find("stride")->scalar(), "2");
-    EXPECT_EQ(layers[2].find("stride_h"), nullptr);
-}
-
 // Element-wise and pooling nodes become vector layers with their shapes, Clip's bounds and the
 // node's FLOPs and bytes; the attributes the RVV pools do not run are listed with the reason.
 TEST(OnnxLayers, PoolsAndElementwiseNodesBecomeVectorLayersOrSayWhyNot) {

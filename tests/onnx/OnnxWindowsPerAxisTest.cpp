@@ -1,4 +1,5 @@
-// The `axes` model (tests/onnx/make_models.py): windows that differ between H and W — 1×7 and
+// Windows that differ between H and W in ONNX models. A pool's strides per axis become its layer's
+// stride_h and stride_w. The `axes` model (tests/onnx/make_models.py) — 1×7 and
 // 7×1 Convs (Inception's factorised layers), a Conv at strides [2, 1], a MaxPool 3×2 at strides
 // [1, 2], a Conv dilated [2, 3] at strides [2, 2] — runs on every chip with every Conv, pool and
 // element-wise node simulated and checked, each output map the one ONNX's shape inference gives;
@@ -6,11 +7,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "common/ProcessRunner.h"
+#include "onnx/InMemoryOnnxGraph.h"
+#include "workloads/onnx/OnnxGraph.h"
 #include "workloads/onnx/OnnxLayers.h"
 
 namespace tessim {
@@ -20,6 +25,30 @@ using Json = nlohmann::json;
 
 std::string axesModel() {
     return std::string(TESSIM_ONNX_MODELS) + "/axes.onnx";
+}
+
+// A pool's strides per axis become its layer's stride_h and stride_w (one stride where they agree).
+TEST(OnnxLayers, PoolStridesPerAxisBecomeTheLayersStrideHAndStrideW) {
+    test::InMemoryOnnxGraph m("m.onnx");
+    m.tensor("x", {1, 4, 9, 9});
+    m.tensor("c", {8, 4, 3, 3});
+    m.tensor("z", {1, 8, 7, 7});
+    m.g.nodes.push_back(OnnxNode{"Conv", "conv", {"x", "c"}, {"z"}, {}, {}, {}});  // a MAC layer to run
+    m.tensor("y", {1, 8, 3, 6});
+    m.node("MaxPool", "tall", {{"kernel_shape", {3, 2}}, {"strides", {2, 1}}});
+    m.node("AveragePool", "even", {{"kernel_shape", {3, 3}}, {"strides", {2, 2}}});
+    m.tensor("v", {1, 8, 3, 3});
+    m.g.nodes.back().outputs = {"v"};
+    for (std::size_t i = 1; i < m.g.nodes.size(); ++i)
+        m.g.nodes[i].inputs = {"z"};
+    const config::Node tree = onnxWorkloadTree(m.g);
+    const auto& layers = tree.find("layers")->items();
+    ASSERT_EQ(layers.size(), 3u);
+    EXPECT_EQ(layers[1].find("stride_h")->scalar(), "2");
+    EXPECT_EQ(layers[1].find("stride_w")->scalar(), "1");
+    EXPECT_EQ(layers[1].find("stride"), nullptr);
+    EXPECT_EQ(layers[2].find("stride")->scalar(), "2");
+    EXPECT_EQ(layers[2].find("stride_h"), nullptr);
 }
 
 TEST(OnnxAxesModel, EveryLayerRunsCheckedOnEveryChipWithOnnxsOutputShapes) {
