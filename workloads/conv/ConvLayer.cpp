@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "workloads/conv/ConvShapeReader.h"
+
 namespace tessim {
 
 std::uint64_t outputBytes(const ConvParams& p) {
@@ -34,20 +36,11 @@ nlohmann::ordered_json shapeJson(const ConvParams& p) {
     j["w"] = p.s.w;
     j["channels"] = p.s.channels;
     j["filters"] = p.s.filters;
-    // A square kernel and equal padding keep their one key each (reports before non-square kernels).
-    if (p.s.kh == p.s.kw) {
-        j["k"] = p.s.kh;
-    } else {
-        j["kh"] = p.s.kh;
-        j["kw"] = p.s.kw;
-    }
+    // A square kernel, one stride and equal padding keep their one key each (reports before
+    // per-axis windows).
+    writePerAxis(j, "k", "kh", "kw", p.s.kh, p.s.kw);
     writeStride(j, p.s);
-    if (p.s.padH == p.s.padW) {
-        j["pad"] = p.s.padH;
-    } else {
-        j["pad_h"] = p.s.padH;
-        j["pad_w"] = p.s.padW;
-    }
+    writePerAxis(j, "pad", "pad_h", "pad_w", p.s.padH, p.s.padW);
     if (p.s.groups > 1)
         j["groups"] = p.s.groups;
     j["output_dtype"] = p.s.requantize() ? "i8" : "i32";

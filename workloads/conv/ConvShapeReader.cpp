@@ -27,13 +27,18 @@ void readWindow(config::Reader& r, ConvShape& s) {
     s.padW = r.get<std::uint32_t>("pad_w", pad, padding);
 }
 
-void writeStride(nlohmann::ordered_json& j, const ConvShape& s) {
-    if (s.squareStride()) {
-        j["stride"] = s.strideH;
+void writePerAxis(nlohmann::ordered_json& j, const char* both, const char* rows, const char* columns,
+                  std::uint32_t h, std::uint32_t w) {
+    if (h == w) {
+        j[both] = h;
     } else {
-        j["stride_h"] = s.strideH;
-        j["stride_w"] = s.strideW;
+        j[rows] = h;
+        j[columns] = w;
     }
+}
+
+void writeStride(nlohmann::ordered_json& j, const ConvShape& s) {
+    writePerAxis(j, "stride", "stride_h", "stride_w", s.strideH, s.strideW);
 }
 
 std::string strideText(const ConvShape& s) {

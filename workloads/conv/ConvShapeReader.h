@@ -24,8 +24,11 @@ void readPerAxis(config::Reader& r, const char* both, const char* rows, const ch
 // A window's keys (a convolution's or a pool's): k (or kh and kw), stride (or stride_h, stride_w),
 // pad (or pad_h, pad_w).
 void readWindow(config::Reader& r, ConvShape& s);
-// The stride as a report writes it: `stride` when it is the same in both directions (the key that
-// reads it back), else `stride_h` and `stride_w`.
+// A value per axis as a report writes it: `both` when the axes agree (the key that reads it back),
+// else `rows` and `columns`.
+void writePerAxis(nlohmann::ordered_json& j, const char* both, const char* rows, const char* columns,
+                  std::uint32_t h, std::uint32_t w);
+// The stride so: `stride`, or `stride_h` and `stride_w`.
 void writeStride(nlohmann::ordered_json& j, const ConvShape& s);
 // "2" or "2×1" (rows × columns), for messages.
 std::string strideText(const ConvShape& s);

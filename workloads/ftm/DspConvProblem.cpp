@@ -82,18 +82,8 @@ nlohmann::ordered_json resolvedConvWorkload(const DspConvProblem& p) {
     j["h"] = p.h;
     j["w"] = p.w;
     // One key where one suffices (reports before per-axis windows read the same).
-    if (p.kh == p.kw) {
-        j["k"] = p.kh;
-    } else {
-        j["kh"] = p.kh;
-        j["kw"] = p.kw;
-    }
-    if (p.sh == p.sw) {
-        j["stride"] = p.sh;
-    } else {
-        j["stride_h"] = p.sh;
-        j["stride_w"] = p.sw;
-    }
+    writePerAxis(j, "k", "kh", "kw", p.kh, p.kw);
+    writePerAxis(j, "stride", "stride_h", "stride_w", p.sh, p.sw);
     j["channels"] = p.channels;
     j["filters"] = p.filters;
     j["dtype"] = std::string(dtypeName(p.dtype));
