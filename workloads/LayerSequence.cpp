@@ -320,12 +320,7 @@ public:
                 const auto stride = [&](const char* axis) {
                     return pool && !global ? shape.value(axis, shape.value("stride", 1u)) : 1u;
                 };
-                if (stride("stride_h") == stride("stride_w")) {
-                    j["stride"] = stride("stride_h");
-                } else {
-                    j["stride_h"] = stride("stride_h");
-                    j["stride_w"] = stride("stride_w");
-                }
+                writePerAxis(j, "stride", "stride_h", "stride_w", stride("stride_h"), stride("stride_w"));
                 j["pad_h"] = pool && !global ? shape.value("pad_h", shape.value("pad", 0u)) : 0u;
                 j["pad_w"] = pool && !global ? shape.value("pad_w", shape.value("pad", 0u)) : 0u;
                 j.erase("k");

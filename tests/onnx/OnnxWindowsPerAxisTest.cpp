@@ -88,9 +88,10 @@ TEST(OnnxAxesModel, EveryLayerRunsCheckedOnEveryChipWithOnnxsOutputShapes) {
         }
         EXPECT_EQ(layers["conv1x7"]["kh"], 1);
         EXPECT_EQ(layers["conv1x7"]["kw"], 7);
-        if (target == "ftm2000 --plan shuffle")
+        if (target == "ftm2000 --plan shuffle") {
             for (const char* conv : {"conv1x7", "conv7x1", "tall", "dilated.phase0"})
                 EXPECT_EQ(layers[conv]["strategy"], "shuffle") << conv;
+        }
     }
 }
 

@@ -508,10 +508,11 @@ TEST(OneNetworkEveryChip, StridesKernelsAndPadsPerAxisRunOnEveryChip) {
         EXPECT_EQ(j["layers"][1]["stride_w"], 3);
         for (const auto& l : j["layers"]) {
             EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
-            if (run == "--target ftm2000 --plan shuffle")
+            if (run == "--target ftm2000 --plan shuffle") {
                 EXPECT_EQ(l["strategy"], "shuffle") << l["name"];
-            else if (run == "--target ftm2000")
+            } else if (run == "--target ftm2000") {
                 EXPECT_TRUE(l["strategy"] == "shuffle" || l["strategy"] == "im2col") << l;
+            }
         }
     }
     // Grouped layers and pools take the same keys: a 3×5 depthwise layer at strides 2×1, a 4-group

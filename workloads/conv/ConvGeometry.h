@@ -26,7 +26,6 @@ struct ConvShape {
     std::uint64_t outputs() const { return std::uint64_t{outH()} * outW() * filters; }
     std::uint32_t outH() const { return (h + 2 * padH - kh) / strideH + 1; }
     std::uint32_t outW() const { return (w + 2 * padW - kw) / strideW + 1; }
-    bool squareStride() const { return strideH == strideW; }
     std::uint64_t taps() const { return std::uint64_t{kh} * kw; }  // kernel positions per channel
     bool padded() const { return padH > 0 || padW > 0; }
     std::uint32_t groupChannels() const { return channels / groups; }

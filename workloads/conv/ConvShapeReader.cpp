@@ -42,7 +42,7 @@ void writeStride(nlohmann::ordered_json& j, const ConvShape& s) {
 }
 
 std::string strideText(const ConvShape& s) {
-    return s.squareStride() ? std::to_string(s.strideH) : fmt::format("{}×{}", s.strideH, s.strideW);
+    return s.strideH == s.strideW ? std::to_string(s.strideH) : fmt::format("{}×{}", s.strideH, s.strideW);
 }
 
 std::string repeatedLayerName(const std::string& name, std::size_t first) {

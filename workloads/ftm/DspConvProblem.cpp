@@ -89,12 +89,8 @@ nlohmann::ordered_json resolvedConvWorkload(const DspConvProblem& p) {
     j["dtype"] = std::string(dtypeName(p.dtype));
     if (!p.modelDtype.empty() && p.modelDtype != dtypeName(p.dtype))
         j["model_dtype"] = p.modelDtype;  // the network's type; the layer ran in `dtype`
-    if (p.padH == p.padW && p.padH > 0) {
-        j["pad"] = p.padH;
-    } else if (p.padH != p.padW) {
-        j["pad_h"] = p.padH;
-        j["pad_w"] = p.padW;
-    }
+    if (p.padded())
+        writePerAxis(j, "pad", "pad_h", "pad_w", p.padH, p.padW);
     return j;
 }
 

@@ -460,13 +460,13 @@ public:
             }
         const double perElement =
             p_.sw > 1 && !p_.fromAm ? std::max<double>(p_.elem, p_.ddrBurstBytes) : p_.elem;
-        const double expanded = static_cast<double>(p_.mapElements()) * perElement;
+        const auto elements = static_cast<double>(p_.mapElements());
+        const double expanded = elements * perElement;
         if (p_.fromAm) {
             // A DMA row is a burst, and the DMA issues one a cycle: at column stride 1 a row of an
             // expanded row per output row, else one element each (a 3 x 3 layer at column stride 3
             // on ftm2000: 10,368 elements gathered, 11,544 cycles in all).
-            const double rows =
-                p_.sw > 1 ? static_cast<double>(p_.mapElements()) : static_cast<double>(p_.rows()) * p_.ho;
+            const double rows = p_.sw > 1 ? elements : static_cast<double>(p_.rows()) * p_.ho;
             const double am =
                 std::max(p_.amBytesPerSecond > 0 ? expanded / p_.amBytesPerSecond : 0.0, rows / p_.clockHz);
             return std::max(am, overlappedEstimate(cycles * p_.maxFiltersPerCore(), 0.0));

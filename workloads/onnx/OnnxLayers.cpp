@@ -53,6 +53,19 @@ bool allEqual(const std::vector<std::int64_t>& v, std::int64_t value) {
     return std::all_of(v.begin(), v.end(), [&](std::int64_t x) { return x == value; });
 }
 
+// A value per axis as the conv2d kernel reads it: `both` where the axes agree, else `rows` and
+// `columns` (k or kh/kw, stride or stride_h/stride_w, pad or pad_h/pad_w), each handed to put.
+template <class Put>
+void putPerAxis(Put put, const char* both, const char* rows, const char* columns, std::uint64_t h,
+                std::uint64_t w) {
+    if (h == w) {
+        put(both, h);
+    } else {
+        put(rows, h);
+        put(columns, w);
+    }
+}
+
 // The conv2d kernel's limits (workloads/conv: readShape): why a layer is outside them, or "".
 std::string outOfRange(const ConvLayer& l) {
     if (l.h == 0 || l.w == 0 || l.channels == 0 || l.filters == 0)
@@ -549,24 +562,10 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
         }
         if (!m.reason.empty())
             return m;
-        if (kernel[0] == kernel[1]) {
-            set("k", static_cast<std::uint64_t>(kernel[0]));
-        } else {
-            set("kh", static_cast<std::uint64_t>(kernel[0]));
-            set("kw", static_cast<std::uint64_t>(kernel[1]));
-        }
-        if (strides[0] == strides[1]) {
-            set("stride", static_cast<std::uint64_t>(strides[0]));
-        } else {
-            set("stride_h", static_cast<std::uint64_t>(strides[0]));
-            set("stride_w", static_cast<std::uint64_t>(strides[1]));
-        }
-        if (pads[0] == pads[1]) {
-            set("pad", static_cast<std::uint64_t>(pads[0]));
-        } else {
-            set("pad_h", static_cast<std::uint64_t>(pads[0]));
-            set("pad_w", static_cast<std::uint64_t>(pads[1]));
-        }
+        const auto u = [](std::int64_t v) { return static_cast<std::uint64_t>(v); };
+        putPerAxis(set, "k", "kh", "kw", u(kernel[0]), u(kernel[1]));
+        putPerAxis(set, "stride", "stride_h", "stride_w", u(strides[0]), u(strides[1]));
+        putPerAxis(set, "pad", "pad_h", "pad_w", u(pads[0]), u(pads[1]));
     }
     m.row = std::move(row);
     return m;
@@ -705,23 +704,17 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
                     Node row = Node::makeMap(at);
                     row.set("name", scalar(imageName(name, b, m.batch) + suffix, at));
                     row.set("op", scalar(n.op, at));
-                    std::vector<std::pair<const char*, std::uint64_t>> keys = {
-                        {"h", l.h}, {"w", l.w}, {"channels", l.channels}, {"filters", l.filters}};
-                    // One key each where the axes agree, as the conv2d kernel reads them.
-                    if (l.strideH == l.strideW)
-                        keys.emplace_back("stride", l.strideH);
-                    else
-                        keys.insert(keys.end(), {{"stride_h", l.strideH}, {"stride_w", l.strideW}});
-                    if (l.kh == l.kw)
-                        keys.emplace_back("k", l.kh);
-                    else
-                        keys.insert(keys.end(), {{"kh", l.kh}, {"kw", l.kw}});
-                    if (l.padH == l.padW)
-                        keys.emplace_back("pad", l.padH);
-                    else
-                        keys.insert(keys.end(), {{"pad_h", l.padH}, {"pad_w", l.padW}});
-                    for (auto [key, value] : keys)
+                    const auto set = [&](const char* key, std::uint64_t value) {
                         row.set(key, scalar(std::to_string(value), at));
+                    };
+                    for (auto [key, value] : {std::pair<const char*, std::uint64_t>{"h", l.h},
+                                              {"w", l.w},
+                                              {"channels", l.channels},
+                                              {"filters", l.filters}})
+                        set(key, value);
+                    putPerAxis(set, "stride", "stride_h", "stride_w", l.strideH, l.strideW);
+                    putPerAxis(set, "k", "kh", "kw", l.kh, l.kw);
+                    putPerAxis(set, "pad", "pad_h", "pad_w", l.padH, l.padW);
                     if (l.groups > 1)
                         row.set("groups", scalar(std::to_string(l.groups), at));
                     layers.append(std::move(row));
