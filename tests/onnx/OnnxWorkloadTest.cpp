@@ -581,7 +581,8 @@ TEST(OnnxLayers, BatchedMatMulIsALayerPerMatrix) {
 }
 
 // Concat and Transpose become copy layers of their output's shape (Concat's inputs add up to it),
-// with no FLOPs; the bytes of the node as the model's types count them.
+// with no FLOPs; the bytes of the node as the model's types count them; a Transpose keeps its
+// input's dimensions and its permutation.
 TEST(OnnxLayers, ConcatAndTransposeBecomeCopyLayers) {
     test::InMemoryOnnxGraph m("m.onnx");
     m.tensor("x", {1, 4, 6, 6});
@@ -603,6 +604,15 @@ TEST(OnnxLayers, ConcatAndTransposeBecomeCopyLayers) {
     EXPECT_EQ(layers[1].find("bytes")->scalar(), std::to_string(4 * 2 * 16 * 36));
     EXPECT_EQ(layers[2].find("op")->scalar(), "Transpose");
     EXPECT_EQ(layers[2].find("channels")->scalar(), "6");
+    // Its input's dimensions and the permutation: the K1 gathers the input in strided runs.
+    auto listed = [&](const char* key) {
+        std::string text;
+        for (const auto& v : layers[2].find(key)->items())
+            text += v.scalar() + " ";
+        return text;
+    };
+    EXPECT_EQ(listed("input_dims"), "1 16 6 6 ");
+    EXPECT_EQ(listed("perm"), "0 2 3 1 ");
     EXPECT_EQ(tree.find("not_simulated")->items().size(), 0u);
 }
 

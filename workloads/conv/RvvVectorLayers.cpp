@@ -57,7 +57,81 @@ const RationalTanh kTanhF16{6.0,
 // Where the rational ops' pool holds what (vectorLayerConstants).
 constexpr unsigned kClamp = 0, kNegClamp = 1, kHalf = 2, kOne = 3, kFirstP = 4;
 
+// Memory order of a tensor's axes: NHWC for rank 4 (ONNX's N, C, H, W), else ONNX's own.
+std::vector<unsigned> memoryOrder(std::size_t rank) {
+    if (rank == 4)
+        return {0, 2, 3, 1};
+    std::vector<unsigned> order(rank);
+    for (unsigned a = 0; a < rank; ++a)
+        order[a] = a;
+    return order;
+}
+
+// Elements between neighbours along each axis (ONNX's order) of a tensor in memory order.
+std::vector<std::uint64_t> memoryStrides(const std::vector<std::uint64_t>& dims) {
+    const std::vector<unsigned> order = memoryOrder(dims.size());
+    std::vector<std::uint64_t> strides(dims.size(), 1);
+    std::uint64_t step = 1;
+    for (std::size_t j = order.size(); j-- > 0;) {
+        strides[order[j]] = step;
+        step *= dims[order[j]];
+    }
+    return strides;
+}
+
+// A Transpose's `input_dims` and `perm` (both or neither): a permutation of the axes of a tensor
+// with the layer's h·w·channels elements.
+void readTranspose(config::Reader& r, RvvVectorLayer& l) {
+    const auto dims = r.get<std::vector<std::int64_t>>("input_dims");
+    const auto perm = r.get<std::vector<std::int64_t>>("perm");
+    if (dims.empty() || dims.size() > 8)
+        r.fail("input_dims", fmt::format("expected 1 to 8 dimensions, got {}", dims.size()));
+    std::uint64_t elements = 1;
+    for (std::int64_t d : dims) {
+        if (d < 1 || d > (1 << 30))
+            r.fail("input_dims", fmt::format("a dimension of {} (expected 1 to 2^30)", d));
+        elements *= static_cast<std::uint64_t>(d);
+        l.inputDims.push_back(static_cast<std::uint64_t>(d));
+    }
+    if (elements != l.inputs())
+        r.fail("input_dims",
+               fmt::format("{} elements, but the layer's h × w × channels is {}", elements, l.inputs()));
+    std::vector<bool> seen(dims.size(), false);
+    if (perm.size() != dims.size())
+        r.fail("perm", fmt::format("{} axes for a tensor of {} dimensions", perm.size(), dims.size()));
+    for (std::int64_t a : perm) {
+        if (a < 0 || static_cast<std::size_t>(a) >= dims.size() || seen[static_cast<std::size_t>(a)])
+            r.fail("perm", fmt::format("expected a permutation of 0…{}", dims.size() - 1));
+        seen[static_cast<std::size_t>(a)] = true;
+        l.perm.push_back(static_cast<unsigned>(a));
+    }
+}
+
 }  // namespace
+
+TransposeRows transposeRows(const RvvVectorLayer& l) {
+    const std::size_t rank = l.perm.size();
+    const unsigned inner = memoryOrder(rank).back();  // the output's innermost axis
+    TransposeRows t;
+    t.length = l.inputDims[l.perm[inner]];
+    t.rows = l.outputs() / t.length;
+    t.stride = memoryStrides(l.inputDims)[l.perm[inner]];
+    return t;
+}
+
+std::uint64_t transposeSource(const RvvVectorLayer& l, std::uint64_t i) {
+    const std::size_t rank = l.perm.size();
+    const std::vector<unsigned> order = memoryOrder(rank);
+    const std::vector<std::uint64_t> strides = memoryStrides(l.inputDims);
+    std::uint64_t source = 0;
+    for (std::size_t j = rank; j-- > 0;) {
+        const unsigned axis = order[j];  // an output axis; it runs along input axis perm[axis]
+        const std::uint64_t extent = l.inputDims[l.perm[axis]];
+        source += (i % extent) * strides[l.perm[axis]];
+        i /= extent;
+    }
+    return source;
+}
 
 const RationalTanh& rationalTanh(DType dtype) {
     return dtype == DType::F16 ? kTanhF16 : kTanhF32;
@@ -143,6 +217,8 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
                                "{} (that needs a compare and a merge)",
                                l.constant));
     }
+    if (op == "Transpose" && (r.has("perm") || r.has("input_dims")))
+        readTranspose(r, l);
     if (l.op == VectorLayerOp::HardSigmoid) {
         l.alpha = r.get<double>("alpha", 0.2);
         l.beta = r.get<double>("beta", 0.5);
@@ -166,6 +242,10 @@ RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op) {
 }
 
 std::uint64_t RvvVectorLayerEmitter::items(const RvvVectorLayer& l, std::uint32_t vlmax) {
+    if (l.transposes()) {
+        const TransposeRows t = transposeRows(l);
+        return t.rows * strips(t.length, vlmax);
+    }
     if (l.perPixel())
         return std::uint64_t{l.s.outH()} * l.s.outW() * strips(l.s.channels, vlmax);
     return strips(l.outputs(), vlmax);
@@ -214,8 +294,9 @@ bool RvvVectorLayerEmitter::emit(std::vector<Op>& out) {
         constants(out);
         // The loop's count: the thread's elements (a stream) or items (per pixel), counted down.
         const std::uint64_t first = items_.first * vlmax_;
+        const bool byItem = l_.perPixel() || l_.transposes();
         const double count =
-            l_.perPixel()
+            byItem
                 ? static_cast<double>(items_.count)
                 : static_cast<double>(std::min(l_.outputs(), (items_.first + items_.count) * vlmax_) - first);
         out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.count, scalarReg(0), count));
@@ -223,7 +304,13 @@ bool RvvVectorLayerEmitter::emit(std::vector<Op>& out) {
         if (l_.binary() && l_.second == SecondOperand::Channel)  // the channel values' base
             out.push_back(
                 scalarOp(OpKind::SAdd, DType::I32, regs_.srcB, scalarReg(0), static_cast<double>(inB_)));
-        if (!l_.perPixel()) {
+        if (l_.transposes()) {  // the output runs on, the input is found row by row
+            const TransposeRows t = transposeRows(l_);
+            const std::uint64_t perRow = strips(t.length, vlmax_);
+            const std::uint64_t firstOut = items_.first / perRow * t.length + items_.first % perRow * vlmax_;
+            out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.dst, scalarReg(0),
+                                   static_cast<double>(out_ + firstOut * elem)));
+        } else if (!l_.perPixel()) {
             out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, scalarReg(0),
                                    static_cast<double>(inA_ + first * elem)));
             if (l_.secondElements() > 0)
@@ -235,7 +322,9 @@ bool RvvVectorLayerEmitter::emit(std::vector<Op>& out) {
     }
     // A few items per chunk: chunks stay small whatever the layer.
     for (unsigned n = 0; n < 8 && next_ < items_.count; ++n, ++next_) {
-        if (l_.pooling())
+        if (l_.transposes())
+            transposeStrip(out, items_.first + next_);
+        else if (l_.pooling())
             poolItem(out, items_.first + next_);
         else if (l_.perPixel())
             channelItem(out, items_.first + next_);
@@ -453,6 +542,34 @@ void RvvVectorLayerEmitter::channelItem(std::vector<Op>& out, std::uint64_t item
     out.push_back(branchOp(DType::I32, regs_.count, item + 1 < items_.first + items_.count));
 }
 
+// One strip of a row of a Transpose: the row's first input element's address at its start; a
+// strided load (vlse, unit stride where the row runs along the input's innermost axis) and a
+// unit-stride store; the pointers and the count advanced; bnez.
+void RvvVectorLayerEmitter::transposeStrip(std::vector<Op>& out, std::uint64_t item) {
+    const unsigned elem = dtypeBytes(dtype_);
+    const TransposeRows t = transposeRows(l_);
+    const std::uint64_t perRow = strips(t.length, vlmax_);
+    const std::uint64_t row = item / perRow, e0 = item % perRow * vlmax_;
+    const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax_, t.length - e0));
+    out.push_back(vsetvlOp(dtype_, vl, regs_.vl, kLmul));
+    const std::uint64_t source = inA_ + (transposeSource(l_, row * t.length) + e0 * t.stride) * elem;
+    if (e0 == 0 || item == items_.first)  // a row's start, or where the thread's slice starts
+        out.push_back(
+            scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, scalarReg(0), static_cast<double>(source)));
+    Op load = vectorLoad(dtype_, kOperandA, space_, source, vl);
+    load.stride = t.stride == 1 ? 0 : static_cast<std::int64_t>(t.stride * elem);
+    load.base = regs_.srcA;
+    out.push_back(load);
+    Op store = vectorStore(dtype_, kOperandA, space_, out_ + (row * t.length + e0) * elem, vl);
+    store.base = regs_.dst;
+    out.push_back(store);
+    out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, regs_.srcA,
+                           static_cast<double>(vl * t.stride * elem)));
+    out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.dst, regs_.dst, static_cast<double>(vl) * elem));
+    out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.count, regs_.count, -1.0));
+    out.push_back(branchOp(DType::I32, regs_.count, item + 1 < items_.first + items_.count));
+}
+
 std::vector<double> vectorLayerConstants(const RvvVectorLayer& l, DType dtype) {
     if (l.hard())
         return {l.alpha, l.beta, 0.0, 1.0};
@@ -468,7 +585,7 @@ std::vector<double> vectorLayerConstants(const RvvVectorLayer& l, DType dtype) {
 double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
                             std::uint64_t saltB, DivideIn divide) {
     if (!l.pooling()) {
-        double a = testValue(dtype, i, saltA);
+        double a = testValue(dtype, l.transposes() ? transposeSource(l, i) : i, saltA);
         switch (l.op) {
         case VectorLayerOp::Copy: return a;
         case VectorLayerOp::Relu: return roundTo(dtype, std::max(a, 0.0));

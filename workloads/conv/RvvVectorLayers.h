@@ -36,7 +36,8 @@ enum class VectorLayerOp {
     Div,    // x / y (vfdiv): a tensor, a per-channel value or a constant
     Tanh,   // a rational approximation: clamp, x·p(x²)/q(x²) (RationalTanh)
     Sigmoid,  // 0.5 + 0.5·tanh(x/2), the same approximation
-    Copy,     // Concat, Transpose: the output's elements read and written once (a layout move)
+    Copy,     // Concat, Transpose: the output's elements read and written once (a layout move; a
+              // Transpose with its permutation reads its input in strided runs)
     MaxPool,
     AveragePool,
     GlobalAveragePool,
@@ -82,6 +83,11 @@ struct RvvVectorLayer {
     // Sub, Div: the second operand first — c − x, c / x (an ONNX node whose broadcast input is
     // the minuend or the dividend).
     bool reversed = false;
+    // Transpose: the input's dimensions in ONNX's order and the permutation (output axis k is
+    // input axis perm[k]); tensors of rank 4 lie NHWC in memory, the others in their own order.
+    // Empty: the output's elements in the input's order (Concat, or a Transpose without them).
+    std::vector<std::uint64_t> inputDims;
+    std::vector<unsigned> perm;
 
     bool pooling() const { return op >= VectorLayerOp::MaxPool; }
     bool maximum() const { return op == VectorLayerOp::MaxPool || op == VectorLayerOp::GlobalMaxPool; }
@@ -94,6 +100,7 @@ struct RvvVectorLayer {
                                           : OpKind::Mul;
     }
     bool keepsLargerWithX() const { return op == VectorLayerOp::PRelu; }
+    bool transposes() const { return !perm.empty(); }
     // PRelu's second operand is its slope.
     bool binary() const {
         return op == VectorLayerOp::Add || op == VectorLayerOp::Mul || op == VectorLayerOp::Sub ||
@@ -129,11 +136,22 @@ struct RvvVectorLayer {
 // A row of a layer list whose `op` is one of vectorLayerOps(): h, w, channels; a pool's k (or kh,
 // kw), stride, pad (or pad_h, pad_w) — a global pool's window is the whole image; Clip's min and
 // max (default: ReLU6's 0 and 6); HardSigmoid's alpha and beta (ONNX's 0.2, 0.5); LeakyRelu's alpha
-// (ONNX's 0.01); Add's, Sub's, Mul's, Div's and PRelu's `broadcast` (none, channel: C values over every
+// (ONNX's 0.01); a Transpose's `input_dims` and `perm` (both or neither); Add's, Sub's, Mul's, Div's
+// and PRelu's `broadcast` (none, channel: C values over every
 // pixel, constant: `value`; PRelu's slopes); Sub's and Div's `reversed` (the second operand first). PRelu
 // runs as max(x, slope·x), which is PRelu for slopes up to 1 (learnt slopes are small: 0.25 at
 // initialisation); a constant slope above 1 is refused.
 RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
+
+// A Transpose's rows: runs of the output's innermost dimension, contiguous in the output and
+// `stride` elements apart in the input.
+struct TransposeRows {
+    std::uint64_t rows = 0, length = 0, stride = 0;
+};
+TransposeRows transposeRows(const RvvVectorLayer& l);
+// The input element (its offset in memory order) that a Transpose's output element `i` (in
+// memory order) copies.
+std::uint64_t transposeSource(const RvvVectorLayer& l, std::uint64_t i);
 
 // What one thread of a vector layer emits, chunk by chunk. Registers: v0 the result or
 // accumulator, v8 and v16 the operands (v16 a bound or a pool's reciprocal, v24 the upper bound)
@@ -167,6 +185,7 @@ private:
     PixelStrip pixelStrip(std::vector<Op>& out, std::uint64_t item);
     void poolItem(std::vector<Op>& out, std::uint64_t item);
     void channelItem(std::vector<Op>& out, std::uint64_t item);
+    void transposeStrip(std::vector<Op>& out, std::uint64_t item);
     void constants(std::vector<Op>& out);
     void rationalActivation(std::vector<Op>& out, std::uint32_t vl);
 

@@ -443,6 +443,10 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     config::Reader w = workloadReader(layer);
     const std::string op = w.oneOf("op", kElementwiseOps);
     p.layer = readVectorLayer(w, op);
+    // A Transpose's permutation is read (and checked) but the DSP moves its elements as a
+    // contiguous copy, DMA in and out: its layout move is not modelled as a gather.
+    p.layer.perm.clear();
+    p.layer.inputDims.clear();
     std::string stated;
     p.modelDtype = readDspLayerModelDtype(w, stated);
     w.finish();

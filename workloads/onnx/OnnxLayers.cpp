@@ -449,6 +449,23 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
         set("h", h);
         set("w", w);
         set("channels", c);
+        if (n.op == "Transpose" && x->dims.size() > 1) {
+            // Its input's dimensions and the permutation (ONNX's default reverses the axes): the
+            // K1 reads the input in strided runs.
+            std::vector<std::int64_t> perm;
+            if (auto it = n.ints.find("perm"); it != n.ints.end() && !it->second.empty())
+                perm = it->second;
+            else
+                for (std::size_t a = x->dims.size(); a-- > 0;)
+                    perm.push_back(static_cast<std::int64_t>(a));
+            Node dims = Node::makeSequence(at), axes = Node::makeSequence(at);
+            for (std::int64_t d : x->dims)
+                dims.append(scalar(std::to_string(d), at));
+            for (std::int64_t a : perm)
+                axes.append(scalar(std::to_string(a), at));
+            row.set("input_dims", std::move(dims));
+            row.set("perm", std::move(axes));
+        }
         if (binary) {
             const std::size_t other = 1 - full;
             const OnnxTensor* b = known(g, n, other);
