@@ -269,7 +269,30 @@ private:
         const std::uint64_t end = p_.slices[core_].first + p_.slices[core_].count;
         return std::min(p_.blockElements, end - blockFirst(b));
     }
+    // A Transpose's block: its output elements gathered from the input run by run, a run being
+    // the part of an output row (the output's innermost axis) in the block: one DMA row per
+    // element, `stride` elements apart in DDR, contiguous in the AM.
+    void gather(std::vector<Op>& out, std::size_t b) const {
+        const TransposeRows t = transposeRows(p_.layer);
+        const std::uint64_t first = blockFirst(b), end = first + blockCount(b);
+        for (std::uint64_t e = first; e < end;) {
+            const std::uint64_t row = e / t.length, along = e % t.length;
+            const std::uint64_t run = std::min(t.length - along, end - e);
+            const std::uint64_t from = transposeSource(p_.layer, row * t.length) + along * t.stride;
+            const DmaBlock block = t.stride == 1 ? DmaBlock{static_cast<std::uint32_t>(run * p_.elem), 1, 1}
+                                                 : DmaBlock{p_.elem, static_cast<std::uint32_t>(run), 1};
+            out.push_back(bundleStart(
+                dmaCopy(kInputTag + b % 2, 0, block,
+                        {p_.ddr, p_.ddrA + from * p_.elem, static_cast<std::int64_t>(t.stride * p_.elem)},
+                        {p_.am, p_.amA[b % 2] + (e - first) * p_.elem, static_cast<std::int64_t>(p_.elem)})));
+            e += run;
+        }
+    }
     void fetch(std::vector<Op>& out, std::size_t b) const {
+        if (p_.layer.transposes()) {
+            gather(out, b);
+            return;
+        }
         const auto bytes = static_cast<std::uint32_t>(blockCount(b) * p_.elem);
         const std::uint64_t at = blockFirst(b) * p_.elem;
         out.push_back(bundleStart(
@@ -443,10 +466,6 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     config::Reader w = workloadReader(layer);
     const std::string op = w.oneOf("op", kElementwiseOps);
     p.layer = readVectorLayer(w, op);
-    // A Transpose's permutation is read (and checked) but the DSP moves its elements as a
-    // contiguous copy, DMA in and out: its layout move is not modelled as a gather.
-    p.layer.perm.clear();
-    p.layer.inputDims.clear();
     std::string stated;
     p.modelDtype = readDspLayerModelDtype(w, stated);
     w.finish();
