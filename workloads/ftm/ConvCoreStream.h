@@ -67,6 +67,9 @@ protected:
         }
         return false;
     }
+    // The passes of block_ (each filter runs them in turn): all of them unless the stream's blocks
+    // take the passes in parts (the shuffle's channel groups).
+    virtual std::size_t passesOfBlock() const { return passes_; }
     virtual void start(std::vector<Op>& out) = 0;
     virtual void blockHead(std::vector<Op>& out) = 0;
     // The kernel elements of filter_ and pass_ into scalar registers, then startLoop.
@@ -76,17 +79,19 @@ protected:
     virtual bool materialise(unsigned j, std::uint64_t i, Op& op) const = 0;
     // Filter filter_'s outputs of block block_ to DDR.
     virtual void writeBack(std::vector<Op>& out) = 0;
-    // Output rows [r0, r1) of filter filter_, at amAddr in the core's AM (space am), to DDR.
+    // Output rows [r0, r1) of filter filter_, at amAddr in the core's AM (space am), to DDR, tagged
+    // by the output buffer (0 or 1) they leave.
     void writeBackRows(std::vector<Op>& out, const DspConvProblem& p, std::uint8_t am, std::uint32_t r0,
-                       std::uint32_t r1, std::uint64_t amAddr) const {
+                       std::uint32_t r1, std::uint64_t amAddr, std::size_t outputBuffer) const {
         const unsigned f = core_ + filter_ * p.cores();
         const std::uint64_t rowBytes = std::uint64_t{p.wo} * p.elem;
         // The last pass's stores drain before the DMA reads their bytes (a DSP fences its store
         // buffer before it starts a transfer of what it stored).
         out.push_back(bundleStart(fenceOp()));
-        out.push_back(bundleStart(
-            dmaCopy(kOutputTag + block_ % 2, 2, {static_cast<std::uint32_t>(rowBytes * (r1 - r0)), 1, 1},
-                    {am, amAddr}, {p.ddr, p.ddrOut + (std::uint64_t{f} * p.ho + r0) * rowBytes})));
+        out.push_back(
+            bundleStart(dmaCopy(kOutputTag + static_cast<std::uint32_t>(outputBuffer % 2), 2,
+                                {static_cast<std::uint32_t>(rowBytes * (r1 - r0)), 1, 1}, {am, amAddr},
+                                {p.ddr, p.ddrOut + (std::uint64_t{f} * p.ho + r0) * rowBytes})));
     }
     // The loop of `iterations` iterations of `schedule` (its ops by residue in byResidue): the
     // counter reset now, the cycles on the next refills.
@@ -113,7 +118,7 @@ private:
         if (cycle_ < cycles_)
             return;
         inLoop_ = false;
-        if (++pass_ == passes_) {
+        if (++pass_ == passesOfBlock()) {
             writeBack(out);
             pass_ = 0;
             ++filter_;

@@ -354,7 +354,7 @@ private:
     }
     void writeBack(std::vector<Op>& out) override {
         const Block& blk = p_.blocks[block_];
-        writeBackRows(out, p_, p_.am, blk.r0, blk.r1, outAddr(filter_));
+        writeBackRows(out, p_, p_.am, blk.r0, blk.r1, outAddr(filter_), block_);
     }
     void beginLoop(std::vector<Op>& out) override {
         const Pass& pass = p_.passes[pass_];

@@ -56,7 +56,7 @@ private:
             if (p_.blocks[b].realRows > 0)
                 out.push_back(bundle(inputDma(static_cast<unsigned>(b))));
         if (p_.padded() && !p_.doubleBuffer)
-            zeroPadding(out, p_.inBuf[0], 0, p_.hp());
+            zeroPadding(out, p_.inBuf[0], 0, p_.hp(), p_.channels);
         if (mine > 0)
             out.push_back(bundle(dmaWait(kWeightsTag)));
     }
@@ -66,9 +66,9 @@ private:
         if (p_.padded()) {
             // Each map row into its padded AM row, at column pad_w; the padding is not fetched.
             const std::uint64_t amRow = std::uint64_t{p_.wp()} * p_.elem;
-            Op op = dmaCopy(blk.tag, 0, {rowBytes, blk.realRows, p_.channels},
-                            {p_.ddr, p_.ddrIn + std::uint64_t{blk.real0} * rowBytes, rowBytes,
-                             static_cast<std::int64_t>(std::uint64_t{p_.h} * rowBytes)},
+            Op op = dmaCopy(blk.tag, 0, {rowBytes, blk.realRows, blk.c1 - blk.c0},
+                            {p_.ddr, p_.ddrIn + (std::uint64_t{blk.c0} * p_.h + blk.real0) * rowBytes,
+                             rowBytes, static_cast<std::int64_t>(std::uint64_t{p_.h} * rowBytes)},
                             {p_.am,
                              blk.fetchAddr + (std::uint64_t{blk.real0} + p_.padH - blk.fetch0) * amRow +
                                  std::uint64_t{p_.padW} * p_.elem,
@@ -76,8 +76,8 @@ private:
             op.dma.group = p_.group;
             return op;
         }
-        Op op = dmaCopy(blk.tag, 0, {rowBytes * blk.fetchRows, p_.channels, 1},
-                        {p_.ddr, p_.ddrIn + std::uint64_t{blk.fetch0} * rowBytes,
+        Op op = dmaCopy(blk.tag, 0, {rowBytes * blk.fetchRows, blk.c1 - blk.c0, 1},
+                        {p_.ddr, p_.ddrIn + (std::uint64_t{blk.c0} * p_.h + blk.fetch0) * rowBytes,
                          static_cast<std::int64_t>(std::uint64_t{p_.h} * rowBytes)},
                         {p_.am, blk.fetchAddr, static_cast<std::int64_t>(p_.inPlaneStride)});
         op.dma.group = p_.group;
@@ -93,22 +93,24 @@ private:
             return;
         if (core_ == 0 && block_ + 1 < p_.blocks.size() && p_.blocks[block_ + 1].realRows > 0)
             out.push_back(bundle(inputDma(static_cast<unsigned>(block_ + 1))));
-        if (block_ >= 2)
-            out.push_back(bundle(dmaWait(kOutputTag + block_ % 2)));
+        const Block& blk = p_.blocks[block_];
+        if (blk.firstGroup && blk.rowBlock >= 2)  // its output buffer: row block − 2's write-back left it
+            out.push_back(bundle(dmaWait(kOutputTag + blk.rowBlock % 2)));
         // A reused buffer holds an earlier block's rows where this one has padding.
         if (p_.padded())
-            zeroPadding(out, p_.blocks[block_].inAddr, p_.blocks[block_].in0, p_.blocks[block_].inRows);
+            zeroPadding(out, blk.inAddr, blk.in0, blk.inRows, blk.c1 - blk.c0);
     }
     // Zeros in the padding of AM rows [row0, row0 + rows) (padded coordinates) of the buffer whose
     // row row0 sits at addr, every channel: whole rows above and below the map, the columns at
     // both sides (a row's right padding and the next row's left padding are adjacent). Vector
     // stores of a broadcast zero: the padding never comes from DDR.
-    void zeroPadding(std::vector<Op>& out, std::uint64_t addr, std::uint32_t row0, std::uint32_t rows) const {
+    void zeroPadding(std::vector<Op>& out, std::uint64_t addr, std::uint32_t row0, std::uint32_t rows,
+                     unsigned channels) const {
         ZeroStores zeros(out, p_.dtype, p_.elem, p_.lanes, p_.am, kZeroReg);
         zeros.broadcastZero();
         const std::uint64_t amRow = std::uint64_t{p_.wp()} * p_.elem;
         auto fill = [&](std::uint64_t at, std::uint64_t elements) { zeros.fill(at, elements); };
-        for (unsigned c = 0; c < p_.channels; ++c) {
+        for (unsigned c = 0; c < channels; ++c) {
             const std::uint64_t plane = addr + c * p_.inPlaneStride;
             for (std::uint32_t r = 0; r < rows; ++r) {
                 const std::uint32_t y = row0 + r;
@@ -126,13 +128,21 @@ private:
         }
     }
     // A filter's output rows of the block to DDR, as soon as its last pass has stored them.
+    // (After the last channel group's passes: the earlier groups leave partial sums in the AM.)
     void writeBack(std::vector<Op>& out) override {
         const Block& blk = p_.blocks[block_];
-        writeBackRows(out, p_, p_.am, blk.r0, blk.r1, blk.outAddr + filter_ * p_.outFilterStride);
+        if (blk.lastGroup)
+            writeBackRows(out, p_, p_.am, blk.r0, blk.r1, blk.outAddr + filter_ * p_.outFilterStride,
+                          blk.rowBlock);
     }
+    std::size_t passesOfBlock() const override { return p_.blocks[block_].passCount; }
+    const Pass& currentPass() const { return p_.passes[p_.blocks[block_].firstPass + pass_]; }
+    // The pass opens the block's output rows (its first group's first pass): the later ones
+    // accumulate onto the partial sums stored before them.
+    bool opensOutputs() const { return p_.blocks[block_].firstGroup && pass_ == 0; }
     // Kernel elements of this filter and pass into scalar registers, then the loop.
     void beginLoop(std::vector<Op>& out) override {
-        const Pass& pass = p_.passes[pass_];
+        const Pass& pass = currentPass();
         for (unsigned j = 0; j < pass.kp; ++j)
             for (unsigned kx = 0; kx < p_.kw; ++kx)
                 out.push_back(
@@ -156,7 +166,7 @@ private:
     // chunk beyond the row).
     bool materialise(unsigned j, std::uint64_t i, Op& op) const override {
         const BodyOp& b = body_->ops[j];
-        const Pass& pass = p_.passes[pass_];
+        const Pass& pass = currentPass();
         if (i != lastIteration_) {  // a cycle materialises several ops of one iteration: divide once
             lastIteration_ = i;
             strip_ = static_cast<unsigned>(i / perStrip_);
@@ -199,7 +209,7 @@ private:
                 std::uint64_t{c} * p_.lanes * p_.sw + (p_.dealPhases ? std::uint64_t{b.p} * p_.lanes : b.p);
             // Written in place (VectorOps.h's set… forms): materialise() is this stream's hot path.
             setVectorLoad(op, p_.dtype, valueReg(j, i), p_.am,
-                          blk.inAddr + pass.channel * p_.inPlaneStride +
+                          blk.inAddr + (pass.channel - blk.c0) * p_.inPlaneStride +
                               ((std::uint64_t{pass.k0} + inputRow) * p_.wp() + col) * p_.elem,
                           p_.lanes);
             if (p_.sw > 1 && !p_.dealPhases)
@@ -232,7 +242,7 @@ private:
             return true;
         }
         case BodyRole::Partial: {
-            if (pass_ == 0 || !feeds(0))
+            if (opensOutputs() || !feeds(0))
                 return false;
             const unsigned r = outputRow(0);
             setVectorLoad(op, p_.dtype, rowSlot(r), p_.am, outBase + (r * rowBytes + c * p_.lanes * p_.elem),
@@ -243,7 +253,7 @@ private:
             if (!feeds(b.j))
                 return false;
             const unsigned r = outputRow(b.j);
-            const bool opens = pass_ == 0 && b.j == 0 && b.kx == 0;
+            const bool opens = opensOutputs() && b.j == 0 && b.kx == 0;
             setVectorOp(op, opens ? OpKind::Mul : OpKind::Fma, p_.dtype, p_.lanes);
             op.dst = rowSlot(r);
             op.src[0] = valueReg(body_->sources[j][0], i);
@@ -289,6 +299,8 @@ public:
         j["blocks"] = p_.blocks.size();
         j["block_rows"] = p_.maxBlockRows;
         j["passes"] = p_.passes.size();
+        if (p_.groupChannels < p_.channels)
+            j["channel_group"] = p_.groupChannels;
         j["unroll"] = p_.bodies.front().unroll;
         j["broadcast"] = p_.explicitBroadcast ? "explicit" : "operand";
         if (p_.sw > 1)
@@ -309,7 +321,8 @@ public:
         const double load = strided ? p_.stridedLoadCycles : p_.loadCycles;
         double cycles = 0.0;
         for (const Block& blk : p_.blocks)
-            for (const Pass& pass : p_.passes) {
+            for (std::uint32_t k = blk.firstPass; k < blk.firstPass + blk.passCount; ++k) {
+                const Pass& pass = p_.passes[k];
                 const Body& b = p_.body(pass.kp);
                 const double inputLoads = p_.sw * (b.unroll + (p_.dealPhases && p_.kw <= p_.sw ? 0.0 : 1.0)) *
                                           (p_.outputRowOrder ? pass.kp : 1);
@@ -376,6 +389,10 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     // Input-row order (an input row into the K/S output rows it feeds) or seed 003's own.
     p.outputRowOrder = pl.oneOf("row_order", {"input", "output"}, std::string("input")) == "output";
     const std::uint32_t blockRows = pl.get<std::uint32_t>("block_rows", 0u);
+    // Input channels per block when double-buffered (absent: all of them, or groups as large as
+    // fit where they do not).
+    const unsigned groupChannels =
+        pl.has("channel_group") ? pl.get<unsigned>("channel_group", Range<unsigned>{1, 65535}) : 0u;
     const std::vector<const EngineInfo*> engines = planEngines(pl, target);
     for (const EngineInfo* e : engines)
         p.engines.push_back(e->name);
@@ -456,30 +473,60 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     const std::uint64_t slack = (std::uint64_t{p.lanes} * (p.chunks + 1) * p.sw + p.sw) * p.elem;
     const std::uint64_t inRow = std::uint64_t{p.wp()} * p.elem;
     const std::uint64_t outRows = std::uint64_t{p.maxFiltersPerCore()} * p.wo * p.elem;
-    auto need = [&](std::uint32_t n, unsigned buffers) {
+    // n output rows with the input rows of `channels` channels, in `buffers` buffers.
+    auto need = [&](std::uint32_t n, unsigned buffers, unsigned channels) {
         const std::uint64_t inRows = std::uint64_t{n - 1} * p.sh + p.kh;
-        return buffers * (alignUp(p.channels * inRows * inRow + slack, 128) + alignUp(n * outRows, 128));
+        return buffers * (alignUp(channels * inRows * inRow + slack, 128) + alignUp(n * outRows, 128));
     };
-    p.doubleBuffer = p.buffering == "double" || (p.buffering == "auto" && need(p.ho, 1) > amSize);
+    p.doubleBuffer = p.buffering == "double" || (p.buffering == "auto" && need(p.ho, 1, p.channels) > amSize);
+    p.groupChannels = p.channels;
     std::uint32_t rows = p.ho;
     if (p.doubleBuffer) {
+        const std::uint32_t band =
+            std::min(p.ho, std::max((p.ho + kResidentBands - 1) / kResidentBands, 4 * p.kh));
+        if (groupChannels > 0) {
+            p.groupChannels = std::min(groupChannels, p.channels);
+        } else if (need(1, 2, p.channels) > amSize) {
+            // The input rows of every channel do not fit beside one output row: blocks take the
+            // channels in groups, as many as fit beside the most output rows up to a band's.
+            auto largestGroup = [&](std::uint32_t n) {
+                unsigned lo = 0, hi = p.channels;
+                while (lo < hi) {
+                    const unsigned mid = lo + (hi - lo + 1) / 2;
+                    if (need(n, 2, mid) <= amSize)
+                        lo = mid;
+                    else
+                        hi = mid - 1;
+                }
+                return lo;
+            };
+            p.groupChannels = 1;  // none fits: the refusal below gives the smallest need
+            for (std::uint32_t n = band; n >= 1; --n)
+                if (const unsigned g = largestGroup(n); g > 0) {
+                    p.groupChannels = g;
+                    break;
+                }
+        }
         rows = 0;
-        while (rows < p.ho && need(rows + 1, 2) <= amSize)
+        while (rows < p.ho && need(rows + 1, 2, p.groupChannels) <= amSize)
             ++rows;
         if (rows == 0)
             pl.fail("buffering",
-                    fmt::format("two blocks of one output row need {} B of AM, which holds {} B", need(1, 2),
-                                amSize),
+                    fmt::format(
+                        "two blocks of one output row need {} B of AM with {} input channel{}, which holds "
+                        "{} B",
+                        need(1, 2, p.groupChannels), p.groupChannels, p.groupChannels == 1 ? "" : "s",
+                        amSize),
                     config::Shortfall::Capacity);
         if (p.buffering == "double" && rows >= p.ho)
             rows = (p.ho + 1) / 2;  // forced double buffering: at least two blocks
         // Smaller blocks shorten the first fetch and the last write-back that nothing hides, at
         // K − S halo rows each: as for resident bands, an eighth of the map, at least 4·K rows.
-        rows = std::min(rows, std::max((p.ho + kResidentBands - 1) / kResidentBands, 4 * p.kh));
-    } else if (need(p.ho, 1) > amSize) {
+        rows = std::min(rows, band);
+    } else if (need(p.ho, 1, p.channels) > amSize) {
         pl.fail("buffering",
                 fmt::format("the {}×{} map and its outputs need {} B of AM, which holds {} B", p.h, p.w,
-                            need(p.ho, 1), amSize),
+                            need(p.ho, 1, p.channels), amSize),
                 config::Shortfall::Capacity);
     } else {
         // Resident: bands of rows so that the input streams in, and the outputs out, under compute.
@@ -525,7 +572,7 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
     MemoryLayout layout(*memories.am, 128);
     if (p.doubleBuffer) {
         p.inPlaneStride = ((std::uint64_t{rows} - 1) * p.sh + p.kh) * inRow;
-        const std::uint64_t inBytes = p.channels * p.inPlaneStride + slack;
+        const std::uint64_t inBytes = p.groupChannels * p.inPlaneStride + slack;
         for (unsigned i = 0; i < 2; ++i) {
             p.inBuf[i] = layout.allocate(fmt::format("input block {}", i), inBytes);
             p.outBuf[i] = layout.allocate(fmt::format("output block {}", i), rows * outRows);
@@ -538,40 +585,50 @@ std::unique_ptr<Workload> makeShuffleConvKernel(const std::string& kernel, const
         p.outFilterStride = std::uint64_t{p.ho} * p.wo * p.elem;
     }
     std::uint32_t fetched = 0;  // resident: input rows already requested
-    for (std::uint32_t r0 = 0; r0 < p.ho; r0 += rows) {
-        Block b;
-        b.r0 = r0;
-        b.r1 = std::min(p.ho, r0 + rows);
-        b.in0 = r0 * p.sh;
-        b.inRows = (b.r1 - b.r0 - 1) * p.sh + p.kh;
-        const unsigned index = static_cast<unsigned>(p.blocks.size());
-        if (p.doubleBuffer) {
-            b.fetch0 = b.in0;
-            b.fetchRows = b.inRows;
-            b.inAddr = b.fetchAddr = p.inBuf[index % 2];
-            b.outAddr = p.outBuf[index % 2];
-            b.tag = kInputTag + index % 2;
-        } else {
-            // The vectors of the block's last row read up to `slack` bytes from the row's start:
-            // the rows they reach past it come with the block's own transfer, not with the next
-            // block's, which is still in flight.
-            const std::uint64_t past = slack > inRow ? slack - inRow : 0;
-            const auto overRead = static_cast<std::uint32_t>((past + inRow - 1) / inRow);
-            const std::uint32_t through = std::max(fetched, std::min(p.hp(), b.in0 + b.inRows + overRead));
-            b.fetch0 = fetched;
-            b.fetchRows = through - fetched;
-            fetched = through;
-            b.inAddr = p.inBuf[0] + std::uint64_t{b.in0} * inRow;
-            b.fetchAddr = p.inBuf[0] + std::uint64_t{b.fetch0} * inRow;
-            b.outAddr = p.outBuf[0] + std::uint64_t{b.r0} * p.wo * p.elem;
-            b.tag = kResidentTagBase + index;
+    const auto passesPerChannel = static_cast<std::uint32_t>(p.passes.size() / p.channels);
+    for (std::uint32_t r0 = 0, rowBlock = 0; r0 < p.ho; r0 += rows, ++rowBlock)
+        for (unsigned c0 = 0; c0 < p.channels; c0 += p.groupChannels) {
+            Block b;
+            b.c0 = c0;
+            b.c1 = std::min(p.channels, c0 + p.groupChannels);
+            b.firstPass = c0 * passesPerChannel;
+            b.passCount = (b.c1 - b.c0) * passesPerChannel;
+            b.rowBlock = rowBlock;
+            b.firstGroup = c0 == 0;
+            b.lastGroup = b.c1 == p.channels;
+            b.r0 = r0;
+            b.r1 = std::min(p.ho, r0 + rows);
+            b.in0 = r0 * p.sh;
+            b.inRows = (b.r1 - b.r0 - 1) * p.sh + p.kh;
+            const unsigned index = static_cast<unsigned>(p.blocks.size());
+            if (p.doubleBuffer) {
+                b.fetch0 = b.in0;
+                b.fetchRows = b.inRows;
+                b.inAddr = b.fetchAddr = p.inBuf[index % 2];
+                b.outAddr = p.outBuf[rowBlock % 2];
+                b.tag = kInputTag + index % 2;
+            } else {
+                // The vectors of the block's last row read up to `slack` bytes from the row's start:
+                // the rows they reach past it come with the block's own transfer, not with the next
+                // block's, which is still in flight.
+                const std::uint64_t past = slack > inRow ? slack - inRow : 0;
+                const auto overRead = static_cast<std::uint32_t>((past + inRow - 1) / inRow);
+                const std::uint32_t through =
+                    std::max(fetched, std::min(p.hp(), b.in0 + b.inRows + overRead));
+                b.fetch0 = fetched;
+                b.fetchRows = through - fetched;
+                fetched = through;
+                b.inAddr = p.inBuf[0] + std::uint64_t{b.in0} * inRow;
+                b.fetchAddr = p.inBuf[0] + std::uint64_t{b.fetch0} * inRow;
+                b.outAddr = p.outBuf[0] + std::uint64_t{b.r0} * p.wo * p.elem;
+                b.tag = kResidentTagBase + index;
+            }
+            const std::uint32_t lo = std::max(b.fetch0, p.padH);  // padded coordinates
+            const std::uint32_t hi = std::min(b.fetch0 + b.fetchRows, p.padH + p.h);
+            b.realRows = hi > lo ? hi - lo : 0;
+            b.real0 = hi > lo ? lo - p.padH : 0;
+            p.blocks.push_back(b);
         }
-        const std::uint32_t lo = std::max(b.fetch0, p.padH);  // padded coordinates
-        const std::uint32_t hi = std::min(b.fetch0 + b.fetchRows, p.padH + p.h);
-        b.realRows = hi > lo ? hi - lo : 0;
-        b.real0 = hi > lo ? lo - p.padH : 0;
-        p.blocks.push_back(b);
-    }
     p.amBytes = layout.end();
     placeInDdr(p, readDdrOffset(pl));
     pl.finish();

@@ -65,6 +65,14 @@ struct Block {
     std::uint64_t fetchAddr = 0;              // AM address of input row fetch0
     std::uint64_t outAddr = 0;                // AM address of output row r0 of the core's first filter
     std::uint32_t tag = 0;                    // DMA tag of its input
+    // The input channels [c0, c1) it brings and its passes (over those channels). Where the input
+    // rows of every channel do not fit the AM beside the outputs, a block of output rows is taken
+    // in channel groups one after the other, its outputs staying in the AM (accumulated by each
+    // group's passes) until the last group's are done.
+    unsigned c0 = 0, c1 = 0;
+    std::uint32_t firstPass = 0, passCount = 0;
+    std::uint32_t rowBlock = 0;  // the block of output rows (its output buffer: rowBlock % 2)
+    bool firstGroup = true, lastGroup = true;
 };
 
 // A pass: kernel rows [k0, k0 + kp) of one input channel; passes after the first accumulate onto
@@ -96,6 +104,7 @@ struct ShuffleParams : DspConvProblem {
     std::string buffering;
     std::uint64_t inBuf[2] = {0, 0}, outBuf[2] = {0, 0}, inBufBytes = 0, outBufBytes = 0, amBytes = 0;
     std::uint32_t maxBlockRows = 0;
+    unsigned groupChannels = 0;            // input channels per block (all of them, unless in groups)
     std::uint32_t largestResidentMap = 0;  // largest N: an N×N map and its outputs fit the AM
     std::uint32_t largestStreamedMap = 0;  // largest N: two blocks of one output row of an N×N map fit
     std::uint64_t outFilterStride = 0;     // AM bytes between the output rows of consecutive filters
@@ -107,10 +116,10 @@ struct ShuffleParams : DspConvProblem {
         return bodies.front();
     }
     std::uint64_t inputDdrBytes() const {
-        std::uint64_t rows = 0;
+        std::uint64_t rowChannels = 0;
         for (const auto& b : blocks)
-            rows += b.realRows;
-        return rows * w * elem * channels;
+            rowChannels += std::uint64_t{b.realRows} * (b.c1 - b.c0);
+        return rowChannels * w * elem;
     }
 };
 
