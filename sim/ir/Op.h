@@ -24,7 +24,8 @@ enum class OpKind : std::uint16_t {
     Slide,        // vd[i] ← vs0[i + imm] (elements shifted in from vs1, or zero when vs1 is none);
                   // stride S > 1 (in elements): vd[i] ← (vs0, vs1, vs2 end to end)[i·S + imm], imm ≥ 0
     Reduce,       // d ← Σ vs0[i] (+ scalar vs1 when given); d is a scalar register or element 0 of a
-                  // vector; kOrdered: strictly in element order (vfredosum), else any order (vfredusum)
+                  // vector; kOrdered: strictly in element order (vfredosum), else any order (vfredusum);
+                  // count kReduceMax: d ← max(vs0[i], vs1) instead (vfredmax)
     MacTile,      // a tile of convolution / GEMM on a MAC array (see MacTileArgs)
     DmaStart,     // start the DMA described by dma, completion signalled on tag
     DmaWait,      // wait until every DMA started with tag has completed
@@ -67,6 +68,8 @@ enum class OpKind : std::uint16_t {
 };
 
 constexpr std::size_t kBuiltInOpKinds = static_cast<std::size_t>(OpKind::BuiltInCount);
+// A Reduce whose `count` is this takes the largest element (vfredmax), not the sum.
+constexpr std::uint32_t kReduceMax = 1;
 
 enum class DType : std::uint8_t { I8, I16, I32, F16, F32, F64 };
 constexpr unsigned kDTypeCount = 6;  // the DType values

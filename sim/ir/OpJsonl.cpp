@@ -165,6 +165,8 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
             j["lmul"] = op.lmul8 / 8.0;  // the register group the op is priced by, whatever its vl
         if (info.ordered && (op.flags & Op::kOrdered))
             j["ordered"] = true;
+        if (op.kind == OpKind::Reduce && op.count == kReduceMax)
+            j["max"] = true;
         if (info.word && (op.flags & Op::kWord))
             j["word"] = true;
         break;
@@ -641,6 +643,8 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
         }
         if (desc.ordered && p.get<bool>("ordered", false))
             op.flags |= Op::kOrdered;
+        if (op.kind == OpKind::Reduce && p.get<bool>("max", false))
+            op.count = kReduceMax;
         if (desc.word && p.get<bool>("word", false))
             op.flags |= Op::kWord;
         break;

@@ -195,10 +195,11 @@ void gather(const Op& op, OpExecution& exec) {
 // Ordered or not, the functional model adds in element order (one of the orders an unordered
 // reduction may use).
 void reduce(const Op& op, OpExecution& exec) {
-    double acc = op.src[1] == kNoReg ? 0.0 : exec.scalar(op.src[1]);
+    const bool max = op.count == kReduceMax;
     const auto& a = exec.vector(op.src[0]);
+    double acc = op.src[1] != kNoReg ? exec.scalar(op.src[1]) : max && op.vl > 0 ? element(a, 0) : 0.0;
     for (std::size_t i = 0; i < op.vl; ++i)
-        acc = addIn(op.dtype, acc, element(a, i));
+        acc = max ? roundTo(op.dtype, std::max(acc, element(a, i))) : addIn(op.dtype, acc, element(a, i));
     if (op.dst < kVectorRegs) {
         auto& d = exec.vector(op.dst);
         d.resize(std::max<std::size_t>(d.size(), 1));

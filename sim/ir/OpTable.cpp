@@ -135,8 +135,11 @@ std::vector<OpDescriptor> builtInRows() {
         rows.push_back(d);
     }
     {
-        OpDescriptor d = computeOp(OpKind::Reduce, "reduce", 0.0,
-                                   "d ← Σ vs0[i] (+ ss1); \"ordered\": in element order (vfredosum)", reduce);
+        OpDescriptor d = computeOp(
+            OpKind::Reduce, "reduce", 0.0,
+            "d ← Σ vs0[i] (+ ss1); \"ordered\": in element order (vfredosum); \"max\": d ← max(vs0[i], "
+            "ss1) (vfredmax, timed as the sum)",
+            reduce);
         d.ordered = true;
         d.span = RegisterSpan::ReduceSource;
         d.variantTiming = "reduce_ordered";

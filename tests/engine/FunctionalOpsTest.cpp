@@ -113,6 +113,30 @@ TEST(FunctionalOps, MaxAndMinComputeElementwiseAndCostAsAdd) {
     EXPECT_EQ(clipped.cycles, runOn("rvv", clip(OpKind::Add, OpKind::Add)).cycles);
 }
 
+// A Reduce whose count is kReduceMax keeps the largest element (vfredmax), with the scalar it is
+// given or over the vector alone, at the sum's cost (the board times vfredmax as vfredusum).
+TEST(FunctionalOps, AMaxReductionKeepsTheLargestAtTheSumsCost) {
+    FunctionalMemory& t = makeTarget().functionalMemory();
+    std::vector<float> x{-3.5f, -0.0f, 0.25f, -1.0f, 6.0f, 7.5f, -100.0f, 2.0f};
+    t.write(0, kX, x.data(), x.size() * 4);
+    auto reduce = [&](bool max) {
+        Op alone = vector(OpKind::Reduce, s(6), 8, kNoReg, kNoReg, 8);
+        Op more = vector(OpKind::Reduce, s(7), 8, s(6), kNoReg, 8);  // with s6 as the start
+        if (max)
+            alone.count = more.count = kReduceMax;
+        return std::vector<Op>{memoryOp(OpKind::VLoad, DType::F32, 8, kX, 8), alone, more};
+    };
+    const EngineRun maxRun = runOn("rvv", reduce(true), /*functional=*/true);
+    Engine* e = target()->findEngine("rvv");
+    EXPECT_EQ(e->scalarRegister(6), 7.5);
+    EXPECT_EQ(e->scalarRegister(7), 7.5);
+    makeTarget().functionalMemory().write(0, kX, x.data(), x.size() * 4);
+    const EngineRun sumRun = runOn("rvv", reduce(false), /*functional=*/true);
+    EXPECT_EQ(target()->findEngine("rvv")->scalarRegister(6), -88.75);
+    EXPECT_EQ(target()->findEngine("rvv")->scalarRegister(7), -177.5);
+    EXPECT_EQ(maxRun.cycles, sumRun.cycles);
+}
+
 // Divides element by element, rounded once (a zero divisor gives IEEE's infinity), on the
 // divider's own row: unpipelined, so a second independent divide issues a whole reciprocal later.
 TEST(FunctionalOps, DivideComputesElementwiseOnAnUnpipelinedDivider) {

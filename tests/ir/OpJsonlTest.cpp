@@ -335,9 +335,19 @@ TEST(OpJsonl, NewOpsReadFromHandWrittenLines) {
 {"engine":"core","op":"branch","ss0":3,"taken":false}
 {"engine":"core","op":"vsetvl","dtype":"i32","sd":5,"vl":100,"lmul":8}
 {"engine":"core","op":"sadd","dtype":"i32","sd":1,"ss0":1,"imm":-4}
+{"engine":"core","op":"reduce","dtype":"f32","sd":2,"vs0":8,"ss1":2,"vl":8,"max":true}
 )";
     std::vector<Op> ops = readBack(text, testTarget());
-    ASSERT_EQ(ops.size(), 5u);
+    ASSERT_EQ(ops.size(), 6u);
+    EXPECT_EQ(ops[5].count, kReduceMax);  // vfredmax
+    EXPECT_EQ(ops[1].count, 0u);
+    // Written back with the field, read again the same.
+    std::vector<EngineStream> streams;
+    streams.push_back(EngineStream{"core", std::make_unique<VectorOpStream>(std::vector<Op>{ops[5]})});
+    std::ostringstream written;
+    writeSchedule(written, streams, testTarget());
+    EXPECT_NE(written.str().find("\"max\":true"), std::string::npos) << written.str();
+    EXPECT_EQ(readBack(written.str(), testTarget()).at(0).count, kReduceMax);
     EXPECT_EQ(ops[0].src[0], s(2));
     EXPECT_TRUE(ops[1].flags & Op::kOrdered);
     EXPECT_EQ(ops[2].kind, OpKind::Branch);

@@ -10,7 +10,7 @@ gives every Conv, Gemm and MatMul node (what tessim's layers must equal).
   qsmall       an INT8 model: QuantizeLinear, QLinearConv (one depthwise), a QDQ Conv,
                QLinearMatMul, DequantizeLinear
   small        a few small layers for fast tests: Conv, a depthwise Conv, a dilated Conv (run as
-               its four phases), Relu, Softmax (not simulated), MatMul; also as small-external.onnx with its weights in
+               its four phases), Relu, Softmax (on the K1; listed elsewhere), MatMul; also as small-external.onnx with its weights in
                small-external.data (ONNX external data)
   gates        gated activations: Conv, SiLU (Sigmoid and Mul), a pointwise Conv, Tanh, Div by a
                constant, GlobalAveragePool, Flatten, Gemm — every node simulated on the K1

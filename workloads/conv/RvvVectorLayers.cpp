@@ -33,6 +33,7 @@ constexpr OpName kOps[] = {{"Relu", VectorLayerOp::Relu},
                            {"Div", VectorLayerOp::Div},
                            {"Tanh", VectorLayerOp::Tanh},
                            {"Sigmoid", VectorLayerOp::Sigmoid},
+                           {"Softmax", VectorLayerOp::Softmax},
                            {"PRelu", VectorLayerOp::PRelu},
                            {"Concat", VectorLayerOp::Copy},
                            {"Transpose", VectorLayerOp::Copy},
@@ -56,6 +57,14 @@ const RationalTanh kTanhF16{6.0,
 
 // Where the rational ops' pool holds what (vectorLayerConstants).
 constexpr unsigned kClamp = 0, kNegClamp = 1, kHalf = 2, kOne = 3, kFirstP = 4;
+
+// exp by scaling and squaring: f16 clamps where exp rounds to 0 (−17) and squares fewer times (its
+// rounding doubles with each square).
+const ExpBySquaring kExpF32{-87.0, 8, 7};
+const ExpBySquaring kExpF16{-17.0, 4, 6};
+// Where Softmax's pool holds what: the clamp, 2^−squarings, then 1/degree! … 1/1!, 1 (also the
+// dividend of the sum's reciprocal).
+constexpr unsigned kExpLowest = 0, kExpScale = 1, kExpFirstCoefficient = 2;
 
 // Memory order of a tensor's axes: NHWC for rank 4 (ONNX's N, C, H, W), else ONNX's own.
 std::vector<unsigned> memoryOrder(std::size_t rank) {
@@ -131,6 +140,37 @@ std::uint64_t transposeSource(const RvvVectorLayer& l, std::uint64_t i) {
         i /= extent;
     }
     return source;
+}
+
+const ExpBySquaring& expBySquaring(DType dtype) {
+    return dtype == DType::F16 ? kExpF16 : kExpF32;
+}
+
+// The pool's Taylor coefficients 1/k!, highest first.
+std::vector<double> expCoefficients(const ExpBySquaring& e) {
+    std::vector<double> c(e.degree + 1);
+    double factorial = 1.0;
+    for (unsigned k = 1; k <= e.degree; ++k)
+        factorial *= k;
+    for (unsigned k = e.degree + 1; k-- > 0;) {
+        c[e.degree - k] = 1.0 / factorial;
+        factorial /= std::max(1u, k);
+    }
+    return c;
+}
+
+double expBySquaringIn(DType dtype, double x) {
+    const ExpBySquaring& e = expBySquaring(dtype);
+    auto k = [&](double v) { return roundTo(dtype, v); };
+    const std::vector<double> c = expCoefficients(e);
+    const double y =
+        mulIn(dtype, std::max(x, k(e.lowest)), k(std::ldexp(1.0, -static_cast<int>(e.squarings))));
+    double p = fmaIn(dtype, y, k(c[0]), k(c[1]));
+    for (std::size_t i = 2; i < c.size(); ++i)
+        p = fmaIn(dtype, p, y, k(c[i]));
+    for (unsigned s = 0; s < e.squarings; ++s)
+        p = mulIn(dtype, p, p);
+    return p;
 }
 
 const RationalTanh& rationalTanh(DType dtype) {
@@ -246,6 +286,8 @@ std::uint64_t RvvVectorLayerEmitter::items(const RvvVectorLayer& l, std::uint32_
         const TransposeRows t = transposeRows(l);
         return t.rows * strips(t.length, vlmax);
     }
+    if (l.softmax())
+        return std::uint64_t{l.s.h} * l.s.w;  // a pixel each
     if (l.perPixel())
         return std::uint64_t{l.s.outH()} * l.s.outW() * strips(l.s.channels, vlmax);
     return strips(l.outputs(), vlmax);
@@ -274,7 +316,7 @@ void RvvVectorLayerEmitter::constants(std::vector<Op>& out) {
     // used as vector-scalar operands (.vf forms): the hard activations' from firstConstant, the
     // rational ones' from f0.
     const std::size_t pool = vectorLayerConstants(l_, dtype_).size();
-    const std::uint8_t first = l_.rational() ? regs_.firstFpConstant : regs_.firstConstant;
+    const std::uint8_t first = l_.rational() || l_.softmax() ? regs_.firstFpConstant : regs_.firstConstant;
     for (std::size_t i = 0; i < pool; ++i) {
         Op load;
         load.kind = OpKind::ScalarLoad;
@@ -294,7 +336,7 @@ bool RvvVectorLayerEmitter::emit(std::vector<Op>& out) {
         constants(out);
         // The loop's count: the thread's elements (a stream) or items (per pixel), counted down.
         const std::uint64_t first = items_.first * vlmax_;
-        const bool byItem = l_.perPixel() || l_.transposes();
+        const bool byItem = l_.perPixel() || l_.transposes() || l_.softmax();
         const double count =
             byItem
                 ? static_cast<double>(items_.count)
@@ -324,6 +366,8 @@ bool RvvVectorLayerEmitter::emit(std::vector<Op>& out) {
     for (unsigned n = 0; n < 8 && next_ < items_.count; ++n, ++next_) {
         if (l_.transposes())
             transposeStrip(out, items_.first + next_);
+        else if (l_.softmax())
+            softmaxPixel(out, items_.first + next_);
         else if (l_.pooling())
             poolItem(out, items_.first + next_);
         else if (l_.perPixel())
@@ -570,9 +614,104 @@ void RvvVectorLayerEmitter::transposeStrip(std::vector<Op>& out, std::uint64_t i
     out.push_back(branchOp(DType::I32, regs_.count, item + 1 < items_.first + items_.count));
 }
 
+// One pixel of a Softmax over its C channels, in three passes over strips of vlmax: the largest
+// (vle, vfredmax into f_max); exp(x − max) by scaling and squaring (vle, vfsub.vf, vfmax.vf by the
+// clamp, vfmul.vf by 2^−n, vfmadd.vf then vfmacc by the coefficients, n vfmul.vv), stored and summed
+// (vfredusum into f_sum); the sum's reciprocal (fdiv), and each stored exp scaled by it (vle,
+// vfmul.vf, vse; in f16 divided by the sum, vfdiv.vf). The count down and bnez after the pixel.
+void RvvVectorLayerEmitter::softmaxPixel(std::vector<Op>& out, std::uint64_t pixel) {
+    const unsigned elem = dtypeBytes(dtype_);
+    const std::uint64_t channels = l_.s.channels;
+    const std::uint64_t base = pixel * channels * elem;
+    const ExpBySquaring& e = expBySquaring(dtype_);
+    const std::size_t pool = vectorLayerConstants(l_, dtype_).size();
+    const auto k = [&](std::size_t i) { return static_cast<std::uint8_t>(regs_.firstFpConstant + i); };
+    const std::uint8_t fMax = k(pool), fSum = k(pool + 1), fRecip = k(pool + 2);
+    auto strips3 = [&](auto body) {
+        for (std::uint64_t c0 = 0; c0 < channels; c0 += vlmax_) {
+            const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax_, channels - c0));
+            out.push_back(vsetvlOp(dtype_, vl, regs_.vl, kLmul));
+            body(c0, vl);
+        }
+    };
+    auto vop = [&](OpKind kind, std::uint8_t dst, std::uint8_t a, std::uint8_t b, std::uint32_t vl,
+                   std::uint8_t c = kNoReg) {
+        Op op = vectorOp(kind, dtype_, vl);
+        op.dst = dst;
+        op.src[0] = a;
+        op.src[1] = b;
+        op.src[2] = c;
+        out.push_back(op);
+    };
+    auto reduce = [&](std::uint8_t dst, std::uint8_t from, bool first, bool max, std::uint32_t vl) {
+        Op r = vectorOp(OpKind::Reduce, dtype_, vl);
+        r.dst = dst;
+        r.src[0] = from;
+        r.src[1] = first ? kNoReg : dst;
+        if (max)
+            r.count = kReduceMax;
+        out.push_back(r);
+    };
+    out.push_back(
+        scalarOp(OpKind::SAdd, DType::I32, regs_.srcA, scalarReg(0), static_cast<double>(inA_ + base)));
+    out.push_back(
+        scalarOp(OpKind::SAdd, DType::I32, regs_.dst, scalarReg(0), static_cast<double>(out_ + base)));
+    strips3([&](std::uint64_t c0, std::uint32_t vl) {
+        Op x = vectorLoad(dtype_, kOperandA, space_, inA_ + base + c0 * elem, vl);
+        x.base = regs_.srcA;
+        out.push_back(x);
+        reduce(fMax, kOperandA, c0 == 0, true, vl);
+    });
+    strips3([&](std::uint64_t c0, std::uint32_t vl) {
+        Op x = vectorLoad(dtype_, kOperandA, space_, inA_ + base + c0 * elem, vl);
+        x.base = regs_.srcA;
+        out.push_back(x);
+        vop(OpKind::Sub, kOperandA, kOperandA, fMax, vl);
+        vop(OpKind::Max, kOperandA, kOperandA, k(kExpLowest), vl);
+        vop(OpKind::Mul, kOperandA, kOperandA, k(kExpScale), vl);
+        vop(OpKind::Fma, kOperandB, kOperandA, k(kExpFirstCoefficient), vl, k(kExpFirstCoefficient + 1));
+        for (unsigned i = 2; i <= e.degree; ++i)
+            vop(OpKind::Fma, kOperandB, kOperandB, kOperandA, vl, k(kExpFirstCoefficient + i));
+        for (unsigned s = 0; s < e.squarings; ++s)
+            vop(OpKind::Mul, kOperandB, kOperandB, kOperandB, vl);
+        Op store = vectorStore(dtype_, kOperandB, space_, out_ + base + c0 * elem, vl);
+        store.base = regs_.dst;
+        out.push_back(store);
+        reduce(fSum, kOperandB, c0 == 0, false, vl);
+    });
+    // f16: the scalar FPU has no f16 (no Zfh): each exp divided by the sum (vfdiv.vf) instead.
+    const bool divideEach = dtype_ == DType::F16;
+    if (!divideEach) {
+        Op recip = scalarOp(OpKind::FDiv, dtype_, fRecip, k(kExpFirstCoefficient + e.degree), 0.0);
+        recip.src[1] = fSum;
+        out.push_back(recip);
+    }
+    strips3([&](std::uint64_t c0, std::uint32_t vl) {
+        Op y = vectorLoad(dtype_, kOperandB, space_, out_ + base + c0 * elem, vl);
+        y.base = regs_.dst;
+        out.push_back(y);
+        if (divideEach)
+            vop(OpKind::Div, kOperandB, kOperandB, fSum, vl);
+        else
+            vop(OpKind::Mul, kOperandB, kOperandB, fRecip, vl);
+        Op store = vectorStore(dtype_, kOperandB, space_, out_ + base + c0 * elem, vl);
+        store.base = regs_.dst;
+        out.push_back(store);
+    });
+    out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.count, regs_.count, -1.0));
+    out.push_back(branchOp(DType::I32, regs_.count, pixel + 1 < items_.first + items_.count));
+}
+
 std::vector<double> vectorLayerConstants(const RvvVectorLayer& l, DType dtype) {
     if (l.hard())
         return {l.alpha, l.beta, 0.0, 1.0};
+    if (l.softmax()) {
+        const ExpBySquaring& e = expBySquaring(dtype);
+        std::vector<double> pool{e.lowest, std::ldexp(1.0, -static_cast<int>(e.squarings))};
+        const std::vector<double> c = expCoefficients(e);
+        pool.insert(pool.end(), c.begin(), c.end());
+        return pool;
+    }
     if (!l.rational())
         return {};
     const RationalTanh& r = rationalTanh(dtype);
@@ -584,6 +723,21 @@ std::vector<double> vectorLayerConstants(const RvvVectorLayer& l, DType dtype) {
 
 double vectorLayerReference(const RvvVectorLayer& l, DType dtype, std::uint64_t i, std::uint64_t saltA,
                             std::uint64_t saltB, DivideIn divide) {
+    if (l.softmax()) {  // the pixel's largest, its exps summed in channel order, the reciprocal
+        const std::uint64_t channels = l.s.channels, first = i / channels * channels;
+        double largest = testValue(dtype, first, saltA);
+        for (std::uint64_t c = 1; c < channels; ++c)
+            largest = std::max(largest, testValue(dtype, first + c, saltA));
+        double sum = 0.0, mine = 0.0;
+        for (std::uint64_t c = 0; c < channels; ++c) {
+            const double e =
+                expBySquaringIn(dtype, addIn(dtype, testValue(dtype, first + c, saltA), -largest));
+            sum = addIn(dtype, sum, e);
+            if (first + c == i)
+                mine = e;
+        }
+        return dtype == DType::F16 ? divIn(dtype, mine, sum) : mulIn(dtype, mine, divIn(dtype, 1.0, sum));
+    }
     if (!l.pooling()) {
         double a = testValue(dtype, l.transposes() ? transposeSource(l, i) : i, saltA);
         switch (l.op) {

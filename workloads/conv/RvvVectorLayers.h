@@ -36,6 +36,7 @@ enum class VectorLayerOp {
     Div,    // x / y (vfdiv): a tensor, a per-channel value or a constant
     Tanh,   // a rational approximation: clamp, x·p(x²)/q(x²) (RationalTanh)
     Sigmoid,  // 0.5 + 0.5·tanh(x/2), the same approximation
+    Softmax,  // over each pixel's channels: exp(x − max) / Σ exp(x − max) (ExpBySquaring)
     Copy,     // Concat, Transpose: the output's elements read and written once (a layout move; a
               // Transpose with its permutation reads its input in strided runs)
     MaxPool,
@@ -62,6 +63,19 @@ struct RationalTanh {
 const RationalTanh& rationalTanh(DType dtype);
 // A divide in a type, as a core computes it: divIn (RVV's vfdiv) or a sequence (newtonDivideIn).
 using DivideIn = double (*)(DType, double, double);
+
+// exp(x) for x ≤ 0 as Softmax's loop computes it, without the bits of the type: x clamped at
+// `lowest` (exp below it is 0 beside the largest term, 1), y = x / 2^squarings, p = Σ y^k / k! for
+// k ≤ degree by Horner (an fma a coefficient), then p squared `squarings` times. Its largest
+// relative error against exp over [lowest, 0] is 3.1e-5 in f32 (2^-8 y^8/8! truncation, doubled by
+// each square with the roundings) and 1.5e-6 in f64 (the same sequence); f16 runs a shorter one
+// (4 squares), 4.9e-3 off at most (absolute: beside the largest term, 1).
+struct ExpBySquaring {
+    double lowest;
+    unsigned squarings, degree;
+};
+const ExpBySquaring& expBySquaring(DType dtype);
+double expBySquaringIn(DType dtype, double x);
 
 // tanh or the sigmoid of `x` as the emitted loop computes it, each op rounded in `dtype`.
 double rationalActivation(bool sigmoid, DType dtype, double x, DivideIn divide = divIn);
@@ -114,6 +128,7 @@ struct RvvVectorLayer {
     // Tanh and Sigmoid: a rational approximation whose constants (clamp, −clamp, 0.5, 1, then the
     // coefficients) come from a pool in memory into FP registers.
     bool rational() const { return op == VectorLayerOp::Tanh || op == VectorLayerOp::Sigmoid; }
+    bool softmax() const { return op == VectorLayerOp::Softmax; }
     // Work goes by (output pixel, channel strip) rather than by strips of the flat tensor.
     bool perPixel() const { return pooling() || (binary() && second == SecondOperand::Channel); }
     std::uint64_t inputs() const { return std::uint64_t{s.h} * s.w * s.channels; }  // the first operand
@@ -186,6 +201,7 @@ private:
     void poolItem(std::vector<Op>& out, std::uint64_t item);
     void channelItem(std::vector<Op>& out, std::uint64_t item);
     void transposeStrip(std::vector<Op>& out, std::uint64_t item);
+    void softmaxPixel(std::vector<Op>& out, std::uint64_t pixel);
     void constants(std::vector<Op>& out);
     void rationalActivation(std::vector<Op>& out, std::uint32_t vl);
 

@@ -572,6 +572,9 @@ std::string dspVectorLayerGap(const config::Node& layer, const config::Node& pla
     const std::string name = op && op->isScalar() ? op->scalar() : std::string();
     if (!isVectorLayerOp(name))
         return fmt::format("the vector DSP runs element-wise and pooling layers, not {}", name);
+    if (name == "Softmax")  // the K1's alone
+        return "a Softmax (the largest and the sum of each pixel's channels, then exp and a scale) runs on "
+               "the K1's RVV cores only, not as this chip's element-wise vector streams";
     // A divide needs the units' reciprocal estimate.
     if (dsp_vector::divides(name))
         for (const EngineInfo* e : vectorEngines(target)) {

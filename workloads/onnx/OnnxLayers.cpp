@@ -446,6 +446,32 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
                 "a {}×{}×{} tensor outside the vector layers' 65536 rows and 65535 channels", c, h, w);
             return m;
         }
+        if (n.op == "Softmax") {
+            // Over each pixel's channels: the last axis (either opset's reading of `axis` for it), a
+            // matrix's rows, or C of an N×C×1×1 tensor; an axis whose reading differs between
+            // opsets (13 reduces over it alone, earlier ones flatten from it) is left out.
+            const std::size_t rank = d.size();
+            const bool given = n.ints.count("axis") && !n.ints.at("axis").empty();
+            std::int64_t axis = given ? n.ints.at("axis").front() : -1;
+            if (axis < 0)
+                axis += static_cast<std::int64_t>(rank);
+            const bool pixelOfC = rank == 4 && d[2] * d[3] == 1;
+            const bool channels = (rank == 2 && (!given || axis == 1)) ||
+                                  (given && rank != 4 && axis == static_cast<std::int64_t>(rank) - 1) ||
+                                  (pixelOfC && (!given || axis == 1 || axis == 3));
+            if (!channels) {
+                m.reason =
+                    fmt::format("a Softmax over axis {} of a rank-{} tensor{}: the K1 runs it over each "
+                                "pixel's channels (the last axis, or C of N×C×1×1)",
+                                given ? std::to_string(n.ints.at("axis").front()) : "(default)", rank,
+                                given ? "" : ", whose default axis differs between opsets");
+                return m;
+            }
+            if (pixelOfC) {  // N×C×1×1: a pixel per image
+                h = static_cast<std::uint64_t>(d[0]);
+                w = 1;
+            }
+        }
         set("h", h);
         set("w", w);
         set("channels", c);
@@ -605,7 +631,7 @@ const std::set<std::string>& vectorNodeOps() {
         "Relu",          "Clip",   "HardSigmoid", "HardSwish",   "LeakyRelu",
         "Add",           "Mul",    "Sub",         "Div",         "Tanh",
         "Sigmoid",       "PRelu",  "MaxPool",     "AveragePool", "GlobalAveragePool",
-        "GlobalMaxPool", "Concat", "Transpose"};
+        "GlobalMaxPool", "Concat", "Transpose",   "Softmax"};
     return ops;
 }
 
@@ -660,7 +686,7 @@ config::Node onnxWorkloadTree(const OnnxGraph& graph) {
                        "HardSwish, LeakyRelu, PRelu, Tanh, Sigmoid, Add, Sub, Mul, Div, MaxPool, "
                        "AveragePool, GlobalAveragePool, "
                        "GlobalMaxPool, Concat, "
-                       "Transpose as vector "
+                       "Transpose, Softmax as vector "
                        "layers";
         bool unknown = false;
         const std::uint64_t bytes = viewOnly(n.op) ? 0
