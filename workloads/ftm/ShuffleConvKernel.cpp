@@ -142,7 +142,9 @@ private:
     bool opensOutputs() const { return p_.blocks[block_].firstGroup && pass_ == 0; }
     // Kernel elements of this filter and pass into scalar registers, then the loop.
     void beginLoop(std::vector<Op>& out) override {
-        const Pass& pass = currentPass();
+        loopPass_ = &currentPass();
+        opens_ = opensOutputs();
+        const Pass& pass = *loopPass_;
         for (unsigned j = 0; j < pass.kp; ++j)
             for (unsigned kx = 0; kx < p_.kw; ++kx)
                 out.push_back(
@@ -166,7 +168,7 @@ private:
     // chunk beyond the row).
     bool materialise(unsigned j, std::uint64_t i, Op& op) const override {
         const BodyOp& b = body_->ops[j];
-        const Pass& pass = currentPass();
+        const Pass& pass = *loopPass_;
         if (i != lastIteration_) {  // a cycle materialises several ops of one iteration: divide once
             lastIteration_ = i;
             strip_ = static_cast<unsigned>(i / perStrip_);
@@ -242,7 +244,7 @@ private:
             return true;
         }
         case BodyRole::Partial: {
-            if (opensOutputs() || !feeds(0))
+            if (opens_ || !feeds(0))
                 return false;
             const unsigned r = outputRow(0);
             setVectorLoad(op, p_.dtype, rowSlot(r), p_.am, outBase + (r * rowBytes + c * p_.lanes * p_.elem),
@@ -253,7 +255,7 @@ private:
             if (!feeds(b.j))
                 return false;
             const unsigned r = outputRow(b.j);
-            const bool opens = opensOutputs() && b.j == 0 && b.kx == 0;
+            const bool opens = opens_ && b.j == 0 && b.kx == 0;
             setVectorOp(op, opens ? OpKind::Mul : OpKind::Fma, p_.dtype, p_.lanes);
             op.dst = rowSlot(r);
             op.src[0] = valueReg(body_->sources[j][0], i);
@@ -281,6 +283,10 @@ private:
 
     const ShuffleParams& p_;
     const Body* body_ = nullptr;
+    // The loop's pass, and whether it opens the block's outputs (set by beginLoop: materialise()
+    // is the hot path).
+    const Pass* loopPass_ = nullptr;
+    bool opens_ = false;
     unsigned rows_ = 0, strips_ = 0, perStrip_ = 0;
     // The last iteration materialise() split into strip and row (i / perStrip_, i % perStrip_).
     mutable std::uint64_t lastIteration_ = ~std::uint64_t{0};
