@@ -53,6 +53,7 @@ struct OnnxNode {
 
 struct OnnxGraph {
     std::string path, name;
+    std::int64_t opset = 0;  // the default domain's opset the model imports (0: not known)
     std::vector<OnnxNode> nodes;
     std::map<std::string, OnnxTensor> tensors;  // graph inputs, outputs, initializers, value_info
     std::map<std::string, double> scalars;      // the value of each one-element numeric initializer

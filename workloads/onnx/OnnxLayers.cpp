@@ -447,27 +447,52 @@ VectorMapped mapVectorNode(const OnnxGraph& g, const OnnxNode& n, const Location
             return m;
         }
         if (n.op == "Softmax") {
-            // Over each pixel's channels: the last axis (either opset's reading of `axis` for it), a
-            // matrix's rows, or C of an N×C×1×1 tensor; an axis whose reading differs between
-            // opsets (13 reduces over it alone, earlier ones flatten from it) is left out.
+            // Opset 13 reduces over `axis` alone (default −1): each pixel's channels where that is C
+            // of N×C×H×W or a tensor's last axis. Earlier opsets reduce over everything from `axis`
+            // on (default 1): each row's contiguous run in memory (NHWC too, for C·H·W: the order
+            // within the run does not change a softmax). Opset not known: the axes both readings
+            // agree on — the last, a matrix's rows, C of N×C×1×1.
             const std::size_t rank = d.size();
             const bool given = n.ints.count("axis") && !n.ints.at("axis").empty();
-            std::int64_t axis = given ? n.ints.at("axis").front() : -1;
+            const bool opset13 = g.opset >= 13, flattens = g.opset > 0 && g.opset < 13;
+            std::int64_t axis = given ? n.ints.at("axis").front() : flattens ? 1 : -1;
             if (axis < 0)
                 axis += static_cast<std::int64_t>(rank);
+            const bool last = axis == static_cast<std::int64_t>(rank) - 1;
             const bool pixelOfC = rank == 4 && d[2] * d[3] == 1;
-            const bool channels = (rank == 2 && (!given || axis == 1)) ||
-                                  (given && rank != 4 && axis == static_cast<std::int64_t>(rank) - 1) ||
-                                  (pixelOfC && (!given || axis == 1 || axis == 3));
+            bool channels = (rank == 2 && (!given || axis == 1)) || (given && rank != 4 && last) ||
+                            (pixelOfC && (!given || axis == 1 || axis == 3));
+            if (opset13)
+                channels = rank == 4 ? axis == 1 || (pixelOfC && last) : last;
+            if (flattens) {
+                channels = axis >= 0 && axis < static_cast<std::int64_t>(rank) && (axis <= 1 || rank != 4);
+                std::uint64_t run = 1;
+                for (std::size_t a = static_cast<std::size_t>(std::max<std::int64_t>(axis, 0)); a < rank; ++a)
+                    run *= static_cast<std::uint64_t>(d[a]);
+                if (channels && run > 65535) {
+                    m.reason =
+                        fmt::format("a Softmax over runs of {} elements, above the vector layers' 65535 "
+                                    "channels",
+                                    run);
+                    return m;
+                }
+                if (channels && run != c) {
+                    c = run;
+                    h = y->elements() / run;
+                    w = 1;
+                }
+            }
             if (!channels) {
-                m.reason =
-                    fmt::format("a Softmax over axis {} of a rank-{} tensor{}: the K1 runs it over each "
-                                "pixel's channels (the last axis, or C of N×C×1×1)",
-                                given ? std::to_string(n.ints.at("axis").front()) : "(default)", rank,
-                                given ? "" : ", whose default axis differs between opsets");
+                m.reason = fmt::format(
+                    "a Softmax over axis {} of a rank-{} tensor{}: the K1 runs it over each pixel's channels "
+                    "(C "
+                    "of N×C×H×W, or the last axis) or, before opset 13, each row's elements from the axis on",
+                    given ? std::to_string(n.ints.at("axis").front()) : "(default)", rank,
+                    g.opset > 0 ? fmt::format(" (opset {})", g.opset)
+                                : ", in a model whose opset is not known (its readings differ)");
                 return m;
             }
-            if (pixelOfC) {  // N×C×1×1: a pixel per image
+            if (pixelOfC && !flattens) {  // N×C×1×1: a pixel per image
                 h = static_cast<std::uint64_t>(d[0]);
                 w = 1;
             }

@@ -353,6 +353,9 @@ OnnxGraph readOnnxGraph(const std::string& path) {
     }
     OnnxGraph g;
     g.path = path;
+    for (const auto& o : model.opset_import())
+        if (o.domain().empty() || o.domain() == "ai.onnx")
+            g.opset = o.version();
     const onnx::GraphProto& graph = model.graph();
     g.name = graph.name();
     for (const auto& init : graph.initializer()) {
