@@ -31,6 +31,18 @@ nlohmann::json runNetwork(const std::string& args) {
     return r.exitCode == 0 ? nlohmann::json::parse(r.out) : nlohmann::json();
 }
 
+// The layer list at `path` on k1, ftm2000 and the npu with --functional: every one of its
+// `elements` outputs as the reference computes it.
+void expectCheckedOnEveryChip(const std::string& path, std::uint64_t elements) {
+    for (const std::string target : {"k1", "ftm2000", "npu"}) {
+        SCOPED_TRACE(target);
+        const auto j = runNetwork("--target " + target + " --workload " + path + " --functional");
+        ASSERT_FALSE(j.is_null());
+        EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
+        EXPECT_EQ(j["functional"]["elements"], elements);
+    }
+}
+
 TEST(OneNetworkEveryChip, EveryLayerRunsCheckedAndAtOrAboveItsBoundOnEachChip) {
     const std::string net = writeNetwork();
     for (const std::string target : {"npu", "k1", "ftm2000"}) {
@@ -319,8 +331,9 @@ TEST(OneNetworkEveryChip, ElementWiseAndPoolingLayersRunOnTheNpusVectorProcessor
         const auto& l = j["layers"][i];
         const bool average = i >= 7;
         EXPECT_EQ(l["dtype"], average ? "f16" : "i8") << l["name"];
-        if (average)
+        if (average) {
             EXPECT_EQ(l["model_dtype"], "i8") << l["name"];
+        }
         EXPECT_EQ(l["strategy"], "vector") << l["name"];
         EXPECT_NE(l["lowering"].get<std::string>().find("on engine vpu"), std::string::npos) << l["lowering"];
         EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
@@ -433,8 +446,9 @@ TEST(OneNetworkEveryChip, PReluRunsOnEveryChip) {
         EXPECT_EQ(j["functional"]["elements"], 4 * 8 * 8 * 16) << target;
         for (const auto& l : j["layers"]) {
             EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << target;
-            if (l["name"] != "conv")
+            if (l["name"] != "conv") {
                 EXPECT_EQ(l["op"], "PRelu") << target;
+            }
         }
     }
     const auto steep = test::runTessim("run --target k1 --workload " + path +
@@ -467,13 +481,7 @@ TEST(OneNetworkEveryChip, ReversedSubAndDivRunOnEveryChip) {
            "true}\n"
            "  - {name: rdiv, op: Div, h: 8, w: 8, channels: 16, broadcast: channel, reversed: true}\n"
            "  - {name: ratio, op: Div, h: 8, w: 8, channels: 16, reversed: true}\n";
-    for (const std::string target : {"k1", "ftm2000", "npu"}) {
-        SCOPED_TRACE(target);
-        const auto j = runNetwork("--target " + target + " --workload " + path + " --functional");
-        ASSERT_FALSE(j.is_null());
-        EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
-        EXPECT_EQ(j["functional"]["elements"], 6 * 8 * 8 * 16);
-    }
+    expectCheckedOnEveryChip(path, 6 * 8 * 8 * 16);
     const std::string add = "/tmp/tessim-reversed-add-" + std::to_string(::getpid()) + ".yaml";
     std::ofstream(add) << "kernel: conv2d\nlayers:\n"
                           "  - {name: add, op: Add, h: 8, w: 8, channels: 16, reversed: true}\n";
@@ -528,13 +536,7 @@ TEST(OneNetworkEveryChip, StridesKernelsAndPadsPerAxisRunOnEveryChip) {
            "  - {name: avg, op: AveragePool, h: 5, w: 10, channels: 16, kh: 3, kw: 2, stride_h: 1, stride_w: "
            "2, "
            "pad_h: 1}\n";
-    for (const std::string target : {"k1", "ftm2000", "npu"}) {
-        SCOPED_TRACE(target);
-        const auto j = runNetwork("--target " + target + " --workload " + path + " --functional");
-        ASSERT_FALSE(j.is_null());
-        EXPECT_EQ(j["functional"]["mismatches"], 0) << j["functional"];
-        EXPECT_EQ(j["functional"]["elements"], 10 * 23 * 32 + 10 * 12 * 16 + 5 * 10 * 16 + 5 * 5 * 16);
-    }
+    expectCheckedOnEveryChip(path, 10 * 23 * 32 + 10 * 12 * 16 + 5 * 10 * 16 + 5 * 5 * 16);
     std::remove(path.c_str());
 }
 

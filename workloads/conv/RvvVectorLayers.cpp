@@ -1,6 +1,7 @@
 #include "workloads/conv/RvvVectorLayers.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -66,22 +67,25 @@ const ExpBySquaring kExpF16{-17.0, 4, 6};
 // dividend of the sum's reciprocal).
 constexpr unsigned kExpLowest = 0, kExpScale = 1, kExpFirstCoefficient = 2;
 
-// Memory order of a tensor's axes: NHWC for rank 4 (ONNX's N, C, H, W), else ONNX's own.
-std::vector<unsigned> memoryOrder(std::size_t rank) {
-    if (rank == 4)
-        return {0, 2, 3, 1};
-    std::vector<unsigned> order(rank);
+// Memory order of a tensor's axes: NHWC for rank 4 (ONNX's N, C, H, W), else ONNX's own. Ranks
+// are at most kMaxTransposeRank (readTranspose): fixed arrays, as the streams ask per row.
+constexpr std::size_t kMaxTransposeRank = 8;
+using AxisArray = std::array<std::uint64_t, kMaxTransposeRank>;
+AxisArray memoryOrder(std::size_t rank) {
+    AxisArray order{};
     for (unsigned a = 0; a < rank; ++a)
         order[a] = a;
+    if (rank == 4)
+        order = {0, 2, 3, 1};
     return order;
 }
 
 // Elements between neighbours along each axis (ONNX's order) of a tensor in memory order.
-std::vector<std::uint64_t> memoryStrides(const std::vector<std::uint64_t>& dims) {
-    const std::vector<unsigned> order = memoryOrder(dims.size());
-    std::vector<std::uint64_t> strides(dims.size(), 1);
+AxisArray memoryStrides(const std::vector<std::uint64_t>& dims) {
+    const AxisArray order = memoryOrder(dims.size());
+    AxisArray strides{};
     std::uint64_t step = 1;
-    for (std::size_t j = order.size(); j-- > 0;) {
+    for (std::size_t j = dims.size(); j-- > 0;) {
         strides[order[j]] = step;
         step *= dims[order[j]];
     }
@@ -93,7 +97,7 @@ std::vector<std::uint64_t> memoryStrides(const std::vector<std::uint64_t>& dims)
 void readTranspose(config::Reader& r, RvvVectorLayer& l) {
     const auto dims = r.get<std::vector<std::int64_t>>("input_dims");
     const auto perm = r.get<std::vector<std::int64_t>>("perm");
-    if (dims.empty() || dims.size() > 8)
+    if (dims.empty() || dims.size() > kMaxTransposeRank)
         r.fail("input_dims", fmt::format("expected 1 to 8 dimensions, got {}", dims.size()));
     std::uint64_t elements = 1;
     for (std::int64_t d : dims) {
@@ -120,7 +124,7 @@ void readTranspose(config::Reader& r, RvvVectorLayer& l) {
 
 TransposeRows transposeRows(const RvvVectorLayer& l) {
     const std::size_t rank = l.perm.size();
-    const unsigned inner = memoryOrder(rank).back();  // the output's innermost axis
+    const std::uint64_t inner = memoryOrder(rank)[rank - 1];  // the output's innermost axis
     TransposeRows t;
     t.length = l.inputDims[l.perm[inner]];
     t.rows = l.outputs() / t.length;
@@ -130,11 +134,10 @@ TransposeRows transposeRows(const RvvVectorLayer& l) {
 
 std::uint64_t transposeSource(const RvvVectorLayer& l, std::uint64_t i) {
     const std::size_t rank = l.perm.size();
-    const std::vector<unsigned> order = memoryOrder(rank);
-    const std::vector<std::uint64_t> strides = memoryStrides(l.inputDims);
+    const AxisArray order = memoryOrder(rank), strides = memoryStrides(l.inputDims);
     std::uint64_t source = 0;
     for (std::size_t j = rank; j-- > 0;) {
-        const unsigned axis = order[j];  // an output axis; it runs along input axis perm[axis]
+        const std::uint64_t axis = order[j];  // an output axis; it runs along input axis perm[axis]
         const std::uint64_t extent = l.inputDims[l.perm[axis]];
         source += (i % extent) * strides[l.perm[axis]];
         i /= extent;
