@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <limits>
 #include <stdexcept>
@@ -100,6 +101,15 @@ std::string num(double v) {
 }  // namespace
 
 std::string reproCommand(const std::string& exe, const ReproRun& run) {
+    if (!run.program.empty()) {
+        // Names only: the executable and the report live in the reproduction's scratch folder.
+        std::string cmd = shellQuote(exe) + " run --target " + shellQuote(run.target) + " --program " +
+                          shellQuote(run.programName.empty() ? run.program : run.programName) + " --report " +
+                          shellQuote(std::filesystem::path(run.reportFile).filename().string()) + " --";
+        for (const auto& a : run.programArguments)
+            cmd += " " + shellQuote(a);
+        return cmd;
+    }
     std::string cmd = shellQuote(exe) + " run --target " + shellQuote(run.target) + " --workload " +
                       shellQuote(run.workload);
     if (!run.plan.empty())
@@ -110,6 +120,15 @@ std::string reproCommand(const std::string& exe, const ReproRun& run) {
 }
 
 std::vector<std::string> reproArguments(const std::string& exe, const ReproRun& run) {
+    if (!run.program.empty()) {
+        std::vector<std::string> argv{exe,         "run",       "--target", run.target,
+                                      "--program", run.program, "--report", run.reportFile};
+        if (!run.programName.empty())
+            argv.insert(argv.end(), {"--program-name", run.programName});
+        argv.push_back("--");
+        argv.insert(argv.end(), run.programArguments.begin(), run.programArguments.end());
+        return argv;
+    }
     std::vector<std::string> argv{exe, "run", "--target", run.target, "--workload", run.workload};
     if (!run.plan.empty())
         argv.insert(argv.end(), {"--plan", run.plan});
@@ -127,6 +146,19 @@ nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run) {
         throw std::runtime_error(fmt::format(
             "run '{}' failed ({}): {}", run.name,
             r.signal ? fmt::format("signal {}", r.signal) : fmt::format("exit {}", r.exitCode), r.err));
+    if (!run.program.empty()) {
+        std::ifstream in(run.reportFile);
+        nlohmann::json report;
+        try {
+            report = nlohmann::json::parse(in);
+        } catch (const std::exception& e) {
+            throw std::runtime_error(
+                fmt::format("run '{}' wrote no JSON report to '{}': {}", run.name, run.reportFile, e.what()));
+        }
+        report["program_stdout"] = r.out;
+        report["program_stderr"] = r.err;
+        return report;
+    }
     try {
         return nlohmann::json::parse(r.out);
     } catch (const std::exception& e) {

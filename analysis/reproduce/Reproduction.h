@@ -25,6 +25,10 @@ namespace tessim {
 struct ReproRun {
     std::string name, target, workload, plan;
     std::vector<std::string> sets;
+    // A program run in place of a workload (`run --program`): the executable, its argv[0] and
+    // arguments, and the file its report goes to (its stdout is the program's).
+    std::string program, programName, reportFile;
+    std::vector<std::string> programArguments;
 };
 
 struct ReproClaim {
@@ -108,7 +112,8 @@ std::string reproCommand(const std::string& exe, const ReproRun& run);
 // The same as arguments (argv[0] = exe), for starting it without a shell.
 std::vector<std::string> reproArguments(const std::string& exe, const ReproRun& run);
 // Runs the run as a child process (sweep::runProcess: no shell); its stdout is the report, its
-// stderr the error of a failed run.
+// stderr the error of a failed run. A program run's report is read from its reportFile, with the
+// program's own output added as "program_stdout" and "program_stderr".
 nlohmann::json runChildSimulation(const std::string& exe, const ReproRun& run);
 
 std::string reproMarkdown(const ReproResult& r);

@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -15,6 +16,7 @@
 #include <fmt/ranges.h>
 
 #include "analysis/dse/TtDesignSpace.h"
+#include "analysis/reproduce/CompiledBaseline.h"
 #include "run/pipeline/ConfigLibrary.h"
 #include "sim/config/ConfigError.h"
 #include "sim/config/Loader.h"
@@ -79,7 +81,7 @@ struct Network {
 };
 
 struct Claim {
-    std::string id, quantity, unit, layer, network, source;
+    std::string id, quantity, unit, layer, network, baseline, source;
     unsigned threads = 0;
     double lo = 0, hi = 0;  // published range (lo = hi: a value)
     double relTol = 0.1;
@@ -267,13 +269,17 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
             networkOrder.push_back(net.id);
             networks[net.id] = std::move(net);
         }
+    std::optional<CompiledBaselines> compiled;
+    if (r.has("compiled_baselines"))
+        compiled = readCompiledBaselines(r, [&](const std::string& id) { return layers.count(id) > 0; });
     std::vector<Claim> claims;
     for (Reader c : r.children("claims")) {
         Claim cl;
         cl.id = c.get<std::string>("id");
-        cl.quantity = c.oneOf("quantity", {"dse_reduction", "rb_optimum", "rb_ls_reduction",
-                                           "vectorisation_speedup", "thread_threshold", "tt_speedup",
-                                           "tt_memory", "fc_share", "end_to_end_speedup", "model_memory"});
+        cl.quantity =
+            c.oneOf("quantity", {"dse_reduction", "rb_optimum", "rb_ls_reduction", "vectorisation_speedup",
+                                 "thread_threshold", "tt_speedup", "tt_memory", "fc_share",
+                                 "end_to_end_speedup", "model_memory", "tt_over_compiled"});
         cl.unit = c.get<std::string>("unit");
         cl.source = c.get<std::string>("source", std::string());
         const Node& p = c.node("published");
@@ -299,6 +305,13 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
             if (!networks.count(cl.network))
                 c.fail("network", "no network '" + cl.network + "' in 'networks'");
         }
+        if (cl.quantity == "tt_over_compiled") {
+            cl.baseline = c.get<std::string>("baseline");
+            if (!compiled)
+                c.fail("baseline", "tt_over_compiled needs a `compiled_baselines` section");
+            if (!compiled->find(cl.baseline))
+                c.fail("baseline", "no compiler '" + cl.baseline + "' in compiled_baselines.compilers");
+        }
         claims.push_back(cl);
     }
     r.finish();
@@ -307,7 +320,13 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
     std::map<std::string, ReproRun> runs;
     auto add = [&](const std::string& name, const std::string& workload, const std::string& plan,
                    std::vector<std::string> sets) {
-        runs[name] = ReproRun{name, target, workload, plan, std::move(sets)};
+        ReproRun run;
+        run.name = name;
+        run.target = target;
+        run.workload = workload;
+        run.plan = plan;
+        run.sets = std::move(sets);
+        runs[name] = std::move(run);
     };
     add("vec-packed", example, "tt/packed", {});
     add("vec-vectorised", example, "tt/vectorised", {});
@@ -348,6 +367,26 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
     // Each network as the dense model, on the dense baseline's threads.
     for (const auto& id : networkOrder)
         add("net-" + id, networks.at(id).workload, "", {fmt::format("plan.threads={}", denseThreads)});
+    // The compiled baselines: the program built by each compiler, run on every layer of the list
+    // (batch 1, the dense baseline's threads), each from its own scratch folder's executable.
+    std::optional<ScratchFolder> scratch;
+    if (compiled) {
+        scratch.emplace("tessim-compiled");
+        for (const auto& b : compiled->baselines) {
+            const std::string exe = compileBaseline(*compiled, b, scratch->path());
+            for (const auto& id : compiled->layers) {
+                ReproRun run;
+                run.name = "compiled-" + b.id + "-" + id;
+                run.target = target;
+                run.program = exe;
+                run.programName = compiled->executable(b);
+                run.reportFile = scratch->path() + "/" + run.name + ".json";
+                run.programArguments = {std::to_string(layers.at(id).in), std::to_string(layers.at(id).out),
+                                        "1", std::to_string(denseThreads)};
+                runs[run.name] = run;
+            }
+        }
+    }
     if (jobs == 0)
         jobs = std::max(1u, std::thread::hardware_concurrency());
     const std::map<std::string, Json> rep = runAll(runs, runner, jobs);
@@ -487,6 +526,27 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
                 "{} ({} → {}), TT {}: dense {} on {} threads vs TT {}; TT FLOPs {} vs dense {}", l.name, l.in,
                 l.out, l.shape.describe(), humanSi(dense, "s"), denseThreads, humanSi(tt, "s"),
                 num(static_cast<double>(l.shape.flops(1))), num(2.0 * l.in * l.out));
+        } else if (c.quantity == "tt_over_compiled") {
+            // The mean over the list's layers of compiled dense time over TT time.
+            const CompiledBaseline& b = *compiled->find(c.baseline);
+            double sum = 0.0;
+            std::string parts;
+            for (const auto& id : compiled->layers) {
+                const std::string name = "compiled-" + b.id + "-" + id;
+                const double dense = programCounterSeconds(rep.at(name), "fc_cycles", name);
+                const double tt = rep.at("tt-" + id).at("seconds").get<double>();
+                const double kernel = rep.at("dense-" + id).at("seconds").get<double>();
+                sum += dense / tt;
+                parts += fmt::format("; {} {:.2f}× ({} compiled, {} TT, the generated dense kernel {})", id,
+                                     dense / tt, humanSi(dense, "s"), humanSi(tt, "s"), humanSi(kernel, "s"));
+            }
+            cl.simulated = sum / static_cast<double>(compiled->layers.size());
+            run = "compiled-" + b.id + "-*";
+            note =
+                fmt::format("{}: `{}`, run with `tessim run --program` on {} threads, batch 1; mean over "
+                            "{} layers of its time (its own rdcycle count of the layer) over the TT "
+                            "layer's{}",
+                            b.what, compiled->commandLine(b), denseThreads, compiled->layers.size(), parts);
         } else if (c.quantity == "tt_memory") {
             const Layer& l = layers.at(c.layer);
             cl.simulated = static_cast<double>(l.in * l.out) / static_cast<double>(l.shape.parameters());
@@ -595,6 +655,14 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
         res.commands["dense-" + id] = reproCommand("tessim", runs.at("dense-" + id));
         res.commands["tt-" + id] = reproCommand("tessim", runs.at("tt-" + id));
     }
+    if (compiled)
+        for (const auto& b : compiled->baselines) {
+            res.commands["compile-" + b.id] = compiled->commandLine(b);
+            for (const auto& id : compiled->layers) {
+                const std::string name = "compiled-" + b.id + "-" + id;
+                res.commands[name] = reproCommand("tessim", runs.at(name));
+            }
+        }
     return res;
 }
 

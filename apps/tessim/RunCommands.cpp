@@ -32,6 +32,8 @@ void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
             "run a static RISC-V ELF program (k1); its output passes through, arguments after --");
         sub->add_option("program-arguments", o.request.programArguments,
                         "the program's arguments (after --)");
+        sub->add_option("--program-name", o.request.programName,
+                        "the program's argv[0] (as qemu-riscv64 -0 sets it); default: the path given");
         sub->add_option("--report", o.reportFile, "write the report to this file (a program run's report)");
         sub->add_option("--max-cycles", o.request.maxCycles,
                         "stop a program that has not ended after this many main-clock cycles (exit 2)");

@@ -44,7 +44,8 @@ std::uint8_t permissionsOf(std::int64_t protection) {
 }  // namespace
 
 LinuxProcess::LinuxProcess(const ElfProgram& program, std::vector<std::string> arguments,
-                           std::vector<std::string> environment, std::uint64_t memoryBytes)
+                           std::vector<std::string> environment, std::uint64_t memoryBytes,
+                           const std::string& argv0)
     : program_(program) {
     threads_.push_back(std::make_unique<GuestThread>());
     threads_[0]->tid = kPid;
@@ -86,7 +87,7 @@ LinuxProcess::LinuxProcess(const ElfProgram& program, std::vector<std::string> a
 
     if (!memory_.map(kStackTop - kStackBytes, kStackBytes, GuestMemory::kRead | GuestMemory::kWrite))
         throw tooBig();
-    std::vector<std::string> argv{program.path};
+    std::vector<std::string> argv{argv0.empty() ? program.path : argv0};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
     hart().setX(2, buildStack(argv, environment));
     hart().setPc(program.entry);

@@ -47,12 +47,13 @@ struct GuestThread {
 
 class LinuxProcess : public SystemCallHandler {
 public:
-    // Loads the program and builds its initial stack; `arguments` are argv[1…] (argv[0] is the
-    // program's path). `environment`: "NAME=value" strings.
+    // Loads the program and builds its initial stack; `arguments` are argv[1…]; argv[0] is
+    // `argv0`, or the program's path when that is empty. `environment`: "NAME=value" strings.
     // `memoryBytes`: what the target's memory holds (the most the program may map and touch);
     // ProgramError when its segments and stack do not fit.
     LinuxProcess(const ElfProgram& program, std::vector<std::string> arguments,
-                 std::vector<std::string> environment, std::uint64_t memoryBytes);
+                 std::vector<std::string> environment, std::uint64_t memoryBytes,
+                 const std::string& argv0 = {});
 
     // The main thread's hart.
     Hart& hart() { return *threads_[0]->hart; }

@@ -207,7 +207,7 @@ std::unique_ptr<Workload> makeProgramWorkload(const ProgramRequest& request, con
         s->cores.push_back(std::move(core));
     }
     s->process = std::make_unique<riscv::LinuxProcess>(s->elf, request.arguments, std::vector<std::string>{},
-                                                       s->cores[0]->memory->size);
+                                                       s->cores[0]->memory->size, request.name);
     s->process->setMaxThreads(static_cast<unsigned>(s->cores.size()));
     if (request.stdoutToStderr)
         s->process->setStdoutFd(2);

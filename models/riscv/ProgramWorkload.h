@@ -16,6 +16,7 @@ namespace tessim {
 struct ProgramRequest {
     std::string path;
     std::vector<std::string> arguments;  // argv[1…]
+    std::string name;                    // argv[0] (qemu-riscv64's -0); empty: the path
     std::uint64_t maxCycles = 0;         // 0: no limit (main-clock cycles)
     double timeoutSeconds = 0;           // 0: no limit (host wall-clock seconds)
     bool stdoutToStderr = false;         // the program's stdout goes to tessim's stderr

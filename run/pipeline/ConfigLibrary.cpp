@@ -135,6 +135,12 @@ std::string libraryDirectory(LibraryKind kind) {
     return configs.string();
 }
 
+std::string programDirectory() {
+    const char* env = std::getenv("TESSIM_CONFIG_DIR");
+    const fs::path configs = env && *env ? fs::path(env) : fs::path(TESSIM_CONFIG_DIR);
+    return (configs.parent_path() / "workloads" / "programs").string();
+}
+
 std::string resolveLibraryPath(LibraryKind kind, const std::string& nameOrPath) {
     if (auto path = asPath(kind, nameOrPath))
         return *path;

@@ -14,6 +14,9 @@ namespace tessim {
 enum class LibraryKind { Target, Workload, Plan, Paper, Sweep };
 
 std::string libraryDirectory(LibraryKind kind);
+// The library's C programs (workloads/programs/ beside the workload library's folder): sources a
+// reproduction compiles and runs with `run --program`.
+std::string programDirectory();
 // A path when `nameOrPath` names an existing file or looks like one (has '/' or an extension),
 // else <library>/<name>.yaml. Throws ConfigError when nothing is found, listing what exists.
 std::string resolveLibraryPath(LibraryKind kind, const std::string& nameOrPath);

@@ -142,16 +142,19 @@ Elaboration elaborate(const RunRequest& request, const ResolvedInputs& in) {
     initSystemC();
     Elaboration e;
     e.target = std::make_unique<ConfiguredTarget>(in.target);
+    if (request.program.empty() && !request.programName.empty())
+        throw config::ConfigError({"<command line>", 0, 0}, "",
+                                  "--program-name names a --program's argv[0]: add --program");
     if (!request.program.empty()) {
         if (!in.workload.isNull() || !in.plan.isNull() || !request.scheduleFile.empty())
             throw config::ConfigError(
                 {"<command line>", 0, 0}, "",
                 "--program runs a program in place of a workload: drop --workload, --plan "
                 "and --schedule");
-        e.workload =
-            makeProgramWorkload({request.program, request.programArguments, request.maxCycles,
-                                 request.timeoutSeconds, request.programStdoutToStderr, request.programCores},
-                                e.target->info());
+        e.workload = makeProgramWorkload({request.program, request.programArguments, request.programName,
+                                          request.maxCycles, request.timeoutSeconds,
+                                          request.programStdoutToStderr, request.programCores},
+                                         e.target->info());
     } else if (!in.workload.isNull()) {
         e.workload = makeWorkload(in.workload, in.plan, e.target->info());
     } else if (request.scheduleFile.empty()) {

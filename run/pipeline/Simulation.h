@@ -33,6 +33,7 @@ struct RunRequest {
     // limits that stop one that never ends (0: none).
     std::string program;
     std::vector<std::string> programArguments;
+    std::string programName;  // --program-name: its argv[0] (empty: the path)
     std::uint64_t maxCycles = 0;
     double timeoutSeconds = 0;
     bool programStdoutToStderr = false;     // validate: stdout carries the command's own JSON

@@ -82,10 +82,11 @@ TEST(PaperArithmetic, EachPaperCheckHasTheVerdictItsArithmeticGives) {
 }
 
 // Published claims with no simulated baseline are rows with the verdict not-reproduced and why.
+// (Seed 000's IREE and Pluto claims were, until compiled C stood in for both: TtReproductionTest.)
 TEST(PaperArithmetic, ClaimsWithNothingSimulatedAreListedAsNotReproducedWithTheirReason) {
     const std::string papers = std::string(TESSIM_SOURCE_DIR) + "/configs/papers/";
     std::map<std::string, tessim::NotReproduced> all;
-    for (const char* paper : {"k1-ttd", "ftm2000-conv"}) {
+    for (const char* paper : {"ftm2000-conv"}) {
         const tessim::config::Node root = tessim::config::loadYamlFile(papers + paper + ".yaml");
         tessim::config::Reader r(root);
         const tessim::ReproResult res = tessim::readPaperHeader(r);
@@ -102,8 +103,6 @@ TEST(PaperArithmetic, ClaimsWithNothingSimulatedAreListedAsNotReproducedWithThei
             EXPECT_EQ(row["verdict"], "not-reproduced");
     }
     EXPECT_EQ(all["speedup-over-gpu"].published, 663805.0);
-    EXPECT_EQ(all["tt-over-iree"].published, 3.0);
-    EXPECT_EQ(all["tt-over-pluto"].published, 8.0);
 }
 
 TEST(PaperArithmetic, ABadCheckIsAnErrorAtItsKey) {

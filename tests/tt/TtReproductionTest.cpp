@@ -44,6 +44,12 @@ claims:
   - {id: share, quantity: fc_share, network: lenet5, published: [30, 60], unit: "%"}
   - {id: e2e, quantity: end_to_end_speedup, network: lenet5, published: [2.1, 3.7], unit: "x"}
   - {id: model, quantity: model_memory, network: lenet5, published: [1.7, 3.2], unit: "x"}
+  - {id: over, quantity: tt_over_compiled, baseline: plain, published: 3, unit: "x"}
+compiled_baselines:
+  program: fc_dense
+  layers: [small]
+  compilers:
+    - {id: plain, what: "gcc at -O2", command: [riscv64-linux-gnu-gcc, -march=rv64gc, -O2, -static, -pthread]}
 )";
 
 TEST(TtReproduction, ClaimsComeFromSimulatedRuns) {
@@ -53,21 +59,23 @@ TEST(TtReproduction, ClaimsComeFromSimulatedRuns) {
     std::ofstream(path) << kPaper;
     std::atomic<unsigned> runs{0};
     nlohmann::json network;  // the LeNet-5 run, to recompute the FC share from its layers
+    std::map<std::string, nlohmann::json> layerRuns;  // the small layer's TT and compiled runs
     std::mutex lock;
     const ReproRunner runner = [&](const ReproRun& run) {
         ++runs;
         nlohmann::json report = runChildSimulation(test::docsTessim(), run);  // release build: DocsBuild.h
-        if (run.name == "net-lenet5") {
-            std::lock_guard<std::mutex> g(lock);
+        std::lock_guard<std::mutex> g(lock);
+        if (run.name == "net-lenet5")
             network = report;
-        }
+        if (run.name == "tt-small" || run.name == "compiled-plain-small")
+            layerRuns[run.name] = report;
         return report;
     };
     const ReproResult r = reproduceTtPaper(path, runner, 2);
     std::map<std::string, ReproClaim> c;
     for (const auto& claim : r.claims)
         c[claim.id] = claim;
-    ASSERT_EQ(c.size(), 10u);
+    ASSERT_EQ(c.size(), 11u);
     EXPECT_EQ(c["dse"].simulated, 600.0);
     EXPECT_EQ(c["dse"].verdict, "match");
     // Within 8 registers {4,3,1,1} does not fit: no ratio, and the note says why.
@@ -101,6 +109,28 @@ TEST(TtReproduction, ClaimsComeFromSimulatedRuns) {
     // Weights: 6·25 + 16·6·25 + 400·120 + 120·84 + 84·10 dense; FC1 replaced by the 3,120 core elements.
     const double dense = 150 + 2400 + 48000 + 10080 + 840;
     EXPECT_NEAR(c["model"].simulated, dense / (dense - 48000 + 3120), 1e-9);
+    // The compiled baseline: fc_dense.c built by gcc, run as a program on the dense baseline's 2
+    // threads; its own count of the layer's cycles over the TT run's time.
+    const nlohmann::json& compiled = layerRuns["compiled-plain-small"];
+    ASSERT_TRUE(compiled.contains("program_stderr")) << compiled.dump().substr(0, 300);
+    EXPECT_EQ(compiled["program_stdout"].get<std::string>().rfind("fc 400x120x1 on 2 threads: checksum", 0),
+              0u)
+        << compiled["program_stdout"];
+    const std::string err = compiled["program_stderr"];
+    const double layerCycles = std::stod(err.substr(err.find("fc_cycles ") + 10));
+    EXPECT_GT(layerCycles, 0.0);
+    EXPECT_LT(layerCycles, compiled["cycles"].get<double>());  // the set-up is not timed
+    const double layerSeconds =
+        layerCycles * compiled["seconds"].get<double>() / compiled["cycles"].get<double>();
+    EXPECT_NEAR(c["over"].simulated, layerSeconds / layerRuns["tt-small"]["seconds"].get<double>(), 1e-12);
+    EXPECT_NE(
+        c["over"].note.find("`riscv64-linux-gnu-gcc -march=rv64gc -O2 -static -pthread -o fc_dense-plain "
+                            "workloads/programs/fc_dense.c`"),
+        std::string::npos)
+        << c["over"].note;
+    EXPECT_EQ(
+        r.commands.at("compiled-plain-small"),
+        "tessim run --target k1 --program fc_dense-plain --report compiled-plain-small.json -- 400 120 1 2");
     for (const auto& [id, claim] : c)
         EXPECT_TRUE(claim.verdict == "match" || claim.verdict == "mismatch" || claim.verdict == "trend-match")
             << id << " " << claim.verdict;
@@ -144,6 +174,38 @@ TEST(TtReproduction, ANetworkLayerTheTtLayerDoesNotFitIsAConfigError) {
         EXPECT_NE(std::string(e.what()).find("fc2's 10080 weights are not the 48000 of small"),
                   std::string::npos)
             << e.what();
+    }
+    fs::remove_all(dir);
+}
+
+// A tt_over_compiled claim names a compiler of compiled_baselines; the program is a C file of
+// workloads/programs/. Both refused before anything is compiled or run.
+TEST(TtReproduction, AnUnknownCompiledBaselineIsAConfigError) {
+    const fs::path dir = fs::temp_directory_path() / "tessim-tt-repro-compiled";
+    fs::create_directories(dir);
+    const std::string path = (dir / "bad.yaml").string();
+    const ReproRunner never = [](const ReproRun&) -> nlohmann::json { throw std::runtime_error("ran"); };
+    std::string text = kPaper;
+    text.replace(text.find("baseline: plain"), 15, "baseline: nope");
+    std::ofstream(path) << text;
+    try {
+        reproduceTtPaper(path, never, 1);
+        FAIL() << "expected a ConfigError";
+    } catch (const config::ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("bad.yaml:25"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("claims[10].baseline"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("no compiler 'nope'"), std::string::npos) << e.what();
+    }
+    text = kPaper;
+    text.replace(text.find("program: fc_dense"), 17, "program: fc_sparse");
+    std::ofstream(path) << text;
+    try {
+        reproduceTtPaper(path, never, 1);
+        FAIL() << "expected a ConfigError";
+    } catch (const config::ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("bad.yaml:27"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("compiled_baselines.program"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("no program 'fc_sparse'"), std::string::npos) << e.what();
     }
     fs::remove_all(dir);
 }
