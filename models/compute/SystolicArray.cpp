@@ -1,7 +1,10 @@
 #include "models/compute/SystolicArray.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "sim/ir/Int8Dot.h"
 
@@ -22,12 +25,15 @@ SystolicConfig SystolicConfig::fromYaml(config::Reader& r, const std::string& na
     std::string df = r.oneOf("dataflow", {"os", "ws", "is"}, std::string("ws"));
     c.dataflow = dataflowFromName(df);
     r.oneOf("dtype", {"i8"}, std::string("i8"));
+    c.accumulatorBytes = r.get<Bytes>("accumulators", Bytes{0}).value;
     if (auto e = r.optionalChild("energy")) {
         c.joulesPerMac = e->get<Energy>("mac_i8", Energy{0.0}).joules;
         c.joulesPerSramReadByte = e->get<Energy>("operand_read_per_byte", Energy{0.0}).joules;
         c.joulesPerSramWriteByte =
             e->get<Energy>("psum_write_per_byte", Energy{c.joulesPerSramReadByte}).joules;
         c.joulesPerRequant = e->get<Energy>("requant_op", Energy{0.0}).joules;
+        c.joulesPerAccumulatorByte =
+            e->get<Energy>("accumulator_per_byte", Energy{c.joulesPerSramWriteByte}).joules;
         c.staticWatts = e->get<Power>("static_power", Power{0.0}).watts;
     }
     return c;
@@ -72,6 +78,20 @@ void SystolicArray::account(const Op& op) {
         ++fences_;
         return;
     }
+    if (a.inArray) {
+        const std::uint64_t outputs = std::uint64_t{a.outH} * a.outW * a.filters;
+        if (outputs * 4 > config_.accumulatorBytes)
+            throw std::runtime_error(fmt::format(
+                "unit {}: a MacTile keeps {} partial sums ({} B of INT32) in the array, which holds {} B of "
+                "accumulators{}",
+                name(), outputs, outputs * 4, config_.accumulatorBytes,
+                config_.accumulatorBytes == 0 ? " (the target gives it none: `accumulators`)" : ""));
+        if (a.accumulate && outputs != residentOutputs_)
+            throw std::runtime_error(
+                fmt::format("unit {}: a MacTile adds to {} partial sums in the array, which holds {}", name(),
+                            outputs, residentOutputs_));
+        residentOutputs_ = a.inArray == 2 ? 0 : outputs;
+    }
     ++tiles_;
     macs_ += m;
     SystolicMapping map = mappingOf(config_, a);
@@ -86,6 +106,7 @@ void SystolicArray::account(const Op& op) {
         requantOps_ += std::uint64_t{a.outH} * a.outW * a.filters;
     sramReadBytes_ += traffic.reads();
     sramWriteBytes_ += traffic.writes();
+    inArrayBytes_ += traffic.inArrayBytes;
     if (op.flags & Op::kIdealOperands) {  // no SRAM model serves these: the array charges them
         unservedReadBytes_ += traffic.reads();
         unservedWriteBytes_ += traffic.writes();
@@ -149,7 +170,9 @@ void SystolicArray::executeFunctional(const Op& op, FunctionalMemory& memory) {
     std::vector<std::int32_t> out(std::uint64_t{a.filters} * a.outH * a.outW, 0);
     memory.read(a.space, a.in, in.data(), in.size());
     memory.read(a.space, a.weights, w.data(), w.size());
-    if (a.accumulate)
+    if (a.accumulate && a.inArray)
+        out = accumulators_;  // account() has checked that it holds these outputs
+    else if (a.accumulate)
         memory.read(a.space, a.out, out.data(), out.size() * 4);
     // Output (y, x) of filter n is the dot product of the filter's weights, in their (c, ky, kx)
     // order, with the receptive field of (y, x) gathered in that order.
@@ -178,7 +201,10 @@ void SystolicArray::executeFunctional(const Op& op, FunctionalMemory& memory) {
                            out.data() + std::uint64_t{y} * a.outW + x);
         }
     }
-    memory.write(a.space, a.out, out.data(), out.size() * 4);
+    if (a.inArray == 1)
+        accumulators_ = out;
+    else
+        memory.write(a.space, a.out, out.data(), out.size() * 4);
     if (!a.requantize)
         return;
     std::vector<std::int8_t> q(out.size());
@@ -202,6 +228,9 @@ void SystolicArray::collect(const std::string& path, StatsTree& stats, EnergyLed
     node.add("sram_read_bytes", sramReadBytes_, "B", "operand bytes read from SRAM by the array");
     node.add("sram_write_bytes", sramWriteBytes_, "B",
              "partial-sum and INT8 output bytes written by the array");
+    if (config_.accumulatorBytes > 0)
+        node.add("in_array_accumulator_bytes", inArrayBytes_, "B",
+                 "partial-sum bytes read and written in the array's own accumulators");
     double peCycles = double(cycles_) * config_.rows * config_.cols;
     node.add("mapping_efficiency", peCycles > 0 ? double(macs_) / peCycles : 0.0, "ratio",
              "MACs / (busy cycles × rows × cols)");
@@ -211,6 +240,8 @@ void SystolicArray::collect(const std::string& path, StatsTree& stats, EnergyLed
     energy.addEvents(path, "psum_write", unservedWriteBytes_, config_.joulesPerSramWriteByte);
     if (requantOps_ > 0)
         energy.addEvents(path, "requant_op", requantOps_, config_.joulesPerRequant);
+    if (inArrayBytes_ > 0)
+        energy.addEvents(path, "accumulator", inArrayBytes_, config_.joulesPerAccumulatorByte);
     if (config_.staticWatts > 0)
         energy.addStaticPower(path, config_.staticWatts);
     (void)seconds;
@@ -220,7 +251,7 @@ std::optional<MacArrayInfo> SystolicArray::macArray() const {
     const char* df = config_.dataflow == Dataflow::OutputStationary   ? "os"
                      : config_.dataflow == Dataflow::WeightStationary ? "ws"
                                                                       : "is";
-    return MacArrayInfo{config_.rows, config_.cols, df};
+    return MacArrayInfo{config_.rows, config_.cols, df, config_.accumulatorBytes};
 }
 
 }  // namespace tessim

@@ -10,6 +10,11 @@
 // Grouped and depthwise convolutions arrive one group per tile (channels and filters of one
 // group): each group is its own small GEMM, so a 3×3 depthwise tile fills k² = 9 rows and one
 // column of a weight-stationary array, and its utilisation is what that mapping gives.
+// Accumulators in the array (`accumulators: SIZE`, assumption-marked in a target; MacTileArgs::
+// inArray): a tile's INT32 partial sums may stay in the array between the channel chunks of one
+// output tile, off the SRAM, as TPU-style accumulator memories keep them; a tile whose outputs × 4
+// B exceed them is refused. Their reads and writes cost `energy.accumulator_per_byte` (default:
+// psum_write_per_byte, what the same bytes would cost in the SRAM).
 // A MacTile with no output (outH·outW = 0) is a fence: it occupies the array one cycle after the
 // work before it, so the next op (a DMA start of a write-back) issues only after it.
 #pragma once
@@ -30,10 +35,12 @@ struct SystolicConfig {
     unsigned rows = 32;
     unsigned cols = 32;
     Dataflow dataflow = Dataflow::WeightStationary;
-    double joulesPerMac = 0.0;            // one INT8 multiply + INT32 accumulate
-    double joulesPerSramReadByte = 0.0;   // operand bytes fed from the on-chip SRAM
-    double joulesPerSramWriteByte = 0.0;  // partial-sum (and INT8 output) bytes written back
-    double joulesPerRequant = 0.0;        // one output requantised: INT32 multiply + round + shift
+    double joulesPerMac = 0.0;              // one INT8 multiply + INT32 accumulate
+    double joulesPerSramReadByte = 0.0;     // operand bytes fed from the on-chip SRAM
+    double joulesPerSramWriteByte = 0.0;    // partial-sum (and INT8 output) bytes written back
+    double joulesPerRequant = 0.0;          // one output requantised: INT32 multiply + round + shift
+    double joulesPerAccumulatorByte = 0.0;  // a partial-sum byte read or written in the array
+    std::uint64_t accumulatorBytes = 0;     // INT32 partial sums the array holds (0: none)
     double staticWatts = 0.0;
 
     static SystolicConfig fromYaml(config::Reader& r, const std::string& name);
@@ -83,6 +90,9 @@ private:
     // Of those, the bytes of tiles whose operands bypass the SRAM model (ideal operands).
     std::uint64_t unservedReadBytes_ = 0, unservedWriteBytes_ = 0;
     std::uint64_t requantOps_ = 0, requantCycles_ = 0;
+    std::uint64_t inArrayBytes_ = 0;          // partial-sum bytes kept in the array's accumulators
+    std::uint64_t residentOutputs_ = 0;       // outputs whose partial sums the array holds now
+    std::vector<std::int32_t> accumulators_;  // functional: those partial sums
     std::uint64_t usedPeCycles_ = 0;  // Σ min(Sr,rows)·min(Sc,cols)·cyclesPerFold: mapping efficiency
     // Functional execution: a tile's weights and one receptive field, widened to int16.
     std::vector<std::int16_t> weights16_, patch_;

@@ -60,9 +60,11 @@ void macTileAccess(const MacTileArgs& m, std::vector<FootprintRange>& out) {
         return;
     push(out, contiguous(m.space, m.in, std::uint64_t{m.channels} * m.inH * m.inW, false));
     push(out, contiguous(m.space, m.weights, std::uint64_t{m.filters} * m.channels * m.kh * m.kw, false));
-    if (m.accumulate)
+    // Partial sums in the array's accumulators touch `out` only when drained.
+    if (m.accumulate && !m.inArray)
         push(out, contiguous(m.space, m.out, outputs * 4, false));
-    push(out, contiguous(m.space, m.out, outputs * 4, true));
+    if (m.inArray != 1)
+        push(out, contiguous(m.space, m.out, outputs * 4, true));
     if (m.requantize)
         push(out, contiguous(m.space, m.out8, outputs, true));
 }

@@ -128,6 +128,11 @@ struct DmaArgs {
 // (the product taken in 64 bits, ties rounded away from zero; see requantizeI8), written at out8
 // (same space, same layout as `out`, 1 B per output); the INT32 partial sums stay at `out`.
 // A schedule that splits the input channels sets it on the last channel chunk of a tile only.
+// Accumulators in the array (inArray ≥ 1, a target whose array has `accumulators`): the INT32
+// partial sums stay in the array between the tiles of one output tile (`accumulate` adds to
+// them) and never touch `out` — except that inArray = 2 drains them to `out` after the tile (the
+// last channel chunk of a tile whose INT32 results are wanted); the INT8 outputs of a requantising
+// tile leave at out8 as before. The tile's outputs × 4 B must fit the array's accumulators.
 // A GEMM is a tile with kh = kw = 1, inH = outH = 1.
 struct MacTileArgs {
     std::uint8_t space;
@@ -135,10 +140,12 @@ struct MacTileArgs {
     std::uint8_t strideW;     // input columns between output columns
     std::uint8_t kh;
     std::uint8_t kw;
-    std::uint8_t pad;          // unused by the array itself: padding is materialised by the schedule
-    std::uint8_t requantize;   // 1: also write the INT8 requantised outputs at out8 (see above)
-    std::uint8_t shift;        // requantisation right shift, 0..63
-    std::uint8_t strideH;      // input rows between output rows
+    std::uint8_t pad;         // unused by the array itself: padding is materialised by the schedule
+    std::uint8_t requantize;  // 1: also write the INT8 requantised outputs at out8 (see above)
+    std::uint8_t shift;       // requantisation right shift, 0..63
+    std::uint8_t strideH;     // input rows between output rows
+    std::uint8_t
+        inArray;  // 0: partial sums at `out`; 1: in the array's accumulators; 2: and drained to `out`
     std::uint16_t channels;    // input channels of this tile
     std::uint16_t filters;     // output channels of this tile
     std::int32_t multiplier;   // requantisation multiplier

@@ -118,6 +118,11 @@ Json opToJson(const std::string& engine, const Op& op, const TargetInfo& t) {
         }
         j["pad"] = m.pad;
         j["accumulate"] = m.accumulate != 0;
+        if (m.inArray) {
+            j["in_array"] = true;
+            if (m.inArray == 2)
+                j["drain"] = true;
+        }
         if (op.flags & Op::kIdealOperands)
             j["ideal_operands"] = true;
         if (m.requantize) {
@@ -533,6 +538,12 @@ Op parseOp(LineParser& p, const TargetInfo& target, std::string& engine) {
                            fmt::format("{} outputs of a {}-wide kernel at stride {} need {} inputs with pad "
                                        "{}, the tile has {}",
                                        out, k, s, std::uint64_t{out - 1} * s + k - 2u * m.pad, m.pad, in));
+        }
+        m.inArray = p.get<bool>("in_array", false) ? 1 : 0;
+        if (p.get<bool>("drain", false)) {
+            if (!m.inArray)
+                p.fail("drain", "'drain' empties the array's accumulators: it needs 'in_array: true'");
+            m.inArray = 2;
         }
         m.requantize = p.get<bool>("requantize", false) ? 1 : 0;
         m.multiplier = p.get<std::int32_t>("multiplier", 1);

@@ -55,6 +55,12 @@ void macTile(std::vector<OpField>& out) {
     out.push_back({"stride_w", "integer", "default stride", "input columns between output columns", "1"});
     out.push_back({"pad", "integer", "default 0", "padding (materialised by the schedule)", "0"});
     out.push_back({"accumulate", "boolean", "default false", "add into existing partial sums", "true"});
+    out.push_back(
+        {"in_array", "boolean", "default false",
+         "partial sums stay in the array's accumulators (target: units.<mac>.accumulators), not at out",
+         "false"});
+    out.push_back({"drain", "boolean", "default false",
+                   "with in_array: write the INT32 results to out after the tile", "false"});
     out.push_back({"ideal_operands", "boolean", "default false",
                    "operands reach the array at its own rate, without memory accesses", "true"});
     out.push_back(

@@ -9,6 +9,8 @@ struct MacArrayInfo {
     unsigned rows = 0;
     unsigned cols = 0;
     std::string dataflow;  // "os", "ws" or "is"
+    // INT32 partial sums the array holds itself (0: none; tiles accumulate in the SRAM).
+    std::uint64_t accumulatorBytes = 0;
 };
 
 }  // namespace tessim

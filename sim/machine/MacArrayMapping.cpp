@@ -60,6 +60,11 @@ OperandTraffic operandTraffic(unsigned rows, unsigned cols, Dataflow dataflow, c
         return OperandTraffic{};
     if (a.accumulate)
         t.accumulatorRead = e * a.filters * 4;
+    if (a.inArray) {
+        t.inArrayBytes = t.accumulatorRead + t.accumulatorWrite;
+        t.accumulatorRead = 0;
+        t.accumulatorWrite = a.inArray == 2 ? e * a.filters * 4 : 0;
+    }
     if (a.requantize)
         t.outputWrite = e * a.filters;
     return t;

@@ -32,6 +32,9 @@ SystolicMapping mapTile(unsigned rows, unsigned cols, Dataflow dataflow, std::ui
 // write one INT8 per output.
 struct OperandTraffic {
     std::uint64_t input = 0, weights = 0, accumulatorRead = 0, accumulatorWrite = 0, outputWrite = 0;
+    // Partial-sum bytes read and written inside the array's accumulators (MacTileArgs::inArray):
+    // the accumulator traffic above, kept off the SRAM (a drain's write to `out` stays above).
+    std::uint64_t inArrayBytes = 0;
     std::uint64_t reads() const { return input + weights + accumulatorRead; }
     std::uint64_t writes() const { return accumulatorWrite + outputWrite; }
 };

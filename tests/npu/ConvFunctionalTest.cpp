@@ -186,6 +186,23 @@ const Case kCases[] = {
     {"i32_double_spatial_outer_split", "double-buffer",
      with(shape(12, 10, 9, 5, 3, 1, 1), {"plan.tile_h=5", "plan.tile_w=4", "plan.tile_c=4", "plan.tile_f=2",
                                          "plan.loop_order=spatial-outer", "workload.output_dtype=i32"})},
+    // Partial sums in the array's accumulators (plan accumulate: array): channels split, each
+    // strategy and loop order, INT8 requantised and INT32 drained.
+    {"array_naive_split", "naive",
+     with(shape(9, 11, 7, 6, 3, 1, 1), {"plan.tile_c=2", "plan.tile_f=4", "plan.accumulate=array",
+                                        "target.npu.units.mac.accumulators=4KiB"})},
+    {"array_static_spatial_outer_split", "static-single",
+     with(shape(12, 10, 9, 7, 3, 2, 1),
+          {"plan.tile_h=2", "plan.tile_c=4", "plan.tile_f=3", "plan.loop_order=spatial-outer",
+           "plan.accumulate=array", "target.npu.units.mac.accumulators=4KiB"})},
+    {"array_double_filters_outer_split", "double-buffer",
+     with(shape(13, 11, 10, 9, 3, 1, 1), {"plan.tile_h=4", "plan.tile_w=5", "plan.tile_c=3", "plan.tile_f=4",
+                                          "plan.loop_order=filters-outer", "plan.accumulate=array",
+                                          "target.npu.units.mac.accumulators=4KiB"})},
+    {"array_i32_double_spatial_outer_split", "double-buffer",
+     with(shape(12, 10, 9, 5, 3, 1, 1), {"plan.tile_h=5", "plan.tile_w=4", "plan.tile_c=4", "plan.tile_f=2",
+                                         "plan.loop_order=spatial-outer", "workload.output_dtype=i32",
+                                         "plan.accumulate=array", "target.npu.units.mac.accumulators=4KiB"})},
 };
 
 INSTANTIATE_TEST_SUITE_P(Npu, ConvFunctional, ::testing::ValuesIn(kCases),

@@ -89,7 +89,7 @@ TileSpan tileSpan(std::uint32_t o0, std::uint32_t tile, std::uint32_t outSize, s
     return t;
 }
 
-SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy) {
+SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy, bool inArray) {
     SramLayout l;
     l.slots = strategy == ConvStrategy::DoubleBuffer ? 2 : 1;
     std::uint64_t inH = std::uint64_t{t.th - 1} * s.strideH + s.kh,
@@ -97,7 +97,7 @@ SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy stra
     l.inBytes = align64(std::uint64_t{t.tc} * inH * inW);
     l.weightBytes = align64(std::uint64_t{t.tf} * t.tc * s.taps());
     l.outBytes = align64(std::uint64_t{t.tf} * t.th * t.tw * s.outBytes);
-    l.accBytes = s.requantize() ? align64(std::uint64_t{t.tf} * t.th * t.tw * 4) : 0;
+    l.accBytes = s.requantize() && !inArray ? align64(std::uint64_t{t.tf} * t.th * t.tw * 4) : 0;
     l.zeroBytes = s.padded() ? align64(inW) : 0;
     std::uint64_t a = 0;
     for (unsigned i = 0; i < l.slots; ++i) {
@@ -192,12 +192,12 @@ std::uint64_t spatialTiles(const ConvShape& s, const ConvTiling& t) {
 }  // namespace
 
 std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned rows, unsigned cols,
-                             Dataflow dataflow) {
+                             Dataflow dataflow, bool inArray) {
     if (s.groups > 1)
-        return s.groups * arraySramBytes(s.group(), t, rows, cols, dataflow);
+        return s.groups * arraySramBytes(s.group(), t, rows, cols, dataflow, inArray);
     const std::uint64_t pixels = std::uint64_t{s.outH()} * s.outW();
-    std::uint64_t bytes = partialSumAndOutputBytes(s, t.tc);
-    if (dataflow == Dataflow::WeightStationary) {
+    std::uint64_t bytes = inArray ? s.outputs() * s.outBytes : partialSumAndOutputBytes(s, t.tc);
+    if (dataflow == Dataflow::WeightStationary && !inArray) {
         const WsTraffic w = wsTraffic(s, t.tc, t.tf, rows, cols);
         return bytes + spatialTiles(s, t) * w.perTile + pixels * w.perPixel;
     }
@@ -212,6 +212,7 @@ std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned r
                     a.kw = static_cast<std::uint8_t>(s.kw);
                     a.outH = static_cast<std::uint32_t>(h.size);
                     a.outW = static_cast<std::uint32_t>(w.size);
+                    a.inArray = inArray ? 1 : 0;
                     const OperandTraffic o = operandTraffic(rows, cols, dataflow, a);
                     bytes += (o.reads() + o.writes()) * h.count * w.count * c.count * f.count;
                 }
@@ -355,7 +356,8 @@ PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy 
     // Groups one after the other, each its own small convolution.
     const ConvShape g = s.group();
     return estimateWith(g, t, strategy, m, sumValid(t.th, g.outH(), g.h, g.kh, g.strideH, g.padH),
-                        sumColumns(g, t.tw, m.ddrBurst), arraySramBytes(g, t, m.rows, m.cols, m.dataflow),
+                        sumColumns(g, t.tw, m.ddrBurst),
+                        arraySramBytes(g, t, m.rows, m.cols, m.dataflow, m.arrayAccumulatorBytes > 0),
                         s.groups);
 }
 
@@ -388,26 +390,32 @@ bool planTiling(const ConvShape& layer, ConvStrategy strategy, const TileRequest
         rowsFor[i] = sumValid(ths[i], ho, s.h, s.kh, s.strideH, s.padH);
     for (std::size_t i = 0; i < tws.size(); ++i)
         colsFor[i] = sumColumns(s, tws[i], m.ddrBurst);
-    const bool ws = m.dataflow == Dataflow::WeightStationary;
+    const bool inArray = m.arrayAccumulatorBytes > 0;
+    const bool ws = m.dataflow == Dataflow::WeightStationary && !inArray;
+    std::uint64_t overAccumulators = 0;  // tilings the SRAM holds whose partial sums the array does not
     const std::uint64_t pixels = std::uint64_t{ho} * wo;
     for (std::uint32_t tf : tfs)
         for (std::uint32_t tc : tcs) {
             // The array's SRAM bytes: per chunk sizes once when they do not depend on the pixels.
             const WsTraffic wsBytes = ws ? wsTraffic(s, tc, tf, m.rows, m.cols) : WsTraffic{};
-            const std::uint64_t partials = partialSumAndOutputBytes(s, tc);
+            const std::uint64_t partials = ws ? partialSumAndOutputBytes(s, tc) : 0;
             for (std::size_t hi = 0; hi < ths.size(); ++hi)
                 for (std::size_t wi = 0; wi < tws.size(); ++wi) {
                     ConvTiling t{ths[hi], tws[wi], tc, tf};
-                    SramLayout l = sramLayout(s, t, strategy);
+                    SramLayout l = sramLayout(s, t, strategy, inArray);
                     if (l.total < smallest) {
                         smallest = l.total;
                         smallestTiling = t;
                     }
                     if (l.total > m.sramBytes)
                         continue;
+                    if (inArray && std::uint64_t{t.tf} * t.th * t.tw * 4 > m.arrayAccumulatorBytes) {
+                        ++overAccumulators;
+                        continue;
+                    }
                     const std::uint64_t sram =
                         ws ? partials + spatialTiles(s, t) * wsBytes.perTile + pixels * wsBytes.perPixel
-                           : arraySramBytes(s, t, m.rows, m.cols, m.dataflow);
+                           : arraySramBytes(s, t, m.rows, m.cols, m.dataflow, inArray);
                     for (LoopOrder o : orders) {
                         // With channels split both orders fetch the same: one estimate.
                         if (o == LoopOrder::SpatialOuter && tc < s.channels && orders.size() == 2)
@@ -432,8 +440,15 @@ bool planTiling(const ConvShape& layer, ConvStrategy strategy, const TileRequest
             out = c.t;
         }
     }
+    if (best == std::numeric_limits<double>::infinity() && overAccumulators > 0) {
+        message =
+            fmt::format("no tiling fits: each one the SRAM holds ({} of them) keeps more partial sums than "
+                        "the array's {} B of accumulators hold ({} INT32 outputs: tile_f × tile_h × tile_w)",
+                        overAccumulators, m.arrayAccumulatorBytes, m.arrayAccumulatorBytes / 4);
+        return false;
+    }
     if (best == std::numeric_limits<double>::infinity()) {
-        SramLayout l = sramLayout(s, smallestTiling, strategy);
+        SramLayout l = sramLayout(s, smallestTiling, strategy, inArray);
         message =
             fmt::format("no tiling fits the SRAM: the smallest allowed tile (tile_h {}, tile_w {}, tile_c "
                         "{}, tile_f {}) needs "

@@ -93,7 +93,8 @@ TileSpan tileSpan(std::uint32_t o0, std::uint32_t tile, std::uint32_t outSize, s
 // outputs when requantising, else the INT32 accumulators). When requantising, the INT32
 // accumulators sit in one more buffer, `acc`, shared by the slots: the array runs its tiles in
 // order and the write-back reads only the INT8 buffer, so tile k+1 may accumulate there while
-// tile k's INT8 outputs are written back.
+// tile k's INT8 outputs are written back. With the partial sums in the array (inArray) there is
+// no `acc`: the output buffer takes the INT8 outputs, or the INT32 results the array drains.
 struct SramLayout {
     std::uint32_t slots = 1;  // input+weight+output buffers (2 when double-buffered)
     std::uint64_t inBytes = 0, weightBytes = 0, outBytes = 0, accBytes = 0, zeroBytes = 0;
@@ -102,7 +103,7 @@ struct SramLayout {
     // Where a tile of output slot `slot` accumulates its INT32 partial sums.
     std::uint64_t accumulator(unsigned slot) const { return accBytes > 0 ? acc : slotOut[slot]; }
 };
-SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy);
+SramLayout sramLayout(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy, bool inArray = false);
 
 // DDR bytes a tiling reads for the input (halo included) and for the weights, re-fetches of the
 // loop order included, closed form (an operand is fetched when its chunk changes between steps).
@@ -134,6 +135,9 @@ struct PlannerMachine {
     // The DDR's burst (a row of b bytes at an arbitrary alignment moves b − 1 + burst bytes on
     // average; 0: exactly its bytes) and the SRAM's peak bandwidth, all ports (0: unlimited).
     double ddrBurst = 0, sramBytesPerSecond = 0;
+    // > 0: the partial sums stay in the array (plan `accumulate: array`), whose accumulators hold
+    // this many bytes: no INT32 buffer in the SRAM, and a tile's tile_f·tile_h·tile_w · 4 B must fit.
+    std::uint64_t arrayAccumulatorBytes = 0;
 };
 
 // The planner's estimate of a tiling: array cycles of all tiles (stall-free, requantisation
@@ -147,9 +151,10 @@ struct PlanEstimate {
     std::uint64_t sramBytes = 0;
     double seconds = 0.0;
 };
-// SRAM bytes the array streams over all the tiles of a tiling (OperandTraffic, summed).
+// SRAM bytes the array streams over all the tiles of a tiling (OperandTraffic, summed); inArray:
+// with the partial sums in the array (each output leaves once: INT8, or INT32 drained).
 std::uint64_t arraySramBytes(const ConvShape& s, const ConvTiling& t, unsigned rows, unsigned cols,
-                             Dataflow dataflow);
+                             Dataflow dataflow, bool inArray = false);
 PlanEstimate estimatePlan(const ConvShape& s, const ConvTiling& t, ConvStrategy strategy,
                           const PlannerMachine& m);
 

@@ -334,6 +334,19 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
         const bool fromPlan = m.rows != array.rows || m.cols != array.cols || df != array.dataflow;
         arraySource = fromPlan ? std::string("plan") : arraySourceDefault;
     }
+    // Where the partial sums of a tile's channel chunks wait: an INT32 buffer in the SRAM, or the
+    // array's own accumulators (a target whose MAC array has `accumulators`).
+    const bool inArray = pl.oneOf("accumulate", {"sram", "array"}, std::string("sram")) == "array";
+    if (inArray) {
+        if (!engine->macArray || engine->macArray->accumulatorBytes == 0)
+            pl.fail("accumulate",
+                    fmt::format(
+                        "the partial sums cannot stay in the array: engine '{}' of target '{}' has {}",
+                        engineName, target.name,
+                        engine->macArray ? "a MAC array without accumulators (its unit's `accumulators` key)"
+                                         : "no MAC array"));
+        m.arrayAccumulatorBytes = engine->macArray->accumulatorBytes;
+    }
     auto ceilDiv = [](std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; };
     // Each layer is planned on its own; DDR holds every layer's input, weights and output in
     // distinct regions, then one zero line as long as the longest any layer needs.
@@ -350,6 +363,7 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
         p.ddr = ddr;
         p.macsPerSecond = macsPerSecond;
         p.arraySource = arraySource;
+        p.inArray = inArray;
         std::string message;
         TileRequest layerRequest = req;
         if (bandBytes > 0) {
@@ -369,7 +383,10 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
             layerRequest.tw = layerRequest.tc = layerRequest.tf = kFull;
         }
         if (!planTiling(p.s, p.strategy, layerRequest, m, p.t, message)) {
-            std::string key = pl.has("tile_h") ? "tile_h" : pl.has("band_bytes") ? "band_bytes" : "strategy";
+            std::string key = pl.has("tile_h")       ? "tile_h"
+                              : pl.has("band_bytes") ? "band_bytes"
+                              : inArray              ? "accumulate"
+                                                     : "strategy";
             std::string layer =
                 listed ? fmt::format("layer {} '{}' ", p.index, p.name) : std::string("layer ");
             pl.fail(key,
@@ -384,14 +401,15 @@ std::unique_ptr<Workload> makeConvKernel(const std::string& kernel, const config
                             p.s.groups > 1 ? fmt::format(", groups {}", p.s.groups) : "", p.strategyName),
                     config::Shortfall::Capacity);
         }
-        p.layout = sramLayout(p.s, p.t, p.strategy);
+        p.layout = sramLayout(p.s, p.t, p.strategy, inArray);
         p.estimate = estimatePlan(p.s, p.t, p.strategy, m);
         if (engine->macArray) {  // the array that runs the tiles streams these through the SRAM
             const std::string& df = engine->macArray->dataflow;
             p.arraySramBytes = arraySramBytes(p.s, p.t, engine->macArray->rows, engine->macArray->cols,
                                               df == "os"   ? Dataflow::OutputStationary
                                               : df == "is" ? Dataflow::InputStationary
-                                                           : Dataflow::WeightStationary);
+                                                           : Dataflow::WeightStationary,
+                                              inArray);
         }
         p.nH = ceilDiv(p.s.outH(), p.t.th);
         p.nW = ceilDiv(p.s.outW(), p.t.tw);

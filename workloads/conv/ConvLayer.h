@@ -53,6 +53,7 @@ struct ConvParams {
     PlanEstimate estimate;
     std::uint64_t arraySramBytes = 0;  // operand bytes the engine's MAC array streams (0: no array)
     std::string arraySource;           // where the planner's array geometry came from
+    bool inArray = false;              // plan `accumulate: array`: partial sums stay in the MAC array
     std::uint64_t steps() const { return std::uint64_t{nG} * nH * nW * nC * nF; }
     std::uint32_t tagIn(unsigned slot) const { return kTagsPerLayer * index + 1 + slot; }
     std::uint32_t tagOut(unsigned slot) const { return kTagsPerLayer * index + 3 + slot; }

@@ -161,6 +161,8 @@ private:
         op.mac.in = p_.layout.slotIn[inSlot];
         op.mac.weights = p_.layout.slotW[wSlot];
         op.mac.out = p_.layout.accumulator(oslot);
+        if (p_.inArray)  // the INT32 results leave the array after the last chunk unless requantised
+            op.mac.inArray = st.c + 1 == p_.nC && !p_.s.requantize() ? 2 : 1;
         if (p_.s.requantize() && st.c + 1 == p_.nC) {  // the tile's last channel chunk
             op.mac.requantize = 1;
             op.mac.multiplier = p_.multiplier;
