@@ -1,7 +1,7 @@
 // A Transpose moves its elements as the permutation says: the output is written in memory order
 // (NHWC for 4-D tensors), row by row along its innermost axis, each row gathered from the input —
 // on the K1 by a strided load (vlse) whose stride is that axis's step in the input, on the vector
-// DSP and the NPU by DMA, an element per DMA row. Every output
+// DSP and the NPU tiled or by DMA, an element per DMA row (DspTransposeTest). Every output
 // equals the input element the permutation names (--functional); a row across the input's
 // channels costs more than a copy of the same tensor; a bad permutation is refused at its key.
 #include <cstdio>
@@ -163,8 +163,9 @@ TEST(RvvTranspose, AStridedTransposeCostsMoreThanACopyOfTheSameTensor) {
         ASSERT_FALSE(j.is_null());
         EXPECT_EQ(j["functional"]["mismatches"], 0) << target;
         EXPECT_EQ(j["functional"]["elements"], 3 * 64 * 56 * 56) << target;
-        EXPECT_GT(j["layers"][1]["cycles"].get<double>(), 4 * j["layers"][0]["cycles"].get<double>())
-            << target;
+        // Tiled (its rows are consecutive input elements): DMA of whole rows, strided loads in the
+        // local memory, never cheaper than the copy (DspTransposeTest has the gathered ones).
+        EXPECT_GE(j["layers"][1]["cycles"].get<double>(), j["layers"][0]["cycles"].get<double>()) << target;
         EXPECT_GE(j["layers"][2]["cycles"].get<double>(), j["layers"][0]["cycles"].get<double>()) << target;
     }
     std::remove(path.c_str());

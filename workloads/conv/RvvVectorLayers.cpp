@@ -129,6 +129,11 @@ TransposeRows transposeRows(const RvvVectorLayer& l) {
     t.length = l.inputDims[l.perm[inner]];
     t.rows = l.outputs() / t.length;
     t.stride = memoryStrides(l.inputDims)[l.perm[inner]];
+    if (rank >= 2) {
+        const std::uint64_t second = memoryOrder(rank)[rank - 2];
+        t.rowStride = memoryStrides(l.inputDims)[l.perm[second]];
+        t.rowRun = l.inputDims[l.perm[second]];
+    }
     return t;
 }
 

@@ -159,9 +159,11 @@ struct RvvVectorLayer {
 RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
 
 // A Transpose's rows: runs of the output's innermost dimension, contiguous in the output and
-// `stride` elements apart in the input.
+// `stride` elements apart in the input. Consecutive rows step along the output's second-innermost
+// dimension, `rowStride` input elements apart, `rowRun` rows before it wraps (rank 1: 0, 0).
 struct TransposeRows {
     std::uint64_t rows = 0, length = 0, stride = 0;
+    std::uint64_t rowStride = 0, rowRun = 0;
 };
 TransposeRows transposeRows(const RvvVectorLayer& l);
 // The input element (its offset in memory order) that a Transpose's output element `i` (in

@@ -172,7 +172,13 @@ struct DspVectorParams {
     std::vector<Slice> slices;  // elements of each core
     std::uint8_t am = 0, ddr = 0;
     std::uint64_t ddrA = 0, ddrB = 0, ddrOut = 0;
-    std::uint64_t blockElements = 0;  // a multiple of lanes
+    std::uint64_t blockElements = 0;  // a multiple of lanes (tiled transposes: of rowLength)
+    // A Transpose whose consecutive output rows run along the input's innermost dimension (NCHW →
+    // NHWC): blocks of whole output rows, fetched as `rowLength` DMA rows of the block's rows
+    // (contiguous in DDR, one descriptor per run of rows), laid out [along a row][row] in the AM;
+    // the loop gathers each output vector with a strided load, the block's rows apart. 0: the
+    // transpose gathers element by element by DMA instead (or is no transpose).
+    std::uint64_t rowLength = 0;
     std::uint64_t amA[2] = {0, 0}, amB[2] = {0, 0}, amOut[2] = {0, 0}, amBytes = 0;
     // A per-channel operand: its C values repeated over C + lanes elements, so that the values of
     // any vector of the flat (channel-minor) tensor lie contiguous from its first channel on.
@@ -196,6 +202,7 @@ struct DspVectorParams {
     std::uint64_t blocksOf(unsigned core) const {
         return (slices[core].count + blockElements - 1) / blockElements;
     }
+    std::uint64_t vectorsPerRow() const { return (rowLength + lanes - 1) / lanes; }
 };
 
 // The loop body for `unroll` vectors per iteration, scheduled, its registers rotating.
@@ -288,7 +295,29 @@ private:
             e += run;
         }
     }
+    // A tiled Transpose's block: per run of its rows contiguous in the input, one DMA of
+    // rowLength rows (one per element of an output row, `stride` apart in DDR) into the AM's
+    // [element][row] layout, the block's rows apart.
+    void fetchRows(std::vector<Op>& out, std::size_t b) const {
+        const TransposeRows t = transposeRows(p_.layer);
+        const std::uint64_t first = blockFirst(b) / p_.rowLength, rows = blockCount(b) / p_.rowLength;
+        for (std::uint64_t r = 0; r < rows;) {
+            const std::uint64_t row = first + r;
+            const std::uint64_t run = std::min(rows - r, t.rowRun - row % t.rowRun);
+            out.push_back(bundleStart(dmaCopy(
+                kInputTag + b % 2, 0,
+                {static_cast<std::uint32_t>(run * p_.elem), static_cast<std::uint32_t>(p_.rowLength), 1},
+                {p_.ddr, p_.ddrA + transposeSource(p_.layer, row * p_.rowLength) * p_.elem,
+                 static_cast<std::int64_t>(t.stride * p_.elem)},
+                {p_.am, p_.amA[b % 2] + r * p_.elem, static_cast<std::int64_t>(rows * p_.elem)})));
+            r += run;
+        }
+    }
     void fetch(std::vector<Op>& out, std::size_t b) const {
+        if (p_.rowLength > 0) {
+            fetchRows(out, b);
+            return;
+        }
         if (p_.layer.transposes()) {
             gather(out, b);
             return;
@@ -331,7 +360,8 @@ private:
             out.push_back(bundleStart(dmaWait(kOutputTag + block_ % 2)));
     }
     void beginLoop(std::vector<Op>& out) override {
-        vectors_ = (blockCount(block_) + p_.lanes - 1) / p_.lanes;
+        vectors_ = p_.rowLength > 0 ? blockCount(block_) / p_.rowLength * p_.vectorsPerRow()
+                                    : (blockCount(block_) + p_.lanes - 1) / p_.lanes;
         startLoop(out, p_.schedule, p_.byResidue, (vectors_ + p_.unroll - 1) / p_.unroll);
     }
     std::uint8_t reg(unsigned j, std::uint64_t i) const {
@@ -364,13 +394,23 @@ private:
         const std::uint64_t v = i * p_.unroll + b.u;
         if (v >= vectors_)
             return false;
-        const std::uint64_t at = v * p_.lanes;
-        const auto vl =
-            static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.lanes, blockCount(block_) - at));
+        std::uint64_t at = v * p_.lanes;
+        auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.lanes, blockCount(block_) - at));
+        std::uint64_t loadAt = at;  // the first element a LoadA reads, in the AM block
+        std::int64_t loadStride = 0;
+        if (p_.rowLength > 0) {  // output row r's elements a0 …: [a][r] in the AM, the rows apart
+            const std::uint64_t rows = blockCount(block_) / p_.rowLength;
+            const std::uint64_t r = v / p_.vectorsPerRow(), a0 = v % p_.vectorsPerRow() * p_.lanes;
+            at = r * p_.rowLength + a0;
+            vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.lanes, p_.rowLength - a0));
+            loadAt = a0 * rows + r;
+            loadStride = rows > 1 ? static_cast<std::int64_t>(rows * p_.elem) : 0;
+        }
         const std::uint64_t offset = at * p_.elem;
         switch (b.role) {
         case Role::LoadA:
-            op = vectorLoad(p_.dtype, reg(j, i), p_.am, p_.amA[block_ % 2] + offset, vl);
+            op = vectorLoad(p_.dtype, reg(j, i), p_.am, p_.amA[block_ % 2] + loadAt * p_.elem, vl);
+            op.stride = loadStride;
             return true;
         case Role::LoadB:
             op = vectorLoad(p_.dtype, reg(j, i), p_.am,
@@ -522,12 +562,21 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     p.ddrBytesPerSecond = ddr->peakBandwidth;
     const std::uint64_t amSize = machine.localSize;
 
-    // Contiguous slices of whole vectors over the cores (as many as have a vector each).
-    const std::uint64_t vectors = (p.elements() + p.lanes - 1) / p.lanes;
+    // A Transpose whose consecutive output rows are consecutive input elements runs tiled when
+    // two blocks of one output row fit the AM (an operand and a result buffer each).
+    if (p.layer.transposes()) {
+        const TransposeRows t = transposeRows(p.layer);
+        if (t.stride != 1 && t.rowStride == 1 && 4 * t.length * p.elem <= amSize)
+            p.rowLength = t.length;
+    }
+    // Contiguous slices of whole vectors (tiled transposes: whole output rows) over the cores, as
+    // many as have one each.
+    const std::uint64_t granule = p.rowLength > 0 ? p.rowLength : p.lanes;
+    const std::uint64_t vectors = (p.elements() + granule - 1) / granule;
     const auto cores = static_cast<unsigned>(std::min<std::uint64_t>(engines.size(), vectors));
     for (unsigned c = 0; c < cores; ++c)
         p.engines.push_back(engines[c]->name);
-    p.slices = contiguousSlices(p.elements(), cores, p.lanes);
+    p.slices = contiguousSlices(p.elements(), cores, granule);
     // Blocks: two buffers of each operand and of the result fit the AM; a long slice in at least
     // kMinBlocksPerCore blocks so that its transfers overlap the loop.
     const unsigned buffers = p.tensorOperand() ? 3 : 2;
@@ -543,6 +592,11 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     const std::uint64_t quarter = (slice + kMinBlocksPerCore - 1) / kMinBlocksPerCore;
     p.blockElements =
         std::min(fit, std::max<std::uint64_t>(p.lanes, (quarter + p.lanes - 1) / p.lanes * p.lanes));
+    if (p.rowLength > 0) {  // whole rows, as many as a quarter of the slice, at least one
+        const std::uint64_t fitRows = amSize / (2 * buffers * p.elem) / p.rowLength;
+        const std::uint64_t quarterRows = (quarter + p.rowLength - 1) / p.rowLength;
+        p.blockElements = std::min(fitRows, std::max<std::uint64_t>(1, quarterRows)) * p.rowLength;
+    }
     MemoryLayout layout(*am, 128);
     const std::uint64_t blockBytes = p.blockElements * p.elem;
     for (unsigned i = 0; i < 2; ++i) {
