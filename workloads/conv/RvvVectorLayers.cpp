@@ -129,10 +129,18 @@ TransposeRows transposeRows(const RvvVectorLayer& l) {
     t.length = l.inputDims[l.perm[inner]];
     t.rows = l.outputs() / t.length;
     t.stride = memoryStrides(l.inputDims)[l.perm[inner]];
-    if (rank >= 2) {
-        const std::uint64_t second = memoryOrder(rank)[rank - 2];
-        t.rowStride = memoryStrides(l.inputDims)[l.perm[second]];
-        t.rowRun = l.inputDims[l.perm[second]];
+    if (t.stride != 1) {
+        // The input's innermost axis b, output axis o (perm[o] = b), o's step in the output's rows.
+        const std::uint64_t b = memoryOrder(rank)[rank - 1];
+        std::vector<std::uint64_t> outDims(rank);
+        std::size_t o = 0;
+        for (std::size_t i = 0; i < rank; ++i) {
+            outDims[i] = l.inputDims[l.perm[i]];
+            if (l.perm[i] == b)
+                o = i;
+        }
+        t.innerRun = l.inputDims[b];
+        t.innerRowStep = memoryStrides(outDims)[o] / t.length;
     }
     return t;
 }

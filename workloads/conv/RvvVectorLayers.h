@@ -159,11 +159,18 @@ struct RvvVectorLayer {
 RvvVectorLayer readVectorLayer(config::Reader& r, const std::string& op);
 
 // A Transpose's rows: runs of the output's innermost dimension, contiguous in the output and
-// `stride` elements apart in the input. Consecutive rows step along the output's second-innermost
-// dimension, `rowStride` input elements apart, `rowRun` rows before it wraps (rank 1: 0, 0).
+// `stride` elements apart in the input. The input's innermost dimension (`innerRun` elements,
+// consecutive in the input) steps the output `innerRowStep` rows at a time where it is not the
+// output's innermost (stride ≠ 1; else 0, 0).
 struct TransposeRows {
     std::uint64_t rows = 0, length = 0, stride = 0;
-    std::uint64_t rowStride = 0, rowRun = 0;
+    std::uint64_t innerRun = 0, innerRowStep = 0;
+    // Tiled order: row ℓ of the order in which the input's innermost dimension runs fastest
+    // (ℓ = m·innerRun + j, j along it) is output row (m / step)·innerRun·step + j·step + m % step.
+    std::uint64_t tiledRow(std::uint64_t l) const {
+        const std::uint64_t m = l / innerRun, j = l % innerRun;
+        return m / innerRowStep * innerRun * innerRowStep + j * innerRowStep + m % innerRowStep;
+    }
 };
 TransposeRows transposeRows(const RvvVectorLayer& l);
 // The input element (its offset in memory order) that a Transpose's output element `i` (in

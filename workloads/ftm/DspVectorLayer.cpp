@@ -173,11 +173,13 @@ struct DspVectorParams {
     std::uint8_t am = 0, ddr = 0;
     std::uint64_t ddrA = 0, ddrB = 0, ddrOut = 0;
     std::uint64_t blockElements = 0;  // a multiple of lanes (tiled transposes: of rowLength)
-    // A Transpose whose consecutive output rows run along the input's innermost dimension (NCHW →
-    // NHWC): blocks of whole output rows, fetched as `rowLength` DMA rows of the block's rows
-    // (contiguous in DDR, one descriptor per run of rows), laid out [along a row][row] in the AM;
-    // the loop gathers each output vector with a strided load, the block's rows apart. 0: the
-    // transpose gathers element by element by DMA instead (or is no transpose).
+    // A Transpose whose output rows are strided in the input: tiled. Its rows are taken in the
+    // order in which the input's innermost dimension runs fastest (TransposeRows::tiledRow), a
+    // block of whole rows fetched as `rowLength` DMA rows of each run of its rows (consecutive in
+    // DDR), laid out [along a row][row] in the AM; the loop gathers each output vector with a
+    // strided load, the block's rows apart, and stores it contiguous; each run of rows goes out as
+    // one DMA, its rows innerRowStep output rows apart. 0: no tiling (a copy, or a Transpose whose
+    // rows are runs of the input, gathered by DMA run by run).
     std::uint64_t rowLength = 0;
     std::uint64_t amA[2] = {0, 0}, amB[2] = {0, 0}, amOut[2] = {0, 0}, amBytes = 0;
     // A per-channel operand: its C values repeated over C + lanes elements, so that the values of
@@ -295,23 +297,39 @@ private:
             e += run;
         }
     }
-    // A tiled Transpose's block: per run of its rows contiguous in the input, one DMA of
+    // A tiled Transpose's block: per run of its rows consecutive in the input, one DMA of
     // rowLength rows (one per element of an output row, `stride` apart in DDR) into the AM's
-    // [element][row] layout, the block's rows apart.
-    void fetchRows(std::vector<Op>& out, std::size_t b) const {
+    // [element][row] layout, the block's rows apart; `writeRows` sends the same runs out.
+    template <class PerRun> void forEachRun(std::size_t b, PerRun perRun) const {
         const TransposeRows t = transposeRows(p_.layer);
         const std::uint64_t first = blockFirst(b) / p_.rowLength, rows = blockCount(b) / p_.rowLength;
         for (std::uint64_t r = 0; r < rows;) {
-            const std::uint64_t row = first + r;
-            const std::uint64_t run = std::min(rows - r, t.rowRun - row % t.rowRun);
+            const std::uint64_t l = first + r;
+            const std::uint64_t run = std::min(rows - r, t.innerRun - l % t.innerRun);
+            perRun(t, r, rows, t.tiledRow(l), run);
+            r += run;
+        }
+    }
+    void fetchRows(std::vector<Op>& out, std::size_t b) const {
+        forEachRun(b, [&](const TransposeRows& t, std::uint64_t r, std::uint64_t rows, std::uint64_t row,
+                          std::uint64_t run) {
             out.push_back(bundleStart(dmaCopy(
                 kInputTag + b % 2, 0,
                 {static_cast<std::uint32_t>(run * p_.elem), static_cast<std::uint32_t>(p_.rowLength), 1},
                 {p_.ddr, p_.ddrA + transposeSource(p_.layer, row * p_.rowLength) * p_.elem,
                  static_cast<std::int64_t>(t.stride * p_.elem)},
                 {p_.am, p_.amA[b % 2] + r * p_.elem, static_cast<std::int64_t>(rows * p_.elem)})));
-            r += run;
-        }
+        });
+    }
+    void writeRows(std::vector<Op>& out, std::size_t b) const {
+        const auto rowBytes = static_cast<std::uint32_t>(p_.rowLength * p_.elem);
+        forEachRun(b, [&](const TransposeRows& t, std::uint64_t r, std::uint64_t, std::uint64_t row,
+                          std::uint64_t run) {
+            out.push_back(bundleStart(dmaCopy(
+                kOutputTag + b % 2, 2, {rowBytes, static_cast<std::uint32_t>(run), 1},
+                {p_.am, p_.amOut[b % 2] + r * rowBytes, static_cast<std::int64_t>(rowBytes)},
+                {p_.ddr, p_.ddrOut + row * rowBytes, static_cast<std::int64_t>(t.innerRowStep * rowBytes)})));
+        });
     }
     void fetch(std::vector<Op>& out, std::size_t b) const {
         if (p_.rowLength > 0) {
@@ -442,6 +460,10 @@ private:
     void writeBack(std::vector<Op>& out) override {
         // The loop's stores drain before the DMA reads what they stored.
         out.push_back(bundleStart(fenceOp()));
+        if (p_.rowLength > 0 && transposeRows(p_.layer).innerRowStep > 1) {  // rows apart in DDR
+            writeRows(out, block_);
+            return;
+        }
         const auto bytes = static_cast<std::uint32_t>(blockCount(block_) * p_.elem);
         out.push_back(
             bundleStart(dmaCopy(kOutputTag + block_ % 2, 2, {bytes, 1, 1}, {p_.am, p_.amOut[block_ % 2]},
@@ -562,11 +584,12 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     p.ddrBytesPerSecond = ddr->peakBandwidth;
     const std::uint64_t amSize = machine.localSize;
 
-    // A Transpose whose consecutive output rows are consecutive input elements runs tiled when
-    // two blocks of one output row fit the AM (an operand and a result buffer each).
+    // A Transpose whose output rows are strided in the input runs tiled when two blocks of one
+    // output row fit the AM (an operand and a result buffer each) and its rows are longer than an
+    // element (an output whose innermost axis has extent 1 gathers element by element).
     if (p.layer.transposes()) {
         const TransposeRows t = transposeRows(p.layer);
-        if (t.stride != 1 && t.rowStride == 1 && 4 * t.length * p.elem <= amSize)
+        if (t.stride != 1 && t.length > 1 && 4 * t.length * p.elem <= amSize)
             p.rowLength = t.length;
     }
     // Contiguous slices of whole vectors (tiled transposes: whole output rows) over the cores, as
