@@ -233,12 +233,18 @@ assumptions:
 }
 
 TEST(Reproduce, AChildRunTakesItsArgumentsAsGivenAndSaysWhyItFailed) {
-    const tessim::ReproRun ok{
-        "ok", "minimal", "axpy", "", {"workload.n=4096", "workload.name=it's a \"test\""}};
+    tessim::ReproRun ok;
+    ok.name = "ok";
+    ok.target = "minimal";
+    ok.workload = "axpy";
+    ok.sets = {"workload.n=4096", "workload.name=it's a \"test\""};
     const auto report = tessim::runChildSimulation(TESSIM_BINARY, ok);
     EXPECT_EQ(report["workload"]["config"]["n"], 4096);
     EXPECT_EQ(report["workload"]["name"], "it's a \"test\"");
-    const tessim::ReproRun bad{"bad", "minimal", "no-such-workload", "", {}};
+    tessim::ReproRun bad;
+    bad.name = "bad";
+    bad.target = "minimal";
+    bad.workload = "no-such-workload";
     try {
         tessim::runChildSimulation(TESSIM_BINARY, bad);
         FAIL() << "expected an error";
