@@ -288,8 +288,9 @@ TEST(ProgramMemory, RvvMemcpyAndMemsetLoopsAgreeWithTheGeneratedKernels) {
             const double kernel = (kernelCycles(kind, text, 3) - kernelCycles(kind, text, 1)) / 2;
             const double loop = programCycles(kind, bytes);
             EXPECT_NEAR(loop, kernel, 0.05 * kernel) << kind << " " << text;
-            if (std::string(bytes) == "8192")
+            if (std::string(bytes) == "8192") {
                 EXPECT_LT(loop, programCycles(std::string(kind) + "_scalar", bytes)) << kind;
+            }
         }
 }
 

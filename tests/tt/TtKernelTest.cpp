@@ -212,9 +212,10 @@ TEST(TtKernel, F16WeightsComputeTheSameLayerFromHalfTheCoreBytes) {
         };
         EXPECT_GT(conversions(f16), 0.0);
         EXPECT_EQ(conversions(f32), 0.0);
-        if (std::string(plan).find("vector_length") == std::string::npos)
+        if (std::string(plan).find("vector_length") == std::string::npos) {
             EXPECT_EQ(f16["plan"]["config"]["block_registers"].get<unsigned>(),
                       f32["plan"]["config"]["block_registers"].get<unsigned>() + 2);
+        }
     }
     const auto r =
         runTessim("run --target k1 " + kSmall + " --set workload.weight_dtype=f16 --set plan.rm=4 " +

@@ -210,5 +210,34 @@ TEST(TtReproduction, AnUnknownCompiledBaselineIsAConfigError) {
     fs::remove_all(dir);
 }
 
+// A compiler that cannot run stops the reproduction before any simulation, naming the command
+// and where the compilers come from.
+TEST(TtReproduction, AMissingCompilerIsAnErrorNamingItsCommand) {
+    const fs::path dir = fs::temp_directory_path() / "tessim-tt-repro-compiler";
+    fs::create_directories(dir);
+    const std::string path = (dir / "bad.yaml").string();
+    std::string text = kPaper;
+    text.replace(text.find("riscv64-linux-gnu-gcc"), 21, "no-such-compiler-tessim");
+    std::ofstream(path) << text;
+    try {
+        reproduceTtPaper(
+            path, [](const ReproRun&) -> nlohmann::json { throw std::runtime_error("ran"); }, 1);
+        FAIL() << "expected an error";
+    } catch (const config::ConfigError& e) {
+        FAIL() << e.what();
+    } catch (const std::runtime_error& e) {
+        const std::string m = e.what();
+        EXPECT_NE(
+            m.find(
+                "compiled baseline 'plain': `no-such-compiler-tessim -march=rv64gc -O2 -static -pthread -o "
+                "fc_dense-plain workloads/programs/fc_dense.c` failed"),
+            std::string::npos)
+            << m;
+        EXPECT_NE(m.find("bash .ci/setup installs"), std::string::npos) << m;
+        EXPECT_EQ(m.find("ran"), std::string::npos) << m;
+    }
+    fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace tessim
