@@ -148,7 +148,6 @@ HybridResult runHybrid(const std::string& model, const std::vector<ConvSpec>& co
                                     "': the TT / TR comparison runs on k1 or npu");
     HybridResult res;
     std::vector<ReproRun> runs;
-    std::vector<std::uint64_t> denseTimes;  // per layer: how many times its dense run counts
     for (const auto& conv : convs) {
         HybridLayer l = decomposeConv(conv, options);
         const std::string base = fmt::format("{:02d}-{}", res.layers.size(), conv.name);
@@ -156,14 +155,10 @@ HybridResult runHybrid(const std::string& model, const std::vector<ConvSpec>& co
             runs.push_back(denseRun(base + "-dense", options.target, l.tt));
             runs.push_back(layerRun(base + "-tt", options.target, l.tt, l.ttPlan));
             runs.push_back(layerRun(base + "-tr", options.target, l.tr, l.trPlan));
-            denseTimes.push_back(1);
         } else {
-            const ScaledRun g =
-                groupedDenseRun(base + "-dense", options.target,
-                                GroupedConv{conv.name, conv.h, conv.w, conv.channels, conv.filters, conv.k,
-                                            conv.stride, conv.pad, conv.groups});
-            runs.push_back(g.run);
-            denseTimes.push_back(g.times);
+            runs.push_back(groupedDenseRun(base + "-dense", options.target,
+                                           GroupedConv{conv.name, conv.h, conv.w, conv.channels, conv.filters,
+                                                       conv.k, conv.stride, conv.pad, conv.groups}));
         }
         res.layers.push_back(std::move(l));
     }
@@ -185,10 +180,6 @@ HybridResult runHybrid(const std::string& model, const std::vector<ConvSpec>& co
         l.dense = measured.at(base + "-dense");
         if (!l.factorised) {
             // Dense in every variant.
-            const double times = static_cast<double>(denseTimes[i]);
-            l.dense.seconds *= times;
-            l.dense.energyJ *= times;
-            l.dense.cycles *= denseTimes[i];
             for (Total* t : {&dense, &tt, &tr, &rule, &byTime})
                 t->add(l.denseParameters, l.denseFlops, l.dense, false);
             ++groupedLayers;
@@ -207,9 +198,7 @@ HybridResult runHybrid(const std::string& model, const std::vector<ConvSpec>& co
                                {"flops", l.denseFlops},
                                {"seconds", l.dense.seconds},
                                {"energy_j", l.dense.energyJ},
-                               {"simulated_as", denseTimes[i] > 1
-                                                    ? fmt::format("one group's fc layer, x{}", denseTimes[i])
-                                                    : std::string("the grouped conv")}}}});
+                               {"simulated_as", "the grouped conv"}}}});
             md += fmt::format("| {} | {} groups {} | – | dense | {} | – | – | – | – | – |\n", l.conv.name,
                               listText(weight), l.conv.groups, num(l.dense.seconds));
             continue;
@@ -254,10 +243,8 @@ HybridResult runHybrid(const std::string& model, const std::vector<ConvSpec>& co
     }
     if (groupedLayers > 0)
         md += fmt::format("\n{} grouped layers ({} parameters) are not factorised: they run dense in every "
-                          "variant{}.\n",
-                          groupedLayers, groupedParameters,
-                          options.target == "k1" ? " (on k1 as one group's dense fc layer, times the groups)"
-                                                 : "");
+                          "variant.\n",
+                          groupedLayers, groupedParameters);
     md += "\n| model variant | parameters | FLOPs | simulated s | energy J | TR layers "
           "|\n|---|---|---|---|---|---|\n";
     const std::pair<const char*, const Total*> totals[] = {{"dense", &dense},

@@ -14,9 +14,8 @@
 // weight [C, 1, K, K] is C filters of K·K values (MobileNetV2's 17 hold 64224 of its 3.5 M
 // parameters: nothing worth a train), and the contraction chain does not apply, since each output
 // channel reads its own input channel, not a shared input row the cores could be contracted with.
-// They run dense in every variant, so a model's totals cover the whole model: on the npu as the
-// grouped conv itself, on k1 as one group's dense im2col fc layer counted `groups` times (the
-// groups are independent layers of one shape, run in turn, each on its own data).
+// They run dense in every variant, so a model's totals cover the whole model: the grouped conv
+// itself (on k1 conv2d's grouped layer on one core, on the npu the MAC array's).
 #pragma once
 
 #include <cstdint>

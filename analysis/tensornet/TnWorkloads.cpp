@@ -74,6 +74,15 @@ ReproRun layerRun(const std::string& name, const std::string& target, const TnLa
                                 // a train started inside runs as the ring it then is
                                 layer.format == Format::TT && plan.ringRank == 1 ? "tt" : "tr",
                                 listText(plan.chain.in), listText(plan.chain.out), listText(ranks))};
+        // A convolution's: its im2col first, unless the window is a 1×1 of stride 1 without padding,
+        // whose image is its own column matrix.
+        const bool identity = layer.weightDims.size() == 4 && layer.weightDims[2] == 1 &&
+                              layer.weightDims[3] == 1 && layer.stride == 1 && layer.pad == 0;
+        if (layer.convH > 0 && layer.weightDims.size() == 4 && !identity)
+            run.sets.push_back(fmt::format(
+                "workload.im2col={{h: {}, w: {}, channels: {}, kh: {}, kw: {}, stride: {}, pad: {}}}",
+                layer.convH, layer.convW, layer.weightDims[1], layer.weightDims[2], layer.weightDims[3],
+                layer.stride, layer.pad));
         return run;
     }
     std::string layers;
@@ -90,45 +99,46 @@ ReproRun denseRun(const std::string& name, const std::string& target, const TnLa
     ReproRun run;
     run.name = name;
     run.target = target;
-    if (target == "k1") {
+    const auto& dims = layer.weightDims;
+    // (the npu's conv2d takes square kernels; another runs as its GEMM there)
+    const bool conv = layer.convH > 0 && dims.size() == 4 && (target == "k1" || dims[2] == dims[3]);
+    if (target == "k1" && !conv) {
         run.workload = "fc";
         run.sets = {fmt::format("workload.in={}", layer.inSize()),
                     fmt::format("workload.out={}", layer.outSize()),
                     fmt::format("workload.batch={}", layer.rows)};
         return run;
     }
-    const auto& dims = layer.weightDims;
+    // A convolution itself: on k1 conv2d's im2col + GEMM (f32) on one core, as the TT and TR
+    // chains run; on the npu the MAC array's.
     run.workload = "resnet18";
-    if (layer.convH > 0 && dims.size() == 4 && dims[2] == dims[3])
-        run.sets = {fmt::format(
-            "workload.layers=[{{name: {}, h: {}, w: {}, channels: {}, filters: {}, k: {}, stride: {}, "
-            "pad: {}}}]",
-            layer.name, layer.convH, layer.convW, dims[1], dims[0], dims[2], layer.stride, layer.pad)};
+    if (conv)
+        run.sets = {fmt::format("workload.layers=[{{name: {}, h: {}, w: {}, channels: {}, filters: {}, {}, "
+                                "stride: {}, pad: {}}}]",
+                                layer.name, layer.convH, layer.convW, dims[1], dims[0],
+                                dims[2] == dims[3] ? fmt::format("k: {}", dims[2])
+                                                   : fmt::format("kh: {}, kw: {}", dims[2], dims[3]),
+                                layer.stride, layer.pad)};
     else
         run.sets = {"workload.layers=[" +
                     gemmLayer(layer.name, Gemm{layer.rows, layer.inSize(), layer.outSize()}) + "]"};
+    if (target == "k1")
+        run.sets.push_back("plan.threads=1");
     return run;
 }
 
-ScaledRun groupedDenseRun(const std::string& name, const std::string& target, const GroupedConv& c) {
+ReproRun groupedDenseRun(const std::string& name, const std::string& target, const GroupedConv& c) {
     requireTarget(target);
-    ScaledRun s;
-    s.run.name = name;
-    s.run.target = target;
-    if (target == "k1") {
-        s.run.workload = "fc";
-        s.run.sets = {
-            fmt::format("workload.in={}", c.channels / c.groups * c.k * c.k),
-            fmt::format("workload.out={}", c.filters / c.groups),
-            fmt::format("workload.batch={}", convOutputPixels(c.h, c.w, c.k, c.k, c.stride, c.pad))};
-        s.times = c.groups;
-        return s;
-    }
-    s.run.workload = "resnet18";
-    s.run.sets = {fmt::format("workload.layers=[{{name: {}, h: {}, w: {}, channels: {}, filters: {}, k: {}, "
-                              "stride: {}, pad: {}, groups: {}}}]",
-                              c.name, c.h, c.w, c.channels, c.filters, c.k, c.stride, c.pad, c.groups)};
-    return s;
+    ReproRun run;
+    run.name = name;
+    run.target = target;
+    run.workload = "resnet18";
+    run.sets = {fmt::format("workload.layers=[{{name: {}, h: {}, w: {}, channels: {}, filters: {}, k: {}, "
+                            "stride: {}, pad: {}, groups: {}}}]",
+                            c.name, c.h, c.w, c.channels, c.filters, c.k, c.stride, c.pad, c.groups)};
+    if (target == "k1")
+        run.sets.push_back("plan.threads=1");  // as the TT and TR chains run
+    return run;
 }
 
 }  // namespace tessim::tn

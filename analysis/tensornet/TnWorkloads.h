@@ -1,13 +1,15 @@
 // The simulated forms of a TT or TR layer and of its dense baseline, as `tessim run` command lines:
 //   k1:  the layer as the TT einsum chain (kernel fc with `tt:` or `tr:`), cores in the plan's
-//        order; the dense baseline as the dense fc layer over the same rows (im2col rows for a conv).
+//        order, a convolution's im2col first (`im2col:`, simulated); the dense baseline as the
+//        dense fc layer over the same rows, or a convolution itself (conv2d: im2col + GEMM).
 //   npu: the layer as a sequence of GEMMs on the MAC array, each a 1×1 conv2d layer (M rows as
 //        h × w pixels, K channels, N filters). A ring runs its chains batched: the ring index is
 //        extra filters of the first step, extra rows of the middle ones and extra channels of the
 //        last, so every step is one GEMM of ring-rank times the work. The reshapes between steps are
 //        taken as free (a DMA access pattern); the data are INT8 (the array's type), requantised
 //        after each step. The dense baseline is the convolution itself (or the GEMM of an fc layer).
-// A conv's TT/TR forms read its input as im2col rows; making them is not simulated.
+// On the npu a conv's TT/TR forms read its input as im2col rows, which the first GEMM's DMA gathers
+// from the image (the column matrix's bytes counted, not its short runs).
 #pragma once
 
 #include <cstdint>
@@ -43,12 +45,6 @@ struct GroupedConv {
     std::string name;
     std::uint64_t h = 0, w = 0, channels = 0, filters = 0, k = 0, stride = 1, pad = 0, groups = 1;
 };
-struct ScaledRun {
-    ReproRun run;
-    std::uint64_t times = 1;  // the run's time and energy count this many times
-};
-// npu: the grouped conv itself, once. k1 (no grouped kernel): one group's dense im2col fc layer
-// (in channels/groups·k·k, out filters/groups, batch the output pixels), `groups` times.
-ScaledRun groupedDenseRun(const std::string& name, const std::string& target, const GroupedConv& conv);
+ReproRun groupedDenseRun(const std::string& name, const std::string& target, const GroupedConv& conv);
 
 }  // namespace tessim::tn

@@ -1,5 +1,5 @@
 // `tessim tn hybrid` on models with grouped convolutions: a grouped layer is not factorised, runs dense
-// in every variant (the grouped conv on the npu, one group's fc layer times the groups on k1), and is
+// in every variant (the grouped conv itself: on k1 conv2d's on one core), and is
 // counted in every total; runs of equal description are simulated once.
 #include <cstdint>
 #include <filesystem>
@@ -89,20 +89,20 @@ TEST(TnHybridGrouped, DepthwiseRunsDenseInEveryVariantOnTheNpu) {
     fs::remove_all(dir);
 }
 
-TEST(TnHybridGrouped, DepthwiseOnK1IsOneGroupsFcTimesTheGroups) {
+TEST(TnHybridGrouped, DepthwiseOnK1IsTheGroupedConvOnOneCore) {
     const std::string dir = tempDir("k1");
     auto r = runTessim("tn hybrid --model " + writeModel(dir) +
                        " --target k1 --tt-rank 2 --tr-rank 2 --out " + dir);
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_NE(r.out.find("on k1 as one group's dense fc layer, times the groups"), std::string::npos)
-        << r.out;
-    // One group: 64 output pixels of a 1-channel 3×3 filter, an fc layer of 9 inputs and 1 output.
-    const double group = seconds("--target k1 --workload fc --set workload.in=9 --set workload.out=1 --set "
-                                 "workload.batch=64");
+    EXPECT_NE(r.out.find("1 grouped layers (72 parameters) are not factorised"), std::string::npos) << r.out;
+    // conv2d's depthwise layer (its direct loop, f32) on one core, as the chains run.
+    const double dw =
+        seconds("--target k1 --workload resnet18 --set 'workload.layers=[{name: dw, h: 8, w: 8, "
+                "channels: 8, filters: 8, k: 3, stride: 1, pad: 1, groups: 8}]' --set plan.threads=1");
     std::ifstream in(dir + "/hybrid.json");
     const Json j = Json::parse(in);
-    EXPECT_EQ(j["layers"][1]["dense"]["simulated_as"], "one group's fc layer, x8");
-    expectDenseInEveryVariant(j, 8 * group);
+    EXPECT_EQ(j["layers"][1]["dense"]["simulated_as"], "the grouped conv");
+    expectDenseInEveryVariant(j, dw);
     fs::remove_all(dir);
 }
 
@@ -142,10 +142,16 @@ TEST(TnHybridGrouped, MobileNetV2IsTheWholeLayerList) {
 }
 
 TEST(TnRuns, RunsOfEqualDescriptionAreSimulatedOnce) {
-    std::vector<ReproRun> runs = {{"a", "k1", "fc", "", {"workload.in=9"}},
-                                  {"b", "k1", "fc", "", {"workload.in=9"}},
-                                  {"c", "k1", "fc", "", {"workload.in=10"}},
-                                  {"d", "npu", "fc", "", {"workload.in=9"}}};
+    auto fc = [](const char* name, const char* target, const char* in) {
+        ReproRun run;
+        run.name = name;
+        run.target = target;
+        run.workload = "fc";
+        run.sets = {std::string("workload.in=") + in};
+        return run;
+    };
+    std::vector<ReproRun> runs = {fc("a", "k1", "9"), fc("b", "k1", "9"), fc("c", "k1", "10"),
+                                  fc("d", "npu", "9")};
     std::vector<std::string> simulated;
     auto runner = [&](const ReproRun& run) {
         simulated.push_back(run.name);

@@ -24,6 +24,7 @@
 #include "workloads/common/VectorOps.h"
 #include "workloads/conv/ConvShapeReader.h"
 #include "workloads/conv/Requant.h"
+#include "workloads/conv/RvvIm2colRows.h"
 #include "workloads/conv/RvvVectorLayers.h"
 #include "workloads/fc/FcGemmStream.h"
 
@@ -37,11 +38,9 @@ constexpr std::uint8_t kIm2colDst = scalarReg(25);
 constexpr std::uint8_t kIm2colRow = scalarReg(26);
 constexpr std::uint8_t kIm2colFlag = scalarReg(27);
 constexpr std::uint8_t kIm2colVl = scalarReg(28);
-// Copies move whole LMUL-8 groups: data through v24–v31, zeros (padding) from v16–v23, registers
-// the GEMM between them may use too.
-constexpr unsigned kIm2colLmul = 8;
-constexpr std::uint8_t kIm2colData = 24;
-constexpr std::uint8_t kIm2colZero = 16;
+// Copies move whole LMUL-8 groups (RvvIm2colRows): data through v24–v31, zeros (padding) from
+// v16–v23, registers the GEMM between them may use too.
+constexpr Im2colRegisters kIm2colRegisters{kIm2colSrc, kIm2colDst, kIm2colVl, 24, 16};
 // A hard activation's constants (alpha, beta, 0, 1), loaded with flw: below the im2col's registers,
 // free while a vector layer runs (the GEMM sets its own again).
 constexpr std::uint8_t kVectorConstants = scalarReg(20);
@@ -143,7 +142,8 @@ struct RvvConvParams {
 // thread 0 of a layer list, the layer's mark) after each layer.
 class RvvConvStream : public ChunkedOpStream {
 public:
-    RvvConvStream(const RvvConvParams& p, unsigned thread) : p_(p), t_(thread) {}
+    RvvConvStream(const RvvConvParams& p, unsigned thread)
+        : p_(p), t_(thread), rows_(p.dtype, p.memory->id, p.copyVlmax, kIm2colRegisters, vs_) {}
 
 protected:
     bool refill(std::vector<Op>& out) override {
@@ -166,13 +166,13 @@ protected:
                 if (vec_->emit(out))
                     return true;
                 vec_.reset();
-                vl_ = 0;  // the layer set its own
+                vs_.forget();  // the layer set its own
             }
             if (gemm_) {
                 if (gemm_->appendTo(out))  // the GEMM's ops straight into this stream's buffer
                     return true;
                 gemm_.reset();
-                vl_ = 0;  // the GEMM set its own
+                vs_.forget();  // the GEMM set its own
                 pixel_ = 0;
                 tile_ += l.tile;
                 if (tile_ >= rows.count) {
@@ -193,10 +193,7 @@ protected:
             if (!l.vec && !l.direct && group_ < l.s.groups && rows.count > 0) {
                 const std::uint64_t count = std::min(l.tile, rows.count - tile_);
                 if (pixel_ == 0) {
-                    setVl(out, p_.copyVlmax);
-                    Op zero = vectorOp(OpKind::Broadcast, p_.dtype, p_.copyVlmax);
-                    zero.dst = kIm2colZero;
-                    out.push_back(zero);
+                    rows_.zeros(out);
                     out.push_back(scalarOp(OpKind::SAdd, DType::I32, kIm2colRow, fc_gemm::kZero, 0.0));
                 }
                 // A few pixels per chunk: chunks stay small whatever the layer.
@@ -231,43 +228,10 @@ protected:
     }
 
 private:
-    void setVl(std::vector<Op>& out, std::uint32_t vl) { setType(out, p_.dtype, vl, kIm2colLmul); }
+    void setVl(std::vector<Op>& out, std::uint32_t vl) { vs_.set(out, p_.dtype, vl, kIm2colLmul, kIm2colVl); }
     void setType(std::vector<Op>& out, DType t, std::uint32_t vl, unsigned lmul) {
-        if (vl == vl_ && t == vt_)
-            return;
-        vl_ = vl;
-        vt_ = t;
-        out.push_back(vsetvlOp(t, vl, kIm2colVl, lmul));
+        vs_.set(out, t, vl, lmul, kIm2colVl);
     }
-    // n elements from `src` (elements `stride` bytes apart; 0: contiguous) to `dst`, or zeros when
-    // there is no source (padding), in LMUL-8 strips.
-    void copy(std::vector<Op>& out, std::optional<std::uint64_t> src, std::uint64_t srcStride,
-              std::uint64_t dst, std::uint64_t n) {
-        const unsigned elem = p_.elem();
-        if (src)
-            out.push_back(
-                scalarOp(OpKind::SAdd, DType::I32, kIm2colSrc, fc_gemm::kZero, static_cast<double>(*src)));
-        out.push_back(
-            scalarOp(OpKind::SAdd, DType::I32, kIm2colDst, fc_gemm::kZero, static_cast<double>(dst)));
-        for (std::uint64_t i = 0; i < n; i += p_.copyVlmax) {
-            const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(p_.copyVlmax, n - i));
-            setVl(out, vl);
-            if (src) {
-                Op load = vectorLoad(p_.dtype, kIm2colData, p_.memory->id,
-                                     *src + i * (srcStride ? srcStride : elem), vl);
-                load.stride = static_cast<std::int64_t>(srcStride);
-                load.base = kIm2colSrc;
-                out.push_back(load);
-            }
-            Op store =
-                vectorStore(p_.dtype, src ? kIm2colData : kIm2colZero, p_.memory->id, dst + i * elem, vl);
-            store.base = kIm2colDst;
-            out.push_back(store);
-        }
-    }
-    // Column row `m` of group g: for each kernel row, the input run under it (kw·C contiguous
-    // elements without groups; per column a run of the group's channels, or one strided load
-    // across the columns for a depthwise layer), zeros where the window lies over the padding.
     // Output pixel m of a depthwise layer: per strip of channels, the accumulator zeroed, then for
     // each kernel tap over the input (padding taps add nothing) the channels' inputs and the tap's
     // packed weights loaded (unit stride, NHWC) and multiplied into it; the strip stored.
@@ -335,45 +299,15 @@ private:
         });
         storeInt8Outputs(out, l.int8, {{kDepthwiseAcc, l.outAddr + (m * s.filters + c0) * p_.outElem(l)}}, vl,
                          p_.memory->id, regBytes, kDepthwiseLmulI8, kIm2colVl);
-        vt_ = l.int8.outType();
-        vl_ = vl;
+        vs_.type = l.int8.outType();
+        vs_.vl = vl;
     }
-    // Into row pixel_ of the thread's column buffer. `pixels`: the tile's count, which the row
-    // counter is compared with (the back-edge's condition: another pixel follows).
+    // Column row `m` of group g (RvvIm2colRows::row) into row pixel_ of the thread's column
+    // buffer. `pixels`: the tile's count, which the row counter is compared with (the back-edge's
+    // condition: another pixel follows).
     void im2colPixel(std::vector<Op>& out, const RvvLayer& l, std::uint64_t m, unsigned g,
                      std::uint64_t pixels) {
-        const ConvShape& s = l.s;
-        const unsigned elem = p_.elem();
-        const std::uint64_t gc = s.groupChannels();
-        const auto oy = static_cast<std::int64_t>(m / s.outW()), ox = static_cast<std::int64_t>(m % s.outW());
-        const std::uint64_t row = p_.column(t_) + pixel_ * l.k() * elem;
-        for (std::uint32_t ky = 0; ky < s.kh; ++ky) {
-            const std::int64_t iy = oy * s.strideH - s.padH + ky;
-            const std::uint64_t dst = row + std::uint64_t{ky} * s.kw * gc * elem;
-            if (iy < 0 || iy >= s.h) {
-                copy(out, std::nullopt, 0, dst, s.kw * gc);
-                continue;
-            }
-            const std::int64_t ix0 = ox * s.strideW - s.padW;
-            const auto kx0 = static_cast<std::uint32_t>(std::clamp<std::int64_t>(-ix0, 0, s.kw));
-            const auto kx1 = static_cast<std::uint32_t>(std::clamp<std::int64_t>(s.w - ix0, kx0, s.kw));
-            auto at = [&](std::uint32_t kx) {
-                return l.inAddr + ((iy * s.w + ix0 + kx) * s.channels + g * gc) * elem;
-            };
-            if (kx0 > 0)
-                copy(out, std::nullopt, 0, dst, kx0 * gc);
-            if (kx1 > kx0) {
-                if (s.groups == 1)
-                    copy(out, at(kx0), 0, dst + kx0 * gc * elem, (kx1 - kx0) * gc);
-                else if (gc == 1)
-                    copy(out, at(kx0), s.channels * elem, dst + kx0 * elem, kx1 - kx0);
-                else
-                    for (std::uint32_t kx = kx0; kx < kx1; ++kx)
-                        copy(out, at(kx), 0, dst + kx * gc * elem, gc);
-            }
-            if (kx1 < s.kw)
-                copy(out, std::nullopt, 0, dst + kx1 * gc * elem, (s.kw - kx1) * gc);
-        }
+        rows_.row(out, l.s, l.inAddr, g, m, p_.column(t_) + pixel_ * l.k() * p_.elem());
         out.push_back(scalarOp(OpKind::SAdd, DType::I32, kIm2colRow, kIm2colRow, 1.0));
         out.push_back(
             scalarOp(OpKind::SCompare, DType::I32, kIm2colFlag, kIm2colRow, static_cast<double>(pixels)));
@@ -387,8 +321,8 @@ private:
     unsigned group_ = 0;
     std::uint64_t tile_ = 0;   // the tile's first pixel in the thread's slice
     std::uint64_t pixel_ = 0;  // the next pixel of the tile
-    std::uint32_t vl_ = 0;
-    DType vt_ = DType::F32;
+    VectorTypeState vs_;
+    RvvIm2colRows rows_;
     std::unique_ptr<ChunkedOpStream> gemm_;
     std::unique_ptr<RvvVectorLayerEmitter> vec_;
 };

@@ -18,6 +18,8 @@
 #include "workloads/common/PlanMemory.h"
 #include "workloads/common/Slices.h"
 #include "workloads/common/TestData.h"
+#include "workloads/conv/ConvShapeReader.h"
+#include "workloads/conv/RvvIm2colRows.h"
 #include "workloads/tt/TensorTrainShape.h"
 #include "workloads/tt/TtSchedule.h"
 #include "workloads/tt/TtStream.h"
@@ -57,6 +59,17 @@ public:
         j["dense_parameters"] = p_.inSize() * p_.outSize();
         j["flops"] = p_.shape.flops(p_.batch) * p_.ringRank;
         j["dense_flops"] = 2 * p_.batch * p_.inSize() * p_.outSize();
+        if (p_.im2col) {
+            const ConvShape& c = *p_.im2col;
+            nlohmann::ordered_json conv{{"h", c.h}, {"w", c.w}, {"channels", c.channels}};
+            writePerAxis(conv, "k", "kh", "kw", c.kh, c.kw);
+            writeStride(conv, c);
+            writePerAxis(conv, "pad", "pad_h", "pad_w", c.padH, c.padW);
+            conv["out_h"] = c.outH();
+            conv["out_w"] = c.outW();
+            conv["column_bytes"] = p_.batch * p_.inSize() * kElem;
+            j["im2col"] = conv;
+        }
     }
     void derivePlan(nlohmann::ordered_json& j) const override {
         j["threads"] = p_.engines.size();
@@ -68,13 +81,18 @@ public:
         for (const auto& e : p_.einsums)
             einsums.push_back(einsumJson(e));
         j["einsums"] = einsums;
+        if (p_.im2col)
+            j["image"] = p_.imageAddr;
         j["x"] = p_.xAddr;
         j["y"] = p_.yAddr;
     }
     std::vector<EngineStream> streams() override { return ttStreams(p_); }
-    // x and the cores read once, y written once; from DDR, x and the cores at least once.
+    // x (a convolution's input image) and the cores read once, y written once; from DDR, x and the
+    // cores at least once.
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
-        const std::uint64_t inputs = p_.batch * p_.inSize() * kElem + p_.parameters() * p_.coreElem();
+        const std::uint64_t x = p_.im2col ? std::uint64_t{p_.im2col->h} * p_.im2col->w * p_.im2col->channels
+                                          : p_.batch * p_.inSize();
+        const std::uint64_t inputs = x * kElem + p_.parameters() * p_.coreElem();
         std::map<std::string, std::uint64_t> bytes{
             {p_.memory->level, inputs + p_.batch * p_.outSize() * kElem}};
         if (p_.ddr && p_.ddr->level != p_.memory->level)
@@ -84,12 +102,19 @@ public:
     bool multiLayer() const override { return true; }
     nlohmann::ordered_json layers() const override {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();
+        const std::size_t first = p_.im2col ? 1 : 0;
+        if (p_.im2col)
+            out.push_back({{"index", 0},
+                           {"name", "im2col"},
+                           {"mark", 1},
+                           {"engine", p_.engines[0]},
+                           {"column_bytes", p_.batch * p_.inSize() * kElem}});
         for (std::size_t t = 0; t < p_.einsums.size(); ++t) {
             nlohmann::ordered_json l;
-            l["index"] = t;
+            l["index"] = first + t;
             l["name"] = ring() ? fmt::format("ring{}.einsum{}", t / p_.shape.d(), t % p_.shape.d())
                                : fmt::format("einsum{}", t);
-            l["mark"] = t + 1;
+            l["mark"] = first + t + 1;
             l["engine"] = p_.engines[0];
             const nlohmann::ordered_json e = einsumJson(p_.einsums[t]);
             for (auto it = e.begin(); it != e.end(); ++it)
@@ -99,10 +124,17 @@ public:
         return out;
     }
     void initialise(FunctionalMemory& memory) override {
-        std::vector<double> x(p_.batch * p_.inSize());
-        for (std::uint64_t i = 0; i < x.size(); ++i)
-            x[i] = inputValue(i);
-        write(memory, p_.xAddr, x);
+        if (p_.im2col) {
+            // The image; the column matrix holds another value first, so a row the im2col misses shows.
+            const ConvShape& c = *p_.im2col;
+            std::vector<double> image(std::uint64_t{c.h} * c.w * c.channels);
+            for (std::uint64_t i = 0; i < image.size(); ++i)
+                image[i] = inputValue(i);
+            write(memory, p_.imageAddr, image);
+            write(memory, p_.xAddr, std::vector<double>(p_.batch * p_.inSize(), 1000.0));
+        } else {
+            write(memory, p_.xAddr, inputs());
+        }
         for (const auto& e : p_.einsums) {
             std::vector<double> g(e.e.coreElements());
             for (std::uint64_t r = 0; r < e.e.r; ++r)
@@ -146,6 +178,24 @@ public:
 
 private:
     bool ring() const { return p_.ringRank > 1; }
+
+    // x[b][i]: the test data, or a convolution's column matrix of the test image (rows [ky][kx][c],
+    // zeros over the padding).
+    std::vector<double> inputs() const {
+        std::vector<double> x(p_.batch * p_.inSize(), 0.0);
+        if (!p_.im2col) {
+            for (std::uint64_t i = 0; i < x.size(); ++i)
+                x[i] = inputValue(i);
+            return x;
+        }
+        const ConvShape& c = *p_.im2col;
+        for (std::uint64_t b = 0; b < p_.batch; ++b)
+            forEachInputTap(c, b, [&](std::uint64_t pixel, std::uint64_t tap) {
+                for (std::uint64_t ch = 0; ch < c.channels; ++ch)
+                    x[b * p_.inSize() + tap * c.channels + ch] = inputValue(pixel * c.channels + ch);
+            });
+        return x;
+    }
 
     nlohmann::ordered_json einsumJson(const EinsumPlan& e) const {
         nlohmann::ordered_json j;
@@ -191,6 +241,7 @@ private:
         const std::uint64_t R = p_.ringRank;
         const std::uint64_t in = p_.inSize(), outSize = p_.outSize();
         std::vector<double> y(outSize * p_.batch, 0.0);
+        const std::vector<double> x = inputs();
         std::uint64_t maxRank = 1;
         for (auto r : ranks)
             maxRank = std::max(maxRank, r);
@@ -227,15 +278,13 @@ private:
                         double w = 0.0;
                         for (std::uint64_t a = 0; a < R; ++a)
                             w += P[((i * outSize + o) * R + a) * R + a];
-                        sum += inputValue(b * in + i) * w;
+                        sum += x[b * in + i] * w;
                     }
                     y[o * p_.batch + b] = sum;
                 }
             return y;
         }
-        std::vector<double> x(p_.batch * in), cur;
-        for (std::uint64_t i = 0; i < x.size(); ++i)
-            x[i] = inputValue(i);
+        std::vector<double> cur;
         for (std::size_t t = 0; t < p_.einsums.size(); ++t) {
             const EinsumPlan& e = p_.einsums[t];
             const std::vector<double>& input = t % d == 0 ? x : cur;
@@ -370,6 +419,38 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
             w.fail(key, fmt::format("{} = {} but the product of tt.{} {} is {}", key, given, key,
                                     listText(std::string(key) == "in" ? p.shape.in : p.shape.out), product));
     }
+    // `im2col`: the layer is a convolution's (its TT/TR weight O × C·kh·kw); x is the column matrix
+    // the threads build from the h × w × C input image first, one row per output pixel.
+    if (w.has("im2col")) {
+        Reader c = w.child("im2col");
+        ConvShape s;
+        s.h = c.get<std::uint32_t>("h", Range<std::uint32_t>{1, 1 << 16});
+        s.w = c.get<std::uint32_t>("w", Range<std::uint32_t>{1, 1 << 16});
+        s.channels = c.get<std::uint32_t>("channels", Range<std::uint32_t>{1, 65535});
+        readWindow(c, s);
+        c.finish();
+        if (s.h + 2 * s.padH < s.kh || s.w + 2 * s.padW < s.kw)
+            c.fail("k", fmt::format("a {}×{} kernel does not fit the padded {}×{} input", s.kh, s.kw,
+                                    s.h + 2 * s.padH, s.w + 2 * s.padW));
+        if (std::uint64_t{s.channels} * s.taps() != p.shape.inSize())
+            c.fail("channels",
+                   fmt::format("a column row of {} channels × {}×{} taps has {} elements, but the "
+                               "layer's input factors {} multiply to {}",
+                               s.channels, s.kh, s.kw, std::uint64_t{s.channels} * s.taps(),
+                               listText(p.shape.in), p.shape.inSize()));
+        const std::uint64_t pixels = std::uint64_t{s.outH()} * s.outW();
+        if (w.has("batch") && p.batch != pixels)
+            w.fail("batch",
+                   fmt::format("batch {} but the convolution has {}×{} = {} output pixels (one column "
+                               "row each): leave batch out or give {}",
+                               p.batch, s.outH(), s.outW(), pixels, pixels));
+        if (pixels > (std::uint64_t{1} << 16))
+            c.fail("h", fmt::format("{} output pixels: a TT layer takes at most 65536 rows", pixels));
+        p.batch = pixels;
+        // A 1×1 window of stride 1 without padding: the image is its own column matrix, no copies.
+        if (s.taps() > 1 || s.strideH > 1 || s.strideW > 1 || s.padded())
+            p.im2col = s;
+    }
     w.finish();
 
     PlanReader planReader(plan);
@@ -434,6 +515,12 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
     const std::uint32_t vlmax = p.vectorLength;
     const std::uint64_t largest = p.shape.largestIntermediate(p.batch);
     MemoryLayout layout(*p.memory, kCorePage);
+    if (p.im2col) {
+        p.imageAddr =
+            layout.allocate("image", std::uint64_t{p.im2col->h} * p.im2col->w * p.im2col->channels * kElem);
+        p.copyVlmax = std::max(1u, core.registerBytes * kIm2colLmul / kElem);
+        p.im2colRows = contiguousSlices(p.batch, engines.size(), 1);
+    }
     p.xAddr = layout.allocate("x", p.batch * p.shape.inSize() * kElem);
     const auto chain = p.shape.einsums(p.batch);
     for (const auto& e : chain)

@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/ir/Op.h"
 #include "sim/machine/TargetInfo.h"
 #include "workloads/common/Slices.h"
+#include "workloads/conv/ConvGeometry.h"
 #include "workloads/tt/TensorTrainShape.h"
 
 namespace tessim::tt {
@@ -139,6 +141,13 @@ struct TtParams {
     std::uint64_t xAddr = 0, yAddr = 0;
     std::vector<std::uint64_t> buffers;  // the two intermediates
     std::vector<std::uint64_t> coreAddrs;
+    // A convolution's TT/TR layer: x is the column matrix of its im2col, which the threads build
+    // from the NHWC input image (imageAddr), a contiguous slice of the output pixels each, before
+    // the first einsum of every pass (RvvIm2colRows: rows in the order [ky][kx][c]).
+    std::optional<ConvShape> im2col;
+    std::uint64_t imageAddr = 0;
+    std::uint32_t copyVlmax = 0;    // elements of one LMUL-8 copy
+    std::vector<Slice> im2colRows;  // per thread: its output pixels
 
     unsigned coreElem() const { return dtypeBytes(coreType); }
     bool narrowCores() const { return coreType != kData; }

@@ -5,13 +5,15 @@
 #include "workloads/common/EngineStreams.h"
 #include "workloads/common/LoopOps.h"
 #include "workloads/common/VectorOps.h"
+#include "workloads/conv/RvvIm2colRows.h"
 
 namespace tessim::tt {
 
 namespace {
 
 constexpr std::uint32_t kForkEvent = 1;
-constexpr std::uint32_t kFirstBarrier = 16;  // one barrier per einsum: the next reads all of its output
+constexpr std::uint32_t kFirstBarrier = 16;   // one barrier per einsum: the next reads all of its output
+constexpr std::uint32_t kIm2colBarrier = 15;  // after a convolution's im2col: every row is written
 constexpr DType kIndex = DType::I32;
 
 // Scalar registers: x0 reads zero, then the loops' bookkeeping, then rotating pools for the
@@ -27,13 +29,17 @@ constexpr std::uint8_t kVl = scalarReg(7);
 constexpr unsigned kFirstValue = 8, kValueRegs = 8;
 constexpr unsigned kFirstSum = 16, kSumRegs = 4;
 constexpr unsigned kScalarRegsUsed = kFirstSum + kSumRegs;
+// A convolution's im2col, before the einsums, copies through the loops' pointer registers and the
+// upper LMUL-8 groups (data v24–v31, zeros v16–v23), its rows counted in kKCount.
+constexpr Im2colRegisters kIm2colRegisters{kCorePtr, kOutputPtr, kVl, 24, 16};
 // With vector_length 1 the loop is scalar code: operands are loaded (flw) into scalar registers
 // from here on, and each multiply-accumulate takes them directly (fmadd).
 constexpr unsigned kFirstOperand = kScalarRegsUsed;
 
 class TtStream : public ChunkedOpStream {
 public:
-    TtStream(const TtParams& p, unsigned thread) : p_(p), thread_(thread) {}
+    TtStream(const TtParams& p, unsigned thread)
+        : p_(p), thread_(thread), rows_(kData, p.memory->id, p.copyVlmax, kIm2colRegisters, im2colVs_) {}
 
 protected:
     bool refill(std::vector<Op>& out) override {
@@ -42,11 +48,15 @@ protected:
             if (p_.engines.size() > 1)
                 out.push_back(thread_ == 0 ? syncOp(OpKind::Fork, kForkEvent, 0)
                                            : syncOp(OpKind::Join, kForkEvent, 1));
-            enterEinsum(out);
+            beginPass(out);
             return true;
         }
         if (pass_ == p_.repeat)
             return false;
+        if (im2colPending_) {
+            im2colChunk(out);
+            return true;
+        }
         if (block_ < blocks_.size()) {
             emitBlock(out, blocks_[block_]);
             ++block_;
@@ -56,23 +66,63 @@ protected:
         if (p_.engines.size() > 1)
             out.push_back(syncOp(OpKind::Barrier, kFirstBarrier + einsum_,
                                  static_cast<std::uint32_t>(p_.engines.size())));
-        if (thread_ == 0 && pass_ == 0) {
-            Op mark;
-            mark.kind = OpKind::Nop;
-            mark.tag = einsum_ + 1;
-            out.push_back(mark);
-        }
+        if (thread_ == 0 && pass_ == 0)
+            mark(out, einsum_ + 1 + (p_.im2col ? 1 : 0));
         if (++einsum_ == p_.einsums.size()) {
             einsum_ = 0;
-            ++pass_;
+            if (++pass_ < p_.repeat)
+                beginPass(out);
+            return true;
         }
-        if (pass_ < p_.repeat)
-            enterEinsum(out);
+        enterEinsum(out);
         return true;
     }
 
 private:
     const EinsumPlan& plan() const { return p_.einsums[einsum_]; }
+
+    static void mark(std::vector<Op>& out, std::uint32_t tag) {
+        Op m;
+        m.kind = OpKind::Nop;
+        m.tag = tag;
+        out.push_back(m);
+    }
+    // A pass starts with a convolution's im2col, else with the first einsum.
+    void beginPass(std::vector<Op>& out) {
+        if (!p_.im2col) {
+            enterEinsum(out);
+            return;
+        }
+        im2colPending_ = true;
+        pixel_ = 0;
+        im2colVs_.forget();
+        if (p_.im2colRows[thread_].count > 0) {
+            rows_.zeros(out);
+            out.push_back(scalar(OpKind::SAdd, kKCount, kZero, 0.0));
+        }
+    }
+    // A few column rows per chunk (row b of x: output pixel b); after the last, the barrier (the
+    // first einsum's threads read rows the others wrote) and the first einsum.
+    void im2colChunk(std::vector<Op>& out) {
+        const Slice& s = p_.im2colRows[thread_];
+        for (unsigned n = 0; n < 4 && pixel_ < s.count; ++n, ++pixel_) {
+            const std::uint64_t b = s.first + pixel_;
+            rows_.row(out, *p_.im2col, p_.imageAddr, 0, b, p_.xAddr + b * p_.inSize() * kElem);
+            out.push_back(scalar(OpKind::SAdd, kKCount, kKCount, 1.0));
+            out.push_back(scalar(OpKind::SCompare, kFlag, kKCount, static_cast<double>(s.count)));
+            out.push_back(branchOp(kIndex, kFlag, pixel_ + 1 < s.count));
+        }
+        if (pixel_ < s.count)
+            return;
+        im2colPending_ = false;
+        if (p_.engines.size() > 1)
+            out.push_back(
+                syncOp(OpKind::Barrier, kIm2colBarrier, static_cast<std::uint32_t>(p_.engines.size())));
+        if (thread_ == 0 && pass_ == 0)
+            mark(out, 1);
+        vl_ = 0;  // the copies set their own
+        enterEinsum(out);
+    }
 
     // The blocks of this thread, in the plan's loop order, tile by tile along b.
     void enterEinsum(std::vector<Op>& out) {
@@ -427,6 +477,10 @@ private:
     std::uint32_t vl_ = 0;
     DType vtype_ = kData;
     unsigned value_ = 0, sum_ = 0;
+    VectorTypeState im2colVs_;
+    RvvIm2colRows rows_;
+    bool im2colPending_ = false;
+    std::uint64_t pixel_ = 0;  // the im2col's next row in the thread's slice
 };
 
 struct ThreadStreamSlice {
