@@ -1,6 +1,7 @@
 #include "analysis/reproduce/Reproduction.h"
 
 #include "analysis/reproduce/PaperArithmetic.h"
+#include "analysis/reproduce/PublishedFigures.h"
 
 #include <algorithm>
 #include <array>
@@ -173,6 +174,7 @@ ReproResult readPaperHeader(config::Reader& r) {
     r.get<std::string>("source", std::string());
     r.get<std::string>("provenance", std::string());
     res.consistency = readConsistencyChecks(r);
+    readPublishedFigures(r, res);
     for (const config::Reader& c : r.children("not_reproduced")) {
         NotReproduced n;
         n.id = c.get<std::string>("id");
@@ -454,6 +456,7 @@ std::string reproMarkdown(const ReproResult& r) {
         for (const auto& c : r.consistency)
             s += fmt::format("- {}: {}\n", c.id, c.note);
     }
+    s += publishedFiguresMarkdown(r);
     s += "\nRuns:\n";
     for (const auto& [name, cmd] : r.commands)
         s += fmt::format("- {}: `{}`\n", name, cmd);
@@ -504,6 +507,8 @@ nlohmann::ordered_json reproJson(const ReproResult& r) {
                                         {"verdict", c.verdict},
                                         {"note", c.note}});
     }
+    if (!r.figures.empty())
+        j["published_figures"] = publishedFiguresJson(r);
     return j;
 }
 

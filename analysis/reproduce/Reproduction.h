@@ -78,8 +78,19 @@ struct NotReproduced {
     double published = 0.0;
 };
 
+// A figure the paper publishes (its header's `published_figures:` list, PublishedFigures.h) and
+// the rows that answer it: claims, not-reproduced claims or consistency checks by id, or why none.
+struct PublishedFigure {
+    std::string figure, source, notReproduced;
+    std::vector<std::string> rows;
+    config::Location at;  // of `rows`, for an error
+    std::string key;
+};
+
 struct ReproResult {
     std::string paper, description;
+    std::vector<PublishedFigure> figures;  // empty: the paper file lists none
+    config::Location figuresAt;            // of `published_figures`
     std::vector<ReproClaim> claims;
     std::vector<NotReproduced> notReproduced;
     std::vector<ReproAssumption> assumptions;

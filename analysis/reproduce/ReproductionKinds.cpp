@@ -1,5 +1,6 @@
 #include "analysis/reproduce/ReproductionKinds.h"
 
+#include "analysis/reproduce/PublishedFigures.h"
 #include "analysis/reproduce/TtReproduction.h"
 #include "analysis/reproduce/TtTrReproduction.h"
 #include "sim/config/Loader.h"
@@ -30,10 +31,12 @@ ReproResult reproduce(const std::string& paperPath, const ReproRunner& runner) {
         if (k.name == kind) {
             ReproResult res = k.reproduce(paperPath, runner);
             applyAssumptions(res);
+            checkPublishedFigures(res);
             return res;
         }
     ReproResult res = reproducePaper(paperPath, runner);
     applyAssumptions(res);
+    checkPublishedFigures(res);
     return res;
 }
 

@@ -54,7 +54,7 @@ TEST(PaperArithmetic, EvaluatesWithPrecedenceParenthesesAndFunctions) {
 
 // Each shipped paper's checks, with the arithmetic the issue gave: Amdahl allows 1.82x, not 2.1x;
 // busy time 14.9 / 22.3 / 12.2 ms for the same MACs; N·N·8 ≤ 768 KiB gives 313, not 222; a
-// 3-valued dimension's ≈1.6 bits can be 1.55 ≤ log2 3.
+// 3-valued dimension's ≈1.6 bits can be 1.55 ≤ log2 3; and the checks below.
 TEST(PaperArithmetic, EachPaperCheckHasTheVerdictItsArithmeticGives) {
     const std::string papers = std::string(TESSIM_SOURCE_DIR) + "/configs/papers/";
     std::map<std::string, tessim::ConsistencyCheck> all;
@@ -64,7 +64,7 @@ TEST(PaperArithmetic, EachPaperCheckHasTheVerdictItsArithmeticGives) {
         for (const auto& c : checks)
             all[c.id] = c;
     }
-    ASSERT_EQ(all.size(), 4u);
+    ASSERT_EQ(all.size(), 8u);
     EXPECT_EQ(all["amdahl-end-to-end"].verdict, "inconsistent");
     EXPECT_NEAR(all["amdahl-end-to-end"].bound, 1.818, 1e-3);
     EXPECT_EQ(all["busy-time"].verdict, "inconsistent");
@@ -76,6 +76,17 @@ TEST(PaperArithmetic, EachPaperCheckHasTheVerdictItsArithmeticGives) {
     EXPECT_EQ(all["largest-map-in-am"].verdict, "inconsistent");
     EXPECT_EQ(all["largest-map-in-am"].bound, 313.0);
     EXPECT_EQ(all["entropy-of-a-3-valued-dimension"].verdict, "consistent");
+    // Seed 001: the energy a DDR byte costs between naive and double-buffered leaves the latter's
+    // 22.5 MB 37.1 mJ, beyond its whole 14.3 mJ; 1×64×540×960 at INT8 is 33.18 MB, not 132.7; the
+    // halo arithmetic (64 − 1)·1 + 3 = 66 holds. Seed 002: its largest core, 2048 elements, fits 64 KB.
+    EXPECT_EQ(all["energy-per-ddr-byte"].verdict, "inconsistent");
+    EXPECT_NEAR(all["energy-per-ddr-byte"].stated, 14.26, 1e-9);
+    EXPECT_NEAR(all["energy-per-ddr-byte"].bound, 22.5 * (4.85 * 85.0 - 1.15 * 12.4) / 241.5, 1e-9);
+    EXPECT_EQ(all["feature-map-bytes"].verdict, "inconsistent");
+    EXPECT_NEAR(all["feature-map-bytes"].bound, 33.1776, 1e-9);
+    EXPECT_EQ(all["halo-tile"].verdict, "consistent");
+    EXPECT_EQ(all["core-under-64kib"].verdict, "consistent");
+    EXPECT_EQ(all["core-under-64kib"].stated, 2048.0);
     EXPECT_NE(all["busy-time"].note.find("naive 14.88 ms, static-single 22.33 ms, double-buffer 12.18 ms"),
               std::string::npos)
         << all["busy-time"].note;
