@@ -1,11 +1,13 @@
 #include "models/compute/SystolicArray.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "sim/energy/SramArrayModel.h"
 #include "sim/ir/Int8Dot.h"
 
 namespace tessim {
@@ -32,8 +34,22 @@ SystolicConfig SystolicConfig::fromYaml(config::Reader& r, const std::string& na
         c.joulesPerSramWriteByte =
             e->get<Energy>("psum_write_per_byte", Energy{c.joulesPerSramReadByte}).joules;
         c.joulesPerRequant = e->get<Energy>("requant_op", Energy{0.0}).joules;
-        c.joulesPerAccumulatorByte =
-            e->get<Energy>("accumulator_per_byte", Energy{c.joulesPerSramWriteByte}).joules;
+        // The accumulators priced by their size: the SRAM array model (`array:`) for a memory of
+        // one bank per column (each column accumulates its own outputs), INT32 words, one read and
+        // one write port (a partial sum is read and written back in one step; assumption).
+        SramArrayCost accumulators;
+        std::optional<SramArrayModel> model;
+        if (auto a = e->optionalChild("array"))
+            model = SramArrayModel::fromYaml(*a);
+        if (model && c.accumulatorBytes > 0) {
+            accumulators = model->cost({c.accumulatorBytes, c.cols, 4, 2});
+            c.accumulatorStaticWatts = accumulators.staticWatts;
+            c.accumulatorAreaMm2 = accumulators.areaMm2;
+        }
+        const double perByte = accumulators.readJoules > 0
+                                   ? (accumulators.readJoules + accumulators.writeJoules) / 2 / 4
+                                   : c.joulesPerSramWriteByte;
+        c.joulesPerAccumulatorByte = e->get<Energy>("accumulator_per_byte", Energy{perByte}).joules;
         c.staticWatts = e->get<Power>("static_power", Power{0.0}).watts;
     }
     return c;
@@ -242,8 +258,10 @@ void SystolicArray::collect(const std::string& path, StatsTree& stats, EnergyLed
         energy.addEvents(path, "requant_op", requantOps_, config_.joulesPerRequant);
     if (inArrayBytes_ > 0)
         energy.addEvents(path, "accumulator", inArrayBytes_, config_.joulesPerAccumulatorByte);
-    if (config_.staticWatts > 0)
-        energy.addStaticPower(path, config_.staticWatts);
+    if (config_.staticWatts + config_.accumulatorStaticWatts > 0)
+        energy.addStaticPower(path, config_.staticWatts + config_.accumulatorStaticWatts);
+    if (config_.accumulatorAreaMm2 > 0)
+        energy.addArea(path, config_.accumulatorAreaMm2);
     (void)seconds;
 }
 

@@ -13,8 +13,10 @@
 // Accumulators in the array (`accumulators: SIZE`, assumption-marked in a target; MacTileArgs::
 // inArray): a tile's INT32 partial sums may stay in the array between the channel chunks of one
 // output tile, off the SRAM, as TPU-style accumulator memories keep them; a tile whose outputs × 4
-// B exceed them is refused. Their reads and writes cost `energy.accumulator_per_byte` (default:
-// psum_write_per_byte, what the same bytes would cost in the SRAM).
+// B exceed them is refused. Their reads and writes cost `energy.accumulator_per_byte`; without it,
+// the energy section's `array:` (the SRAM array model, sim/energy/SramArrayModel.h) prices them by
+// their size — one bank per column, INT32 words, a read and a write port — and adds their leakage
+// and area; without either, psum_write_per_byte (what the same bytes would cost in the SRAM).
 // A MacTile with no output (outH·outW = 0) is a fence: it occupies the array one cycle after the
 // work before it, so the next op (a DMA start of a write-back) issues only after it.
 #pragma once
@@ -41,6 +43,8 @@ struct SystolicConfig {
     double joulesPerRequant = 0.0;          // one output requantised: INT32 multiply + round + shift
     double joulesPerAccumulatorByte = 0.0;  // a partial-sum byte read or written in the array
     std::uint64_t accumulatorBytes = 0;     // INT32 partial sums the array holds (0: none)
+    double accumulatorStaticWatts = 0.0;    // their leakage, from the SRAM array model
+    double accumulatorAreaMm2 = 0.0;        // their area, from the SRAM array model
     double staticWatts = 0.0;
 
     static SystolicConfig fromYaml(config::Reader& r, const std::string& name);

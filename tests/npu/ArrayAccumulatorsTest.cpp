@@ -14,6 +14,7 @@
 
 #include "common/ProcessRunner.h"
 #include "models/compute/SystolicArray.h"
+#include "sim/config/Loader.h"
 
 namespace tessim {
 namespace {
@@ -61,6 +62,37 @@ TEST(ArrayAccumulators, KeepThePartialSumsOffTheSram) {
               sram["traffic_bytes"]["sram"]["write"].get<std::uint64_t>());
     EXPECT_EQ(array["traffic_bytes"]["ddr"], sram["traffic_bytes"]["ddr"]);
     EXPECT_GE(array["seconds"].get<double>(), array["bounds"]["compute_s"].get<double>());
+}
+
+// The accumulators are priced by their size (the SRAM array model of the npu's energy table, a bank
+// per column): the same tiles and partial-sum bytes cost more per byte, leak more and take more
+// area in a larger accumulator memory; `accumulator_per_byte` sets the price outright.
+TEST(ArrayAccumulators, ArePricedByTheirSize) {
+    auto mac = [](const nlohmann::json& r) { return r["energy_j"]["by_component"]["npu.mac"]; };
+    const nlohmann::json small = runLayer("--set plan.accumulate=array");
+    const nlohmann::json large =
+        runLayer("--set plan.accumulate=array --set target.npu.units.mac.accumulators=64KiB");
+    EXPECT_EQ(small["plan"]["config"]["tile_f"], large["plan"]["config"]["tile_f"]);
+    EXPECT_EQ(mac(small)["events"], mac(large)["events"]);  // the same MACs, requantisations and bytes
+    EXPECT_GT(mac(large)["dynamic"].get<double>(), mac(small)["dynamic"].get<double>());
+    const double smallArea = small["area_mm2"]["by_component"]["npu.mac"].get<double>();
+    const double largeArea = large["area_mm2"]["by_component"]["npu.mac"].get<double>();
+    EXPECT_GT(smallArea, 0.0);
+    EXPECT_NEAR(largeArea / smallArea, 16.0, 1e-9);  // area ∝ bits
+    // A set price: both sizes pay it per byte; without an array model, the SRAM's psum price.
+    auto perByte = [](const std::string& unit) {
+        const config::Node n = config::loadYamlString(unit, "unit.yaml");
+        config::Reader r(n);
+        return SystolicConfig::fromYaml(r, "mac").joulesPerAccumulatorByte;
+    };
+    const std::string array =
+        "  array: {read_64bit: {8 KiB: 10 pJ, 1 MiB: 100 pJ}, energy_scaling: 0.5, bitcell_area_um2: 0.1}\n";
+    const std::string unit = "rows: 4\ncols: 8\nenergy:\n  psum_write_per_byte: 2 pJ\n";
+    EXPECT_LT(perByte("accumulators: 1KiB\n" + unit + array),
+              perByte("accumulators: 64KiB\n" + unit + array));
+    EXPECT_DOUBLE_EQ(perByte("accumulators: 64KiB\n" + unit + "  accumulator_per_byte: 1 pJ\n" + array),
+                     1e-12);
+    EXPECT_DOUBLE_EQ(perByte("accumulators: 64KiB\n" + unit), 2e-12);
 }
 
 // The planner keeps a tile's tile_f·tile_h·tile_w INT32 partial sums within the accumulators:
