@@ -1,12 +1,14 @@
 // A Transpose on the vector DSP (ftm2000's cores, the npu's vpu): one whose output rows are
 // strided in the input runs tiled — blocks of whole output rows fetched by a DMA descriptor per run
 // of rows consecutive in the input, gathered in the local memory by strided loads, written back
-// run by run — and one whose rows are runs of the input (or whose rows are single elements)
-// gathers by DMA; every permutation is bit-exact, and each moves its tensor once through the DDR.
+// run by run — and one whose rows are runs of the input gathers by DMA (axes of one element are
+// dropped first: they move nothing); every permutation is bit-exact, and each moves its tensor
+// once through the DDR.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 #include <tuple>
 
@@ -68,16 +70,18 @@ TEST(DspTranspose, EveryPermutationIsBitExactOnBothChips) {
 }
 
 // 64×56×56 (NHWC in memory): every permutation whose output rows are strided in the input runs
-// tiled, at a fraction of the element-by-element DMA gather that `[1, 0, 2, 3]` still takes (its
-// output's innermost axis has extent 1: rows of one element).
+// tiled — a DMA descriptor per run of rows, not per element — and moves the tensor through the DDR
+// once, as the identity does; on ftm2000 within 25 % of the identity's time (the AM's strided
+// loads overlap the transfers). `[1, 0, 2, 3]` at batch 1 moves only an axis of one element past
+// C: in memory it is HWC → CHW, `[0, 3, 1, 2]`'s transpose, and runs as it does.
 TEST(DspTranspose, StridedRowsRunTiled) {
     const std::string dims = "[1, 64, 56, 56]", shape = "h: 56, w: 56, channels: 64";
     for (const std::string target : {"ftm2000", "npu"}) {
-        const TransposeRun gathered = runTranspose(target, dims, "[1, 0, 2, 3]", shape);
         const TransposeRun copy = runTranspose(target, dims, "[0, 1, 2, 3]", shape);
-        ASSERT_FALSE(gathered.report.is_null());
         ASSERT_FALSE(copy.report.is_null());
-        for (const std::string perm : {"[0, 2, 3, 1]", "[0, 3, 1, 2]", "[0, 2, 1, 3]", "[3, 2, 1, 0]"}) {
+        std::map<std::string, TransposeRun> runs;
+        for (const std::string perm :
+             {"[0, 2, 3, 1]", "[0, 3, 1, 2]", "[0, 2, 1, 3]", "[3, 2, 1, 0]", "[1, 0, 2, 3]"}) {
             SCOPED_TRACE(target + " " + perm);
             const TransposeRun tiled = runTranspose(target, dims, perm, shape);
             ASSERT_FALSE(tiled.report.is_null());
@@ -88,15 +92,19 @@ TEST(DspTranspose, StridedRowsRunTiled) {
             EXPECT_EQ(tiled.report["layers"][0]["ddr_write_bytes"],
                       copy.report["layers"][0]["ddr_write_bytes"]);
             const double cycles = tiled.report["cycles"].get<double>();
-            std::printf("%s %s: tiled %.0f cycles (%llu DMA descriptors), gathered %.0f, identity %.0f\n",
-                        target.c_str(), perm.c_str(), cycles,
-                        static_cast<unsigned long long>(tiled.descriptors),
-                        gathered.report["cycles"].get<double>(), copy.report["cycles"].get<double>());
-            EXPECT_LT(2 * cycles, gathered.report["cycles"].get<double>());
+            std::printf("%s %s: tiled %.0f cycles (%llu DMA descriptors), identity %.0f\n", target.c_str(),
+                        perm.c_str(), cycles, static_cast<unsigned long long>(tiled.descriptors),
+                        copy.report["cycles"].get<double>());
             EXPECT_LT(tiled.descriptors * 10, 64u * 56 * 56);  // far fewer than one per element
+            if (target == "ftm2000") {
+                EXPECT_LT(cycles, 1.25 * copy.report["cycles"].get<double>());
+            }
             EXPECT_GE(tiled.report["seconds"].get<double>(),
                       tiled.report["bounds"]["compute_s"].get<double>());
+            runs[perm] = tiled;
         }
+        EXPECT_EQ(runs["[1, 0, 2, 3]"].report["cycles"], runs["[0, 3, 1, 2]"].report["cycles"]) << target;
+        EXPECT_EQ(runs["[1, 0, 2, 3]"].descriptors, runs["[0, 3, 1, 2]"].descriptors) << target;
     }
 }
 

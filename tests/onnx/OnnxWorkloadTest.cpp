@@ -224,8 +224,9 @@ TEST(OnnxWorkload, ResNet18RunsWholeOnTheNpuWithItsVectorProcessor) {
             EXPECT_GE(l["ddr_read_bytes"].get<std::uint64_t>(), 64u * 112 * 112);
             EXPECT_LE(l["ddr_read_bytes"].get<std::uint64_t>(), 64u * 112 * 112 * 105 / 100);
         }
-        if (op == "Relu" || op == "Add")
+        if (op == "Relu" || op == "Add") {
             EXPECT_EQ(l["dtype"], "i8");
+        }
     }
     EXPECT_EQ(count["Relu"], 17);
     EXPECT_EQ(count["Add"], 8);
@@ -253,16 +254,18 @@ TEST(OnnxWorkload, QuantisedModelRunsOnEveryChip) {
             runJson("run --target " + target + " --workload " + model("qsmall.onnx") + " --functional");
         ASSERT_TRUE(r.contains("layers")) << r.dump();
         EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u) << r["functional"].dump();
-        if (target != "ftm2000")  // which reports the model's type per layer
+        if (target != "ftm2000") {  // which reports the model's type per layer
             EXPECT_EQ(r["workload"]["config"]["dtype"], "i8");
+        }
         ASSERT_EQ(r["layers"].size(), macs.size());
         for (std::size_t i = 0; i < macs.size(); ++i) {
             const Json& l = r["layers"][i];
             EXPECT_EQ(l["op"], macs[i].first) << l["name"];
             EXPECT_EQ(l["macs"].get<std::uint64_t>(), macs[i].second) << l["name"];
             EXPECT_GE(l["seconds"].get<double>(), l["compute_bound_s"].get<double>()) << l["name"];
-            if (target == "npu")
+            if (target == "npu") {
                 EXPECT_EQ(l["dtype"], "i8") << l["name"];
+            }
             if (target != "npu") {
                 EXPECT_EQ(l["dtype"], "f32") << l["name"];
                 EXPECT_EQ(l["model_dtype"], "i8") << l["name"];
@@ -271,8 +274,9 @@ TEST(OnnxWorkload, QuantisedModelRunsOnEveryChip) {
         std::map<std::string, int> left;
         for (const auto& n : r["not_simulated"]) {
             ++left[n["op"].get<std::string>()];
-            if (n["op"] != "Reshape")
+            if (n["op"] != "Reshape") {
                 EXPECT_NE(n["reason"].get<std::string>().find("a quantisation boundary"), std::string::npos);
+            }
         }
         EXPECT_EQ(left["QuantizeLinear"], 2);
         EXPECT_EQ(left["DequantizeLinear"], 3);
@@ -329,10 +333,11 @@ TEST(OnnxWorkload, AnInt8ModelRunsInInt8OnTheK1AndScaleDependentOpsAreListed) {
         ran.insert(l.value("op", std::string("Conv")));
     for (const auto& n : gates["not_simulated"]) {
         left.insert(n["op"].get<std::string>());
-        if (n["op"] != "Flatten")
+        if (n["op"] != "Flatten") {
             EXPECT_NE(n["reason"].get<std::string>().find(n["op"].get<std::string>() + " in i8"),
                       std::string::npos)
                 << n;
+        }
     }
     EXPECT_EQ(left, (std::set<std::string>{"Flatten", "Sigmoid", "Mul", "Tanh", "Div", "GlobalAveragePool"}));
     EXPECT_EQ(ran.count("Sigmoid"), 0u);
@@ -363,8 +368,9 @@ TEST(OnnxWorkload, SmallModelRunsOnTheK1WithTheSameLayers) {
     for (std::size_t i = 0; i < npu["layers"].size(); ++i) {
         const Json& l = k1["layers"][i];
         EXPECT_EQ(l["dtype"], "f32");
-        if (l["op"] == "Relu")
+        if (l["op"] == "Relu") {
             EXPECT_EQ(l["lowering"], "RVV element-wise stream");
+        }
         EXPECT_EQ(l["op"], npu["layers"][i]["op"]);
         EXPECT_EQ(l["macs"], npu["layers"][i]["macs"]);
     }

@@ -80,16 +80,49 @@ AxisArray memoryOrder(std::size_t rank) {
     return order;
 }
 
-// Elements between neighbours along each axis (ONNX's order) of a tensor in memory order.
-AxisArray memoryStrides(const std::vector<std::uint64_t>& dims) {
-    const AxisArray order = memoryOrder(dims.size());
+// Elements between neighbours along each axis of a row-major tensor.
+AxisArray rowMajorStrides(const std::vector<std::uint64_t>& dims) {
     AxisArray strides{};
     std::uint64_t step = 1;
     for (std::size_t j = dims.size(); j-- > 0;) {
-        strides[order[j]] = step;
-        step *= dims[order[j]];
+        strides[j] = step;
+        step *= dims[j];
     }
     return strides;
+}
+
+// The permutation as it moves memory (RvvVectorLayer::memDims, memPerm): output memory axis j is
+// output axis order[j], which runs along input axis perm[order[j]], at input memory position
+// pos[perm[order[j]]]. Axes of one element move nothing: dropped, so that an output whose
+// innermost axis has one element (NHWC's C after N ↔ C at batch 1) runs along its next axis.
+// Neighbours that stay neighbours are kept apart: the vector DSPs tile by output rows, which a merge
+// would lengthen beyond a block.
+void memoryPermutation(RvvVectorLayer& l) {
+    const std::size_t rank = l.perm.size();
+    const AxisArray order = memoryOrder(rank);
+    AxisArray pos{};
+    for (std::size_t j = 0; j < rank; ++j)
+        pos[order[j]] = j;
+    AxisArray kept{};  // an input memory axis → its index among those of more than one element
+    l.memDims.clear();
+    for (std::size_t j = 0; j < rank; ++j)
+        if (l.inputDims[order[j]] > 1) {
+            kept[j] = l.memDims.size();
+            l.memDims.push_back(l.inputDims[order[j]]);
+        }
+    l.memPerm.clear();
+    bool identity = true;
+    for (std::size_t j = 0; j < rank; ++j) {
+        const std::uint64_t a = pos[l.perm[order[j]]];
+        if (l.inputDims[order[a]] == 1)
+            continue;
+        identity = identity && kept[a] == l.memPerm.size();
+        l.memPerm.push_back(static_cast<unsigned>(kept[a]));
+    }
+    if (identity) {  // the output is the input in order: a copy
+        l.memDims.clear();
+        l.memPerm.clear();
+    }
 }
 
 // A Transpose's `input_dims` and `perm` (both or neither): a permutation of the axes of a tensor
@@ -118,41 +151,43 @@ void readTranspose(config::Reader& r, RvvVectorLayer& l) {
         seen[static_cast<std::size_t>(a)] = true;
         l.perm.push_back(static_cast<unsigned>(a));
     }
+    memoryPermutation(l);
 }
 
 }  // namespace
 
+void simplifyTranspose(RvvVectorLayer& l) {
+    memoryPermutation(l);
+}
+
 TransposeRows transposeRows(const RvvVectorLayer& l) {
-    const std::size_t rank = l.perm.size();
-    const std::uint64_t inner = memoryOrder(rank)[rank - 1];  // the output's innermost axis
+    const std::vector<std::uint64_t>& dims = l.memDims;
+    const std::size_t rank = l.memPerm.size();
+    std::vector<std::uint64_t> outDims(rank);
+    for (std::size_t j = 0; j < rank; ++j)
+        outDims[j] = dims[l.memPerm[j]];
     TransposeRows t;
-    t.length = l.inputDims[l.perm[inner]];
+    t.length = outDims[rank - 1];  // the output's innermost axis
     t.rows = l.outputs() / t.length;
-    t.stride = memoryStrides(l.inputDims)[l.perm[inner]];
+    t.stride = rowMajorStrides(dims)[l.memPerm[rank - 1]];
     if (t.stride != 1) {
-        // The input's innermost axis b, output axis o (perm[o] = b), o's step in the output's rows.
-        const std::uint64_t b = memoryOrder(rank)[rank - 1];
-        std::vector<std::uint64_t> outDims(rank);
+        // The input's innermost axis runs along output axis o, which steps o's stride / length rows.
         std::size_t o = 0;
-        for (std::size_t i = 0; i < rank; ++i) {
-            outDims[i] = l.inputDims[l.perm[i]];
-            if (l.perm[i] == b)
-                o = i;
-        }
-        t.innerRun = l.inputDims[b];
-        t.innerRowStep = memoryStrides(outDims)[o] / t.length;
+        while (l.memPerm[o] != rank - 1)
+            ++o;
+        t.innerRun = dims[rank - 1];
+        t.innerRowStep = rowMajorStrides(outDims)[o] / t.length;
     }
     return t;
 }
 
 std::uint64_t transposeSource(const RvvVectorLayer& l, std::uint64_t i) {
-    const std::size_t rank = l.perm.size();
-    const AxisArray order = memoryOrder(rank), strides = memoryStrides(l.inputDims);
+    const std::size_t rank = l.memPerm.size();
+    const AxisArray strides = rowMajorStrides(l.memDims);
     std::uint64_t source = 0;
     for (std::size_t j = rank; j-- > 0;) {
-        const std::uint64_t axis = order[j];  // an output axis; it runs along input axis perm[axis]
-        const std::uint64_t extent = l.inputDims[l.perm[axis]];
-        source += (i % extent) * strides[l.perm[axis]];
+        const std::uint64_t extent = l.memDims[l.memPerm[j]];
+        source += (i % extent) * strides[l.memPerm[j]];
         i /= extent;
     }
     return source;

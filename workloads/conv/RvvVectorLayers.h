@@ -102,6 +102,12 @@ struct RvvVectorLayer {
     // Empty: the output's elements in the input's order (Concat, or a Transpose without them).
     std::vector<std::uint64_t> inputDims;
     std::vector<unsigned> perm;
+    // The same permutation as it moves memory (simplifyTranspose): the input's dimensions in
+    // memory order without the axes of one element, output memory axis k taking input memory axis
+    // memPerm[k]. Empty where the output is the input's elements in order (a Transpose that moves
+    // only axes of one element, or none).
+    std::vector<std::uint64_t> memDims;
+    std::vector<unsigned> memPerm;
 
     bool pooling() const { return op >= VectorLayerOp::MaxPool; }
     bool maximum() const { return op == VectorLayerOp::MaxPool || op == VectorLayerOp::GlobalMaxPool; }
@@ -114,7 +120,7 @@ struct RvvVectorLayer {
                                           : OpKind::Mul;
     }
     bool keepsLargerWithX() const { return op == VectorLayerOp::PRelu; }
-    bool transposes() const { return !perm.empty(); }
+    bool transposes() const { return !memPerm.empty(); }
     // PRelu's second operand is its slope.
     bool binary() const {
         return op == VectorLayerOp::Add || op == VectorLayerOp::Mul || op == VectorLayerOp::Sub ||
@@ -173,6 +179,8 @@ struct TransposeRows {
     }
 };
 TransposeRows transposeRows(const RvvVectorLayer& l);
+// Sets l.memDims and l.memPerm from l.inputDims and l.perm (readVectorLayer calls it).
+void simplifyTranspose(RvvVectorLayer& l);
 // The input element (its offset in memory order) that a Transpose's output element `i` (in
 // memory order) copies.
 std::uint64_t transposeSource(const RvvVectorLayer& l, std::uint64_t i);
