@@ -417,9 +417,12 @@ std::string reproMarkdown(const ReproResult& r) {
         if (c.published != 0 && c.unit != "%")
             delta += fmt::format(" ({:+.1f} %)", 100.0 * d / c.published);
         const double ratio = claimRatio(c);
-        s += fmt::format("| {} ({}, {}) | {} {} | {} {} | {} | {} | {} | {} |\n", c.id, c.quantityLabel,
-                         c.run, num(c.published), c.unit, num(c.simulated), c.unit, delta,
-                         std::isnan(ratio) ? std::string("–") : num(ratio) + "×", c.tolerance, c.verdict);
+        s +=
+            fmt::format("| {} ({}, {}) | {} {} | {} {} | {} | {} | {} | {} |\n", c.id, c.quantityLabel, c.run,
+                        num(c.published), c.unit, num(c.simulated), c.unit, delta,
+                        std::isnan(ratio) ? std::string(c.published == 0 ? "– (published 0)" : "– (no value)")
+                                          : num(ratio) + "×",
+                        c.tolerance, c.verdict);
     }
     s += "\nNotes:\n";
     for (const auto& c : r.claims)

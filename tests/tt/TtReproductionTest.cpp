@@ -138,76 +138,55 @@ TEST(TtReproduction, ClaimsComeFromSimulatedRuns) {
     fs::remove_all(dir);
 }
 
-TEST(TtReproduction, UnknownLayerIsAConfigError) {
+// The ConfigError of the toy paper with `from` (its first occurrence) replaced by `to`, reproduced
+// with a runner that fails if anything runs; "no error" when it is accepted.
+std::string configErrorOf(const std::string& from, const std::string& to) {
     const fs::path dir = fs::temp_directory_path() / "tessim-tt-repro-bad";
     fs::create_directories(dir);
     const std::string path = (dir / "bad.yaml").string();
     std::string text = kPaper;
-    text.replace(text.find("layer: small, published: [1.7"), 12, "layer: nope");
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at == std::string::npos)
+        return "not in the paper: " + from;
+    text.replace(at, from.size(), to);
     std::ofstream(path) << text;
+    std::string error = "no error";
     try {
         reproduceTtPaper(
-            path, [](const ReproRun&) { return nlohmann::json(); }, 1);
-        FAIL() << "expected a ConfigError";
+            path, [](const ReproRun&) -> nlohmann::json { throw std::runtime_error("ran"); }, 1);
     } catch (const config::ConfigError& e) {
-        EXPECT_NE(std::string(e.what()).find("bad.yaml:21"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("no layer 'nope'"), std::string::npos) << e.what();
+        error = e.what();
     }
     fs::remove_all(dir);
+    return error;
+}
+
+TEST(TtReproduction, UnknownLayerIsAConfigError) {
+    const std::string e = configErrorOf("layer: small, published: [1.7", "layer: nope, published: [1.7");
+    EXPECT_NE(e.find("bad.yaml:21"), std::string::npos) << e;
+    EXPECT_NE(e.find("no layer 'nope'"), std::string::npos) << e;
 }
 
 // A network's TT layer must be one of its FC layers, of the same size: refused before any run.
 TEST(TtReproduction, ANetworkLayerTheTtLayerDoesNotFitIsAConfigError) {
-    const fs::path dir = fs::temp_directory_path() / "tessim-tt-repro-net";
-    fs::create_directories(dir);
-    const std::string path = (dir / "bad.yaml").string();
-    std::string text = kPaper;
-    text.replace(text.find("tt: {fc1: small}"), 16, "tt: {fc2: small}");
-    std::ofstream(path) << text;
-    try {
-        reproduceTtPaper(
-            path, [](const ReproRun&) -> nlohmann::json { throw std::runtime_error("ran"); }, 1);
-        FAIL() << "expected a ConfigError";
-    } catch (const config::ConfigError& e) {
-        EXPECT_NE(std::string(e.what()).find("bad.yaml:13"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("networks[0].tt.fc2"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("fc2's 10080 weights are not the 48000 of small"),
-                  std::string::npos)
-            << e.what();
-    }
-    fs::remove_all(dir);
+    const std::string e = configErrorOf("tt: {fc1: small}", "tt: {fc2: small}");
+    EXPECT_NE(e.find("bad.yaml:13"), std::string::npos) << e;
+    EXPECT_NE(e.find("networks[0].tt.fc2"), std::string::npos) << e;
+    EXPECT_NE(e.find("fc2's 10080 weights are not the 48000 of small"), std::string::npos) << e;
 }
 
 // A tt_over_compiled claim names a compiler of compiled_baselines; the program is a C file of
 // workloads/programs/. Both refused before anything is compiled or run.
 TEST(TtReproduction, AnUnknownCompiledBaselineIsAConfigError) {
-    const fs::path dir = fs::temp_directory_path() / "tessim-tt-repro-compiled";
-    fs::create_directories(dir);
-    const std::string path = (dir / "bad.yaml").string();
-    const ReproRunner never = [](const ReproRun&) -> nlohmann::json { throw std::runtime_error("ran"); };
-    std::string text = kPaper;
-    text.replace(text.find("baseline: plain"), 15, "baseline: nope");
-    std::ofstream(path) << text;
-    try {
-        reproduceTtPaper(path, never, 1);
-        FAIL() << "expected a ConfigError";
-    } catch (const config::ConfigError& e) {
-        EXPECT_NE(std::string(e.what()).find("bad.yaml:25"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("claims[10].baseline"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("no compiler 'nope'"), std::string::npos) << e.what();
-    }
-    text = kPaper;
-    text.replace(text.find("program: fc_dense"), 17, "program: fc_sparse");
-    std::ofstream(path) << text;
-    try {
-        reproduceTtPaper(path, never, 1);
-        FAIL() << "expected a ConfigError";
-    } catch (const config::ConfigError& e) {
-        EXPECT_NE(std::string(e.what()).find("bad.yaml:27"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("compiled_baselines.program"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("no program 'fc_sparse'"), std::string::npos) << e.what();
-    }
-    fs::remove_all(dir);
+    std::string e = configErrorOf("baseline: plain", "baseline: nope");
+    EXPECT_NE(e.find("bad.yaml:25"), std::string::npos) << e;
+    EXPECT_NE(e.find("claims[10].baseline"), std::string::npos) << e;
+    EXPECT_NE(e.find("no compiler 'nope'"), std::string::npos) << e;
+    e = configErrorOf("program: fc_dense", "program: fc_sparse");
+    EXPECT_NE(e.find("bad.yaml:27"), std::string::npos) << e;
+    EXPECT_NE(e.find("compiled_baselines.program"), std::string::npos) << e;
+    EXPECT_NE(e.find("no program 'fc_sparse'"), std::string::npos) << e;
 }
 
 // A compiler that cannot run stops the reproduction before any simulation, naming the command

@@ -181,6 +181,7 @@ struct DspVectorParams {
     // one DMA, its rows innerRowStep output rows apart. 0: no tiling (a copy, or a Transpose whose
     // rows are runs of the input, gathered by DMA run by run).
     std::uint64_t rowLength = 0;
+    TransposeRows rows;  // a Transpose's rows (transposeRows), found once
     std::uint64_t amA[2] = {0, 0}, amB[2] = {0, 0}, amOut[2] = {0, 0}, amBytes = 0;
     // A per-channel operand: its C values repeated over C + lanes elements, so that the values of
     // any vector of the flat (channel-minor) tensor lie contiguous from its first channel on.
@@ -282,7 +283,7 @@ private:
     // the part of an output row (the output's innermost axis) in the block: one DMA row per
     // element, `stride` elements apart in DDR, contiguous in the AM.
     void gather(std::vector<Op>& out, std::size_t b) const {
-        const TransposeRows t = transposeRows(p_.layer);
+        const TransposeRows& t = p_.rows;
         const std::uint64_t first = blockFirst(b), end = first + blockCount(b);
         for (std::uint64_t e = first; e < end;) {
             const std::uint64_t row = e / t.length, along = e % t.length;
@@ -301,7 +302,7 @@ private:
     // rowLength rows (one per element of an output row, `stride` apart in DDR) into the AM's
     // [element][row] layout, the block's rows apart; `writeRows` sends the same runs out.
     template <class PerRun> void forEachRun(std::size_t b, PerRun perRun) const {
-        const TransposeRows t = transposeRows(p_.layer);
+        const TransposeRows& t = p_.rows;
         const std::uint64_t first = blockFirst(b) / p_.rowLength, rows = blockCount(b) / p_.rowLength;
         for (std::uint64_t r = 0; r < rows;) {
             const std::uint64_t l = first + r;
@@ -460,7 +461,7 @@ private:
     void writeBack(std::vector<Op>& out) override {
         // The loop's stores drain before the DMA reads what they stored.
         out.push_back(bundleStart(fenceOp()));
-        if (p_.rowLength > 0 && transposeRows(p_.layer).innerRowStep > 1) {  // rows apart in DDR
+        if (p_.rowLength > 0 && p_.rows.innerRowStep > 1) {  // rows apart in DDR
             writeRows(out, block_);
             return;
         }
@@ -585,12 +586,12 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     const std::uint64_t amSize = machine.localSize;
 
     // A Transpose whose output rows are strided in the input runs tiled when two blocks of one
-    // output row fit the AM (an operand and a result buffer each) and its rows are longer than an
-    // element (an output whose innermost axis has extent 1 gathers element by element).
+    // output row fit the AM (an operand and a result buffer each); its rows are longer than an
+    // element, its axes of one element dropped (simplifyTranspose).
     if (p.layer.transposes()) {
-        const TransposeRows t = transposeRows(p.layer);
-        if (t.stride != 1 && t.length > 1 && 4 * t.length * p.elem <= amSize)
-            p.rowLength = t.length;
+        p.rows = transposeRows(p.layer);
+        if (p.rows.stride != 1 && p.rows.length > 1 && 4 * p.rows.length * p.elem <= amSize)
+            p.rowLength = p.rows.length;
     }
     // Contiguous slices of whole vectors (tiled transposes: whole output rows) over the cores, as
     // many as have one each.
