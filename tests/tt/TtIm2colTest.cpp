@@ -106,7 +106,11 @@ TEST(TtIm2col, InconsistentShapesAreErrorsAtTheirKey) {
                           Case{"--set workload.in=36 --set workload.out=12 --set workload.batch=90 "
                                "--set 'workload.tt={in: [4, 3, 3], out: [3, 2, 2], ranks: [4, 3]}' "
                                "--set 'workload.im2col={h: 10, w: 9, channels: 4, k: 3, pad: 1, groups: 2}'",
-                               "im2col.groups", "unknown key"}}) {
+                               "im2col.groups", "unknown key"},
+                          // A dense layer takes no im2col: that is conv2d.
+                          Case{"--set workload.in=36 --set workload.out=12 --set workload.batch=90 "
+                               "--set 'workload.im2col={h: 10, w: 9, channels: 4, k: 3, pad: 1}'",
+                               "im2col", "goes with a TT or TR layer"}}) {
         const auto r = runTessim(std::string("run --target k1 --workload fc ") + c.sets);
         EXPECT_EQ(r.exitCode, 2) << c.sets;
         EXPECT_TRUE(r.out.empty()) << c.sets;

@@ -151,6 +151,9 @@ std::unique_ptr<Workload> makeFullyConnectedKernel(const std::string& kernel, co
         requant = readRequant(w);
     }
     p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
+    if (w.has("im2col"))
+        w.fail("im2col", "the im2col of a convolution goes with a TT or TR layer (`tt:` or `tr:`); a dense "
+                         "convolution is the conv2d kernel (im2col + this GEMM on the K1)");
     w.finish();
 
     PlanReader planReader(plan);
