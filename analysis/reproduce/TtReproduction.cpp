@@ -82,6 +82,7 @@ struct Network {
 
 struct Claim {
     std::string id, quantity, unit, layer, network, baseline, source;
+    std::string step;  // dse_space: `candidates` (every shape and rank) or `pruned` (before simulation)
     unsigned threads = 0;
     double lo = 0, hi = 0;  // published range (lo = hi: a value)
     double relTol = 0.1;
@@ -277,9 +278,9 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
         Claim cl;
         cl.id = c.get<std::string>("id");
         cl.quantity =
-            c.oneOf("quantity", {"dse_reduction", "rb_optimum", "rb_ls_reduction", "vectorisation_speedup",
-                                 "thread_threshold", "tt_speedup", "tt_memory", "fc_share",
-                                 "end_to_end_speedup", "model_memory", "tt_over_compiled"});
+            c.oneOf("quantity", {"dse_reduction", "dse_space", "rb_optimum", "rb_ls_reduction",
+                                 "vectorisation_speedup", "thread_threshold", "tt_speedup", "tt_memory",
+                                 "fc_share", "end_to_end_speedup", "model_memory", "tt_over_compiled"});
         cl.unit = c.get<std::string>("unit");
         cl.source = c.get<std::string>("source", std::string());
         const Node& p = c.node("published");
@@ -294,6 +295,8 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
         cl.relTol = c.get<double>("tolerance", 0.1);
         if (cl.quantity == "thread_threshold")
             cl.threads = c.get<unsigned>("threads", Range<unsigned>{2, 8});
+        if (cl.quantity == "dse_space")
+            cl.step = c.oneOf("step", {"candidates", "pruned"});
         if (cl.quantity == "tt_speedup" || cl.quantity == "tt_memory") {
             cl.layer = c.get<std::string>("layer");
             if (!layers.count(cl.layer))
@@ -481,6 +484,19 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
                                "factorisations of {} → {} the aligned step keeps {} of {} solutions",
                                listText(exampleShape.in), listText(exampleShape.out), num(enumerated),
                                exampleShape.d(), o.in, o.out, num(s.steps[1].count), num(s.steps[0].count));
+        } else if (c.quantity == "dse_space") {
+            // The example layer's design space as `tessim dse` counts it with its defaults (2–5
+            // cores, ranks 4, 8, 12, 16, vector length 8, the seed's scalability rule).
+            TtSpaceOptions o;
+            o.in = exampleShape.inSize();
+            o.out = exampleShape.outSize();
+            const TtSpace s = exploreTtSpace(o);
+            cl.simulated = c.step == "candidates" ? s.steps.front().count : s.steps.back().count;
+            std::string steps;
+            for (const auto& st : s.steps)
+                steps += fmt::format("{}{} {}", steps.empty() ? "" : ", ", st.name, num(st.count));
+            note = fmt::format("{} → {} ({} cores, ranks {}): {}", o.in, o.out,
+                               fmt::format("{}–{}", o.minCores, o.maxCores), listText(o.ranks), steps);
         } else if (c.quantity == "rb_optimum") {
             cl.simulated = seedFits ? seedOps / bestOps : std::numeric_limits<double>::quiet_NaN();
             run = "rb-*";

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/dse/TtDesignSpace.h"
 #include "analysis/reproduce/TtReproduction.h"
 #include "common/DocsBuild.h"
 #include "sim/config/ConfigError.h"
@@ -45,6 +46,7 @@ claims:
   - {id: e2e, quantity: end_to_end_speedup, network: lenet5, published: [2.1, 3.7], unit: "x"}
   - {id: model, quantity: model_memory, network: lenet5, published: [1.7, 3.2], unit: "x"}
   - {id: over, quantity: tt_over_compiled, baseline: plain, published: 3, unit: "x"}
+  - {id: space, quantity: dse_space, step: pruned, published: [100, 999], unit: solutions}
 compiled_baselines:
   program: fc_dense
   layers: [small]
@@ -75,9 +77,15 @@ TEST(TtReproduction, ClaimsComeFromSimulatedRuns) {
     std::map<std::string, ReproClaim> c;
     for (const auto& claim : r.claims)
         c[claim.id] = claim;
-    ASSERT_EQ(c.size(), 11u);
+    ASSERT_EQ(c.size(), 12u);
     EXPECT_EQ(c["dse"].simulated, 600.0);
     EXPECT_EQ(c["dse"].verdict, "match");
+    // The example layer's space as `tessim dse` counts it (784 → 300, 2–5 cores, ranks 4–16).
+    TtSpaceOptions space;
+    space.in = 784;
+    space.out = 300;
+    EXPECT_EQ(c["space"].simulated, exploreTtSpace(space).steps.back().count);
+    EXPECT_NE(c["space"].note.find("factorisations x ranks 817216"), std::string::npos) << c["space"].note;
     // Within 8 registers {4,3,1,1} does not fit: no ratio, and the note says why.
     EXPECT_TRUE(std::isnan(c["rb"].simulated));
     EXPECT_EQ(c["rb"].verdict, "mismatch");
@@ -184,7 +192,7 @@ TEST(TtReproduction, AnUnknownCompiledBaselineIsAConfigError) {
     EXPECT_NE(e.find("claims[10].baseline"), std::string::npos) << e;
     EXPECT_NE(e.find("no compiler 'nope'"), std::string::npos) << e;
     e = configErrorOf("program: fc_dense", "program: fc_sparse");
-    EXPECT_NE(e.find("bad.yaml:27"), std::string::npos) << e;
+    EXPECT_NE(e.find("bad.yaml:28"), std::string::npos) << e;
     EXPECT_NE(e.find("compiled_baselines.program"), std::string::npos) << e;
     EXPECT_NE(e.find("no program 'fc_sparse'"), std::string::npos) << e;
 }
