@@ -495,8 +495,8 @@ ReproResult reproduceTtPaper(const std::string& paperPath, const ReproRunner& ru
             std::string steps;
             for (const auto& st : s.steps)
                 steps += fmt::format("{}{} {}", steps.empty() ? "" : ", ", st.name, num(st.count));
-            note = fmt::format("{} → {} ({} cores, ranks {}): {}", o.in, o.out,
-                               fmt::format("{}–{}", o.minCores, o.maxCores), listText(o.ranks), steps);
+            note = fmt::format("{} → {} ({}–{} cores, ranks {}): {}", o.in, o.out, o.minCores, o.maxCores,
+                               listText(o.ranks), steps);
         } else if (c.quantity == "rb_optimum") {
             cl.simulated = seedFits ? seedOps / bestOps : std::numeric_limits<double>::quiet_NaN();
             run = "rb-*";

@@ -25,6 +25,24 @@ std::string gemmLayer(const std::string& name, const Gemm& g) {
                        g.m / w, w, g.k, g.n);
 }
 
+// A convolution's window keys as conv2d reads them: `k` when square, else `kh` and `kw`.
+std::string windowKeys(std::uint64_t kh, std::uint64_t kw) {
+    return kh == kw ? fmt::format("k: {}", kh) : fmt::format("kh: {}, kw: {}", kh, kw);
+}
+
+// A conv2d layer row.
+std::string convRow(const std::string& name, std::uint64_t h, std::uint64_t w, std::uint64_t channels,
+                    std::uint64_t filters, std::uint64_t kh, std::uint64_t kw, std::uint64_t stride,
+                    std::uint64_t pad, std::uint64_t groups = 1) {
+    return fmt::format("{{name: {}, h: {}, w: {}, channels: {}, filters: {}, {}, stride: {}, pad: {}{}}}",
+                       name, h, w, channels, filters, windowKeys(kh, kw), stride, pad,
+                       groups > 1 ? fmt::format(", groups: {}", groups) : std::string());
+}
+
+bool isConv(const TnLayer& layer) {
+    return layer.convH > 0 && layer.weightDims.size() == 4;
+}
+
 void requireTarget(const std::string& target) {
     if (!tnTargetSupported(target))
         throw std::invalid_argument("target '" + target +
@@ -74,15 +92,14 @@ ReproRun layerRun(const std::string& name, const std::string& target, const TnLa
                                 // a train started inside runs as the ring it then is
                                 layer.format == Format::TT && plan.ringRank == 1 ? "tt" : "tr",
                                 listText(plan.chain.in), listText(plan.chain.out), listText(ranks))};
-        // A convolution's: its im2col first, unless the window is a 1×1 of stride 1 without padding,
-        // whose image is its own column matrix.
-        const bool identity = layer.weightDims.size() == 4 && layer.weightDims[2] == 1 &&
-                              layer.weightDims[3] == 1 && layer.stride == 1 && layer.pad == 0;
-        if (layer.convH > 0 && layer.weightDims.size() == 4 && !identity)
-            run.sets.push_back(fmt::format(
-                "workload.im2col={{h: {}, w: {}, channels: {}, kh: {}, kw: {}, stride: {}, pad: {}}}",
-                layer.convH, layer.convW, layer.weightDims[1], layer.weightDims[2], layer.weightDims[3],
-                layer.stride, layer.pad));
+        // A convolution's: its im2col first (the kernel copies nothing for a 1×1 window of stride 1
+        // without padding, whose image is its own column matrix).
+        if (isConv(layer)) {
+            const auto& d = layer.weightDims;
+            run.sets.push_back(
+                fmt::format("workload.im2col={{h: {}, w: {}, channels: {}, {}, stride: {}, pad: {}}}",
+                            layer.convH, layer.convW, d[1], windowKeys(d[2], d[3]), layer.stride, layer.pad));
+        }
         return run;
     }
     std::string layers;
@@ -101,7 +118,7 @@ ReproRun denseRun(const std::string& name, const std::string& target, const TnLa
     run.target = target;
     const auto& dims = layer.weightDims;
     // (the npu's conv2d takes square kernels; another runs as its GEMM there)
-    const bool conv = layer.convH > 0 && dims.size() == 4 && (target == "k1" || dims[2] == dims[3]);
+    const bool conv = isConv(layer) && (target == "k1" || dims[2] == dims[3]);
     if (target == "k1" && !conv) {
         run.workload = "fc";
         run.sets = {fmt::format("workload.in={}", layer.inSize()),
@@ -113,12 +130,10 @@ ReproRun denseRun(const std::string& name, const std::string& target, const TnLa
     // chains run; on the npu the MAC array's.
     run.workload = "resnet18";
     if (conv)
-        run.sets = {fmt::format("workload.layers=[{{name: {}, h: {}, w: {}, channels: {}, filters: {}, {}, "
-                                "stride: {}, pad: {}}}]",
-                                layer.name, layer.convH, layer.convW, dims[1], dims[0],
-                                dims[2] == dims[3] ? fmt::format("k: {}", dims[2])
-                                                   : fmt::format("kh: {}, kw: {}", dims[2], dims[3]),
-                                layer.stride, layer.pad)};
+        run.sets = {"workload.layers=[" +
+                    convRow(layer.name, layer.convH, layer.convW, dims[1], dims[0], dims[2], dims[3],
+                            layer.stride, layer.pad) +
+                    "]"};
     else
         run.sets = {"workload.layers=[" +
                     gemmLayer(layer.name, Gemm{layer.rows, layer.inSize(), layer.outSize()}) + "]"};
@@ -133,9 +148,8 @@ ReproRun groupedDenseRun(const std::string& name, const std::string& target, con
     run.name = name;
     run.target = target;
     run.workload = "resnet18";
-    run.sets = {fmt::format("workload.layers=[{{name: {}, h: {}, w: {}, channels: {}, filters: {}, k: {}, "
-                            "stride: {}, pad: {}, groups: {}}}]",
-                            c.name, c.h, c.w, c.channels, c.filters, c.k, c.stride, c.pad, c.groups)};
+    run.sets = {"workload.layers=[" +
+                convRow(c.name, c.h, c.w, c.channels, c.filters, c.k, c.k, c.stride, c.pad, c.groups) + "]"};
     if (target == "k1")
         run.sets.push_back("plan.threads=1");  // as the TT and TR chains run
     return run;

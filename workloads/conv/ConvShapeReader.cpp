@@ -71,11 +71,15 @@ ConvShape readConvShape(config::Reader& r) {
     if (s.channels % s.groups != 0 || s.filters % s.groups != 0)
         r.fail("groups", fmt::format("groups {} must divide both channels ({}) and filters ({})", s.groups,
                                      s.channels, s.filters));
+    requireWindowFits(r, s);
+    return s;
+}
+
+void requireWindowFits(const config::Reader& r, const ConvShape& s) {
     if (s.h + 2 * s.padH < s.kh || s.w + 2 * s.padW < s.kw)
         r.fail(s.h + 2 * s.padH < s.kh ? (r.has("kh") ? "kh" : "k") : (r.has("kw") ? "kw" : "k"),
                fmt::format("a {}×{} kernel does not fit the padded {}×{} input", s.kh, s.kw, s.h + 2 * s.padH,
                            s.w + 2 * s.padW));
-    return s;
 }
 
 }  // namespace tessim

@@ -24,6 +24,8 @@ void readPerAxis(config::Reader& r, const char* both, const char* rows, const ch
 // A window's keys (a convolution's or a pool's): k (or kh and kw), stride (or stride_h, stride_w),
 // pad (or pad_h, pad_w).
 void readWindow(config::Reader& r, ConvShape& s);
+// A ConfigError at the window's key (k, kh or kw) when it does not fit the padded input.
+void requireWindowFits(const config::Reader& r, const ConvShape& s);
 // A value per axis as a report writes it: `both` when the axes agree (the key that reads it back),
 // else `rows` and `columns`.
 void writePerAxis(nlohmann::ordered_json& j, const char* both, const char* rows, const char* columns,

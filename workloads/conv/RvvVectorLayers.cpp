@@ -80,49 +80,15 @@ AxisArray memoryOrder(std::size_t rank) {
     return order;
 }
 
-// Elements between neighbours along each axis of a row-major tensor.
-AxisArray rowMajorStrides(const std::vector<std::uint64_t>& dims) {
+// Elements between neighbours along each of the `rank` axes of a row-major tensor.
+template <class Dims> AxisArray rowMajorStrides(const Dims& dims, std::size_t rank) {
     AxisArray strides{};
     std::uint64_t step = 1;
-    for (std::size_t j = dims.size(); j-- > 0;) {
+    for (std::size_t j = rank; j-- > 0;) {
         strides[j] = step;
         step *= dims[j];
     }
     return strides;
-}
-
-// The permutation as it moves memory (RvvVectorLayer::memDims, memPerm): output memory axis j is
-// output axis order[j], which runs along input axis perm[order[j]], at input memory position
-// pos[perm[order[j]]]. Axes of one element move nothing: dropped, so that an output whose
-// innermost axis has one element (NHWC's C after N ↔ C at batch 1) runs along its next axis.
-// Neighbours that stay neighbours are kept apart: the vector DSPs tile by output rows, which a merge
-// would lengthen beyond a block.
-void memoryPermutation(RvvVectorLayer& l) {
-    const std::size_t rank = l.perm.size();
-    const AxisArray order = memoryOrder(rank);
-    AxisArray pos{};
-    for (std::size_t j = 0; j < rank; ++j)
-        pos[order[j]] = j;
-    AxisArray kept{};  // an input memory axis → its index among those of more than one element
-    l.memDims.clear();
-    for (std::size_t j = 0; j < rank; ++j)
-        if (l.inputDims[order[j]] > 1) {
-            kept[j] = l.memDims.size();
-            l.memDims.push_back(l.inputDims[order[j]]);
-        }
-    l.memPerm.clear();
-    bool identity = true;
-    for (std::size_t j = 0; j < rank; ++j) {
-        const std::uint64_t a = pos[l.perm[order[j]]];
-        if (l.inputDims[order[a]] == 1)
-            continue;
-        identity = identity && kept[a] == l.memPerm.size();
-        l.memPerm.push_back(static_cast<unsigned>(kept[a]));
-    }
-    if (identity) {  // the output is the input in order: a copy
-        l.memDims.clear();
-        l.memPerm.clear();
-    }
 }
 
 // A Transpose's `input_dims` and `perm` (both or neither): a permutation of the axes of a tensor
@@ -151,39 +117,69 @@ void readTranspose(config::Reader& r, RvvVectorLayer& l) {
         seen[static_cast<std::size_t>(a)] = true;
         l.perm.push_back(static_cast<unsigned>(a));
     }
-    memoryPermutation(l);
+    simplifyTranspose(l);
 }
 
 }  // namespace
 
+// The permutation as it moves memory (RvvVectorLayer::memDims, memPerm): output memory axis j is
+// output axis order[j], which runs along input axis perm[order[j]], at input memory position
+// pos[perm[order[j]]]. Axes of one element move nothing: dropped, so that an output whose
+// innermost axis has one element (NHWC's C after N ↔ C at batch 1) runs along its next axis.
+// Neighbours that stay neighbours are kept apart: the vector DSPs tile by output rows, which a merge
+// would lengthen beyond a block.
 void simplifyTranspose(RvvVectorLayer& l) {
-    memoryPermutation(l);
+    const std::size_t rank = l.perm.size();
+    const AxisArray order = memoryOrder(rank);
+    AxisArray pos{};
+    for (std::size_t j = 0; j < rank; ++j)
+        pos[order[j]] = j;
+    AxisArray kept{};  // an input memory axis → its index among those of more than one element
+    l.memDims.clear();
+    for (std::size_t j = 0; j < rank; ++j)
+        if (l.inputDims[order[j]] > 1) {
+            kept[j] = l.memDims.size();
+            l.memDims.push_back(l.inputDims[order[j]]);
+        }
+    l.memPerm.clear();
+    bool identity = true;
+    for (std::size_t j = 0; j < rank; ++j) {
+        const std::uint64_t a = pos[l.perm[order[j]]];
+        if (l.inputDims[order[a]] == 1)
+            continue;
+        identity = identity && kept[a] == l.memPerm.size();
+        l.memPerm.push_back(static_cast<unsigned>(kept[a]));
+    }
+    if (identity) {  // the output is the input in order: a copy
+        l.memDims.clear();
+        l.memPerm.clear();
+    }
 }
 
 TransposeRows transposeRows(const RvvVectorLayer& l) {
     const std::vector<std::uint64_t>& dims = l.memDims;
     const std::size_t rank = l.memPerm.size();
-    std::vector<std::uint64_t> outDims(rank);
+    AxisArray outDims{};
     for (std::size_t j = 0; j < rank; ++j)
         outDims[j] = dims[l.memPerm[j]];
     TransposeRows t;
     t.length = outDims[rank - 1];  // the output's innermost axis
     t.rows = l.outputs() / t.length;
-    t.stride = rowMajorStrides(dims)[l.memPerm[rank - 1]];
+    t.stride = rowMajorStrides(dims, rank)[l.memPerm[rank - 1]];
     if (t.stride != 1) {
         // The input's innermost axis runs along output axis o, which steps o's stride / length rows.
         std::size_t o = 0;
         while (l.memPerm[o] != rank - 1)
             ++o;
         t.innerRun = dims[rank - 1];
-        t.innerRowStep = rowMajorStrides(outDims)[o] / t.length;
+        t.innerRowStep = rowMajorStrides(outDims, rank)[o] / t.length;
     }
     return t;
 }
 
 std::uint64_t transposeSource(const RvvVectorLayer& l, std::uint64_t i) {
     const std::size_t rank = l.memPerm.size();
-    const AxisArray strides = rowMajorStrides(l.memDims);
+    const AxisArray strides = rowMajorStrides(l.memDims, rank);
     std::uint64_t source = 0;
     for (std::size_t j = rank; j-- > 0;) {
         const std::uint64_t extent = l.memDims[l.memPerm[j]];
@@ -398,7 +394,7 @@ bool RvvVectorLayerEmitter::emit(std::vector<Op>& out) {
             out.push_back(
                 scalarOp(OpKind::SAdd, DType::I32, regs_.srcB, scalarReg(0), static_cast<double>(inB_)));
         if (l_.transposes()) {  // the output runs on, the input is found row by row
-            const TransposeRows t = transposeRows(l_);
+            const TransposeRows& t = rows_;
             const std::uint64_t perRow = strips(t.length, vlmax_);
             const std::uint64_t firstOut = items_.first / perRow * t.length + items_.first % perRow * vlmax_;
             out.push_back(scalarOp(OpKind::SAdd, DType::I32, regs_.dst, scalarReg(0),
@@ -642,7 +638,7 @@ void RvvVectorLayerEmitter::channelItem(std::vector<Op>& out, std::uint64_t item
 // unit-stride store; the pointers and the count advanced; bnez.
 void RvvVectorLayerEmitter::transposeStrip(std::vector<Op>& out, std::uint64_t item) {
     const unsigned elem = dtypeBytes(dtype_);
-    const TransposeRows t = transposeRows(l_);
+    const TransposeRows& t = rows_;
     const std::uint64_t perRow = strips(t.length, vlmax_);
     const std::uint64_t row = item / perRow, e0 = item % perRow * vlmax_;
     const auto vl = static_cast<std::uint32_t>(std::min<std::uint64_t>(vlmax_, t.length - e0));

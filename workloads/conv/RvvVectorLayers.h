@@ -200,7 +200,8 @@ public:
                           std::uint64_t inA, std::uint64_t inB, std::uint64_t out, Slice items,
                           VectorLayerRegs regs, std::uint64_t constants = 0)
         : l_(layer), dtype_(dtype), space_(space), vlmax_(vlmax), inA_(inA), inB_(inB), out_(out),
-          constants_(constants), items_(items), regs_(regs) {}
+          constants_(constants), items_(items), regs_(regs),
+          rows_(layer.transposes() ? transposeRows(layer) : TransposeRows{}) {}
     // Appends the next few items' ops; false when the thread's slice is done.
     bool emit(std::vector<Op>& out);
 
@@ -229,6 +230,7 @@ private:
     std::uint64_t inA_, inB_, out_, constants_;
     Slice items_;
     VectorLayerRegs regs_;
+    TransposeRows rows_;      // a Transpose's rows, found once
     std::uint64_t next_ = 0;  // items of the slice emitted
     bool started_ = false;
     std::uint64_t reciprocalOf_ = 0;  // the tap count v16 holds 1/count of (average pools)

@@ -590,7 +590,7 @@ std::unique_ptr<Workload> build(const config::Node& layer, const config::Node& p
     // element, its axes of one element dropped (simplifyTranspose).
     if (p.layer.transposes()) {
         p.rows = transposeRows(p.layer);
-        if (p.rows.stride != 1 && p.rows.length > 1 && 4 * p.rows.length * p.elem <= amSize)
+        if (p.rows.stride != 1 && 4 * p.rows.length * p.elem <= amSize)
             p.rowLength = p.rows.length;
     }
     // Contiguous slices of whole vectors (tiled transposes: whole output rows) over the cores, as

@@ -429,9 +429,7 @@ std::unique_ptr<Workload> makeTensorTrainKernel(const std::string& kernel, const
         s.channels = c.get<std::uint32_t>("channels", Range<std::uint32_t>{1, 65535});
         readWindow(c, s);
         c.finish();
-        if (s.h + 2 * s.padH < s.kh || s.w + 2 * s.padW < s.kw)
-            c.fail("k", fmt::format("a {}×{} kernel does not fit the padded {}×{} input", s.kh, s.kw,
-                                    s.h + 2 * s.padH, s.w + 2 * s.padW));
+        requireWindowFits(c, s);
         if (std::uint64_t{s.channels} * s.taps() != p.shape.inSize())
             c.fail("channels",
                    fmt::format("a column row of {} channels × {}×{} taps has {} elements, but the "
