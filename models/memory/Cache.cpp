@@ -57,6 +57,7 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
         r.fail("write_granule", "the write granule must be a power of two");
     c.writeGranule = static_cast<unsigned>(granule);
     c.writeStreaming = r.get<unsigned>("write_streaming", 0u, Range<unsigned>{0, 1u << 20});
+    c.writeBacksTouch = r.get<bool>("write_backs_touch", true);
     if (r.has("miss_lookahead"))
         c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
     c.sameTimeTurns = r.get<bool>("same_time_turns", false);
@@ -309,7 +310,9 @@ inline Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival
     ++lineAccesses_;
     const Tick t = ports_.size() == 1 ? ports_[0].reserve(arrival, portTicks_) : reservePort(arrival);
     noteWait(t - arrival);
-    CacheTags::Line* present = tags_.touchIfPresent(lineNumber);
+    CacheTags::Line* present = config_.writeBacksTouch || requestSource_ != AccessSource::CacheWriteBack
+                                   ? tags_.touchIfPresent(lineNumber)
+                                   : tags_.findIfPresent(lineNumber);
     // A plain hit: present, not brought by the prefetcher, its data there by the end of the look-up.
     if (present && !present->prefetched && present->readyAt <= t + hitTicks_) {
         ++hits_;

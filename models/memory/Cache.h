@@ -20,6 +20,7 @@
 // backing store (debug transport), so every level sees the same, always-current data.
 //
 // YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random | bip | dip), seed (random),
+// write_backs_touch (bool, default true: a write-back hit makes its line the most recent),
 // clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, writeback_buffer
 // (entries for dirty victims on their way down; default 8), miss_lookahead (duration),
 // same_time_turns (bool, with miss_lookahead 0), next (memory name, wired
@@ -77,6 +78,10 @@ struct CacheConfig {
     // misses allocate their line without fetching it (the stores will overwrite it), until the
     // next read. 0 = off.
     unsigned writeStreaming = 0;
+    // Whether a write-back from the level above that hits makes its line the most recently used.
+    // false: the line keeps its place (a write-back is not a use: the level above is done with
+    // it), so under bip/dip the lines a copy writes do not displace those it reads.
+    bool writeBacksTouch = true;
     std::string next;
     double readJoules = 0.0;
     double writeJoules = 0.0;

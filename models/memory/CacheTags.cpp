@@ -37,6 +37,14 @@ std::vector<std::uint64_t> CacheTags::takeDirtyLines() {
     return dirty;
 }
 
+CacheTags::Line* CacheTags::findIfPresent(std::uint64_t lineNumber) {
+    const std::uint64_t base = setOf(lineNumber) * ways_;
+    for (unsigned w = 0; w < ways_; ++w)
+        if (keys_[base + w] == lineNumber + 1)
+            return &lines_[base + w];
+    return nullptr;
+}
+
 bool CacheTags::contains(std::uint64_t lineNumber) const {
     const std::uint64_t* keys = &keys_[setOf(lineNumber) * ways_];
     return std::find(keys, keys + ways_, lineNumber + 1) != keys + ways_;

@@ -58,6 +58,8 @@ public:
         }
         return nullptr;
     }
+    // The line, or null when absent; its place in the replacement order unchanged.
+    Line* findIfPresent(std::uint64_t lineNumber);
     bool contains(std::uint64_t lineNumber) const;
     // The dirty lines, set by set and way by way (the order a flush walks the array); they are
     // clean afterwards.

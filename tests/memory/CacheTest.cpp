@@ -266,6 +266,31 @@ TEST(CacheWrites, WriteStreamingSkipsTheFetchAfterARunOfStoreMissesUntilARead) {
     EXPECT_EQ(b.cache.bytesFromNext(), (12 + 20) * kLine);
 }
 
+// Lines 0, S, 2S, 3S fill one set (S the set stride) by reads; the level above writes line 0
+// back; a fifth line then needs a victim. A write-back that touches makes line 0 the most recent
+// (line S leaves); with `write_backs_touch: false` line 0 keeps its place as the oldest and leaves.
+TEST(CacheWrites, AWriteBackHitTouchesItsLineUnlessWriteBacksTouchIsOff) {
+    for (const bool touch : {true, false}) {
+        test::freshKernel();
+        CacheBench b(touch ? "" : "write_backs_touch: false\n");
+        test::elaborate();
+        const std::uint64_t setStride = kSets * kLine;
+        Tick t = 0;
+        for (std::uint64_t w = 0; w < kWays; ++w)
+            b.probe.request(false, w * setStride, 8, t += kSpaced);
+        AccessExtension writeBack;
+        writeBack.source = AccessSource::CacheWriteBack;
+        b.probe.request(true, 0, kLine, t += kSpaced, &writeBack);
+        EXPECT_EQ(b.cache.misses(), kWays);  // the write-back hit
+        b.probe.request(false, kWays * setStride, 8, t += kSpaced);
+        // Line 0 is dirty: it leaves with a write-back only where it was the victim.
+        EXPECT_EQ(b.cache.writebacks(), touch ? 0u : 1u) << touch;
+        const std::uint64_t missesBefore = b.cache.misses();
+        b.probe.request(false, touch ? setStride : 0, 8, t += kSpaced);
+        EXPECT_EQ(b.cache.misses(), missesBefore + 1) << "the victim was " << (touch ? "line S" : "line 0");
+    }
+}
+
 TEST(CacheWrites, WriteGranuleMustBeAPowerOfTwoWithinTheLine) {
     test::freshKernel();
     EXPECT_THROW(CacheBench("write_granule: 24 B\n"), config::ConfigError);
