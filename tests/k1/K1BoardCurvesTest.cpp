@@ -55,5 +55,24 @@ TEST(K1BoardCurves, MemcpyAndMemsetPlateausAreWithinFifteenPercentOfTheBoard) {
     }
 }
 
+// Past the L2, DIP keeps a part of a stream larger than the cache that grows pass by pass (one
+// fill in 32 placed to stay): after passes making 32 MiB a 0.74 MB memset finds more of itself in
+// the L2 than after one pass (docs/targets/k1.md; the board does not say how many passes it times).
+TEST(K1BoardCurves, WarmPassesBeforeTheTimedOnesRaiseTheRateBeyondTheL2) {
+    double rate[2] = {0, 0};
+    for (int warm : {0, 1}) {
+        const ProcessResult r =
+            runCommand("python3 " + std::string(TESSIM_SOURCE_DIR) +
+                       "/analysis/calibration/k1_memory_curves.py --json --jobs 1 --points 1 "
+                       "--min 741790 --max 741790 --columns rvv_m8 --kernel memset "
+                       "--warm-mib " +
+                       std::string(warm ? "32" : "0") + " --tessim " + docsTessim());
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        rate[warm] = nlohmann::json::parse(r.out)["columns"]["rvv_m8"]["points"][0]["model"].get<double>();
+    }
+    std::printf("memset 741790 B rvv_m8: %.3f B/cycle after one pass, %.3f after 32 MiB\n", rate[0], rate[1]);
+    EXPECT_GT(rate[1], 1.2 * rate[0]);
+}
+
 }  // namespace
 }  // namespace tessim::test
