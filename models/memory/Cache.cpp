@@ -58,6 +58,9 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.writeGranule = static_cast<unsigned>(granule);
     c.writeStreaming = r.get<unsigned>("write_streaming", 0u, Range<unsigned>{0, 1u << 20});
     c.writeBacksTouch = r.get<bool>("write_backs_touch", true);
+    c.storeFillsAtLru = r.get<bool>("store_fills_at_lru", false);
+    if (c.storeFillsAtLru && (c.policy == ReplacementPolicy::Plru || c.policy == ReplacementPolicy::Random))
+        r.fail("store_fills_at_lru", "an insertion position needs policy lru, bip or dip");
     if (r.has("miss_lookahead"))
         c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
     c.sameTimeTurns = r.get<bool>("same_time_turns", false);
@@ -326,8 +329,16 @@ inline Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival
 Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine,
                        CacheTags::Line* present) {
     const bool hit = present != nullptr;
+    // In write streaming, a run of store misses with no read between them: the stores are taken
+    // to overwrite the line, which is allocated without a fetch.
+    const bool streaming = !hit && write && config_.writeStreaming != 0 &&
+                           requestSource_ == AccessSource::Engine && ++storeMissRun_ > config_.writeStreaming;
     CacheTags::Victim victim;
-    CacheTags::Line& line = hit ? *present : tags_.install(lineNumber, victim);
+    CacheTags::Line& line =
+        hit ? *present
+            : tags_.install(lineNumber, victim,
+                            write && config_.storeFillsAtLru && requestSource_ == AccessSource::Engine &&
+                                !streaming && !wholeLine);
     if (hit) {
         ++hits_;
         const bool usedPrefetch = line.prefetched;
@@ -355,10 +366,6 @@ Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16
         ++writeMisses_;
     else
         ++readMisses_;
-    // In write streaming, a run of store misses with no read between them: the stores are taken
-    // to overwrite the line, which is allocated without a fetch.
-    const bool streaming = write && config_.writeStreaming != 0 && requestSource_ == AccessSource::Engine &&
-                           ++storeMissRun_ > config_.writeStreaming;
     if (streaming && !wholeLine)
         ++streamedAllocations_;
     if (write && (wholeLine || streaming)) {

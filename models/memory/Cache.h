@@ -21,6 +21,7 @@
 //
 // YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random | bip | dip), seed (random),
 // write_backs_touch (bool, default true: a write-back hit makes its line the most recent),
+// store_fills_at_lru (bool, default false: a line fetched for a store enters at the LRU position),
 // clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, writeback_buffer
 // (entries for dirty victims on their way down; default 8), miss_lookahead (duration),
 // same_time_turns (bool, with miss_lookahead 0), next (memory name, wired
@@ -82,6 +83,10 @@ struct CacheConfig {
     // false: the line keeps its place (a write-back is not a use: the level above is done with
     // it), so under bip/dip the lines a copy writes do not displace those it reads.
     bool writeBacksTouch = true;
+    // Whether a line fetched for a core's store that missed (outside write streaming) enters at
+    // the LRU position: fetched only to be overwritten, it gives way before lines loads brought in
+    // (a copy's source). A later access to it moves it as any access does. lru, bip, dip only.
+    bool storeFillsAtLru = false;
     std::string next;
     double readJoules = 0.0;
     double writeJoules = 0.0;

@@ -135,7 +135,7 @@ bool CacheTags::insertsAtLru(std::uint64_t set) {
     return bip && ++bipFills_ % kBipInterval != 0;
 }
 
-CacheTags::Line& CacheTags::install(std::uint64_t lineNumber, Victim& victim) {
+CacheTags::Line& CacheTags::install(std::uint64_t lineNumber, Victim& victim, bool atLru) {
     const std::uint64_t set = setOf(lineNumber);
     const unsigned w = pickVictim(set);
     Line& line = lines_[set * ways_ + w];
@@ -144,7 +144,7 @@ CacheTags::Line& CacheTags::install(std::uint64_t lineNumber, Victim& victim) {
     line.lineNumber = lineNumber;
     line.valid = true;
     keys_[set * ways_ + w] = lineNumber + 1;
-    if (insertsAtLru(set))
+    if ((atLru && !stamps_.empty()) || insertsAtLru(set))
         stamps_[set * ways_ + w] = 1;  // at the LRU position: the next victim unless used again
     else
         touch(set, w);

@@ -40,7 +40,7 @@ public:
     // installs the line clean in its place.
     Line& access(std::uint64_t lineNumber, bool& hit, Victim& victim);
     // The miss half of access(), for a line known to be absent: evicts and installs.
-    Line& install(std::uint64_t lineNumber, Victim& victim);
+    Line& install(std::uint64_t lineNumber, Victim& victim, bool atLru = false);
     // The hit half of access(), inline for the hit path: the line touched, or null (and nothing
     // changed) when it is absent.
     Line* touchIfPresent(std::uint64_t lineNumber) {

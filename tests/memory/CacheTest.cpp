@@ -291,6 +291,32 @@ TEST(CacheWrites, AWriteBackHitTouchesItsLineUnlessWriteBacksTouchIsOff) {
     }
 }
 
+// Three lines read into one set, then a store misses on a fourth (a 16 B store: its line is
+// fetched); a fifth line needs a victim. By default the stored line is the most recent and line 0,
+// the oldest read, leaves; with `store_fills_at_lru` the stored line entered at the LRU position
+// and leaves first (dirty: a write-back). A streamed store (no fetch) enters as any fill does.
+TEST(CacheWrites, ALineFetchedForAStoreEntersAtTheLruPositionWhenAsked) {
+    for (const bool atLru : {false, true}) {
+        test::freshKernel();
+        CacheBench b(std::string("write_granule: 16 B\n") + (atLru ? "store_fills_at_lru: true\n" : ""));
+        test::elaborate();
+        const std::uint64_t setStride = kSets * kLine;
+        Tick t = 0;
+        for (std::uint64_t w = 0; w < kWays - 1; ++w)
+            b.probe.request(false, w * setStride, 8, t += kSpaced);
+        b.probe.request(true, (kWays - 1) * setStride, 16, t += kSpaced);
+        EXPECT_EQ(b.cache.bytesFromNext(), kWays * kLine);  // the store's line was fetched
+        b.probe.request(false, kWays * setStride, 8, t += kSpaced);
+        EXPECT_EQ(b.cache.writebacks(), atLru ? 1u : 0u) << atLru;
+        const std::uint64_t missesBefore = b.cache.misses();
+        b.probe.request(false, 0, 8, t += kSpaced);  // line 0: gone only where it was the victim
+        EXPECT_EQ(b.cache.misses(), missesBefore + (atLru ? 0u : 1u)) << atLru;
+    }
+    test::freshKernel();
+    EXPECT_THROW(CacheBench("policy: plru\nstore_fills_at_lru: true\n"), config::ConfigError);
+    EXPECT_THROW(CacheBench("policy: random\nstore_fills_at_lru: true\n"), config::ConfigError);
+}
+
 TEST(CacheWrites, WriteGranuleMustBeAPowerOfTwoWithinTheLine) {
     test::freshKernel();
     EXPECT_THROW(CacheBench("write_granule: 24 B\n"), config::ConfigError);
