@@ -60,7 +60,8 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.writeBacksTouch = r.get<bool>("write_backs_touch", true);
     c.storeFillsAtLru = r.get<bool>("store_fills_at_lru", false);
     if (c.storeFillsAtLru && (c.policy == ReplacementPolicy::Plru || c.policy == ReplacementPolicy::Random))
-        r.fail("store_fills_at_lru", "an insertion position needs policy lru, bip or dip");
+        r.fail("store_fills_at_lru", "an insertion position needs policy lru, bip or dip (policy is " +
+                                         policy + "; with it, set store_fills_at_lru: false)");
     if (r.has("miss_lookahead"))
         c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
     c.sameTimeTurns = r.get<bool>("same_time_turns", false);
