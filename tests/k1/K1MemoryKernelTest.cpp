@@ -204,10 +204,15 @@ TEST(K1MemoryKernels, FunctionalRunsCopyAndFillEveryByte) {
         }
 }
 
-// plan.sew: 8 copies and fills any number of bytes (the board's `vsetvli e8,m8; vle8; vse8`
-// loop), 16 halves; the X60 prices a vector access by its register group, so an e8 pass of a
-// multiple of 4 B takes the e32 pass's cycles.
+// plan.sew: 8 (memcpy's and memset's default) copies and fills any number of bytes (the board's
+// `vsetvli e8,m8; vle8; vse8` loop), 16 halves; the X60 prices a vector access by its register
+// group, so an e8 pass of a multiple of 4 B takes the e32 pass's cycles.
 TEST(K1MemoryKernels, ByteElementsCopyAndFillAnyLength) {
+    for (const char* kernel : {"memcpy", "memset"}) {
+        Json r = run(std::string("--workload ") + kernel + " --functional --set workload.bytes=987B");
+        EXPECT_EQ(r["plan"]["config"]["sew"], 8) << kernel;
+        EXPECT_EQ(r["functional"]["mismatches"].get<std::uint64_t>(), 0u) << kernel;
+    }
     for (const char* kernel : {"memcpy", "memset"})
         for (const char* threads : {"1", "3"}) {
             const std::string value = std::string(kernel) == "memset" ? " --set workload.value=200" : "";
@@ -251,7 +256,7 @@ TEST(K1MemoryKernels, NoRunMovesDdrBytesFasterThanTheDdrsPeak) {
 }
 
 TEST(K1MemoryKernels, BadSizesAndThreadCountsAreConfigErrors) {
-    auto odd = runTessim("run --target k1 --workload memcpy --set workload.bytes=1001B");
+    auto odd = runTessim("run --target k1 --workload memcpy --set workload.bytes=1001B --set plan.sew=32");
     EXPECT_EQ(odd.exitCode, 2);
     EXPECT_NE(odd.err.find("bytes: 1001 B is not a whole number of 32-bit elements (a multiple of 4 B; "
                            "plan.sew: 8 takes any number of bytes)"),

@@ -330,8 +330,9 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
     p.lmul = pl.get<unsigned>("lmul", 8u, Range<unsigned>{1, 8});
     if ((p.lmul & (p.lmul - 1)) != 0)
         pl.fail("lmul", fmt::format("LMUL is 1, 2, 4 or 8, not {}", p.lmul));
-    // The element width (SEW): 32 by default; 8 copies any number of bytes, as a vle8/vse8 loop.
-    const unsigned sew = pl.get<unsigned>("sew", 32u, Range<unsigned>{8, 32});
+    // The element width (SEW). memcpy and memset move bytes, as the board's `vsetvli e8` loops
+    // do: 8 by default, so any length is taken; memread sums 32-bit words (as bw_mem's rd).
+    const unsigned sew = pl.get<unsigned>("sew", kernel == "memread" ? 32u : 8u, Range<unsigned>{8, 32});
     if (sew != 8 && sew != 16 && sew != 32)
         pl.fail("sew", fmt::format("SEW is 8, 16 or 32 bits, not {}", sew));
     p.elementBytes = sew / 8;
