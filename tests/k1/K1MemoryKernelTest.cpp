@@ -233,6 +233,17 @@ TEST(K1MemoryKernels, ByteElementsCopyAndFillAnyLength) {
     EXPECT_NE(wide.err.find("sew: 64 is out of range"), std::string::npos) << wide.err;
 }
 
+// Each pass's loop ends in its exit branch, predicted taken as every iteration before it: the
+// core pays its 9-cycle mispredict penalty once a pass (k1.yaml mispredict_penalty), and nothing
+// else stalls a vsetvli-bound rvv_m1 memset of 1 KiB in the L1.
+TEST(K1MemoryKernels, EachPassEndsInOneMispredictedLoopExit) {
+    for (const unsigned repeat : {1u, 3u}) {
+        Json r = run("--workload memset --set workload.bytes=1KiB --set plan.lmul=1 --set workload.repeat=" +
+                     std::to_string(repeat));
+        EXPECT_EQ(r["engines"]["core0"]["cycles"]["branch"].get<std::uint64_t>(), 9u * repeat) << repeat;
+    }
+}
+
 TEST(K1MemoryKernels, MemsetWritesWithoutReading) {
     const std::uint64_t bytes = 8192, lines = bytes / kLine;
     Json r = run("--workload memset --set workload.bytes=8192B --set workload.repeat=2");
