@@ -6,7 +6,8 @@
 // instruction table's rate, 16–20 % above the board's streaming one). Between the plateaus — the
 // L1→L2 step at 25–42 KB and the L2→DDR step at 0.4–1.7 MB, where the board's curve falls
 // gradually — it is not yet within 15 % (docs/targets/k1.md). The test prints every point and
-// holds the plateaus. In CI it runs the release build's tessim (common/DocsBuild.h).
+// holds the plateaus, and the number of sampled sizes within 15 % as a ratchet. In CI it runs the
+// release build's tessim (common/DocsBuild.h).
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -33,6 +34,13 @@ TEST(K1BoardCurves, MemcpyAndMemsetPlateausAreWithinFifteenPercentOfTheBoard) {
     for (const char* kernel : {"memcpy", "memset"}) {
         const nlohmann::json columns = curves(kernel);
         ASSERT_EQ(columns.size(), 4u) << kernel;
+        // A ratchet on the whole curve: the sizes within 15 % of the 8 × 4 sampled, as measured
+        // on 2026-12-07 (memcpy 7/5/5/5, memset 8/7/5/7 at rvv_m1…m8); a change that loses one
+        // must say why (docs/targets/k1.md).
+        unsigned withinAll = 0;
+        for (auto& [column, curve] : columns.items())
+            withinAll += curve["within"].get<unsigned>();
+        EXPECT_GE(withinAll, std::string(kernel) == "memcpy" ? 22u : 27u) << kernel;
         for (auto& [column, curve] : columns.items()) {
             unsigned held = 0;
             for (const auto& p : curve["points"]) {
