@@ -121,6 +121,8 @@ def main():
     args = ap.parse_args()
     if args.points < 1:
         sys.exit("--points: at least 1")
+    if args.warm_mib < 0:
+        sys.exit("--warm-mib: 0 or more MiB")
     columns = [c.strip() for c in args.columns.split(",") if c.strip()]
     for c in columns:
         if args.program and c == "scalar":

@@ -37,17 +37,21 @@ std::vector<std::uint64_t> CacheTags::takeDirtyLines() {
     return dirty;
 }
 
+// The index in lines_ of the line, or lines_.size() when it is absent.
+std::size_t CacheTags::slotOf(std::uint64_t lineNumber) const {
+    const std::size_t base = setOf(lineNumber) * ways_;
+    const std::uint64_t* keys = &keys_[base];
+    const std::uint64_t* found = std::find(keys, keys + ways_, lineNumber + 1);
+    return found == keys + ways_ ? lines_.size() : base + static_cast<std::size_t>(found - keys);
+}
+
 CacheTags::Line* CacheTags::findIfPresent(std::uint64_t lineNumber) {
-    const std::uint64_t base = setOf(lineNumber) * ways_;
-    for (unsigned w = 0; w < ways_; ++w)
-        if (keys_[base + w] == lineNumber + 1)
-            return &lines_[base + w];
-    return nullptr;
+    const std::size_t slot = slotOf(lineNumber);
+    return slot == lines_.size() ? nullptr : &lines_[slot];
 }
 
 bool CacheTags::contains(std::uint64_t lineNumber) const {
-    const std::uint64_t* keys = &keys_[setOf(lineNumber) * ways_];
-    return std::find(keys, keys + ways_, lineNumber + 1) != keys + ways_;
+    return slotOf(lineNumber) != lines_.size();
 }
 
 // Tree PLRU: node i has children 2i+1, 2i+2; a bit of 1 means "the victim is on the right".

@@ -73,6 +73,7 @@ private:
     std::uint64_t setOf(std::uint64_t lineNumber) const {
         return setsPow2_ ? (lineNumber & (sets_ - 1)) : lineNumber % sets_;
     }
+    std::size_t slotOf(std::uint64_t lineNumber) const;
     unsigned pickVictim(std::uint64_t set);
     void touch(std::uint64_t set, unsigned way);
 
