@@ -59,6 +59,7 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.writeStreaming = r.get<unsigned>("write_streaming", 0u, Range<unsigned>{0, 1u << 20});
     c.writeBacksTouch = r.get<bool>("write_backs_touch", true);
     c.storeFillsAtLru = r.get<bool>("store_fills_at_lru", false);
+    c.storeBytesPerCycle = r.get<double>("store_bytes_per_cycle", 0.0, Range<double>{0.0, 1e6});
     if (c.storeFillsAtLru && (c.policy == ReplacementPolicy::Plru || c.policy == ReplacementPolicy::Random))
         r.fail("store_fills_at_lru", "an insertion position needs policy lru, bip or dip (policy is " +
                                          policy + "; with it, set store_fills_at_lru: false)");
@@ -112,6 +113,9 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
       tags_(config.sets(), config.ways, config.policy, config.seed), mshrs_(config.mshrs),
       writebackBuffer_(config.writebackBuffer), ports_(config.ports),
       hitTicks_(config.clock.at(config.hitCycles)), portTicks_(config.clock.at(config.portCycles)),
+      storeTicksPerByte_(config.storeBytesPerCycle > 0
+                             ? static_cast<double>(config.clock.period) / config.storeBytesPerCycle
+                             : 0.0),
       edges_(config.clock.period) {
     lineShift_ = ceilLog2(config_.lineBytes);
     nextGp_.set_extension(&nextExt_);
@@ -299,9 +303,10 @@ Tick Cache::writeBackDirtyLines(Tick at) {
     return done;
 }
 
-// Each port looks up one line per `port_occupancy` cycles; an access takes the port free first.
-Tick Cache::reservePort(Tick arrival) {
-    const Tick period = portTicks_;
+// Each port looks up one line per `port_occupancy` cycles (a store: its bytes at
+// `store_bytes_per_cycle`); an access takes the port free first.
+Tick Cache::reservePort(Tick arrival, Tick hold) {
+    const Tick period = hold;
     ReservationTimeline* port = &ports_[0];
     for (std::size_t p = 1; p < ports_.size(); ++p)
         if (ports_[p].earliestStart(arrival, period) < port->earliestStart(arrival, period))
@@ -310,9 +315,9 @@ Tick Cache::reservePort(Tick arrival) {
 }
 
 inline Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
-                              bool wholeLine) {
+                              bool wholeLine, Tick hold) {
     ++lineAccesses_;
-    const Tick t = ports_.size() == 1 ? ports_[0].reserve(arrival, portTicks_) : reservePort(arrival);
+    const Tick t = ports_.size() == 1 ? ports_[0].reserve(arrival, hold) : reservePort(arrival, hold);
     noteWait(t - arrival);
     CacheTags::Line* present = config_.writeBacksTouch || requestSource_ != AccessSource::CacheWriteBack
                                    ? tags_.touchIfPresent(lineNumber)
@@ -487,7 +492,7 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
                 if (l == last)
                     continue;
                 last = l;
-                done = std::max(done, accessLine(l, write, t, initiator, false));
+                done = std::max(done, accessLine(l, write, t, initiator, false, portTicks_));
             }
         }
         bytes = std::uint64_t{ext->elements} * ext->elementBytes;
@@ -499,10 +504,17 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
         const bool wholeWrites = config_.writeGranule >= lineBytes || requestSource_ != AccessSource::Engine;
         const unsigned shift = lineShift_;
         const std::uint64_t lastLine = (end - 1) >> shift;
+        const bool storeRate = write && storeTicksPerByte_ > 0 && requestSource_ == AccessSource::Engine;
         for (std::uint64_t l = addr >> shift; l <= lastLine; ++l) {
             const std::uint64_t lineStart = l << shift;
             const bool whole = write && addr <= lineStart && end >= lineStart + lineBytes && wholeWrites;
-            done = std::max(done, accessLine(l, write, t, initiator, whole));
+            Tick hold = portTicks_;
+            if (storeRate) {
+                const std::uint64_t inLine = std::min(end, lineStart + lineBytes) - std::max(addr, lineStart);
+                hold = std::max(
+                    hold, static_cast<Tick>(std::ceil(static_cast<double>(inLine) * storeTicksPerByte_)));
+            }
+            done = std::max(done, accessLine(l, write, t, initiator, whole, hold));
         }
     }
     if (write) {

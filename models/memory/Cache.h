@@ -87,6 +87,9 @@ struct CacheConfig {
     // the LRU position: fetched only to be overwritten, it gives way before lines loads brought in
     // (a copy's source). A later access to it moves it as any access does. lru, bip, dip only.
     bool storeFillsAtLru = false;
+    // The bytes per cycle a core's stores enter the array at: a store holds its port for its bytes
+    // in a line at this rate (at least port_occupancy). 0: a store holds it as any look-up does.
+    double storeBytesPerCycle = 0.0;
     std::string next;
     double readJoules = 0.0;
     double writeJoules = 0.0;
@@ -158,10 +161,10 @@ private:
     // One line of an access: a port look-up, then the tags. Plain hits stay inline; the rest
     // (hits on lines in flight or prefetched, misses) go on in lookUpRest with the port's tick.
     Tick accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
-                    bool wholeLine);
+                    bool wholeLine, Tick hold);
     Tick lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine,
                     CacheTags::Line* present);
-    Tick reservePort(Tick arrival);
+    Tick reservePort(Tick arrival, Tick hold);
     Tick sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator);
     // Miss look-ahead: waits (in an engine's thread) until `at` is within it of simulated time.
     void waitUntil(Tick at, std::uint16_t initiator);
@@ -183,7 +186,8 @@ private:
         AccessSource::Engine;  // how long the last miss held its MSHR: the next one's expectation
     std::vector<ReservationTimeline> ports_;
     Tick hitTicks_;
-    Tick portTicks_;  // how long a line look-up holds its port
+    Tick portTicks_;            // how long a line look-up holds its port
+    double storeTicksPerByte_;  // how long a store holds it per byte (0: portTicks_ whatever its bytes)
     ClockEdges edges_;
     unsigned lineShift_ = 0;
     tlm::tlm_generic_payload nextGp_;

@@ -2,8 +2,7 @@
 // (analysis/calibration/k1_memory_curves.py: the generated e8 loops at LMUL 1, 2, 4 and 8, warm
 // passes, against docs/sources/k1-board/memcpy.csv and memset.csv, the `rvv_m<L>` columns).
 // Issue 25 asks for 15 % at every size; the model meets it on the L1 plateau (2–13 KB) and from
-// the DDR (5 MB and up) for every column but an L1-resident rvv_m4 memset (its stores run at the
-// instruction table's rate, 16–20 % above the board's streaming one). Between the plateaus — the
+// the DDR (5 MB and up) for every column. Between the plateaus — the
 // L1→L2 step at 25–42 KB and the L2→DDR step at 0.4–1.7 MB, where the board's curve falls
 // gradually — it is not yet within 15 % (docs/targets/k1.md). The test prints every point and
 // holds the plateaus, and the number of sampled sizes within 15 % as a ratchet. In CI it runs the
@@ -35,12 +34,13 @@ TEST(K1BoardCurves, MemcpyAndMemsetPlateausAreWithinFifteenPercentOfTheBoard) {
         const nlohmann::json columns = curves(kernel);
         ASSERT_EQ(columns.size(), 4u) << kernel;
         // A ratchet on the whole curve: the sizes within 15 % of the 8 × 4 sampled, as measured
-        // on 2026-12-07 (memcpy 7/5/5/5, memset 8/7/5/7 at rvv_m1…m8); a change that loses one
+        // on 2026-12-07 (memcpy 7/5/5/5, memset 8/7/7/7 at rvv_m1…m8; memset 8/7/5/7 before the
+        // L1's store_bytes_per_cycle); a change that loses one
         // must say why (docs/targets/k1.md).
         unsigned withinAll = 0;
         for (auto& [column, curve] : columns.items())
             withinAll += curve["within"].get<unsigned>();
-        EXPECT_GE(withinAll, std::string(kernel) == "memcpy" ? 22u : 27u) << kernel;
+        EXPECT_GE(withinAll, std::string(kernel) == "memcpy" ? 22u : 29u) << kernel;
         for (auto& [column, curve] : columns.items()) {
             unsigned held = 0;
             for (const auto& p : curve["points"]) {
@@ -51,7 +51,7 @@ TEST(K1BoardCurves, MemcpyAndMemsetPlateausAreWithinFifteenPercentOfTheBoard) {
                             p["model"].get<double>(), 100 * error);
                 const bool l1 = bytes >= 2000 && bytes <= 13000;
                 const bool ddr = bytes >= 5'000'000;
-                if (ddr || (l1 && !(std::string(kernel) == "memset" && column == "rvv_m4"))) {
+                if (ddr || l1) {
                     ++held;
                     EXPECT_LE(std::fabs(error), 0.15) << kernel << " " << column << " " << bytes << " B";
                 }

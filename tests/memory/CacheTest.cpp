@@ -353,6 +353,32 @@ TEST(Cache, APortHeldSeveralCyclesPerLineSpacesHitsAndBoundsThePeak) {
     }
 }
 
+TEST(CacheWrites, StoresHoldThePortForTheirBytesAtStoreBytesPerCycle) {
+    for (const bool rated : {false, true}) {
+        test::freshKernel();
+        CacheBench b(rated ? "store_bytes_per_cycle: 16\n" : "");
+        test::elaborate();
+        for (std::uint64_t l = 0; l < 8; ++l)  // warm: eight lines present
+            b.probe.request(false, l * kLine, 8, l * kSpaced);
+        // Eight whole-line stores that hit, presented at once: at 16 B/cycle each holds the port
+        // 4 cycles (1 GHz), else one look-up's cycle.
+        const Tick at = 10 * kSpaced;
+        Tick last = 0;
+        for (std::uint64_t l = 0; l < 8; ++l)
+            last = std::max(last, b.probe.request(true, l * kLine, kLine, at));
+        const Tick hold = rated ? 4000 : 1000;
+        EXPECT_EQ(last - at, 7 * hold + 2000) << rated;
+        // A load presented with them waits for the port behind all eight.
+        EXPECT_EQ(b.probe.request(false, 0, 8, at) - at, 8 * hold + 2000) << rated;
+        // A 16 B store holds it one cycle (its bytes at 16 B/cycle); loads always one cycle.
+        const Tick later = 20 * kSpaced;
+        b.probe.request(true, 0, 16, later);
+        EXPECT_EQ(b.probe.request(false, kLine, 8, later) - later, 1000u + 2000u) << rated;
+    }
+    test::freshKernel();
+    EXPECT_THROW(CacheBench("store_bytes_per_cycle: -1\n"), config::ConfigError);
+}
+
 TEST(Cache, MshrsLimitOutstandingMisses) {
     test::freshKernel();
     CacheBench b("ports: 16\n");
