@@ -74,7 +74,7 @@ def cycles(tessim, target, kernel, size, lmul, repeat, sets=()):
 
 
 def program_rate(tessim, target, program, kernel, size, sets):
-    """The program's own warm rate: memory_rvv.c's `vsetvli e8,m8` loop, passes timed by rdcycle."""
+    """The program's own warm rate: a loop of memory_rvv.c, passes timed by its rdcycle."""
     extra = max(1, min(4096, -(-(1 << 20) // size)))
     args = [tessim, "run", "--target", target, "--program", program]
     for s in sets:
@@ -112,8 +112,8 @@ def main():
     ap.add_argument("--target", default="k1", help="the K1 target, or a YAML variant of it (default k1)")
     ap.add_argument("--program", metavar="ELF",
                     help="time the loops of tests/riscv/programs/memory_rvv.c (built with -march=rv64gcv "
-                         "-static) instead of the generated kernels: rvv_m8 (vsetvli e8,m8) and scalar "
-                         "(the byte loop), sizes up to 8 MiB, rounded down to a multiple of 8 B")
+                         "-static) instead of the generated kernels: rvv_m1 ... rvv_m8 (vsetvli e8,m<L>) and "
+                         "scalar (the byte loop), sizes up to 8 MiB, rounded down to a multiple of 8 B")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="passed to every run as --set (a what-if: target.cluster.l1.prefetcher.kind=stride)")
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
@@ -131,8 +131,6 @@ def main():
             sys.exit(f"--columns: {c} is not one of rvv_m1, rvv_m2, rvv_m4, rvv_m8 (the generated kernels' loops)"
                      + ("; with --program also scalar" if args.program else ""))
     if args.program:
-        if any(c not in ("rvv_m8", "scalar") for c in columns):
-            sys.exit("--program: memory_rvv.c's loops are `vsetvli e8,m8` (rvv_m8) and the byte loop (scalar)")
         args.max = min(args.max, 8 << 20)
     work = [(c, size, board) for c in columns
             for size, board in pick(board_curve(args.kernel, c), args.min, args.max, args.points)]
@@ -140,9 +138,11 @@ def main():
         work = [(c, size - size % 8, board) for c, size, board in work]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         if args.program:
-            # The scalar column is the byte loop (lbu/sb), memory_rvv.c's memcpy_bytes/memset_bytes.
+            # rvv_m<L> is memory_rvv.c's memcpy_m<L>/memset_m<L>; the scalar column its byte loop
+            # (lbu/sb), memcpy_bytes/memset_bytes.
             rates = list(pool.map(lambda w: program_rate(args.tessim, args.target, args.program,
-                                                         args.kernel + ("_bytes" if w[0] == "scalar" else ""),
+                                                         args.kernel + ("_bytes" if w[0] == "scalar" else
+                                                                        "_m" + w[0][5:]),
                                                          w[1], args.set), work))
         else:
             rates = list(pool.map(lambda w: model_rate(args.tessim, args.target, args.kernel, w[1],

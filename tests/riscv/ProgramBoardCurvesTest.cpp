@@ -1,6 +1,6 @@
 // The RVV memcpy and memset loops a program writes (tests/riscv/programs/memory_rvv.c,
-// `vsetvli e8,m8; vle8.v; vse8.v`), run on the K1 model and timed by their own rdcycle, against
-// the board's `rvv_m8` curves (analysis/calibration/k1_memory_curves.py --program): the same
+// `vsetvli e8,m<L>; vle8.v; vse8.v`), run on the K1 model and timed by their own rdcycle, against
+// the board's `rvv_m<L>` curves (analysis/calibration/k1_memory_curves.py --program): the same
 // loop the board ran, so the calibration of configs/targets/k1.yaml is checked on a program as
 // well as on the generated kernels (tests/k1/K1BoardCurvesTest.cpp). Held: the L1 plateau and
 // the DDR sizes within 15 %. In CI it runs the release build's tessim (common/DocsBuild.h).
@@ -48,6 +48,23 @@ TEST(ProgramBoardCurves, TheProgramsMemcpyAndMemsetPlateausAreWithinFifteenPerce
             }
         }
         EXPECT_GE(held, 3u) << kernel;
+    }
+}
+
+// The same loop at LMUL 1, 2 and 4 (memory_rvv.c's memcpy_m<L>/memset_m<L>, the board's
+// `rvv_m1`, `rvv_m2`, `rvv_m4`) on the L1 plateau: what sets it is the core (vsetvli every
+// iteration, the group's load and store costs, the L1's store rate), checked on a program's own
+// instructions as K1BoardCurves checks it on the generated kernels.
+TEST(ProgramBoardCurves, TheLoopsAtEveryLmulAreWithinFifteenPercentOnTheL1Plateau) {
+    const std::string program = buildProgram("memory_rvv.c", "-march=rv64gcv -O2 -static");
+    for (const char* kernel : {"memcpy", "memset"}) {
+        for (const char* column : {"rvv_m1", "rvv_m2", "rvv_m4"}) {
+            const auto points = programCurve(program, kernel, column, "--points 3 --min 3000 --max 15000");
+            ASSERT_EQ(points.size(), 3u) << kernel << " " << column;
+            for (const auto& p : points)
+                EXPECT_LE(std::fabs(p["error"].get<double>()), 0.15)
+                    << kernel << " " << column << " " << p["bytes"].get<std::uint64_t>() << " B";
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 // memcpy and memset as the loops a program would write (build with -march=rv64gcv): the RVV
-// strip-mined loop `vsetvli e8,m8; vle8.v; vse8.v` and the scalar one (8-byte ld/sd). Arguments:
-// memcpy|memset|memcpy_scalar|memset_scalar|memcpy_bytes|memset_bytes BYTES PASSES. Prints the cycles of the first pass
-// and the mean of the later ones (the buffers warm), from rdcycle.
+// strip-mined loop `vsetvli e8,m<L>; vle8.v; vse8.v` at LMUL 1, 2, 4 and 8 (the board's `rvv_m<L>`
+// columns), the scalar one (8-byte ld/sd) and the byte one (lbu/sb). Arguments:
+// memcpy|memset[_m1|_m2|_m4|_m8]|memcpy_scalar|memset_scalar|memcpy_bytes|memset_bytes BYTES PASSES
+// (memcpy and memset alone: LMUL 8). Prints the cycles of the first pass and the mean of the later
+// ones (the buffers warm), from rdcycle.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,19 +18,25 @@ static inline unsigned long rdcycle(void) {
 static unsigned char source[MAX_BYTES] __attribute__((aligned(4096)));
 static unsigned char destination[MAX_BYTES] __attribute__((aligned(4096)));
 
-static void copy_rvv(unsigned char* d, const unsigned char* s, unsigned long n) {
-    __asm__ volatile("1:\n vsetvli t0, %2, e8, m8, ta, ma\n vle8.v v8, (%1)\n vse8.v v8, (%0)\n"
-                     " add %1, %1, t0\n add %0, %0, t0\n sub %2, %2, t0\n bnez %2, 1b"
-                     : "+r"(d), "+r"(s), "+r"(n)::"t0", "memory");
-}
-static void set_rvv(unsigned char* d, int value, unsigned long n) {
-    __asm__ volatile("vsetvli t0, zero, e8, m8, ta, ma\n vmv.v.x v8, %2\n"
-                     "1:\n vsetvli t0, %1, e8, m8, ta, ma\n vse8.v v8, (%0)\n"
-                     " add %0, %0, t0\n sub %1, %1, t0\n bnez %1, 1b"
-                     : "+r"(d), "+r"(n)
-                     : "r"(value)
-                     : "t0", "memory");
-}
+// One copy and one fill per LMUL: the loops the board's `rvv_m<L>` columns time.
+#define RVV_LOOPS(L)                                                                                    \
+    static void copy_rvv_m##L(unsigned char* d, const unsigned char* s, unsigned long n) {             \
+        __asm__ volatile("1:\n vsetvli t0, %2, e8, m" #L ", ta, ma\n vle8.v v8, (%1)\n vse8.v v8, (%0)\n" \
+                         " add %1, %1, t0\n add %0, %0, t0\n sub %2, %2, t0\n bnez %2, 1b"               \
+                         : "+r"(d), "+r"(s), "+r"(n)::"t0", "memory");                                  \
+    }                                                                                                   \
+    static void set_rvv_m##L(unsigned char* d, int value, unsigned long n) {                           \
+        __asm__ volatile("vsetvli t0, zero, e8, m" #L ", ta, ma\n vmv.v.x v8, %2\n"                     \
+                         "1:\n vsetvli t0, %1, e8, m" #L ", ta, ma\n vse8.v v8, (%0)\n"                 \
+                         " add %0, %0, t0\n sub %1, %1, t0\n bnez %1, 1b"                               \
+                         : "+r"(d), "+r"(n)                                                             \
+                         : "r"(value)                                                                   \
+                         : "t0", "memory");                                                             \
+    }
+RVV_LOOPS(1)
+RVV_LOOPS(2)
+RVV_LOOPS(4)
+RVV_LOOPS(8)
 static void copy_scalar(unsigned char* d, const unsigned char* s, unsigned long n) {
     __asm__ volatile("1:\n ld t0, 0(%1)\n sd t0, 0(%0)\n addi %1, %1, 8\n addi %0, %0, 8\n"
                      " addi %2, %2, -8\n bnez %2, 1b"
@@ -66,16 +74,22 @@ int main(int argc, char** argv) {
     for (unsigned long i = 0; i < bytes; ++i)
         source[i] = (unsigned char)(i * 7);
     const int copies = !strncmp(kind, "memcpy", 6);
-    void (*copy)(unsigned char*, const unsigned char*, unsigned long) = !strcmp(kind, "memcpy") ? copy_rvv
-                                                                        : !strcmp(kind, "memcpy_scalar")
-                                                                            ? copy_scalar
-                                                                        : !strcmp(kind, "memcpy_bytes")
-                                                                            ? copy_bytes
-                                                                            : 0;
-    void (*set)(unsigned char*, int, unsigned long) = !strcmp(kind, "memset")          ? set_rvv
-                                                      : !strcmp(kind, "memset_scalar") ? set_scalar
-                                                      : !strcmp(kind, "memset_bytes")  ? set_bytes
-                                                                                       : 0;
+    static const struct {
+        const char* kind;
+        void (*copy)(unsigned char*, const unsigned char*, unsigned long);
+        void (*set)(unsigned char*, int, unsigned long);
+    } loops[] = {{"memcpy", copy_rvv_m8, 0},        {"memcpy_m1", copy_rvv_m1, 0},  {"memcpy_m2", copy_rvv_m2, 0},
+                 {"memcpy_m4", copy_rvv_m4, 0},     {"memcpy_m8", copy_rvv_m8, 0},  {"memcpy_scalar", copy_scalar, 0},
+                 {"memcpy_bytes", copy_bytes, 0},   {"memset", 0, set_rvv_m8},      {"memset_m1", 0, set_rvv_m1},
+                 {"memset_m2", 0, set_rvv_m2},      {"memset_m4", 0, set_rvv_m4},   {"memset_m8", 0, set_rvv_m8},
+                 {"memset_scalar", 0, set_scalar},  {"memset_bytes", 0, set_bytes}};
+    void (*copy)(unsigned char*, const unsigned char*, unsigned long) = 0;
+    void (*set)(unsigned char*, int, unsigned long) = 0;
+    for (unsigned i = 0; i < sizeof loops / sizeof loops[0]; ++i)
+        if (!strcmp(kind, loops[i].kind)) {
+            copy = loops[i].copy;
+            set = loops[i].set;
+        }
     if (!copy && !set)
         return 2;
     unsigned long first = 0, later = 0;
