@@ -147,7 +147,7 @@ std::uint64_t softRounded(Compute compute, bool signallingOperand, const FloatFo
     // The probe in the instruction's mode gives NV and DZ, and the sign of an exact zero (x − x is
     // −0 when rounding down, +0 otherwise).
     std::fesetround(kHostMode[rm]);
-    std::feclearexcept(FE_ALL_EXCEPT);
+    clearHostFlags();
     volatile long double probe = compute();
     flags |= hostFlags() & (kNV | kDZ);
     const long double odd = roundToOdd(compute);  // leaves the host rounding to nearest

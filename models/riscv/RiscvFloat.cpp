@@ -54,7 +54,7 @@ void Hart::executeFloat(const Instruction& i, Retired& r) {
         illegal(i, "a reserved rounding mode");
     // RMM computes in RNE, then corrects ties (tiesAway).
     std::fesetround(kHostMode[rm]);
-    std::feclearexcept(FE_ALL_EXCEPT);
+    clearHostFlags();
 
     const std::uint32_t s1 = unbox(freg_[i.rs1]), s2 = unbox(freg_[i.rs2]), s3 = unbox(freg_[i.rs3]);
     const std::uint64_t d1 = freg_[i.rs1], d2 = freg_[i.rs2], d3 = freg_[i.rs3];

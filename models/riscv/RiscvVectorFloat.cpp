@@ -37,7 +37,7 @@ template <> struct Format<double> {
 // a op b in the current host mode (and, under RMM, corrected at ties); flags accrued.
 template <typename F, typename Compute, typename Exact>
 std::uint64_t rounded(Compute compute, Exact exact, bool tiesToMax, std::uint32_t& flags) {
-    std::feclearexcept(FE_ALL_EXCEPT);
+    clearHostFlags();
     // Volatile (here and the operands): GCC may move a math call such as fma, which it deems free
     // of side effects, across the flag calls; volatile loads and stores pin it between them.
     const volatile F computed = compute();
