@@ -416,17 +416,23 @@ inline void Engine::completeMemory(const Op& op, const OpDescriptor& info, unsig
     }
 }
 
+// storesInFlight_ is kept in ascending order of when each entry frees: the first to free is the
+// front, and a store stream (each entry freeing after the one before) inserts at the back.
 void Engine::holdStoreEntry(const Op& op, std::uint64_t frees) {
     if (storeMerges(op)) {
         // The youngest entry, if not yet pruned (freed), now frees when this store is accepted too.
-        const auto it = std::find(storesInFlight_.begin(), storesInFlight_.end(), lastStore_.frees);
-        if (it != storesInFlight_.end()) {
-            *it = std::max(*it, frees);
-            lastStore_.frees = *it;
+        auto it = std::lower_bound(storesInFlight_.begin(), storesInFlight_.end(), lastStore_.frees);
+        if (it != storesInFlight_.end() && *it == lastStore_.frees) {
+            // Raised, it moves up to its place among the later ones.
+            const std::uint64_t raised = std::max(*it, frees);
+            const auto to = std::upper_bound(it + 1, storesInFlight_.end(), raised);
+            std::rotate(it, it + 1, to);
+            *(to - 1) = raised;
+            lastStore_.frees = raised;
             return;
         }
     }
-    storesInFlight_.push_back(frees);
+    storesInFlight_.insert(std::upper_bound(storesInFlight_.begin(), storesInFlight_.end(), frees), frees);
     // valid only with merging on, so storeMerges() needs no test of the setting
     lastStore_ = LastStore{config_.storeMergeBytes != 0, op.space, op.addr >> config_.storeMergeShift, frees};
 }
@@ -436,15 +442,10 @@ std::uint64_t Engine::storeBufferFree(std::uint64_t from) {
     // (Pruned only once the buffer could be full: a stream of L1 hits pays one test a store.)
     if (storesInFlight_.size() < config_.storeBuffer)
         return from;
-    storesInFlight_.erase(std::remove_if(storesInFlight_.begin(), storesInFlight_.end(),
-                                         [&](std::uint64_t done) { return done <= from; }),
-                          storesInFlight_.end());
+    storesInFlight_.erase(storesInFlight_.begin(),
+                          std::upper_bound(storesInFlight_.begin(), storesInFlight_.end(), from));
     if (storesInFlight_.size() < config_.storeBuffer)
         return from;
-    std::nth_element(storesInFlight_.begin(),
-                     storesInFlight_.begin() +
-                         static_cast<std::ptrdiff_t>(storesInFlight_.size() - config_.storeBuffer),
-                     storesInFlight_.end());
     return storesInFlight_[storesInFlight_.size() - config_.storeBuffer];
 }
 
