@@ -113,11 +113,15 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
       tags_(config.sets(), config.ways, config.policy, config.seed), mshrs_(config.mshrs),
       writebackBuffer_(config.writebackBuffer), ports_(config.ports),
       hitTicks_(config.clock.at(config.hitCycles)), portTicks_(config.clock.at(config.portCycles)),
-      storeTicksPerByte_(config.storeBytesPerCycle > 0
-                             ? static_cast<double>(config.clock.period) / config.storeBytesPerCycle
-                             : 0.0),
       edges_(config.clock.period) {
     lineShift_ = ceilLog2(config_.lineBytes);
+    // Whole cycles (the port's clock), one figure per count of bytes a store writes into a line.
+    if (config.storeBytesPerCycle > 0) {
+        storeHold_.resize(config.lineBytes + 1);
+        for (unsigned b = 0; b <= config.lineBytes; ++b)
+            storeHold_[b] = std::max(portTicks_, config.clock.at(static_cast<std::uint64_t>(
+                                                     std::ceil(b / config.storeBytesPerCycle))));
+    }
     nextGp_.set_extension(&nextExt_);
     nextGp_.set_byte_enable_ptr(nullptr);
     nextGp_.set_dmi_allowed(false);
@@ -504,16 +508,13 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
         const bool wholeWrites = config_.writeGranule >= lineBytes || requestSource_ != AccessSource::Engine;
         const unsigned shift = lineShift_;
         const std::uint64_t lastLine = (end - 1) >> shift;
-        const bool storeRate = write && storeTicksPerByte_ > 0 && requestSource_ == AccessSource::Engine;
+        const bool storeRate = write && !storeHold_.empty() && requestSource_ == AccessSource::Engine;
         for (std::uint64_t l = addr >> shift; l <= lastLine; ++l) {
             const std::uint64_t lineStart = l << shift;
             const bool whole = write && addr <= lineStart && end >= lineStart + lineBytes && wholeWrites;
-            Tick hold = portTicks_;
-            if (storeRate) {
-                const std::uint64_t inLine = std::min(end, lineStart + lineBytes) - std::max(addr, lineStart);
-                hold = std::max(
-                    hold, static_cast<Tick>(std::ceil(static_cast<double>(inLine) * storeTicksPerByte_)));
-            }
+            const Tick hold =
+                storeRate ? storeHold_[std::min(end, lineStart + lineBytes) - std::max(addr, lineStart)]
+                          : portTicks_;
             done = std::max(done, accessLine(l, write, t, initiator, whole, hold));
         }
     }

@@ -88,7 +88,8 @@ struct CacheConfig {
     // (a copy's source). A later access to it moves it as any access does. lru, bip, dip only.
     bool storeFillsAtLru = false;
     // The bytes per cycle a core's stores enter the array at: a store holds its port for its bytes
-    // in a line at this rate (at least port_occupancy). 0: a store holds it as any look-up does.
+    // in a line at this rate, in whole cycles (at least port_occupancy). 0: a store holds it as any
+    // look-up does.
     double storeBytesPerCycle = 0.0;
     std::string next;
     double readJoules = 0.0;
@@ -186,8 +187,9 @@ private:
         AccessSource::Engine;  // how long the last miss held its MSHR: the next one's expectation
     std::vector<ReservationTimeline> ports_;
     Tick hitTicks_;
-    Tick portTicks_;            // how long a line look-up holds its port
-    double storeTicksPerByte_;  // how long a store holds it per byte (0: portTicks_ whatever its bytes)
+    Tick portTicks_;  // how long a line look-up holds its port
+    // How long a store of b bytes in a line holds it, [0, line]; empty: portTicks_ whatever its bytes.
+    std::vector<Tick> storeHold_;
     ClockEdges edges_;
     unsigned lineShift_ = 0;
     tlm::tlm_generic_payload nextGp_;
