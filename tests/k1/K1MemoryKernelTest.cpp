@@ -244,6 +244,20 @@ TEST(K1MemoryKernels, EachPassEndsInOneMispredictedLoopExit) {
     }
 }
 
+// Each pass is a call of memset: it sets the vector length to VLMAX and splats its byte before its
+// loop (no vector register outlives a call), as tests/riscv/programs/memory_rvv.c's set_rvv does.
+TEST(K1MemoryKernels, EachMemsetPassSplatsItsByte) {
+    for (const unsigned repeat : {1u, 3u}) {
+        Json r = run("--workload memset --set workload.bytes=1KiB --set plan.lmul=8 --set workload.repeat=" +
+                     std::to_string(repeat));
+        const Json& core = r["stats"]["k1"]["core0"];
+        EXPECT_EQ(core["vfpu"]["broadcast_i8_ops"]["value"].get<std::uint64_t>(), repeat) << repeat;
+        // 1 KiB at m8: 4 iterations, each with its vsetvli, and the pass's own.
+        EXPECT_EQ(core["vector_config"]["vsetvl_i8_ops"]["value"].get<std::uint64_t>(), 5u * repeat)
+            << repeat;
+    }
+}
+
 TEST(K1MemoryKernels, MemsetWritesWithoutReading) {
     const std::uint64_t bytes = 8192, lines = bytes / kLine;
     Json r = run("--workload memset --set workload.bytes=8192B --set workload.repeat=2");

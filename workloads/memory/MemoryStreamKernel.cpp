@@ -113,20 +113,24 @@ private:
             out.push_back(thread_ == 0 ? control(OpKind::Fork, kForkEvent, 0)
                                        : control(OpKind::Join, kForkEvent, 1));
         }
+        beginPass(out);
+    }
+
+    // Pointers at the slice's start and the count of its elements the loop runs down. A pass is a
+    // call of memcpy/memset, as the board times them: memset splats its byte at each call
+    // (`vsetvli t0, zero, e8, m<L>; vmv.v.x`: no vector register outlives a call), as
+    // tests/riscv/programs/memory_rvv.c's set_rvv does.
+    void beginPass(std::vector<Op>& out) {
+        next_ = 0;
+        chunk_ = 0;
         if (!p_.copies() && !p_.onlyReads()) {
+            out.push_back(vsetvl(p_.vlmax));
             Op splat = vectorOp(OpKind::Broadcast, p_.vlmax);
             splat.lmul8 = group();
             splat.dst = kDataReg;
             splat.imm = p_.splat();
             out.push_back(splat);
         }
-        beginPass(out);
-    }
-
-    // Pointers at the slice's start and the count of its elements the loop runs down.
-    void beginPass(std::vector<Op>& out) {
-        next_ = 0;
-        chunk_ = 0;
         const std::uint64_t first = slice_.first * p_.elementBytes;
         if (p_.copies())
             out.push_back(scalar(OpKind::SAdd, kSrc, kZero, static_cast<double>(p_.src + first)));
