@@ -309,8 +309,7 @@ Tick Cache::writeBackDirtyLines(Tick at) {
 
 // Each port looks up one line per `port_occupancy` cycles (a store: its bytes at
 // `store_bytes_per_cycle`); an access takes the port free first.
-Tick Cache::reservePort(Tick arrival, Tick hold) {
-    const Tick period = hold;
+Tick Cache::reservePort(Tick arrival, Tick period) {
     ReservationTimeline* port = &ports_[0];
     for (std::size_t p = 1; p < ports_.size(); ++p)
         if (ports_[p].earliestStart(arrival, period) < port->earliestStart(arrival, period))
@@ -488,6 +487,7 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
     requestSource_ = ext ? ext->source : AccessSource::Engine;
     engineAccess_ = ext && ext->source == AccessSource::Engine ? ext : nullptr;
     engineArrival_ = t;
+    const bool storeRate = write && !storeHold_.empty() && requestSource_ == AccessSource::Engine;
     if (ext && ext->strided()) {
         std::uint64_t last = ~std::uint64_t{0};
         for (std::uint32_t i = 0; i < ext->elements; ++i) {
@@ -496,7 +496,8 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
                 if (l == last)
                     continue;
                 last = l;
-                done = std::max(done, accessLine(l, write, t, initiator, false, portTicks_));
+                done = std::max(done, accessLine(l, write, t, initiator, false,
+                                                 portHold(storeRate, l, a, a + ext->elementBytes)));
             }
         }
         bytes = std::uint64_t{ext->elements} * ext->elementBytes;
@@ -508,14 +509,11 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
         const bool wholeWrites = config_.writeGranule >= lineBytes || requestSource_ != AccessSource::Engine;
         const unsigned shift = lineShift_;
         const std::uint64_t lastLine = (end - 1) >> shift;
-        const bool storeRate = write && !storeHold_.empty() && requestSource_ == AccessSource::Engine;
         for (std::uint64_t l = addr >> shift; l <= lastLine; ++l) {
             const std::uint64_t lineStart = l << shift;
             const bool whole = write && addr <= lineStart && end >= lineStart + lineBytes && wholeWrites;
-            const Tick hold =
-                storeRate ? storeHold_[std::min(end, lineStart + lineBytes) - std::max(addr, lineStart)]
-                          : portTicks_;
-            done = std::max(done, accessLine(l, write, t, initiator, whole, hold));
+            done =
+                std::max(done, accessLine(l, write, t, initiator, whole, portHold(storeRate, l, addr, end)));
         }
     }
     if (write) {

@@ -22,6 +22,8 @@
 // YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random | bip | dip), seed (random),
 // write_backs_touch (bool, default true: a write-back hit makes its line the most recent),
 // store_fills_at_lru (bool, default false: a line fetched for a store enters at the LRU position),
+// store_bytes_per_cycle (a core's stores enter the array at this rate; default 0: as any look-up),
+// port_occupancy (cycles a line look-up holds its port), write_granule, write_streaming,
 // clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, writeback_buffer
 // (entries for dirty victims on their way down; default 8), miss_lookahead (duration),
 // same_time_turns (bool, with miss_lookahead 0), next (memory name, wired
@@ -165,7 +167,15 @@ private:
                     bool wholeLine, Tick hold);
     Tick lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine,
                     CacheTags::Line* present);
-    Tick reservePort(Tick arrival, Tick hold);
+    Tick reservePort(Tick arrival, Tick period);
+    // How long the look-up of line `line` for the bytes [from, to) holds its port: a core's store
+    // (storeRate) its bytes in the line at store_bytes_per_cycle, anything else port_occupancy.
+    Tick portHold(bool storeRate, std::uint64_t line, std::uint64_t from, std::uint64_t to) const {
+        if (!storeRate)
+            return portTicks_;
+        const std::uint64_t start = line << lineShift_;
+        return storeHold_[std::min(to, start + config_.lineBytes) - std::max(from, start)];
+    }
     Tick sendNext(bool write, std::uint64_t addr, Tick at, std::uint16_t initiator);
     // Miss look-ahead: waits (in an engine's thread) until `at` is within it of simulated time.
     void waitUntil(Tick at, std::uint16_t initiator);
