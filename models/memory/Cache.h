@@ -115,6 +115,13 @@ public:
         return static_cast<double>(config_.lineBytes) * config_.ports * config_.clock.hz() /
                static_cast<double>(config_.portCycles);
     }
+    // A store holds a port for at least port_occupancy and for its bytes at store_bytes_per_cycle.
+    double peakWriteBandwidth() const override {
+        return config_.storeBytesPerCycle > 0
+                   ? std::min(peakBandwidth(),
+                              config_.storeBytesPerCycle * config_.ports * config_.clock.hz())
+                   : peakBandwidth();
+    }
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
     void resetTiming() override;
     tlm::tlm_initiator_socket<>* nextLevelSocket() override { return &next; }

@@ -41,6 +41,9 @@ public:
     virtual std::uint64_t burstBytes() const { return 0; }
     // Peak bandwidth of the memory's data path, B/s (bounds use it).
     virtual double peakBandwidth() const = 0;
+    // Peak rate of the engines' stores, B/s: below peakBandwidth() where a store holds the data path
+    // longer than a read of the same bytes (a cache's `store_bytes_per_cycle`).
+    virtual double peakWriteBandwidth() const { return peakBandwidth(); }
     virtual void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const = 0;
     // Traffic that an ideal interface moved to or from this memory without simulated accesses:
     // counted in its bytes (and so in the energy of models that charge per byte), never in its

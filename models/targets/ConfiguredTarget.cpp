@@ -264,6 +264,7 @@ void ConfiguredTarget::buildMemories(const config::Reader& r, const ExpandedTopo
         s.level = mem->level();
         s.size = mem->capacity();
         s.peakBandwidth = mem->peakBandwidth();
+        s.peakWriteBandwidth = mem->peakWriteBandwidth();
         s.burstBytes = mem->burstBytes();
         if (mem->isCache())
             s.cacheBytes = static_cast<const Cache&>(*mem).config().size;

@@ -264,10 +264,12 @@ void addLevelsBehindCaches(const TargetInfo& info, std::uint64_t coldRead,
 // an empty schedule, or one for a smaller shape, would beat them.
 void checkScheduleMovesCompulsoryBytes(const std::string& schedule, const RunOutcome& outcome) {
     for (const auto& [level, bytes] : outcome.compulsory) {
-        std::uint64_t moved = 0;
+        std::uint64_t moved = 0, written = 0;
         for (const auto& t : outcome.traffic)
-            if (t.level == level)
+            if (t.level == level) {
                 moved += t.usefulRead + t.usefulWrite;
+                written += t.usefulWrite;
+            }
         if (moved < bytes)
             throw config::ConfigError(
                 {schedule, 0, 0}, "",
@@ -275,6 +277,14 @@ void checkScheduleMovesCompulsoryBytes(const std::string& schedule, const RunOut
                             "there at least: it is not a schedule of this workload (empty, or for another "
                             "shape), and its time would beat the workload's bounds",
                             moved, level, bytes, outcome.workloadName));
+        const auto mustWrite = outcome.compulsoryWrite.find(level);
+        if (mustWrite != outcome.compulsoryWrite.end() && written < std::min(mustWrite->second, bytes))
+            throw config::ConfigError(
+                {schedule, 0, 0}, "",
+                fmt::format("the schedule writes {} B at {}, less than the {} B the workload '{}' must write "
+                            "there at least: it is not a schedule of this workload (empty, or for another "
+                            "shape), and its time would beat the workload's bounds",
+                            written, level, mustWrite->second, outcome.workloadName));
     }
 }
 
@@ -429,6 +439,7 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     outcome.writebackAfterEnd = target.writebackEnd() - outcome.kernelEnd;
     if (e.workload) {
         outcome.compulsory = e.workload->compulsoryBytes();
+        outcome.compulsoryWrite = e.workload->compulsoryWriteBytes();
         addLevelsBehindCaches(outcome.info, e.workload->coldReadBytes(), outcome.compulsory);
     }
     // `tessim validate` (which wraps the streams) reports a short schedule by what is wrong in it.

@@ -220,13 +220,23 @@ Json buildReport(const RunOutcome& o) {
         bool narrowed = false;
         for (const auto& s : o.info.spaces)
             narrowed = narrowed || (s.level == level && reached.count(s.id));
-        double bw = 0.0;
+        double bw = 0.0, writeBw = 0.0;
         for (const auto& s : o.info.spaces)
-            if (s.level == level && (narrowed ? reached.count(s.id) != 0 : true))
+            if (s.level == level && (narrowed ? reached.count(s.id) != 0 : true)) {
                 bw += s.peakBandwidth;
-        bandwidth[level] = bw > 0 ? static_cast<double>(bytes) / bw : 0.0;
+                writeBw += s.peakWriteBandwidth > 0 ? s.peakWriteBandwidth : s.peakBandwidth;
+            }
+        // The bytes it must write take the level at its store rate, the rest at its peak (they
+        // share its ports).
+        const auto w = o.compulsoryWrite.find(level);
+        const double written =
+            w == o.compulsoryWrite.end() ? 0.0 : static_cast<double>(std::min(w->second, bytes));
+        const double bound =
+            bw > 0 && writeBw > 0 ? (static_cast<double>(bytes) - written) / bw + written / writeBw : 0.0;
+        bandwidth[level] = bound;
         compulsory[level] = bytes;
-        levelPeak[level] = bw;
+        // The roofline's bandwidth: the rate the bound allows for this mix of reads and writes.
+        levelPeak[level] = bound > 0 ? static_cast<double>(bytes) / bound : 0.0;
     }
     bounds["bandwidth_s"] = bandwidth;
     bounds["compulsory_bytes"] = compulsory;

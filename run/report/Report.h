@@ -37,6 +37,7 @@ struct RunOutcome {
     std::uint64_t dirtyAtEndBytes = 0;
     Tick writebackAfterEnd = 0;
     std::map<std::string, std::uint64_t> compulsory;
+    std::map<std::string, std::uint64_t> compulsoryWrite;  // of `compulsory`, bytes written (where split)
     StatsTree stats;
     EnergyLedger energy;        // the whole run: the kernel and the write-back after it
     EnergyLedger kernelEnergy;  // the kernel window alone (up to kernelEnd)

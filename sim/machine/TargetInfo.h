@@ -18,15 +18,16 @@
 namespace tessim {
 
 struct MemorySpaceInfo {
-    std::string name;              // "sram", "ddr", "am", "l1_3", ...
-    std::uint8_t id = 0;           // Op::space
-    std::string level;             // traffic level in reports ("ddr", "sram", "l2", ...)
-    std::uint64_t size = 0;        // bytes (a cache: of the addresses it serves)
-    std::uint64_t cacheBytes = 0;  // a cache's capacity, what it holds at once (0: not a cache)
-    double peakBandwidth = 0.0;    // B/s, for bandwidth bounds (of one instance for a role)
-    std::string key;               // the YAML key it was declared under ("l1" for l1_3)
-    int cluster = -1;              // index into TargetInfo::clusters; −1: chip level
-    unsigned index = 0;            // instance index among its key's instances
+    std::string name;                 // "sram", "ddr", "am", "l1_3", ...
+    std::uint8_t id = 0;              // Op::space
+    std::string level;                // traffic level in reports ("ddr", "sram", "l2", ...)
+    std::uint64_t size = 0;           // bytes (a cache: of the addresses it serves)
+    std::uint64_t cacheBytes = 0;     // a cache's capacity, what it holds at once (0: not a cache)
+    double peakBandwidth = 0.0;       // B/s, for bandwidth bounds (of one instance for a role)
+    double peakWriteBandwidth = 0.0;  // B/s of the engines' stores (≤ peakBandwidth; a cache's store rate)
+    std::string key;                  // the YAML key it was declared under ("l1" for l1_3)
+    int cluster = -1;                 // index into TargetInfo::clusters; −1: chip level
+    unsigned index = 0;               // instance index among its key's instances
     // A DDR's burst: what a partly used burst still moves (0: accesses move exactly their bytes).
     std::uint64_t burstBytes = 0;
     // A role is the key of a replicated memory ("l1", "am"): each engine maps it to the instance

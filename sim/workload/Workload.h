@@ -69,6 +69,10 @@ public:
     virtual bool formsBundles() const { return false; }
     // Bytes that any schedule must move at each level (inputs read once, outputs written once).
     virtual std::map<std::string, std::uint64_t> compulsoryBytes() const = 0;
+    // Of those, the bytes it must write (outputs once): a level whose stores take its port longer
+    // than its reads (a cache's `store_bytes_per_cycle`) bounds them at its store rate. A level not
+    // named: not split (every byte at the level's peak, a looser bound).
+    virtual std::map<std::string, std::uint64_t> compulsoryWriteBytes() const { return {}; }
     // Bytes it must read that start in main memory, with every cache cold: each passes every level
     // behind a cache its ops address at least once, which gives those levels their bounds. 0 when
     // the workload does not say (no bound is derived for the levels behind).

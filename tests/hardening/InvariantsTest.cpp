@@ -584,6 +584,26 @@ TEST(Invariants, AnEmptyOrSmallerScheduleIsNotTimedAgainstTheWorkloadsBounds) {
     std::remove(empty.c_str());
     std::remove(emitted.c_str());
     std::remove(small.c_str());
+    // Reads cannot stand in for the writes a workload must make: a read of 8 KiB replayed as a
+    // copy of 4 KiB moves the copy's 8 KiB at the L1 but writes none of it (its L1 bound takes the
+    // written bytes at the cache's store rate).
+    const std::string reads = dir + "-reads.jsonl", readsEmitted = dir + "-reads-emitted.jsonl";
+    ASSERT_EQ(
+        runTessim("emit --target k1 --workload memread --set workload.bytes=8KiB > " + readsEmitted).status,
+        0);
+    ASSERT_EQ(std::system(("sed '1s/.*/{\"schema\":\"tessim.schedule\\/1\",\"target\":\"k1\"}/' " +
+                           readsEmitted + " > " + reads)
+                              .c_str()),
+              0);
+    const auto r =
+        runTessim("run --target k1 --workload memcpy --set workload.bytes=4KiB --schedule " + reads);
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find(reads + ": error: the schedule writes 0 B at l1, less than the 4096 B"),
+              std::string::npos)
+        << r.err;
+    std::remove(reads.c_str());
+    std::remove(readsEmitted.c_str());
 }
 
 }  // namespace

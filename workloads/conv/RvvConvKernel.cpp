@@ -358,6 +358,12 @@ public:
             bytes += p_.layerBytes(l);
         return {{p_.memory->level, bytes}};
     }
+    std::map<std::string, std::uint64_t> compulsoryWriteBytes() const override {
+        std::uint64_t bytes = 0;
+        for (const auto& l : p_.layers)
+            bytes += l.outputs() * p_.outElem(l);
+        return {{p_.memory->level, bytes}};
+    }
     std::uint64_t coldReadBytes() const override {
         std::uint64_t bytes = 0;
         for (const auto& l : p_.layers)

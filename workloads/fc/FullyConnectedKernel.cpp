@@ -57,6 +57,9 @@ public:
         return {{p_.memory->level,
                  (p_.batch * p_.in + p_.out * p_.in) * p_.elem() + p_.batch * p_.out * p_.yElem()}};
     }
+    std::map<std::string, std::uint64_t> compulsoryWriteBytes() const override {
+        return {{p_.memory->level, p_.batch * p_.out * p_.yElem()}};
+    }
     std::uint64_t coldReadBytes() const override { return (p_.batch * p_.in + p_.out * p_.in) * p_.elem(); }
     void initialise(FunctionalMemory& memory) override {
         if (p_.isInt8()) {

@@ -265,6 +265,10 @@ public:
     std::map<std::string, std::uint64_t> compulsoryBytes() const override {
         return {{p_.memory->level, p_.copies() ? 2 * p_.bytes : p_.bytes}};
     }
+    // memcpy and memset write their destination once; memread writes nothing.
+    std::map<std::string, std::uint64_t> compulsoryWriteBytes() const override {
+        return {{p_.memory->level, p_.onlyReads() ? 0 : p_.bytes}};
+    }
     // The source (memcpy) or the buffer (memread) comes from main memory once; memset reads nothing.
     std::uint64_t coldReadBytes() const override { return p_.copies() || p_.onlyReads() ? p_.bytes : 0; }
     void initialise(FunctionalMemory& memory) override {

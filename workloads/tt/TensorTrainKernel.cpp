@@ -99,6 +99,9 @@ public:
             bytes[p_.ddr->level] = inputs;
         return bytes;
     }
+    std::map<std::string, std::uint64_t> compulsoryWriteBytes() const override {
+        return {{p_.memory->level, p_.batch * p_.outSize() * kElem}};
+    }
     bool multiLayer() const override { return true; }
     nlohmann::ordered_json layers() const override {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();

@@ -226,6 +226,11 @@ public:
         std::uint64_t bytes = p_.kernel == "axpy" ? 3 * p_.n * elem : 2 * p_.n * elem + elem;
         return {{p_.cores[0].memory->level, bytes}};
     }
+    // axpy writes y, dot its one result.
+    std::map<std::string, std::uint64_t> compulsoryWriteBytes() const override {
+        const std::uint64_t elem = dtypeBytes(p_.dtype);
+        return {{p_.cores[0].memory->level, p_.kernel == "axpy" ? p_.n * elem : elem}};
+    }
     // x and y come from main memory once (a cached target's levels behind the L1).
     std::uint64_t coldReadBytes() const override { return 2 * p_.n * dtypeBytes(p_.dtype); }
     void initialise(FunctionalMemory& memory) override {
