@@ -11,6 +11,8 @@
            (its JSON instead of a results.csv), written to --file
   compare  the CSV of `tessim compare`: time per layer per chip (grouped bars, log axis) and each
            chip's total time and energy, written to --file
+  roofline  one `tessim run` report (its JSON): the compute roof, a bandwidth roof per level and the
+           run at each level's intensity, written to --file
 
 Called by `tessim plot` and `tessim sweep --plot`; runs with Debian's python3-matplotlib.
 Values with units ("256 KiB", "1.6 GHz", "12 ns") are placed by their numeric value and
@@ -373,23 +375,85 @@ def compare(plt, path, out_file):
         fail(f"cannot write {out_file}: {e.strerror}")
 
 
+def roofline(plt, path, out_file):
+    """The hierarchical roofline of one run (log-log): the compute roof, one roof per level at the
+    bandwidth its bound counts (a cache's: the instances the working cores reach, its writes at
+    its store rate), and the run's achieved rate at each level's intensity over its compulsory
+    bytes (filled) and over the bytes the level moved (open: how far traffic beyond the compulsory
+    pulls a level's point left)."""
+    import json
+    try:
+        with open(path) as f:
+            report = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"cannot read {path}: {e}")
+    try:
+        draw_roofline(plt, report, out_file)
+    except (KeyError, TypeError, ValueError) as e:
+        fail(f"{path} is not the JSON report of a `tessim run` with a roofline (at {e})")
+
+
+def draw_roofline(plt, report, out_file):
+    rf = report["roofline"]
+    peak, achieved = float(rf["peak_work_per_s"]), float(rf["achieved_work_per_s"])
+    levels = rf["levels"]
+    if not levels or peak <= 0 or achieved <= 0:
+        raise ValueError("roofline.levels")
+    xs = []
+    for lv in levels.values():
+        xs += [float(lv["intensity_work_per_byte"]), peak / float(lv["bandwidth_bytes_per_s"])]
+        if float(lv["moved_intensity_work_per_byte"]) > 0:
+            xs.append(float(lv["moved_intensity_work_per_byte"]))
+    lo, hi = min(xs) / 4, max(xs) * 4
+    grid = [lo * (hi / lo) ** (i / 200) for i in range(201)]
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    ax.axhline(peak, color="black", linestyle="--", linewidth=1, label=f"compute peak {peak:.3g}/s")
+    for i, (name, lv) in enumerate(levels.items()):
+        bw = float(lv["bandwidth_bytes_per_s"])
+        colour = f"C{i}"
+        ax.plot(grid, [min(peak, bw * x) for x in grid], color=colour,
+                label=f"{name}: {bw / 1e9:.4g} GB/s ({lv['limit']}-bound, "
+                      f"{100 * float(lv['fraction_of_attainable']):.1f} % of attainable)")
+        # Levels with the same compulsory bytes share a point: the later ones drawn smaller on top.
+        ax.plot([float(lv["intensity_work_per_byte"])], [achieved], "o", color=colour, markersize=max(4, 10 - 2 * i))
+        moved = float(lv["moved_intensity_work_per_byte"])
+        if moved > 0:
+            ax.plot([moved], [achieved], "o", markerfacecolor="none", markeredgecolor=colour, markersize=7)
+    ax.axhline(achieved, color="grey", linewidth=0.6, alpha=0.6)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("intensity (work per byte; filled: compulsory bytes, open: bytes moved)")
+    ax.set_ylabel("work per second (the engines' unit: FLOP or MAC)")
+    ax.grid(True, alpha=0.3, which="both")
+    ax.legend(fontsize=8, loc="lower right")
+    target = report.get("target", {}).get("name", "")
+    workload = report.get("workload", {}).get("name", "")
+    ax.set_title(f"{target}: {workload}, {float(report['seconds']) * 1e6:.4g} us, "
+                 f"achieved {achieved:.3g}/s")
+    fig.tight_layout()
+    try:
+        fig.savefig(out_file, dpi=120, bbox_inches="tight")
+    except OSError as e:
+        fail(f"cannot write {out_file}: {e.strerror}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", help="results.csv of a tessim sweep (cache-probe: its JSON)")
+    parser.add_argument("results", help="results.csv of a tessim sweep (cache-probe, roofline: a JSON)")
     parser.add_argument("--kind", required=True,
-                        choices=["heatmap", "pareto", "lines", "cache-probe", "compare"])
+                        choices=["heatmap", "pareto", "lines", "cache-probe", "compare", "roofline"])
     parser.add_argument("--x", default="")
     parser.add_argument("--y", default=[], action="append",
                         help="y column (lines: repeat for one panel each)")
-    parser.add_argument("--file", default="", help="cache-probe, compare: the PNG to write")
+    parser.add_argument("--file", default="", help="cache-probe, compare, roofline: the PNG to write")
     parser.add_argument("--group", default="")
     parser.add_argument("--metric", default="")
     parser.add_argument("--out", default=".")
     args = parser.parse_args()
     args.y = [c for y in args.y for c in y.split(",") if c]
-    if args.kind in ("cache-probe", "compare") and not args.file:
+    if args.kind in ("cache-probe", "compare", "roofline") and not args.file:
         fail(f"--kind {args.kind} needs --file")
-    if args.kind not in ("cache-probe", "compare") and (not args.x or not args.y):
+    if args.kind not in ("cache-probe", "compare", "roofline") and (not args.x or not args.y):
         fail(f"--kind {args.kind} needs --x and --y")
     if args.kind == "heatmap" and not args.metric:
         fail("--kind heatmap needs --metric")
@@ -407,6 +471,9 @@ def main():
         return
     if args.kind == "compare":
         compare(plt, args.results, args.file)
+        return
+    if args.kind == "roofline":
+        roofline(plt, args.results, args.file)
         return
     rows = load(args.results, [args.x, *args.y, args.group, args.metric])
     if not rows:

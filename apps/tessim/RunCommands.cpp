@@ -1,4 +1,5 @@
 // `tessim run` and `tessim emit`: one simulation, report or schedule to stdout (and --out).
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "run/pipeline/Simulation.h"
 #include "run/report/Report.h"
 #include "run/report/ScaleSimReport.h"
+#include "run/sweep/PlotScript.h"
 #include "sim/config/ConfigError.h"
 
 namespace tessim::cli {
@@ -21,6 +23,7 @@ struct RunOptions {
     std::string format = "json";
     std::string outDir;
     std::string reportFile;  // --report (program runs: the report's place, stdout being the program's)
+    std::string plot;        // --plot: the roofline per level, as a PNG
 };
 
 void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
@@ -61,6 +64,9 @@ void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
                       "also execute on real values and check against a reference");
         sub->add_option("--schedule", o.request.scheduleFile,
                         "replay a JSON Lines schedule instead of generating one");
+        sub->add_option("--plot", o.plot,
+                        "also draw the report's roofline (the compute roof, one bandwidth roof per level, "
+                        "the run at each level) into this PNG");
     }
     sub->add_option("--out", o.outDir, "also write the output into this directory")
         ->check(CLI::Validator(
@@ -77,6 +83,21 @@ void writeFile(const std::string& dir, const std::string& name, const std::strin
     out << text;
     if (!out)
         throw std::runtime_error("cannot write '" + path + "'");
+}
+
+// The report's roofline through the plot script (which reads the report's JSON from a file of
+// this process's own). False: the script failed and said why on stderr.
+bool drawRoofline(const nlohmann::ordered_json& report, const std::string& png) {
+    if (!report.contains("roofline") || report["roofline"]["levels"].empty())
+        throw std::runtime_error("--plot: the run has no roofline to draw (it did no work in FLOP or MAC, or "
+                                 "the workload names no bytes it must move): leave --plot out");
+    const std::string json =
+        (std::filesystem::temp_directory_path() / ("tessim-roofline-" + std::to_string(::getpid()) + ".json"))
+            .string();
+    std::ofstream(json) << report.dump();
+    const int rc = sweep::runPlotScript({json, "--kind", "roofline", "--file", png}, std::cerr);
+    std::remove(json.c_str());
+    return rc == 0;
 }
 
 }  // namespace
@@ -105,6 +126,11 @@ void addRunCommands(CLI::App& app) {
                 report["layers"] = scaleSimLayers(report, request.traceFile);
                 if (!tempTrace.empty())
                     std::filesystem::remove(tempTrace);
+            }
+            // The plot first: a plot that cannot be drawn is exit 2 with nothing on stdout or in files.
+            if (!run->plot.empty() && !drawRoofline(report, run->plot)) {
+                commandExitCode() = 2;
+                return;
             }
             std::string text;
             std::string file;

@@ -209,6 +209,9 @@ Json explainTarget(const std::string& targetName, const std::vector<std::string>
         } else {
             j["size_bytes"] = s.size;
             j["peak_bandwidth_bytes_per_s"] = s.peakBandwidth;
+            // Where the engines' stores take the memory longer than reads (a cache's store rate).
+            if (s.peakWriteBandwidth > 0.0 && s.peakWriteBandwidth < s.peakBandwidth)
+                j["peak_store_bandwidth_bytes_per_s"] = s.peakWriteBandwidth;
             j["cluster"] = s.cluster >= 0 ? Json(info.clusters[s.cluster].name) : Json(nullptr);
             bandwidthByLevel[s.level] += s.peakBandwidth;
             if (s.peakBandwidth <= 0.0)

@@ -4,6 +4,12 @@
 // cache level's bound counts only the instances the working cores reach.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "common/ProcessRunner.h"
@@ -78,6 +84,37 @@ TEST(LevelBounds, WrittenBytesAreBoundedAtTheCachesStoreRate) {
         run("--target k1 --workload memset --set workload.bytes=16KiB --set plan.lmul=8 "
             "--set target.cluster.l1.store_bytes_per_cycle=0 --plan single-thread");
     EXPECT_DOUBLE_EQ(flat["bounds"]["bandwidth_s"]["l1"].get<double>(), (16 << 10) / (64 * 1.6e9));
+}
+
+// `tessim run --plot FILE.png` draws the report's roofline (a roof per level, the run at each);
+// a run without one (memset does no FLOP) or a PNG that cannot be written is exit 2 with nothing
+// on stdout and no report written.
+TEST(LevelBounds, RunDrawsItsRooflineOrExitsTwoWithNothingOnStdout) {
+    if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "no matplotlib for /usr/bin/python3";
+    const std::string png = "/tmp/tessim-roofline-" + std::to_string(::getpid()) + ".png";
+    const test::ProcessResult drawn = test::runTessim("run --target k1 --workload fc --plot " + png);
+    EXPECT_EQ(drawn.exitCode, 0) << drawn.err;
+    EXPECT_NE(drawn.out.find("\"roofline\""), std::string::npos);
+    std::ifstream in(png, std::ios::binary);
+    char magic[4] = {};
+    in.read(magic, 4);
+    EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+    std::remove(png.c_str());
+    const std::string report = "/tmp/tessim-roofline-" + std::to_string(::getpid()) + ".json";
+    const test::ProcessResult none =
+        test::runTessim("run --target k1 --workload memset --plot " + png + " --report " + report);
+    EXPECT_EQ(none.exitCode, 2);
+    EXPECT_TRUE(none.out.empty()) << none.out;
+    EXPECT_NE(none.err.find("error: --plot: the run has no roofline to draw"), std::string::npos) << none.err;
+    EXPECT_FALSE(std::ifstream(report).good()) << "no report after a refused plot";
+    EXPECT_FALSE(std::ifstream(png).good());
+    const test::ProcessResult unwritable =
+        test::runTessim("run --target k1 --workload fc --plot /nonexistent-dir/x.png");
+    EXPECT_EQ(unwritable.exitCode, 2);
+    EXPECT_TRUE(unwritable.out.empty()) << unwritable.out;
+    EXPECT_NE(unwritable.err.find("cannot write /nonexistent-dir/x.png"), std::string::npos)
+        << unwritable.err;
 }
 
 }  // namespace
