@@ -272,19 +272,25 @@ def size_label(b):
     return f"{b} B"
 
 
-def cache_probe(plt, path, out_file):
-    """Two panels over working-set size (log 2): load-to-use latency, on which the L1, L2 and
-    DDR plateaus show, and read / write / copy bandwidth per thread count."""
+def draw_json(plt, path, out_file, draw, what):
+    """Draws the JSON at `path` with draw(plt, data, out_file); a JSON of another shape is one
+    error line saying what it should have been."""
     import json
     try:
         with open(path) as f:
-            probe = json.load(f)
+            data = json.load(f)
     except (OSError, ValueError) as e:
         fail(f"cannot read {path}: {e}")
     try:
-        draw_cache_probe(plt, probe, out_file)
-    except (KeyError, TypeError, IndexError) as e:
-        fail(f"{path} is not the JSON of `tessim probe cache --curves` (at {e})")
+        draw(plt, data, out_file)
+    except (KeyError, TypeError, IndexError, ValueError) as e:
+        fail(f"{path} is not {what} (at {e})")
+
+
+def cache_probe(plt, path, out_file):
+    """Two panels over working-set size (log 2): load-to-use latency, on which the L1, L2 and
+    DDR plateaus show, and read / write / copy bandwidth per thread count."""
+    draw_json(plt, path, out_file, draw_cache_probe, "the JSON of `tessim probe cache --curves`")
 
 
 def draw_cache_probe(plt, probe, out_file):
@@ -381,16 +387,7 @@ def roofline(plt, path, out_file):
     its store rate), and the run's achieved rate at each level's intensity over its compulsory
     bytes (filled) and over the bytes the level moved (open: how far traffic beyond the compulsory
     pulls a level's point left)."""
-    import json
-    try:
-        with open(path) as f:
-            report = json.load(f)
-    except (OSError, ValueError) as e:
-        fail(f"cannot read {path}: {e}")
-    try:
-        draw_roofline(plt, report, out_file)
-    except (KeyError, TypeError, ValueError) as e:
-        fail(f"{path} is not the JSON report of a `tessim run` with a roofline (at {e})")
+    draw_json(plt, path, out_file, draw_roofline, "the JSON report of a `tessim run` with a roofline")
 
 
 def draw_roofline(plt, report, out_file):
