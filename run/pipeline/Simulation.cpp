@@ -245,19 +245,51 @@ nlohmann::ordered_json layerResults(nlohmann::ordered_json layers, ConfiguredTar
 
 // The bytes a workload must read from main memory pass every level behind the caches its ops
 // address (the caches start cold): each such level gets at least that many compulsory bytes, so
-// cached targets have an L2 and a DDR bound beside the L1's.
-void addLevelsBehindCaches(const TargetInfo& info, std::uint64_t coldRead,
-                           std::map<std::string, std::uint64_t>& compulsory) {
-    if (coldRead == 0)
-        return;
-    std::set<std::string> behind;
-    for (const auto& [level, bytes] : compulsory)
+// cached targets have an L2 and a DDR bound beside the L1's. What it must write and the caches in
+// front of a level cannot hold (the instances the run reached: a thread's own L1, its cluster's
+// L2) must be written into that level before the kernel ends, and adds to its compulsory bytes.
+void addLevelsBehindCaches(const TargetInfo& info, const std::set<std::uint8_t>& reached,
+                           std::uint64_t coldRead, std::map<std::string, std::uint64_t>& compulsory,
+                           std::map<std::string, std::uint64_t>& compulsoryWrite) {
+    const std::map<std::string, std::uint64_t> own = compulsory, ownWrite = compulsoryWrite;
+    for (const auto& [level, bytes] : own) {
+        const auto w = ownWrite.find(level);
+        const std::uint64_t written = w == ownWrite.end() ? 0 : std::min(w->second, bytes);
+        if (coldRead == 0 && written == 0)
+            continue;
+        // The level's instances the run reached (all of them where it reached none).
+        std::set<int> front;
         for (const MemorySpaceInfo& s : info.spaces)
-            for (int n = s.level == level ? s.next : -1; n >= 0;
-                 n = info.spaces[static_cast<std::size_t>(n)].next)
-                behind.insert(info.spaces[static_cast<std::size_t>(n)].level);
-    for (const std::string& level : behind)
-        compulsory[level] = std::max(compulsory[level], coldRead);
+            if (s.level == level && s.next >= 0 && reached.count(s.id))
+                front.insert(s.id);
+        if (front.empty())
+            for (const MemorySpaceInfo& s : info.spaces)
+                if (s.level == level && s.next >= 0)
+                    front.insert(s.id);
+        std::uint64_t held = 0;  // bytes the caches in front can hold
+        for (int hops = 0; !front.empty() && hops < 16; ++hops) {
+            std::set<int> next;
+            for (int id : front) {
+                const MemorySpaceInfo& s = info.spaces[static_cast<std::size_t>(id)];
+                held += s.cacheBytes;
+                if (s.next >= 0)
+                    next.insert(s.next);
+            }
+            if (next.empty())
+                break;
+            const std::string& behind = info.spaces[static_cast<std::size_t>(*next.begin())].level;
+            const std::uint64_t overflow = written > held ? written - held : 0;
+            if (coldRead + overflow > 0)
+                compulsory[behind] = std::max(compulsory[behind], coldRead + overflow);
+            if (overflow > 0)
+                compulsoryWrite[behind] = std::max(compulsoryWrite[behind], overflow);
+            // Only caches pass on what they cannot hold.
+            front.clear();
+            for (int id : next)
+                if (info.spaces[static_cast<std::size_t>(id)].cacheBytes > 0)
+                    front.insert(id);
+        }
+    }
 }
 
 // A replayed schedule is reported against the workload's bounds only if it does that workload:
@@ -440,7 +472,8 @@ nlohmann::ordered_json runSimulation(const RunRequest& request) {
     if (e.workload) {
         outcome.compulsory = e.workload->compulsoryBytes();
         outcome.compulsoryWrite = e.workload->compulsoryWriteBytes();
-        addLevelsBehindCaches(outcome.info, e.workload->coldReadBytes(), outcome.compulsory);
+        addLevelsBehindCaches(outcome.info, cachesReached(outcome), e.workload->coldReadBytes(),
+                              outcome.compulsory, outcome.compulsoryWrite);
     }
     // `tessim validate` (which wraps the streams) reports a short schedule by what is wrong in it.
     if (!request.scheduleFile.empty() && e.workload && !request.wrapStream)

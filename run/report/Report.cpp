@@ -13,10 +13,6 @@ namespace tessim {
 
 using Json = nlohmann::ordered_json;
 
-namespace {
-
-// Per initiator (engine, DMA channel): bytes it moved at each memory level and the time its
-// accesses queued there, summed over the level's memories, from `<memory>.by_initiator` stats.
 // The cache instances the engines that worked reach: the concrete memories of their `memories`
 // (a role resolved to the engine's own instance) that forward misses (`next`), and the caches
 // behind those.
@@ -43,6 +39,10 @@ std::set<std::uint8_t> cachesReached(const RunOutcome& o) {
     return reached;
 }
 
+namespace {
+
+// Per initiator (engine, DMA channel): bytes it moved at each memory level and the time its
+// accesses queued there, summed over the level's memories, from `<memory>.by_initiator` stats.
 Json initiatorsSection(const RunOutcome& o, const Json& stats) {
     Json out = Json::object();
     auto target = stats.find(o.info.name);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,9 @@ struct RunOutcome {
     nlohmann::ordered_json profile;       // a program's functions (array), or null: no `profile` key
 };
 
+// The cache instances the engines that worked reach (a thread's own L1, its cluster's L2): the
+// instances a cache level's bound counts.
+std::set<std::uint8_t> cachesReached(const RunOutcome& outcome);
 nlohmann::ordered_json buildReport(const RunOutcome& outcome);
 // Every top-level key a report can have (tessim.report/1); a test holds buildReport to it.
 const std::vector<std::string>& reportTopLevelKeys();
