@@ -484,10 +484,13 @@ std::string reportToMarkdown(const Json& r) {
                               f["instructions"].get<std::uint64_t>(), f["ipc"].get<double>(), reasons);
         }
     }
-    md << "\n## Bounds\n\n| bound | value |\n|---|---|\n";
-    md << fmt::format("| compute | {} |\n", humanSi(r["bounds"]["compute_s"].get<double>(), "s"));
+    // Each level's bound beside the bytes it divides: what the workload must move there.
+    md << "\n## Bounds\n\n| bound | value | bytes it must move |\n|---|---|---|\n";
+    md << fmt::format("| compute | {} | |\n", humanSi(r["bounds"]["compute_s"].get<double>(), "s"));
+    const auto& mustMove = r["bounds"]["compulsory_bytes"];
     for (auto it = r["bounds"]["bandwidth_s"].begin(); it != r["bounds"]["bandwidth_s"].end(); ++it)
-        md << fmt::format("| {} bandwidth | {} |\n", it.key(), humanSi(it.value().get<double>(), "s"));
+        md << fmt::format("| {} bandwidth | {} | {} |\n", it.key(), humanSi(it.value().get<double>(), "s"),
+                          mustMove.contains(it.key()) ? humanBytes(mustMove[it.key()].get<double>()) : "");
     if (r.contains("roofline")) {
         const auto& rf = r["roofline"];
         md << fmt::format("\n## Roofline (peak {}, achieved {})\n\n",
