@@ -1,11 +1,6 @@
 // `tessim compare --workload MODEL [--targets k1,ftm2000,npu] [--set [TARGET:]key=value]...
 // [--jobs N] [--format md|json|csv] [--plot FILE.png]`: one model on several chips side by side
 // (analysis/compare/ChipComparison.h). Exit 0 when at least one chip runs it, 2 otherwise.
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -66,18 +61,11 @@ void addCompareCommand(CLI::App& app) {
             o->request.jobs = o->jobs ? o->jobs : static_cast<unsigned>(sweep::availableCores());
             const auto c = compareChips(o->request);
             // The plot first: a plot that cannot be drawn is exit 2 with nothing on stdout.
-            if (!o->plot.empty()) {
-                // The script reads the CSV form, from a file of this process's own.
-                const std::string csv = (std::filesystem::temp_directory_path() /
-                                         ("tessim-compare-" + std::to_string(::getpid()) + ".csv"))
-                                            .string();
-                std::ofstream(csv) << comparisonCsv(c);
-                const int rc = sweep::runPlotScript({csv, "--kind", "compare", "--file", o->plot}, std::cerr);
-                std::remove(csv.c_str());
-                if (rc != 0) {
-                    commandExitCode() = 2;
-                    return;
-                }
+            // The script reads the CSV form.
+            if (!o->plot.empty() &&
+                sweep::drawPlot("compare", comparisonCsv(c), ".csv", o->plot, std::cerr) != 0) {
+                commandExitCode() = 2;
+                return;
             }
             if (o->format == "json")
                 std::cout << c.dump(2) << '\n';

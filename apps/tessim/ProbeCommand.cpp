@@ -4,8 +4,6 @@
 // --curves`: latency and bandwidth against working-set size as core0 sees them
 // (run/pipeline/CacheCurveProbe).
 #include <cmath>
-#include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -135,15 +133,7 @@ void runCurves(const ProbeRequest& p) {
     std::cout << out.dump(2) << '\n' << std::flush;
     if (p.plotFile.empty())
         return;
-    const std::string data = p.plotFile + ".json";
-    {
-        std::ofstream f(data);
-        f << out.dump() << '\n';
-        if (!f)
-            throw std::runtime_error("cannot write " + data);
-    }
-    const int rc = sweep::runPlotScript({data, "--kind", "cache-probe", "--file", p.plotFile}, std::cerr);
-    std::remove(data.c_str());
+    const int rc = sweep::drawPlot("cache-probe", out.dump() + "\n", ".json", p.plotFile, std::cerr);
     if (rc != 0)
         throw std::runtime_error("the plot script failed (exit " + std::to_string(rc) + ")");
 }

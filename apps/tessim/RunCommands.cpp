@@ -1,5 +1,4 @@
 // `tessim run` and `tessim emit`: one simulation, report or schedule to stdout (and --out).
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -85,19 +84,13 @@ void writeFile(const std::string& dir, const std::string& name, const std::strin
         throw std::runtime_error("cannot write '" + path + "'");
 }
 
-// The report's roofline through the plot script (which reads the report's JSON from a file of
-// this process's own). False: the script failed and said why on stderr.
+// The report's roofline through the plot script (which reads the report's JSON). False: the
+// script failed and said why on stderr.
 bool drawRoofline(const nlohmann::ordered_json& report, const std::string& png) {
     if (!report.contains("roofline") || report["roofline"]["levels"].empty())
         throw std::runtime_error("--plot: the run has no roofline to draw (it did no work in FLOP or MAC, or "
                                  "the workload names no bytes it must move): leave --plot out");
-    const std::string json =
-        (std::filesystem::temp_directory_path() / ("tessim-roofline-" + std::to_string(::getpid()) + ".json"))
-            .string();
-    std::ofstream(json) << report.dump();
-    const int rc = sweep::runPlotScript({json, "--kind", "roofline", "--file", png}, std::cerr);
-    std::remove(json.c_str());
-    return rc == 0;
+    return sweep::drawPlot("roofline", report.dump(), ".json", png, std::cerr) == 0;
 }
 
 }  // namespace

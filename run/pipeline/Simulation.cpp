@@ -257,15 +257,11 @@ void addLevelsBehindCaches(const TargetInfo& info, const std::set<std::uint8_t>&
         const std::uint64_t written = w == ownWrite.end() ? 0 : std::min(w->second, bytes);
         if (coldRead == 0 && written == 0)
             continue;
-        // The level's instances the run reached (all of them where it reached none).
+        // The level's caches the run reached (all of them where it reached none).
         std::set<int> front;
-        for (const MemorySpaceInfo& s : info.spaces)
-            if (s.level == level && s.next >= 0 && reached.count(s.id))
-                front.insert(s.id);
-        if (front.empty())
-            for (const MemorySpaceInfo& s : info.spaces)
-                if (s.level == level && s.next >= 0)
-                    front.insert(s.id);
+        for (const MemorySpaceInfo* s : levelInstances(info, reached, level))
+            if (s->next >= 0)
+                front.insert(s->id);
         std::uint64_t held = 0;  // bytes the caches in front can hold
         for (int hops = 0; !front.empty() && hops < 16; ++hops) {
             std::set<int> next;
@@ -295,6 +291,14 @@ void addLevelsBehindCaches(const TargetInfo& info, const std::set<std::uint8_t>&
 // A replayed schedule is reported against the workload's bounds only if it does that workload:
 // an empty schedule, or one for a smaller shape, would beat them.
 void checkScheduleMovesCompulsoryBytes(const std::string& schedule, const RunOutcome& outcome) {
+    auto tooFew = [&](const char* verb, std::uint64_t done, const std::string& level, std::uint64_t must) {
+        return config::ConfigError(
+            {schedule, 0, 0}, "",
+            fmt::format("the schedule {}s {} B at {}, less than the {} B the workload '{}' must {} there at "
+                        "least: it is not a schedule of this workload (empty, or for another shape), and its "
+                        "time would beat the workload's bounds",
+                        verb, done, level, must, outcome.workloadName, verb));
+    };
     for (const auto& [level, bytes] : outcome.compulsory) {
         std::uint64_t moved = 0, written = 0;
         for (const auto& t : outcome.traffic)
@@ -303,20 +307,10 @@ void checkScheduleMovesCompulsoryBytes(const std::string& schedule, const RunOut
                 written += t.usefulWrite;
             }
         if (moved < bytes)
-            throw config::ConfigError(
-                {schedule, 0, 0}, "",
-                fmt::format("the schedule moves {} B at {}, less than the {} B the workload '{}' must move "
-                            "there at least: it is not a schedule of this workload (empty, or for another "
-                            "shape), and its time would beat the workload's bounds",
-                            moved, level, bytes, outcome.workloadName));
+            throw tooFew("move", moved, level, bytes);
         const auto mustWrite = outcome.compulsoryWrite.find(level);
         if (mustWrite != outcome.compulsoryWrite.end() && written < std::min(mustWrite->second, bytes))
-            throw config::ConfigError(
-                {schedule, 0, 0}, "",
-                fmt::format("the schedule writes {} B at {}, less than the {} B the workload '{}' must write "
-                            "there at least: it is not a schedule of this workload (empty, or for another "
-                            "shape), and its time would beat the workload's bounds",
-                            written, level, mustWrite->second, outcome.workloadName));
+            throw tooFew("write", written, level, mustWrite->second);
     }
 }
 

@@ -39,6 +39,18 @@ std::set<std::uint8_t> cachesReached(const RunOutcome& o) {
     return reached;
 }
 
+std::vector<const MemorySpaceInfo*>
+levelInstances(const TargetInfo& info, const std::set<std::uint8_t>& reached, const std::string& level) {
+    std::vector<const MemorySpaceInfo*> narrowed, all;
+    for (const auto& s : info.spaces)
+        if (s.level == level) {
+            all.push_back(&s);
+            if (reached.count(s.id))
+                narrowed.push_back(&s);
+        }
+    return narrowed.empty() ? all : narrowed;
+}
+
 namespace {
 
 // Per initiator (engine, DMA channel): bytes it moved at each memory level and the time its
@@ -217,15 +229,11 @@ Json buildReport(const RunOutcome& o) {
     for (const auto& [level, bytes] : o.compulsory) {
         // A cache level counts the instances the working engines reach (a thread's own L1, its
         // cluster's L2); any other level all of its instances.
-        bool narrowed = false;
-        for (const auto& s : o.info.spaces)
-            narrowed = narrowed || (s.level == level && reached.count(s.id));
         double bw = 0.0, writeBw = 0.0;
-        for (const auto& s : o.info.spaces)
-            if (s.level == level && (narrowed ? reached.count(s.id) != 0 : true)) {
-                bw += s.peakBandwidth;
-                writeBw += s.peakWriteBandwidth > 0 ? s.peakWriteBandwidth : s.peakBandwidth;
-            }
+        for (const MemorySpaceInfo* s : levelInstances(o.info, reached, level)) {
+            bw += s->peakBandwidth;
+            writeBw += s->peakWriteBandwidth > 0 ? s->peakWriteBandwidth : s->peakBandwidth;
+        }
         // The bytes it must write take the level at its store rate, the rest at its peak (they
         // share its ports).
         const auto w = o.compulsoryWrite.find(level);

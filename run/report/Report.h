@@ -51,6 +51,10 @@ struct RunOutcome {
 // The cache instances the engines that worked reach (a thread's own L1, its cluster's L2): the
 // instances a cache level's bound counts.
 std::set<std::uint8_t> cachesReached(const RunOutcome& outcome);
+// The memories of `level` a bound counts: those in `reached` where the run reached any (a cache
+// level), else all of them.
+std::vector<const MemorySpaceInfo*>
+levelInstances(const TargetInfo& info, const std::set<std::uint8_t>& reached, const std::string& level);
 nlohmann::ordered_json buildReport(const RunOutcome& outcome);
 // Every top-level key a report can have (tessim.report/1); a test holds buildReport to it.
 const std::vector<std::string>& reportTopLevelKeys();

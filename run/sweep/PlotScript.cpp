@@ -1,8 +1,11 @@
 #include "run/sweep/PlotScript.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include <spawn.h>
@@ -17,6 +20,24 @@ std::string plotScriptPath() {
     if (const char* path = std::getenv("TESSIM_PLOT_SCRIPT"); path && *path)
         return path;
     return std::string(TESSIM_CONFIG_DIR) + "/../analysis/plots/tessim_plot.py";
+}
+
+int drawPlot(const std::string& kind, const std::string& data, const std::string& extension,
+             const std::string& png, std::ostream& err) {
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("tessim-" + kind + "-" + std::to_string(::getpid()) + extension))
+                                 .string();
+    {
+        std::ofstream f(path);
+        f << data;
+        if (!f) {
+            err << "error: cannot write " << path << '\n';
+            return 2;
+        }
+    }
+    const int rc = runPlotScript({path, "--kind", kind, "--file", png}, err);
+    std::remove(path.c_str());
+    return rc;
 }
 
 std::vector<std::string> plotScriptArguments(const std::string& resultsCsv, const PlotRequest& plot,

@@ -21,4 +21,10 @@ std::vector<std::string> plotScriptArguments(const std::string& resultsCsv, cons
 /// the script cannot be started.
 int runPlotScript(const std::vector<std::string>& args, std::ostream& err);
 
+/// One plot of `kind` into `png` from `data` (the text the script reads: a CSV or a JSON, in a
+/// temporary file of this process's own, `extension` its suffix, removed afterwards). Returns the
+/// script's exit status; 2 with a message on `err` when the file cannot be written.
+int drawPlot(const std::string& kind, const std::string& data, const std::string& extension,
+             const std::string& png, std::ostream& err);
+
 }  // namespace tessim::sweep
