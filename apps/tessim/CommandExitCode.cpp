@@ -13,6 +13,14 @@ int& commandExitCode() {
     return code;
 }
 
+CLI::Validator nonEmptyPath(const std::string& what) {
+    return CLI::Validator(
+        [what](std::string& path) {
+            return path.empty() ? "a " + what + ", not an empty path" : std::string();
+        },
+        "PATH");
+}
+
 CLI::Validator positiveSeconds() {
     return CLI::Validator(
         [](std::string& text) -> std::string {

@@ -18,6 +18,8 @@ void runGuarded(const std::function<void()>& body);
 
 // --timeout's check: a positive, finite number of seconds (NaN and infinity would mean no limit).
 CLI::Validator positiveSeconds();
+// A file or directory option's check: an empty path is refused (it would silently mean "none").
+CLI::Validator nonEmptyPath(const std::string& what);
 
 void addRunCommands(CLI::App& app);       // run, emit
 void addValidateCommand(CLI::App& app);   // schedule checks

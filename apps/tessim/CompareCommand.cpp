@@ -49,7 +49,8 @@ void addCompareCommand(CLI::App& app) {
                     "seconds each chip's run may take (default: no limit)")
         ->check(positiveSeconds());
     sub->add_option("--plot", o->plot,
-                    "also draw time per layer per chip and each chip's total time and energy into this PNG");
+                    "also draw time per layer per chip and each chip's total time and energy into this PNG")
+        ->check(nonEmptyPath("PNG file"));
     sub->add_option("--format", o->format, "md (default), json or csv")
         ->check(CLI::IsMember({"md", "json", "csv"}));
     sub->callback([o] {

@@ -65,14 +65,11 @@ void addRunOptions(CLI::App* sub, RunOptions& o, bool withFormat) {
                         "replay a JSON Lines schedule instead of generating one");
         sub->add_option("--plot", o.plot,
                         "also draw the report's roofline (the compute roof, one bandwidth roof per level, "
-                        "the run at each level) into this PNG");
+                        "the run at each level) into this PNG")
+            ->check(nonEmptyPath("PNG file"));
     }
     sub->add_option("--out", o.outDir, "also write the output into this directory")
-        ->check(CLI::Validator(
-            [](std::string& dir) {
-                return dir.empty() ? std::string("a directory, not an empty path") : std::string();
-            },
-            "DIR"));
+        ->check(nonEmptyPath("directory"));
 }
 
 void writeFile(const std::string& dir, const std::string& name, const std::string& text) {

@@ -31,6 +31,9 @@ TEST(CommandLineLimits, AReportThatCannotBeWrittenFailsTheRun) {
 TEST(CommandLineLimits, ImpossibleFlagValuesAreRefusedAtTheFlag) {
     expectArgsRefused("run --target minimal --workload axpy --out ''",
                       "--out: a directory, not an empty path");
+    expectArgsRefused("run --target k1 --workload fc --plot ''", "--plot: a PNG file, not an empty path");
+    expectArgsRefused("compare --workload resnet18-layer1 --targets k1 --plot ''",
+                      "--plot: a PNG file, not an empty path");
     expectArgsRefused("bench --case fma-independent --ops 0", "--ops");
     for (const char* rate : {"nan", "inf", "1e-9", "1e13", "0", "-5"})
         expectArgsRefused(std::string("probe ddr --target k1 --pattern seq --rate ") + rate, "--rate");
