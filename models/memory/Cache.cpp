@@ -49,6 +49,7 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     }
     c.ports = r.get<unsigned>("ports", 1u, Range<unsigned>{1, 64});
     c.portCycles = readCycles(r, "port_occupancy", c.clock, 1);
+    c.fillCycles = readCycles(r, "fill_occupancy", c.clock, 0);
     if (c.portCycles == 0)
         r.fail("port_occupancy", "a line look-up holds its port for one cycle at least");
     const auto granule =
@@ -113,7 +114,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
       tags_(config.sets(), config.ways, config.policy, config.seed), mshrs_(config.mshrs),
       writebackBuffer_(config.writebackBuffer), ports_(config.ports),
       hitTicks_(config.clock.at(config.hitCycles)), portTicks_(config.clock.at(config.portCycles)),
-      edges_(config.clock.period) {
+      fillTicks_(config.clock.at(config.fillCycles)), edges_(config.clock.period) {
     lineShift_ = ceilLog2(config_.lineBytes);
     // Whole cycles (the port's clock), one figure per count of bytes a store writes into a line.
     if (config.storeBytesPerCycle > 0) {
@@ -266,6 +267,19 @@ void Cache::waitUntil(Tick at, std::uint16_t initiator) {
     ++waitsInTransport_;
 }
 
+// A line filled from the next level is written into the array, and a dirty victim read out of it,
+// through a port: each holds one for `fill_occupancy` cycles (from the fill's arrival; from the
+// eviction), so the core's own look-ups wait behind them.
+void Cache::holdForFill(Tick at) {
+    if (fillTicks_ == 0)
+        return;
+    at = edges_.alignUp(at);
+    if (ports_.size() == 1)
+        ports_[0].reserve(at, fillTicks_);
+    else
+        reservePort(at, fillTicks_);
+}
+
 // A dirty victim leaves through the write-back buffer: an entry is held from when the line
 // enters it until the next level accepts the line, so a level below that cannot keep up (a full
 // DDR write queue) pushes back on the evicting access. Returns when the victim has left the way.
@@ -276,6 +290,7 @@ Tick Cache::evict(const CacheTags::Victim& victim, Tick at, std::uint16_t initia
     if (!victim.dirty)
         return at;
     ++writebacks_;
+    holdForFill(at);
     writebackBuffer_.forgetBefore(transportNow());
     const Tick enter = writebackBuffer_.start(at, lastWritebackHold_);
     if (enter > at)
@@ -410,6 +425,7 @@ Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16
     // the next level must see this fill at its time, before what others present meanwhile.
     const Tick fetched = sendNext(false, lineNumber << lineShift_, issue, initiator);
     Tick filled = std::max(fetched, evict(victim, issue, initiator));
+    holdForFill(filled);
     mshrs_.hold(start, filled);
     lastHold_ = filled - start;
     line.readyAt = filled;
@@ -471,6 +487,7 @@ void Cache::prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initia
         ++fills_;
         const Tick fetched = sendNext(false, candidate << lineShift_, at, initiator);  // first, as a miss's
         const Tick filled = std::max(fetched, evict(victim, at, initiator));
+        holdForFill(filled);
         mshrs_.hold(at, filled);
         line.readyAt = filled;
         line.missAt = at;

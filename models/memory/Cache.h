@@ -23,7 +23,8 @@
 // write_backs_touch (bool, default true: a write-back hit makes its line the most recent),
 // store_fills_at_lru (bool, default false: a line fetched for a store enters at the LRU position),
 // store_bytes_per_cycle (a core's stores enter the array at this rate; default 0: as any look-up),
-// port_occupancy (cycles a line look-up holds its port), write_granule, write_streaming,
+// port_occupancy (cycles a line look-up holds its port), fill_occupancy (cycles a fill or a dirty
+// victim's read-out holds one; default 0), write_granule, write_streaming,
 // clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, writeback_buffer
 // (entries for dirty victims on their way down; default 8), miss_lookahead (duration),
 // same_time_turns (bool, with miss_lookahead 0), next (memory name, wired
@@ -59,6 +60,9 @@ struct CacheConfig {
     unsigned writebackBuffer = 8;  // dirty lines on their way to the next level
     unsigned ports = 1;            // line look-ups at a time
     std::uint64_t portCycles = 1;  // cycles a line look-up holds its port (its data crossing it)
+    // Cycles a line filled from the next level holds a port while its data is written into the
+    // array, and a dirty victim while it is read out for its write-back. 0: neither holds one.
+    std::uint64_t fillCycles = 0;
     // Hardware prefetcher, trained on demand read misses and on reads that use a prefetched line:
     // next-line fetches the `degree` lines after the one read; stride fetches `degree` lines ahead along a
     // stride seen twice in a row within a 4 KiB region. A prefetch takes an MSHR free at its time or is
@@ -205,6 +209,8 @@ private:
     std::vector<ReservationTimeline> ports_;
     Tick hitTicks_;
     Tick portTicks_;  // how long a line look-up holds its port
+    Tick fillTicks_;  // how long a fill (or a victim's read-out) holds it
+    void holdForFill(Tick at);
     // How long a store of b bytes in a line holds it, [0, line]; empty: portTicks_ whatever its bytes.
     std::vector<Tick> storeHold_;
     ClockEdges edges_;

@@ -379,6 +379,32 @@ TEST(CacheWrites, StoresHoldThePortForTheirBytesAtStoreBytesPerCycle) {
     EXPECT_THROW(CacheBench("store_bytes_per_cycle: -1\n"), config::ConfigError);
 }
 
+TEST(Cache, AFillAndADirtyVictimsReadOutHoldThePortForFillOccupancy) {
+    for (const std::uint64_t cycles : {0u, 3u}) {
+        test::freshKernel();
+        CacheBench b(cycles == 0 ? "" : "fill_occupancy: 3\n");
+        test::elaborate();
+        b.probe.request(false, 0, 8, 0);  // line 0 present
+        // A miss: its line arrives at `filled`; a hit presented at the next edge (1 GHz) waits
+        // while the line is written in.
+        const Tick filled = b.probe.request(false, 8 * kLine, 8, kSpaced);
+        const Tick edge = (filled + 999) / 1000 * 1000;
+        EXPECT_EQ(b.probe.request(false, 0, 8, edge) - edge, cycles * 1000 + 2000) << cycles;
+        // Set 0 (128 sets of 4 ways) full of dirty lines: a read miss evicts the oldest, whose
+        // read-out holds the port from the end of the tag check (2 ns), delaying a hit then.
+        const Tick at = 10 * kSpaced;
+        for (std::uint64_t w = 1; w <= 4; ++w)
+            b.probe.request(true, w * 128 * kLine, kLine, at + w * kSpaced);
+        const Tick miss = 20 * kSpaced;
+        b.probe.request(false, 5 * 128 * kLine, 8, miss);
+        EXPECT_EQ(b.probe.request(false, 2 * 128 * kLine, 8, miss + 2000) - (miss + 2000),
+                  cycles * 1000 + 2000)
+            << cycles;
+    }
+    test::freshKernel();
+    EXPECT_THROW(CacheBench("fill_occupancy: -1\n"), config::ConfigError);
+}
+
 TEST(Cache, MshrsLimitOutstandingMisses) {
     test::freshKernel();
     CacheBench b("ports: 16\n");
