@@ -19,13 +19,15 @@ bar: 15 %).
 
   analysis/calibration/k1_memory_curves.py --tessim build/tessim [--kernel memcpy|memset]
       [--columns rvv_m8,rvv_m1] [--min 1000] [--max 67108864] [--points 16] [--warm-mib 0]
-      [--json] [--check]
+      [--json] [--check] [--plot FILE.png]
       [--target k1|VARIANT.yaml] [--set target.KEY=VALUE ...] [--program memory_rvv]
 
 --target and --set try a variant of the K1 model against the same curves (a what-if before a
 parameter changes in configs/targets/k1.yaml).
 
---check exits 1 unless every size of every column is within the tolerance.
+--check exits 1 unless every size of every column is within the tolerance. --plot draws each
+column's board and model curves with the tolerance band (analysis/plots/tessim_plot.py --kind
+calibration, python3-matplotlib).
 """
 import argparse
 import concurrent.futures
@@ -35,6 +37,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOARD = os.path.join(ROOT, "docs", "sources", "k1-board")
@@ -97,6 +100,17 @@ def model_rate(tessim, target, kernel, size, lmul, sets, warm_mib):
     return extra * size / max(1, more - once)
 
 
+def draw(kernel, summary, png):
+    """Draws the curves into `png` through tessim_plot.py; its exit status (0: written)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        json.dump({"kernel": kernel, "columns": summary}, f)
+        f.flush()
+        # The interpreter tessim's own plots use: Debian's, which has python3-matplotlib.
+        python = os.environ.get("TESSIM_PYTHON") or "/usr/bin/python3"
+        return subprocess.run([python, os.path.join(ROOT, "analysis", "plots", "tessim_plot.py"), f.name,
+                               "--kind", "calibration", "--file", png]).returncode
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tessim", default=os.path.join(ROOT, "build", "tessim"))
@@ -118,7 +132,14 @@ def main():
                     help="passed to every run as --set (a what-if: target.cluster.l1.prefetcher.kind=stride)")
     ap.add_argument("--json", action="store_true", help="the figures as JSON")
     ap.add_argument("--check", action="store_true", help="exit 1 unless every size is within the tolerance")
+    ap.add_argument("--plot", metavar="FILE.png", help="draw the board's and the model's curves, one panel a column")
     args = ap.parse_args()
+    if args.plot is not None:
+        folder = os.path.dirname(os.path.abspath(args.plot)) if args.plot else ""
+        if not args.plot or not os.path.isdir(folder):
+            print(f"error: --plot: {'a file name is needed' if not args.plot else 'no folder ' + folder}",
+                  file=sys.stderr)
+            return 2
     if args.points < 1:
         sys.exit("--points: at least 1")
     if args.warm_mib < 0:
@@ -157,6 +178,13 @@ def main():
                       "mean_abs_error": sum(abs(e) for e in errors) / len(errors),
                       "points": [{"bytes": s, "board": b, "model": r, "error": e}
                                  for (s, b, r), e in zip(rows, errors)]}
+    # Drawn before anything is printed: a plot that fails leaves nothing on stdout.
+    if args.plot and draw(args.kernel, summary, args.plot):
+        return 2
+    for c in columns:
+        rows = [(p["bytes"], p["board"], p["model"]) for p in summary[c]["points"]]
+        errors = [p["error"] for p in summary[c]["points"]]
+        within = summary[c]["within"]
         if not args.json:
             print(f"{args.kernel} {c}: {within} of {len(rows)} sizes within {100 * args.tolerance:.0f} % "
                   f"(mean |error| {100 * summary[c]['mean_abs_error']:.1f} %)")

@@ -13,6 +13,8 @@
            chip's total time and energy, written to --file
   roofline  one `tessim run` report (its JSON): the compute roof, a bandwidth roof per level and the
            run at each level's intensity, written to --file
+  calibration  the JSON of analysis/calibration/k1_memory_curves.py: per board column the board's
+           and the model's bytes per cycle against the size, with the tolerance band, to --file
 
 Called by `tessim plot` and `tessim sweep --plot`; runs with Debian's python3-matplotlib.
 Values with units ("256 KiB", "1.6 GHz", "12 ns") are placed by their numeric value and
@@ -323,6 +325,59 @@ def draw_cache_probe(plt, probe, out_file):
     print(out_file, file=sys.stderr)  # stdout carries the probe's JSON
 
 
+def decimal_size(b):
+    """The board's sizes (1052 B … 64059557 B) in kB and MB, three digits."""
+    for scale, unit in ((1e6, "MB"), (1e3, "kB")):
+        if b >= scale:
+            return f"{b / scale:.3g} {unit}"
+    return f"{b} B"
+
+
+def calibration(plt, path, out_file):
+    """One panel per board column: the board's and the model's bytes per cycle over the size (log
+    2), the tolerance band around the board's, the count within it in the title."""
+    draw_json(plt, path, out_file, draw_calibration,
+              "the JSON of analysis/calibration/k1_memory_curves.py --json")
+
+
+def draw_calibration(plt, curves, out_file):
+    columns = list(curves["columns"].items())
+    if not columns:
+        raise ValueError("no columns")
+    fig, axes = plt.subplots(len(columns), 1, sharex=True, figsize=(7.5, 2.4 * len(columns) + 0.8),
+                             squeeze=False)
+    sizes = set()
+    for ax, (name, column) in zip(axes[:, 0], columns):
+        points, tol = column["points"], column["tolerance"]
+        x = [p["bytes"] for p in points]
+        board = [p["board"] for p in points]
+        sizes.update(x)
+        ax.fill_between(x, [b * (1 - tol) for b in board], [b * (1 + tol) for b in board], alpha=0.2,
+                        label=f"board ± {100 * tol:.0f} %")
+        ax.plot(x, board, marker="o", markersize=3, label="board")
+        ax.plot(x, [p["model"] for p in points], marker="s", markersize=3, label="model")
+        ax.set_ylabel("B/cycle")
+        ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+        ax.set_title(f"{name}: {column['within']} of {column['sizes']} sizes within {100 * tol:.0f} % "
+                     f"(mean |error| {100 * column['mean_abs_error']:.1f} %)", fontsize=9)
+        ax.legend(fontsize=7, loc="upper right")
+    bottom = axes[-1, 0]
+    bottom.set_xscale("log", base=2)
+    ticks = sorted(sizes)
+    step = max(1, len(ticks) // 9)
+    bottom.set_xticks(ticks[::step], [decimal_size(b) for b in ticks[::step]], rotation=45)
+    bottom.minorticks_off()
+    bottom.set_xlabel("bytes per pass")
+    fig.suptitle(f"{curves['kernel']}: the model against the board")
+    fig.tight_layout()
+    try:
+        fig.savefig(out_file, dpi=120, bbox_inches="tight")
+    except OSError as e:
+        fail(f"cannot write {out_file}: {e.strerror}")
+    print(out_file, file=sys.stderr)  # stdout carries the curves
+
+
 def compare(plt, path, out_file):
     """Grouped bars of each layer's time on each chip (log axis: chips differ by decades), the
     fastest chip's bar outlined; beside it each chip's total time and energy."""
@@ -438,19 +493,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", help="results.csv of a tessim sweep (cache-probe, roofline: a JSON)")
     parser.add_argument("--kind", required=True,
-                        choices=["heatmap", "pareto", "lines", "cache-probe", "compare", "roofline"])
+                        choices=["heatmap", "pareto", "lines", "cache-probe", "compare", "roofline",
+                                 "calibration"])
     parser.add_argument("--x", default="")
     parser.add_argument("--y", default=[], action="append",
                         help="y column (lines: repeat for one panel each)")
-    parser.add_argument("--file", default="", help="cache-probe, compare, roofline: the PNG to write")
+    parser.add_argument("--file", default="",
+                        help="cache-probe, compare, roofline, calibration: the PNG to write")
     parser.add_argument("--group", default="")
     parser.add_argument("--metric", default="")
     parser.add_argument("--out", default=".")
     args = parser.parse_args()
     args.y = [c for y in args.y for c in y.split(",") if c]
-    if args.kind in ("cache-probe", "compare", "roofline") and not args.file:
+    to_file = ("cache-probe", "compare", "roofline", "calibration")
+    if args.kind in to_file and not args.file:
         fail(f"--kind {args.kind} needs --file")
-    if args.kind not in ("cache-probe", "compare", "roofline") and (not args.x or not args.y):
+    if args.kind not in to_file and (not args.x or not args.y):
         fail(f"--kind {args.kind} needs --x and --y")
     if args.kind == "heatmap" and not args.metric:
         fail("--kind heatmap needs --metric")
@@ -471,6 +529,9 @@ def main():
         return
     if args.kind == "roofline":
         roofline(plt, args.results, args.file)
+        return
+    if args.kind == "calibration":
+        calibration(plt, args.results, args.file)
         return
     rows = load(args.results, [args.x, *args.y, args.group, args.metric])
     if not rows:

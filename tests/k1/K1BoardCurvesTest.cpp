@@ -7,8 +7,12 @@
 // gradually — it is not yet within 15 % (docs/targets/k1.md). The test prints every point and
 // holds the plateaus, and the number of sampled sizes within 15 % as a ratchet. In CI it runs the
 // release build's tessim (common/DocsBuild.h).
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -81,6 +85,34 @@ TEST(K1BoardCurves, WarmPassesBeforeTheTimedOnesRaiseTheRateBeyondTheL2) {
     }
     std::printf("memset 741790 B rvv_m8: %.3f B/cycle after one pass, %.3f after 32 MiB\n", rate[0], rate[1]);
     EXPECT_GT(rate[1], 1.2 * rate[0]);
+}
+
+// --plot draws the curves (a PNG through analysis/plots/tessim_plot.py), or refuses a path it could
+// not write before any run: exit 2, nothing on stdout.
+TEST(K1BoardCurves, PlotDrawsTheCurvesOrRefusesItsPathUpFront) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("tessim_k1_plot_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string script = "python3 " + std::string(TESSIM_SOURCE_DIR) +
+                               "/analysis/calibration/k1_memory_curves.py --jobs 2 --points 2 --max 20000 "
+                               "--columns rvv_m1,rvv_m8 --kernel memset --tessim " +
+                               docsTessim() + " --plot ";
+    const std::string png = (dir / "curves.png").string();
+    const ProcessResult drawn = runCommand(script + png);
+    ASSERT_EQ(drawn.exitCode, 0) << drawn.err;
+    EXPECT_NE(drawn.out.find("memset rvv_m8: "), std::string::npos) << drawn.out;
+    std::ifstream in(png, std::ios::binary);
+    std::string magic(8, '\0');
+    in.read(magic.data(), 8);
+    EXPECT_EQ(magic, "\x89PNG\r\n\x1a\n");
+    for (const std::string bad : {std::string("''"), (dir / "no-such-folder" / "x.png").string()}) {
+        const ProcessResult refused = runCommand(script + bad);
+        EXPECT_EQ(refused.exitCode, 2) << bad;
+        EXPECT_EQ(refused.out, "") << bad;
+        EXPECT_NE(refused.err.find("--plot"), std::string::npos) << refused.err;
+    }
+    fs::remove_all(dir);
 }
 
 }  // namespace
