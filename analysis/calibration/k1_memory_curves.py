@@ -181,18 +181,15 @@ def main():
     # Drawn before anything is printed: a plot that fails leaves nothing on stdout.
     if args.plot and draw(args.kernel, summary, args.plot):
         return 2
-    for c in columns:
-        rows = [(p["bytes"], p["board"], p["model"]) for p in summary[c]["points"]]
-        errors = [p["error"] for p in summary[c]["points"]]
-        within = summary[c]["within"]
-        if not args.json:
-            print(f"{args.kernel} {c}: {within} of {len(rows)} sizes within {100 * args.tolerance:.0f} % "
-                  f"(mean |error| {100 * summary[c]['mean_abs_error']:.1f} %)")
-            print(f"  {'bytes':>10} {'board B/cycle':>14} {'model B/cycle':>14} {'error':>8}")
-            for (s, b, r), e in zip(rows, errors):
-                print(f"  {s:>10} {b:>14.3f} {r:>14.3f} {100 * e:>+7.1f}%")
     if args.json:
         print(json.dumps({"kernel": args.kernel, "columns": summary}, indent=1))
+    else:
+        for c, curve in summary.items():
+            print(f"{args.kernel} {c}: {curve['within']} of {curve['sizes']} sizes within "
+                  f"{100 * args.tolerance:.0f} % (mean |error| {100 * curve['mean_abs_error']:.1f} %)")
+            print(f"  {'bytes':>10} {'board B/cycle':>14} {'model B/cycle':>14} {'error':>8}")
+            for p in curve["points"]:
+                print(f"  {p['bytes']:>10} {p['board']:>14.3f} {p['model']:>14.3f} {100 * p['error']:>+7.1f}%")
     return 0 if ok or not args.check else 1
 
 

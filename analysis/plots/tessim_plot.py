@@ -289,6 +289,27 @@ def draw_json(plt, path, out_file, draw, what):
         fail(f"{path} is not {what} (at {e})")
 
 
+def save_file(fig, out_file, dpi=120, announce=False):
+    """Writes a one-file plot (--file); `announce` names it on stderr where stdout carries JSON."""
+    fig.tight_layout()
+    try:
+        fig.savefig(out_file, dpi=dpi, bbox_inches="tight")
+    except OSError as e:
+        fail(f"cannot write {out_file}: {e.strerror}")
+    if announce:
+        print(out_file, file=sys.stderr)
+
+
+def size_axis(ax, sizes, label, xlabel):
+    """A log-2 axis of byte sizes with at most about nine ticks, each written by `label`."""
+    ax.set_xscale("log", base=2)
+    ticks = sorted(sizes)
+    step = max(1, len(ticks) // 9)
+    ax.set_xticks(ticks[::step], [label(b) for b in ticks[::step]], rotation=45)
+    ax.minorticks_off()
+    ax.set_xlabel(xlabel)
+
+
 def cache_probe(plt, path, out_file):
     """Two panels over working-set size (log 2): load-to-use latency, on which the L1, L2 and
     DDR plateaus show, and read / write / copy bandwidth per thread count."""
@@ -310,19 +331,9 @@ def draw_cache_probe(plt, probe, out_file):
     bottom.set_ylabel("bandwidth (GB/s)")
     bottom.grid(True, alpha=0.3)
     bottom.legend(fontsize=8)
-    bottom.set_xscale("log", base=2)
-    sizes = [p["bytes"] for p in lat]
-    step = max(1, len(sizes) // 9)
-    bottom.set_xticks(sizes[::step], [size_label(b) for b in sizes[::step]], rotation=45)
-    bottom.minorticks_off()
-    bottom.set_xlabel("working set")
+    size_axis(bottom, [p["bytes"] for p in lat], size_label, "working set")
     fig.suptitle(f"{probe['target']}: {probe.get('engine', 'core0')} through its caches")
-    fig.tight_layout()
-    try:
-        fig.savefig(out_file, dpi=120, bbox_inches="tight")
-    except OSError as e:
-        fail(f"cannot write {out_file}: {e.strerror}")
-    print(out_file, file=sys.stderr)  # stdout carries the probe's JSON
+    save_file(fig, out_file, announce=True)  # stdout carries the probe's JSON
 
 
 def decimal_size(b):
@@ -362,20 +373,9 @@ def draw_calibration(plt, curves, out_file):
         ax.set_title(f"{name}: {column['within']} of {column['sizes']} sizes within {100 * tol:.0f} % "
                      f"(mean |error| {100 * column['mean_abs_error']:.1f} %)", fontsize=9)
         ax.legend(fontsize=7, loc="upper right")
-    bottom = axes[-1, 0]
-    bottom.set_xscale("log", base=2)
-    ticks = sorted(sizes)
-    step = max(1, len(ticks) // 9)
-    bottom.set_xticks(ticks[::step], [decimal_size(b) for b in ticks[::step]], rotation=45)
-    bottom.minorticks_off()
-    bottom.set_xlabel("bytes per pass")
+    size_axis(axes[-1, 0], sizes, decimal_size, "bytes per pass")
     fig.suptitle(f"{curves['kernel']}: the model against the board")
-    fig.tight_layout()
-    try:
-        fig.savefig(out_file, dpi=120, bbox_inches="tight")
-    except OSError as e:
-        fail(f"cannot write {out_file}: {e.strerror}")
-    print(out_file, file=sys.stderr)  # stdout carries the curves
+    save_file(fig, out_file, announce=True)  # stdout carries the curves
 
 
 def compare(plt, path, out_file):
@@ -429,11 +429,7 @@ def compare(plt, path, out_file):
     energy.set_ylabel("energy (mJ, log; diamonds)")
     tot.set_title("total")
     tot.tick_params(axis="x", labelrotation=45)
-    fig.tight_layout()
-    try:
-        fig.savefig(out_file, dpi=110, bbox_inches="tight")
-    except OSError as e:
-        fail(f"cannot write {out_file}: {e.strerror}")
+    save_file(fig, out_file, dpi=110)
 
 
 def roofline(plt, path, out_file):
@@ -482,11 +478,7 @@ def draw_roofline(plt, report, out_file):
     workload = report.get("workload", {}).get("name", "")
     ax.set_title(f"{target}: {workload}, {float(report['seconds']) * 1e6:.4g} us, "
                  f"achieved {achieved:.3g}/s")
-    fig.tight_layout()
-    try:
-        fig.savefig(out_file, dpi=120, bbox_inches="tight")
-    except OSError as e:
-        fail(f"cannot write {out_file}: {e.strerror}")
+    save_file(fig, out_file)
 
 
 def main():

@@ -273,11 +273,7 @@ void Cache::waitUntil(Tick at, std::uint16_t initiator) {
 void Cache::holdForFill(Tick at) {
     if (fillTicks_ == 0)
         return;
-    at = edges_.alignUp(at);
-    if (ports_.size() == 1)
-        ports_[0].reserve(at, fillTicks_);
-    else
-        reservePort(at, fillTicks_);
+    takePort(edges_.alignUp(at), fillTicks_);
 }
 
 // A dirty victim leaves through the write-back buffer: an entry is held from when the line
@@ -335,7 +331,7 @@ Tick Cache::reservePort(Tick arrival, Tick period) {
 inline Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival, std::uint16_t initiator,
                               bool wholeLine, Tick hold) {
     ++lineAccesses_;
-    const Tick t = ports_.size() == 1 ? ports_[0].reserve(arrival, hold) : reservePort(arrival, hold);
+    const Tick t = takePort(arrival, hold);
     noteWait(t - arrival);
     CacheTags::Line* present = config_.writeBacksTouch || requestSource_ != AccessSource::CacheWriteBack
                                    ? tags_.touchIfPresent(lineNumber)

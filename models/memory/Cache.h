@@ -179,6 +179,10 @@ private:
     Tick lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16_t initiator, bool wholeLine,
                     CacheTags::Line* present);
     Tick reservePort(Tick arrival, Tick period);
+    // The port free first for `period` from `arrival` (one port: without a search); its start.
+    Tick takePort(Tick arrival, Tick period) {
+        return ports_.size() == 1 ? ports_[0].reserve(arrival, period) : reservePort(arrival, period);
+    }
     // How long the look-up of line `line` for the bytes [from, to) holds its port: a core's store
     // (storeRate) its bytes in the line at store_bytes_per_cycle, anything else port_occupancy.
     Tick portHold(bool storeRate, std::uint64_t line, std::uint64_t from, std::uint64_t to) const {
