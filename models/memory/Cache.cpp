@@ -59,6 +59,7 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.writeGranule = static_cast<unsigned>(granule);
     c.writeStreaming = r.get<unsigned>("write_streaming", 0u, Range<unsigned>{0, 1u << 20});
     c.writeBacksTouch = r.get<bool>("write_backs_touch", true);
+    c.prefetchUsesTouch = r.get<bool>("prefetch_uses_touch", true);
     c.storeFillsAtLru = r.get<bool>("store_fills_at_lru", false);
     c.storeBytesPerCycle = r.get<double>("store_bytes_per_cycle", 0.0, Range<double>{0.0, 1e6});
     if (c.storeFillsAtLru && (c.policy == ReplacementPolicy::Plru || c.policy == ReplacementPolicy::Random))
@@ -333,9 +334,15 @@ inline Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival
     ++lineAccesses_;
     const Tick t = takePort(arrival, hold);
     noteWait(t - arrival);
-    CacheTags::Line* present = config_.writeBacksTouch || requestSource_ != AccessSource::CacheWriteBack
-                                   ? tags_.touchIfPresent(lineNumber)
-                                   : tags_.findIfPresent(lineNumber);
+    const bool touches = config_.writeBacksTouch || requestSource_ != AccessSource::CacheWriteBack;
+    CacheTags::Line* present;
+    if (touches && config_.prefetchUsesTouch) {
+        present = tags_.touchIfPresent(lineNumber);
+    } else {
+        present = tags_.findIfPresent(lineNumber);
+        if (present != nullptr && touches && !present->prefetched)
+            tags_.touch(*present);
+    }
     // A plain hit: present, not brought by the prefetcher, its data there by the end of the look-up.
     if (present && !present->prefetched && present->readyAt <= t + hitTicks_) {
         ++hits_;

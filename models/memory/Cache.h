@@ -21,6 +21,7 @@
 //
 // YAML (impl: cache): size, ways, line (64 B), policy (lru | plru | random | bip | dip), seed (random),
 // write_backs_touch (bool, default true: a write-back hit makes its line the most recent),
+// prefetch_uses_touch (bool, default true: the first use of a prefetched line makes it the most recent),
 // store_fills_at_lru (bool, default false: a line fetched for a store enters at the LRU position),
 // store_bytes_per_cycle (a core's stores enter the array at this rate; default 0: as any look-up),
 // port_occupancy (cycles a line look-up holds its port), fill_occupancy (cycles a fill or a dirty
@@ -89,6 +90,10 @@ struct CacheConfig {
     // false: the line keeps its place (a write-back is not a use: the level above is done with
     // it), so under bip/dip the lines a copy writes do not displace those it reads.
     bool writeBacksTouch = true;
+    // Whether the first demand access to a line the prefetcher brought in makes it the most
+    // recently used. false: the line keeps the place its prefetch was given (under bip/dip mostly
+    // the LRU one), so a prefetched stream is placed as the same stream's demand fills would be.
+    bool prefetchUsesTouch = true;
     // Whether a line fetched for a core's store that missed (outside write streaming) enters at
     // the LRU position: fetched only to be overwritten, it gives way before lines loads brought in
     // (a copy's source). A later access to it moves it as any access does. lru, bip, dip only.

@@ -58,6 +58,11 @@ public:
         }
         return nullptr;
     }
+    // Makes a line of this array the most recently used.
+    void touch(Line& line) {
+        const auto slot = static_cast<std::uint64_t>(&line - lines_.data());
+        touch(slot / ways_, static_cast<unsigned>(slot % ways_));
+    }
     // The line, or null when absent; its place in the replacement order unchanged.
     Line* findIfPresent(std::uint64_t lineNumber);
     bool contains(std::uint64_t lineNumber) const;

@@ -291,6 +291,33 @@ TEST(CacheWrites, AWriteBackHitTouchesItsLineUnlessWriteBacksTouchIsOff) {
     }
 }
 
+// Set 1 holds lines S+1, 2S+1, 3S+1 (S the set stride) and line 1, which the next-line
+// prefetcher brought when line 0 missed; the three are read again, then line 1 is used, then a
+// fifth line needs a victim. A use that touches makes line 1 the most recent (line S+1 leaves);
+// with `prefetch_uses_touch: false` line 1 keeps the place its prefetch gave it, the oldest.
+TEST(CachePrefetch, AFirstUseTouchesAPrefetchedLineUnlessPrefetchUsesTouchIsOff) {
+    for (const bool touch : {true, false}) {
+        test::freshKernel();
+        CacheBench b(std::string("prefetcher: {kind: next-line, degree: 1}\n") +
+                     (touch ? "" : "prefetch_uses_touch: false\n"));
+        test::elaborate();
+        const std::uint64_t setStride = kSets * kLine;
+        Tick t = 0;
+        for (std::uint64_t w = 1; w < kWays; ++w)
+            b.probe.request(false, w * setStride + kLine, 8, t += kSpaced);
+        b.probe.request(false, 0, 8, t += kSpaced);  // misses; line 1 prefetched into set 1
+        for (std::uint64_t w = 1; w < kWays; ++w)
+            b.probe.request(false, w * setStride + kLine, 8, t += kSpaced);
+        const std::uint64_t hitsBefore = b.cache.hits();
+        b.probe.request(false, kLine, 8, t += kSpaced);  // the prefetched line's first use
+        EXPECT_EQ(b.cache.hits(), hitsBefore + 1);
+        b.probe.request(false, kWays * setStride + kLine, 8, t += kSpaced);  // needs a victim
+        const std::uint64_t missesBefore = b.cache.misses();
+        b.probe.request(false, touch ? setStride + kLine : kLine, 8, t += kSpaced);
+        EXPECT_EQ(b.cache.misses(), missesBefore + 1) << "the victim was " << (touch ? "line S+1" : "line 1");
+    }
+}
+
 // Three lines read into one set, then a store misses on a fourth (a 16 B store: its line is
 // fetched); a fifth line needs a victim. By default the stored line is the most recent and line 0,
 // the oldest read, leaves; with `store_fills_at_lru` the stored line entered at the LRU position
