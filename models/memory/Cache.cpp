@@ -148,6 +148,7 @@ void Cache::resetTiming() {
     writebackBuffer_.reset();
     lastWritebackHold_ = 0;
     strides_ = {};
+    knownSlots_ = {};
     prefetches_ = prefetchHits_ = prefetchesDropped_ = 0;
     for (auto& p : ports_)
         p = ReservationTimeline{};
@@ -334,15 +335,9 @@ inline Tick Cache::accessLine(std::uint64_t lineNumber, bool write, Tick arrival
     ++lineAccesses_;
     const Tick t = takePort(arrival, hold);
     noteWait(t - arrival);
-    const bool touches = config_.writeBacksTouch || requestSource_ != AccessSource::CacheWriteBack;
-    CacheTags::Line* present;
-    if (touches && config_.prefetchUsesTouch) {
-        present = tags_.touchIfPresent(lineNumber);
-    } else {
-        present = tags_.findIfPresent(lineNumber);
-        if (present != nullptr && touches && !present->prefetched)
-            tags_.touch(*present);
-    }
+    CacheTags::Line* present = config_.writeBacksTouch || requestSource_ != AccessSource::CacheWriteBack
+                                   ? tags_.touchIfPresent(lineNumber, !config_.prefetchUsesTouch)
+                                   : tags_.findIfPresent(lineNumber);
     // A plain hit: present, not brought by the prefetcher, its data there by the end of the look-up.
     if (present && !present->prefetched && present->readyAt <= t + hitTicks_) {
         ++hits_;
@@ -440,6 +435,18 @@ Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16
     return filled;
 }
 
+// tags_.contains(), but a line whose slot is remembered needs one compare.
+bool Cache::prefetchCandidatePresent(std::uint64_t lineNumber) {
+    KnownSlot& known = knownSlots_[lineNumber % knownSlots_.size()];
+    if (known.line == lineNumber && tags_.holds(known.slot, lineNumber))
+        return true;
+    const std::size_t slot = tags_.slotOfLine(lineNumber);
+    if (slot == tags_.slots())
+        return false;
+    known = KnownSlot{lineNumber, slot};
+    return true;
+}
+
 // Trained on demand read misses and on reads that use a prefetched line.
 void Cache::prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initiator) {
     if (config_.prefetcher == CacheConfig::Prefetcher::None)
@@ -469,7 +476,7 @@ void Cache::prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initia
         if (target < 0 || static_cast<std::uint64_t>(target) >= lines)
             break;
         const auto candidate = static_cast<std::uint64_t>(target);
-        if (tags_.contains(candidate))
+        if (prefetchCandidatePresent(candidate))
             continue;
         // A prefetch never waits: without an MSHR free at its time it is dropped.
         if (mshrs_.start(at, lastHold_) > at) {
@@ -481,7 +488,7 @@ void Cache::prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initia
             // prefetched line, which trains it, does not wait by itself).
             waitUntil(at, initiator);
             waited = true;
-            if (tags_.contains(candidate))
+            if (prefetchCandidatePresent(candidate))
                 continue;
         }
         CacheTags::Victim victim;
@@ -495,6 +502,7 @@ void Cache::prefetchFrom(std::uint64_t lineNumber, Tick at, std::uint16_t initia
         line.readyAt = filled;
         line.missAt = at;
         line.prefetched = true;
+        knownSlots_[candidate % knownSlots_.size()] = KnownSlot{candidate, tags_.slotOfLine(line)};
     }
 }
 

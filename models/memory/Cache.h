@@ -176,6 +176,14 @@ private:
         bool confirmed = false;
     };
     std::array<StrideEntry, 16> strides_{};
+    // Where the lines a prefetch last looked at or brought in are held, by line number: the
+    // prefetcher asks about the same few lines ahead of a stream again and again.
+    struct KnownSlot {
+        std::uint64_t line = ~std::uint64_t{0};
+        std::size_t slot = 0;
+    };
+    std::array<KnownSlot, 32> knownSlots_{};
+    bool prefetchCandidatePresent(std::uint64_t lineNumber);
     std::uint64_t prefetches_ = 0, prefetchHits_ = 0, prefetchesDropped_ = 0;
     // One line of an access: a port look-up, then the tags. Plain hits stay inline; the rest
     // (hits on lines in flight or prefetched, misses) go on in lookUpRest with the port's tick.

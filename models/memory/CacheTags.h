@@ -42,13 +42,16 @@ public:
     // The miss half of access(), for a line known to be absent: evicts and installs.
     Line& install(std::uint64_t lineNumber, Victim& victim, bool atLru = false);
     // The hit half of access(), inline for the hit path: the line touched, or null (and nothing
-    // changed) when it is absent.
-    Line* touchIfPresent(std::uint64_t lineNumber) {
+    // changed) when it is absent. With `unlessPrefetched`, a line the prefetcher brought and no
+    // access has used yet is returned untouched.
+    Line* touchIfPresent(std::uint64_t lineNumber, bool unlessPrefetched = false) {
         const std::uint64_t set = setOf(lineNumber);
         const std::uint64_t* keys = &keys_[set * ways_];
         const std::uint64_t key = lineNumber + 1;
         for (unsigned w = 0; w < ways_; ++w) {
             if (keys[w] == key) {
+                if (unlessPrefetched && lines_[set * ways_ + w].prefetched)
+                    return &lines_[set * ways_ + w];
                 if (!stamps_.empty())
                     stamps_[set * ways_ + w] = ++clock_;
                 else
@@ -58,14 +61,15 @@ public:
         }
         return nullptr;
     }
-    // Makes a line of this array the most recently used.
-    void touch(Line& line) {
-        const auto slot = static_cast<std::uint64_t>(&line - lines_.data());
-        touch(slot / ways_, static_cast<unsigned>(slot % ways_));
-    }
     // The line, or null when absent; its place in the replacement order unchanged.
     Line* findIfPresent(std::uint64_t lineNumber);
     bool contains(std::uint64_t lineNumber) const;
+    // Where a line is held (a slot of the array; slots() when absent), and whether a slot still
+    // holds a given line: a caller that remembers a slot checks a line's presence in one compare.
+    std::size_t slotOfLine(std::uint64_t lineNumber) const { return slotOf(lineNumber); }
+    std::size_t slotOfLine(const Line& line) const { return static_cast<std::size_t>(&line - lines_.data()); }
+    bool holds(std::size_t slot, std::uint64_t lineNumber) const { return keys_[slot] == lineNumber + 1; }
+    std::size_t slots() const { return lines_.size(); }
     // The dirty lines, set by set and way by way (the order a flush walks the array); they are
     // clean afterwards.
     std::vector<std::uint64_t> takeDirtyLines();
