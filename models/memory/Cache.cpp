@@ -50,8 +50,11 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.ports = r.get<unsigned>("ports", 1u, Range<unsigned>{1, 64});
     c.portCycles = readCycles(r, "port_occupancy", c.clock, 1);
     c.fillCycles = readCycles(r, "fill_occupancy", c.clock, 0);
+    c.writeBackCycles = readCycles(r, "write_back_occupancy", c.clock, c.portCycles);
     if (c.portCycles == 0)
         r.fail("port_occupancy", "a line look-up holds its port for one cycle at least");
+    if (c.writeBackCycles == 0)
+        r.fail("write_back_occupancy", "a write-back holds its port for one cycle at least");
     const auto granule =
         r.get<Bytes>("write_granule", Bytes{c.lineBytes}, Range<Bytes>{Bytes{1}, Bytes{c.lineBytes}}).value;
     if ((granule & (granule - 1)) != 0)
@@ -115,7 +118,8 @@ Cache::Cache(sc_core::sc_module_name name, const CacheConfig& config)
       tags_(config.sets(), config.ways, config.policy, config.seed), mshrs_(config.mshrs),
       writebackBuffer_(config.writebackBuffer), ports_(config.ports),
       hitTicks_(config.clock.at(config.hitCycles)), portTicks_(config.clock.at(config.portCycles)),
-      fillTicks_(config.clock.at(config.fillCycles)), edges_(config.clock.period) {
+      fillTicks_(config.clock.at(config.fillCycles)),
+      writeBackTicks_(config.clock.at(config.writeBackCycles)), edges_(config.clock.period) {
     lineShift_ = ceilLog2(config_.lineBytes);
     // Whole cycles (the port's clock), one figure per count of bytes a store writes into a line.
     if (config.storeBytesPerCycle > 0) {
@@ -516,6 +520,7 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
     engineAccess_ = ext && ext->source == AccessSource::Engine ? ext : nullptr;
     engineArrival_ = t;
     const bool storeRate = write && !storeHold_.empty() && requestSource_ == AccessSource::Engine;
+    lineHold_ = write && requestSource_ == AccessSource::CacheWriteBack ? writeBackTicks_ : portTicks_;
     if (ext && ext->strided()) {
         std::uint64_t last = ~std::uint64_t{0};
         for (std::uint32_t i = 0; i < ext->elements; ++i) {

@@ -24,7 +24,8 @@
 // prefetch_uses_touch (bool, default true: the first use of a prefetched line makes it the most recent),
 // store_fills_at_lru (bool, default false: a line fetched for a store enters at the LRU position),
 // store_bytes_per_cycle (a core's stores enter the array at this rate; default 0: as any look-up),
-// port_occupancy (cycles a line look-up holds its port), fill_occupancy (cycles a fill or a dirty
+// port_occupancy (cycles a line look-up holds its port), write_back_occupancy (cycles a write-back
+// from the level above holds it; default port_occupancy), fill_occupancy (cycles a fill or a dirty
 // victim's read-out holds one; default 0), write_granule, write_streaming,
 // clock, hit_latency (cycles or duration), ports (line look-ups per cycle), mshrs, writeback_buffer
 // (entries for dirty victims on their way down; default 8), miss_lookahead (duration),
@@ -64,6 +65,9 @@ struct CacheConfig {
     // Cycles a line filled from the next level holds a port while its data is written into the
     // array, and a dirty victim while it is read out for its write-back. 0: neither holds one.
     std::uint64_t fillCycles = 0;
+    // Cycles a whole line written from the level above (a write-back) holds a port; default
+    // port_occupancy.
+    std::uint64_t writeBackCycles = 1;
     // Hardware prefetcher, trained on demand read misses and on reads that use a prefetched line:
     // next-line fetches the `degree` lines after the one read; stride fetches `degree` lines ahead along a
     // stride seen twice in a row within a 4 KiB region. A prefetch takes an MSHR free at its time or is
@@ -124,12 +128,17 @@ public:
         return static_cast<double>(config_.lineBytes) * config_.ports * config_.clock.hz() /
                static_cast<double>(config_.portCycles);
     }
-    // A store holds a port for at least port_occupancy and for its bytes at store_bytes_per_cycle.
+    // Writes: a write-back from the level above holds a port for write_back_occupancy, a core's
+    // store for its bytes at store_bytes_per_cycle (at least port_occupancy). A bound takes the
+    // faster of the two a cache is configured for (a top-level cache takes no write-backs).
     double peakWriteBandwidth() const override {
-        return config_.storeBytesPerCycle > 0
-                   ? std::min(peakBandwidth(),
-                              config_.storeBytesPerCycle * config_.ports * config_.clock.hz())
-                   : peakBandwidth();
+        const double writeBacks = static_cast<double>(config_.lineBytes) * config_.ports *
+                                  config_.clock.hz() / static_cast<double>(config_.writeBackCycles);
+        if (config_.storeBytesPerCycle <= 0)
+            return writeBacks;
+        const double stores =
+            std::min(peakBandwidth(), config_.storeBytesPerCycle * config_.ports * config_.clock.hz());
+        return config_.writeBackCycles == config_.portCycles ? stores : std::max(stores, writeBacks);
     }
     void collect(StatsTree& stats, EnergyLedger& energy, double seconds) const override;
     void resetTiming() override;
@@ -200,7 +209,7 @@ private:
     // (storeRate) its bytes in the line at store_bytes_per_cycle, anything else port_occupancy.
     Tick portHold(bool storeRate, std::uint64_t line, std::uint64_t from, std::uint64_t to) const {
         if (!storeRate)
-            return portTicks_;
+            return lineHold_;
         const std::uint64_t start = line << lineShift_;
         return storeHold_[std::min(to, start + config_.lineBytes) - std::max(from, start)];
     }
@@ -225,8 +234,10 @@ private:
         AccessSource::Engine;  // how long the last miss held its MSHR: the next one's expectation
     std::vector<ReservationTimeline> ports_;
     Tick hitTicks_;
-    Tick portTicks_;  // how long a line look-up holds its port
-    Tick fillTicks_;  // how long a fill (or a victim's read-out) holds it
+    Tick portTicks_;       // how long a line look-up holds its port
+    Tick fillTicks_;       // how long a fill (or a victim's read-out) holds it
+    Tick writeBackTicks_;  // how long a write-back from the level above holds it
+    Tick lineHold_ = 0;    // the access being served: how long each of its lines holds a port
     void holdForFill(Tick at);
     // How long a store of b bytes in a line holds it, [0, line]; empty: portTicks_ whatever its bytes.
     std::vector<Tick> storeHold_;

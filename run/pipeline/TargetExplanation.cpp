@@ -209,7 +209,8 @@ Json explainTarget(const std::string& targetName, const std::vector<std::string>
         } else {
             j["size_bytes"] = s.size;
             j["peak_bandwidth_bytes_per_s"] = s.peakBandwidth;
-            // Where the engines' stores take the memory longer than reads (a cache's store rate).
+            // Where writes take the memory longer than reads (a cache's store rate, or the time a
+            // write-back from the level above holds its port).
             if (s.peakWriteBandwidth > 0.0 && s.peakWriteBandwidth < s.peakBandwidth)
                 j["peak_store_bandwidth_bytes_per_s"] = s.peakWriteBandwidth;
             j["cluster"] = s.cluster >= 0 ? Json(info.clusters[s.cluster].name) : Json(nullptr);

@@ -24,7 +24,7 @@ struct MemorySpaceInfo {
     std::uint64_t size = 0;           // bytes (a cache: of the addresses it serves)
     std::uint64_t cacheBytes = 0;     // a cache's capacity, what it holds at once (0: not a cache)
     double peakBandwidth = 0.0;       // B/s, for bandwidth bounds (of one instance for a role)
-    double peakWriteBandwidth = 0.0;  // B/s of the engines' stores (≤ peakBandwidth; a cache's store rate)
+    double peakWriteBandwidth = 0.0;  // B/s of writes (a cache's store rate, or its write-backs' from above)
     std::string key;                  // the YAML key it was declared under ("l1" for l1_3)
     int cluster = -1;                 // index into TargetInfo::clusters; −1: chip level
     unsigned index = 0;               // instance index among its key's instances

@@ -432,6 +432,32 @@ TEST(Cache, AFillAndADirtyVictimsReadOutHoldThePortForFillOccupancy) {
     EXPECT_THROW(CacheBench("fill_occupancy: -1\n"), config::ConfigError);
 }
 
+// A write-back from the level above holds the port for write_back_occupancy (default
+// port_occupancy), a read for port_occupancy: a hit presented the cycle after either waits for it.
+TEST(Cache, AWriteBackHoldsThePortForWriteBackOccupancy) {
+    for (const std::uint64_t writeBack : {0u, 6u}) {
+        test::freshKernel();
+        CacheBench b(
+            "port_occupancy: 2\n" +
+            (writeBack == 0 ? std::string() : "write_back_occupancy: " + std::to_string(writeBack) + "\n"));
+        test::elaborate();
+        const std::uint64_t hold = writeBack == 0 ? 2 : writeBack;
+        b.probe.request(false, 0, 8, 0);  // line 0 present
+        AccessExtension fromAbove;
+        fromAbove.source = AccessSource::CacheWriteBack;
+        const Tick at = kSpaced;
+        b.probe.request(true, 8 * kLine, kLine, at, &fromAbove);
+        EXPECT_EQ(b.probe.request(false, 0, 8, at + 1000) - (at + 1000), (hold - 1) * 1000 + 2000)
+            << writeBack;
+        // A read holds it for port_occupancy whatever write_back_occupancy is.
+        const Tick later = 2 * kSpaced;
+        b.probe.request(false, 8, 8, later);
+        EXPECT_EQ(b.probe.request(false, 0, 8, later + 1000) - (later + 1000), 1000u + 2000u) << writeBack;
+    }
+    test::freshKernel();
+    EXPECT_THROW(CacheBench("write_back_occupancy: 0\n"), config::ConfigError);
+}
+
 TEST(Cache, MshrsLimitOutstandingMisses) {
     test::freshKernel();
     CacheBench b("ports: 16\n");

@@ -145,7 +145,7 @@ TEST(ExplainCommand, ACachesStoreRateIsShownBesideItsPeak) {
     const auto r = runTessim("explain k1 --format json");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const Json x = Json::parse(r.out);
-    unsigned l1s = 0;
+    unsigned l1s = 0, l2s = 0;
     for (const auto& m : x["memories"]) {
         if (m.contains("role_of"))
             continue;
@@ -153,11 +153,18 @@ TEST(ExplainCommand, ACachesStoreRateIsShownBesideItsPeak) {
             ++l1s;
             EXPECT_DOUBLE_EQ(m["peak_store_bandwidth_bytes_per_s"].get<double>(), 12.8 * 1.6e9) << m["name"];
             EXPECT_DOUBLE_EQ(m["peak_bandwidth_bytes_per_s"].get<double>(), 64 * 1.6e9) << m["name"];
+        } else if (m["level"] == "l2") {
+            // The L2 takes a line written back from an L1 in 7 cycles, a read in 5 (k1.yaml).
+            ++l2s;
+            EXPECT_DOUBLE_EQ(m["peak_store_bandwidth_bytes_per_s"].get<double>(), 64 * 1.6e9 / 7)
+                << m["name"];
+            EXPECT_DOUBLE_EQ(m["peak_bandwidth_bytes_per_s"].get<double>(), 64 * 1.6e9 / 5) << m["name"];
         } else {
             EXPECT_FALSE(m.contains("peak_store_bandwidth_bytes_per_s")) << m["name"];
         }
     }
     EXPECT_EQ(l1s, 8u);
+    EXPECT_EQ(l2s, 2u);
 }
 
 }  // namespace
