@@ -132,11 +132,10 @@ std::uint64_t statValue(const nlohmann::json& report, const std::string& cache, 
 // is larger than the cache: the hit and miss counts of two passes in closed form.
 TEST(PointerChase, EachPassTouchesEveryLineOnce) {
     auto run = [](const std::string& bytes) {
-        // Demand misses in closed form: the L1's and the L2's stride prefetchers off (they find
-        // the chain's regular steps within a 4 KiB region).
+        // Demand misses in closed form: the L1's stride prefetcher off (it finds the chain's
+        // regular steps within a 4 KiB region).
         auto r = runTessim("run --target k1 --workload pointer_chase --format json --set workload.repeat=2 "
-                           "--set target.cluster.l1.prefetcher.kind=none "
-                           "--set target.cluster.l2.prefetcher.kind=none --set workload.bytes=" +
+                           "--set target.cluster.l1.prefetcher.kind=none --set workload.bytes=" +
                            bytes);
         EXPECT_EQ(r.exitCode, 0) << r.err;
         return nlohmann::json::parse(r.out);
