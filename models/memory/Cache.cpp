@@ -520,7 +520,9 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
     engineAccess_ = ext && ext->source == AccessSource::Engine ? ext : nullptr;
     engineArrival_ = t;
     const bool storeRate = write && !storeHold_.empty() && requestSource_ == AccessSource::Engine;
-    lineHold_ = write && requestSource_ == AccessSource::CacheWriteBack ? writeBackTicks_ : portTicks_;
+    // A line written back from the level above holds the port for write_back_occupancy.
+    const Tick lineHold =
+        write && requestSource_ == AccessSource::CacheWriteBack ? writeBackTicks_ : portTicks_;
     if (ext && ext->strided()) {
         std::uint64_t last = ~std::uint64_t{0};
         for (std::uint32_t i = 0; i < ext->elements; ++i) {
@@ -530,7 +532,7 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
                     continue;
                 last = l;
                 done = std::max(done, accessLine(l, write, t, initiator, false,
-                                                 portHold(storeRate, l, a, a + ext->elementBytes)));
+                                                 portHold(storeRate, lineHold, l, a, a + ext->elementBytes)));
             }
         }
         bytes = std::uint64_t{ext->elements} * ext->elementBytes;
@@ -545,8 +547,8 @@ Tick Cache::access(tlm::tlm_generic_payload& gp, AccessExtension* ext, Tick arri
         for (std::uint64_t l = addr >> shift; l <= lastLine; ++l) {
             const std::uint64_t lineStart = l << shift;
             const bool whole = write && addr <= lineStart && end >= lineStart + lineBytes && wholeWrites;
-            done =
-                std::max(done, accessLine(l, write, t, initiator, whole, portHold(storeRate, l, addr, end)));
+            done = std::max(
+                done, accessLine(l, write, t, initiator, whole, portHold(storeRate, lineHold, l, addr, end)));
         }
     }
     if (write) {

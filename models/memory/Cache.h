@@ -66,7 +66,7 @@ struct CacheConfig {
     // array, and a dirty victim while it is read out for its write-back. 0: neither holds one.
     std::uint64_t fillCycles = 0;
     // Cycles a whole line written from the level above (a write-back) holds a port; default
-    // port_occupancy.
+    // port_occupancy (fromYaml).
     std::uint64_t writeBackCycles = 1;
     // Hardware prefetcher, trained on demand read misses and on reads that use a prefetched line:
     // next-line fetches the `degree` lines after the one read; stride fetches `degree` lines ahead along a
@@ -206,10 +206,11 @@ private:
         return ports_.size() == 1 ? ports_[0].reserve(arrival, period) : reservePort(arrival, period);
     }
     // How long the look-up of line `line` for the bytes [from, to) holds its port: a core's store
-    // (storeRate) its bytes in the line at store_bytes_per_cycle, anything else port_occupancy.
-    Tick portHold(bool storeRate, std::uint64_t line, std::uint64_t from, std::uint64_t to) const {
+    // (storeRate) its bytes in the line at store_bytes_per_cycle, anything else `otherwise`.
+    Tick portHold(bool storeRate, Tick otherwise, std::uint64_t line, std::uint64_t from,
+                  std::uint64_t to) const {
         if (!storeRate)
-            return lineHold_;
+            return otherwise;
         const std::uint64_t start = line << lineShift_;
         return storeHold_[std::min(to, start + config_.lineBytes) - std::max(from, start)];
     }
@@ -237,7 +238,6 @@ private:
     Tick portTicks_;       // how long a line look-up holds its port
     Tick fillTicks_;       // how long a fill (or a victim's read-out) holds it
     Tick writeBackTicks_;  // how long a write-back from the level above holds it
-    Tick lineHold_ = 0;    // the access being served: how long each of its lines holds a port
     void holdForFill(Tick at);
     // How long a store of b bytes in a line holds it, [0, line]; empty: portTicks_ whatever its bytes.
     std::vector<Tick> storeHold_;
