@@ -3,9 +3,11 @@
 // the board's `rvv_m<L>` curves (analysis/calibration/k1_memory_curves.py --program): the same
 // loop the board ran, so the calibration of configs/targets/k1.yaml is checked on a program as
 // well as on the generated kernels (tests/k1/K1BoardCurvesTest.cpp). Held: the L1 plateau and
-// the DDR sizes within 15 %. In CI it runs the release build's tessim (common/DocsBuild.h).
+// the DDR sizes within 15 %, memset's from the L2 on as well. In CI it runs the release build's tessim
+// (common/DocsBuild.h).
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -42,7 +44,10 @@ TEST(ProgramBoardCurves, TheProgramsMemcpyAndMemsetPlateausAreWithinFifteenPerce
         unsigned held = 0;
         for (const auto& p : programCurve(program, kernel, "rvv_m8", "--points 8")) {
             const auto bytes = p["bytes"].get<std::uint64_t>();
-            if ((bytes >= 2000 && bytes <= 15000) || bytes >= 2'000'000) {
+            // memset also from the L2 through the step past it (0.18 and 0.66 MB; the program
+            // filled a source it does not use before 2026-12-07: 0.66 MB then -41 %).
+            const bool setFromL2On = !std::strcmp(kernel, "memset") && bytes >= 100'000;
+            if ((bytes >= 2000 && bytes <= 15000) || bytes >= 2'000'000 || setFromL2On) {
                 ++held;
                 EXPECT_LE(std::fabs(p["error"].get<double>()), 0.15) << kernel << " " << bytes << " B";
             }

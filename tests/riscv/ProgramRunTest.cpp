@@ -261,11 +261,9 @@ TEST(ProgramTiming, VectorInstructionsTakeTheirReciprocalAndLatency) {
 // The loops a program writes for memcpy and memset (tests/riscv/programs/memory_rvv.c: `vsetvli
 // e8,m8; vle8.v; vse8.v`) take what the generated kernels take for the same bytes, within 5 %,
 // once the buffers are warm (the kernels' passes after the first: cycles at repeat 3 less those
-// at repeat 1, halved): from the L1, the L2 and the DDR (8 MiB, 16 × the L2: at 4 MiB the L2's
-// dynamic insertion keeps part of the buffer for the kernel's later passes, a memset 7 % faster
-// than the program's pass; a memset from the DDR only because the core's store buffer holds
-// stores the memory has not accepted). The scalar loops are slower.
-// Long timing runs: in CI they use the release build (common/DocsBuild.h), whose figures are the
+// at repeat 1, halved): from the L1, the L2 and the DDR (8 MiB, 16 × the L2; a memset from the
+// DDR only because the core's store buffer holds stores the memory has not accepted). The scalar loops are
+// slower. Long timing runs: in CI they use the release build (common/DocsBuild.h), whose figures are the
 // sanitized build's; the program path runs sanitized in the other Program* tests.
 TEST(ProgramMemory, RvvMemcpyAndMemsetLoopsAgreeWithTheGeneratedKernels) {
     const std::string program = buildProgram("memory_rvv.c", "-march=rv64gcv -O2 -static");
