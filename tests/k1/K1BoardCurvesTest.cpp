@@ -68,6 +68,38 @@ TEST(K1BoardCurves, MemcpyAndMemsetPlateausAreWithinFifteenPercentOfTheBoard) {
     }
 }
 
+// A size the board measured far below both of its neighbours (memcpy rvv_m8 at 106,143 B: 2.85
+// B/cycle between 4.13 and 3.88) is marked as the board's dip, in the JSON and in the table; its
+// neighbours are not, and the point still counts as outside.
+TEST(K1BoardCurves, TheBoardsIsolatedDipsAreMarked) {
+    const std::string script = "python3 " + std::string(TESSIM_SOURCE_DIR) +
+                               "/analysis/calibration/k1_memory_curves.py --jobs 2 --min 95000 --max 115000 "
+                               "--columns rvv_m8 --kernel memcpy --tessim " +
+                               docsTessim();
+    const ProcessResult json = runCommand(script + " --json");
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const nlohmann::json curve = nlohmann::json::parse(json.out)["columns"]["rvv_m8"];
+    ASSERT_EQ(curve["points"].size(), 3u);
+    for (const auto& p : curve["points"]) {
+        const auto bytes = p["bytes"].get<std::uint64_t>();
+        if (bytes == 106143) {
+            EXPECT_EQ(p["board_outlier"], "dip");
+            EXPECT_GT(p["board_jump"].get<double>(), 1.15 / 0.85);
+            EXPECT_GT(std::fabs(p["error"].get<double>()), 0.15);
+        } else {
+            EXPECT_TRUE(p["board_outlier"].is_null()) << bytes;
+        }
+    }
+    EXPECT_EQ(curve["outside_at_board_outliers"].get<unsigned>(), 1u);
+    EXPECT_EQ(curve["within"].get<unsigned>(), 2u);
+    const ProcessResult text = runCommand(script);
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("106143          2.852"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("board dip: its neighbours in the table above it by 1.36x"), std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("1 of those outside at board outliers"), std::string::npos) << text.out;
+}
+
 // Past the L2, DIP keeps a part of a stream larger than the cache that grows pass by pass (one
 // fill in 32 placed to stay): after passes making 32 MiB a 0.74 MB memset finds more of itself in
 // the L2 than after one pass (docs/targets/k1.md; the board does not say how many passes it times).
