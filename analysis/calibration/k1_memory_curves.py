@@ -174,15 +174,14 @@ def main():
                      + ("; with --program also scalar" if args.program else ""))
     if args.program:
         args.max = min(args.max, 8 << 20)
-    work, jumps = [], []
+    work = []  # (column, size, board's rate, board_jump at that size)
     for c in columns:
         curve = board_curve(args.kernel, c)
         where = {size: i for i, (size, _) in enumerate(curve)}
-        for size, board in pick(curve, args.min, args.max, args.points):
-            work.append((c, size, board))
-            jumps.append(board_jump(curve, where[size]))
+        work += [(c, size, board, board_jump(curve, where[size]))
+                 for size, board in pick(curve, args.min, args.max, args.points)]
     if args.program:  # the program's buffers take multiples of 8 B
-        work = [(c, size - size % 8, board) for c, size, board in work]
+        work = [(c, size - size % 8, board, jump) for c, size, board, jump in work]
     outlier_at = (1 + args.tolerance) / (1 - args.tolerance)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         if args.program:
@@ -197,8 +196,7 @@ def main():
                                                        int(w[0][5:]), args.set, args.warm_mib), work))
     summary, ok = {}, True
     for c in columns:
-        rows = [(size, board, rate, jump) for (col, size, board), rate, jump in zip(work, rates, jumps)
-                if col == c]
+        rows = [(size, board, rate, jump) for (col, size, board, jump), rate in zip(work, rates) if col == c]
         errors = [(rate - board) / board for _, board, rate, _ in rows]
         within = sum(1 for e in errors if abs(e) <= args.tolerance)
         ok = ok and within == len(rows)
