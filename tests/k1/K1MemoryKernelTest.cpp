@@ -296,5 +296,42 @@ TEST(K1MemoryKernels, BadSizesAndThreadCountsAreConfigErrors) {
         << many.err;
 }
 
+// workload.distance places a copy's destination: by default it starts on the page after the
+// source, so the buffers' relation in the DDR's banks moves with the size. At 526396 B they lie
+// 0x81000 apart, which k1's xor-row bank hash folds into one bank: every switch between a source
+// read and a destination write opens another row. 32 MiB apart they share no bank.
+TEST(K1Memcpy, DistanceMovesTheDestinationAndWithItTheDdrsRowConflicts) {
+    const std::uint64_t bytes = 526396;
+    const Json after = memcpy(bytes, 1);
+    const Json apart = memcpy(bytes, 1, 1, "--set workload.distance=32MiB");
+    EXPECT_EQ(apart["workload"]["config"]["distance"].get<std::uint64_t>(), 32u << 20);
+    // The same lines move either way.
+    EXPECT_EQ(stat(after, "ddr", "bytes_read"), stat(apart, "ddr", "bytes_read"));
+    EXPECT_EQ(stat(after, "ddr", "bytes_written"), stat(apart, "ddr", "bytes_written"));
+    EXPECT_GT(stat(after, "ddr", "row_misses"), 3 * stat(apart, "ddr", "row_misses"));
+    EXPECT_GT(static_cast<double>(cycles(after)), 1.15 * static_cast<double>(cycles(apart)));
+    // Every byte still lands where it should.
+    auto functional = runTessim("run --target k1 --workload memcpy --set workload.bytes=5000B "
+                                "--set workload.distance=64KiB --functional");
+    EXPECT_EQ(functional.exitCode, 0) << functional.err;
+}
+
+TEST(K1Memcpy, ADistanceThatOverlapsOrLeavesThePageIsRefused) {
+    for (const char* bad : {"4KiB", "12345B"}) {
+        auto r = runTessim(
+            "run --target k1 --workload memcpy --set workload.bytes=5000B --set workload.distance=" +
+            std::string(bad));
+        EXPECT_EQ(r.exitCode, 2) << bad;
+        EXPECT_TRUE(r.out.empty()) << bad;
+        EXPECT_NE(r.err.find("distance: the destination must start on a 4096 B page at or after the source's "
+                             "end: a multiple of 4096 B of at least 8192 B"),
+                  std::string::npos)
+            << r.err;
+    }
+    auto memset = runTessim("run --target k1 --workload memset --set workload.distance=64KiB");
+    EXPECT_EQ(memset.exitCode, 2);
+    EXPECT_NE(memset.err.find("distance"), std::string::npos) << memset.err;
+}
+
 }  // namespace
 }  // namespace tessim

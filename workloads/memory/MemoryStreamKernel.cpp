@@ -336,6 +336,18 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
     p.repeat = w.get<unsigned>("repeat", 1u, Range<unsigned>{1, 1u << 20});
     if (kernel == "memset")
         p.value = static_cast<std::uint8_t>(w.get<unsigned>("value", 0u, Range<unsigned>{0, 255}));
+    // The destination's start minus the source's (memcpy): by default the next page after the
+    // source, so the two buffers' relation in the DDR's banks moves with the size.
+    const std::uint64_t sourceBytes = alignUp(p.bytes, kPage);
+    std::uint64_t distance = sourceBytes;
+    if (kernel == "memcpy" && w.has("distance")) {
+        distance = w.get<Bytes>("distance", Range<Bytes>{Bytes{1}, Bytes{std::uint64_t{1} << 31}}).value;
+        if (distance % kPage != 0 || distance < sourceBytes)
+            w.fail("distance",
+                   fmt::format("the destination must start on a {} B page at or after the source's "
+                               "end: a multiple of {} B of at least {} B",
+                               kPage, kPage, sourceBytes));
+    }
     w.finish();
 
     PlanReader planReader(plan);
@@ -369,8 +381,11 @@ std::unique_ptr<Workload> makeMemoryStreamKernel(const std::string& kernel, cons
     for (std::size_t i = 0; i < engines.size(); ++i)
         p.threads.push_back(ThreadSlice{engines[i]->name, slices[i].first, slices[i].count});
     MemoryLayout layout(*p.memory, kPage);
-    if (p.copies())
+    if (p.copies()) {
         p.src = layout.allocate("source", p.bytes);
+        if (distance > sourceBytes)
+            layout.allocate("space between the buffers", distance - sourceBytes);
+    }
     p.dst = layout.allocate("destination", p.bytes);
     layout.requireFits(w, "bytes", fmt::format("{} of {} B", kernel, p.bytes));
     auto k = std::make_unique<MemoryStreamKernel>(std::move(p));
