@@ -305,8 +305,9 @@ TEST(K1Memcpy, DistanceMovesTheDestinationAndWithItTheDdrsRowConflicts) {
     const Json after = memcpy(bytes, 1);
     const Json apart = memcpy(bytes, 1, 1, "--set workload.distance=32MiB");
     EXPECT_EQ(apart["workload"]["config"]["distance"].get<std::uint64_t>(), 32u << 20);
-    // The same lines move either way.
-    EXPECT_EQ(stat(after, "ddr", "bytes_read"), stat(apart, "ddr", "bytes_read"));
+    // The same lines move either way (but for a few the prefetcher reads past the source's end).
+    EXPECT_NEAR(static_cast<double>(stat(after, "ddr", "bytes_read")),
+                static_cast<double>(stat(apart, "ddr", "bytes_read")), 16.0 * kLine);
     EXPECT_EQ(stat(after, "ddr", "bytes_written"), stat(apart, "ddr", "bytes_written"));
     EXPECT_GT(stat(after, "ddr", "row_misses"), 3 * stat(apart, "ddr", "row_misses"));
     EXPECT_GT(static_cast<double>(cycles(after)), 1.15 * static_cast<double>(cycles(apart)));
