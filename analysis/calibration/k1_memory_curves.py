@@ -15,8 +15,8 @@ puts both buffers in one DDR bank at some sizes and not at others (0.53 MB: 1.39
 B/cycle on a first pass); 64 MiB apart no size does. The board does not say how many
 passes it times; past the L2's 512 KiB the model's rate depends on it: DIP keeps a growing part of
 a stream larger than the L2 (one fill in 32 placed to stay) and needs some 20 passes to fill it.
-After 32 MiB a 0.50 MB memcpy (rvv_m8) copies 2.46 B/cycle (after one pass 2.09, board 2.95), a
-0.74 MB memset sets 10.1 (after one pass 7.20, board 7.43). `--program` times the program's passes
+After 32 MiB a 0.50 MB memcpy (rvv_m8) copies 2.48 B/cycle (after one pass 2.29, board 2.95), a
+0.74 MB memset sets 9.05 (after one pass 6.73, board 7.43). `--program` times the program's passes
 after its first. Prints per size the board's and
 the model's bytes per cycle and the error; per column the sizes within the tolerance (issue 25's
 bar: 15 %). `--points 200` takes every size the board measured in the range.
