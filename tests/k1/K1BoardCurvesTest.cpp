@@ -38,14 +38,14 @@ TEST(K1BoardCurves, MemcpyAndMemsetPlateausAreWithinFifteenPercentOfTheBoard) {
         const nlohmann::json columns = curves(kernel);
         ASSERT_EQ(columns.size(), 4u) << kernel;
         // A ratchet on the whole curve: the sizes within 15 % of the 8 × 4 sampled, as measured
-        // on 2026-12-07 (memcpy 7/5/5/5, memset 8/7/7/8 at rvv_m1…m8; memset 8/7/5/7 before the
-        // L1's store_bytes_per_cycle, 8/7/7/7 before each pass splatted its byte); a change that
-        // loses one
-        // must say why (docs/targets/k1.md).
+        // on 2026-12-07 (memcpy 7/6/5/7, memset 8/7/7/8 at rvv_m1…m8; memcpy 6/6/5/6 before the
+        // script placed the copy's buffers 64 MiB apart and the L1 had 12 MSHRs, not 16; memset
+        // 8/7/5/7 before the L1's store_bytes_per_cycle, 8/7/7/7 before each pass splatted its
+        // byte); a change that loses one must say why (docs/targets/k1.md).
         unsigned withinAll = 0;
         for (auto& [column, curve] : columns.items())
             withinAll += curve["within"].get<unsigned>();
-        EXPECT_GE(withinAll, std::string(kernel) == "memcpy" ? 22u : 30u) << kernel;
+        EXPECT_GE(withinAll, std::string(kernel) == "memcpy" ? 25u : 30u) << kernel;
         for (auto& [column, curve] : columns.items()) {
             unsigned held = 0;
             for (const auto& p : curve["points"]) {
