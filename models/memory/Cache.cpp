@@ -64,10 +64,14 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.writeBacksTouch = r.get<bool>("write_backs_touch", true);
     c.prefetchUsesTouch = r.get<bool>("prefetch_uses_touch", true);
     c.storeFillsAtLru = r.get<bool>("store_fills_at_lru", false);
+    c.streamedAtLru = r.get<bool>("streamed_at_lru", false);
     c.storeBytesPerCycle = r.get<double>("store_bytes_per_cycle", 0.0, Range<double>{0.0, 1e6});
     if (c.storeFillsAtLru && (c.policy == ReplacementPolicy::Plru || c.policy == ReplacementPolicy::Random))
         r.fail("store_fills_at_lru", "an insertion position needs policy lru, bip or dip (policy is " +
                                          policy + "; with it, set store_fills_at_lru: false)");
+    if (c.streamedAtLru && (c.policy == ReplacementPolicy::Plru || c.policy == ReplacementPolicy::Random))
+        r.fail("streamed_at_lru", "an insertion position needs policy lru, bip or dip (policy is " + policy +
+                                      "; with it, set streamed_at_lru: false)");
     if (r.has("miss_lookahead"))
         c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
     c.sameTimeTurns = r.get<bool>("same_time_turns", false);
@@ -363,8 +367,8 @@ Tick Cache::lookUpRest(std::uint64_t lineNumber, bool write, Tick t, std::uint16
     CacheTags::Line& line =
         hit ? *present
             : tags_.install(lineNumber, victim,
-                            write && config_.storeFillsAtLru && requestSource_ == AccessSource::Engine &&
-                                !streaming && !wholeLine);
+                            write && requestSource_ == AccessSource::Engine && !wholeLine &&
+                                (streaming ? config_.streamedAtLru : config_.storeFillsAtLru));
     if (hit) {
         ++hits_;
         const bool usedPrefetch = line.prefetched;

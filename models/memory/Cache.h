@@ -23,6 +23,7 @@
 // write_backs_touch (bool, default true: a write-back hit makes its line the most recent),
 // prefetch_uses_touch (bool, default true: the first use of a prefetched line makes it the most recent),
 // store_fills_at_lru (bool, default false: a line fetched for a store enters at the LRU position),
+// streamed_at_lru (bool, default false: a line write streaming allocates enters at the LRU position),
 // store_bytes_per_cycle (a core's stores enter the array at this rate; default 0: as any look-up),
 // port_occupancy (cycles a line look-up holds its port), write_back_occupancy (cycles a write-back
 // from the level above holds it; default port_occupancy), fill_occupancy (cycles a fill or a dirty
@@ -102,6 +103,11 @@ struct CacheConfig {
     // the LRU position: fetched only to be overwritten, it gives way before lines loads brought in
     // (a copy's source). A later access to it moves it as any access does. lru, bip, dip only.
     bool storeFillsAtLru = false;
+    // Whether a line a core's store miss allocates in write streaming (without a fetch) enters at
+    // the LRU position: it is its set's next victim, and the lines already there, used again,
+    // stay — a fill larger than the cache keeps all but one way of it from pass to pass instead of
+    // none. lru, bip, dip only.
+    bool streamedAtLru = false;
     // The bytes per cycle a core's stores enter the array at: a store holds its port for its bytes
     // in a line at this rate, in whole cycles (at least port_occupancy). 0: a store holds it as any
     // look-up does.
@@ -165,6 +171,7 @@ public:
     std::uint64_t writebacks() const { return writebacks_; }
     std::uint64_t writebacksAtEnd() const { return writebacksAtEnd_; }
     std::uint64_t mshrStalls() const { return mshrStalls_; }
+    std::uint64_t streamedAllocations() const { return streamedAllocations_; }
     // Bytes sent to (write-backs) and requested from (fills) the next level.
     std::uint64_t bytesToNext() const { return writebacks_ * config_.lineBytes; }
     std::uint64_t bytesFromNext() const { return fills_ * config_.lineBytes; }

@@ -267,6 +267,21 @@ TEST(K1MemoryKernels, MemsetWritesWithoutReading) {
     EXPECT_EQ(stat(r, "l1_0", "hits"), lines);
 }
 
+// A memset larger than the L1 (48 KiB: six lines a set of four ways) streams its stores: the
+// lines are allocated without a fetch, each at its set's LRU position (k1.yaml streamed_at_lru), so
+// the lines already there stay and three of the four ways hit on every later pass — the board's
+// memset past the L1 runs as an L1's worth of hits and the rest streamed. With streamed lines
+// entering as the most recent, a cyclic fill larger than the cache keeps none.
+TEST(K1MemoryKernels, AMemsetLargerThanTheL1KeepsThreeWaysOfItFromPassToPass) {
+    const std::string args = "--workload memset --set workload.bytes=48KiB --set workload.repeat=3";
+    Json kept = run(args);
+    Json none = run(args + " --set target.cluster.l1.streamed_at_lru=false");
+    EXPECT_EQ(stat(kept, "l1_0", "hits"), 2 * (kL1Lines / 4 * 3));
+    EXPECT_EQ(stat(none, "l1_0", "hits"), 0u);
+    EXPECT_EQ(stat(kept, "l1_0", "hits") + stat(kept, "l1_0", "write_misses"), 3 * 48 * 1024 / kLine);
+    EXPECT_LT(cycles(kept), cycles(none));
+}
+
 TEST(K1MemoryKernels, NoRunMovesDdrBytesFasterThanTheDdrsPeak) {
     // Whatever the caches do, the bytes that cross the DDR bus during the run take at least
     // their time at the peak rate.

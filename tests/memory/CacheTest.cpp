@@ -344,6 +344,33 @@ TEST(CacheWrites, ALineFetchedForAStoreEntersAtTheLruPositionWhenAsked) {
     EXPECT_THROW(CacheBench("policy: random\nstore_fills_at_lru: true\n"), config::ConfigError);
 }
 
+// A line read into a set, then store misses on five more lines of the set, all but the first
+// in write streaming (allocated without a fetch). By default a streamed line is the most recent
+// and the read line, the oldest, leaves when the set fills; with `streamed_at_lru` each streamed
+// line enters at the LRU position and is the next victim, so the read line and the first
+// (fetched) store's line stay.
+TEST(CacheWrites, ALineAllocatedInWriteStreamingEntersAtTheLruPositionWhenAsked) {
+    for (const bool atLru : {false, true}) {
+        test::freshKernel();
+        CacheBench b(std::string("write_granule: 16 B\nwrite_streaming: 1\n") +
+                     (atLru ? "streamed_at_lru: true\n" : ""));
+        test::elaborate();
+        const std::uint64_t setStride = kSets * kLine;
+        Tick t = 0;
+        b.probe.request(false, 0, 8, t += kSpaced);
+        for (std::uint64_t w = 1; w <= kWays + 1; ++w)
+            b.probe.request(true, w * setStride, 16, t += kSpaced);
+        EXPECT_EQ(b.cache.streamedAllocations(), kWays) << atLru;
+        EXPECT_EQ(b.cache.bytesFromNext(), 2 * kLine) << atLru;  // the read and the first store
+        const std::uint64_t missesBefore = b.cache.misses();
+        b.probe.request(false, 0, 8, t += kSpaced);
+        EXPECT_EQ(b.cache.misses(), missesBefore + (atLru ? 0u : 1u)) << atLru;
+    }
+    test::freshKernel();
+    EXPECT_THROW(CacheBench("policy: plru\nstreamed_at_lru: true\n"), config::ConfigError);
+    EXPECT_THROW(CacheBench("policy: random\nstreamed_at_lru: true\n"), config::ConfigError);
+}
+
 TEST(CacheWrites, WriteGranuleMustBeAPowerOfTwoWithinTheLine) {
     test::freshKernel();
     EXPECT_THROW(CacheBench("write_granule: 24 B\n"), config::ConfigError);
