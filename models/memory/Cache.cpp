@@ -66,12 +66,15 @@ CacheConfig CacheConfig::fromYaml(config::Reader& r, const std::string& name) {
     c.storeFillsAtLru = r.get<bool>("store_fills_at_lru", false);
     c.streamedAtLru = r.get<bool>("streamed_at_lru", false);
     c.storeBytesPerCycle = r.get<double>("store_bytes_per_cycle", 0.0, Range<double>{0.0, 1e6});
-    if (c.storeFillsAtLru && (c.policy == ReplacementPolicy::Plru || c.policy == ReplacementPolicy::Random))
-        r.fail("store_fills_at_lru", "an insertion position needs policy lru, bip or dip (policy is " +
-                                         policy + "; with it, set store_fills_at_lru: false)");
-    if (c.streamedAtLru && (c.policy == ReplacementPolicy::Plru || c.policy == ReplacementPolicy::Random))
-        r.fail("streamed_at_lru", "an insertion position needs policy lru, bip or dip (policy is " + policy +
-                                      "; with it, set streamed_at_lru: false)");
+    // Both place a line at the LRU position, which plru and random have not.
+    const bool hasLruPosition = c.policy != ReplacementPolicy::Plru && c.policy != ReplacementPolicy::Random;
+    for (const auto& [key, atLru] :
+         {std::pair{"store_fills_at_lru", c.storeFillsAtLru}, std::pair{"streamed_at_lru", c.streamedAtLru}})
+        if (atLru && !hasLruPosition)
+            r.fail(key,
+                   fmt::format("an insertion position needs policy lru, bip or dip (policy is {}; with it, "
+                               "set {}: false)",
+                               policy, key));
     if (r.has("miss_lookahead"))
         c.missLookahead = secondsToTicks(r.get<Duration>("miss_lookahead").seconds);
     c.sameTimeTurns = r.get<bool>("same_time_turns", false);
